@@ -1,0 +1,145 @@
+//! Renders the decision flowchart (diagrams/flowchart.{en,ja}.mmd) to SVG at build time with
+//! mermaid-rs-renderer, natively: in wasm the renderer panics (it calls `Instant::now`) and
+//! would add ~600 KB. The SVG is post-processed so that run-time highlighting needs only CSS
+//! classes on stable ids:
+//! * each node shape gets `class="fc-node" data-node="<kebab id>"`;
+//! * each edge path, its arrowhead and its label get `class="fc-edge|fc-arrow|fc-label|
+//!   fc-label-bg" data-edge="<from>--<to>"`;
+//! * fixed sizes and font attributes are dropped (the page's CSS sizes the chart and chooses
+//!   the font); marker ids are prefixed per language so two inlined charts never collide.
+//!
+//! Reproducibility: text is measured with the renderer's built-in estimates by naming a
+//! font family that exists nowhere, so every machine produces the same bytes (a test in
+//! tests/it/diagram.rs pins a digest). The renderer's font cache goes under OUT_DIR.
+
+use mermaid_rs_renderer::{compute_layout, parse_mermaid_strict, render_svg, RenderOptions};
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+const FONT_NOWHERE: &str = "modality-advisor-builtin-metrics";
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=diagrams");
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // Keep the renderer's font cache inside the build folder.
+    env::set_var("XDG_CACHE_HOME", out.join("cache"));
+    for lang in ["en", "ja"] {
+        let src_path = format!("diagrams/flowchart.{lang}.mmd");
+        println!("cargo:rerun-if-changed={src_path}");
+        let src =
+            fs::read_to_string(&src_path).unwrap_or_else(|e| panic!("cannot read {src_path}: {e}"));
+        let svg = render(&src, lang);
+        fs::write(out.join(format!("flowchart.{lang}.svg")), svg)
+            .expect("cannot write the rendered flowchart");
+    }
+}
+
+/// Marker fill colour for node `i`: unique, never produced by the theme.
+fn marker(i: usize) -> String {
+    format!("#0A0B{i:02X}")
+}
+
+/// `timeTriggered` → `time-triggered`.
+fn kebab(id: &str) -> String {
+    let mut s = String::new();
+    for c in id.chars() {
+        if c.is_ascii_uppercase() {
+            s.push('-');
+            s.push(c.to_ascii_lowercase());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+fn render(src: &str, lang: &str) -> String {
+    let mut options = RenderOptions::default();
+    options.theme.font_family = FONT_NOWHERE.into();
+    options.layout.fast_text_metrics = true;
+    let parsed = parse_mermaid_strict(src).unwrap_or_else(|e| panic!("flowchart.{lang}.mmd: {e}"));
+    let mut layout = compute_layout(&parsed.graph, &options.theme, &options.layout);
+
+    let mut node_ids = Vec::new();
+    let mut ids: Vec<_> = layout.nodes.keys().cloned().collect();
+    ids.sort();
+    for (i, id) in ids.iter().enumerate() {
+        let node = layout.nodes.get_mut(id).expect("key from the map");
+        node.style.fill = Some(marker(i));
+        node_ids.push(kebab(id));
+    }
+    let edges: Vec<String> = layout
+        .edges
+        .iter()
+        .map(|e| format!("{}--{}", kebab(&e.from), kebab(&e.to)))
+        .collect();
+    let mut svg = render_svg(&layout, &options.theme, &options.layout);
+
+    for (i, id) in node_ids.iter().enumerate() {
+        let from = format!("fill=\"{}\"", marker(i));
+        let to = format!("fill=\"#F8FAFC\" class=\"fc-node\" data-node=\"{id}\"");
+        assert_eq!(
+            svg.matches(&from).count(),
+            1,
+            "node {id} in flowchart.{lang}"
+        );
+        svg = svg.replace(&from, &to);
+    }
+    for (i, id) in edges.iter().enumerate() {
+        let n = format!("edge-{i}");
+        let path = format!("<path id=\"{n}\" class=\"edgePath\" data-edge-id=\"{n}\"");
+        let at = svg
+            .find(&path)
+            .unwrap_or_else(|| panic!("edge {n} missing in flowchart.{lang}"));
+        // The arrowhead is the <g transform=…> drawn right after the edge's path.
+        let close = at + svg[at..].find("/>").expect("path is self-closing") + 2;
+        if svg[close..].starts_with("<g transform=") {
+            svg.insert_str(
+                close + 2,
+                &format!(" class=\"fc-arrow\" data-edge=\"{id}\""),
+            );
+        }
+        svg = svg.replacen(
+            &path,
+            &format!("<path class=\"fc-edge\" data-edge=\"{id}\""),
+            1,
+        );
+        svg = svg.replace(
+            &format!("<rect data-edge-id=\"{n}\""),
+            &format!("<rect class=\"fc-label-bg\" data-edge=\"{id}\""),
+        );
+        svg = svg.replace(
+            &format!("<g class=\"edgeLabel\" data-edge-id=\"{n}\""),
+            &format!("<g class=\"fc-label\" data-edge=\"{id}\""),
+        );
+    }
+    assert!(
+        !svg.contains("data-edge-id="),
+        "unhandled edge element in flowchart.{lang}"
+    );
+    svg = svg.replace(&format!(" font-family=\"{FONT_NOWHERE}\""), "");
+    svg = svg
+        .replace("id=\"arrow-", &format!("id=\"fc-{lang}-arrow-"))
+        .replace("url(#arrow-", &format!("url(#fc-{lang}-arrow-"));
+    // Let CSS size the chart: keep the viewBox, drop the fixed width and height.
+    let head_end = svg.find('>').expect("svg root tag");
+    let head = &svg[..head_end];
+    let view_box = head
+        .split("viewBox=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("viewBox on the root");
+    let new_head = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flowchart\" viewBox=\"{view_box}\" \
+         role=\"img\" aria-labelledby=\"fc-{lang}-title\"><title id=\"fc-{lang}-title\">{}</title",
+        if lang == "ja" {
+            "判断フローチャート"
+        } else {
+            "Decision flowchart"
+        }
+    );
+    svg.replace_range(..head_end, &new_head);
+    svg
+}

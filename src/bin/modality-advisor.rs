@@ -1,0 +1,9 @@
+//! The command-line tool: `modality-advisor advise …`. See `modality_advisor::cli`.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    modality_advisor::cli::main()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -1,0 +1,229 @@
+//! The command-line interface (native only): the same engine as the web app.
+//!
+//! ```text
+//! modality-advisor advise --time-triggered no --needs-result-now no
+//! modality-advisor advise --time-triggered no --needs-result-now yes \
+//!     --target-ms 2000 --p95-ms 8000 --format json --lang ja
+//! ```
+//!
+//! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
+//! missing answer names the flag of the question that must be answered).
+
+use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+use std::process::ExitCode;
+
+/// Command-line arguments.
+#[derive(Debug, Parser)]
+#[command(name = "modality-advisor", version, about = "Decide per process: sync, async (queued job or ticket) or scheduled batch.")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Walk the decision flowchart with the given answers and print the recommendation.
+    Advise(AdviseArgs),
+}
+
+/// A yes/no answer on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum YesNo {
+    Yes,
+    No,
+}
+
+impl YesNo {
+    fn value(self) -> bool {
+        matches!(self, YesNo::Yes)
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LangArg {
+    En,
+    Ja,
+}
+
+#[derive(Debug, Args)]
+struct AdviseArgs {
+    /// Is the trigger a point in time, and is bulk processing fine?
+    #[arg(long, value_enum, value_name = "yes|no")]
+    time_triggered: Option<YesNo>,
+    /// Does the user need the result in the response?
+    #[arg(long, value_enum, value_name = "yes|no")]
+    needs_result_now: Option<YesNo>,
+    /// Does it finish within a few seconds? (or give --target-ms and --p95-ms)
+    #[arg(long, value_enum, value_name = "yes|no", conflicts_with_all = ["target_ms", "p95_ms"])]
+    within_seconds: Option<YesNo>,
+    /// The response-time target in milliseconds (with --p95-ms, in place of --within-seconds).
+    #[arg(long, value_name = "MS", requires = "p95_ms")]
+    target_ms: Option<u64>,
+    /// The expected duration at p95 in milliseconds (with --target-ms).
+    #[arg(long, value_name = "MS", requires = "target_ms")]
+    p95_ms: Option<u64>,
+    /// Does it include a call to an external system?
+    #[arg(long, value_enum, value_name = "yes|no")]
+    external_call: Option<YesNo>,
+    /// Should requests still be accepted while the external system is down?
+    #[arg(long, value_enum, value_name = "yes|no")]
+    keep_accepting_when_down: Option<YesNo>,
+    /// Language of the texts.
+    #[arg(long, value_enum, default_value = "en")]
+    lang: LangArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// The JSON printed by `advise --format json`.
+#[derive(Debug, Serialize)]
+struct AdviseJson {
+    outcome: &'static str,
+    path: Vec<PathJson>,
+    reasons: Vec<String>,
+    tradeoffs: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct PathJson {
+    question: &'static str,
+    answer: bool,
+}
+
+/// The flag that answers `q`, e.g. `--needs-result-now`.
+pub fn flag(q: QuestionId) -> String {
+    format!("--{}", q.id())
+}
+
+/// Runs the CLI with the process's arguments; returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap names the flag and the allowed values; usage errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command {
+        Command::Advise(args) => match advise(&args) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn advise(args: &AdviseArgs) -> Result<String, String> {
+    let lang = match args.lang {
+        LangArg::En => Lang::En,
+        LangArg::Ja => Lang::Ja,
+    };
+    let mut answers = Answers::new();
+    let given = [
+        (QuestionId::TimeTriggered, args.time_triggered),
+        (QuestionId::NeedsResultNow, args.needs_result_now),
+        (QuestionId::WithinSeconds, args.within_seconds),
+        (QuestionId::ExternalCall, args.external_call),
+        (QuestionId::KeepAcceptingWhenDown, args.keep_accepting_when_down),
+    ];
+    for (q, v) in given {
+        if let Some(v) = v {
+            answers.set(q, v.value());
+        }
+    }
+    if let (Some(target), Some(p95)) = (args.target_ms, args.p95_ms) {
+        let timing = Timing::new(target, p95).map_err(|e| {
+            let crate::domain::TimingError::OutOfRange { field, .. } = e;
+            format!("--{}: {e}", field.replace('_', "-"))
+        })?;
+        answers.set_timing(timing);
+    }
+    let eval = evaluate(&answers);
+    if let Status::Ask(q) = eval.status {
+        let hint = if q == QuestionId::WithinSeconds {
+            " (or --target-ms N --p95-ms N)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "missing answer: {} yes|no{hint} — {}",
+            flag(q),
+            q.text(lang)
+        ));
+    }
+    for q in &eval.ignored {
+        eprintln!(
+            "note: {} was ignored: that question is not on the path of the other answers",
+            flag(*q)
+        );
+    }
+    Ok(match args.format {
+        Format::Json => render_json(&eval, lang),
+        Format::Text => render_text(&eval, lang),
+    })
+}
+
+fn render_json(eval: &Evaluation, lang: Lang) -> String {
+    let json = AdviseJson {
+        outcome: eval.outcome().map(|o| o.id()).unwrap_or_default(),
+        path: eval
+            .path
+            .iter()
+            .map(|s| PathJson {
+                question: s.question.id(),
+                answer: s.yes(),
+            })
+            .collect(),
+        reasons: eval.reasons(lang),
+        tradeoffs: eval.tradeoffs(lang),
+    };
+    // Serialising plain strings and bools cannot fail.
+    let mut s = serde_json::to_string_pretty(&json).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn render_text(eval: &Evaluation, lang: Lang) -> String {
+    use std::fmt::Write;
+    let Some(outcome) = eval.outcome() else {
+        return String::new();
+    };
+    let h = |en: &'static str, ja: &'static str| if lang == Lang::Ja { ja } else { en };
+    let mut s = String::new();
+    let _ = writeln!(s, "{} [{}]", outcome.title(lang), outcome.id());
+    let _ = writeln!(s, "{}", outcome.summary(lang));
+    let _ = writeln!(s, "\n{}", h("Path:", "経路："));
+    for (i, step) in eval.path.iter().enumerate() {
+        let yn = rust_i18n::t!(
+            if step.yes() { "answer.yes" } else { "answer.no" },
+            locale = lang.code()
+        );
+        let _ = writeln!(s, "  {}. {} → {yn}", i + 1, step.question.text(lang));
+    }
+    for (title, items) in [
+        (h("Reasons:", "理由："), eval.reasons(lang)),
+        (h("Trade-offs:", "トレードオフ："), eval.tradeoffs(lang)),
+        (h("Next:", "次にすること："), outcome.next_steps(lang)),
+    ] {
+        let _ = writeln!(s, "\n{title}");
+        for item in items {
+            let _ = writeln!(s, "  - {item}");
+        }
+    }
+    s
+}

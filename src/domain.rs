@@ -1,0 +1,11 @@
+//! The pure domain: decision flowchart, texts, diagrams. Knows nothing of the browser.
+
+pub mod diagram;
+pub mod error;
+pub mod flowchart;
+pub mod lang;
+pub mod number;
+
+pub use error::{ParseError, TimingError};
+pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};
+pub use lang::Lang;

@@ -1,0 +1,89 @@
+//! The decision flowchart as Mermaid source and as SVG rendered at build time (`build.rs`),
+//! plus the pure function that marks a path on it.
+//!
+//! The SVG carries stable ids: nodes `data-node="<question or outcome id>"` (and `start`),
+//! edges `data-edge="<from>--<to>"` on the edge path (`fc-edge`), its arrowhead (`fc-arrow`)
+//! and its label (`fc-label`, `fc-label-bg`). Highlighting adds the class `on-path` to those
+//! elements, and `is-current` to the node of the question being asked.
+
+use crate::domain::flowchart::{Evaluation, Next, Status, RULES, START};
+use crate::domain::lang::Lang;
+
+/// The id of the diagram's start node ("one process").
+pub const START_NODE: &str = "start";
+
+/// The class added to every node and edge element on the walked path.
+pub const ON_PATH: &str = "on-path";
+
+/// The class added to the node of the question awaiting an answer.
+pub const CURRENT: &str = "is-current";
+
+const SVG_EN: &str = include_str!(concat!(env!("OUT_DIR"), "/flowchart.en.svg"));
+const SVG_JA: &str = include_str!(concat!(env!("OUT_DIR"), "/flowchart.ja.svg"));
+const MMD_EN: &str = include_str!("../../diagrams/flowchart.en.mmd");
+const MMD_JA: &str = include_str!("../../diagrams/flowchart.ja.mmd");
+
+/// The flowchart's Mermaid source in `lang` (node ids in camelCase, e.g. `timeTriggered`).
+pub fn mermaid_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => MMD_EN,
+        Lang::Ja => MMD_JA,
+    }
+}
+
+/// The flowchart rendered to SVG (no path marked) in `lang`: ~15 KB, scalable (viewBox only).
+pub fn svg(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => SVG_EN,
+        Lang::Ja => SVG_JA,
+    }
+}
+
+/// Every node id of the flowchart: `start`, the five questions, the five outcomes.
+pub fn all_node_ids() -> Vec<&'static str> {
+    let mut ids = vec![START_NODE];
+    ids.extend(RULES.iter().map(|r| r.question.id()));
+    ids.extend(crate::domain::flowchart::Outcome::ALL.iter().map(|o| o.id()));
+    ids
+}
+
+/// Every edge id of the flowchart (`"from--to"`), derived from [`RULES`]: the start edge,
+/// then yes and no of each question.
+pub fn all_edge_ids() -> Vec<String> {
+    let mut ids = vec![format!("{START_NODE}--{}", START.id())];
+    for r in RULES {
+        for next in [r.yes, r.no] {
+            let to = match next {
+                Next::Ask(q) => q.id(),
+                Next::Decide(o) => o.id(),
+            };
+            ids.push(format!("{}--{to}", r.question.id()));
+        }
+    }
+    ids
+}
+
+/// The SVG of `lang` with the path of `eval` marked: `on-path` on its nodes and edges,
+/// `is-current` on the pending question's node. Pure string work on the build-time SVG.
+pub fn highlighted_svg(lang: Lang, eval: &Evaluation) -> String {
+    let mut out = svg(lang).to_owned();
+    for id in eval.node_ids() {
+        let extra = match eval.status {
+            Status::Ask(q) if q.id() == id => format!("{ON_PATH} {CURRENT}"),
+            _ => ON_PATH.to_owned(),
+        };
+        out = out.replace(
+            &format!("class=\"fc-node\" data-node=\"{id}\""),
+            &format!("class=\"fc-node {extra}\" data-node=\"{id}\""),
+        );
+    }
+    for id in eval.edge_ids() {
+        for kind in ["fc-edge", "fc-arrow", "fc-label", "fc-label-bg"] {
+            out = out.replace(
+                &format!("class=\"{kind}\" data-edge=\"{id}\""),
+                &format!("class=\"{kind} {ON_PATH}\" data-edge=\"{id}\""),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,21 @@
+//! modality-advisor: decide per process between synchronous, asynchronous (queued job or
+//! ticket) and scheduled batch processing, and explain the decision.
+//!
+//! * [`domain`] is pure Rust (no browser APIs, no clock, no global RNG). It holds the decision
+//!   engine, its texts in Japanese and English, and the flowchart diagrams rendered at build
+//!   time. It is tested natively and also compiles to wasm32.
+//! * `ui` (wasm32 only) is the Yew single-page app. It renders domain values and dispatches
+//!   actions; it holds no business rules.
+#![warn(missing_docs)]
+
+// Translations: `locales/*.yml`, embedded at compile time. Every lookup passes its locale
+// explicitly (see `domain::Lang`); the crate's global locale is never used.
+rust_i18n::i18n!("locales", fallback = "en");
+
+pub mod domain;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
