@@ -16,7 +16,11 @@ use std::process::ExitCode;
 
 /// Command-line arguments.
 #[derive(Debug, Parser)]
-#[command(name = "modality-advisor", version, about = "Decide per process: sync, async (queued job or ticket) or scheduled batch.")]
+#[command(
+    name = "modality-advisor",
+    version,
+    about = "Decide per process: sync, async (queued job or ticket) or scheduled batch."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -65,10 +69,20 @@ struct AdviseArgs {
     #[arg(long, value_enum, value_name = "yes|no", conflicts_with_all = ["target_ms", "p95_ms"])]
     within_seconds: Option<YesNo>,
     /// The response-time target in milliseconds (with --p95-ms, in place of --within-seconds).
-    #[arg(long, value_name = "MS", requires = "p95_ms")]
+    #[arg(
+        long,
+        value_name = "MS",
+        requires = "p95_ms",
+        allow_negative_numbers = true
+    )]
     target_ms: Option<u64>,
     /// The expected duration at p95 in milliseconds (with --target-ms).
-    #[arg(long, value_name = "MS", requires = "target_ms")]
+    #[arg(
+        long,
+        value_name = "MS",
+        requires = "target_ms",
+        allow_negative_numbers = true
+    )]
     p95_ms: Option<u64>,
     /// Does it include a call to an external system?
     #[arg(long, value_enum, value_name = "yes|no")]
@@ -139,7 +153,10 @@ fn advise(args: &AdviseArgs) -> Result<String, String> {
         (QuestionId::NeedsResultNow, args.needs_result_now),
         (QuestionId::WithinSeconds, args.within_seconds),
         (QuestionId::ExternalCall, args.external_call),
-        (QuestionId::KeepAcceptingWhenDown, args.keep_accepting_when_down),
+        (
+            QuestionId::KeepAcceptingWhenDown,
+            args.keep_accepting_when_down,
+        ),
     ];
     for (q, v) in given {
         if let Some(v) = v {
@@ -210,7 +227,11 @@ fn render_text(eval: &Evaluation, lang: Lang) -> String {
     let _ = writeln!(s, "\n{}", h("Path:", "経路："));
     for (i, step) in eval.path.iter().enumerate() {
         let yn = rust_i18n::t!(
-            if step.yes() { "answer.yes" } else { "answer.no" },
+            if step.yes() {
+                "answer.yes"
+            } else {
+                "answer.no"
+            },
             locale = lang.code()
         );
         let _ = writeln!(s, "  {}. {} → {yn}", i + 1, step.question.text(lang));

@@ -6,7 +6,7 @@
 //! and its label (`fc-label`, `fc-label-bg`). Highlighting adds the class `on-path` to those
 //! elements, and `is-current` to the node of the question being asked.
 
-use crate::domain::flowchart::{Evaluation, Next, Status, RULES, START};
+use crate::domain::flowchart::{Evaluation, Next, QuestionId, Status, RULES, START};
 use crate::domain::lang::Lang;
 
 /// The id of the diagram's start node ("one process").
@@ -43,7 +43,11 @@ pub fn svg(lang: Lang) -> &'static str {
 pub fn all_node_ids() -> Vec<&'static str> {
     let mut ids = vec![START_NODE];
     ids.extend(RULES.iter().map(|r| r.question.id()));
-    ids.extend(crate::domain::flowchart::Outcome::ALL.iter().map(|o| o.id()));
+    ids.extend(
+        crate::domain::flowchart::Outcome::ALL
+            .iter()
+            .map(|o| o.id()),
+    );
     ids
 }
 
@@ -64,12 +68,18 @@ pub fn all_edge_ids() -> Vec<String> {
 }
 
 /// The SVG of `lang` with the path of `eval` marked: `on-path` on its nodes and edges,
-/// `is-current` on the pending question's node. Pure string work on the build-time SVG.
-pub fn highlighted_svg(lang: Lang, eval: &Evaluation) -> String {
+/// `is-current` on the node of the question being asked: `current` when given (the user went
+/// back to an earlier question), else the pending question of `eval`. Pure string work on
+/// the build-time SVG.
+pub fn highlighted_svg(lang: Lang, eval: &Evaluation, current: Option<QuestionId>) -> String {
+    let current = current.or(match eval.status {
+        Status::Ask(q) => Some(q),
+        Status::Decided(_) => None,
+    });
     let mut out = svg(lang).to_owned();
     for id in eval.node_ids() {
-        let extra = match eval.status {
-            Status::Ask(q) if q.id() == id => format!("{ON_PATH} {CURRENT}"),
+        let extra = match current {
+            Some(q) if q.id() == id => format!("{ON_PATH} {CURRENT}"),
             _ => ON_PATH.to_owned(),
         };
         out = out.replace(

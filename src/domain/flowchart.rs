@@ -83,7 +83,11 @@ impl QuestionId {
     /// The reason an answer gives, in `lang` (one sentence, without any timing comparison).
     pub fn reason(self, answer: bool, lang: Lang) -> String {
         let yn = if answer { "yes" } else { "no" };
-        t!(format!("question.{}.reason-{yn}", self.id()), locale = lang.code()).into_owned()
+        t!(
+            format!("question.{}.reason-{yn}", self.id()),
+            locale = lang.code()
+        )
+        .into_owned()
     }
 }
 
@@ -132,7 +136,11 @@ impl Outcome {
 
     /// One line saying what the outcome means in practice, in `lang`.
     pub fn summary(self, lang: Lang) -> String {
-        t!(format!("outcome.{}.summary", self.id()), locale = lang.code()).into_owned()
+        t!(
+            format!("outcome.{}.summary", self.id()),
+            locale = lang.code()
+        )
+        .into_owned()
     }
 
     /// What choosing this outcome costs (DOMAIN.md §1: state management, retries and
@@ -346,6 +354,25 @@ impl Answers {
             .filter_map(|q| self.get(q).map(|a| (q, a)))
     }
 
+    /// Records `answer` to `q` (a [`Answer::Derived`] always goes to `within-seconds`), then
+    /// drops every answer that is no longer on the walked path, as happens when an earlier
+    /// answer is changed. Returns the dropped answers in flowchart order.
+    pub fn answer(&mut self, q: QuestionId, answer: Answer) -> Vec<(QuestionId, Answer)> {
+        match answer {
+            Answer::Given(v) => self.set(q, v),
+            Answer::Derived(t) => self.set_timing(t),
+        };
+        let dropped: Vec<_> = evaluate(self)
+            .ignored
+            .iter()
+            .filter_map(|&d| self.get(d).map(|a| (d, a)))
+            .collect();
+        for (d, _) in &dropped {
+            self.clear(*d);
+        }
+        dropped
+    }
+
     /// Builder form of [`Answers::set`].
     pub fn with(mut self, q: QuestionId, yes: bool) -> Answers {
         self.set(q, yes);
@@ -469,6 +496,18 @@ impl Evaluation {
         }
     }
 
+    /// The question to show when the user presses "back" while `here` is on screen (`None`:
+    /// the result is on screen): the question before `here` on the path; the last answered
+    /// question when `here` is the pending question or the result; `here` itself when it is
+    /// the first question.
+    pub fn back_from(&self, here: Option<QuestionId>) -> Option<QuestionId> {
+        match here.and_then(|q| self.path.iter().position(|s| s.question == q)) {
+            Some(0) => here,
+            Some(i) => Some(self.path[i - 1].question),
+            None => self.path.last().map(|s| s.question).or(here),
+        }
+    }
+
     /// One reason per answered question on the path, in order, in `lang`.
     pub fn reasons(&self, lang: Lang) -> Vec<String> {
         self.path.iter().map(|s| s.reason(lang)).collect()
@@ -476,7 +515,9 @@ impl Evaluation {
 
     /// The outcome's trade-offs in `lang` (empty while incomplete).
     pub fn tradeoffs(&self, lang: Lang) -> Vec<String> {
-        self.outcome().map(|o| o.tradeoffs(lang)).unwrap_or_default()
+        self.outcome()
+            .map(|o| o.tradeoffs(lang))
+            .unwrap_or_default()
     }
 
     /// The diagram node ids on the path: `start`, each question asked (including the pending

@@ -46,7 +46,11 @@ impl Lang {
     /// the first tag whose primary subtag is `ja` or `en` wins; English when none matches.
     pub fn from_browser_tags<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
         for tag in tags {
-            let primary = tag.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+            let primary = tag
+                .split(['-', '_'])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
             match primary.as_str() {
                 "ja" => return Lang::Ja,
                 "en" => return Lang::En,

@@ -1,1 +1,6 @@
 //! Integration tests: one binary, one file per feature.
+
+mod cli;
+mod diagram;
+mod flowchart;
+mod texts;

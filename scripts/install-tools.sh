@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what building, serving and testing need, skipping whatever is already present at
+# the right version, so a warm machine stays fast and a fresh one gets everything:
+#   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots)
+#   rustup: the wasm32-unknown-unknown target
+#   cargo:  trunk 0.21.14, wasm-bindgen-cli at exactly the version Cargo.lock pins
+#   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core)
+#   cargo fetch --locked (Trunk builds offline)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '[install-tools] %s\n' "$*"; }
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+# --- Debian packages -------------------------------------------------------------------
+apt_missing=()
+command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
+if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then apt_missing+=(fonts-noto-cjk); fi
+if [ "${#apt_missing[@]}" -gt 0 ]; then
+  say "apt-get install ${apt_missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+fi
+
+# --- Rust target and tools ------------------------------------------------------------
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+TRUNK_VERSION=0.21.14
+if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
+  say "cargo install trunk $TRUNK_VERSION (takes several minutes once)"
+  cargo install trunk --locked --version "$TRUNK_VERSION"
+fi
+
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock, and Trunk.toml must pin
+# the same version (Trunk runs offline and never downloads it).
+WB_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ -z "$WB_VERSION" ]; then say "cannot read the wasm-bindgen version from Cargo.lock"; exit 1; fi
+if ! grep -qF "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
+  say "Trunk.toml must pin wasm_bindgen = \"$WB_VERSION\" (the version in Cargo.lock)"; exit 1
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WB_VERSION"; then
+  # Not --locked: its lockfile pins a webpki-roots release the registry no longer serves.
+  say "cargo install wasm-bindgen-cli $WB_VERSION"
+  cargo install wasm-bindgen-cli --version "$WB_VERSION"
+fi
+
+# --- npm dev dependencies for the browser tests -------------------------------------------
+if [ ! -f tests/e2e/node_modules/.package-lock.json ] \
+   || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
+  say "npm ci in tests/e2e"
+  (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+cargo fetch --locked --quiet

@@ -1,0 +1,14 @@
+//! The Yew single-page app (wasm32 only). Renders domain values and dispatches
+//! [`state::Action`]s; holds no business rules. Only [`glue`] touches browser storage.
+
+pub mod app;
+pub mod chart;
+pub mod glue;
+pub mod result;
+pub mod state;
+pub mod wizard;
+
+/// Mounts the app on `<body>`.
+pub fn start() {
+    yew::Renderer::<app::App>::new().render();
+}

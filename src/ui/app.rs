@@ -1,0 +1,73 @@
+//! The root component: state, top bar, the wizard or the result, and the flowchart.
+
+use crate::domain::Lang;
+use crate::ui::chart::Chart;
+use crate::ui::glue;
+use crate::ui::result::ResultCard;
+use crate::ui::state::{Action, AppContext, AppState};
+use crate::ui::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
+use rust_i18n::t;
+use yew::prelude::*;
+
+/// The whole app.
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(|| AppState::new(glue::initial_lang()));
+    let lang = state.lang;
+    use_effect_with(lang, |lang| glue::remember_lang(*lang));
+    let l = lang.code();
+    let current = state.current_question();
+    let main = match current {
+        Some(q) => {
+            html! { <QuestionCard key={q.id()} question={q} autofocus={state.interacted} /> }
+        }
+        None => html! { <ResultCard /> },
+    };
+    html! {
+        <ContextProvider<AppContext> context={state.clone()}>
+            <header class="topbar">
+                <div class="brand">
+                    <span class="logo" aria-hidden="true">{"⇄"}</span>
+                    <h1>{ t!("ui.title", locale = l) }</h1>
+                </div>
+                <LangSwitch />
+            </header>
+            <div class="layout">
+                <main class="main" id="main">
+                    <p class="tagline">{ t!("ui.tagline", locale = l) }</p>
+                    <Progress />
+                    <DroppedNotice />
+                    { main }
+                    <AnswersList />
+                </main>
+                <aside class="aside" aria-label={t!("ui.flowchart", locale = l).into_owned()}>
+                    <Chart />
+                </aside>
+            </div>
+            <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
+        </ContextProvider<AppContext>>
+    }
+}
+
+/// The ja / en switch: a group of two toggle buttons.
+#[component]
+fn LangSwitch() -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let label = t!("ui.language", locale = ctx.lang.code()).into_owned();
+    html! {
+        <div class="lang" role="group" aria-label={label}>
+            { for Lang::ALL.iter().map(|&lang| {
+                let ctx = ctx.clone();
+                let pressed = ctx.lang == lang;
+                let onclick = Callback::from(move |_| ctx.dispatch(Action::SetLang(lang)));
+                let name = match lang { Lang::En => "English", Lang::Ja => "日本語" };
+                html! {
+                    <button type="button" lang={lang.code()} data-lang={lang.code()}
+                        aria-pressed={pressed.to_string()} {onclick}>{ name }</button>
+                }
+            }) }
+        </div>
+    }
+}

@@ -1,0 +1,70 @@
+// Shared setup for the browser tests: serve the release build (dist/) on 127.0.0.1 with an
+// ephemeral port, launch Debian's Chromium through playwright-core, collect console errors,
+// and save screenshots under target/e2e-screenshots/ for people to look at.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..', '..');
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'target', 'e2e-screenshots');
+
+/** Starts `python3 -m http.server` on a free port; resolves { url, stop }. */
+export async function serve() {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`no release build in ${dist}: run \`trunk build --release\` first`);
+  }
+  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dist], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('http.server did not start')), 15000);
+    proc.stdout.on('data', (chunk) => {
+      const m = /port (\d+)/.exec(String(chunk));
+      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}/`); }
+    });
+    proc.on('exit', (code) => reject(new Error(`http.server exited with ${code}`)));
+  });
+  return { url, stop: () => proc.kill() };
+}
+
+function chromiumPath() {
+  for (const name of ['chromium', 'chromium-browser']) {
+    try { return execFileSync('sh', ['-c', `command -v ${name}`]).toString().trim(); } catch { /* next */ }
+  }
+  throw new Error('Chromium not found: run scripts/install-tools.sh');
+}
+
+/** Launches headless Chromium with the flags this machine needs. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens a fresh context (empty storage) and page; records console errors and page errors in
+ * `page.errors`.
+ */
+export async function openPage(browser, url, { locale = 'en-US', width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ locale, viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+  page.on('pageerror', (err) => page.errors.push(String(err)));
+  await page.goto(url);
+  await page.waitForSelector('form.question, article.result');
+  return page;
+}
+
+/** Saves a full-page screenshot as target/e2e-screenshots/NAME.png. */
+export async function screenshot(page, name) {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
