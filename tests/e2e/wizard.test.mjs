@@ -221,3 +221,21 @@ test('phone width (390 px): no horizontal scrolling, chart below the wizard', as
     await page.context().close();
   }
 });
+
+test('runs under a strict Content-Security-Policy: no inline script, no violations', async () => {
+  const page = await openPage(browser, server.url);
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  const inline = await page.$$eval('script:not([src])', (els) => els.length);
+  assert.equal(inline, 0, 'no inline scripts');
+  await page.evaluate(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective));
+  });
+  for (const [q, v] of WALKS['sync-timeout'].answers) await answer(page, q, v);
+  await page.waitForSelector('article.result[data-outcome="sync-timeout"]');
+  assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

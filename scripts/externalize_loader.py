@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Trunk post_build hook: move the inline module script Trunk injects into index.html to a
+file of its own (boot-<hash>.js), so the page runs under a strict Content-Security-Policy
+(`script-src 'self' 'wasm-unsafe-eval'`, no 'unsafe-inline') — wikis often impose one.
+
+Reads and rewrites $TRUNK_STAGING_DIR/index.html. Fails loudly if the script is not found,
+so a Trunk upgrade that changes the output cannot slip through silently.
+"""
+import hashlib
+import os
+import re
+import sys
+
+staging = os.environ.get("TRUNK_STAGING_DIR")
+if not staging:
+    sys.exit("externalize_loader.py: TRUNK_STAGING_DIR is not set (run it as a Trunk hook)")
+index = os.path.join(staging, "index.html")
+with open(index, encoding="utf-8") as f:
+    html = f.read()
+
+pattern = re.compile(r'<script type="module">(.*?)</script>', re.S)
+found = pattern.findall(html)
+if len(found) != 1:
+    sys.exit(f"externalize_loader.py: expected one inline module script, found {len(found)}")
+code = found[0].strip() + "\n"
+digest = hashlib.sha256(code.encode()).hexdigest()[:16]
+name = f"boot-{digest}.js"
+with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
+    f.write(code)
+html = pattern.sub(f'<script type="module" src="./{name}"></script>', html, count=1)
+with open(index, "w", encoding="utf-8") as f:
+    f.write(html)
