@@ -1,10 +1,12 @@
 //! The pure domain: decision flowchart, texts, diagrams. Knows nothing of the browser.
 
 pub mod diagram;
+pub mod duration;
 pub mod error;
 pub mod flowchart;
 pub mod lang;
 pub mod number;
+pub mod sheet;
 
 pub use error::{ParseError, TimingError};
 pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};

@@ -1,0 +1,361 @@
+//! The job definition sheet: one per job, written before the code (seed `000`, "ジョブ定義書";
+//! DOMAIN.md §6). It holds the process facts, the decision it came from, and the fields that
+//! say how the job behaves when things go wrong. Sections that do not apply to the outcome
+//! are `None` and are shown as "does not apply", never hidden.
+//!
+//! All durations are integers in **milliseconds** (`*_ms`) or whole **days** / **hours** where
+//! the name says so. The JSON form of [`JobSheet`] is the versioned file format
+//! ([`SCHEMA_VERSION`]); see [`crate::domain::sheet::import`] for reading it back.
+
+pub mod check;
+pub mod fields;
+pub mod import;
+pub mod prefill;
+pub mod retry_window;
+
+use crate::domain::flowchart::{evaluate, Answer, Answers, Outcome, QuestionId, Timing};
+use serde::{Deserialize, Serialize};
+
+/// The version of the sheet's JSON format written by this build. Import accepts exactly this.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A whole job definition sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobSheet {
+    /// Always [`SCHEMA_VERSION`] when written by this build.
+    pub schema_version: u32,
+    /// What the process is (feeds job name, trigger, arguments, key and the wait check).
+    pub process: ProcessFacts,
+    /// The answers the recommendation came from, and the outcome.
+    pub decision: Decision,
+    /// Attempts, waits, timeouts, idempotency and error classes (asynchronous outcomes).
+    pub retry: Option<RetrySpec>,
+    /// Where exhausted jobs go, who is told, how to re-run, how long to keep (async, batch).
+    pub failure: Option<FailureSpec>,
+    /// The ticket a user gets back (`async-ticket` only).
+    pub ticket: Option<TicketSpec>,
+    /// Schedule and run policy (`batch` only).
+    pub batch: Option<BatchSpec>,
+    /// The call's timeout and what the user sees (`sync`, `sync-timeout`).
+    pub sync: Option<SyncSpec>,
+}
+
+/// The facts about the process that the sheet is filled from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessFacts {
+    /// The human name, e.g. "send reservation confirmation mail".
+    pub process_name: String,
+    /// The name in code, e.g. `send_reservation_mail`.
+    pub code_name: String,
+    /// Which operation or data creates the job, e.g. "the user confirms a reservation".
+    pub trigger: String,
+    /// The values passed to the job, e.g. `["reservation id"]`.
+    pub arguments: Vec<String>,
+    /// What identifies the real-world event, e.g. "reservation id" (the basis of the
+    /// idempotency key; never the queue's job id).
+    pub business_key: String,
+    /// The purpose part of the idempotency key, e.g. `confirm-mail` (empty: derived from the
+    /// code name).
+    #[serde(default)]
+    pub key_purpose: String,
+    /// Inputs that can never succeed, however often retried, e.g. "malformed address" (they
+    /// become the non-retryable errors).
+    #[serde(default)]
+    pub permanent_errors: Vec<String>,
+    /// The longest the user can be made to wait for the job's effect, in milliseconds
+    /// (`None`: not stated; the retry-window check is then skipped).
+    #[serde(default)]
+    pub acceptable_wait_ms: Option<u64>,
+}
+
+/// The decision the sheet came from: the answers on the path and the outcome they give.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decision {
+    /// The answered questions, in the order asked.
+    pub answers: Vec<DecisionAnswer>,
+    /// The outcome; on import it must be the one the answers give.
+    pub outcome: Outcome,
+}
+
+/// One answer of a [`Decision`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionAnswer {
+    /// The question.
+    pub question: QuestionId,
+    /// Yes (`true`) or no.
+    pub answer: bool,
+    /// For `within-seconds` answered from numbers: the target and p95 it was derived from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+}
+
+impl Decision {
+    /// The decision of a complete evaluation of `answers`; `None` while incomplete.
+    pub fn from_answers(answers: &Answers) -> Option<Decision> {
+        let eval = evaluate(answers);
+        let outcome = eval.outcome()?;
+        let answers = eval
+            .path
+            .iter()
+            .map(|s| DecisionAnswer {
+                question: s.question,
+                answer: s.yes(),
+                timing: match s.answer {
+                    Answer::Derived(t) => Some(t),
+                    Answer::Given(_) => None,
+                },
+            })
+            .collect();
+        Some(Decision { answers, outcome })
+    }
+
+    /// The answers as the engine's [`Answers`].
+    pub fn to_answers(&self) -> Answers {
+        let mut a = Answers::new();
+        for d in &self.answers {
+            match d.timing {
+                Some(t) => a.set_timing(t),
+                None => a.set(d.question, d.answer),
+            };
+        }
+        a
+    }
+}
+
+/// How the wait between attempts grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackoffKind {
+    /// The same wait (`base_ms`) every time.
+    Fixed,
+    /// `min(cap, base · 2ⁿ)` for retry n (0-based).
+    Exponential,
+}
+
+/// Randomisation of the wait (AWS Architecture Blog, "Exponential Backoff And Jitter").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Jitter {
+    /// No randomisation: contending clients retry in lock-step.
+    None,
+    /// `U(0, t)`.
+    Full,
+    /// `t/2 + U(0, t/2)`.
+    Equal,
+    /// `min(cap, U(base, 3 · previous wait))`.
+    Decorrelated,
+}
+
+/// The wait strategy between attempts. Units: milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackoffPolicy {
+    /// Fixed or exponential.
+    pub kind: BackoffKind,
+    /// The first wait, in ms (1 ..= 86 400 000).
+    pub base_ms: u64,
+    /// The largest wait, in ms (`base_ms` ..= 604 800 000).
+    pub cap_ms: u64,
+    /// How the wait is randomised.
+    pub jitter: Jitter,
+}
+
+/// Attempts, waits, timeouts, idempotency and error classes of an asynchronous job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetrySpec {
+    /// How many times the job runs at most, including the first (1 ..= 100).
+    pub max_attempts: u32,
+    /// The wait between attempts.
+    pub backoff: BackoffPolicy,
+    /// Time allowed for one attempt, in ms (1 ..= 86 400 000).
+    pub attempt_timeout_ms: u64,
+    /// The lease / visibility timeout: how long a claimed job stays invisible to other
+    /// workers, in ms (1 ..= 86 400 000). Must exceed `attempt_timeout_ms`.
+    pub lease_ms: u64,
+    /// What the idempotency key is made of, parts joined by `+`, e.g.
+    /// `reservation id + confirm-mail`.
+    pub idempotency_key: String,
+    /// Errors treated as transient (retried).
+    pub retryable_errors: Vec<String>,
+    /// Errors that send the job to the dead-letter queue at once.
+    pub non_retryable_errors: Vec<String>,
+}
+
+/// How long finished jobs are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Keep {
+    /// Kept this many days (1 ..= 3650).
+    Days(u32),
+    /// Kept until someone has handled it.
+    UntilHandled,
+}
+
+/// Retention per final status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retention {
+    /// Jobs that completed.
+    pub done: Keep,
+    /// Jobs in the dead-letter queue.
+    pub dead: Keep,
+}
+
+/// What `complete` does with the error of an earlier attempt (the seed's job 1 is `done` yet
+/// still shows its timeout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LastErrorOnDone {
+    /// Keep it as history.
+    Keep,
+    /// Clear it on completion.
+    Clear,
+}
+
+/// Where exhausted jobs go and what happens then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureSpec {
+    /// Where exhausted jobs stay (the dead-letter destination).
+    pub dead_letter: String,
+    /// Who learns of a dead job, and how (empty: nobody).
+    pub notify: String,
+    /// How soon someone acts on a notification, in hours (1 ..= 8760).
+    pub notice_within_h: u32,
+    /// How a dead job is put back.
+    pub rerun: String,
+    /// How long finished jobs are kept.
+    pub retention: Retention,
+    /// Whether a done job keeps the error of an earlier attempt.
+    pub last_error_on_done: LastErrorOnDone,
+}
+
+/// The ticket returned at once by an `async-ticket` process (Asynchronous Request-Reply).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TicketSpec {
+    /// The states a ticket goes through, in order (e.g. accepted, processing, done, failed).
+    pub states: Vec<String>,
+    /// How completion reaches the user.
+    pub completion: String,
+    /// How often clients may poll the status endpoint, in ms (100 ..= 86 400 000).
+    pub poll_interval_ms: u64,
+}
+
+/// What happens when a run is due while the previous one still runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Overlap {
+    /// Skip the new run (the default: overlapping runs double-process).
+    Forbid,
+    /// Stop the running one and start the new one.
+    Replace,
+    /// Run both.
+    Allow,
+}
+
+/// What happens to a run that was missed (machine down at the scheduled time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissedRun {
+    /// Run once as soon as possible.
+    RunOnce,
+    /// Skip it; the next run picks up the work.
+    Skip,
+}
+
+/// Schedule and run policy of a scheduled batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchSpec {
+    /// When it runs, e.g. a cron expression `0 3 * * *`, as text.
+    pub schedule: String,
+    /// Overlapping runs.
+    pub overlap: Overlap,
+    /// Missed runs.
+    pub missed_run: MissedRun,
+    /// Time allowed for one run, in ms (1 ..= 604 800 000).
+    pub run_timeout_ms: u64,
+    /// What happens when some items fail and others succeed.
+    pub partial_failure: String,
+}
+
+/// The synchronous call's limits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SyncSpec {
+    /// Timeout on the call, in ms (1 ..= 600 000).
+    pub call_timeout_ms: u64,
+    /// What the user sees when it trips.
+    pub on_timeout: String,
+}
+
+/// A field of the sheet that findings and the UI refer to. The first 13 are the seed's
+/// template rows, in its order; the rest belong to the outcome-specific sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldId {
+    /// Code name + human name.
+    JobName,
+    /// Which operation or data creates the job.
+    Trigger,
+    /// Values passed to the job.
+    Arguments,
+    /// Including the first attempt.
+    MaxAttempts,
+    /// Interval method and cap.
+    WaitStrategy,
+    /// Time allowed for one attempt (and the lease).
+    Timeout,
+    /// What the key is composed of.
+    IdempotencyKey,
+    /// Treated as transient.
+    RetryableErrors,
+    /// Dead-lettered at once.
+    NonRetryableErrors,
+    /// Where exhausted jobs stay.
+    DeadLetter,
+    /// Who learns of a dead job, and how.
+    Notify,
+    /// How a dead job is put back.
+    Rerun,
+    /// How long done / dead jobs are kept.
+    Retention,
+    /// Ticket states.
+    TicketStates,
+    /// How completion reaches the user.
+    TicketCompletion,
+    /// Status endpoint polling interval.
+    PollInterval,
+    /// Batch schedule.
+    Schedule,
+    /// Overlap policy.
+    Overlap,
+    /// Missed-run policy.
+    MissedRun,
+    /// Per-run timeout.
+    RunTimeout,
+    /// Partial-failure handling.
+    PartialFailure,
+    /// Timeout on the synchronous call.
+    CallTimeout,
+    /// What the user sees when the call times out.
+    OnTimeout,
+    /// The user's acceptable wait (a process fact).
+    AcceptableWait,
+}
+
+impl FieldId {
+    /// The stable id, e.g. `"max-attempts"` (used in JSON errors, the UI and exports).
+    pub fn id(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,189 @@
+//! Live checks on a sheet: each finding names the field it concerns, its severity, and a
+//! message in either language. `validate` returns every finding, not only the first.
+
+use crate::domain::duration::{approx, exact};
+use crate::domain::lang::Lang;
+use crate::domain::sheet::retry_window::retry_window;
+use crate::domain::sheet::{FieldId, JobSheet, Keep};
+use rust_i18n::t;
+use serde::Serialize;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Will cause wrong behaviour (duplicates, lost jobs).
+    Error,
+    /// Likely a mistake; decide consciously.
+    Warning,
+}
+
+/// One problem found in a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// Stable code, e.g. `"lease-not-longer-than-timeout"`.
+    pub code: &'static str,
+    /// How serious.
+    pub severity: Severity,
+    /// The field it concerns.
+    pub field: FieldId,
+    /// The message in the requested language, with the numbers that triggered it.
+    pub message: String,
+}
+
+/// Parts of an idempotency key that mean "the queue's job id" (case-insensitive, spaces and
+/// `_` / `-` / `.` ignored).
+const JOB_ID_WORDS: [&str; 6] = [
+    "jobid",
+    "jobsid",
+    "queueid",
+    "messageid",
+    "ジョブid",
+    "ジョブ番号",
+];
+
+/// True when the key (parts joined by `+` or `＋`) uses the queue's job id.
+pub fn key_uses_job_id(key: &str) -> bool {
+    key.split(['+', '＋']).any(|part| {
+        let norm: String = part
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '_' | '-' | '.' | '・'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        JOB_ID_WORDS.contains(&norm.as_str()) || norm == "id"
+    })
+}
+
+/// Every finding for `sheet`, messages in `lang`, in field order.
+pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
+    let l = lang.code();
+    let mut out = Vec::new();
+    let mut add = |code: &'static str, severity, field, message: String| {
+        out.push(Finding {
+            code,
+            severity,
+            field,
+            message,
+        });
+    };
+    if let Some(r) = &sheet.retry {
+        let w = retry_window(&r.backoff, r.max_attempts, r.attempt_timeout_ms);
+        if let Some(acceptable) = sheet.process.acceptable_wait_ms {
+            if w.worst_case_ms > acceptable as f64 {
+                let severity = if w.total_wait.min_ms + w.attempts_ms > acceptable as f64 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                add(
+                    "retry-window-exceeds-wait",
+                    severity,
+                    FieldId::WaitStrategy,
+                    t!(
+                        "sheet.finding.retry-window",
+                        locale = l,
+                        worst = approx(w.worst_case_ms, lang),
+                        expected = approx(w.total_wait.expected_ms + w.attempts_ms, lang),
+                        acceptable = exact(acceptable, lang)
+                    )
+                    .into_owned(),
+                );
+            }
+        }
+        if r.max_attempts == 1 && !r.retryable_errors.is_empty() {
+            add(
+                "retryable-but-one-attempt",
+                Severity::Warning,
+                FieldId::MaxAttempts,
+                t!("sheet.finding.one-attempt", locale = l).into_owned(),
+            );
+        }
+        if r.lease_ms <= r.attempt_timeout_ms {
+            add(
+                "lease-not-longer-than-timeout",
+                Severity::Error,
+                FieldId::Timeout,
+                t!(
+                    "sheet.finding.lease",
+                    locale = l,
+                    lease = exact(r.lease_ms, lang),
+                    timeout = exact(r.attempt_timeout_ms, lang)
+                )
+                .into_owned(),
+            );
+        }
+        if r.idempotency_key.trim().is_empty() {
+            add(
+                "no-idempotency-key",
+                Severity::Warning,
+                FieldId::IdempotencyKey,
+                t!("sheet.finding.no-key", locale = l).into_owned(),
+            );
+        } else if key_uses_job_id(&r.idempotency_key) {
+            add(
+                "idempotency-key-uses-job-id",
+                Severity::Error,
+                FieldId::IdempotencyKey,
+                t!("sheet.finding.job-id-key", locale = l).into_owned(),
+            );
+        }
+        if r.non_retryable_errors.iter().all(|e| e.trim().is_empty()) {
+            add(
+                "no-non-retryable-errors",
+                Severity::Warning,
+                FieldId::NonRetryableErrors,
+                t!(
+                    "sheet.finding.no-permanent",
+                    locale = l,
+                    attempts = r.max_attempts
+                )
+                .into_owned(),
+            );
+        }
+    }
+    if let Some(f) = &sheet.failure {
+        if f.notify.trim().is_empty() {
+            add(
+                "dead-letter-nobody-notified",
+                Severity::Warning,
+                FieldId::Notify,
+                t!("sheet.finding.nobody", locale = l).into_owned(),
+            );
+        }
+        if let Keep::Days(days) = f.retention.dead {
+            let kept_h = u64::from(days) * 24;
+            if kept_h < u64::from(f.notice_within_h) {
+                add(
+                    "dead-retention-shorter-than-notice",
+                    Severity::Error,
+                    FieldId::Retention,
+                    t!(
+                        "sheet.finding.retention",
+                        locale = l,
+                        kept = exact(kept_h * 3_600_000, lang),
+                        notice = exact(u64::from(f.notice_within_h) * 3_600_000, lang)
+                    )
+                    .into_owned(),
+                );
+            }
+        }
+    }
+    if let (Some(s), Some(acceptable)) = (&sheet.sync, sheet.process.acceptable_wait_ms) {
+        if s.call_timeout_ms > acceptable {
+            add(
+                "call-timeout-exceeds-wait",
+                Severity::Warning,
+                FieldId::CallTimeout,
+                t!(
+                    "sheet.finding.call-timeout",
+                    locale = l,
+                    timeout = exact(s.call_timeout_ms, lang),
+                    acceptable = exact(acceptable, lang)
+                )
+                .into_owned(),
+            );
+        }
+    }
+    out.sort_by_key(|f| f.field);
+    out
+}

@@ -1,0 +1,234 @@
+//! The sheet as rows of (item, what to write, this job's value) — the seed's three columns —
+//! in either language. Every export and the print view are built from these rows.
+
+use crate::domain::duration::exact;
+use crate::domain::flowchart::Outcome;
+use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
+use crate::domain::sheet::{
+    BackoffKind, BackoffPolicy, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun,
+    Overlap,
+};
+use rust_i18n::t;
+
+/// One row of the sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Which field.
+    pub field: FieldId,
+    /// The item's name, e.g. "Max attempts".
+    pub item: String,
+    /// What the item holds, e.g. "including the first".
+    pub what: String,
+    /// This job's value as text (a "does not apply" note when the section is absent).
+    pub value: String,
+    /// False when the field does not apply to the outcome.
+    pub applies: bool,
+}
+
+fn tr(key: &str, lang: Lang) -> String {
+    t!(key, locale = lang.code()).into_owned()
+}
+
+/// Joins a list the way each language writes one: `a, b` / `a、b`.
+pub fn join_list(items: &[String], lang: Lang) -> String {
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Ja => "、",
+    };
+    items
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// "exponential backoff (first 10 s, cap 10 min) + full jitter" /
+/// "指数バックオフ（初回10秒、上限10分）＋ジッター（フル）".
+pub fn describe_backoff(b: &BackoffPolicy, lang: Lang) -> String {
+    let base = exact(b.base_ms, lang);
+    let cap = exact(b.cap_ms, lang);
+    let head = match (b.kind, lang) {
+        (BackoffKind::Fixed, Lang::En) => format!("fixed wait of {base}"),
+        (BackoffKind::Fixed, Lang::Ja) => format!("固定間隔（{base}）"),
+        (BackoffKind::Exponential, Lang::En) => {
+            format!("exponential backoff (first {base}, cap {cap})")
+        }
+        (BackoffKind::Exponential, Lang::Ja) => format!("指数バックオフ（初回{base}、上限{cap}）"),
+    };
+    let jitter = match (b.jitter, lang) {
+        (Jitter::None, _) => String::new(),
+        (Jitter::Full, Lang::En) => " + full jitter".into(),
+        (Jitter::Equal, Lang::En) => " + equal jitter".into(),
+        (Jitter::Decorrelated, Lang::En) => format!(" + decorrelated jitter (cap {cap})"),
+        (Jitter::Full, Lang::Ja) => "＋ジッター（フル）".into(),
+        (Jitter::Equal, Lang::Ja) => "＋ジッター（イコール）".into(),
+        (Jitter::Decorrelated, Lang::Ja) => format!("＋ジッター（デコリレーテッド、上限{cap}）"),
+    };
+    format!("{head}{jitter}")
+}
+
+fn keep(k: Keep, lang: Lang) -> String {
+    match (k, lang) {
+        (Keep::Days(d), Lang::En) => format!("{} days", group_thousands(u64::from(d))),
+        (Keep::Days(d), Lang::Ja) => format!("{}日", group_thousands(u64::from(d))),
+        (Keep::UntilHandled, Lang::En) => "until handled".into(),
+        (Keep::UntilHandled, Lang::Ja) => "対応が終わるまで".into(),
+    }
+}
+
+fn not_applicable(outcome: Outcome, lang: Lang) -> String {
+    tr(&format!("sheet.na.{}", outcome.id()), lang)
+}
+
+/// The rows of `sheet` in `lang`: the seed's 13 fields in its order, then the acceptable wait,
+/// then the rows of the outcome's own section (ticket, batch or sync).
+pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
+    let p = &sheet.process;
+    let outcome = sheet.decision.outcome;
+    let na = not_applicable(outcome, lang);
+    let mut out = Vec::with_capacity(24);
+    let mut push = |field: FieldId, value: Option<String>| {
+        let applies = value.is_some();
+        out.push(Row {
+            field,
+            item: tr(&format!("sheet.field.{}.item", field.id()), lang),
+            what: tr(&format!("sheet.field.{}.what", field.id()), lang),
+            value: value.unwrap_or_else(|| na.clone()),
+            applies,
+        });
+    };
+    let job_name = match (p.process_name.trim().is_empty(), lang) {
+        (true, _) => p.code_name.trim().to_owned(),
+        (false, Lang::En) => format!("{} ({})", p.code_name.trim(), p.process_name.trim()),
+        (false, Lang::Ja) => format!("{}（{}）", p.code_name.trim(), p.process_name.trim()),
+    };
+    push(FieldId::JobName, Some(job_name));
+    push(FieldId::Trigger, Some(p.trigger.trim().to_owned()));
+    push(FieldId::Arguments, Some(join_list(&p.arguments, lang)));
+    let r = sheet.retry.as_ref();
+    push(
+        FieldId::MaxAttempts,
+        r.map(|r| match lang {
+            Lang::En => r.max_attempts.to_string(),
+            Lang::Ja => format!("{}回", r.max_attempts),
+        }),
+    );
+    push(
+        FieldId::WaitStrategy,
+        r.map(|r| describe_backoff(&r.backoff, lang)),
+    );
+    push(
+        FieldId::Timeout,
+        r.map(|r| {
+            let a = exact(r.attempt_timeout_ms, lang);
+            let l = exact(r.lease_ms, lang);
+            match lang {
+                Lang::En => format!("{a} (lease / visibility timeout {l})"),
+                Lang::Ja => format!("{a}（リース／可視性タイムアウト {l}）"),
+            }
+        }),
+    );
+    push(
+        FieldId::IdempotencyKey,
+        r.map(|r| r.idempotency_key.trim().to_owned()),
+    );
+    push(
+        FieldId::RetryableErrors,
+        r.map(|r| join_list(&r.retryable_errors, lang)),
+    );
+    push(
+        FieldId::NonRetryableErrors,
+        r.map(|r| join_list(&r.non_retryable_errors, lang)),
+    );
+    let f = sheet.failure.as_ref();
+    push(
+        FieldId::DeadLetter,
+        f.map(|f| f.dead_letter.trim().to_owned()),
+    );
+    push(
+        FieldId::Notify,
+        f.map(|f| {
+            let who = if f.notify.trim().is_empty() {
+                tr("sheet.nobody", lang)
+            } else {
+                f.notify.trim().to_owned()
+            };
+            let hours = group_thousands(u64::from(f.notice_within_h));
+            match lang {
+                Lang::En => format!("{who} (acted on within {hours} h)"),
+                Lang::Ja => format!("{who}（{hours}時間以内に対応）"),
+            }
+        }),
+    );
+    push(FieldId::Rerun, f.map(|f| f.rerun.trim().to_owned()));
+    push(
+        FieldId::Retention,
+        f.map(|f| {
+            let (d, x) = (keep(f.retention.done, lang), keep(f.retention.dead, lang));
+            let last = match (f.last_error_on_done, lang) {
+                (LastErrorOnDone::Keep, Lang::En) => "done jobs keep the last error",
+                (LastErrorOnDone::Clear, Lang::En) => "the last error is cleared on done",
+                (LastErrorOnDone::Keep, Lang::Ja) => "doneでもlast_errorを残す",
+                (LastErrorOnDone::Clear, Lang::Ja) => "done時にlast_errorを消す",
+            };
+            match lang {
+                Lang::En => format!("done: {d}; dead: {x} ({last})"),
+                Lang::Ja => format!("doneは{d}、deadは{x}（{last}）"),
+            }
+        }),
+    );
+    push(
+        FieldId::AcceptableWait,
+        Some(match p.acceptable_wait_ms {
+            Some(ms) => exact(ms, lang),
+            None => tr("sheet.not-stated", lang),
+        }),
+    );
+    if let Some(tk) = &sheet.ticket {
+        push(FieldId::TicketStates, Some(tk.states.join(" → ")));
+        push(
+            FieldId::TicketCompletion,
+            Some(tk.completion.trim().to_owned()),
+        );
+        push(
+            FieldId::PollInterval,
+            Some(exact(tk.poll_interval_ms, lang)),
+        );
+    }
+    if let Some(b) = &sheet.batch {
+        push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
+        push(
+            FieldId::Overlap,
+            Some(tr(
+                match b.overlap {
+                    Overlap::Forbid => "sheet.overlap.forbid",
+                    Overlap::Replace => "sheet.overlap.replace",
+                    Overlap::Allow => "sheet.overlap.allow",
+                },
+                lang,
+            )),
+        );
+        push(
+            FieldId::MissedRun,
+            Some(tr(
+                match b.missed_run {
+                    MissedRun::RunOnce => "sheet.missed.run-once",
+                    MissedRun::Skip => "sheet.missed.skip",
+                },
+                lang,
+            )),
+        );
+        push(FieldId::RunTimeout, Some(exact(b.run_timeout_ms, lang)));
+        push(
+            FieldId::PartialFailure,
+            Some(b.partial_failure.trim().to_owned()),
+        );
+    }
+    if let Some(s) = &sheet.sync {
+        push(FieldId::CallTimeout, Some(exact(s.call_timeout_ms, lang)));
+        push(FieldId::OnTimeout, Some(s.on_timeout.trim().to_owned()));
+    }
+    out
+}

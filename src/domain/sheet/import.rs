@@ -1,0 +1,432 @@
+//! Reading a sheet back from JSON: the versioned [`JobSheet`] format, or a short input file
+//! with only the process facts and the decision (missing sections are pre-filled for the
+//! outcome). Every problem is an [`ImportError`] naming the field (a JSON path such as
+//! `retry.backoff.cap_ms`) and what is allowed; nothing is changed on error.
+
+use crate::domain::flowchart::{evaluate, Outcome, Status};
+use crate::domain::lang::Lang;
+use crate::domain::sheet::prefill::prefill;
+use crate::domain::sheet::{
+    BatchSpec, Decision, DecisionAnswer, FailureSpec, JobSheet, Keep, ProcessFacts, RetrySpec,
+    SyncSpec, TicketSpec, SCHEMA_VERSION,
+};
+use serde::Deserialize;
+use std::fmt;
+
+/// Why a sheet could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportError {
+    /// Not JSON at all.
+    InvalidJson {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// `schema_version` missing or not one this build reads.
+    SchemaVersion {
+        /// What was found (`None`: missing or not a number).
+        found: Option<String>,
+    },
+    /// A field is missing, unknown or of the wrong type.
+    Field {
+        /// JSON path of the field, e.g. `retry.max_attempts`.
+        path: String,
+        /// What is wrong, from the decoder.
+        problem: String,
+    },
+    /// A number or size outside its allowed range.
+    OutOfRange {
+        /// JSON path of the field.
+        path: String,
+        /// The rejected value.
+        value: String,
+        /// What is allowed, e.g. `1 to 100`.
+        allowed: String,
+    },
+    /// The decision does not hold together, or a section does not fit the outcome.
+    Inconsistent {
+        /// JSON path of the field.
+        path: String,
+        /// What is wrong and what is allowed.
+        problem: String,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::InvalidJson {
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "not valid JSON (line {line}, column {column}): {message}"
+                )
+            }
+            ImportError::SchemaVersion { found: None } => {
+                write!(f, "schema_version: missing; allowed: {SCHEMA_VERSION}")
+            }
+            ImportError::SchemaVersion { found: Some(v) } => {
+                write!(
+                    f,
+                    "schema_version: {v} is not supported; allowed: {SCHEMA_VERSION}"
+                )
+            }
+            ImportError::Field { path, problem } => write!(f, "{path}: {problem}"),
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => {
+                write!(f, "{path}: {value} is out of range; allowed: {allowed}")
+            }
+            ImportError::Inconsistent { path, problem } => write!(f, "{path}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Allowed ranges, shared by import and the form. Durations in milliseconds.
+pub mod limits {
+    /// `retry.max_attempts`.
+    pub const MAX_ATTEMPTS: (u64, u64) = (1, 100);
+    /// `retry.backoff.base_ms`: up to 1 day.
+    pub const BASE_MS: (u64, u64) = (1, 86_400_000);
+    /// `retry.backoff.cap_ms`: up to 7 days (and at least `base_ms`).
+    pub const CAP_MS: (u64, u64) = (1, 604_800_000);
+    /// `retry.attempt_timeout_ms` and `retry.lease_ms`: up to 1 day.
+    pub const TIMEOUT_MS: (u64, u64) = (1, 86_400_000);
+    /// `process.acceptable_wait_ms`: up to 30 days.
+    pub const ACCEPTABLE_WAIT_MS: (u64, u64) = (1, 2_592_000_000);
+    /// `failure.notice_within_h`: up to a year.
+    pub const NOTICE_H: (u64, u64) = (1, 8_760);
+    /// `failure.retention.*.days`: up to 10 years.
+    pub const RETENTION_DAYS: (u64, u64) = (1, 3_650);
+    /// `ticket.poll_interval_ms`.
+    pub const POLL_MS: (u64, u64) = (100, 86_400_000);
+    /// `batch.run_timeout_ms`: up to 7 days.
+    pub const RUN_TIMEOUT_MS: (u64, u64) = (1, 604_800_000);
+    /// `sync.call_timeout_ms`: up to 10 minutes.
+    pub const CALL_TIMEOUT_MS: (u64, u64) = (1, 600_000);
+    /// Any text field, in characters.
+    pub const TEXT_CHARS: usize = 10_000;
+    /// Any list, in items.
+    pub const LIST_ITEMS: usize = 100;
+}
+
+/// The file as read: like [`JobSheet`], but the outcome and the sections may be left out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SheetFile {
+    schema_version: u32,
+    process: ProcessFacts,
+    decision: DecisionFile,
+    #[serde(default)]
+    retry: Option<RetrySpec>,
+    #[serde(default)]
+    failure: Option<FailureSpec>,
+    #[serde(default)]
+    ticket: Option<TicketSpec>,
+    #[serde(default)]
+    batch: Option<BatchSpec>,
+    #[serde(default)]
+    sync: Option<SyncSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecisionFile {
+    answers: Vec<DecisionAnswer>,
+    #[serde(default)]
+    outcome: Option<Outcome>,
+}
+
+fn range(path: &str, v: u64, (min, max): (u64, u64)) -> Result<(), ImportError> {
+    if (min..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(ImportError::OutOfRange {
+            path: path.to_owned(),
+            value: v.to_string(),
+            allowed: format!("{min} to {max}"),
+        })
+    }
+}
+
+/// Checks a number for the form or an import: `Ok` inside `limits`, else the error naming
+/// `path` and the range.
+pub fn check_range(path: &str, v: u64, limits: (u64, u64)) -> Result<(), ImportError> {
+    range(path, v, limits)
+}
+
+fn text(path: &str, s: &str) -> Result<(), ImportError> {
+    let n = s.chars().count();
+    if n > limits::TEXT_CHARS {
+        return Err(ImportError::OutOfRange {
+            path: path.to_owned(),
+            value: format!("{n} characters"),
+            allowed: format!("at most {} characters", limits::TEXT_CHARS),
+        });
+    }
+    Ok(())
+}
+
+fn texts(path: &str, items: &[String]) -> Result<(), ImportError> {
+    if items.len() > limits::LIST_ITEMS {
+        return Err(ImportError::OutOfRange {
+            path: path.to_owned(),
+            value: format!("{} items", items.len()),
+            allowed: format!("at most {} items", limits::LIST_ITEMS),
+        });
+    }
+    for (i, s) in items.iter().enumerate() {
+        text(&format!("{path}[{i}]"), s)?;
+    }
+    Ok(())
+}
+
+/// Checks every range and size in `sheet` (the checks the form applies field by field).
+///
+/// # Errors
+/// The first field out of range, named by its JSON path.
+pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
+    let p = &sheet.process;
+    text("process.process_name", &p.process_name)?;
+    text("process.code_name", &p.code_name)?;
+    text("process.trigger", &p.trigger)?;
+    texts("process.arguments", &p.arguments)?;
+    text("process.business_key", &p.business_key)?;
+    text("process.key_purpose", &p.key_purpose)?;
+    texts("process.permanent_errors", &p.permanent_errors)?;
+    if let Some(w) = p.acceptable_wait_ms {
+        range("process.acceptable_wait_ms", w, limits::ACCEPTABLE_WAIT_MS)?;
+    }
+    if let Some(r) = &sheet.retry {
+        range(
+            "retry.max_attempts",
+            u64::from(r.max_attempts),
+            limits::MAX_ATTEMPTS,
+        )?;
+        range("retry.backoff.base_ms", r.backoff.base_ms, limits::BASE_MS)?;
+        range(
+            "retry.backoff.cap_ms",
+            r.backoff.cap_ms,
+            (r.backoff.base_ms, limits::CAP_MS.1),
+        )?;
+        range(
+            "retry.attempt_timeout_ms",
+            r.attempt_timeout_ms,
+            limits::TIMEOUT_MS,
+        )?;
+        range("retry.lease_ms", r.lease_ms, limits::TIMEOUT_MS)?;
+        text("retry.idempotency_key", &r.idempotency_key)?;
+        texts("retry.retryable_errors", &r.retryable_errors)?;
+        texts("retry.non_retryable_errors", &r.non_retryable_errors)?;
+    }
+    if let Some(f) = &sheet.failure {
+        text("failure.dead_letter", &f.dead_letter)?;
+        text("failure.notify", &f.notify)?;
+        range(
+            "failure.notice_within_h",
+            u64::from(f.notice_within_h),
+            limits::NOTICE_H,
+        )?;
+        text("failure.rerun", &f.rerun)?;
+        for (name, k) in [("done", f.retention.done), ("dead", f.retention.dead)] {
+            if let Keep::Days(d) = k {
+                range(
+                    &format!("failure.retention.{name}.days"),
+                    u64::from(d),
+                    limits::RETENTION_DAYS,
+                )?;
+            }
+        }
+    }
+    if let Some(t) = &sheet.ticket {
+        texts("ticket.states", &t.states)?;
+        if t.states.is_empty() {
+            return Err(ImportError::OutOfRange {
+                path: "ticket.states".into(),
+                value: "0 items".into(),
+                allowed: format!("1 to {} items", limits::LIST_ITEMS),
+            });
+        }
+        text("ticket.completion", &t.completion)?;
+        range(
+            "ticket.poll_interval_ms",
+            t.poll_interval_ms,
+            limits::POLL_MS,
+        )?;
+    }
+    if let Some(b) = &sheet.batch {
+        text("batch.schedule", &b.schedule)?;
+        range(
+            "batch.run_timeout_ms",
+            b.run_timeout_ms,
+            limits::RUN_TIMEOUT_MS,
+        )?;
+        text("batch.partial_failure", &b.partial_failure)?;
+    }
+    if let Some(s) = &sheet.sync {
+        range(
+            "sync.call_timeout_ms",
+            s.call_timeout_ms,
+            limits::CALL_TIMEOUT_MS,
+        )?;
+        text("sync.on_timeout", &s.on_timeout)?;
+    }
+    Ok(())
+}
+
+fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
+    let mut seen = Vec::new();
+    for (i, a) in file.answers.iter().enumerate() {
+        if seen.contains(&a.question) {
+            return Err(ImportError::Inconsistent {
+                path: format!("decision.answers[{i}]"),
+                problem: format!(
+                    "{} is answered twice; allowed: one answer per question",
+                    a.question.id()
+                ),
+            });
+        }
+        seen.push(a.question);
+        if let Some(t) = a.timing {
+            if a.question != crate::domain::QuestionId::WithinSeconds {
+                return Err(ImportError::Inconsistent {
+                    path: format!("decision.answers[{i}].timing"),
+                    problem: "timing is allowed on within-seconds only".into(),
+                });
+            }
+            crate::domain::Timing::new(t.target_ms, t.p95_ms).map_err(|e| ImportError::Field {
+                path: format!("decision.answers[{i}].timing"),
+                problem: e.to_string(),
+            })?;
+            if t.within() != a.answer {
+                return Err(ImportError::Inconsistent {
+                    path: format!("decision.answers[{i}].answer"),
+                    problem: format!("{} but the answer is {}", t.comparison(Lang::En), a.answer),
+                });
+            }
+        }
+    }
+    let answers = Decision {
+        answers: file.answers.clone(),
+        outcome: Outcome::Sync,
+    }
+    .to_answers();
+    let eval = evaluate(&answers);
+    if let Some(q) = eval.ignored.first() {
+        let i = file
+            .answers
+            .iter()
+            .position(|a| a.question == *q)
+            .unwrap_or(0);
+        return Err(ImportError::Inconsistent {
+            path: format!("decision.answers[{i}]"),
+            problem: format!("{} is not on the path of the other answers", q.id()),
+        });
+    }
+    let outcome = match eval.status {
+        Status::Decided(o) => o,
+        Status::Ask(q) => {
+            return Err(ImportError::Inconsistent {
+                path: "decision.answers".into(),
+                problem: format!("incomplete: {} must be answered next", q.id()),
+            })
+        }
+    };
+    if let Some(given) = file.outcome {
+        if given != outcome {
+            return Err(ImportError::Inconsistent {
+                path: "decision.outcome".into(),
+                problem: format!(
+                    "{} does not follow from the answers; they give {}",
+                    given.id(),
+                    outcome.id()
+                ),
+            });
+        }
+    }
+    // Keep the answers in the order asked.
+    let ordered = Decision::from_answers(&answers)
+        .map(|d| d.answers)
+        .unwrap_or(file.answers);
+    Ok(Decision {
+        answers: ordered,
+        outcome,
+    })
+}
+
+/// Reads a sheet from JSON text. Sections the outcome needs but the file leaves out are
+/// pre-filled (texts in `lang`); sections that do not apply to the outcome are an error.
+///
+/// # Errors
+/// [`ImportError`] naming the field and what is allowed: invalid JSON, a missing or unknown
+/// `schema_version`, a missing / unknown / mistyped field, a value out of range, or a
+/// decision that does not hold together.
+pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+    match value.get("schema_version") {
+        Some(v) if v.as_u64() == Some(u64::from(SCHEMA_VERSION)) => {}
+        Some(v) => {
+            return Err(ImportError::SchemaVersion {
+                found: Some(v.to_string()),
+            })
+        }
+        None => return Err(ImportError::SchemaVersion { found: None }),
+    }
+    let file: SheetFile =
+        serde_path_to_error::deserialize(value).map_err(|e| ImportError::Field {
+            path: e.path().to_string(),
+            problem: e.inner().to_string(),
+        })?;
+    let decision = decision(file.decision)?;
+    let outcome = decision.outcome;
+    let defaults = prefill(file.process.clone(), decision.clone(), lang);
+    let fit = |name: &str, present: bool, wanted: bool| -> Result<(), ImportError> {
+        if present && !wanted {
+            return Err(ImportError::Inconsistent {
+                path: name.to_owned(),
+                problem: format!(
+                    "does not apply to outcome {}; allowed: null or absent",
+                    outcome.id()
+                ),
+            });
+        }
+        Ok(())
+    };
+    fit("retry", file.retry.is_some(), defaults.retry.is_some())?;
+    fit(
+        "failure",
+        file.failure.is_some(),
+        defaults.failure.is_some(),
+    )?;
+    fit("ticket", file.ticket.is_some(), defaults.ticket.is_some())?;
+    fit("batch", file.batch.is_some(), defaults.batch.is_some())?;
+    fit("sync", file.sync.is_some(), defaults.sync.is_some())?;
+    let _ = file.schema_version;
+    let sheet = JobSheet {
+        schema_version: SCHEMA_VERSION,
+        process: file.process,
+        decision,
+        retry: file.retry.or(defaults.retry),
+        failure: file.failure.or(defaults.failure),
+        ticket: file.ticket.or(defaults.ticket),
+        batch: file.batch.or(defaults.batch),
+        sync: file.sync.or(defaults.sync),
+    };
+    check_sheet(&sheet)?;
+    Ok(sheet)
+}

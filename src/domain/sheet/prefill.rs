@@ -1,0 +1,151 @@
+//! Pre-filling a sheet from the process facts and the decision, each default with a one-line
+//! reason (the UI shows it beside the field).
+//!
+//! Queue defaults follow the seed's worked example (seed `000`, the reservation confirmation
+//! mail): 5 attempts; exponential backoff from 10 s capped at 10 min with full jitter; 30 s per
+//! attempt; key = business key + purpose; dead jobs kept until handled; done kept 30 days.
+
+use crate::domain::flowchart::Outcome;
+use crate::domain::lang::Lang;
+use crate::domain::sheet::{
+    BackoffKind, BackoffPolicy, BatchSpec, Decision, FailureSpec, FieldId, Jitter, JobSheet, Keep,
+    LastErrorOnDone, MissedRun, Overlap, ProcessFacts, Retention, RetrySpec, SyncSpec, TicketSpec,
+    SCHEMA_VERSION,
+};
+use rust_i18n::t;
+
+/// The purpose part of the idempotency key: the fact when given, else the code name in
+/// kebab case (`send_reservation_mail` → `send-reservation-mail`).
+pub fn key_purpose(facts: &ProcessFacts) -> String {
+    if facts.key_purpose.trim().is_empty() {
+        facts.code_name.trim().replace('_', "-")
+    } else {
+        facts.key_purpose.trim().to_owned()
+    }
+}
+
+/// Joins key parts with the language's plus sign (`a + b`, `a＋b`).
+pub fn join_key(parts: &[&str], lang: Lang) -> String {
+    let sep = match lang {
+        Lang::En => " + ",
+        Lang::Ja => "＋",
+    };
+    parts
+        .iter()
+        .filter(|p| !p.trim().is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+fn tr(key: &str, lang: Lang) -> String {
+    t!(key, locale = lang.code()).into_owned()
+}
+
+fn list(key: &str, lang: Lang) -> Vec<String> {
+    tr(key, lang)
+        .split('\n')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// A sheet for `facts` and `decision`, with every section the outcome needs filled with
+/// defaults (texts in `lang`) and the others `None`.
+pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet {
+    let outcome = decision.outcome;
+    let is_async = matches!(outcome, Outcome::AsyncEnqueue | Outcome::AsyncTicket);
+    let key = if facts.business_key.trim().is_empty() {
+        tr("sheet.default.business-key", lang)
+    } else {
+        facts.business_key.trim().to_owned()
+    };
+    let retry = is_async.then(|| RetrySpec {
+        max_attempts: 5,
+        backoff: BackoffPolicy {
+            kind: BackoffKind::Exponential,
+            base_ms: 10_000,
+            cap_ms: 600_000,
+            jitter: Jitter::Full,
+        },
+        attempt_timeout_ms: 30_000,
+        lease_ms: 60_000,
+        idempotency_key: join_key(&[&key, &key_purpose(&facts)], lang),
+        retryable_errors: list("sheet.default.retryable", lang),
+        non_retryable_errors: if facts.permanent_errors.is_empty() {
+            list("sheet.default.non-retryable", lang)
+        } else {
+            facts.permanent_errors.clone()
+        },
+    });
+    let failure = (is_async || outcome == Outcome::Batch).then(|| FailureSpec {
+        dead_letter: tr(
+            if outcome == Outcome::Batch {
+                "sheet.default.dead-letter-batch"
+            } else {
+                "sheet.default.dead-letter"
+            },
+            lang,
+        ),
+        notify: t!("sheet.default.notify", locale = lang.code(), key = key).into_owned(),
+        notice_within_h: 24,
+        rerun: tr(
+            if outcome == Outcome::Batch {
+                "sheet.default.rerun-batch"
+            } else {
+                "sheet.default.rerun"
+            },
+            lang,
+        ),
+        retention: Retention {
+            done: Keep::Days(30),
+            dead: Keep::UntilHandled,
+        },
+        last_error_on_done: LastErrorOnDone::Keep,
+    });
+    let ticket = (outcome == Outcome::AsyncTicket).then(|| TicketSpec {
+        states: list("sheet.default.ticket-states", lang),
+        completion: tr("sheet.default.ticket-completion", lang),
+        poll_interval_ms: 5_000,
+    });
+    let batch = (outcome == Outcome::Batch).then(|| BatchSpec {
+        schedule: "0 3 * * *".to_owned(),
+        overlap: Overlap::Forbid,
+        missed_run: MissedRun::RunOnce,
+        run_timeout_ms: 3_600_000,
+        partial_failure: tr("sheet.default.partial-failure", lang),
+    });
+    let sync = matches!(outcome, Outcome::Sync | Outcome::SyncTimeout).then(|| SyncSpec {
+        call_timeout_ms: if outcome == Outcome::SyncTimeout {
+            3_000
+        } else {
+            5_000
+        },
+        on_timeout: tr("sheet.default.on-timeout", lang),
+    });
+    JobSheet {
+        schema_version: SCHEMA_VERSION,
+        process: facts,
+        decision,
+        retry,
+        failure,
+        ticket,
+        batch,
+        sync,
+    }
+}
+
+/// Why the default of `field` was chosen for `outcome`, in `lang` (`None`: the field is a
+/// process fact, or has no default for this outcome).
+pub fn default_reason(field: FieldId, outcome: Outcome, lang: Lang) -> Option<String> {
+    let key = format!("sheet.reason.{}", field.id());
+    let special = format!("{key}.{}", outcome.id());
+    for k in [special, key] {
+        let text = t!(&k, locale = lang.code());
+        if !text.ends_with(&k) {
+            return Some(text.into_owned());
+        }
+    }
+    None
+}
