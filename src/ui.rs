@@ -3,9 +3,13 @@
 
 pub mod app;
 pub mod chart;
+pub mod export_bar;
+pub mod form;
 pub mod glue;
 pub mod result;
+pub mod sheet;
 pub mod state;
+pub mod timeline;
 pub mod wizard;
 
 /// Mounts the app on `<body>`.

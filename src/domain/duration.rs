@@ -22,7 +22,7 @@ pub fn exact(ms: u64, lang: Lang) -> String {
     }
     let (size, en, ja) = UNITS
         .into_iter()
-        .find(|(size, _, _)| ms % size == 0)
+        .find(|(size, _, _)| ms.is_multiple_of(*size))
         .unwrap_or((1, "ms", "ミリ秒"));
     let n = group_thousands(ms / size);
     match lang {
@@ -36,6 +36,9 @@ pub fn exact(ms: u64, lang: Lang) -> String {
 /// second, whole milliseconds.
 pub fn approx(ms: f64, lang: Lang) -> String {
     let ms = if ms.is_finite() && ms > 0.0 { ms } else { 0.0 };
+    if ms == 0.0 {
+        return exact(0, lang);
+    }
     let (value, en, ja) = if ms >= 86_400_000.0 {
         (ms / 86_400_000.0, "d", "日")
     } else if ms >= 3_600_000.0 {
@@ -50,7 +53,8 @@ pub fn approx(ms: f64, lang: Lang) -> String {
             Lang::Ja => format!("{}ミリ秒", ms.round() as u64),
         };
     };
-    let text = format!("{value:.1}");
+    // Round half away from zero (1.25 → 1.3), as people expect.
+    let text = format!("{:.1}", (value * 10.0).round() / 10.0);
     let text = text.strip_suffix(".0").unwrap_or(&text);
     match lang {
         Lang::En => format!("{text} {en}"),

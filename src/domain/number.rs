@@ -14,3 +14,22 @@ pub fn group_thousands(n: u64) -> String {
     }
     out
 }
+
+/// Parses a whole number as people type it: spaces, `,` and `_` between digits and
+/// full-width digits are accepted; anything else (signs, decimals, letters, overflow) is
+/// `None`.
+pub fn parse_whole(raw: &str) -> Option<u64> {
+    let cleaned: String = raw
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | ',' | '_' | '\u{3000}' | '\u{202f}'))
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .collect();
+    if cleaned.is_empty() || !cleaned.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    cleaned.parse().ok()
+}

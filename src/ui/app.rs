@@ -4,7 +4,8 @@ use crate::domain::Lang;
 use crate::ui::chart::Chart;
 use crate::ui::glue;
 use crate::ui::result::ResultCard;
-use crate::ui::state::{Action, AppContext, AppState};
+use crate::ui::sheet::SheetScreen;
+use crate::ui::state::{Action, AppContext, AppState, Screen};
 use crate::ui::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
 use rust_i18n::t;
 use yew::prelude::*;
@@ -23,15 +24,10 @@ pub fn App() -> Html {
         }
         None => html! { <ResultCard /> },
     };
-    html! {
-        <ContextProvider<AppContext> context={state.clone()}>
-            <header class="topbar">
-                <div class="brand">
-                    <span class="logo" aria-hidden="true">{"⇄"}</span>
-                    <h1>{ t!("ui.title", locale = l) }</h1>
-                </div>
-                <LangSwitch />
-            </header>
+    let body = if state.screen == Screen::Sheet && state.sheet.is_some() {
+        html! { <main class="main sheet-main" id="main"><SheetScreen /></main> }
+    } else {
+        html! {
             <div class="layout">
                 <main class="main" id="main">
                     <p class="tagline">{ t!("ui.tagline", locale = l) }</p>
@@ -44,6 +40,19 @@ pub fn App() -> Html {
                     <Chart />
                 </aside>
             </div>
+        }
+    };
+    html! {
+        <ContextProvider<AppContext> context={state.clone()}>
+            <header class="topbar">
+                <div class="brand">
+                    <span class="logo" aria-hidden="true">{"⇄"}</span>
+                    <h1>{ t!("ui.title", locale = l) }</h1>
+                </div>
+                <LangSwitch />
+            </header>
+            <Nav />
+            { body }
             <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
         </ContextProvider<AppContext>>
     }
@@ -69,5 +78,30 @@ fn LangSwitch() -> Html {
                 }
             }) }
         </div>
+    }
+}
+
+/// The way back to any earlier screen: Decide, and Sheet once a decision exists.
+#[component]
+fn Nav() -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let decided = ctx.evaluation().outcome().is_some();
+    let tab = |screen: Screen, label: String, enabled: bool, action: Action| {
+        let current = ctx.screen == screen;
+        let ctx = ctx.clone();
+        let onclick = Callback::from(move |_| ctx.dispatch(action.clone()));
+        html! {
+            <button type="button" class="tab" disabled={!enabled}
+                aria-current={current.then_some("page")} {onclick}>{ label }</button>
+        }
+    };
+    html! {
+        <nav class="tabs" aria-label={t!("ui.screens", locale = l).into_owned()}>
+            { tab(Screen::Decide, t!("ui.tab-decide", locale = l).into_owned(), true, Action::ShowDecide) }
+            { tab(Screen::Sheet, t!("ui.tab-sheet", locale = l).into_owned(), decided, Action::OpenSheet) }
+        </nav>
     }
 }

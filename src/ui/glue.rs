@@ -1,6 +1,7 @@
-//! The one place that touches browser APIs beyond rendering: local storage and the
-//! browser's language list. Every failure (storage disabled, private mode) degrades to a
-//! default instead of failing.
+//! The one place that touches browser APIs beyond rendering: local storage, the
+//! browser's language list, downloads, the clipboard, files and printing. Every failure
+//! (storage disabled, private mode, permission refused) degrades or returns a message instead of
+//! failing.
 
 use crate::domain::Lang;
 
@@ -42,5 +43,65 @@ pub fn remember_lang(lang: Lang) {
         .and_then(|d| d.document_element())
     {
         let _ = el.set_attribute("lang", lang.code());
+    }
+}
+
+/// Offers `content` as a file download named `filename` (a Blob and a temporary link).
+///
+/// # Errors
+/// A message when the browser refuses (no document, Blob or object URL).
+pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String> {
+    use wasm_bindgen::JsCast;
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser refused to create the file".to_owned())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser refused to create a download link".to_owned())?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| "no document".to_owned())?;
+    let a = document
+        .create_element("a")
+        .map_err(|_| "cannot create a link".to_owned())?
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .map_err(|_| "cannot create a link".to_owned())?;
+    a.set_href(&url);
+    a.set_download(filename);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Copies `text` to the clipboard.
+///
+/// # Errors
+/// A message when the clipboard is unavailable or permission is refused.
+pub async fn copy_text(text: String) -> Result<(), String> {
+    let window = web_sys::window().ok_or_else(|| "no window".to_owned())?;
+    let promise = window.navigator().clipboard().write_text(&text);
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|_| "the browser refused access to the clipboard".to_owned())
+}
+
+/// Reads a chosen file as UTF-8 text.
+///
+/// # Errors
+/// A message when the file cannot be read.
+pub async fn read_file(file: web_sys::File) -> Result<String, String> {
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| "the file could not be read".to_owned())?;
+    text.as_string()
+        .ok_or_else(|| "the file is not text".to_owned())
+}
+
+/// Opens the browser's print dialog (Print → PDF gives the sheet on its own).
+pub fn print() {
+    if let Some(w) = web_sys::window() {
+        let _ = w.print();
     }
 }

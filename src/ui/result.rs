@@ -29,6 +29,10 @@ pub fn ResultCard() -> Html {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::Back))
     };
+    let open_sheet = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::OpenSheet))
+    };
     let restart = {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::Restart))
@@ -52,6 +56,7 @@ pub fn ResultCard() -> Html {
             <div class="actions">
                 <button type="button" class="secondary" onclick={back}>{ t!("ui.back", locale = l) }</button>
                 <button type="button" class="secondary" onclick={restart}>{ t!("ui.restart", locale = l) }</button>
+                <button type="button" class="primary" id="open-sheet" onclick={open_sheet}>{ t!("ui.open-sheet", locale = l) }</button>
             </div>
         </article>
     }

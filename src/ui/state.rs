@@ -1,11 +1,32 @@
 //! The app state and its pure reducer (no storage, timers or randomness in here).
 
 use crate::domain::flowchart::Answer;
+use crate::domain::sheet::edit::SheetEdit;
+use crate::domain::sheet::prefill::for_decision;
+use crate::domain::sheet::{Decision, JobSheet};
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Everything the wizard shows is derived from this.
+/// The screen on show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The questions and the result.
+    Decide,
+    /// The job definition sheet of the current decision.
+    Sheet,
+}
+
+/// A message about the sheet as a whole (import, copy, download).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SheetNotice {
+    /// Something worked, e.g. "Imported".
+    Info(String),
+    /// Something failed; the sheet is unchanged.
+    Error(String),
+}
+
+/// Everything the app shows is derived from this.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
     /// Language of every text.
@@ -21,6 +42,12 @@ pub struct AppState {
     /// Whether the user has answered or navigated yet; focus moves to each new question
     /// only after that, so the first page load does not grab focus.
     pub interacted: bool,
+    /// The screen on show.
+    pub screen: Screen,
+    /// The job definition sheet, once opened (kept while the user goes back to the questions).
+    pub sheet: Option<JobSheet>,
+    /// The last message about the sheet as a whole.
+    pub notice: Option<SheetNotice>,
 }
 
 /// What the user can do.
@@ -38,6 +65,18 @@ pub enum Action {
     Restart,
     /// Hide the notice about dropped answers.
     DismissDropped,
+    /// Show the decision screen.
+    ShowDecide,
+    /// Open the sheet for the current decision (pre-filled when new or when the outcome
+    /// changed; the process facts are kept).
+    OpenSheet,
+    /// Change one field of the sheet (already checked by the form; refused edits are
+    /// ignored here so the sheet can never hold a bad value).
+    EditSheet(SheetEdit),
+    /// Replace the sheet and the answers with an imported sheet.
+    LoadSheet(Box<JobSheet>),
+    /// Show a message about the sheet (`None` hides it).
+    Notice(Option<SheetNotice>),
 }
 
 impl AppState {
@@ -49,6 +88,9 @@ impl AppState {
             editing: None,
             dropped: Vec::new(),
             interacted: false,
+            screen: Screen::Decide,
+            sheet: None,
+            notice: None,
         }
     }
 
@@ -88,10 +130,36 @@ impl Reducible for AppState {
             }
             Action::Edit(q) => s.editing = Some(q),
             Action::Restart => {
+                // The sheet stays: its process facts are reused for the next decision.
+                let sheet = s.sheet.take();
                 s = AppState::new(s.lang);
+                s.sheet = sheet;
                 s.interacted = true;
             }
             Action::DismissDropped => s.dropped.clear(),
+            Action::ShowDecide => s.screen = Screen::Decide,
+            Action::OpenSheet => {
+                if let Some(decision) = Decision::from_answers(&s.answers) {
+                    s.sheet = Some(for_decision(s.sheet.as_ref(), decision, s.lang));
+                    s.screen = Screen::Sheet;
+                    s.editing = None;
+                }
+            }
+            Action::EditSheet(edit) => {
+                if let Some(sheet) = &s.sheet {
+                    if let Ok(next) = edit.apply(sheet) {
+                        s.sheet = Some(next);
+                    }
+                }
+            }
+            Action::LoadSheet(sheet) => {
+                s.answers = sheet.decision.to_answers();
+                s.sheet = Some(*sheet);
+                s.screen = Screen::Sheet;
+                s.editing = None;
+                s.dropped.clear();
+            }
+            Action::Notice(n) => s.notice = n,
         }
         Rc::new(s)
     }

@@ -3,4 +3,5 @@
 mod cli;
 mod diagram;
 mod flowchart;
+mod sheet_edit;
 mod texts;

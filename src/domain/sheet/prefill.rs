@@ -149,3 +149,18 @@ pub fn default_reason(field: FieldId, outcome: Outcome, lang: Lang) -> Option<St
     }
     None
 }
+
+/// The sheet to show for `decision`: `existing` with the new decision when its outcome is
+/// the same (the user's edits stay); otherwise a fresh pre-fill that keeps the process facts
+/// of `existing` (sections of another outcome do not carry over). No `existing`: a fresh
+/// pre-fill with empty facts.
+pub fn for_decision(existing: Option<&JobSheet>, decision: Decision, lang: Lang) -> JobSheet {
+    match existing {
+        Some(s) if s.decision.outcome == decision.outcome => JobSheet {
+            decision,
+            ..s.clone()
+        },
+        Some(s) => prefill(s.process.clone(), decision, lang),
+        None => prefill(ProcessFacts::default(), decision, lang),
+    }
+}

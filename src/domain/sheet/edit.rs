@@ -1,0 +1,244 @@
+//! One edit of one field of a sheet, checked before it is applied, so the form can refuse a
+//! bad value with a message and leave the sheet as it was.
+
+use crate::domain::sheet::import::{check_range, limits, ImportError};
+use crate::domain::sheet::{
+    BackoffKind, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
+};
+
+/// An edit of one field. Durations in milliseconds, notice in hours, retention in days.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SheetEdit {
+    /// `process.process_name`.
+    ProcessName(String),
+    /// `process.code_name`.
+    CodeName(String),
+    /// `process.trigger`.
+    Trigger(String),
+    /// `process.arguments`.
+    Arguments(Vec<String>),
+    /// `process.business_key`.
+    BusinessKey(String),
+    /// `process.acceptable_wait_ms` (`None`: not stated).
+    AcceptableWait(Option<u64>),
+    /// `retry.max_attempts`.
+    MaxAttempts(u64),
+    /// `retry.backoff.kind`.
+    BackoffKind(BackoffKind),
+    /// `retry.backoff.base_ms`.
+    BaseMs(u64),
+    /// `retry.backoff.cap_ms`.
+    CapMs(u64),
+    /// `retry.backoff.jitter`.
+    Jitter(Jitter),
+    /// `retry.attempt_timeout_ms`.
+    AttemptTimeoutMs(u64),
+    /// `retry.lease_ms`.
+    LeaseMs(u64),
+    /// `retry.idempotency_key`.
+    IdempotencyKey(String),
+    /// `retry.retryable_errors`.
+    RetryableErrors(Vec<String>),
+    /// `retry.non_retryable_errors`.
+    NonRetryableErrors(Vec<String>),
+    /// `failure.dead_letter`.
+    DeadLetter(String),
+    /// `failure.notify`.
+    Notify(String),
+    /// `failure.notice_within_h`.
+    NoticeWithinH(u64),
+    /// `failure.rerun`.
+    Rerun(String),
+    /// `failure.retention.done`.
+    RetentionDone(Keep),
+    /// `failure.retention.dead`.
+    RetentionDead(Keep),
+    /// `failure.last_error_on_done`.
+    LastErrorOnDone(LastErrorOnDone),
+    /// `ticket.states`.
+    TicketStates(Vec<String>),
+    /// `ticket.completion`.
+    TicketCompletion(String),
+    /// `ticket.poll_interval_ms`.
+    PollIntervalMs(u64),
+    /// `batch.schedule`.
+    Schedule(String),
+    /// `batch.overlap`.
+    Overlap(Overlap),
+    /// `batch.missed_run`.
+    MissedRun(MissedRun),
+    /// `batch.run_timeout_ms`.
+    RunTimeoutMs(u64),
+    /// `batch.partial_failure`.
+    PartialFailure(String),
+    /// `sync.call_timeout_ms`.
+    CallTimeoutMs(u64),
+    /// `sync.on_timeout`.
+    OnTimeout(String),
+}
+
+fn days(path: &str, k: Keep) -> Result<(), ImportError> {
+    match k {
+        Keep::Days(d) => check_range(path, u64::from(d), limits::RETENTION_DAYS),
+        Keep::UntilHandled => Ok(()),
+    }
+}
+
+impl SheetEdit {
+    /// Applies the edit to a copy of `sheet` if the value is allowed.
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] naming the field's JSON path and the allowed range (e.g.
+    /// `retry.backoff.cap_ms` must be at least `base_ms`); [`ImportError::Inconsistent`] when
+    /// the field's section does not apply to the sheet's outcome. `sheet` is never changed.
+    pub fn apply(self, sheet: &JobSheet) -> Result<JobSheet, ImportError> {
+        let mut s = sheet.clone();
+        let na = |path: &str| ImportError::Inconsistent {
+            path: path.to_owned(),
+            problem: format!("does not apply to outcome {}", sheet.decision.outcome.id()),
+        };
+        match self {
+            SheetEdit::ProcessName(v) => s.process.process_name = v,
+            SheetEdit::CodeName(v) => s.process.code_name = v,
+            SheetEdit::Trigger(v) => s.process.trigger = v,
+            SheetEdit::Arguments(v) => s.process.arguments = v,
+            SheetEdit::BusinessKey(v) => s.process.business_key = v,
+            SheetEdit::AcceptableWait(v) => {
+                if let Some(ms) = v {
+                    check_range("process.acceptable_wait_ms", ms, limits::ACCEPTABLE_WAIT_MS)?;
+                }
+                s.process.acceptable_wait_ms = v;
+            }
+            SheetEdit::MaxAttempts(_)
+            | SheetEdit::BackoffKind(_)
+            | SheetEdit::BaseMs(_)
+            | SheetEdit::CapMs(_)
+            | SheetEdit::Jitter(_)
+            | SheetEdit::AttemptTimeoutMs(_)
+            | SheetEdit::LeaseMs(_)
+            | SheetEdit::IdempotencyKey(_)
+            | SheetEdit::RetryableErrors(_)
+            | SheetEdit::NonRetryableErrors(_) => {
+                let r = s.retry.as_mut().ok_or_else(|| na("retry"))?;
+                match self {
+                    SheetEdit::MaxAttempts(v) => {
+                        check_range("retry.max_attempts", v, limits::MAX_ATTEMPTS)?;
+                        r.max_attempts = u32::try_from(v).unwrap_or(u32::MAX);
+                    }
+                    SheetEdit::BackoffKind(v) => r.backoff.kind = v,
+                    SheetEdit::BaseMs(v) => {
+                        check_range(
+                            "retry.backoff.base_ms",
+                            v,
+                            (limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms)),
+                        )?;
+                        r.backoff.base_ms = v;
+                    }
+                    SheetEdit::CapMs(v) => {
+                        check_range(
+                            "retry.backoff.cap_ms",
+                            v,
+                            (r.backoff.base_ms, limits::CAP_MS.1),
+                        )?;
+                        r.backoff.cap_ms = v;
+                    }
+                    SheetEdit::Jitter(v) => r.backoff.jitter = v,
+                    SheetEdit::AttemptTimeoutMs(v) => {
+                        check_range("retry.attempt_timeout_ms", v, limits::TIMEOUT_MS)?;
+                        r.attempt_timeout_ms = v;
+                    }
+                    SheetEdit::LeaseMs(v) => {
+                        check_range("retry.lease_ms", v, limits::TIMEOUT_MS)?;
+                        r.lease_ms = v;
+                    }
+                    SheetEdit::IdempotencyKey(v) => r.idempotency_key = v,
+                    SheetEdit::RetryableErrors(v) => r.retryable_errors = v,
+                    SheetEdit::NonRetryableErrors(v) => r.non_retryable_errors = v,
+                    _ => {}
+                }
+            }
+            SheetEdit::DeadLetter(_)
+            | SheetEdit::Notify(_)
+            | SheetEdit::NoticeWithinH(_)
+            | SheetEdit::Rerun(_)
+            | SheetEdit::RetentionDone(_)
+            | SheetEdit::RetentionDead(_)
+            | SheetEdit::LastErrorOnDone(_) => {
+                let f = s.failure.as_mut().ok_or_else(|| na("failure"))?;
+                match self {
+                    SheetEdit::DeadLetter(v) => f.dead_letter = v,
+                    SheetEdit::Notify(v) => f.notify = v,
+                    SheetEdit::NoticeWithinH(v) => {
+                        check_range("failure.notice_within_h", v, limits::NOTICE_H)?;
+                        f.notice_within_h = u32::try_from(v).unwrap_or(u32::MAX);
+                    }
+                    SheetEdit::Rerun(v) => f.rerun = v,
+                    SheetEdit::RetentionDone(k) => {
+                        days("failure.retention.done.days", k)?;
+                        f.retention.done = k;
+                    }
+                    SheetEdit::RetentionDead(k) => {
+                        days("failure.retention.dead.days", k)?;
+                        f.retention.dead = k;
+                    }
+                    SheetEdit::LastErrorOnDone(v) => f.last_error_on_done = v,
+                    _ => {}
+                }
+            }
+            SheetEdit::TicketStates(_)
+            | SheetEdit::TicketCompletion(_)
+            | SheetEdit::PollIntervalMs(_) => {
+                let t = s.ticket.as_mut().ok_or_else(|| na("ticket"))?;
+                match self {
+                    SheetEdit::TicketStates(v) => {
+                        if v.is_empty() {
+                            return Err(ImportError::OutOfRange {
+                                path: "ticket.states".into(),
+                                value: "0 items".into(),
+                                allowed: format!("1 to {} items", limits::LIST_ITEMS),
+                            });
+                        }
+                        t.states = v;
+                    }
+                    SheetEdit::TicketCompletion(v) => t.completion = v,
+                    SheetEdit::PollIntervalMs(v) => {
+                        check_range("ticket.poll_interval_ms", v, limits::POLL_MS)?;
+                        t.poll_interval_ms = v;
+                    }
+                    _ => {}
+                }
+            }
+            SheetEdit::Schedule(_)
+            | SheetEdit::Overlap(_)
+            | SheetEdit::MissedRun(_)
+            | SheetEdit::RunTimeoutMs(_)
+            | SheetEdit::PartialFailure(_) => {
+                let b = s.batch.as_mut().ok_or_else(|| na("batch"))?;
+                match self {
+                    SheetEdit::Schedule(v) => b.schedule = v,
+                    SheetEdit::Overlap(v) => b.overlap = v,
+                    SheetEdit::MissedRun(v) => b.missed_run = v,
+                    SheetEdit::RunTimeoutMs(v) => {
+                        check_range("batch.run_timeout_ms", v, limits::RUN_TIMEOUT_MS)?;
+                        b.run_timeout_ms = v;
+                    }
+                    SheetEdit::PartialFailure(v) => b.partial_failure = v,
+                    _ => {}
+                }
+            }
+            SheetEdit::CallTimeoutMs(_) | SheetEdit::OnTimeout(_) => {
+                let y = s.sync.as_mut().ok_or_else(|| na("sync"))?;
+                match self {
+                    SheetEdit::CallTimeoutMs(v) => {
+                        check_range("sync.call_timeout_ms", v, limits::CALL_TIMEOUT_MS)?;
+                        y.call_timeout_ms = v;
+                    }
+                    SheetEdit::OnTimeout(v) => y.on_timeout = v,
+                    _ => {}
+                }
+            }
+        }
+        crate::domain::sheet::import::check_sheet(&s)?;
+        Ok(s)
+    }
+}

@@ -1,0 +1,118 @@
+//! The export bar: copy to the clipboard or download the sheet in each format.
+
+use crate::domain::lang::Lang;
+use crate::domain::sheet::JobSheet;
+use crate::ui::glue;
+use crate::ui::state::{Action, AppContext, SheetNotice};
+use rust_i18n::t;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// An export format offered by the bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The versioned JSON model.
+    Json,
+}
+
+impl Format {
+    /// Every format, in the order shown.
+    pub const ALL: [Format; 1] = [Format::Json];
+
+    fn id(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+        }
+    }
+
+    fn file(self, code_name: &str) -> (String, &'static str) {
+        let base = if code_name.trim().is_empty() {
+            "job-sheet"
+        } else {
+            code_name.trim()
+        };
+        let safe: String = base
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        match self {
+            Format::Json => (format!("{safe}.sheet.json"), "application/json"),
+        }
+    }
+
+    /// The sheet in this format, texts in `lang`.
+    pub fn render(self, sheet: &JobSheet, _lang: Lang) -> String {
+        match self {
+            Format::Json => serde_json::to_string_pretty(sheet).unwrap_or_default(),
+        }
+    }
+}
+
+/// Properties of [`ExportBar`].
+#[derive(Properties, PartialEq)]
+pub struct ExportBarProps {
+    /// The sheet to export.
+    pub sheet: Rc<JobSheet>,
+}
+
+/// Copy / download buttons per format, and print.
+#[component]
+pub fn ExportBar(props: &ExportBarProps) -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let lang = ctx.lang;
+    let l = lang.code();
+    let buttons = Format::ALL.iter().map(|&f| {
+        let copy = {
+            let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
+            Callback::from(move |_| {
+                let text = f.render(&sheet, lang);
+                let ctx = ctx.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let notice = match glue::copy_text(text).await {
+                        Ok(()) => SheetNotice::Info(t!("sheet.ui.copied", locale = lang.code(), format = f.label()).into_owned()),
+                        Err(e) => SheetNotice::Error(e),
+                    };
+                    ctx.dispatch(Action::Notice(Some(notice)));
+                });
+            })
+        };
+        let download = {
+            let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
+            Callback::from(move |_| {
+                let (name, mime) = f.file(&sheet.process.code_name);
+                if let Err(e) = glue::download(&name, mime, &f.render(&sheet, lang)) {
+                    ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e))));
+                }
+            })
+        };
+        html! {
+            <div class="export" data-format={f.id()}>
+                <span class="fmt">{ f.label() }</span>
+                <button type="button" class="small" data-action="copy" onclick={copy}
+                    aria-label={format!("{} {}", t!("sheet.ui.copy", locale = l), f.label())}>{ t!("sheet.ui.copy", locale = l) }</button>
+                <button type="button" class="small" data-action="download" onclick={download}
+                    aria-label={format!("{} {}", t!("sheet.ui.download", locale = l), f.label())}>{ t!("sheet.ui.download", locale = l) }</button>
+            </div>
+        }
+    });
+    html! {
+        <div class="export-bar" role="group" aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
+            { for buttons }
+            <button type="button" class="small" id="print" onclick={Callback::from(|_| glue::print())}>{ t!("sheet.ui.print", locale = l) }</button>
+        </div>
+    }
+}

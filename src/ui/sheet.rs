@@ -1,0 +1,562 @@
+//! The job definition sheet screen: every field editable with units, the default's reason and
+//! the findings beside each field, the retry timeline, import, the example, and the print view.
+
+use crate::domain::lang::Lang;
+use crate::domain::sheet::check::{validate, Finding, Severity};
+use crate::domain::sheet::edit::SheetEdit;
+use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::import::{import_json, limits};
+use crate::domain::sheet::prefill::default_reason;
+use crate::domain::sheet::{
+    BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
+};
+use crate::ui::export_bar::ExportBar;
+use crate::ui::form::{lines, ChoiceField, DurationField, NumberField, TextField};
+use crate::ui::glue;
+use crate::ui::state::{Action, AppContext, SheetNotice};
+use crate::ui::timeline::Timeline;
+use rust_i18n::t;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The seed's worked example (process facts + decision), offered as "load the example".
+pub const EXAMPLE_JSON: &str = include_str!("../../static/examples/reservation-mail.json");
+
+fn tr(key: &str, lang: Lang) -> AttrValue {
+    AttrValue::from(t!(key, locale = lang.code()).into_owned())
+}
+
+fn item(field: FieldId, lang: Lang) -> AttrValue {
+    tr(&format!("sheet.field.{}.item", field.id()), lang)
+}
+
+/// What is shown under a field: what to write, why the default, and its findings.
+fn notes(field: FieldId, sheet: &JobSheet, findings: &[Finding], lang: Lang) -> Html {
+    let what = t!(
+        format!("sheet.field.{}.what", field.id()),
+        locale = lang.code()
+    )
+    .into_owned();
+    let reason = default_reason(field, sheet.decision.outcome, lang);
+    html! {
+        <>
+            <p class="hint">{ what }</p>
+            { for reason.map(|r| html! { <p class="reason"><span aria-hidden="true">{"ⓘ "}</span>{ r }</p> }) }
+            { for findings.iter().filter(|f| f.field == field).map(|f| finding(f, lang)) }
+        </>
+    }
+}
+
+fn finding(f: &Finding, lang: Lang) -> Html {
+    let (class, word) = match f.severity {
+        Severity::Error => ("finding error-level", tr("sheet.ui.severity-error", lang)),
+        Severity::Warning => (
+            "finding warning-level",
+            tr("sheet.ui.severity-warning", lang),
+        ),
+    };
+    html! {
+        <p class={class} data-finding={f.code} role="status">
+            <strong>{ word }{ ": " }</strong>{ f.message.clone() }
+        </p>
+    }
+}
+
+fn keep_choice(
+    id: &'static str,
+    label: AttrValue,
+    k: Keep,
+    lang: Lang,
+    make: fn(Keep) -> SheetEdit,
+    ctx: &AppContext,
+) -> Html {
+    let days = match k {
+        Keep::Days(d) => Some(d),
+        Keep::UntilHandled => None,
+    };
+    let on_kind = {
+        let ctx = ctx.clone();
+        Callback::from(move |v: String| {
+            let next = if v == "days" {
+                Keep::Days(days.unwrap_or(30))
+            } else {
+                Keep::UntilHandled
+            };
+            ctx.dispatch(Action::EditSheet(make(next)));
+        })
+    };
+    let on_days = {
+        let ctx = ctx.clone();
+        Callback::from(move |d: u64| {
+            ctx.dispatch(Action::EditSheet(make(Keep::Days(
+                u32::try_from(d).unwrap_or(u32::MAX),
+            ))))
+        })
+    };
+    html! {
+        <div class="pair">
+            <ChoiceField id={id} label={label.clone()}
+                value={if days.is_some() { "days" } else { "until-handled" }}
+                options={vec![
+                    ("days".into(), tr("sheet.ui.keep-days", lang)),
+                    ("until-handled".into(), tr("sheet.ui.keep-until-handled", lang)),
+                ]}
+                onchange={on_kind} />
+            { for days.map(|d| html! {
+                <NumberField id={format!("{id}-days")} label={tr("sheet.ui.days", lang)} unit={tr("sheet.ui.days-unit", lang)}
+                    value={u64::from(d)} range={limits::RETENTION_DAYS} {lang} onchange={on_days.clone()} />
+            }) }
+        </div>
+    }
+}
+
+/// The sheet screen.
+#[component]
+pub fn SheetScreen() -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let Some(sheet) = ctx.sheet.clone() else {
+        return Html::default();
+    };
+    let lang = ctx.lang;
+    let l = lang.code();
+    let findings = validate(&sheet, lang);
+    let edit = |make: fn(String) -> SheetEdit| {
+        let ctx = ctx.clone();
+        Callback::from(move |v: String| ctx.dispatch(Action::EditSheet(make(v))))
+    };
+    let edit_list = |make: fn(Vec<String>) -> SheetEdit| {
+        let ctx = ctx.clone();
+        Callback::from(move |v: String| ctx.dispatch(Action::EditSheet(make(lines(&v)))))
+    };
+    let edit_num = |make: fn(u64) -> SheetEdit| {
+        let ctx = ctx.clone();
+        Callback::from(move |v: u64| ctx.dispatch(Action::EditSheet(make(v))))
+    };
+    let n = |f: FieldId| notes(f, &sheet, &findings, lang);
+    let p = &sheet.process;
+    let outcome = sheet.decision.outcome;
+
+    let back = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::ShowDecide))
+    };
+    let load_example = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| match import_json(EXAMPLE_JSON, lang) {
+            Ok(s) => {
+                ctx.dispatch(Action::LoadSheet(Box::new(s)));
+                ctx.dispatch(Action::Notice(Some(SheetNotice::Info(
+                    t!("sheet.ui.example-loaded", locale = lang.code()).into_owned(),
+                ))));
+            }
+            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e.to_string())))),
+        })
+    };
+    let on_import = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let ctx = ctx.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let notice = match glue::read_file(file).await {
+                    Err(msg) => SheetNotice::Error(msg),
+                    Ok(text) => match import_json(&text, lang) {
+                        Ok(s) => {
+                            ctx.dispatch(Action::LoadSheet(Box::new(s)));
+                            SheetNotice::Info(
+                                t!("sheet.ui.imported", locale = lang.code()).into_owned(),
+                            )
+                        }
+                        Err(err) => SheetNotice::Error(
+                            t!(
+                                "sheet.ui.import-failed",
+                                locale = lang.code(),
+                                error = err.to_string()
+                            )
+                            .into_owned(),
+                        ),
+                    },
+                };
+                ctx.dispatch(Action::Notice(Some(notice)));
+            });
+        })
+    };
+    let dismiss = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::Notice(None)))
+    };
+    let notice = match &ctx.notice {
+        None => Html::default(),
+        Some(SheetNotice::Info(m)) => html! {
+            <div class="notice info" role="status" data-notice="info"><p>{ m.clone() }</p>
+                <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
+        },
+        Some(SheetNotice::Error(m)) => html! {
+            <div class="notice error-notice" role="alert" data-notice="error"><p>{ m.clone() }</p>
+                <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
+        },
+    };
+
+    let wait_stated = p.acceptable_wait_ms.is_some();
+    let toggle_wait = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            ctx.dispatch(Action::EditSheet(SheetEdit::AcceptableWait(
+                on.then_some(600_000),
+            )));
+        })
+    };
+    let facts = html! {
+        <fieldset class="section" id="sec-process">
+            <legend>{ tr("sheet.ui.sec-process", lang) }</legend>
+            <div class="grid2">
+                <TextField id="process-name" label={tr("sheet.ui.process-name", lang)} value={p.process_name.clone()} onchange={edit(SheetEdit::ProcessName)} />
+                <TextField id="code-name" label={tr("sheet.ui.code-name", lang)} value={p.code_name.clone()} onchange={edit(SheetEdit::CodeName)}>
+                    { n(FieldId::JobName) }
+                </TextField>
+            </div>
+            <TextField id="trigger" label={item(FieldId::Trigger, lang)} value={p.trigger.clone()} onchange={edit(SheetEdit::Trigger)}>{ n(FieldId::Trigger) }</TextField>
+            <div class="grid2">
+                <TextField id="arguments" multiline=true label={item(FieldId::Arguments, lang)} value={p.arguments.join("\n")} onchange={edit_list(SheetEdit::Arguments)}>
+                    <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::Arguments) }
+                </TextField>
+                <TextField id="business-key" label={tr("sheet.ui.business-key", lang)} value={p.business_key.clone()} onchange={edit(SheetEdit::BusinessKey)}>
+                    <p class="hint">{ tr("sheet.ui.business-key-hint", lang) }</p>
+                </TextField>
+            </div>
+            <div class="sfield" data-field="acceptable-wait-stated">
+                <label class="check"><input type="checkbox" id="acceptable-wait-stated" checked={wait_stated} onchange={toggle_wait} />
+                    { tr("sheet.ui.wait-stated", lang) }</label>
+            </div>
+            { for p.acceptable_wait_ms.map(|ms| html! {
+                <DurationField id="acceptable-wait" label={item(FieldId::AcceptableWait, lang)} value_ms={ms}
+                    range_ms={limits::ACCEPTABLE_WAIT_MS} {lang} onchange={edit_num(|v| SheetEdit::AcceptableWait(Some(v)))}>
+                    { n(FieldId::AcceptableWait) }
+                </DurationField>
+            }) }
+        </fieldset>
+    };
+
+    let na = |fields: &[FieldId]| {
+        let why = t!(format!("sheet.na.{}", outcome.id()), locale = l).into_owned();
+        html! {
+            <div class="na" data-na="true">
+                <p>{ why }</p>
+                <ul>{ for fields.iter().map(|f| html! { <li data-na-field={f.id()}>{ item(*f, lang) }</li> }) }</ul>
+            </div>
+        }
+    };
+
+    let retry = match &sheet.retry {
+        None => html! {
+            <fieldset class="section" id="sec-retry">
+                <legend>{ tr("sheet.ui.sec-retry", lang) }</legend>
+                { na(&[FieldId::MaxAttempts, FieldId::WaitStrategy, FieldId::Timeout, FieldId::IdempotencyKey, FieldId::RetryableErrors, FieldId::NonRetryableErrors]) }
+            </fieldset>
+        },
+        Some(r) => {
+            let kind_cb = {
+                let ctx = ctx.clone();
+                Callback::from(move |v: String| {
+                    let k = if v == "fixed" {
+                        BackoffKind::Fixed
+                    } else {
+                        BackoffKind::Exponential
+                    };
+                    ctx.dispatch(Action::EditSheet(SheetEdit::BackoffKind(k)));
+                })
+            };
+            let jitter_cb = {
+                let ctx = ctx.clone();
+                Callback::from(move |v: String| {
+                    let j = match v.as_str() {
+                        "full" => Jitter::Full,
+                        "equal" => Jitter::Equal,
+                        "decorrelated" => Jitter::Decorrelated,
+                        _ => Jitter::None,
+                    };
+                    ctx.dispatch(Action::EditSheet(SheetEdit::Jitter(j)));
+                })
+            };
+            let jitter = match r.backoff.jitter {
+                Jitter::None => "none",
+                Jitter::Full => "full",
+                Jitter::Equal => "equal",
+                Jitter::Decorrelated => "decorrelated",
+            };
+            html! {
+                <fieldset class="section" id="sec-retry">
+                    <legend>{ tr("sheet.ui.sec-retry", lang) }</legend>
+                    <NumberField id="max-attempts" label={item(FieldId::MaxAttempts, lang)} unit={tr("sheet.ui.times", lang)}
+                        value={u64::from(r.max_attempts)} range={limits::MAX_ATTEMPTS} {lang} onchange={edit_num(SheetEdit::MaxAttempts)}>
+                        { n(FieldId::MaxAttempts) }
+                    </NumberField>
+                    <div class="sfield-group" data-field="wait-strategy">
+                        <h3>{ item(FieldId::WaitStrategy, lang) }</h3>
+                        <div class="grid2">
+                            <ChoiceField id="backoff-kind" label={tr("sheet.ui.backoff-kind", lang)}
+                                value={if r.backoff.kind == BackoffKind::Fixed { "fixed" } else { "exponential" }}
+                                options={vec![("exponential".into(), tr("sheet.ui.exponential", lang)), ("fixed".into(), tr("sheet.ui.fixed", lang))]}
+                                onchange={kind_cb} />
+                            <ChoiceField id="jitter" label={tr("sheet.ui.jitter", lang)} value={jitter}
+                                options={vec![
+                                    ("none".into(), tr("sheet.ui.jitter-none", lang)),
+                                    ("full".into(), tr("sheet.ui.jitter-full", lang)),
+                                    ("equal".into(), tr("sheet.ui.jitter-equal", lang)),
+                                    ("decorrelated".into(), tr("sheet.ui.jitter-decorrelated", lang)),
+                                ]}
+                                onchange={jitter_cb} />
+                            <DurationField id="base" label={tr("sheet.ui.base", lang)} value_ms={r.backoff.base_ms}
+                                range_ms={(limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms))} {lang} onchange={edit_num(SheetEdit::BaseMs)} />
+                            <DurationField id="cap" label={tr("sheet.ui.cap", lang)} value_ms={r.backoff.cap_ms}
+                                range_ms={(r.backoff.base_ms, limits::CAP_MS.1)} {lang} onchange={edit_num(SheetEdit::CapMs)} />
+                        </div>
+                        { n(FieldId::WaitStrategy) }
+                    </div>
+                    <Timeline sheet={Rc::new(sheet.clone())} />
+                    <div class="sfield-group" data-field="timeout">
+                        <h3>{ item(FieldId::Timeout, lang) }</h3>
+                        <div class="grid2">
+                            <DurationField id="attempt-timeout" label={tr("sheet.ui.attempt-timeout", lang)} value_ms={r.attempt_timeout_ms}
+                                range_ms={limits::TIMEOUT_MS} {lang} onchange={edit_num(SheetEdit::AttemptTimeoutMs)} />
+                            <DurationField id="lease" label={tr("sheet.ui.lease", lang)} value_ms={r.lease_ms}
+                                range_ms={limits::TIMEOUT_MS} {lang} onchange={edit_num(SheetEdit::LeaseMs)} />
+                        </div>
+                        { n(FieldId::Timeout) }
+                    </div>
+                    <TextField id="idempotency-key" label={item(FieldId::IdempotencyKey, lang)} value={r.idempotency_key.clone()} onchange={edit(SheetEdit::IdempotencyKey)}>
+                        { n(FieldId::IdempotencyKey) }
+                    </TextField>
+                    <div class="grid2">
+                        <TextField id="retryable-errors" multiline=true label={item(FieldId::RetryableErrors, lang)} value={r.retryable_errors.join("\n")} onchange={edit_list(SheetEdit::RetryableErrors)}>
+                            <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::RetryableErrors) }
+                        </TextField>
+                        <TextField id="non-retryable-errors" multiline=true label={item(FieldId::NonRetryableErrors, lang)} value={r.non_retryable_errors.join("\n")} onchange={edit_list(SheetEdit::NonRetryableErrors)}>
+                            <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::NonRetryableErrors) }
+                        </TextField>
+                    </div>
+                </fieldset>
+            }
+        }
+    };
+
+    let failure = match &sheet.failure {
+        None => html! {
+            <fieldset class="section" id="sec-failure">
+                <legend>{ tr("sheet.ui.sec-failure", lang) }</legend>
+                { na(&[FieldId::DeadLetter, FieldId::Notify, FieldId::Rerun, FieldId::Retention]) }
+            </fieldset>
+        },
+        Some(f) => {
+            let last_cb = {
+                let ctx = ctx.clone();
+                Callback::from(move |v: String| {
+                    let k = if v == "clear" {
+                        LastErrorOnDone::Clear
+                    } else {
+                        LastErrorOnDone::Keep
+                    };
+                    ctx.dispatch(Action::EditSheet(SheetEdit::LastErrorOnDone(k)));
+                })
+            };
+            html! {
+                <fieldset class="section" id="sec-failure">
+                    <legend>{ tr("sheet.ui.sec-failure", lang) }</legend>
+                    <TextField id="dead-letter" label={item(FieldId::DeadLetter, lang)} value={f.dead_letter.clone()} onchange={edit(SheetEdit::DeadLetter)}>{ n(FieldId::DeadLetter) }</TextField>
+                    <div class="grid2">
+                        <TextField id="notify" label={item(FieldId::Notify, lang)} value={f.notify.clone()} onchange={edit(SheetEdit::Notify)}>{ n(FieldId::Notify) }</TextField>
+                        <NumberField id="notice-within" label={tr("sheet.ui.notice-within", lang)} unit={tr("sheet.ui.hours-unit", lang)}
+                            value={u64::from(f.notice_within_h)} range={limits::NOTICE_H} {lang} onchange={edit_num(SheetEdit::NoticeWithinH)} />
+                    </div>
+                    <TextField id="rerun" label={item(FieldId::Rerun, lang)} value={f.rerun.clone()} onchange={edit(SheetEdit::Rerun)}>{ n(FieldId::Rerun) }</TextField>
+                    <div class="sfield-group" data-field="retention">
+                        <h3>{ item(FieldId::Retention, lang) }</h3>
+                        <div class="grid2">
+                            { keep_choice("retention-done", tr("sheet.ui.retention-done", lang), f.retention.done, lang, SheetEdit::RetentionDone, &ctx) }
+                            { keep_choice("retention-dead", tr("sheet.ui.retention-dead", lang), f.retention.dead, lang, SheetEdit::RetentionDead, &ctx) }
+                        </div>
+                        <ChoiceField id="last-error" label={tr("sheet.ui.last-error", lang)}
+                            value={if f.last_error_on_done == LastErrorOnDone::Clear { "clear" } else { "keep" }}
+                            options={vec![("keep".into(), tr("sheet.ui.last-error-keep", lang)), ("clear".into(), tr("sheet.ui.last-error-clear", lang))]}
+                            onchange={last_cb} />
+                        { n(FieldId::Retention) }
+                    </div>
+                </fieldset>
+            }
+        }
+    };
+
+    let specific = if let Some(tk) = &sheet.ticket {
+        html! {
+            <fieldset class="section" id="sec-ticket">
+                <legend>{ tr("sheet.ui.sec-ticket", lang) }</legend>
+                <TextField id="ticket-states" multiline=true label={item(FieldId::TicketStates, lang)} value={tk.states.join("\n")} onchange={edit_list(SheetEdit::TicketStates)}>
+                    <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::TicketStates) }
+                </TextField>
+                <TextField id="ticket-completion" label={item(FieldId::TicketCompletion, lang)} value={tk.completion.clone()} onchange={edit(SheetEdit::TicketCompletion)}>{ n(FieldId::TicketCompletion) }</TextField>
+                <DurationField id="poll-interval" label={item(FieldId::PollInterval, lang)} value_ms={tk.poll_interval_ms}
+                    range_ms={limits::POLL_MS} {lang} onchange={edit_num(SheetEdit::PollIntervalMs)}>{ n(FieldId::PollInterval) }</DurationField>
+            </fieldset>
+        }
+    } else if let Some(b) = &sheet.batch {
+        let overlap_cb = {
+            let ctx = ctx.clone();
+            Callback::from(move |v: String| {
+                let o = match v.as_str() {
+                    "replace" => Overlap::Replace,
+                    "allow" => Overlap::Allow,
+                    _ => Overlap::Forbid,
+                };
+                ctx.dispatch(Action::EditSheet(SheetEdit::Overlap(o)));
+            })
+        };
+        let missed_cb = {
+            let ctx = ctx.clone();
+            Callback::from(move |v: String| {
+                let m = if v == "skip" {
+                    MissedRun::Skip
+                } else {
+                    MissedRun::RunOnce
+                };
+                ctx.dispatch(Action::EditSheet(SheetEdit::MissedRun(m)));
+            })
+        };
+        html! {
+            <fieldset class="section" id="sec-batch">
+                <legend>{ tr("sheet.ui.sec-batch", lang) }</legend>
+                <TextField id="schedule" label={item(FieldId::Schedule, lang)} value={b.schedule.clone()} onchange={edit(SheetEdit::Schedule)}>{ n(FieldId::Schedule) }</TextField>
+                <div class="grid2">
+                    <ChoiceField id="overlap" label={item(FieldId::Overlap, lang)}
+                        value={match b.overlap { Overlap::Forbid => "forbid", Overlap::Replace => "replace", Overlap::Allow => "allow" }}
+                        options={vec![("forbid".into(), tr("sheet.overlap.forbid", lang)), ("replace".into(), tr("sheet.overlap.replace", lang)), ("allow".into(), tr("sheet.overlap.allow", lang))]}
+                        onchange={overlap_cb}>{ n(FieldId::Overlap) }</ChoiceField>
+                    <ChoiceField id="missed-run" label={item(FieldId::MissedRun, lang)}
+                        value={if b.missed_run == MissedRun::Skip { "skip" } else { "run-once" }}
+                        options={vec![("run-once".into(), tr("sheet.missed.run-once", lang)), ("skip".into(), tr("sheet.missed.skip", lang))]}
+                        onchange={missed_cb}>{ n(FieldId::MissedRun) }</ChoiceField>
+                </div>
+                <DurationField id="run-timeout" label={item(FieldId::RunTimeout, lang)} value_ms={b.run_timeout_ms}
+                    range_ms={limits::RUN_TIMEOUT_MS} {lang} onchange={edit_num(SheetEdit::RunTimeoutMs)}>{ n(FieldId::RunTimeout) }</DurationField>
+                <TextField id="partial-failure" label={item(FieldId::PartialFailure, lang)} value={b.partial_failure.clone()} onchange={edit(SheetEdit::PartialFailure)}>{ n(FieldId::PartialFailure) }</TextField>
+            </fieldset>
+        }
+    } else if let Some(s) = &sheet.sync {
+        html! {
+            <fieldset class="section" id="sec-sync">
+                <legend>{ tr("sheet.ui.sec-sync", lang) }</legend>
+                <DurationField id="call-timeout" label={item(FieldId::CallTimeout, lang)} value_ms={s.call_timeout_ms}
+                    range_ms={limits::CALL_TIMEOUT_MS} {lang} onchange={edit_num(SheetEdit::CallTimeoutMs)}>{ n(FieldId::CallTimeout) }</DurationField>
+                <TextField id="on-timeout" label={item(FieldId::OnTimeout, lang)} value={s.on_timeout.clone()} onchange={edit(SheetEdit::OnTimeout)}>{ n(FieldId::OnTimeout) }</TextField>
+            </fieldset>
+        }
+    } else {
+        Html::default()
+    };
+
+    let summary = if findings.is_empty() {
+        html! { <p class="ok" data-findings="0">{ tr("sheet.ui.no-findings", lang) }</p> }
+    } else {
+        html! {
+            <ul class="findings" data-findings={findings.len().to_string()}>
+                { for findings.iter().map(|f| html! {
+                    <li><a href={format!("#{}", anchor(f.field))}>{ item(f.field, lang) }</a>{ " — " }{ finding(f, lang) }</li>
+                }) }
+            </ul>
+        }
+    };
+
+    html! {
+        <section class="sheet" data-outcome={outcome.id()} aria-labelledby="sheet-title">
+            <div class="sheet-head">
+                <div>
+                    <p class="step">{ tr("sheet.ui.kicker", lang) }</p>
+                    <h2 id="sheet-title">{ outcome.title(lang) }</h2>
+                </div>
+                <div class="actions">
+                    <button type="button" class="secondary" onclick={back}>{ tr("sheet.ui.back", lang) }</button>
+                    <button type="button" class="secondary" id="load-example" onclick={load_example}>{ tr("sheet.ui.load-example", lang) }</button>
+                    <input type="file" id="import-json" class="visually-hidden" accept=".json,application/json" onchange={on_import} />
+                    <label class="button secondary" for="import-json">{ tr("sheet.ui.import", lang) }</label>
+                </div>
+            </div>
+            { notice }
+            <ExportBar sheet={Rc::new(sheet.clone())} />
+            <div class="sheet-grid">
+                <div class="sheet-form">
+                    { facts }
+                    { retry }
+                    { failure }
+                    { specific }
+                </div>
+                <aside class="sheet-side" aria-labelledby="findings-title">
+                    <h3 id="findings-title">{ tr("sheet.ui.findings", lang) }</h3>
+                    { summary }
+                </aside>
+            </div>
+            <PrintView sheet={Rc::new(sheet)} />
+        </section>
+    }
+}
+
+/// The DOM id to jump to for a field's finding.
+fn anchor(field: FieldId) -> &'static str {
+    match field {
+        FieldId::MaxAttempts => "max-attempts",
+        FieldId::WaitStrategy => "base",
+        FieldId::Timeout => "lease",
+        FieldId::IdempotencyKey => "idempotency-key",
+        FieldId::NonRetryableErrors => "non-retryable-errors",
+        FieldId::RetryableErrors => "retryable-errors",
+        FieldId::Notify => "notify",
+        FieldId::Retention => "retention-dead",
+        FieldId::CallTimeout => "call-timeout",
+        _ => "sheet-title",
+    }
+}
+
+/// Properties of [`PrintView`].
+#[derive(Properties, PartialEq)]
+pub struct PrintViewProps {
+    /// The sheet to print.
+    pub sheet: Rc<JobSheet>,
+}
+
+/// The sheet as a plain table, shown only when printing (Print → PDF).
+#[component]
+pub fn PrintView(props: &PrintViewProps) -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let lang = ctx.lang;
+    let rows = rows(&props.sheet, lang);
+    let findings = validate(&props.sheet, lang);
+    html! {
+        <section class="print-only" aria-hidden="true">
+            <h1>{ tr("sheet.ui.print-title", lang) }{ ": " }{ rows.first().map(|r| r.value.clone()).unwrap_or_default() }</h1>
+            <table>
+                <thead><tr>
+                    <th>{ tr("sheet.ui.col-item", lang) }</th><th>{ tr("sheet.ui.col-what", lang) }</th><th>{ tr("sheet.ui.col-value", lang) }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr class={classes!((!r.applies).then_some("na-row"))}><th>{ r.item.clone() }</th><td>{ r.what.clone() }</td><td>{ r.value.clone() }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+            <h2>{ tr("sheet.ui.findings", lang) }</h2>
+            if findings.is_empty() {
+                <p>{ tr("sheet.ui.no-findings", lang) }</p>
+            } else {
+                <ul>{ for findings.iter().map(|f| html! { <li>{ f.message.clone() }</li> }) }</ul>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,138 @@
+// The job definition sheet in real Chromium: pre-filled from the decision, live checks,
+// bad input refused with a message, import (good and bad), downloads.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function decide(page, answers) {
+  for (const [q, v] of answers) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
+}
+
+const ENQUEUE = [['time-triggered', 'no'], ['needs-result-now', 'no']];
+const findings = (page) => page.$$eval('.sheet-form [data-finding]', (els) => els.map((e) => e.dataset.finding).sort());
+
+test('async-enqueue: the sheet is pre-filled with the queue defaults and their reasons', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  assert.equal(await page.getAttribute('section.sheet', 'data-outcome'), 'async-enqueue');
+  assert.equal(await page.inputValue('#max-attempts'), '5');
+  assert.equal(await page.inputValue('#base'), '10');
+  assert.equal(await page.inputValue('#base-unit'), '1'); // seconds
+  assert.equal(await page.inputValue('#cap'), '10');
+  assert.equal(await page.inputValue('#cap-unit'), '2'); // minutes
+  assert.equal(await page.inputValue('#jitter'), 'full');
+  assert.equal(await page.inputValue('#attempt-timeout'), '30');
+  const reasons = await page.$$eval('.sheet-form .reason', (els) => els.length);
+  assert.ok(reasons >= 8, `each default says why (${reasons} reasons)`);
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /4 waits: in total min 0 s, expected 1.3 min, max 2.5 min/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('live checks fire and clear as fields change; bad values are refused with a message', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  assert.deepEqual(await findings(page), []);
+  // Lease not longer than the attempt timeout → duplicate runs.
+  await page.fill('#lease', '30');
+  await page.selectOption('#lease-unit', '1');
+  assert.deepEqual(await findings(page), ['lease-not-longer-than-timeout']);
+  // Idempotency key on the queue's job id.
+  await page.fill('#idempotency-key', 'job_id');
+  assert.deepEqual(await findings(page), ['idempotency-key-uses-job-id', 'lease-not-longer-than-timeout']);
+  await page.fill('#idempotency-key', 'order id + points');
+  await page.fill('#lease', '2');
+  await page.selectOption('#lease-unit', '2');
+  assert.deepEqual(await findings(page), []);
+  // Retry window against the acceptable wait.
+  await page.check('#acceptable-wait-stated');
+  await page.fill('#acceptable-wait', '2');
+  await page.selectOption('#acceptable-wait-unit', '2');
+  assert.deepEqual(await findings(page), ['retry-window-exceeds-wait']);
+  assert.match(await page.textContent('[data-finding="retry-window-exceeds-wait"]'), /up to 5 min .* at most 2 min/);
+  // Nobody notified.
+  await page.fill('#notify', '');
+  assert.ok((await findings(page)).includes('dead-letter-nobody-notified'));
+  // A bad number: message naming the field and range; the sheet keeps 5 attempts.
+  await page.fill('#max-attempts', '0');
+  const err = await page.textContent('[data-field="max-attempts"] .error');
+  assert.match(err, /Max attempts: enter a whole number from 1 to 100/);
+  await page.fill('#max-attempts', 'abc');
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/);
+  await page.fill('#max-attempts', '１０'); // full-width digits are accepted
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^9 waits/);
+  await screenshot(page, 'en-sheet-findings');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('sync outcome: queue fields are shown as not applying, not hidden', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja' });
+  await decide(page, [['time-triggered', 'no'], ['needs-result-now', 'yes'], ['within-seconds', 'yes'], ['external-call', 'yes'], ['keep-accepting-when-down', 'no']]);
+  assert.equal(await page.getAttribute('section.sheet', 'data-outcome'), 'sync-timeout');
+  const na = await page.$$eval('[data-na-field]', (els) => els.map((e) => e.dataset.naField));
+  assert.ok(na.includes('max-attempts') && na.includes('idempotency-key') && na.includes('dead-letter'));
+  assert.match(await page.textContent('#sec-retry .na'), /適用外/);
+  assert.equal(await page.inputValue('#call-timeout'), '3');
+  await screenshot(page, 'ja-sheet-sync-timeout');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('import: bad files leave the sheet as it was; the example and a good file load', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.fill('#code-name', 'charge_points');
+  const upload = (name, text) => page.setInputFiles('#import-json', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  const cases = [
+    ['not json', /not valid JSON/],
+    ['{"schema_version": 2}', /schema_version: 2 is not supported; allowed: 1/],
+    [JSON.stringify({ schema_version: 1, process: {}, decision: { answers: [] } }), /process: missing field/],
+    [readFileSync(path.join(root, 'static/examples/reservation-mail.json'), 'utf8').replace('"answer": false', '"answer": 3'), /decision.answers\[0\].answer/],
+  ];
+  for (const [text, message] of cases) {
+    await upload('bad.json', text);
+    await page.waitForSelector('[data-notice="error"]');
+    assert.match(await page.textContent('[data-notice="error"]'), message);
+    assert.equal(await page.inputValue('#code-name'), 'charge_points', 'the sheet is unchanged');
+    await page.click('[data-notice] button');
+  }
+  await upload('ok.json', readFileSync(path.join(root, 'static/examples/reservation-mail.json'), 'utf8'));
+  await page.waitForSelector('[data-notice="info"]');
+  assert.equal(await page.inputValue('#code-name'), 'send_reservation_mail');
+  assert.equal(await page.inputValue('#idempotency-key'), '予約ID + confirm-mail');
+  await screenshot(page, 'en-sheet-imported');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('download JSON: the file is the sheet and imports back', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.click('#load-example');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-format="json"] [data-action="download"]'),
+  ]);
+  assert.equal(download.suggestedFilename(), 'send_reservation_mail.sheet.json');
+  const text = readFileSync(await download.path(), 'utf8');
+  const sheet = JSON.parse(text);
+  assert.equal(sheet.schema_version, 1);
+  assert.equal(sheet.retry.max_attempts, 5);
+  assert.equal(sheet.decision.outcome, 'async-enqueue');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

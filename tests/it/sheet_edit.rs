@@ -1,0 +1,167 @@
+//! Editing one field of a sheet: checked before it is applied; the sheet never changes on
+//! error. Also the number and duration formats the form relies on.
+
+use modality_advisor::domain::duration::{approx, exact};
+use modality_advisor::domain::number::parse_whole;
+use modality_advisor::domain::sheet::edit::SheetEdit;
+use modality_advisor::domain::sheet::prefill::{for_decision, prefill};
+use modality_advisor::domain::sheet::{Decision, JobSheet, Keep, ProcessFacts};
+use modality_advisor::domain::{Answers, Lang, QuestionId};
+
+fn sheet(answers: &[(QuestionId, bool)]) -> JobSheet {
+    let mut a = Answers::new();
+    for &(q, v) in answers {
+        a.set(q, v);
+    }
+    let decision = Decision::from_answers(&a).expect("a complete decision");
+    prefill(ProcessFacts::default(), decision, Lang::En)
+}
+
+fn enqueue() -> JobSheet {
+    sheet(&[
+        (QuestionId::TimeTriggered, false),
+        (QuestionId::NeedsResultNow, false),
+    ])
+}
+
+fn check_err(edit: SheetEdit, want: &str) {
+    let before = enqueue();
+    let got = edit
+        .clone()
+        .apply(&before)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(got, Err(want.to_owned()), "{edit:?}");
+}
+
+#[test]
+fn out_of_range_edits_name_the_field_and_range() {
+    check_err(
+        SheetEdit::MaxAttempts(0),
+        "retry.max_attempts: 0 is out of range; allowed: 1 to 100",
+    );
+    check_err(
+        SheetEdit::MaxAttempts(101),
+        "retry.max_attempts: 101 is out of range; allowed: 1 to 100",
+    );
+    check_err(
+        SheetEdit::CapMs(9_999),
+        "retry.backoff.cap_ms: 9999 is out of range; allowed: 10000 to 604800000",
+    );
+    check_err(
+        SheetEdit::BaseMs(600_001),
+        "retry.backoff.base_ms: 600001 is out of range; allowed: 1 to 600000",
+    );
+    check_err(
+        SheetEdit::LeaseMs(0),
+        "retry.lease_ms: 0 is out of range; allowed: 1 to 86400000",
+    );
+    check_err(
+        SheetEdit::NoticeWithinH(8_761),
+        "failure.notice_within_h: 8761 is out of range; allowed: 1 to 8760",
+    );
+    check_err(
+        SheetEdit::RetentionDead(Keep::Days(0)),
+        "failure.retention.dead.days: 0 is out of range; allowed: 1 to 3650",
+    );
+    check_err(
+        SheetEdit::AcceptableWait(Some(0)),
+        "process.acceptable_wait_ms: 0 is out of range; allowed: 1 to 2592000000",
+    );
+    check_err(
+        SheetEdit::CallTimeoutMs(5),
+        "sync: does not apply to outcome async-enqueue",
+    );
+    check_err(
+        SheetEdit::Trigger("x".repeat(10_001)),
+        "process.trigger: 10001 characters is out of range; allowed: at most 10000 characters",
+    );
+}
+
+#[test]
+fn good_edits_apply_and_leave_the_original_alone() {
+    let before = enqueue();
+    let after = SheetEdit::MaxAttempts(7).apply(&before).expect("in range");
+    assert_eq!(after.retry.as_ref().map(|r| r.max_attempts), Some(7));
+    assert_eq!(before.retry.as_ref().map(|r| r.max_attempts), Some(5));
+    let after = SheetEdit::Notify(String::new())
+        .apply(&after)
+        .expect("empty notify is allowed (it is a finding)");
+    assert_eq!(after.failure.as_ref().map(|f| f.notify.as_str()), Some(""));
+    let sync = sheet(&[
+        (QuestionId::TimeTriggered, false),
+        (QuestionId::NeedsResultNow, true),
+        (QuestionId::WithinSeconds, true),
+        (QuestionId::ExternalCall, false),
+    ]);
+    let s = SheetEdit::CallTimeoutMs(1_500)
+        .apply(&sync)
+        .expect("sync field");
+    assert_eq!(s.sync.as_ref().map(|y| y.call_timeout_ms), Some(1_500));
+}
+
+#[test]
+fn a_new_decision_keeps_facts_and_same_outcome_edits() {
+    let mut s = enqueue();
+    s.process.code_name = "charge_points".into();
+    s = SheetEdit::MaxAttempts(9).apply(&s).expect("ok");
+    let mut a = Answers::new();
+    a.set(QuestionId::TimeTriggered, false)
+        .set(QuestionId::NeedsResultNow, false);
+    let same = for_decision(
+        Some(&s),
+        Decision::from_answers(&a).expect("complete"),
+        Lang::En,
+    );
+    assert_eq!(
+        same.retry.as_ref().map(|r| r.max_attempts),
+        Some(9),
+        "same outcome keeps edits"
+    );
+    a.set(QuestionId::TimeTriggered, true);
+    let batch = for_decision(
+        Some(&s),
+        Decision::from_answers(&a).expect("complete"),
+        Lang::En,
+    );
+    assert_eq!(batch.process.code_name, "charge_points", "facts carry over");
+    assert!(
+        batch.retry.is_none() && batch.batch.is_some(),
+        "sections follow the outcome"
+    );
+}
+
+#[test]
+fn whole_numbers_as_people_type_them() {
+    let check = |raw: &str, want: Option<u64>| assert_eq!(parse_whole(raw), want, "{raw:?}");
+    check("2000", Some(2000));
+    check(" 2 000 ", Some(2000));
+    check("2,000", Some(2000));
+    check("１０", Some(10));
+    check("0", Some(0));
+    check("", None);
+    check("-5", None);
+    check("1.5", None);
+    check("1e3", None);
+    check("abc", None);
+    check("99999999999999999999999", None);
+}
+
+#[test]
+fn durations_read_naturally() {
+    let check = |ms: u64, en: &str, ja: &str| {
+        assert_eq!(exact(ms, Lang::En), en);
+        assert_eq!(exact(ms, Lang::Ja), ja);
+    };
+    check(0, "0 s", "0秒");
+    check(30_000, "30 s", "30秒");
+    check(600_000, "10 min", "10分");
+    check(1_500, "1 500 ms", "1 500ミリ秒");
+    check(7_200_000, "2 h", "2時間");
+    check(86_400_000, "1 d", "1日");
+    assert_eq!(approx(75_000.0, Lang::En), "1.3 min");
+    assert_eq!(approx(150_000.0, Lang::Ja), "2.5分");
+    assert_eq!(approx(0.0, Lang::En), "0 s");
+    assert_eq!(approx(f64::NAN, Lang::En), "0 s");
+    assert_eq!(approx(999.4, Lang::En), "999 ms");
+}
