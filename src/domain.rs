@@ -5,6 +5,7 @@ pub mod error;
 pub mod flowchart;
 pub mod lang;
 pub mod number;
+pub mod sim;
 
 pub use error::{ParseError, TimingError};
 pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};
