@@ -2,12 +2,14 @@
 //! each client needs one successful conditional write.
 //!
 //! Source: AWS Architecture Blog, "Exponential Backoff And Jitter" (2015), restated in
-//! `DOMAIN.md` §5. Every client starts at time 0 knowing version 0 and sends a write carrying
-//! the version it last saw. Each message (request and reply) takes `|N(10 ms, 2 ms)|`. The
-//! server accepts a write whose version matches the row's (the version then goes up by one)
-//! and refuses the others, telling the current version. A refused client waits the
-//! [`BackoffPolicy`] wait for its retry number, then writes again. Outputs: total calls and
-//! the time the last client succeeded, averaged over `runs` runs.
+//! `DOMAIN.md` §5. One call is an optimistic read-modify-write: read the row's version, then
+//! write conditionally on it. Every message (read, its answer, write, its answer) takes
+//! `|N(10 ms, 2 ms)|`. The server accepts a write whose version is still the row's (the
+//! version then goes up by one) and refuses it when another write landed in between. A
+//! refused client waits the [`BackoffPolicy`] wait for its retry number, then calls again.
+//! All clients make their first call at time 0. Outputs: total calls (one per
+//! read-modify-write) and the time the last client learned of its success, averaged over
+//! `runs` runs.
 
 use super::backoff::{BackoffPolicy, Strategy};
 use super::event_queue::EventQueue;
@@ -69,10 +71,12 @@ pub struct ContentionResult {
 
 #[derive(Debug, Clone, Copy)]
 enum Msg {
+    /// A read reaches the server.
+    Read { client: u32 },
     /// A write reaches the server.
     Write { client: u32, version: u64 },
-    /// The server's answer reaches the client.
-    Answer { client: u32, ok: bool, version: u64 },
+    /// The server's answer to a write reaches the client.
+    Answer { client: u32, ok: bool },
 }
 
 /// Runs the model (clients and runs are clamped to their ranges, so any input terminates).
@@ -115,7 +119,7 @@ fn one_run(
     for c in 0..clients {
         calls += 1;
         let d = delay(rng, cfg);
-        q.schedule(SimTime::ZERO.plus(d), Msg::Write { client: c, version: 0 });
+        q.schedule(SimTime::ZERO.plus(d), Msg::Read { client: c });
     }
     // Each client sends at most one write per answer, so this loop ends: bound it anyway.
     let bound = 50_000_000u64;
@@ -126,6 +130,17 @@ fn one_run(
             break;
         }
         match msg {
+            Msg::Read { client } => {
+                // The answer travels back, then the write travels to the server.
+                let d = delay(rng, cfg).0.saturating_add(delay(rng, cfg).0);
+                q.schedule(
+                    now.plus(SimDuration(d)),
+                    Msg::Write {
+                        client,
+                        version: row_version,
+                    },
+                );
+            }
             Msg::Write { client, version } => {
                 let ok = version == row_version;
                 if ok {
@@ -134,18 +149,10 @@ fn one_run(
                 let d = delay(rng, cfg);
                 q.schedule(
                     now.plus(d),
-                    Msg::Answer {
-                        client,
-                        ok,
-                        version: row_version,
-                    },
+                    Msg::Answer { client, ok },
                 );
             }
-            Msg::Answer {
-                client,
-                ok,
-                version,
-            } => {
+            Msg::Answer { client, ok } => {
                 let i = client as usize;
                 if ok {
                     end = end.max(now);
@@ -156,7 +163,7 @@ fn one_run(
                 prev[i] = Some(wait);
                 calls += 1;
                 let d = delay(rng, cfg);
-                q.schedule(now.plus(wait).plus(d), Msg::Write { client, version });
+                q.schedule(now.plus(wait).plus(d), Msg::Read { client });
             }
         }
     }
