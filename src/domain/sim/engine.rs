@@ -195,7 +195,7 @@ pub struct LogEntry {
 
 impl std::fmt::Display for LogEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:>10}", self.time.to_string())?;
+        write!(f, "{}", self.time)?;
         if let Some(w) = &self.worker {
             write!(f, " {w}")?;
         }
@@ -258,6 +258,8 @@ impl Simulation {
             kind_error.push(ErrorId(errors.len() as u32));
             errors.push(k.error.clone());
         }
+        let expiry_error = ErrorId(errors.len() as u32);
+        errors.push("lease expired on the last attempt (worker lost)".to_owned());
         let mut call_errors = [ErrorId(0); 3];
         for (i, r) in [CallResult::Busy, CallResult::RateLimited, CallResult::Unavailable]
             .into_iter()
@@ -325,11 +327,13 @@ impl Simulation {
             .and_then(|d| d.rate_limit)
             .map_or(0.0, |tb| f64::from(tb.burst));
         let bucket = cfg.series_bucket;
+        let mut table = JobsTable::new();
+        table.set_expiry_error(expiry_error);
         Ok(Simulation {
             now: SimTime::ZERO,
             queue: first_queue,
             rng,
-            table: JobsTable::new(),
+            table,
             errors,
             kind_error,
             call_errors,

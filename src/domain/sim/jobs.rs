@@ -12,6 +12,13 @@
 //! * [`JobsTable::release`] sets `dead` when the claimed attempt number has reached
 //!   `max_attempts`, else `queued` with `run_after = now + wait`; both record `last_error`.
 //!
+//! One deliberate addition to the seed's SQL: a `running` row whose lease has expired on its
+//! last allowed attempt (`attempts >= max_attempts`) is not claimed again but goes to `dead`
+//! (with the error set by [`JobsTable::set_expiry_error`]), as a managed queue moves a message
+//! to its dead-letter queue after `maxReceiveCount` receives. Without it a worker that keeps
+//! dying would push `attempts` past `max_attempts`. (The two-statement claim can still do so:
+//! that race is what it demonstrates.)
+//!
 //! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set; rows that become
 //! claimable later (a `run_after` or a lease end) sit in a min-heap keyed by that time and move
 //! over when a claim looks at a later `now`. Stale heap entries are skipped.
@@ -109,12 +116,19 @@ pub struct JobsTable {
     /// `(time, id)` at which a row becomes claimable; may hold stale entries.
     later: BinaryHeap<Reverse<(SimTime, u64)>>,
     counts: [u64; 4],
+    expiry_error: Option<ErrorId>,
 }
 
 impl JobsTable {
     /// An empty table.
     pub fn new() -> JobsTable {
         JobsTable::default()
+    }
+
+    /// The `last_error` given to a row whose lease expired on its last attempt (see the
+    /// module docs). Unset: such a row keeps its previous `last_error`.
+    pub fn set_expiry_error(&mut self, error: ErrorId) {
+        self.expiry_error = Some(error);
     }
 
     /// All rows in id order.
@@ -200,10 +214,21 @@ impl JobsTable {
                 break;
             }
             self.later.pop();
-            if let Some(row) = self.get(JobId(id)) {
-                if Self::due(row) == Some(t) {
-                    self.ready.insert(id);
+            let Some(row) = self.get(JobId(id)) else {
+                continue;
+            };
+            if Self::due(row) != Some(t) {
+                continue;
+            }
+            if row.status == Status::Running && row.attempts >= row.max_attempts {
+                let err = self.expiry_error.or(row.last_error);
+                self.set_status(JobId(id), Status::Dead);
+                if let Some(row) = self.get_mut(JobId(id)) {
+                    row.locked_until = None;
+                    row.last_error = err;
                 }
+            } else {
+                self.ready.insert(id);
             }
         }
     }
@@ -264,11 +289,7 @@ impl JobsTable {
         row.attempts = row.attempts.saturating_add(1);
         row.locked_until = Some(until);
         let out = row.clone();
-        if until <= now {
-            self.ready.insert(id.0);
-        } else {
-            self.later.push(Reverse((until, id.0)));
-        }
+        self.later.push(Reverse((until, id.0)));
         Some(out)
     }
 
@@ -309,11 +330,7 @@ impl JobsTable {
         row.locked_until = None;
         row.run_after = run_after;
         row.last_error = Some(error);
-        if run_after <= now {
-            self.ready.insert(id.0);
-        } else {
-            self.later.push(Reverse((run_after, id.0)));
-        }
+        self.later.push(Reverse((run_after, id.0)));
         Some(Released::Queued { run_after })
     }
 
