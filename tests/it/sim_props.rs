@@ -10,18 +10,24 @@ use proptest::prelude::*;
 
 fn dist() -> impl Strategy<Value = DurationDist> {
     prop_oneof![
-        (0u64..500).prop_map(|ms| DurationDist::Fixed { ms }),
-        (0u64..200, 0u64..400).prop_map(|(a, b)| DurationDist::Uniform { min_ms: a, max_ms: b }),
-        (-5.0f64..300.0).prop_map(|m| DurationDist::Exponential { mean_ms: m }),
-        (-1.0f64..100.0, 0.0f64..500.0).prop_map(|(a, b)| DurationDist::LogNormal { p50_ms: a, p95_ms: b }),
+        4 => (0u64..500).prop_map(|ms| DurationDist::Fixed { ms }),
+        4 => (0u64..200, 0u64..400).prop_map(|(a, b)| DurationDist::Uniform { min_ms: a, max_ms: a + b }),
+        4 => (0.5f64..300.0).prop_map(|m| DurationDist::Exponential { mean_ms: m }),
+        4 => (0.5f64..100.0, 0.0f64..500.0).prop_map(|(a, b)| DurationDist::LogNormal { p50_ms: a, p95_ms: a + b }),
+        // Invalid ones are refused as values.
+        1 => (0u64..200, 0u64..400).prop_map(|(a, b)| DurationDist::Uniform { min_ms: a, max_ms: b }),
+        1 => (-5.0f64..1.0).prop_map(|m| DurationDist::Exponential { mean_ms: m }),
+        1 => (-1.0f64..100.0, 0.0f64..100.0).prop_map(|(a, b)| DurationDist::LogNormal { p50_ms: a, p95_ms: b }),
     ]
 }
 
 fn failure() -> impl Strategy<Value = FailureModel> {
     prop_oneof![
+        // Outside [0, 1]: refused.
+        (-0.2f64..1.2).prop_map(|p| FailureModel::Probability { p }),
         Just(FailureModel::Never),
         (0u32..4).prop_map(|k| FailureModel::FirstRuns { k }),
-        (-0.2f64..1.2).prop_map(|p| FailureModel::Probability { p }),
+        (0.0f64..=1.0).prop_map(|p| FailureModel::Probability { p }),
         Just(FailureModel::Always),
     ]
 }
@@ -29,20 +35,20 @@ fn failure() -> impl Strategy<Value = FailureModel> {
 fn backoff() -> impl Strategy<Value = BackoffPolicy> {
     (
         0u64..3_000,
-        0u64..3_000,
+        prop_oneof![9 => 0i64..3_000, 1 => -3_000i64..0],
         prop_oneof![Just(Growth::Fixed), Just(Growth::Exponential)],
         prop_oneof![Just(Jitter::None), Just(Jitter::Full), Just(Jitter::Equal), Just(Jitter::Decorrelated)],
     )
-        .prop_map(|(b, c, growth, jitter)| BackoffPolicy {
+        .prop_map(|(b, extra, growth, jitter)| BackoffPolicy {
             base: SimDuration::from_ms(b),
-            cap: SimDuration::from_ms(c),
+            cap: SimDuration::from_ms(b.saturating_add_signed(extra)),
             growth,
             jitter,
         })
 }
 
 fn kind() -> impl Strategy<Value = JobKind> {
-    (0u32..5, dist(), failure(), any::<bool>(), any::<bool>(), proptest::option::of(any::<bool>()))
+    (prop_oneof![9 => 1u32..5, 1 => Just(0u32)], dist(), failure(), any::<bool>(), any::<bool>(), proptest::option::of(any::<bool>()))
         .prop_map(|(max, duration, failure, permanent, calls, effect)| JobKind {
             name: "k".into(),
             max_attempts: max,
@@ -70,10 +76,10 @@ fn config() -> impl Strategy<Value = SimConfig> {
     ];
     let pattern = prop_oneof![
         (0u64..15, 0u64..1_000).prop_map(|(count, at_ms)| Pattern::Burst { count, at_ms }),
-        (-1.0f64..50.0, 0u64..15).prop_map(|(rate_per_s, count)| Pattern::Poisson { rate_per_s, count }),
+        (prop_oneof![9 => 0.5f64..50.0, 1 => -1.0f64..0.5], 0u64..15).prop_map(|(rate_per_s, count)| Pattern::Poisson { rate_per_s, count }),
         proptest::collection::vec(0u64..5_000, 0..6).prop_map(|at_ms| Pattern::Times { at_ms }),
     ];
-    let worker = (0u64..300, 0u64..2_000, 0.0f64..0.5, proptest::option::of(0u64..2_000), proptest::option::of(1u32..4))
+    let worker = (prop_oneof![1 => Just(0u64), 3 => 1u64..300], 0u64..2_000, 0.0f64..0.5, proptest::option::of(0u64..2_000), proptest::option::of(1u32..4))
         .prop_map(|(poll, start, crash, restart, max_claims)| WorkerSpec {
             start: SimTime::from_ms(start),
             crash_probability: crash,
@@ -92,15 +98,15 @@ fn config() -> impl Strategy<Value = SimConfig> {
     (
         any::<u64>(),
         proptest::collection::vec(kind(), 1..3),
-        proptest::collection::vec((0usize..3, pattern), 0..3),
-        proptest::collection::vec(worker, 0..4),
+        proptest::collection::vec((prop_oneof![9 => 0usize..1, 1 => 0usize..4], pattern), 0..3),
+        (any::<u8>(), proptest::collection::vec(worker, 1..4)).prop_map(|(x, v)| if x % 10 == 0 { Vec::new() } else { v }),
         claims,
         (0u64..3_000, backoff(), any::<bool>()),
         proptest::option::of((0u32..3, backoff())),
-        proptest::option::of(downstream),
+        proptest::option::weighted(0.8, downstream),
         prop_oneof![
-            (0.0f64..0.5, 0u32..3).prop_map(|(p, n)| Intake::Queue { publish_failure: p, fallback_calls: n }),
-            (0u32..3).prop_map(|calls| Intake::Direct { calls }),
+            4 => (0.0f64..0.5, 0u32..3).prop_map(|(p, n)| Intake::Queue { publish_failure: p, fallback_calls: n }),
+            1 => (0u32..3).prop_map(|calls| Intake::Direct { calls }),
         ],
     )
         .prop_map(|(seed, kinds, arrivals, workers, claim, (lease, retry, classify), iwr, downstream, intake)| {
@@ -191,3 +197,4 @@ proptest! {
         }
     }
 }
+
