@@ -30,6 +30,28 @@ pub struct Cli {
 enum Command {
     /// Walk the decision flowchart with the given answers and print the recommendation.
     Advise(AdviseArgs),
+    /// Run a named queue scenario, or a config file, in the discrete-event simulator.
+    Simulate(SimulateArgs),
+}
+
+#[derive(Debug, Args)]
+struct SimulateArgs {
+    /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
+    /// burst-leveling, jitter-contention.
+    #[arg(long, value_name = "NAME", required_unless_present = "config", conflicts_with = "config")]
+    scenario: Option<String>,
+    /// Variant of the scenario (default: its first variant).
+    #[arg(long, value_name = "V", requires = "scenario")]
+    variant: Option<String>,
+    /// A JSON config file (see `modality_advisor::domain::sim::file`).
+    #[arg(long, value_name = "FILE.json")]
+    config: Option<std::path::PathBuf>,
+    /// RNG seed (overrides the config file's).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
 }
 
 /// A yes/no answer on the command line.
@@ -139,7 +161,52 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Simulate(args) => match simulate(&args) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(errs) => {
+                for e in errs {
+                    eprintln!("error: {e}");
+                }
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+/// `simulate`: runs a scenario or a config file. Errors name the field (or flag) and the
+/// allowed values; the simulator's output is in English only for now.
+fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
+    use crate::domain::sim::{load_config, run_scenario, Report, Simulation};
+    let report = if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| vec![format!("--config {}: {e}", path.display())])?;
+        let mut cfg = load_config(&text)
+            .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        if let Some(seed) = args.seed {
+            cfg.seed = seed;
+        }
+        let mut sim = Simulation::new(cfg)
+            .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        sim.run();
+        Report::from_sim(&sim, "config", "file")
+    } else {
+        let name = args.scenario.as_deref().unwrap_or_default();
+        run_scenario(name, args.variant.as_deref(), args.seed.unwrap_or(1)).map_err(|e| {
+            let flag = if e.field() == "variant" { "--variant" } else { "--scenario" };
+            vec![format!("{flag}: {e}")]
+        })?
+    };
+    Ok(match args.format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Text => report.to_text(),
+    })
 }
 
 fn advise(args: &AdviseArgs) -> Result<String, String> {

@@ -7,6 +7,7 @@ pub mod flowchart;
 pub mod lang;
 pub mod number;
 pub mod sheet;
+pub mod sim;
 
 pub use error::{ParseError, TimingError};
 pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};

@@ -1,0 +1,19 @@
+//! The benchmark model as a bare wasm export (no wasm-bindgen): build with
+//! `cargo build --profile bench --target wasm32-unknown-unknown --example mmc_wasm`, run with
+//! `node bench/wasm_node.mjs`.
+
+use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::Simulation;
+
+/// Runs the M/M/c-with-retries model with `jobs` jobs; returns the number of events
+/// (0 if the config were invalid).
+#[no_mangle]
+pub extern "C" fn run_mmc(jobs: u32, seed: u32) -> f64 {
+    match Simulation::new(MmcModel::bench(u64::from(jobs), u64::from(seed)).config()) {
+        Ok(mut sim) => {
+            sim.run();
+            sim.events() as f64
+        }
+        Err(_) => 0.0,
+    }
+}

@@ -1,0 +1,46 @@
+//! The job-queue engine and deterministic discrete-event simulator. Pure Rust: no browser,
+//! no clock, no global RNG; compiles to wasm32 and gives the same trace there.
+//!
+//! * [`time`]: [`SimTime`] / [`SimDuration`], integer microseconds.
+//! * [`event_queue`]: the future event list, ordered by `(time, seq)` (ties FIFO).
+//! * [`rng`]: [`SimRng`], seeded PCG (`rand_pcg`), `u64`/`f64` draws only.
+//! * [`backoff`]: fixed, exponential, full / equal / decorrelated jitter (AWS blog).
+//! * [`jobs`]: the jobs table with the seed's `enqueue` / `claim` / `complete` / `release`.
+//! * [`config`]: a run's typed description; [`file`]: the JSON config file and its checks.
+//! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
+//! * [`contention`]: the AWS study's versioned-row contention model.
+//! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
+//! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
+//!
+//! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
+//! Backoff And Jitter" (§5), Erlang C.
+
+pub mod backoff;
+pub mod config;
+pub mod contention;
+pub mod engine;
+pub mod erlang;
+pub mod error;
+pub mod event_queue;
+pub mod file;
+pub mod jobs;
+pub mod report;
+pub mod rng;
+pub mod scenario;
+pub mod time;
+
+pub use backoff::{BackoffPolicy, Growth, Jitter, Strategy};
+pub use config::{
+    Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
+    InWorkerRetry, Intake, JobKind, Limits, Pattern, SimConfig, TokenBucket, WorkerSpec,
+};
+pub use contention::{run_contention, ContentionConfig, ContentionResult};
+pub use engine::{CallResult, Counters, LogEntry, Simulation, StopReason};
+pub use error::ConfigError;
+pub use event_queue::EventQueue;
+pub use file::{load_config, SimConfigFile};
+pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+pub use report::{JobRow, Metrics, Percentiles, Report};
+pub use rng::SimRng;
+pub use scenario::{run_scenario, Scenario};
+pub use time::{SimDuration, SimTime};

@@ -1,0 +1,1164 @@
+//! The discrete-event engine: arrivals, workers, the jobs table, the downstream, side effects.
+//!
+//! One [`Simulation`] owns a config, a clock, an [`EventQueue`] and a [`SimRng`]. Each
+//! [`Simulation::step`] pops the earliest event (ties first-in first-out) and applies it. All
+//! randomness comes from the seeded RNG, in event order, so the same config and seed give the
+//! same trace on every target. Every run is bounded by [`Limits`] (events and virtual time).
+//!
+//! Semantics follow seed `000` (`DOMAIN.md` §2) for the queue and seed `003` (`DOMAIN.md` §4)
+//! for load leveling: a worker claims, runs its handler, then completes or releases; a worker
+//! that dies after the side effect leaves the row `running` until its lease expires; a handler
+//! that outlives its lease is claimed again while still running.
+
+use super::config::{
+    ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
+};
+use super::error::ConfigError;
+use super::event_queue::EventQueue;
+use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+use super::rng::{round_us, SimRng};
+use super::time::{SimDuration, SimTime};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// How long a woken worker whose claim hit a locked row waits before trying again.
+const LOCK_ERROR_PAUSE: SimDuration = SimDuration::from_ms(100);
+/// Most points kept in the queue-depth series (the bucket doubles past it).
+const MAX_SERIES_POINTS: usize = 4_096;
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// Nothing left to do: no arrivals pending, no job queued or running.
+    Drained,
+    /// Every worker has stopped (finished its claims or died for good) with work left.
+    NoWorkers,
+    /// The event budget ran out.
+    MaxEvents,
+    /// The next event lies past the virtual-time budget.
+    MaxTime,
+}
+
+/// Who made a downstream call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Worker(usize),
+    Submission(usize),
+}
+
+/// A downstream answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallResult {
+    /// Served.
+    Ok,
+    /// Refused: already serving its capacity.
+    Busy,
+    /// Refused by the rate limit.
+    RateLimited,
+    /// Refused: inside the outage window.
+    Unavailable,
+}
+
+impl CallResult {
+    fn text(self) -> &'static str {
+        match self {
+            CallResult::Ok => "ok",
+            CallResult::Busy => "busy: downstream is locked by another write",
+            CallResult::RateLimited => "rate limited: too many requests",
+            CallResult::Unavailable => "unavailable: downstream is down",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Ev {
+    Arrive { stream: usize },
+    Poll { w: usize, token: u64 },
+    Mark { w: usize, job: JobId, token: u64 },
+    LockTimeout { w: usize, token: u64 },
+    WorkDone { w: usize, token: u64 },
+    Call { owner: Owner, token: u64 },
+    Reply { owner: Owner, token: u64, result: CallResult },
+    Wake,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum WState {
+    NotStarted,
+    Idle,
+    Selecting,
+    WaitingLock { job: JobId },
+    Running(Run),
+    Down,
+    Finished,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Run {
+    job: JobId,
+    attempt: u32,
+    calls: u32,
+    prev_wait: Option<SimDuration>,
+}
+
+#[derive(Debug, Clone)]
+struct Worker {
+    state: WState,
+    woken: bool,
+    token: u64,
+    claims: u32,
+    first_claim: Option<JobId>,
+    last_error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct JobInfo {
+    arrival_no: u64,
+    enqueued_at: SimTime,
+    first_claim: Option<SimTime>,
+    done_at: Option<SimTime>,
+    runs: u32,
+    successes: u32,
+    effects: u32,
+    prev_wait: Option<SimDuration>,
+}
+
+#[derive(Debug, Clone)]
+struct Submission {
+    calls: u32,
+    max_calls: u32,
+    prev_wait: Option<SimDuration>,
+}
+
+#[derive(Debug, Clone)]
+struct RowLock {
+    holder: usize,
+    image: Job,
+}
+
+#[derive(Debug, Clone)]
+struct Stream {
+    kind: KindId,
+    produced: u64,
+    times: Vec<u64>,
+}
+
+/// Counters of a run; see [`Simulation::metrics`] for the derived figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    /// Handler runs started.
+    pub runs: u64,
+    /// Runs that failed (handler error or refused downstream call after in-worker retries).
+    pub failures: u64,
+    /// Successful runs of a job that had already run successfully (at-least-once delivery).
+    pub duplicate_runs: u64,
+    /// Side effects applied to a job that had already applied its effect.
+    pub duplicate_effects: u64,
+    /// Second runs stopped by the idempotency key (rolled back).
+    pub prevented_by_key: u64,
+    /// Workers that died between side effect and `complete`.
+    pub crashes: u64,
+    /// Claim statements that failed on a row lock (`NOWAIT`, `lock_timeout`).
+    pub lock_errors: u64,
+    /// Downstream calls made.
+    pub calls: u64,
+    /// Calls served.
+    pub calls_ok: u64,
+    /// Calls answered "busy".
+    pub calls_busy: u64,
+    /// Calls refused by the rate limit.
+    pub calls_rate_limited: u64,
+    /// Calls refused during the outage.
+    pub calls_unavailable: u64,
+    /// Submissions the user was told were accepted (published, or served directly).
+    pub accepted: u64,
+    /// Submissions that failed back to the user.
+    pub failed_to_user: u64,
+    /// Publishes that failed and fell back to a direct call.
+    pub fallbacks: u64,
+}
+
+/// One line of the event log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry {
+    /// When it happened.
+    pub time: SimTime,
+    /// Worker name, if a worker did it.
+    pub worker: Option<String>,
+    /// Job id, kind name and `(attempt, max_attempts)`, if it concerns a job.
+    pub job: Option<(JobId, String, u32, u32)>,
+    /// What happened.
+    pub what: String,
+}
+
+impl std::fmt::Display for LogEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.time)?;
+        if let Some(w) = &self.worker {
+            write!(f, " {w}")?;
+        }
+        if let Some((id, name, n, max)) = &self.job {
+            write!(f, " job#{} {name} {n}/{max}", id.0)?;
+        }
+        write!(f, ": {}", self.what)
+    }
+}
+
+/// A running simulation. Build with [`Simulation::new`], drive with [`Simulation::step`],
+/// [`Simulation::step_until`] or [`Simulation::run`], then read the table, log and metrics.
+pub struct Simulation {
+    cfg: SimConfig,
+    now: SimTime,
+    queue: EventQueue<Ev>,
+    rng: SimRng,
+    table: JobsTable,
+    errors: Vec<String>,
+    kind_error: Vec<ErrorId>,
+    call_errors: [ErrorId; 3],
+    workers: Vec<Worker>,
+    idle: VecDeque<usize>,
+    woken: usize,
+    wake_at: Option<SimTime>,
+    info: Vec<JobInfo>,
+    locks: BTreeMap<u64, RowLock>,
+    waiters: Vec<(usize, JobId)>,
+    in_flight: u32,
+    bucket_tokens: f64,
+    bucket_at: SimTime,
+    subs: Vec<Submission>,
+    subs_open: u64,
+    streams: Vec<Stream>,
+    streams_open: usize,
+    balance: i64,
+    keys: BTreeSet<String>,
+    counters: Counters,
+    log: Vec<LogEntry>,
+    events: u64,
+    stopped: Option<StopReason>,
+    series: Vec<(SimTime, u64)>,
+    bucket: SimDuration,
+    next_sample: SimTime,
+}
+
+impl Simulation {
+    /// Builds a run from `cfg`.
+    ///
+    /// # Errors
+    /// Every finding of [`SimConfig::validate`].
+    pub fn new(cfg: SimConfig) -> Result<Simulation, Vec<ConfigError>> {
+        let errs = cfg.validate();
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        let mut errors = Vec::new();
+        let mut kind_error = Vec::new();
+        for k in &cfg.kinds {
+            kind_error.push(ErrorId(errors.len() as u32));
+            errors.push(k.error.clone());
+        }
+        let expiry_error = ErrorId(errors.len() as u32);
+        errors.push("lease expired on the last attempt (worker lost)".to_owned());
+        let mut call_errors = [ErrorId(0); 3];
+        for (i, r) in [CallResult::Busy, CallResult::RateLimited, CallResult::Unavailable]
+            .into_iter()
+            .enumerate()
+        {
+            call_errors[i] = ErrorId(errors.len() as u32);
+            errors.push(r.text().to_owned());
+        }
+        let mut queue = EventQueue::new();
+        let mut streams = Vec::new();
+        for (i, a) in cfg.arrivals.iter().enumerate() {
+            let mut times = Vec::new();
+            let first = match &a.pattern {
+                Pattern::Burst { count, at_ms } => (*count > 0).then(|| SimTime::from_ms(*at_ms)),
+                Pattern::Poisson { count, .. } => (*count > 0).then_some(SimTime::ZERO),
+                Pattern::Times { at_ms } => {
+                    times = at_ms.clone();
+                    times.sort_unstable();
+                    times.first().map(|&t| SimTime::from_ms(t))
+                }
+            };
+            streams.push(Stream {
+                kind: KindId(a.kind as u32),
+                produced: 0,
+                times,
+            });
+            if let Some(t) = first {
+                queue.schedule(t, Ev::Arrive { stream: i });
+            }
+        }
+        let streams_open = streams
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| cfg.job_count_of(*i) > 0)
+            .count();
+        // Poisson streams draw their first gap now, in stream order, so the trace is fixed.
+        let mut rng = SimRng::new(cfg.seed);
+        let mut first_queue = EventQueue::new();
+        while let Some((t, ev)) = queue.pop() {
+            let t = match ev {
+                Ev::Arrive { stream } => match cfg.arrivals[stream].pattern {
+                    Pattern::Poisson { rate_per_s, .. } => {
+                        t.plus(SimDuration(round_us(rng.exponential(1e6 / rate_per_s))))
+                    }
+                    _ => t,
+                },
+                _ => t,
+            };
+            first_queue.schedule(t, ev);
+        }
+        let mut workers = Vec::new();
+        for (i, w) in cfg.workers.iter().enumerate() {
+            workers.push(Worker {
+                state: WState::NotStarted,
+                woken: false,
+                token: 0,
+                claims: 0,
+                first_claim: None,
+                last_error: None,
+            });
+            first_queue.schedule(w.start, Ev::Poll { w: i, token: 0 });
+        }
+        let bucket_tokens = cfg
+            .downstream
+            .and_then(|d| d.rate_limit)
+            .map_or(0.0, |tb| f64::from(tb.burst));
+        let bucket = cfg.series_bucket;
+        let mut table = JobsTable::new();
+        table.set_expiry_error(expiry_error);
+        Ok(Simulation {
+            now: SimTime::ZERO,
+            queue: first_queue,
+            rng,
+            table,
+            errors,
+            kind_error,
+            call_errors,
+            workers,
+            idle: VecDeque::new(),
+            woken: 0,
+            wake_at: None,
+            info: Vec::new(),
+            locks: BTreeMap::new(),
+            waiters: Vec::new(),
+            in_flight: 0,
+            bucket_tokens,
+            bucket_at: SimTime::ZERO,
+            subs: Vec::new(),
+            subs_open: 0,
+            streams,
+            streams_open,
+            balance: 0,
+            keys: BTreeSet::new(),
+            counters: Counters::default(),
+            log: Vec::new(),
+            events: 0,
+            stopped: None,
+            series: vec![(SimTime::ZERO, 0)],
+            bucket,
+            next_sample: SimTime::ZERO.plus(bucket),
+            cfg,
+        })
+    }
+
+    /// The config this run was built from.
+    pub fn config(&self) -> &SimConfig {
+        &self.cfg
+    }
+
+    /// The current virtual time.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The jobs table.
+    pub fn table(&self) -> &JobsTable {
+        &self.table
+    }
+
+    /// The message of an error id found in the table.
+    pub fn error_text(&self, id: ErrorId) -> &str {
+        self.errors.get(id.0 as usize).map_or("", String::as_str)
+    }
+
+    /// The name of a kind.
+    pub fn kind_name(&self, kind: KindId) -> &str {
+        self.cfg.kinds.get(kind.0 as usize).map_or("", |k| k.name.as_str())
+    }
+
+    /// The event log (empty when the config turned logging off).
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The counters so far.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The simulated store's balance (the sum of applied effects).
+    pub fn balance(&self) -> i64 {
+        self.balance
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Why the run stopped, once it has.
+    pub fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    /// Per worker (in config order): name and the id of its first claimed job.
+    pub fn first_claims(&self) -> Vec<(String, Option<JobId>)> {
+        self.workers
+            .iter()
+            .zip(&self.cfg.workers)
+            .map(|(w, s)| (s.name.clone(), w.first_claim))
+            .collect()
+    }
+
+    /// Per worker (in config order): name and the last claim error it saw, if any.
+    pub fn worker_errors(&self) -> Vec<(String, Option<String>)> {
+        self.workers
+            .iter()
+            .zip(&self.cfg.workers)
+            .map(|(w, s)| (s.name.clone(), w.last_error.clone()))
+            .collect()
+    }
+
+    /// Per job in id order: time from enqueue to first claim (`None` if never claimed).
+    pub fn waits(&self) -> Vec<Option<SimDuration>> {
+        self.info
+            .iter()
+            .map(|i| i.first_claim.map(|t| t.since(i.enqueued_at)))
+            .collect()
+    }
+
+    /// Per job in id order: time from enqueue to `done` (`None` if not done).
+    pub fn latencies(&self) -> Vec<Option<SimDuration>> {
+        self.info
+            .iter()
+            .map(|i| i.done_at.map(|t| t.since(i.enqueued_at)))
+            .collect()
+    }
+
+    /// Queue depth (rows `queued`) over time: one point per bucket in which something happened.
+    pub fn depth_series(&self) -> &[(SimTime, u64)] {
+        &self.series
+    }
+
+    /// Processes the earliest event. Returns `false` (and does nothing) once the run has
+    /// stopped: drained, no workers left, or a limit reached.
+    pub fn step(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        if self.is_drained() {
+            self.stopped = Some(StopReason::Drained);
+            return false;
+        }
+        if self.no_workers_left() {
+            self.stopped = Some(StopReason::NoWorkers);
+            return false;
+        }
+        if self.events >= self.cfg.limits.max_events {
+            self.stopped = Some(StopReason::MaxEvents);
+            return false;
+        }
+        let Some(t) = self.queue.peek_time() else {
+            self.stopped = Some(StopReason::Drained);
+            return false;
+        };
+        if t > self.cfg.limits.max_time {
+            self.stopped = Some(StopReason::MaxTime);
+            return false;
+        }
+        let Some((t, ev)) = self.queue.pop() else {
+            return false;
+        };
+        self.now = t;
+        self.events += 1;
+        self.apply(ev);
+        self.maybe_wake();
+        self.sample();
+        true
+    }
+
+    /// Processes every event up to and including `until` (bounded by the limits). Returns the
+    /// number of events processed.
+    pub fn step_until(&mut self, until: SimTime) -> u64 {
+        let before = self.events;
+        while self.queue.peek_time().is_some_and(|t| t <= until) {
+            if !self.step() {
+                break;
+            }
+        }
+        self.events - before
+    }
+
+    /// Runs until the run stops; returns why.
+    pub fn run(&mut self) -> StopReason {
+        while self.step() {}
+        self.stopped.unwrap_or(StopReason::Drained)
+    }
+
+    fn is_drained(&self) -> bool {
+        self.streams_open == 0
+            && self.subs_open == 0
+            && self.table.count(Status::Queued) == 0
+            && self.table.count(Status::Running) == 0
+            && self
+                .workers
+                .iter()
+                .all(|w| !matches!(w.state, WState::Running(_) | WState::Selecting))
+    }
+
+    fn no_workers_left(&self) -> bool {
+        !self.workers.is_empty()
+            && self.subs_open == 0
+            && self.workers.iter().zip(&self.cfg.workers).all(|(w, s)| {
+                w.state == WState::Finished || (w.state == WState::Down && s.restart_after.is_none())
+            })
+    }
+
+    fn sample(&mut self) {
+        if self.now >= self.next_sample {
+            self.series.push((self.now, self.table.count(Status::Queued)));
+            let b = self.bucket.0.max(1);
+            self.next_sample = SimTime((self.now.0 / b).saturating_add(1).saturating_mul(b));
+            if self.series.len() > MAX_SERIES_POINTS {
+                let kept: Vec<_> = self.series.iter().copied().step_by(2).collect();
+                self.series = kept;
+                self.bucket = SimDuration(self.bucket.0.saturating_mul(2));
+            }
+        }
+    }
+
+    fn say(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, what: impl Into<String>) {
+        if !self.cfg.log {
+            return;
+        }
+        let worker = worker.and_then(|w| self.cfg.workers.get(w)).map(|s| s.name.clone());
+        let job = job.and_then(|(id, attempt)| {
+            let row = self.table.get(id)?;
+            Some((id, self.kind_name(row.kind).to_owned(), attempt, row.max_attempts))
+        });
+        self.log.push(LogEntry {
+            time: self.now,
+            worker,
+            job,
+            what: what.into(),
+        });
+    }
+
+    fn sample_duration(&mut self, d: DurationDist) -> SimDuration {
+        SimDuration(match d {
+            DurationDist::Fixed { ms } => ms.saturating_mul(1_000),
+            DurationDist::Uniform { min_ms, max_ms } => {
+                self.rng.uniform_u64(min_ms.saturating_mul(1_000), max_ms.saturating_mul(1_000))
+            }
+            DurationDist::Exponential { mean_ms } => round_us(self.rng.exponential(mean_ms * 1e3)),
+            DurationDist::LogNormal { p50_ms, p95_ms } => {
+                let mu = libm::log(p50_ms * 1e3);
+                let sigma = (libm::log(p95_ms * 1e3) - mu) / 1.644_853_626_951_472_2;
+                round_us(self.rng.lognormal(mu, sigma))
+            }
+        })
+    }
+
+    fn apply(&mut self, ev: Ev) {
+        match ev {
+            Ev::Arrive { stream } => self.arrive(stream),
+            Ev::Poll { w, token } => {
+                if self.workers[w].token == token {
+                    self.poll(w);
+                }
+            }
+            Ev::Mark { w, job, token } => {
+                if self.workers[w].token == token {
+                    if let Some(row) = self.table.mark_running(job, self.now, self.cfg.lease) {
+                        self.begin_run(w, row);
+                    }
+                }
+            }
+            Ev::LockTimeout { w, token } => {
+                if self.workers[w].token == token {
+                    if let WState::WaitingLock { .. } = self.workers[w].state {
+                        self.waiters.retain(|&(x, _)| x != w);
+                        self.lock_error(w, "canceling statement due to lock timeout");
+                    }
+                }
+            }
+            Ev::WorkDone { w, token } => {
+                if self.workers[w].token == token {
+                    self.work_done(w);
+                }
+            }
+            Ev::Call { owner, token } => {
+                if self.owner_live(owner, token) {
+                    self.call(owner);
+                }
+            }
+            Ev::Reply {
+                owner,
+                token,
+                result,
+            } => {
+                if result == CallResult::Ok {
+                    self.in_flight = self.in_flight.saturating_sub(1);
+                }
+                if self.owner_live(owner, token) {
+                    self.reply(owner, result);
+                }
+            }
+            Ev::Wake => {
+                self.wake_at = None;
+            }
+        }
+    }
+
+    fn owner_live(&self, owner: Owner, token: u64) -> bool {
+        match owner {
+            Owner::Worker(w) => self.workers[w].token == token,
+            Owner::Submission(_) => true,
+        }
+    }
+
+    fn arrive(&mut self, stream: usize) {
+        let pattern = self.cfg.arrivals[stream].pattern.clone();
+        let kind = self.streams[stream].kind;
+        let batch = match &pattern {
+            Pattern::Burst { count, .. } => *count,
+            _ => 1,
+        };
+        for _ in 0..batch {
+            self.streams[stream].produced += 1;
+            let n = self.streams[stream].produced;
+            self.submit(kind, n);
+        }
+        let produced = self.streams[stream].produced;
+        let next = match &pattern {
+            Pattern::Burst { .. } => None,
+            Pattern::Poisson { rate_per_s, count } => (produced < *count).then(|| {
+                self.now
+                    .plus(SimDuration(round_us(self.rng.exponential(1e6 / rate_per_s))))
+            }),
+            Pattern::Times { .. } => self.streams[stream]
+                .times
+                .get(produced as usize)
+                .map(|&t| SimTime::from_ms(t).max(self.now)),
+        };
+        match next {
+            Some(t) => self.queue.schedule(t, Ev::Arrive { stream }),
+            None => self.streams_open = self.streams_open.saturating_sub(1),
+        }
+    }
+
+    fn submit(&mut self, kind: KindId, n: u64) {
+        match self.cfg.intake {
+            Intake::Queue {
+                publish_failure,
+                fallback_calls,
+            } => {
+                if publish_failure > 0.0 && self.rng.chance(publish_failure) {
+                    self.counters.fallbacks += 1;
+                    self.say(None, None, format!("submission {n}: publish failed, calling the downstream directly"));
+                    self.open_submission(kind, fallback_calls);
+                } else {
+                    let max = self.cfg.kinds[kind.0 as usize].max_attempts;
+                    let id = self.table.enqueue(kind, max, self.now);
+                    self.info.push(JobInfo {
+                        arrival_no: n,
+                        enqueued_at: self.now,
+                        ..JobInfo::default()
+                    });
+                    self.counters.accepted += 1;
+                    self.say(None, Some((id, 0)), "enqueued");
+                }
+            }
+            Intake::Direct { calls } => self.open_submission(kind, calls),
+        }
+    }
+
+    fn open_submission(&mut self, kind: KindId, max_calls: u32) {
+        let s = self.subs.len();
+        self.subs.push(Submission {
+            calls: 0,
+            max_calls,
+            prev_wait: None,
+        });
+        let calls_downstream = self.cfg.kinds[kind.0 as usize].calls_downstream;
+        if max_calls == 0 {
+            self.counters.failed_to_user += 1;
+            self.say(None, None, format!("submission {}: failed back to the user", s + 1));
+        } else if !calls_downstream {
+            self.counters.accepted += 1;
+        } else {
+            self.subs_open += 1;
+            self.call(Owner::Submission(s));
+        }
+    }
+
+    fn refill(&mut self, d: &Downstream) {
+        if let Some(tb) = d.rate_limit {
+            let dt = self.now.since(self.bucket_at).0 as f64 / 1e6;
+            self.bucket_tokens = (self.bucket_tokens + dt * tb.rate_per_s).min(f64::from(tb.burst));
+            self.bucket_at = self.now;
+        }
+    }
+
+    fn call(&mut self, owner: Owner) {
+        let Some(d) = self.cfg.downstream else {
+            return;
+        };
+        self.counters.calls += 1;
+        match owner {
+            Owner::Worker(w) => {
+                if let WState::Running(run) = &mut self.workers[w].state {
+                    run.calls += 1;
+                }
+            }
+            Owner::Submission(s) => self.subs[s].calls += 1,
+        }
+        self.refill(&d);
+        let result = if d.outage.is_some_and(|(a, b)| a <= self.now && self.now < b) {
+            CallResult::Unavailable
+        } else if d.rate_limit.is_some() && self.bucket_tokens < 1.0 {
+            CallResult::RateLimited
+        } else if d.capacity > 0 && self.in_flight >= d.capacity {
+            CallResult::Busy
+        } else {
+            CallResult::Ok
+        };
+        if d.rate_limit.is_some() && result != CallResult::Unavailable && self.bucket_tokens >= 1.0
+        {
+            self.bucket_tokens -= 1.0;
+        }
+        let after = if result == CallResult::Ok {
+            self.in_flight += 1;
+            self.sample_duration(d.latency)
+        } else {
+            d.refusal
+        };
+        let token = match owner {
+            Owner::Worker(w) => self.workers[w].token,
+            Owner::Submission(_) => 0,
+        };
+        self.queue.schedule(
+            self.now.plus(after),
+            Ev::Reply {
+                owner,
+                token,
+                result,
+            },
+        );
+    }
+
+    fn reply(&mut self, owner: Owner, result: CallResult) {
+        match result {
+            CallResult::Ok => self.counters.calls_ok += 1,
+            CallResult::Busy => self.counters.calls_busy += 1,
+            CallResult::RateLimited => self.counters.calls_rate_limited += 1,
+            CallResult::Unavailable => self.counters.calls_unavailable += 1,
+        }
+        let retry = self.cfg.in_worker_retry;
+        match owner {
+            Owner::Submission(s) => {
+                let n = s + 1;
+                if result == CallResult::Ok {
+                    self.counters.accepted += 1;
+                    self.subs_open -= 1;
+                    self.say(None, None, format!("submission {n}: downstream ok → accepted"));
+                    return;
+                }
+                let sub = self.subs[s].clone();
+                if sub.calls < sub.max_calls {
+                    let wait = retry.map_or(SimDuration::ZERO, |r| {
+                        r.backoff.wait(sub.calls - 1, sub.prev_wait, &mut self.rng)
+                    });
+                    self.subs[s].prev_wait = Some(wait);
+                    self.say(None, None, format!("submission {n}: {} → call again in {wait}", result.text()));
+                    self.queue.schedule(self.now.plus(wait), Ev::Call { owner, token: 0 });
+                } else {
+                    self.counters.failed_to_user += 1;
+                    self.subs_open -= 1;
+                    self.say(None, None, format!("submission {n}: {} → failed back to the user", result.text()));
+                }
+            }
+            Owner::Worker(w) => {
+                let WState::Running(run) = self.workers[w].state else {
+                    return;
+                };
+                if result == CallResult::Ok {
+                    self.say(Some(w), Some((run.job, run.attempt)), "downstream ok");
+                    self.succeed(w, run);
+                    return;
+                }
+                let err = match result {
+                    CallResult::RateLimited => self.call_errors[1],
+                    CallResult::Unavailable => self.call_errors[2],
+                    _ => self.call_errors[0],
+                };
+                match retry {
+                    Some(r) if run.calls <= r.max_retries => {
+                        let wait = r.backoff.wait(run.calls - 1, run.prev_wait, &mut self.rng);
+                        if let WState::Running(run) = &mut self.workers[w].state {
+                            run.prev_wait = Some(wait);
+                        }
+                        self.say(
+                            Some(w),
+                            Some((run.job, run.attempt)),
+                            format!("{} → retry in the worker in {wait}", result.text()),
+                        );
+                        let token = self.workers[w].token;
+                        self.queue.schedule(self.now.plus(wait), Ev::Call { owner, token });
+                    }
+                    _ => self.fail(w, run, err, ErrorClass::Retryable),
+                }
+            }
+        }
+    }
+
+    fn poll(&mut self, w: usize) {
+        self.workers[w].state = WState::Idle;
+        if self.workers[w].woken {
+            self.workers[w].woken = false;
+            self.woken = self.woken.saturating_sub(1);
+        }
+        let now = self.now;
+        match self.cfg.claim {
+            ClaimStrategy::Atomic => match self.table.claim(now, self.cfg.lease) {
+                Some(row) => self.begin_run(w, row),
+                None => self.go_idle(w),
+            },
+            ClaimStrategy::TwoStatement { gap } => match self.table.peek_claimable(now) {
+                Some(id) => {
+                    self.say(Some(w), None, format!("SELECT picks job#{}", id.0));
+                    self.workers[w].state = WState::Selecting;
+                    let token = self.workers[w].token;
+                    self.queue
+                        .schedule(now.plus(gap), Ev::Mark { w, job: id, token });
+                }
+                None => self.go_idle(w),
+            },
+            ClaimStrategy::SkipLocked => match self.table.peek_claimable(now) {
+                Some(id) => {
+                    let skipped: Vec<u64> = self
+                        .locks
+                        .iter()
+                        .filter(|(&j, l)| j < id.0 && JobsTable::claimable(&l.image, now))
+                        .map(|(&j, _)| j)
+                        .collect();
+                    if !skipped.is_empty() {
+                        let list: Vec<String> = skipped.iter().map(|j| format!("job#{j}")).collect();
+                        self.say(Some(w), None, format!("SKIP LOCKED passes over {}", list.join(", ")));
+                    }
+                    self.lock_row(w, id);
+                }
+                None => self.go_idle(w),
+            },
+            ClaimStrategy::Nowait | ClaimStrategy::ForUpdate { .. } => {
+                // The first row in the committed view: rows locked by others still look queued.
+                let free = self.table.peek_claimable(now);
+                let locked = self
+                    .locks
+                    .iter()
+                    .find(|(_, l)| JobsTable::claimable(&l.image, now))
+                    .map(|(&j, _)| JobId(j));
+                let first = match (free, locked) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                match first {
+                    None => self.go_idle(w),
+                    Some(id) if Some(id) == free => self.lock_row(w, id),
+                    Some(id) => {
+                        if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
+                            self.say(Some(w), None, format!("FOR UPDATE waits for the row lock on job#{}", id.0));
+                            self.workers[w].state = WState::WaitingLock { job: id };
+                            self.waiters.push((w, id));
+                            if let Some(lt) = lock_timeout {
+                                let token = self.workers[w].token;
+                                self.queue.schedule(now.plus(lt), Ev::LockTimeout { w, token });
+                            }
+                        } else {
+                            self.lock_error(w, "could not obtain lock on row in relation \"jobs\"");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn lock_error(&mut self, w: usize, msg: &str) {
+        self.counters.lock_errors += 1;
+        self.workers[w].last_error = Some(msg.to_owned());
+        self.workers[w].token += 1;
+        self.say(Some(w), None, format!("error: {msg}"));
+        if self.cfg.workers[w].probe {
+            self.workers[w].state = WState::Finished;
+            return;
+        }
+        self.workers[w].state = WState::Idle;
+        let pause = self.cfg.workers[w].poll.unwrap_or(LOCK_ERROR_PAUSE);
+        let token = self.workers[w].token;
+        self.queue.schedule(self.now.plus(pause), Ev::Poll { w, token });
+    }
+
+    fn lock_row(&mut self, w: usize, id: JobId) {
+        let Some(image) = self.table.get(id).cloned() else {
+            return;
+        };
+        if let Some(row) = self.table.mark_running(id, self.now, SimDuration(u64::MAX)) {
+            self.locks.insert(id.0, RowLock { holder: w, image });
+            self.begin_run(w, row);
+        }
+    }
+
+    /// Ends the transaction holding `job`'s row lock; `rollback` puts the row image back.
+    fn unlock(&mut self, job: JobId, rollback: bool) {
+        if let Some(lock) = self.locks.remove(&job.0) {
+            if rollback {
+                self.table.restore(lock.image);
+            }
+            let _ = lock.holder;
+            let (woken, rest): (Vec<_>, Vec<_>) =
+                self.waiters.iter().partition(|&&(_, j)| j == job);
+            self.waiters = rest;
+            for (x, _) in woken {
+                self.workers[x].token += 1;
+                self.workers[x].state = WState::Idle;
+                let token = self.workers[x].token;
+                self.queue.schedule(self.now, Ev::Poll { w: x, token });
+            }
+        }
+    }
+
+    fn go_idle(&mut self, w: usize) {
+        if self.cfg.workers[w].probe {
+            self.say(Some(w), None, "nothing to claim");
+            self.workers[w].state = WState::Finished;
+            return;
+        }
+        self.workers[w].state = WState::Idle;
+        match self.cfg.workers[w].poll {
+            Some(p) => {
+                let token = self.workers[w].token;
+                self.queue.schedule(self.now.plus(p), Ev::Poll { w, token });
+            }
+            None => self.idle.push_back(w),
+        }
+    }
+
+    fn maybe_wake(&mut self) {
+        if self.idle.is_empty() {
+            return;
+        }
+        let n = self.table.claimable_count(self.now).saturating_sub(self.woken);
+        if n > 0 {
+            for _ in 0..n.min(self.idle.len()) {
+                if let Some(w) = self.idle.pop_front() {
+                    self.woken += 1;
+                    self.workers[w].woken = true;
+                    self.workers[w].token += 1;
+                    let token = self.workers[w].token;
+                    self.queue.schedule(self.now, Ev::Poll { w, token });
+                }
+            }
+        } else if self.woken == 0 {
+            if let Some(t) = self.table.next_claimable_at() {
+                if t > self.now && t < SimTime::MAX && self.wake_at.is_none_or(|x| t < x || x <= self.now) {
+                    self.wake_at = Some(t);
+                    self.queue.schedule(t, Ev::Wake);
+                }
+            }
+        }
+    }
+
+    fn begin_run(&mut self, w: usize, row: Job) {
+        let id = row.id;
+        let attempt = row.attempts;
+        self.workers[w].claims += 1;
+        if self.workers[w].first_claim.is_none() {
+            self.workers[w].first_claim = Some(id);
+        }
+        let idx = (id.0 - 1) as usize;
+        if self.info[idx].first_claim.is_none() {
+            self.info[idx].first_claim = Some(self.now);
+        }
+        let how = match self.cfg.claim {
+            ClaimStrategy::Atomic => "claimed (UPDATE … RETURNING)",
+            ClaimStrategy::TwoStatement { .. } => "claimed (UPDATE by id)",
+            ClaimStrategy::ForUpdate { .. } => "claimed (SELECT … FOR UPDATE)",
+            ClaimStrategy::Nowait => "claimed (FOR UPDATE NOWAIT)",
+            ClaimStrategy::SkipLocked => "claimed (FOR UPDATE SKIP LOCKED)",
+        };
+        self.say(Some(w), Some((id, attempt)), how);
+        if self.cfg.workers[w].probe {
+            if self.cfg.claim.holds_row_lock() {
+                self.say(Some(w), Some((id, attempt)), "ROLLBACK (the probe only looks)");
+                self.unlock(id, true);
+            }
+            self.workers[w].state = WState::Finished;
+            return;
+        }
+        self.workers[w].token += 1;
+        let run = Run {
+            job: id,
+            attempt,
+            calls: 0,
+            prev_wait: None,
+        };
+        self.workers[w].state = WState::Running(run);
+        self.counters.runs += 1;
+        self.info[idx].runs += 1;
+        let kind = &self.cfg.kinds[row.kind.0 as usize];
+        let (dist, calls) = (kind.duration, kind.calls_downstream);
+        let d = self.sample_duration(dist);
+        let token = self.workers[w].token;
+        let at = self.now.plus(d);
+        if calls {
+            self.queue.schedule(at, Ev::Call { owner: Owner::Worker(w), token });
+        } else {
+            self.queue.schedule(at, Ev::WorkDone { w, token });
+        }
+    }
+
+    fn work_done(&mut self, w: usize) {
+        let WState::Running(run) = self.workers[w].state else {
+            return;
+        };
+        let Some(row) = self.table.get(run.job) else {
+            return;
+        };
+        let k = row.kind.0 as usize;
+        let failed = match self.cfg.kinds[k].failure {
+            FailureModel::Never => false,
+            FailureModel::FirstRuns { k: n } => self.info[(run.job.0 - 1) as usize].runs <= n,
+            FailureModel::Probability { p } => self.rng.chance(p),
+            FailureModel::Always => true,
+        };
+        if failed {
+            let class = self.cfg.kinds[k].error_class;
+            self.fail(w, run, self.kind_error[k], class);
+        } else {
+            self.succeed(w, run);
+        }
+    }
+
+    fn succeed(&mut self, w: usize, run: Run) {
+        let idx = (run.job.0 - 1) as usize;
+        let job = (run.job, run.attempt);
+        self.info[idx].successes += 1;
+        if self.info[idx].successes > 1 {
+            self.counters.duplicate_runs += 1;
+        }
+        let kind = self.table.get(run.job).map(|r| r.kind.0 as usize).unwrap_or(0);
+        if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
+            let key = effect
+                .idempotency_key
+                .map(|t| t.replace("{n}", &self.info[idx].arrival_no.to_string()));
+            match key {
+                Some(key) if self.keys.contains(&key) => {
+                    self.counters.prevented_by_key += 1;
+                    self.say(
+                        Some(w),
+                        Some(job),
+                        format!("idempotency key {key} already recorded (unique constraint) → ROLLBACK, balance stays {}", self.balance),
+                    );
+                }
+                key => {
+                    if let Some(key) = key {
+                        self.keys.insert(key);
+                    }
+                    let before = self.balance;
+                    self.balance = self.balance.saturating_add(effect.amount);
+                    self.info[idx].effects += 1;
+                    if self.info[idx].effects > 1 {
+                        self.counters.duplicate_effects += 1;
+                    }
+                    self.say(Some(w), Some(job), format!("side effect applied: balance {before} → {}", self.balance));
+                }
+            }
+        }
+        let p = self.cfg.workers[w].crash_probability;
+        if p > 0.0 && self.rng.chance(p) {
+            self.counters.crashes += 1;
+            self.say(Some(w), Some(job), "worker dies before complete()");
+            self.workers[w].token += 1;
+            self.workers[w].state = WState::Down;
+            if self.cfg.claim.holds_row_lock() {
+                self.unlock(run.job, true);
+            }
+            if let Some(r) = self.cfg.workers[w].restart_after {
+                let token = self.workers[w].token;
+                self.queue.schedule(self.now.plus(r), Ev::Poll { w, token });
+            }
+            return;
+        }
+        self.table.complete(run.job);
+        if self.info[idx].done_at.is_none() {
+            self.info[idx].done_at = Some(self.now);
+        }
+        self.say(Some(w), Some(job), "done");
+        if self.cfg.claim.holds_row_lock() {
+            self.unlock(run.job, false);
+        }
+        self.after_run(w);
+    }
+
+    fn fail(&mut self, w: usize, run: Run, err: ErrorId, class: ErrorClass) {
+        self.counters.failures += 1;
+        let idx = (run.job.0 - 1) as usize;
+        let job = (run.job, run.attempt);
+        let msg = self.error_text(err).to_owned();
+        if self.cfg.classify_errors && class == ErrorClass::Permanent {
+            self.table.dead_letter(run.job, err);
+            self.say(Some(w), Some(job), format!("error {msg} (permanent) → dead"));
+        } else {
+            let n = run.attempt.saturating_sub(1);
+            let wait = self.cfg.retry.wait(n, self.info[idx].prev_wait, &mut self.rng);
+            self.info[idx].prev_wait = Some(wait);
+            match self.table.release(run.job, run.attempt, err, self.now, wait) {
+                Some(Released::Queued { run_after }) => {
+                    self.say(Some(w), Some(job), format!("error {msg} → queued until {run_after}"))
+                }
+                Some(Released::Dead) => self.say(Some(w), Some(job), format!("error {msg} → dead")),
+                None => {}
+            }
+        }
+        if self.cfg.claim.holds_row_lock() {
+            self.unlock(run.job, false);
+        }
+        self.after_run(w);
+    }
+
+    fn after_run(&mut self, w: usize) {
+        self.workers[w].token += 1;
+        let limit = self.cfg.workers[w].max_claims;
+        if limit.is_some_and(|m| self.workers[w].claims >= m) {
+            self.workers[w].state = WState::Finished;
+            return;
+        }
+        self.workers[w].state = WState::Idle;
+        let token = self.workers[w].token;
+        self.queue.schedule(self.now, Ev::Poll { w, token });
+    }
+}
+
+impl SimConfig {
+    /// Jobs that arrival stream `i` will create.
+    pub fn job_count_of(&self, i: usize) -> u64 {
+        self.arrivals.get(i).map_or(0, |a| match &a.pattern {
+            Pattern::Burst { count, .. } | Pattern::Poisson { count, .. } => *count,
+            Pattern::Times { at_ms } => at_ms.len() as u64,
+        })
+    }
+}
+

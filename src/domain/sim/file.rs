@@ -1,0 +1,496 @@
+//! The JSON config file of `simulate --config FILE.json`, and its checks.
+//!
+//! Numbers are read as signed integers and floats, then checked, so that a negative count or
+//! an absurd size is reported with its field path and allowed range instead of a bare parse
+//! error. Unknown fields are rejected. Times are whole milliseconds. Every finding is
+//! returned, not only the first. Example:
+//!
+//! ```json
+//! { "seed": 7,
+//!   "kinds": [{ "name": "send_mail", "max_attempts": 5,
+//!               "duration": { "type": "lognormal", "p50_ms": 80, "p95_ms": 400 },
+//!               "failure": { "type": "probability", "p": 0.2 },
+//!               "error": "TimeoutError", "error_class": "retryable" }],
+//!   "arrivals": [{ "kind": 0, "pattern": { "type": "poisson", "rate_per_s": 5, "count": 100 } }],
+//!   "workers": { "count": 2, "poll_ms": 50 },
+//!   "retry": { "base_ms": 100, "cap_ms": 5000, "growth": "exponential", "jitter": "full" } }
+//! ```
+
+use super::backoff::{BackoffPolicy, Growth, Jitter};
+use super::config::{
+    Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
+    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
+    MAX_ATTEMPTS, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+};
+use super::error::ConfigError;
+use super::time::{SimDuration, SimTime};
+use serde::Deserialize;
+
+/// The file's top level. See the module docs for an example.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimConfigFile {
+    /// RNG seed (default 1).
+    #[serde(default = "one")]
+    pub seed: i64,
+    /// Job kinds.
+    pub kinds: Vec<KindFile>,
+    /// Arrivals.
+    pub arrivals: Vec<ArrivalsFile>,
+    /// Workers.
+    pub workers: WorkersFile,
+    /// Claim strategy (default atomic).
+    #[serde(default)]
+    pub claim: Option<ClaimFile>,
+    /// Lease, ms (default 30 000).
+    #[serde(default)]
+    pub lease_ms: Option<i64>,
+    /// Queue retry wait (default fixed 200 ms).
+    #[serde(default)]
+    pub retry: Option<BackoffFile>,
+    /// Permanent errors go to `dead` at once (default false).
+    #[serde(default)]
+    pub classify_errors: bool,
+    /// Retries inside the worker for downstream calls.
+    #[serde(default)]
+    pub in_worker_retry: Option<InWorkerRetryFile>,
+    /// The downstream.
+    #[serde(default)]
+    pub downstream: Option<DownstreamFile>,
+    /// Intake (default queue, no publish failures).
+    #[serde(default)]
+    pub intake: Option<IntakeFile>,
+    /// Run bounds.
+    #[serde(default)]
+    pub limits: Option<LimitsFile>,
+    /// Record the event log (default true).
+    #[serde(default = "yes")]
+    pub log: bool,
+    /// Queue-depth series bucket, ms (default 1000).
+    #[serde(default)]
+    pub series_bucket_ms: Option<i64>,
+}
+
+fn one() -> i64 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+/// A job kind in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct KindFile {
+    pub name: String,
+    #[serde(default = "three")]
+    pub max_attempts: i64,
+    #[serde(default)]
+    pub duration: Option<DistFile>,
+    #[serde(default)]
+    pub failure: Option<FailureFile>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub error_class: Option<ErrorClass>,
+    #[serde(default)]
+    pub effect: Option<EffectFile>,
+    #[serde(default)]
+    pub calls_downstream: bool,
+}
+
+fn three() -> i64 {
+    3
+}
+
+/// A duration distribution in the file (ms).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum DistFile {
+    Fixed { ms: i64 },
+    Uniform { min_ms: i64, max_ms: i64 },
+    Exponential { mean_ms: f64 },
+    Lognormal { p50_ms: f64, p95_ms: f64 },
+}
+
+/// A failure model in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum FailureFile {
+    Never,
+    FirstRuns { k: i64 },
+    Probability { p: f64 },
+    Always,
+}
+
+/// A side effect in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct EffectFile {
+    pub amount: i64,
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// Arrivals in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ArrivalsFile {
+    pub kind: i64,
+    pub pattern: PatternFile,
+}
+
+/// An arrival pattern in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum PatternFile {
+    Burst {
+        count: i64,
+        #[serde(default)]
+        at_ms: i64,
+    },
+    Poisson { rate_per_s: f64, count: i64 },
+    Times { at_ms: Vec<i64> },
+}
+
+/// Workers in the file: `count` alike workers named `A`, `B`, ….
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct WorkersFile {
+    pub count: i64,
+    /// Idle poll interval, ms; 0: woken on work (default 50).
+    #[serde(default)]
+    pub poll_ms: Option<i64>,
+    #[serde(default)]
+    pub crash_probability: f64,
+    #[serde(default)]
+    pub restart_after_ms: Option<i64>,
+}
+
+/// A claim strategy in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClaimFile {
+    Atomic,
+    TwoStatement {
+        #[serde(default)]
+        gap_ms: Option<i64>,
+    },
+    ForUpdate {
+        #[serde(default)]
+        lock_timeout_ms: Option<i64>,
+    },
+    Nowait,
+    SkipLocked,
+}
+
+/// A backoff policy in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct BackoffFile {
+    pub base_ms: i64,
+    pub cap_ms: i64,
+    #[serde(default)]
+    pub growth: Option<Growth>,
+    #[serde(default)]
+    pub jitter: Option<Jitter>,
+}
+
+/// In-worker retries in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct InWorkerRetryFile {
+    pub max_retries: i64,
+    pub backoff: BackoffFile,
+}
+
+/// The downstream in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct DownstreamFile {
+    #[serde(default)]
+    pub capacity: i64,
+    pub latency: DistFile,
+    #[serde(default)]
+    pub refusal_ms: i64,
+    #[serde(default)]
+    pub rate_limit: Option<RateLimitFile>,
+    #[serde(default)]
+    pub outage: Option<OutageFile>,
+}
+
+/// A token bucket in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RateLimitFile {
+    pub rate_per_s: f64,
+    pub burst: i64,
+}
+
+/// An outage window in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct OutageFile {
+    pub from_ms: i64,
+    pub until_ms: i64,
+}
+
+/// Intake in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum IntakeFile {
+    Queue {
+        #[serde(default)]
+        publish_failure: f64,
+        #[serde(default)]
+        fallback_calls: i64,
+    },
+    Direct {
+        #[serde(default = "one")]
+        calls: i64,
+    },
+}
+
+/// Limits in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct LimitsFile {
+    #[serde(default)]
+    pub max_events: Option<i64>,
+    #[serde(default)]
+    pub max_time_ms: Option<i64>,
+}
+
+/// Parses and checks a config file's text.
+///
+/// # Errors
+/// [`ConfigError::Parse`] (with the field path) for malformed JSON, a wrong type or an
+/// unknown field; otherwise every range and cross-field finding.
+pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let file: SimConfigFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        vec![ConfigError::Parse {
+            field: path,
+            message: e.into_inner().to_string(),
+        }]
+    })?;
+    file.into_config()
+}
+
+struct Check(Vec<ConfigError>);
+
+impl Check {
+    fn int(&mut self, field: &str, v: i64, min: u64, max: u64) -> u64 {
+        if v < 0 || (v as u64) < min || (v as u64) > max {
+            self.0.push(ConfigError::range(field, v as f64, min as f64, max as f64));
+            min
+        } else {
+            v as u64
+        }
+    }
+
+    fn ms(&mut self, field: &str, v: i64) -> u64 {
+        self.int(field, v, 0, MAX_MS)
+    }
+
+    fn dist(&mut self, field: &str, d: &DistFile) -> DurationDist {
+        match *d {
+            DistFile::Fixed { ms } => DurationDist::Fixed {
+                ms: self.ms(&format!("{field}.ms"), ms),
+            },
+            DistFile::Uniform { min_ms, max_ms } => DurationDist::Uniform {
+                min_ms: self.ms(&format!("{field}.min_ms"), min_ms),
+                max_ms: self.ms(&format!("{field}.max_ms"), max_ms),
+            },
+            DistFile::Exponential { mean_ms } => DurationDist::Exponential { mean_ms },
+            DistFile::Lognormal { p50_ms, p95_ms } => DurationDist::LogNormal { p50_ms, p95_ms },
+        }
+    }
+
+    fn backoff(&mut self, field: &str, b: &BackoffFile) -> BackoffPolicy {
+        BackoffPolicy {
+            base: SimDuration::from_ms(self.ms(&format!("{field}.base_ms"), b.base_ms)),
+            cap: SimDuration::from_ms(self.ms(&format!("{field}.cap_ms"), b.cap_ms)),
+            growth: b.growth.unwrap_or(Growth::Fixed),
+            jitter: b.jitter.unwrap_or(Jitter::None),
+        }
+    }
+}
+
+impl SimConfigFile {
+    /// Converts to a [`SimConfig`], checking every field.
+    ///
+    /// # Errors
+    /// Every finding (ranges first, then [`SimConfig::validate`]'s cross-field checks).
+    pub fn into_config(self) -> Result<SimConfig, Vec<ConfigError>> {
+        let mut c = Check(Vec::new());
+        let mut cfg = SimConfig::empty(c.int("seed", self.seed, 0, i64::MAX as u64));
+        for (i, k) in self.kinds.iter().enumerate() {
+            let f = |n: &str| format!("kinds[{i}].{n}");
+            let failure = match k.failure.clone().unwrap_or(FailureFile::Never) {
+                FailureFile::Never => FailureModel::Never,
+                FailureFile::FirstRuns { k: n } => FailureModel::FirstRuns {
+                    k: c.int(&f("failure.k"), n, 0, MAX_ATTEMPTS) as u32,
+                },
+                FailureFile::Probability { p } => FailureModel::Probability { p },
+                FailureFile::Always => FailureModel::Always,
+            };
+            cfg.kinds.push(JobKind {
+                name: k.name.clone(),
+                max_attempts: c.int(&f("max_attempts"), k.max_attempts, 1, MAX_ATTEMPTS) as u32,
+                duration: k
+                    .duration
+                    .as_ref()
+                    .map_or(DurationDist::Fixed { ms: 0 }, |d| c.dist(&f("duration"), d)),
+                failure,
+                error: k.error.clone().unwrap_or_else(|| "error".into()),
+                error_class: k.error_class.unwrap_or(ErrorClass::Retryable),
+                effect: k.effect.as_ref().map(|e| Effect {
+                    amount: e.amount,
+                    idempotency_key: e.idempotency_key.clone(),
+                }),
+                calls_downstream: k.calls_downstream,
+            });
+        }
+        for (i, a) in self.arrivals.iter().enumerate() {
+            let f = |n: &str| format!("arrivals[{i}].{n}");
+            let pattern = match &a.pattern {
+                PatternFile::Burst { count, at_ms } => Pattern::Burst {
+                    count: c.int(&f("pattern.count"), *count, 0, MAX_JOBS),
+                    at_ms: c.ms(&f("pattern.at_ms"), *at_ms),
+                },
+                PatternFile::Poisson { rate_per_s, count } => Pattern::Poisson {
+                    rate_per_s: *rate_per_s,
+                    count: c.int(&f("pattern.count"), *count, 0, MAX_JOBS),
+                },
+                PatternFile::Times { at_ms } => {
+                    if at_ms.len() as u64 > MAX_JOBS {
+                        c.0.push(ConfigError::range(&f("pattern.at_ms"), at_ms.len() as f64, 0.0, MAX_JOBS as f64));
+                    }
+                    Pattern::Times {
+                        at_ms: at_ms
+                            .iter()
+                            .take(MAX_JOBS as usize)
+                            .enumerate()
+                            .map(|(j, &t)| c.ms(&f(&format!("pattern.at_ms[{j}]")), t))
+                            .collect(),
+                    }
+                }
+            };
+            cfg.arrivals.push(Arrivals {
+                kind: c.int(&f("kind"), a.kind, 0, u32::MAX.into()) as usize,
+                pattern,
+            });
+        }
+        let w = &self.workers;
+        let count = c.int("workers.count", w.count, 0, MAX_WORKERS);
+        let poll = c.ms("workers.poll_ms", w.poll_ms.unwrap_or(50));
+        let restart = w.restart_after_ms.map(|r| c.ms("workers.restart_after_ms", r));
+        if !(0.0..=1.0).contains(&w.crash_probability) {
+            c.0.push(ConfigError::range("workers.crash_probability", w.crash_probability, 0.0, 1.0));
+        }
+        cfg.workers = (0..count as usize)
+            .map(|i| WorkerSpec {
+                crash_probability: w.crash_probability.clamp(0.0, 1.0),
+                restart_after: restart.map(SimDuration::from_ms),
+                ..WorkerSpec::new(WorkerSpec::default_name(i), poll)
+            })
+            .collect();
+        cfg.claim = match self.claim.unwrap_or(ClaimFile::Atomic) {
+            ClaimFile::Atomic => ClaimStrategy::Atomic,
+            ClaimFile::TwoStatement { gap_ms } => ClaimStrategy::TwoStatement {
+                gap: SimDuration::from_ms(c.ms("claim.gap_ms", gap_ms.unwrap_or(1))),
+            },
+            ClaimFile::ForUpdate { lock_timeout_ms } => ClaimStrategy::ForUpdate {
+                lock_timeout: lock_timeout_ms
+                    .map(|t| SimDuration::from_ms(c.ms("claim.lock_timeout_ms", t))),
+            },
+            ClaimFile::Nowait => ClaimStrategy::Nowait,
+            ClaimFile::SkipLocked => ClaimStrategy::SkipLocked,
+        };
+        if let Some(l) = self.lease_ms {
+            cfg.lease = SimDuration::from_ms(c.int("lease_ms", l, 1, MAX_MS));
+        }
+        if let Some(r) = &self.retry {
+            cfg.retry = c.backoff("retry", r);
+        }
+        cfg.classify_errors = self.classify_errors;
+        if let Some(r) = &self.in_worker_retry {
+            cfg.in_worker_retry = Some(InWorkerRetry {
+                max_retries: c.int("in_worker_retry.max_retries", r.max_retries, 0, MAX_ATTEMPTS) as u32,
+                backoff: c.backoff("in_worker_retry.backoff", &r.backoff),
+            });
+        }
+        if let Some(d) = &self.downstream {
+            cfg.downstream = Some(Downstream {
+                capacity: c.int("downstream.capacity", d.capacity, 0, MAX_WORKERS) as u32,
+                latency: c.dist("downstream.latency", &d.latency),
+                refusal: SimDuration::from_ms(c.ms("downstream.refusal_ms", d.refusal_ms)),
+                rate_limit: d.rate_limit.as_ref().map(|r| TokenBucket {
+                    rate_per_s: r.rate_per_s,
+                    burst: c.int("downstream.rate_limit.burst", r.burst, 1, 1_000_000) as u32,
+                }),
+                outage: d.outage.as_ref().map(|o| {
+                    (
+                        SimTime::from_ms(c.ms("downstream.outage.from_ms", o.from_ms)),
+                        SimTime::from_ms(c.ms("downstream.outage.until_ms", o.until_ms)),
+                    )
+                }),
+            });
+        }
+        if let Some(i) = &self.intake {
+            cfg.intake = match *i {
+                IntakeFile::Queue {
+                    publish_failure,
+                    fallback_calls,
+                } => Intake::Queue {
+                    publish_failure,
+                    fallback_calls: c.int("intake.fallback_calls", fallback_calls, 0, MAX_ATTEMPTS) as u32,
+                },
+                IntakeFile::Direct { calls } => Intake::Direct {
+                    calls: c.int("intake.calls", calls, 1, MAX_ATTEMPTS) as u32,
+                },
+            };
+        }
+        if let Some(l) = &self.limits {
+            if let Some(e) = l.max_events {
+                cfg.limits.max_events = c.int("limits.max_events", e, 1, MAX_EVENTS);
+            }
+            if let Some(t) = l.max_time_ms {
+                cfg.limits.max_time = SimTime::from_ms(c.int("limits.max_time_ms", t, 1, MAX_MS));
+            }
+        }
+        cfg.log = self.log;
+        if let Some(b) = self.series_bucket_ms {
+            cfg.series_bucket = SimDuration::from_ms(c.int("series_bucket_ms", b, 1, MAX_MS));
+        }
+        let mut errs = c.0;
+        if errs.is_empty() {
+            errs = cfg.validate();
+        } else {
+            // Cross-field checks still run so that every finding is reported at once.
+            errs.extend(cfg.validate().into_iter().filter(|e| !matches!(e, ConfigError::OutOfRange { .. })));
+        }
+        if errs.is_empty() {
+            Ok(cfg)
+        } else {
+            Err(errs)
+        }
+    }
+}

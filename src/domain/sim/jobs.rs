@@ -1,0 +1,368 @@
+//! The jobs table and its four operations, with the seed's exact semantics.
+//!
+//! Source: seed `000` (`miniqueue.py`), restated in `DOMAIN.md` §2. One row per job:
+//! `id` (1, 2, …), `name`, `status`, `attempts` (times claimed), `max_attempts`, `run_after`,
+//! `locked_until` (lease end), `last_error`. Every row is in exactly one [`Status`] at any time.
+//!
+//! * [`JobsTable::claim`] takes the lowest id among rows that are (`queued` and
+//!   `run_after <= now`) or (`running` and `locked_until <= now`: an expired lease is
+//!   reclaimed), and in the same step sets `running`, `attempts += 1`,
+//!   `locked_until = now + lease`.
+//! * [`JobsTable::complete`] sets `done` and clears the lease; `last_error` is kept.
+//! * [`JobsTable::release`] sets `dead` when the claimed attempt number has reached
+//!   `max_attempts`, else `queued` with `run_after = now + wait`; both record `last_error`.
+//!
+//! One deliberate addition to the seed's SQL: a `running` row whose lease has expired on its
+//! last allowed attempt (`attempts >= max_attempts`) is not claimed again but goes to `dead`
+//! (with the error set by [`JobsTable::set_expiry_error`]), as a managed queue moves a message
+//! to its dead-letter queue after `maxReceiveCount` receives. Without it a worker that keeps
+//! dying would push `attempts` past `max_attempts`. (The two-statement claim can still do so:
+//! that race is what it demonstrates.)
+//!
+//! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set; rows that become
+//! claimable later (a `run_after` or a lease end) sit in a min-heap keyed by that time and move
+//! over when a claim looks at a later `now`. Stale heap entries are skipped.
+
+use super::time::{SimDuration, SimTime};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+/// A job's id: 1, 2, … in enqueue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct JobId(pub u64);
+
+/// Index of a job kind (its handler) in the simulation's kind list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct KindId(pub u32);
+
+/// Index of an error message in the simulation's error list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ErrorId(pub u32);
+
+/// A row's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Waiting to be claimed (not before `run_after`).
+    Queued,
+    /// Claimed; other workers keep off until `locked_until`.
+    Running,
+    /// Completed.
+    Done,
+    /// Attempts used up (dead-lettered).
+    Dead,
+}
+
+impl Status {
+    /// All states.
+    pub const ALL: [Status; 4] = [Status::Queued, Status::Running, Status::Done, Status::Dead];
+
+    /// The column value, e.g. `"queued"`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Status::Queued => "queued",
+            Status::Running => "running",
+            Status::Done => "done",
+            Status::Dead => "dead",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One row of the jobs table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// Row id.
+    pub id: JobId,
+    /// Which handler runs it.
+    pub kind: KindId,
+    /// Current state.
+    pub status: Status,
+    /// Times claimed.
+    pub attempts: u32,
+    /// Claims allowed, the first included.
+    pub max_attempts: u32,
+    /// Not claimable before this instant.
+    pub run_after: SimTime,
+    /// Lease end while `running`; `None` otherwise.
+    pub locked_until: Option<SimTime>,
+    /// The error of the latest failed attempt (kept when the job later completes).
+    pub last_error: Option<ErrorId>,
+}
+
+/// What [`JobsTable::release`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Released {
+    /// Back to `queued`, claimable from `run_after`.
+    Queued {
+        /// When it can be claimed again.
+        run_after: SimTime,
+    },
+    /// Attempts used up: `dead`.
+    Dead,
+}
+
+/// The jobs table. See the module docs for the semantics.
+#[derive(Debug, Clone, Default)]
+pub struct JobsTable {
+    rows: Vec<Job>,
+    /// Ids claimable at the time of the latest [`JobsTable::refresh`].
+    ready: BTreeSet<u64>,
+    /// `(time, id)` at which a row becomes claimable; may hold stale entries.
+    later: BinaryHeap<Reverse<(SimTime, u64)>>,
+    counts: [u64; 4],
+    expiry_error: Option<ErrorId>,
+}
+
+impl JobsTable {
+    /// An empty table.
+    pub fn new() -> JobsTable {
+        JobsTable::default()
+    }
+
+    /// The `last_error` given to a row whose lease expired on its last attempt (see the
+    /// module docs). Unset: such a row keeps its previous `last_error`.
+    pub fn set_expiry_error(&mut self, error: ErrorId) {
+        self.expiry_error = Some(error);
+    }
+
+    /// All rows in id order.
+    pub fn rows(&self) -> &[Job] {
+        &self.rows
+    }
+
+    /// The row with `id`.
+    pub fn get(&self, id: JobId) -> Option<&Job> {
+        let i = id.0.checked_sub(1)?;
+        self.rows.get(usize::try_from(i).ok()?)
+    }
+
+    fn get_mut(&mut self, id: JobId) -> Option<&mut Job> {
+        let i = id.0.checked_sub(1)?;
+        self.rows.get_mut(usize::try_from(i).ok()?)
+    }
+
+    /// Number of rows in `status`.
+    pub fn count(&self, status: Status) -> u64 {
+        self.counts[status.index()]
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// `true` when the table has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    fn set_status(&mut self, id: JobId, status: Status) {
+        if let Some(row) = self.get_mut(id) {
+            let old = row.status;
+            row.status = status;
+            self.counts[old.index()] -= 1;
+            self.counts[status.index()] += 1;
+        }
+    }
+
+    /// Adds a `queued` row claimable from `run_after`; returns its id.
+    pub fn enqueue(&mut self, kind: KindId, max_attempts: u32, run_after: SimTime) -> JobId {
+        let id = JobId(self.rows.len() as u64 + 1);
+        self.rows.push(Job {
+            id,
+            kind,
+            status: Status::Queued,
+            attempts: 0,
+            max_attempts,
+            run_after,
+            locked_until: None,
+            last_error: None,
+        });
+        self.counts[Status::Queued.index()] += 1;
+        self.later.push(Reverse((run_after, id.0)));
+        id
+    }
+
+    /// Is `row` claimable at `now`?
+    pub fn claimable(row: &Job, now: SimTime) -> bool {
+        match row.status {
+            Status::Queued => row.run_after <= now,
+            Status::Running => row.locked_until.is_some_and(|t| t <= now),
+            Status::Done | Status::Dead => false,
+        }
+    }
+
+    /// The time at which the row's pending heap entry is still meaningful.
+    fn due(row: &Job) -> Option<SimTime> {
+        match row.status {
+            Status::Queued => Some(row.run_after),
+            Status::Running => row.locked_until,
+            Status::Done | Status::Dead => None,
+        }
+    }
+
+    /// Moves rows that have become claimable by `now` into the ready set.
+    pub fn refresh(&mut self, now: SimTime) {
+        while let Some(&Reverse((t, id))) = self.later.peek() {
+            if t > now {
+                break;
+            }
+            self.later.pop();
+            let Some(row) = self.get(JobId(id)) else {
+                continue;
+            };
+            if Self::due(row) != Some(t) {
+                continue;
+            }
+            if row.status == Status::Running && row.attempts >= row.max_attempts {
+                let err = self.expiry_error.or(row.last_error);
+                self.set_status(JobId(id), Status::Dead);
+                if let Some(row) = self.get_mut(JobId(id)) {
+                    row.locked_until = None;
+                    row.last_error = err;
+                }
+            } else {
+                self.ready.insert(id);
+            }
+        }
+    }
+
+    /// The earliest future instant at which some row becomes claimable (a `run_after` or a
+    /// lease end), if any.
+    pub fn next_claimable_at(&mut self) -> Option<SimTime> {
+        while let Some(&Reverse((t, id))) = self.later.peek() {
+            let live = self.get(JobId(id)).is_some_and(|r| Self::due(r) == Some(t));
+            if live {
+                return Some(t);
+            }
+            self.later.pop();
+        }
+        None
+    }
+
+    /// Number of rows claimable at `now`.
+    pub fn claimable_count(&mut self, now: SimTime) -> usize {
+        self.refresh(now);
+        self.ready.len()
+    }
+
+    /// The lowest claimable id at `now`, without claiming it (the first statement of a
+    /// two-statement claim, or the row a `FOR UPDATE` would lock).
+    pub fn peek_claimable(&mut self, now: SimTime) -> Option<JobId> {
+        self.refresh(now);
+        self.ready.first().map(|&id| JobId(id))
+    }
+
+    /// The lowest claimable id at `now` that `skip` does not reject.
+    pub fn peek_claimable_where(
+        &mut self,
+        now: SimTime,
+        mut skip: impl FnMut(JobId) -> bool,
+    ) -> Option<JobId> {
+        self.refresh(now);
+        self.ready.iter().map(|&id| JobId(id)).find(|&id| !skip(id))
+    }
+
+    /// Atomic claim (`UPDATE … RETURNING` in one statement): the lowest claimable id at `now`
+    /// becomes `running` with `attempts += 1` and `locked_until = now + lease`. Returns the
+    /// claimed row, or `None` when nothing is claimable.
+    pub fn claim(&mut self, now: SimTime, lease: SimDuration) -> Option<Job> {
+        let id = self.peek_claimable(now)?;
+        self.mark_running(id, now, lease)
+    }
+
+    /// Sets row `id` to `running`, `attempts += 1`, `locked_until = now + lease`,
+    /// unconditionally: the second statement of a two-statement claim, which does not re-check
+    /// the status (that is the race). Returns the updated row; `None` for an unknown id.
+    pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
+        self.get(id)?;
+        self.set_status(id, Status::Running);
+        self.ready.remove(&id.0);
+        let until = now.plus(lease);
+        let row = self.get_mut(id)?;
+        row.attempts = row.attempts.saturating_add(1);
+        row.locked_until = Some(until);
+        let out = row.clone();
+        self.later.push(Reverse((until, id.0)));
+        Some(out)
+    }
+
+    /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
+    pub fn complete(&mut self, id: JobId) -> bool {
+        if self.get(id).is_none() {
+            return false;
+        }
+        self.set_status(id, Status::Done);
+        self.ready.remove(&id.0);
+        if let Some(row) = self.get_mut(id) {
+            row.locked_until = None;
+        }
+        true
+    }
+
+    /// `release` after a failed attempt. `attempt` is the attempt number returned by the claim
+    /// (the seed compares the claimed row's `attempts`, not a fresh read). When
+    /// `attempt >= max_attempts` the row becomes `dead`; otherwise `queued` with
+    /// `run_after = now + wait`. Either way `last_error = error`. `None` for an unknown id.
+    pub fn release(
+        &mut self,
+        id: JobId,
+        attempt: u32,
+        error: ErrorId,
+        now: SimTime,
+        wait: SimDuration,
+    ) -> Option<Released> {
+        let max = self.get(id)?.max_attempts;
+        if attempt >= max {
+            self.dead_letter(id, error);
+            return Some(Released::Dead);
+        }
+        self.set_status(id, Status::Queued);
+        self.ready.remove(&id.0);
+        let run_after = now.plus(wait);
+        let row = self.get_mut(id)?;
+        row.locked_until = None;
+        row.run_after = run_after;
+        row.last_error = Some(error);
+        self.later.push(Reverse((run_after, id.0)));
+        Some(Released::Queued { run_after })
+    }
+
+    /// Sends row `id` straight to `dead` with `last_error = error` (a permanent error when
+    /// errors are classified). Returns `false` for an unknown id.
+    pub fn dead_letter(&mut self, id: JobId, error: ErrorId) -> bool {
+        if self.get(id).is_none() {
+            return false;
+        }
+        self.set_status(id, Status::Dead);
+        self.ready.remove(&id.0);
+        if let Some(row) = self.get_mut(id) {
+            row.locked_until = None;
+            row.last_error = Some(error);
+        }
+        true
+    }
+
+    /// Puts back a row image taken before an uncommitted change (a rolled-back transaction).
+    pub fn restore(&mut self, image: Job) {
+        let id = image.id;
+        if self.get(id).is_none() {
+            return;
+        }
+        self.set_status(id, image.status);
+        self.ready.remove(&id.0);
+        let due = Self::due(&image);
+        if let Some(row) = self.get_mut(id) {
+            *row = image;
+        }
+        if let Some(t) = due {
+            self.later.push(Reverse((t, id.0)));
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! What a run shows: the event log, the final jobs table, metrics and per-scenario key facts.
+//! Serialised as the CLI's JSON (`simulate --format json`).
+
+use super::contention::ContentionResult;
+use super::engine::{Counters, Simulation, StopReason};
+use super::jobs::Status;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One row of the final jobs table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JobRow {
+    /// Row id.
+    pub id: u64,
+    /// Handler name.
+    pub name: String,
+    /// `queued`, `running`, `done` or `dead`.
+    pub status: Status,
+    /// Times claimed.
+    pub attempts: u32,
+    /// Claims allowed.
+    pub max_attempts: u32,
+    /// Error of the latest failed attempt (kept on `done`, as in the seed).
+    pub last_error: Option<String>,
+}
+
+/// Percentiles of a set of durations, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Percentiles {
+    /// Values.
+    pub count: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Median (nearest rank).
+    pub p50: f64,
+    /// 95th percentile (nearest rank).
+    pub p95: f64,
+    /// 99th percentile (nearest rank).
+    pub p99: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+impl Percentiles {
+    /// Nearest-rank percentiles of `us` (microseconds); `None` when empty.
+    pub fn of_micros(mut us: Vec<u64>) -> Option<Percentiles> {
+        if us.is_empty() {
+            return None;
+        }
+        us.sort_unstable();
+        let n = us.len();
+        let rank = |q: f64| {
+            let r = (q * n as f64).ceil() as usize;
+            us[r.clamp(1, n) - 1] as f64 / 1e3
+        };
+        let sum: u128 = us.iter().map(|&x| u128::from(x)).sum();
+        Some(Percentiles {
+            count: n as u64,
+            mean: sum as f64 / n as f64 / 1e3,
+            p50: rank(0.50),
+            p95: rank(0.95),
+            p99: rank(0.99),
+            max: us[n - 1] as f64 / 1e3,
+        })
+    }
+}
+
+/// Figures of a queue run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Why the run stopped.
+    pub stop: StopReason,
+    /// Events processed.
+    pub events: u64,
+    /// Virtual time at the end, seconds.
+    pub end_time_s: f64,
+    /// Rows in the table.
+    pub jobs: u64,
+    /// Rows `done`.
+    pub done: u64,
+    /// Rows `dead`.
+    pub dead: u64,
+    /// Rows `queued`.
+    pub queued: u64,
+    /// Rows `running`.
+    pub running: u64,
+    /// Counters: runs, failures, duplicates, downstream calls and results, submissions.
+    #[serde(flatten)]
+    pub counters: Counters,
+    /// Enqueue → done, ms.
+    pub latency_ms: Option<Percentiles>,
+    /// Enqueue → first claim, ms.
+    pub wait_ms: Option<Percentiles>,
+    /// Queue depth (`queued` rows) over time: `[seconds, depth]` pairs.
+    pub queue_depth: Vec<(f64, u64)>,
+}
+
+/// Everything the CLI prints for one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Scenario name (`config` for a file).
+    pub scenario: String,
+    /// Variant name.
+    pub variant: String,
+    /// Seed used.
+    pub seed: u64,
+    /// Final jobs table.
+    pub jobs: Vec<JobRow>,
+    /// Figures.
+    pub metrics: Option<Metrics>,
+    /// The store's balance, when a kind has a side effect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<i64>,
+    /// Worker name → id of the first job it claimed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub claims: BTreeMap<String, u64>,
+    /// Worker name → last claim error (lock timeout, `NOWAIT`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub errors: BTreeMap<String, String>,
+    /// The `jitter-contention` result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionResult>,
+    /// The event log, one line per event.
+    pub events: Vec<String>,
+}
+
+impl Report {
+    /// Reads a finished (or stopped) simulation.
+    pub fn from_sim(sim: &Simulation, scenario: &str, variant: &str) -> Report {
+        let t = sim.table();
+        let jobs = t
+            .rows()
+            .iter()
+            .map(|r| JobRow {
+                id: r.id.0,
+                name: sim.kind_name(r.kind).to_owned(),
+                status: r.status,
+                attempts: r.attempts,
+                max_attempts: r.max_attempts,
+                last_error: r.last_error.map(|e| sim.error_text(e).to_owned()),
+            })
+            .collect();
+        let micros = |v: Vec<Option<super::time::SimDuration>>| {
+            Percentiles::of_micros(v.into_iter().flatten().map(|d| d.as_micros()).collect())
+        };
+        let metrics = Metrics {
+            stop: sim.stopped().unwrap_or(StopReason::Drained),
+            events: sim.events(),
+            end_time_s: sim.now().as_secs_f64(),
+            jobs: t.len() as u64,
+            done: t.count(Status::Done),
+            dead: t.count(Status::Dead),
+            queued: t.count(Status::Queued),
+            running: t.count(Status::Running),
+            counters: sim.counters().clone(),
+            latency_ms: micros(sim.latencies()),
+            wait_ms: micros(sim.waits()),
+            queue_depth: sim
+                .depth_series()
+                .iter()
+                .map(|&(t, d)| (t.as_secs_f64(), d))
+                .collect(),
+        };
+        let has_effect = sim.config().kinds.iter().any(|k| k.effect.is_some());
+        Report {
+            scenario: scenario.to_owned(),
+            variant: variant.to_owned(),
+            seed: sim.config().seed,
+            jobs,
+            metrics: Some(metrics),
+            balance: has_effect.then(|| sim.balance()),
+            claims: sim
+                .first_claims()
+                .into_iter()
+                .filter_map(|(w, j)| Some((w, j?.0)))
+                .collect(),
+            errors: sim
+                .worker_errors()
+                .into_iter()
+                .filter_map(|(w, e)| Some((w, e?)))
+                .collect(),
+            contention: None,
+            events: sim.log().iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// The report as plain text: event log, jobs table, key facts, metrics.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "scenario {} / {} (seed {})", self.scenario, self.variant, self.seed);
+        if let Some(c) = &self.contention {
+            let _ = writeln!(
+                s,
+                "{} clients, strategy {}, {} runs: {:.1} calls, last success at {:.1} ms (means)",
+                c.clients,
+                c.strategy.id(),
+                c.runs,
+                c.calls_mean,
+                c.completion_ms_mean
+            );
+            return s;
+        }
+        if !self.events.is_empty() {
+            let _ = writeln!(s, "\nevents:");
+            for e in &self.events {
+                let _ = writeln!(s, "  {e}");
+            }
+        }
+        let _ = writeln!(s, "\njobs:");
+        let _ = writeln!(s, "  id  name                  status   attempts  last_error");
+        for j in self.jobs.iter().take(50) {
+            let _ = writeln!(
+                s,
+                "  {:<3} {:<21} {:<8} {:>3}/{:<5} {}",
+                j.id,
+                j.name,
+                j.status.id(),
+                j.attempts,
+                j.max_attempts,
+                j.last_error.as_deref().unwrap_or("-")
+            );
+        }
+        if self.jobs.len() > 50 {
+            let _ = writeln!(s, "  … {} more rows", self.jobs.len() - 50);
+        }
+        if let Some(b) = self.balance {
+            let _ = writeln!(s, "\nbalance: {b}");
+        }
+        if !self.claims.is_empty() {
+            let list: Vec<String> = self.claims.iter().map(|(w, j)| format!("{w} → job#{j}")).collect();
+            let _ = writeln!(s, "first claims: {}", list.join(", "));
+        }
+        for (w, e) in &self.errors {
+            let _ = writeln!(s, "error seen by {w}: {e}");
+        }
+        if let Some(m) = &self.metrics {
+            let c = &m.counters;
+            let _ = writeln!(
+                s,
+                "\nmetrics: {} done, {} dead, {} queued, {} running; {} runs, {} failures, {} duplicate runs, {} duplicate effects, {} stopped by key, {} crashes",
+                m.done, m.dead, m.queued, m.running, c.runs, c.failures, c.duplicate_runs, c.duplicate_effects, c.prevented_by_key, c.crashes
+            );
+            if c.calls > 0 {
+                let _ = writeln!(
+                    s,
+                    "downstream: {} calls: {} ok, {} busy, {} rate limited, {} unavailable",
+                    c.calls, c.calls_ok, c.calls_busy, c.calls_rate_limited, c.calls_unavailable
+                );
+            }
+            if c.accepted + c.failed_to_user > 0 {
+                let _ = writeln!(
+                    s,
+                    "submissions: {} accepted, {} failed back to the user, {} publish fallbacks",
+                    c.accepted, c.failed_to_user, c.fallbacks
+                );
+            }
+            if let Some(p) = m.latency_ms {
+                let _ = writeln!(
+                    s,
+                    "latency enqueue→done (ms): mean {:.1}, p50 {:.1}, p95 {:.1}, p99 {:.1}, max {:.1}",
+                    p.mean, p.p50, p.p95, p.p99, p.max
+                );
+            }
+            let _ = writeln!(s, "stopped: {:?} after {} events at {:.3}s", m.stop, m.events, m.end_time_s);
+        }
+        s
+    }
+}

@@ -1,0 +1,82 @@
+//! The run's only source of randomness: a seeded PCG generator.
+//!
+//! `rand_pcg::Pcg64Mcg` with `rand` default features off: no OS entropy, no thread-local
+//! generator, identical streams natively and in wasm32. Draws are `u64` or `f64`, never `usize`
+//! (32 bits in wasm). Normal draws use `rand_distr` without `std_math`, so the math comes from
+//! `libm` and is bit-identical on every target.
+
+use rand::{RngExt, SeedableRng};
+use rand_distr::{Distribution, Exp, Normal};
+use rand_pcg::Pcg64Mcg;
+
+/// A seeded random number generator. Same seed ⇒ same sequence of draws.
+#[derive(Debug, Clone)]
+pub struct SimRng(Pcg64Mcg);
+
+impl SimRng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> SimRng {
+        SimRng(Pcg64Mcg::seed_from_u64(seed))
+    }
+
+    /// A uniform integer in `lo..=hi` (returns `lo` when `hi < lo`).
+    pub fn uniform_u64(&mut self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo {
+            lo
+        } else {
+            self.0.random_range(lo..=hi)
+        }
+    }
+
+    /// A uniform float in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        self.0.random::<f64>()
+    }
+
+    /// `true` with probability `p` (clamped to `[0, 1]`; NaN counts as 0).
+    pub fn chance(&mut self, p: f64) -> bool {
+        if p.is_nan() || p <= 0.0 {
+            false
+        } else if p >= 1.0 {
+            true
+        } else {
+            self.unit() < p
+        }
+    }
+
+    /// An exponential draw with the given mean (0 for a non-positive or non-finite mean).
+    pub fn exponential(&mut self, mean: f64) -> f64 {
+        match Exp::new(1.0 / mean) {
+            Ok(d) if mean.is_finite() && mean > 0.0 => d.sample(&mut self.0),
+            _ => 0.0,
+        }
+    }
+
+    /// A normal draw `N(mean, sd)` (returns `mean` for an invalid `sd`).
+    pub fn normal(&mut self, mean: f64, sd: f64) -> f64 {
+        match Normal::new(mean, sd) {
+            Ok(d) => d.sample(&mut self.0),
+            Err(_) => mean,
+        }
+    }
+}
+
+/// Converts a non-negative float count of microseconds to an integer, rounding to nearest
+/// and saturating (NaN and negatives become 0).
+pub fn round_us(x: f64) -> u64 {
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else if x >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        (x + 0.5) as u64
+    }
+}
+
+impl SimRng {
+    /// A lognormal draw `exp(N(mu, sigma))`, with `libm`'s `exp` so that native and wasm
+    /// runs agree bit for bit.
+    pub fn lognormal(&mut self, mu: f64, sigma: f64) -> f64 {
+        libm::exp(self.normal(mu, sigma))
+    }
+}

@@ -1,0 +1,335 @@
+//! The named scenarios and their variants, each a [`SimConfig`] built in code.
+//!
+//! | scenario | variants | source |
+//! |---|---|---|
+//! | `retry-dead-letter` | `seed`, `classified` | seed `000`, demo 1 |
+//! | `duplicate-execution` | `plain`, `idempotency-key` | seed `000`, demo 2 |
+//! | `claim-race` | `two-statement`, `atomic` | seed `000`, demo 3 |
+//! | `pg-row-locks` | `skip-locked`, `lock-timeout`, `nowait` | seed `000`, PostgreSQL demo |
+//! | `burst-leveling` | `direct`, `queue-redelivery`, `two-tier-jitter` | seed `003` |
+//! | `jitter-contention` | `none`, `exponential`, `full`, `equal`, `decorrelated` | AWS blog |
+//!
+//! The first variant is the default.
+
+use super::backoff::{BackoffPolicy, Strategy};
+use super::config::{
+    Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
+    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, WorkerSpec,
+};
+use super::contention::{run_contention, ContentionConfig};
+use super::engine::Simulation;
+use super::error::ConfigError;
+use super::report::Report;
+use super::time::{SimDuration, SimTime};
+use std::collections::BTreeMap;
+
+/// A named scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scenario {
+    /// A transient error that clears on the third run, and a permanent one that dead-letters.
+    RetryDeadLetter,
+    /// A worker dies after the side effect; the job runs again after the lease.
+    DuplicateExecution,
+    /// Two workers, two-statement versus atomic claim.
+    ClaimRace,
+    /// PostgreSQL row locks: `SKIP LOCKED`, `lock_timeout`, `NOWAIT`.
+    PgRowLocks,
+    /// Ten simultaneous submissions against a capacity-1 downstream.
+    BurstLeveling,
+    /// The AWS study: 100 clients contending on one versioned row.
+    JitterContention,
+}
+
+impl Scenario {
+    /// All scenarios.
+    pub const ALL: [Scenario; 6] = [
+        Scenario::RetryDeadLetter,
+        Scenario::DuplicateExecution,
+        Scenario::ClaimRace,
+        Scenario::PgRowLocks,
+        Scenario::BurstLeveling,
+        Scenario::JitterContention,
+    ];
+
+    /// The stable name, e.g. `claim-race`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Scenario::RetryDeadLetter => "retry-dead-letter",
+            Scenario::DuplicateExecution => "duplicate-execution",
+            Scenario::ClaimRace => "claim-race",
+            Scenario::PgRowLocks => "pg-row-locks",
+            Scenario::BurstLeveling => "burst-leveling",
+            Scenario::JitterContention => "jitter-contention",
+        }
+    }
+
+    /// Its variants; the first is the default.
+    pub fn variants(self) -> &'static [&'static str] {
+        match self {
+            Scenario::RetryDeadLetter => &["seed", "classified"],
+            Scenario::DuplicateExecution => &["plain", "idempotency-key"],
+            Scenario::ClaimRace => &["two-statement", "atomic"],
+            Scenario::PgRowLocks => &["skip-locked", "lock-timeout", "nowait"],
+            Scenario::BurstLeveling => &["direct", "queue-redelivery", "two-tier-jitter"],
+            Scenario::JitterContention => &["none", "exponential", "full", "equal", "decorrelated"],
+        }
+    }
+
+    /// Parses a name.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] on `scenario`, listing the names.
+    pub fn parse(s: &str) -> Result<Scenario, ConfigError> {
+        Scenario::ALL.into_iter().find(|x| x.id() == s).ok_or_else(|| {
+            let names: Vec<&str> = Scenario::ALL.iter().map(|x| x.id()).collect();
+            ConfigError::Invalid {
+                field: "scenario".into(),
+                reason: format!("unknown scenario {s:?}; allowed: {}", names.join(", ")),
+            }
+        })
+    }
+
+    /// Resolves a variant name (`None`: the default).
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] on `variant`, listing the scenario's variants.
+    pub fn variant(self, v: Option<&str>) -> Result<&'static str, ConfigError> {
+        let all = self.variants();
+        match v {
+            None => Ok(all[0]),
+            Some(v) => all.iter().copied().find(|x| *x == v).ok_or_else(|| ConfigError::Invalid {
+                field: "variant".into(),
+                reason: format!(
+                    "unknown variant {v:?} of {}; allowed: {}",
+                    self.id(),
+                    all.join(", ")
+                ),
+            }),
+        }
+    }
+
+    /// The queue config of a variant (`None` for `jitter-contention`, which is not a queue
+    /// model; see [`run_contention`]).
+    ///
+    /// # Errors
+    /// An unknown variant.
+    pub fn config(self, variant: Option<&str>, seed: u64) -> Result<Option<SimConfig>, ConfigError> {
+        let v = self.variant(variant)?;
+        Ok(match self {
+            Scenario::RetryDeadLetter => Some(retry_dead_letter(v, seed)),
+            Scenario::DuplicateExecution => Some(duplicate_execution(v, seed)),
+            Scenario::ClaimRace => Some(claim_race(v, seed)),
+            Scenario::PgRowLocks => Some(pg_row_locks(v, seed)),
+            Scenario::BurstLeveling => Some(burst_leveling(v, seed)),
+            Scenario::JitterContention => None,
+        })
+    }
+}
+
+/// Runs a named scenario.
+///
+/// # Errors
+/// An unknown scenario or variant ([`ConfigError::Invalid`]).
+pub fn run_scenario(name: &str, variant: Option<&str>, seed: u64) -> Result<Report, ConfigError> {
+    let sc = Scenario::parse(name)?;
+    let v = sc.variant(variant)?;
+    match sc.config(Some(v), seed)? {
+        Some(cfg) => {
+            let mut sim = Simulation::new(cfg).map_err(|mut e| e.remove(0))?;
+            sim.run();
+            Ok(Report::from_sim(&sim, sc.id(), v))
+        }
+        None => {
+            let strategy = Strategy::ALL
+                .into_iter()
+                .find(|s| s.id() == v)
+                .unwrap_or(Strategy::None);
+            let result = run_contention(&ContentionConfig::study(100, strategy, 20, seed));
+            Ok(Report {
+                scenario: sc.id().into(),
+                variant: v.into(),
+                seed,
+                jobs: Vec::new(),
+                metrics: None,
+                balance: None,
+                claims: BTreeMap::new(),
+                errors: BTreeMap::new(),
+                contention: Some(result),
+                events: Vec::new(),
+            })
+        }
+    }
+}
+
+fn kind(name: &str, max_attempts: u32) -> JobKind {
+    JobKind {
+        name: name.into(),
+        max_attempts,
+        duration: DurationDist::Fixed { ms: 0 },
+        failure: FailureModel::Never,
+        error: String::new(),
+        error_class: ErrorClass::Retryable,
+        effect: None,
+        calls_downstream: false,
+    }
+}
+
+fn burst(kind: usize, count: u64) -> Arrivals {
+    Arrivals {
+        kind,
+        pattern: Pattern::Burst { count, at_ms: 0 },
+    }
+}
+
+/// Seed demo 1: `send_mail` (max 5) times out on its first two runs; `resize_image` (max 3)
+/// always raises a value error. One worker, fixed 0.2 s wait, 50 ms idle poll.
+/// `classified`: permanent errors go to `dead` on the first attempt.
+fn retry_dead_letter(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![
+        JobKind {
+            failure: FailureModel::FirstRuns { k: 2 },
+            error: "TimeoutError: mail server did not respond".into(),
+            ..kind("send_mail", 5)
+        },
+        JobKind {
+            failure: FailureModel::Always,
+            error: "ValueError: not an image: memo.txt".into(),
+            error_class: ErrorClass::Permanent,
+            ..kind("resize_image", 3)
+        },
+    ];
+    cfg.arrivals = vec![burst(0, 1), burst(1, 1)];
+    cfg.workers = vec![WorkerSpec::new("A", 50)];
+    cfg.retry = BackoffPolicy::fixed(SimDuration::from_ms(200));
+    cfg.classify_errors = v == "classified";
+    cfg
+}
+
+/// Seed demo 2: one job adds 100 points. Worker A claims at t=1000 s (30 s lease), applies
+/// the effect and dies before `complete`; worker B starts at t=1031 s and claims it again.
+/// `idempotency-key`: the key `order-1001-points` is recorded in the same transaction.
+fn duplicate_execution(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![JobKind {
+        effect: Some(Effect {
+            amount: 100,
+            idempotency_key: (v == "idempotency-key").then(|| "order-1001-points".into()),
+        }),
+        ..kind("add_points", 3)
+    }];
+    cfg.arrivals = vec![burst(0, 1)];
+    cfg.workers = vec![
+        WorkerSpec {
+            start: SimTime::from_secs(1_000),
+            crash_probability: 1.0,
+            ..WorkerSpec::new("A", 1_000)
+        },
+        WorkerSpec {
+            start: SimTime::from_secs(1_031),
+            ..WorkerSpec::new("B", 1_000)
+        },
+    ];
+    cfg.lease = SimDuration::from_secs(30);
+    cfg
+}
+
+/// Seed demo 3: two queued jobs, workers A and B poll at the same instant. `two-statement`:
+/// `SELECT` then `UPDATE` 1 ms later; `atomic`: one `UPDATE … RETURNING`. Runs take 100 ms.
+fn claim_race(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![JobKind {
+        duration: DurationDist::Fixed { ms: 100 },
+        ..kind("send_mail", 3)
+    }];
+    cfg.arrivals = vec![burst(0, 2)];
+    cfg.workers = vec![WorkerSpec::new("A", 1_000), WorkerSpec::new("B", 1_000)];
+    cfg.claim = if v == "atomic" {
+        ClaimStrategy::Atomic
+    } else {
+        ClaimStrategy::TwoStatement {
+            gap: SimDuration::from_ms(1),
+        }
+    };
+    cfg
+}
+
+/// The seed's PostgreSQL demo: three queued jobs; A takes job 1 and holds its row lock for
+/// 2 s, then commits it `done`. B tries one claim at 0.1 s with the variant's locking clause
+/// and rolls back (`lock-timeout`: `FOR UPDATE` with `lock_timeout = 1s`).
+fn pg_row_locks(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![
+        JobKind {
+            duration: DurationDist::Fixed { ms: 2_000 },
+            ..kind("send_mail", 3)
+        },
+        kind("resize_image", 3),
+        kind("export_csv", 3),
+    ];
+    cfg.arrivals = vec![burst(0, 1), burst(1, 1), burst(2, 1)];
+    cfg.workers = vec![
+        WorkerSpec {
+            max_claims: Some(1),
+            ..WorkerSpec::new("A", 1_000)
+        },
+        WorkerSpec {
+            start: SimTime::from_ms(100),
+            probe: true,
+            ..WorkerSpec::new("B", 1_000)
+        },
+    ];
+    cfg.claim = match v {
+        "lock-timeout" => ClaimStrategy::ForUpdate {
+            lock_timeout: Some(SimDuration::from_secs(1)),
+        },
+        "nowait" => ClaimStrategy::Nowait,
+        _ => ClaimStrategy::SkipLocked,
+    };
+    cfg
+}
+
+/// Seed `003`: ten submissions at the same instant; the downstream (a spreadsheet script) serves
+/// one call at a time (300 ms) and answers "busy" (20 ms) to overlapping calls.
+/// * `direct`: the API calls the downstream once; the user sees the failure.
+/// * `queue-redelivery`: publish, ten workers receive the ten messages at once, one call each;
+///   a failure goes back to the queue, redelivered after a fixed 30 s, 5 deliveries at most.
+/// * `two-tier-jitter`: the same plus up to 4 short full-jitter retries inside the worker
+///   (base 250 ms, cap 4 s) before giving the message back.
+fn burst_leveling(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![JobKind {
+        calls_downstream: true,
+        error: "busy".into(),
+        ..kind("append_row", 5)
+    }];
+    cfg.arrivals = vec![burst(0, 10)];
+    cfg.downstream = Some(Downstream {
+        capacity: 1,
+        latency: DurationDist::Fixed { ms: 300 },
+        refusal: SimDuration::from_ms(20),
+        rate_limit: None,
+        outage: None,
+    });
+    cfg.lease = SimDuration::from_secs(60);
+    cfg.retry = BackoffPolicy::fixed(SimDuration::from_secs(30));
+    cfg.workers = (0..10).map(|i| WorkerSpec::new(WorkerSpec::default_name(i), 0)).collect();
+    match v {
+        "direct" => {
+            cfg.intake = Intake::Direct { calls: 1 };
+            cfg.workers.clear();
+        }
+        "two-tier-jitter" => {
+            cfg.in_worker_retry = Some(InWorkerRetry {
+                max_retries: 4,
+                backoff: BackoffPolicy::named(
+                    Strategy::Full,
+                    SimDuration::from_ms(250),
+                    SimDuration::from_secs(4),
+                ),
+            });
+        }
+        _ => {}
+    }
+    cfg
+}

@@ -1,0 +1,200 @@
+//! Properties over generated configs: one state per job, attempts within max, backoff within
+//! `[0, cap]`, same seed ⇒ same trace, no config panics.
+
+use modality_advisor::domain::sim::{
+    Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
+    FailureModel, Growth, InWorkerRetry, Intake, JobKind, Jitter, Limits, Pattern, SimConfig,
+    SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, WorkerSpec,
+};
+use proptest::prelude::*;
+
+fn dist() -> impl Strategy<Value = DurationDist> {
+    prop_oneof![
+        4 => (0u64..500).prop_map(|ms| DurationDist::Fixed { ms }),
+        4 => (0u64..200, 0u64..400).prop_map(|(a, b)| DurationDist::Uniform { min_ms: a, max_ms: a + b }),
+        4 => (0.5f64..300.0).prop_map(|m| DurationDist::Exponential { mean_ms: m }),
+        4 => (0.5f64..100.0, 0.0f64..500.0).prop_map(|(a, b)| DurationDist::LogNormal { p50_ms: a, p95_ms: a + b }),
+        // Invalid ones are refused as values.
+        1 => (0u64..200, 0u64..400).prop_map(|(a, b)| DurationDist::Uniform { min_ms: a, max_ms: b }),
+        1 => (-5.0f64..1.0).prop_map(|m| DurationDist::Exponential { mean_ms: m }),
+        1 => (-1.0f64..100.0, 0.0f64..100.0).prop_map(|(a, b)| DurationDist::LogNormal { p50_ms: a, p95_ms: b }),
+    ]
+}
+
+fn failure() -> impl Strategy<Value = FailureModel> {
+    prop_oneof![
+        // Outside [0, 1]: refused.
+        (-0.2f64..1.2).prop_map(|p| FailureModel::Probability { p }),
+        Just(FailureModel::Never),
+        (0u32..4).prop_map(|k| FailureModel::FirstRuns { k }),
+        (0.0f64..=1.0).prop_map(|p| FailureModel::Probability { p }),
+        Just(FailureModel::Always),
+    ]
+}
+
+fn backoff() -> impl Strategy<Value = BackoffPolicy> {
+    (
+        0u64..3_000,
+        prop_oneof![9 => 0i64..3_000, 1 => -3_000i64..0],
+        prop_oneof![Just(Growth::Fixed), Just(Growth::Exponential)],
+        prop_oneof![Just(Jitter::None), Just(Jitter::Full), Just(Jitter::Equal), Just(Jitter::Decorrelated)],
+    )
+        .prop_map(|(b, extra, growth, jitter)| BackoffPolicy {
+            base: SimDuration::from_ms(b),
+            cap: SimDuration::from_ms(b.saturating_add_signed(extra)),
+            growth,
+            jitter,
+        })
+}
+
+fn kind() -> impl Strategy<Value = JobKind> {
+    (prop_oneof![9 => 1u32..5, 1 => Just(0u32)], dist(), failure(), any::<bool>(), any::<bool>(), proptest::option::of(any::<bool>()))
+        .prop_map(|(max, duration, failure, permanent, calls, effect)| JobKind {
+            name: "k".into(),
+            max_attempts: max,
+            duration,
+            failure,
+            error: "E".into(),
+            error_class: if permanent { ErrorClass::Permanent } else { ErrorClass::Retryable },
+            effect: effect.map(|keyed| Effect {
+                amount: 10,
+                idempotency_key: keyed.then(|| "key-{n}".into()),
+            }),
+            calls_downstream: calls,
+        })
+}
+
+fn config() -> impl Strategy<Value = SimConfig> {
+    let claims = prop_oneof![
+        Just(ClaimStrategy::Atomic),
+        (0u64..5).prop_map(|g| ClaimStrategy::TwoStatement { gap: SimDuration::from_ms(g) }),
+        proptest::option::of(0u64..2_000).prop_map(|t| ClaimStrategy::ForUpdate {
+            lock_timeout: t.map(SimDuration::from_ms)
+        }),
+        Just(ClaimStrategy::Nowait),
+        Just(ClaimStrategy::SkipLocked),
+    ];
+    let pattern = prop_oneof![
+        (0u64..15, 0u64..1_000).prop_map(|(count, at_ms)| Pattern::Burst { count, at_ms }),
+        (prop_oneof![9 => 0.5f64..50.0, 1 => -1.0f64..0.5], 0u64..15).prop_map(|(rate_per_s, count)| Pattern::Poisson { rate_per_s, count }),
+        proptest::collection::vec(0u64..5_000, 0..6).prop_map(|at_ms| Pattern::Times { at_ms }),
+    ];
+    let worker = (prop_oneof![1 => Just(0u64), 3 => 1u64..300], 0u64..2_000, 0.0f64..0.5, proptest::option::of(0u64..2_000), proptest::option::of(1u32..4))
+        .prop_map(|(poll, start, crash, restart, max_claims)| WorkerSpec {
+            start: SimTime::from_ms(start),
+            crash_probability: crash,
+            restart_after: restart.map(SimDuration::from_ms),
+            max_claims,
+            ..WorkerSpec::new("w", poll)
+        });
+    let downstream = (0u32..3, dist(), 0u64..50, proptest::option::of((0.5f64..20.0, 1u32..4)), proptest::option::of((0u64..2_000, 0u64..4_000)))
+        .prop_map(|(capacity, latency, refusal, rl, outage)| Downstream {
+            capacity,
+            latency,
+            refusal: SimDuration::from_ms(refusal),
+            rate_limit: rl.map(|(rate_per_s, burst)| TokenBucket { rate_per_s, burst }),
+            outage: outage.map(|(a, b)| (SimTime::from_ms(a), SimTime::from_ms(b))),
+        });
+    (
+        any::<u64>(),
+        proptest::collection::vec(kind(), 1..3),
+        proptest::collection::vec((prop_oneof![9 => 0usize..1, 1 => 0usize..4], pattern), 0..3),
+        (any::<u8>(), proptest::collection::vec(worker, 1..4)).prop_map(|(x, v)| if x % 10 == 0 { Vec::new() } else { v }),
+        claims,
+        (0u64..3_000, backoff(), any::<bool>()),
+        proptest::option::of((0u32..3, backoff())),
+        proptest::option::weighted(0.8, downstream),
+        prop_oneof![
+            4 => (0.0f64..0.5, 0u32..3).prop_map(|(p, n)| Intake::Queue { publish_failure: p, fallback_calls: n }),
+            1 => (0u32..3).prop_map(|calls| Intake::Direct { calls }),
+        ],
+    )
+        .prop_map(|(seed, kinds, arrivals, workers, claim, (lease, retry, classify), iwr, downstream, intake)| {
+            let mut cfg = SimConfig::empty(seed);
+            cfg.kinds = kinds;
+            cfg.arrivals = arrivals.into_iter().map(|(kind, pattern)| Arrivals { kind, pattern }).collect();
+            cfg.workers = workers;
+            cfg.claim = claim;
+            cfg.lease = SimDuration::from_ms(lease);
+            cfg.retry = retry;
+            cfg.classify_errors = classify;
+            cfg.in_worker_retry = iwr.map(|(max_retries, backoff)| InWorkerRetry { max_retries, backoff });
+            cfg.downstream = downstream;
+            cfg.intake = intake;
+            cfg.limits = Limits { max_events: 20_000, max_time: SimTime::from_secs(3_600) };
+            cfg
+        })
+}
+
+/// The whole trace: log lines plus the final table.
+fn trace(cfg: &SimConfig) -> Option<(Vec<String>, Vec<(Status, u32)>)> {
+    let mut sim = Simulation::new(cfg.clone()).ok()?;
+    sim.run();
+    let log = sim.log().iter().map(ToString::to_string).collect();
+    let rows = sim.table().rows().iter().map(|r| (r.status, r.attempts)).collect();
+    Some((log, rows))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_configs_run_or_are_refused_and_keep_the_invariants(cfg in config()) {
+        // Invalid configs are refused as values; valid ones run to a stop without panicking.
+        let Ok(mut sim) = Simulation::new(cfg.clone()) else { return Ok(()); };
+        let two_statement = matches!(cfg.claim, ClaimStrategy::TwoStatement { .. });
+        while sim.step() {
+            let t = sim.table();
+            let sum: u64 = Status::ALL.iter().map(|&s| t.count(s)).sum();
+            prop_assert_eq!(sum, t.len() as u64, "every job in exactly one state");
+            for (s, n) in Status::ALL.iter().map(|&s| (s, t.rows().iter().filter(|r| r.status == s).count() as u64)) {
+                prop_assert_eq!(n, t.count(s));
+            }
+            if !two_statement {
+                // The two-statement claim is the seed's race: it can push attempts past max.
+                for r in t.rows() {
+                    prop_assert!(r.attempts <= r.max_attempts, "job {} attempts {} > {}", r.id.0, r.attempts, r.max_attempts);
+                }
+            }
+        }
+        prop_assert!(sim.stopped().is_some());
+        prop_assert!(sim.events() <= cfg.limits.max_events);
+        prop_assert!(sim.now() <= cfg.limits.max_time);
+    }
+
+    #[test]
+    fn same_seed_same_trace(cfg in config()) {
+        prop_assert_eq!(trace(&cfg), trace(&cfg));
+    }
+
+    #[test]
+    fn backoff_stays_within_zero_and_cap(p in backoff(), n in 0u32..80, seed in any::<u64>()) {
+        let mut rng = SimRng::new(seed);
+        let mut prev = None;
+        for i in 0..n {
+            let w = p.wait(i, prev, &mut rng);
+            prop_assert!(w <= p.cap, "{w:?} > cap {:?}", p.cap);
+            prev = Some(w);
+        }
+    }
+
+    #[test]
+    fn config_files_never_panic(text in "\\PC{0,300}") {
+        let _ = modality_advisor::domain::sim::load_config(&text);
+    }
+
+    #[test]
+    fn json_shaped_config_files_never_panic(
+        count in -3i64..5, jobs in -3i64..20, base in -10i64..3_000, cap in -10i64..3_000, max in -2i64..6,
+    ) {
+        let text = format!(
+            r#"{{"kinds":[{{"name":"k","max_attempts":{max}}}],"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":{jobs}}}}}],
+               "workers":{{"count":{count},"poll_ms":10}},"retry":{{"base_ms":{base},"cap_ms":{cap}}},"limits":{{"max_events":5000}}}}"#
+        );
+        if let Ok(cfg) = modality_advisor::domain::sim::load_config(&text) {
+            let Ok(mut sim) = Simulation::new(cfg) else { return Ok(()); };
+            sim.run();
+        }
+    }
+}
+
