@@ -22,7 +22,7 @@ pub fn exact(ms: u64, lang: Lang) -> String {
     }
     let (size, en, ja) = UNITS
         .into_iter()
-        .find(|(size, _, _)| ms % size == 0)
+        .find(|(size, _, _)| ms.is_multiple_of(*size))
         .unwrap_or((1, "ms", "ミリ秒"));
     let n = group_thousands(ms / size);
     match lang {

@@ -103,7 +103,7 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
     let outcome = sheet.decision.outcome;
     let _ = writeln!(
         s,
-        "{}: **{}** (`{}`)\n",
+        "{} **{}** (`{}`)\n",
         tr("export.outcome", lang),
         inline(&outcome.title(lang)),
         outcome.id()
