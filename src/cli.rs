@@ -210,7 +210,12 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
         std::fs::read_to_string(&args.input)
             .map_err(|e| format!("cannot read {}: {e}", args.input))?
     };
-    let sheet = import_json(&text, lang).map_err(|e| format!("{}: {e}", args.input))?;
+    let source = if args.input == "-" {
+        "standard input"
+    } else {
+        &args.input
+    };
+    let sheet = import_json(&text, lang).map_err(|e| format!("{source}: {e}"))?;
     let out = match args.format {
         SheetFormat::Markdown => export::to_markdown(&sheet, lang),
         SheetFormat::Tsv => export::to_tsv(&sheet, lang),

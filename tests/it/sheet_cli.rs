@@ -140,7 +140,7 @@ fn errors_exit_2_naming_the_field_flag_or_path() {
             needles,
         );
     };
-    sheet("{", &["-: not valid JSON (line 1"]);
+    sheet("{", &["standard input: not valid JSON (line 1"]);
     sheet(
         "{\"schema_version\": 7}",
         &["schema_version: 7 is not supported; allowed: 1"],

@@ -106,11 +106,15 @@ fn not_json_and_schema_version() {
 fn missing_unknown_and_mistyped_fields() {
     check(
         set(example_value(), "process.trigger", None),
-        &["process", "missing field `trigger`"],
+        &["process.trigger: missing; this field is required"],
     );
     check(
         set(example_value(), "decision", None),
-        &["missing field `decision`"],
+        &["decision: missing; this field is required"],
+    );
+    check(
+        set(full(Outcome::AsyncEnqueue), "retry.backoff.cap_ms", None),
+        &["retry.backoff.cap_ms: missing; this field is required"],
     );
     check(
         set(example_value(), "process.colour", Some(json!("red"))),
