@@ -10,7 +10,7 @@ use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::Lang;
 
 /// Hostile texts, one per kind of trouble.
-pub const HOSTILE: [&str; 12] = [
+pub const HOSTILE: [&str; 13] = [
     "a | b || c\\|d",
     "tab\there\tand\t",
     "line 1\nline 2\r\nline 3\rline 4\n",
@@ -22,6 +22,7 @@ pub const HOSTILE: [&str; 12] = [
     "**bold** _em_ [link](javascript:alert(1)) ~~s~~ # h",
     "\\ trailing backslash \\",
     "  spaced  ",
+    "ends with # ## and $math$",
     "日本語、全角｜パイプ＜タグ＞",
 ];
 
@@ -41,6 +42,45 @@ fn cells(line: &str) -> usize {
         }
     }
     n - 1
+}
+
+/// Splits a Markdown table line into its cells, undoing [`inline`]: the text a reader sees
+/// (line breaks as `\n`).
+///
+/// [`inline`]: modality_advisor::domain::export::markdown::inline
+fn seen_cells(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut rest = line
+        .strip_prefix("| ")
+        .and_then(|l| l.strip_suffix(" |"))
+        .unwrap_or_else(|| panic!("a table line: {line}"));
+    'scan: while let Some(c) = rest.chars().next() {
+        if let Some(r) = rest.strip_prefix(" | ") {
+            cells.push(String::new());
+            rest = r;
+            continue;
+        }
+        let cell = cells.last_mut().expect("one cell");
+        for (code, text) in [("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"), ("<br>", "\n")] {
+            if let Some(r) = rest.strip_prefix(code) {
+                cell.push_str(text);
+                rest = r;
+                continue 'scan;
+            }
+        }
+        rest = &rest[c.len_utf8()..];
+        if c == '\\' {
+            let escaped = rest
+                .chars()
+                .next()
+                .unwrap_or_else(|| panic!("a dangling \\: {line}"));
+            cell.push(escaped);
+            rest = &rest[escaped.len_utf8()..];
+        } else {
+            cell.push(c);
+        }
+    }
+    cells
 }
 
 /// The cells the spreadsheet formats must read back: the rows' texts, with the documented
@@ -87,14 +127,34 @@ pub fn check_every_format(sheet: &JobSheet, lang: Lang) {
             .any(|(i, c)| c == '`' && !line[..i].ends_with('\\'));
         assert!(!unescaped_tick, "{line}");
     }
+    let want: Vec<Vec<String>> = rows(sheet, lang)
+        .iter()
+        .map(|r| {
+            [&r.item, &r.what, &r.value]
+                .map(|t| t.replace("\r\n", "\n").replace('\r', "\n"))
+                .to_vec()
+        })
+        .collect();
+    let seen: Vec<Vec<String>> = table[1..].iter().map(|l| seen_cells(l)).collect();
+    assert_eq!(seen, want, "what a reader sees is the text");
     assert!(!md.replace("<br>", "").contains('<'), "{md}");
     assert!(!md.contains("<script"), "{md}");
     let fenced = format!("```mermaid\n{}```\n", mermaid(sheet, lang));
     assert!(md.contains(&fenced), "{md}");
     assert_eq!(md.matches("```").count(), 2, "only the mermaid fence: {md}");
-    // The title is one line.
+    // The title is one line, and reads as the job name.
     assert!(
         md.starts_with("# ") && md.lines().nth(1) == Some(""),
+        "{md}"
+    );
+    let title = md
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# "))
+        .unwrap_or_default();
+    assert_eq!(
+        seen_cells(&format!("| {title} |")),
+        [want[0][2].clone()],
         "{md}"
     );
 
@@ -152,6 +212,7 @@ fn the_markdown_escapes() {
         ("\\|", "\\\\\\|"),
         ("*a* _b_ [c] ~d~", "\\*a\\* \\_b\\_ \\[c\\] \\~d\\~"),
         ("tab\tkept", "tab\tkept"),
+        ("C# $x$", "C\\# \\$x\\$"),
         ("\"quotes\" 'stay'", "\"quotes\" 'stay'"),
         ("全角｜", "全角｜"),
     ] {

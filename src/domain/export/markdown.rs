@@ -26,8 +26,9 @@ pub const ON_PATH_CLASS: &str = "onPath";
 pub const ON_PATH_STYLE: &str = "classDef onPath fill:#fde68a,stroke:#b45309,stroke-width:3px";
 
 /// Escapes text for one line of Markdown inline content (a table cell or a heading):
-/// `\` `` ` `` `*` `_` `[` `]` `~` `|` are backslash-escaped (so `|` cannot split a cell and
-/// nothing turns into code, emphasis or links); `&` `<` `>` become `&amp;` `&lt;` `&gt;` (no
+/// `\` `` ` `` `*` `_` `[` `]` `~` `|` `#` `$` are backslash-escaped (so `|` cannot split a
+/// cell, a title cannot lose a trailing ` #`, and nothing turns into code, emphasis, links or
+/// GitHub math); `&` `<` `>` become `&amp;` `&lt;` `&gt;` (no
 /// HTML, e.g. `<script>`, survives); a line break (`\r\n`, `\n` or `\r`) becomes `<br>`.
 /// Tabs are kept (they render as spaces).
 pub fn inline(text: &str) -> String {
@@ -35,7 +36,7 @@ pub fn inline(text: &str) -> String {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' | '#' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
