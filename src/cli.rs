@@ -4,11 +4,17 @@
 //! modality-advisor advise --time-triggered no --needs-result-now no
 //! modality-advisor advise --time-triggered no --needs-result-now yes \
 //!     --target-ms 2000 --p95-ms 8000 --format json --lang ja
+//! modality-advisor sheet --input static/examples/reservation-mail.json --format tsv --lang ja
+//! modality-advisor sheet --input - --format csv --bom --output sheet.csv < sheet.json
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
-//! missing answer names the flag of the question that must be answered).
+//! missing answer names the flag of the question that must be answered; a bad sheet file
+//! names the JSON field and what is allowed; an unreadable input or unwritable output names
+//! the path).
 
+use crate::domain::export;
+use crate::domain::sheet::import::import_json;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -30,6 +36,9 @@ pub struct Cli {
 enum Command {
     /// Walk the decision flowchart with the given answers and print the recommendation.
     Advise(AdviseArgs),
+    /// Render a job definition sheet (JSON, as exported by the app) as Markdown, TSV, CSV or
+    /// JSON. Sections the file leaves out are pre-filled for its outcome.
+    Sheet(SheetArgs),
     /// Run a named queue scenario, or a config file, in the discrete-event simulator.
     Simulate(SimulateArgs),
 }
@@ -77,6 +86,34 @@ enum Format {
 enum LangArg {
     En,
     Ja,
+}
+
+/// Output format of `sheet`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SheetFormat {
+    Markdown,
+    Tsv,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct SheetArgs {
+    /// The sheet file (JSON, `schema_version` 1); `-` reads standard input.
+    #[arg(long, value_name = "FILE.json")]
+    input: String,
+    /// Output format.
+    #[arg(long, value_enum)]
+    format: SheetFormat,
+    /// Start the CSV with a UTF-8 byte order mark (for Excel); only with --format csv.
+    #[arg(long)]
+    bom: bool,
+    /// Language of the texts (and of pre-filled defaults).
+    #[arg(long, value_enum, default_value = "en")]
+    lang: LangArg,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +210,63 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Sheet(args) => match sheet(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn lang_of(arg: LangArg) -> Lang {
+    match arg {
+        LangArg::En => Lang::En,
+        LangArg::Ja => Lang::Ja,
+    }
+}
+
+/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
+fn sheet(args: &SheetArgs) -> Result<(), String> {
+    use std::io::{Read, Write};
+    if args.bom && args.format != SheetFormat::Csv {
+        return Err("--bom is only allowed with --format csv".into());
+    }
+    let lang = lang_of(args.lang);
+    let text = if args.input == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&args.input)
+            .map_err(|e| format!("cannot read {}: {e}", args.input))?
+    };
+    let source = if args.input == "-" {
+        "standard input"
+    } else {
+        &args.input
+    };
+    let sheet = import_json(&text, lang).map_err(|e| format!("{source}: {e}"))?;
+    let out = match args.format {
+        SheetFormat::Markdown => export::to_markdown(&sheet, lang),
+        SheetFormat::Tsv => export::to_tsv(&sheet, lang),
+        SheetFormat::Csv => export::to_csv(&sheet, lang, args.bom),
+        SheetFormat::Json => export::to_json(&sheet),
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write standard output: {e}"))
+        }
     }
 }
 
@@ -210,10 +304,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
 }
 
 fn advise(args: &AdviseArgs) -> Result<String, String> {
-    let lang = match args.lang {
-        LangArg::En => Lang::En,
-        LangArg::Ja => Lang::Ja,
-    };
+    let lang = lang_of(args.lang);
     let mut answers = Answers::new();
     let given = [
         (QuestionId::TimeTriggered, args.time_triggered),

@@ -3,6 +3,7 @@
 pub mod diagram;
 pub mod duration;
 pub mod error;
+pub mod export;
 pub mod flowchart;
 pub mod lang;
 pub mod number;

@@ -1,4 +1,4 @@
-//! The command-line tool: `modality-advisor advise …`. See `modality_advisor::cli`.
+//! The command-line tool: `modality-advisor advise …`, `modality-advisor sheet …`. See `modality_advisor::cli`.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

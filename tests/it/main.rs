@@ -3,7 +3,16 @@
 mod cli;
 mod diagram;
 mod flowchart;
+mod sheet_check;
+mod sheet_cli;
 mod sheet_edit;
+mod sheet_example;
+mod sheet_export;
+mod sheet_hostile;
+mod sheet_import;
+mod sheet_retry_window;
+mod sheet_roundtrip;
+mod sheet_support;
 mod texts;
 mod sim_burst;
 mod sim_cli;

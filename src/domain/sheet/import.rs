@@ -364,6 +364,25 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
     })
 }
 
+/// A decoder error as an [`ImportError::Field`]. serde reports a missing field at its parent
+/// (`process: missing field `trigger``, or `.` at the top); name the field itself instead.
+fn field_error(path: String, problem: String) -> ImportError {
+    let missing = problem
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'));
+    match missing {
+        Some(name) => ImportError::Field {
+            path: if path == "." {
+                name.to_owned()
+            } else {
+                format!("{path}.{name}")
+            },
+            problem: "missing; this field is required".into(),
+        },
+        None => ImportError::Field { path, problem },
+    }
+}
+
 /// Reads a sheet from JSON text. Sections the outcome needs but the file leaves out are
 /// pre-filled (texts in `lang`); sections that do not apply to the outcome are an error.
 ///
@@ -387,11 +406,8 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
         }
         None => return Err(ImportError::SchemaVersion { found: None }),
     }
-    let file: SheetFile =
-        serde_path_to_error::deserialize(value).map_err(|e| ImportError::Field {
-            path: e.path().to_string(),
-            problem: e.inner().to_string(),
-        })?;
+    let file: SheetFile = serde_path_to_error::deserialize(value)
+        .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))?;
     let decision = decision(file.decision)?;
     let outcome = decision.outcome;
     let defaults = prefill(file.process.clone(), decision.clone(), lang);

@@ -1,0 +1,49 @@
+//! Exports of the job definition sheet, one pure function per format, all built from the
+//! same rows ([`fields::rows`]: the seed's three columns item / what to write / this job's
+//! value) and, for Markdown, the live checks ([`check::validate`]).
+//!
+//! | format | function | shape |
+//! |---|---|---|
+//! | Markdown | [`to_markdown`] | title, table, ```` ```mermaid ```` decision path, findings (GitHub / GitLab) |
+//! | TSV | [`to_tsv`] | header + one line per row, `\n` line ends, pastes into Google Sheets / Excel |
+//! | CSV | [`to_csv`] | RFC 4180, CRLF line ends, optional UTF-8 BOM for Excel |
+//! | JSON | [`to_json`] | the versioned [`JobSheet`] model, pretty-printed |
+//!
+//! User text can hold anything (`|`, tabs, newlines, quotes, backticks, `<script>`); each
+//! format keeps it intact to the eye and harmless, as documented per module.
+//!
+//! [`fields::rows`]: crate::domain::sheet::fields::rows
+//! [`check::validate`]: crate::domain::sheet::check::validate
+//! [`JobSheet`]: crate::domain::sheet::JobSheet
+
+pub mod csv;
+pub mod json;
+pub mod markdown;
+pub mod tsv;
+
+pub use self::csv::to_csv;
+pub use self::json::to_json;
+pub use self::markdown::to_markdown;
+pub use self::tsv::to_tsv;
+
+use crate::domain::lang::Lang;
+use rust_i18n::t;
+
+/// The three column headers in `lang`: item, what to write, this job's value
+/// (`項目` / `記入内容` / `このジョブの値`).
+pub fn headers(lang: Lang) -> [String; 3] {
+    ["item", "what", "value"]
+        .map(|k| t!(format!("export.header.{k}"), locale = lang.code()).into_owned())
+}
+
+/// Guards a spreadsheet cell against formula injection (OWASP "CSV Injection"): a cell that
+/// starts with `=`, `+`, `-` or `@` would be evaluated as a formula by Excel and Google
+/// Sheets, so it gets a leading `'` (which both show as plain text). Other cells are returned
+/// unchanged. Used by the TSV and CSV exports.
+pub fn spreadsheet_text(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.starts_with(['=', '+', '-', '@']) {
+        format!("'{cell}").into()
+    } else {
+        cell.into()
+    }
+}

@@ -1,0 +1,146 @@
+//! The sheet as Markdown for GitHub / GitLab: a `#` title (the job name), the outcome, a
+//! table of the rows (item / what to write / this job's value), the decision path as a
+//! ```` ```mermaid ```` flowchart with the path's nodes styled, and the findings as a list.
+//!
+//! User text goes only into the title and the table, escaped by [`inline`]: it renders as
+//! typed and cannot break the table or inject HTML. The mermaid block holds only the fixed
+//! diagram source ([`mermaid_source`]) and fixed `classDef` / `class` lines — never user
+//! text, because Mermaid writes style values into the SVG unescaped.
+//!
+//! [`mermaid_source`]: crate::domain::diagram::mermaid_source
+
+use crate::domain::diagram::mermaid_source;
+use crate::domain::export::headers;
+use crate::domain::flowchart::evaluate;
+use crate::domain::lang::Lang;
+use crate::domain::sheet::check::{validate, Severity};
+use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::{FieldId, JobSheet};
+use rust_i18n::t;
+use std::fmt::Write;
+
+/// The Mermaid class given to the nodes on the decision path.
+pub const ON_PATH_CLASS: &str = "onPath";
+
+/// The `classDef` line that styles [`ON_PATH_CLASS`] (fixed text: no user input).
+pub const ON_PATH_STYLE: &str = "classDef onPath fill:#fde68a,stroke:#b45309,stroke-width:3px";
+
+/// Escapes text for one line of Markdown inline content (a table cell or a heading):
+/// `\` `` ` `` `*` `_` `[` `]` `~` `|` `#` `$` are backslash-escaped (so `|` cannot split a
+/// cell, a title cannot lose a trailing ` #`, and nothing turns into code, emphasis, links or
+/// GitHub math); `&` `<` `>` become `&amp;` `&lt;` `&gt;` (no
+/// HTML, e.g. `<script>`, survives); a line break (`\r\n`, `\n` or `\r`) becomes `<br>`.
+/// Tabs are kept (they render as spaces).
+pub fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' | '#' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A kebab-case diagram id as the Mermaid node id: `needs-result-now` → `needsResultNow`.
+pub fn mermaid_node_id(kebab: &str) -> String {
+    let mut out = String::with_capacity(kebab.len());
+    let mut upper = false;
+    for c in kebab.chars() {
+        if c == '-' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The Mermaid flowchart of `lang` with the nodes of `sheet`'s decision path in
+/// [`ON_PATH_CLASS`]: the fixed source, then the `classDef` and `class` lines.
+pub fn mermaid(sheet: &JobSheet, lang: Lang) -> String {
+    let eval = evaluate(&sheet.decision.to_answers());
+    let ids: Vec<String> = eval.node_ids().into_iter().map(mermaid_node_id).collect();
+    let mut s = mermaid_source(lang).trim_end().to_owned();
+    let _ = write!(
+        s,
+        "\n    {ON_PATH_STYLE}\n    class {} {ON_PATH_CLASS}\n",
+        ids.join(",")
+    );
+    s
+}
+
+fn tr(key: &str, lang: Lang) -> String {
+    t!(key, locale = lang.code()).into_owned()
+}
+
+/// The sheet as Markdown in `lang` (see the module docs for the layout and escaping).
+pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
+    let rows = rows(sheet, lang);
+    let mut s = String::new();
+    let title = rows
+        .iter()
+        .find(|r| r.field == FieldId::JobName)
+        .map(|r| r.value.as_str())
+        .unwrap_or_default();
+    let _ = writeln!(s, "# {}\n", inline(title));
+    let outcome = sheet.decision.outcome;
+    let _ = writeln!(
+        s,
+        "{} **{}** (`{}`)\n",
+        tr("export.outcome", lang),
+        inline(&outcome.title(lang)),
+        outcome.id()
+    );
+    let [item, what, value] = headers(lang);
+    let _ = writeln!(s, "| {item} | {what} | {value} |");
+    s.push_str("|---|---|---|\n");
+    for r in &rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            inline(&r.item),
+            inline(&r.what),
+            inline(&r.value)
+        );
+    }
+    let _ = writeln!(s, "\n## {}\n", tr("export.path", lang));
+    let _ = writeln!(s, "```mermaid\n{}```\n", mermaid(sheet, lang));
+    let _ = writeln!(s, "## {}\n", tr("export.findings", lang));
+    let findings = validate(sheet, lang);
+    if findings.is_empty() {
+        let _ = writeln!(s, "{}", tr("export.no-findings", lang));
+    }
+    for f in findings {
+        let severity = match f.severity {
+            Severity::Error => tr("export.severity.error", lang),
+            Severity::Warning => tr("export.severity.warning", lang),
+        };
+        let item = tr(&format!("sheet.field.{}.item", f.field.id()), lang);
+        let _ = writeln!(
+            s,
+            "- **{}** {}: {}",
+            inline(&severity),
+            inline(&item),
+            inline(&f.message)
+        );
+    }
+    s
+}

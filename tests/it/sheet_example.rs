@@ -1,0 +1,131 @@
+//! The seed's worked example (seed 000, 記入例: 備品予約システムの予約確定メール) reproduced
+//! field by field from `static/examples/reservation-mail.json` through import and rows.
+
+use crate::sheet_support::example;
+use modality_advisor::domain::sheet::check::validate;
+use modality_advisor::domain::sheet::fields::rows;
+use modality_advisor::domain::sheet::FieldId;
+use modality_advisor::domain::{Lang, Outcome};
+
+/// The seed's tab-separated template, verbatim: item, what to write, example value.
+const SEED_TSV: &str = "\
+ジョブ名\tコード上の名前と日本語名\tsend_reservation_mail（予約確定メール送信）
+起点\tどの操作・どのデータの発生で登録されるか\t利用者が予約を確定したとき
+引数\tジョブに渡す値\t予約ID
+最大試行回数\t初回を含めて何回まで実行するか\t5回
+待ち時間\t再試行までの間隔の方式と上限\t指数バックオフ（初回10秒、上限10分）＋ジッター
+タイムアウト\t1回の実行に許す時間\t30秒
+冪等キー\t何を組み合わせて作るか\t予約ID＋confirm-mail
+再試行するエラー\t一時的とみなすエラーの種類\t接続エラー、応答の時間切れ、一時的な混雑を示す応答
+再試行しないエラー\tすぐ退避するエラーの種類\t宛先アドレスの形式エラー、予約が取り消し済み
+エラー時の退避先\t回数を使い切ったジョブをどこに残すか\tjobsテーブルのstatusをdeadにして残す
+通知先\t退避されたときに誰へ何で知らせるか\t運用担当のチャットにジョブ名・予約ID・最後のエラーを投稿
+再実行の手順\t退避したジョブをどう戻すか\tstatusをqueued、attemptsを0に戻す
+保存期間\t完了・退避したジョブをいつまで残すか\tdoneは30日、deadは対応が終わるまで";
+
+/// Our row for the seed's line: same item; our "what" and value start with the seed's (our
+/// rendering may add detail in parentheses, e.g. the lease after the timeout).
+fn check(ours: &modality_advisor::domain::sheet::fields::Row, seed_line: &str) {
+    let cols: Vec<&str> = seed_line.split('\t').collect();
+    let [item, what, value] = cols[..] else {
+        panic!("seed line has three columns: {seed_line}")
+    };
+    assert_eq!(ours.item, item, "{:?}", ours.field);
+    assert!(
+        ours.what.starts_with(what),
+        "{:?}: {} vs seed {what}",
+        ours.field,
+        ours.what
+    );
+    assert!(
+        ours.value.starts_with(value),
+        "{:?}: {} vs seed {value}",
+        ours.field,
+        ours.value
+    );
+    let rest = &ours.value[value.len()..];
+    assert!(
+        rest.is_empty() || rest.starts_with('（'),
+        "{:?}: only a parenthesised detail may follow the seed's value: {rest}",
+        ours.field
+    );
+    assert!(ours.applies, "{:?}", ours.field);
+}
+
+#[test]
+fn the_seeds_thirteen_values_field_by_field() {
+    let sheet = example(Lang::Ja);
+    assert_eq!(sheet.decision.outcome, Outcome::AsyncEnqueue);
+    let rows = rows(&sheet, Lang::Ja);
+    let seed: Vec<&str> = SEED_TSV.lines().collect();
+    assert_eq!(seed.len(), 13);
+    for (ours, line) in rows.iter().zip(&seed) {
+        check(ours, line);
+    }
+    let order: Vec<FieldId> = rows.iter().take(13).map(|r| r.field).collect();
+    assert_eq!(
+        order,
+        [
+            FieldId::JobName,
+            FieldId::Trigger,
+            FieldId::Arguments,
+            FieldId::MaxAttempts,
+            FieldId::WaitStrategy,
+            FieldId::Timeout,
+            FieldId::IdempotencyKey,
+            FieldId::RetryableErrors,
+            FieldId::NonRetryableErrors,
+            FieldId::DeadLetter,
+            FieldId::Notify,
+            FieldId::Rerun,
+            FieldId::Retention,
+        ]
+    );
+    // Only the acceptable wait follows for async-enqueue (no ticket, batch or sync rows).
+    assert_eq!(rows.len(), 14);
+    assert_eq!(rows[13].field, FieldId::AcceptableWait);
+    assert_eq!(rows[13].value, "10分");
+}
+
+#[test]
+fn the_example_passes_every_check_in_both_languages() {
+    for lang in Lang::ALL {
+        let sheet = example(lang);
+        assert_eq!(validate(&sheet, lang), [], "{lang:?}");
+        // The retry model is the seed's: 5 attempts, 10 s → 10 min, full jitter, 30 s.
+        let r = sheet.retry.as_ref().expect("async has a retry section");
+        assert_eq!(
+            (
+                r.max_attempts,
+                r.backoff.base_ms,
+                r.backoff.cap_ms,
+                r.attempt_timeout_ms
+            ),
+            (5, 10_000, 600_000, 30_000)
+        );
+    }
+}
+
+#[test]
+fn the_english_example_says_the_same_in_english() {
+    let rows = rows(&example(Lang::En), Lang::En);
+    let values: Vec<&str> = rows.iter().map(|r| r.value.as_str()).collect();
+    assert_eq!(
+        values[..13],
+        [
+            "send_reservation_mail (send reservation confirmation mail)",
+            "the user confirms a reservation",
+            "reservation id",
+            "5",
+            "exponential backoff (first 10 s, cap 10 min) + full jitter",
+            "30 s (lease / visibility timeout 1 min)",
+            "reservation id + confirm-mail",
+            "connection error, response timeout, \"temporarily busy\" answers",
+            "malformed address, reservation already cancelled",
+            "the jobs table, kept with status dead",
+            "post to the ops chat: job name, reservation id, last error (acted on within 24 h)",
+            "set status to queued and attempts to 0",
+            "done: 30 days; dead: until handled (done jobs keep the last error)",
+        ]
+    );
+}

@@ -1,0 +1,456 @@
+//! Import errors: each names the field (a JSON path) and what is allowed. One line per case:
+//! a change to a full exported sheet of some outcome, and the words the message must hold.
+
+use crate::sheet_support::{example, example_value};
+use modality_advisor::domain::export::to_json;
+use modality_advisor::domain::sheet::import::{import_json, ImportError};
+use modality_advisor::domain::sheet::prefill::prefill;
+use modality_advisor::domain::sheet::Decision;
+use modality_advisor::domain::{Answers, Lang, Outcome, QuestionId};
+use serde_json::{json, Value};
+
+/// A full exported sheet (every section of its outcome written out) as a JSON value.
+fn full(outcome: Outcome) -> Value {
+    let q = |id| QuestionId::parse(id).expect("a question id");
+    let answers = match outcome {
+        Outcome::Batch => vec![("time-triggered", true)],
+        Outcome::AsyncEnqueue => vec![("time-triggered", false), ("needs-result-now", false)],
+        Outcome::AsyncTicket => vec![
+            ("time-triggered", false),
+            ("needs-result-now", true),
+            ("within-seconds", false),
+        ],
+        Outcome::Sync => vec![
+            ("time-triggered", false),
+            ("needs-result-now", true),
+            ("within-seconds", true),
+            ("external-call", false),
+        ],
+        Outcome::SyncTimeout => vec![
+            ("time-triggered", false),
+            ("needs-result-now", true),
+            ("within-seconds", true),
+            ("external-call", true),
+            ("keep-accepting-when-down", false),
+        ],
+    };
+    let answers = answers
+        .into_iter()
+        .fold(Answers::new(), |a, (id, yes)| a.with(q(id), yes));
+    let decision = Decision::from_answers(&answers).expect("complete answers");
+    assert_eq!(decision.outcome, outcome);
+    let sheet = prefill(example(Lang::En).process, decision, Lang::En);
+    serde_json::from_str(&to_json(&sheet)).expect("the export is JSON")
+}
+
+/// Sets `path` (dot-separated object keys; `[i]` not needed here) to `value`, or removes the
+/// key when `value` is `None`.
+fn set(mut v: Value, path: &str, value: Option<Value>) -> Value {
+    let mut keys: Vec<&str> = path.split('.').collect();
+    let last = keys.pop().expect("a path");
+    let mut here = &mut v;
+    for k in keys {
+        here = &mut here[k];
+    }
+    let obj = here.as_object_mut().expect("an object on the path");
+    match value {
+        Some(x) => {
+            obj.insert(last.to_owned(), x);
+        }
+        None => {
+            obj.remove(last);
+        }
+    }
+    v
+}
+
+/// The import of `text` fails with a message containing every needle; both languages fail
+/// alike (messages are for developers, in English).
+fn check_text(text: &str, needles: &[&str]) {
+    for lang in Lang::ALL {
+        let err = match import_json(text, lang) {
+            Ok(_) => panic!("{text} imported; want an error with {needles:?}"),
+            Err(e) => e,
+        };
+        let msg = err.to_string();
+        for n in needles {
+            assert!(msg.contains(n), "{msg:?} lacks {n:?}");
+        }
+    }
+}
+
+fn check(v: Value, needles: &[&str]) {
+    check_text(&v.to_string(), needles);
+}
+
+#[test]
+fn not_json_and_schema_version() {
+    check_text("", &["not valid JSON", "line 1"]);
+    check_text("{\"schema_version\": 1,\n", &["not valid JSON", "line 2"]);
+    check_text("[1, 2]", &["schema_version: missing; allowed: 1"]);
+    check(
+        set(example_value(), "schema_version", None),
+        &["schema_version: missing; allowed: 1"],
+    );
+    check(
+        set(example_value(), "schema_version", Some(json!(2))),
+        &["schema_version: 2 is not supported; allowed: 1"],
+    );
+    check(
+        set(example_value(), "schema_version", Some(json!("1"))),
+        &["schema_version: \"1\" is not supported; allowed: 1"],
+    );
+}
+
+#[test]
+fn missing_unknown_and_mistyped_fields() {
+    check(
+        set(example_value(), "process.trigger", None),
+        &["process.trigger: missing; this field is required"],
+    );
+    check(
+        set(example_value(), "decision", None),
+        &["decision: missing; this field is required"],
+    );
+    check(
+        set(full(Outcome::AsyncEnqueue), "retry.backoff.cap_ms", None),
+        &["retry.backoff.cap_ms: missing; this field is required"],
+    );
+    check(
+        set(example_value(), "process.colour", Some(json!("red"))),
+        &[
+            "process",
+            "unknown field `colour`",
+            "expected one of",
+            "`trigger`",
+        ],
+    );
+    check(
+        set(example_value(), "extra", Some(json!(1))),
+        &["unknown field `extra`", "`retry`"],
+    );
+    let ae = || full(Outcome::AsyncEnqueue);
+    check(
+        set(ae(), "retry.max_attempts", Some(json!("five"))),
+        &[
+            "retry.max_attempts",
+            "invalid type: string \"five\"",
+            "expected u32",
+        ],
+    );
+    check(
+        set(ae(), "retry.max_attempts", Some(json!(-1))),
+        &["retry.max_attempts", "invalid value", "expected u32"],
+    );
+    check(
+        set(ae(), "retry.backoff.jitter", Some(json!("random"))),
+        &[
+            "retry.backoff.jitter",
+            "unknown variant `random`",
+            "`none`, `full`, `equal`, `decorrelated`",
+        ],
+    );
+    check(
+        set(ae(), "retry.backoff.kind", Some(json!("linear"))),
+        &["retry.backoff.kind", "expected `fixed` or `exponential`"],
+    );
+    check(
+        set(ae(), "failure.retention.done", Some(json!("forever"))),
+        &[
+            "failure.retention.done",
+            "expected `days` or `until-handled`",
+        ],
+    );
+    check(
+        set(example_value(), "process.arguments", Some(json!("予約ID"))),
+        &["process.arguments", "expected a sequence"],
+    );
+    check(
+        set(
+            example_value(),
+            "decision.answers",
+            Some(json!([{"question": "why", "answer": true}])),
+        ),
+        &[
+            "decision.answers[0].question",
+            "unknown variant `why`",
+            "`time-triggered`",
+        ],
+    );
+}
+
+#[test]
+fn out_of_range_names_each_limit() {
+    let ae = || full(Outcome::AsyncEnqueue);
+    for (v, path, allowed) in [
+        (
+            set(ae(), "retry.max_attempts", Some(json!(0))),
+            "retry.max_attempts",
+            "1 to 100",
+        ),
+        (
+            set(ae(), "retry.max_attempts", Some(json!(101))),
+            "retry.max_attempts",
+            "1 to 100",
+        ),
+        (
+            set(ae(), "retry.backoff.base_ms", Some(json!(0))),
+            "retry.backoff.base_ms",
+            "1 to 86400000",
+        ),
+        (
+            set(ae(), "retry.backoff.cap_ms", Some(json!(9_999))),
+            "retry.backoff.cap_ms",
+            "10000 to 604800000",
+        ),
+        (
+            set(ae(), "retry.backoff.cap_ms", Some(json!(604_800_001u64))),
+            "retry.backoff.cap_ms",
+            "10000 to 604800000",
+        ),
+        (
+            set(ae(), "retry.attempt_timeout_ms", Some(json!(0))),
+            "retry.attempt_timeout_ms",
+            "1 to 86400000",
+        ),
+        (
+            set(ae(), "retry.lease_ms", Some(json!(86_400_001u64))),
+            "retry.lease_ms",
+            "1 to 86400000",
+        ),
+        (
+            set(ae(), "process.acceptable_wait_ms", Some(json!(0))),
+            "process.acceptable_wait_ms",
+            "1 to 2592000000",
+        ),
+        (
+            set(ae(), "failure.notice_within_h", Some(json!(8_761))),
+            "failure.notice_within_h",
+            "1 to 8760",
+        ),
+        (
+            set(ae(), "failure.retention.done", Some(json!({"days": 0}))),
+            "failure.retention.done.days",
+            "1 to 3650",
+        ),
+        (
+            set(ae(), "failure.retention.dead", Some(json!({"days": 3_651}))),
+            "failure.retention.dead.days",
+            "1 to 3650",
+        ),
+        (
+            set(ae(), "process.trigger", Some(json!("x".repeat(10_001)))),
+            "process.trigger",
+            "at most 10000 characters",
+        ),
+        (
+            set(ae(), "retry.retryable_errors", Some(json!(vec!["e"; 101]))),
+            "retry.retryable_errors",
+            "at most 100 items",
+        ),
+        (
+            set(
+                ae(),
+                "process.arguments",
+                Some(json!(["a", "y".repeat(10_001)])),
+            ),
+            "process.arguments[1]",
+            "at most 10000 characters",
+        ),
+        (
+            set(
+                full(Outcome::AsyncTicket),
+                "ticket.poll_interval_ms",
+                Some(json!(99)),
+            ),
+            "ticket.poll_interval_ms",
+            "100 to 86400000",
+        ),
+        (
+            set(full(Outcome::AsyncTicket), "ticket.states", Some(json!([]))),
+            "ticket.states",
+            "1 to 100 items",
+        ),
+        (
+            set(full(Outcome::Batch), "batch.run_timeout_ms", Some(json!(0))),
+            "batch.run_timeout_ms",
+            "1 to 604800000",
+        ),
+        (
+            set(
+                full(Outcome::Sync),
+                "sync.call_timeout_ms",
+                Some(json!(600_001)),
+            ),
+            "sync.call_timeout_ms",
+            "1 to 600000",
+        ),
+        (
+            set(
+                full(Outcome::SyncTimeout),
+                "sync.call_timeout_ms",
+                Some(json!(0)),
+            ),
+            "sync.call_timeout_ms",
+            "1 to 600000",
+        ),
+    ] {
+        check(
+            v,
+            &[
+                &format!("{path}: "),
+                "out of range",
+                &format!("allowed: {allowed}"),
+            ],
+        );
+    }
+    // The limits themselves are accepted.
+    for v in [
+        set(ae(), "retry.max_attempts", Some(json!(100))),
+        set(ae(), "retry.backoff.cap_ms", Some(json!(10_000))),
+        set(
+            full(Outcome::AsyncTicket),
+            "ticket.poll_interval_ms",
+            Some(json!(100)),
+        ),
+        set(
+            full(Outcome::Sync),
+            "sync.call_timeout_ms",
+            Some(json!(600_000)),
+        ),
+    ] {
+        assert!(import_json(&v.to_string(), Lang::En).is_ok(), "{v}");
+    }
+}
+
+#[test]
+fn decisions_that_do_not_hold_together() {
+    let answers = |a: Value| set(example_value(), "decision.answers", Some(a));
+    check(
+        answers(json!([{"question": "time-triggered", "answer": false}])),
+        &["decision.answers: incomplete: needs-result-now must be answered next"],
+    );
+    check(
+        answers(json!([])),
+        &["decision.answers: incomplete: time-triggered"],
+    );
+    check(
+        answers(json!([
+            {"question": "time-triggered", "answer": true},
+            {"question": "needs-result-now", "answer": false}
+        ])),
+        &["decision.answers[1]: needs-result-now is not on the path of the other answers"],
+    );
+    check(
+        answers(json!([
+            {"question": "time-triggered", "answer": false},
+            {"question": "time-triggered", "answer": false}
+        ])),
+        &["decision.answers[1]: time-triggered is answered twice; allowed: one answer per question"],
+    );
+    check(
+        answers(json!([
+            {"question": "time-triggered", "answer": false},
+            {"question": "needs-result-now", "answer": false, "timing": {"target_ms": 2000, "p95_ms": 8000}}
+        ])),
+        &["decision.answers[1].timing: timing is allowed on within-seconds only"],
+    );
+    check(
+        answers(json!([
+            {"question": "time-triggered", "answer": false},
+            {"question": "needs-result-now", "answer": true},
+            {"question": "within-seconds", "answer": true, "timing": {"target_ms": 2000, "p95_ms": 8000}}
+        ])),
+        &[
+            "decision.answers[2].answer",
+            "p95 8 000 ms > target 2 000 ms",
+            "but the answer is true",
+        ],
+    );
+    check(
+        set(example_value(), "decision.outcome", Some(json!("batch"))),
+        &["decision.outcome: batch does not follow from the answers; they give async-enqueue"],
+    );
+    check(
+        set(example_value(), "decision.outcome", Some(json!("later"))),
+        &[
+            "decision.outcome",
+            "unknown variant `later`",
+            "`async-enqueue`",
+        ],
+    );
+}
+
+#[test]
+fn sections_that_do_not_apply_to_the_outcome() {
+    let sync = full(Outcome::Sync)["sync"].clone();
+    let retry = full(Outcome::AsyncEnqueue)["retry"].clone();
+    let ticket = full(Outcome::AsyncTicket)["ticket"].clone();
+    let batch = full(Outcome::Batch)["batch"].clone();
+    let failure = full(Outcome::Batch)["failure"].clone();
+    for (v, section, outcome) in [
+        (
+            set(example_value(), "sync", Some(sync.clone())),
+            "sync",
+            "async-enqueue",
+        ),
+        (
+            set(example_value(), "ticket", Some(ticket)),
+            "ticket",
+            "async-enqueue",
+        ),
+        (
+            set(example_value(), "batch", Some(batch.clone())),
+            "batch",
+            "async-enqueue",
+        ),
+        (
+            set(full(Outcome::Batch), "retry", Some(retry.clone())),
+            "retry",
+            "batch",
+        ),
+        (
+            set(full(Outcome::Sync), "retry", Some(retry)),
+            "retry",
+            "sync",
+        ),
+        (
+            set(full(Outcome::Sync), "failure", Some(failure)),
+            "failure",
+            "sync",
+        ),
+        (
+            set(full(Outcome::SyncTimeout), "batch", Some(batch)),
+            "batch",
+            "sync-timeout",
+        ),
+    ] {
+        check(
+            v,
+            &[&format!(
+                "{section}: does not apply to outcome {outcome}; allowed: null or absent"
+            )],
+        );
+    }
+    // `null` is the same as absent.
+    let v = set(example_value(), "sync", Some(Value::Null));
+    assert!(import_json(&v.to_string(), Lang::En).is_ok());
+}
+
+#[test]
+fn a_short_file_is_prefilled_and_a_full_one_kept() {
+    let short = import_json(&example_value().to_string(), Lang::Ja).expect("imports");
+    assert_eq!(short, example(Lang::Ja));
+    for o in Outcome::ALL {
+        let v = full(o);
+        let sheet = import_json(&v.to_string(), Lang::Ja).expect("imports");
+        assert_eq!(
+            serde_json::to_value(&sheet).expect("serialises"),
+            v,
+            "{o:?}"
+        );
+    }
+    // An error is a value: nothing is returned but the error.
+    let e = import_json("{}", Lang::En);
+    assert_eq!(e, Err(ImportError::SchemaVersion { found: None }));
+}

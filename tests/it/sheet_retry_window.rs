@@ -1,0 +1,123 @@
+//! The retry window against hand-computed values (AWS "Exponential Backoff And Jitter",
+//! DOMAIN.md §5). Units: ms.
+
+use modality_advisor::domain::sheet::retry_window::retry_window;
+use modality_advisor::domain::sheet::{BackoffKind, BackoffPolicy, Jitter};
+
+/// `(kind, base, cap, jitter)`, attempts, timeout → per-wait `(min, max)`, total
+/// `(min, expected, max)`, worst case.
+#[allow(clippy::type_complexity)]
+fn check(
+    (kind, base_ms, cap_ms, jitter): (BackoffKind, u64, u64, Jitter),
+    attempts: u32,
+    timeout_ms: u64,
+    waits: &[(f64, f64)],
+    total: (f64, f64, f64),
+    worst: f64,
+) {
+    let policy = BackoffPolicy {
+        kind,
+        base_ms,
+        cap_ms,
+        jitter,
+    };
+    let w = retry_window(&policy, attempts, timeout_ms);
+    let got: Vec<(f64, f64)> = w.waits.iter().map(|x| (x.min_ms, x.max_ms)).collect();
+    assert_eq!(got, waits, "{policy:?} × {attempts}");
+    let t = (
+        w.total_wait.min_ms,
+        w.total_wait.expected_ms,
+        w.total_wait.max_ms,
+    );
+    assert!(
+        (t.0 - total.0).abs() < 1e-6
+            && (t.1 - total.1).abs() < 1e-6
+            && (t.2 - total.2).abs() < 1e-6,
+        "{policy:?} × {attempts}: total {t:?}, want {total:?}"
+    );
+    assert_eq!(w.attempts_ms, timeout_ms as f64 * f64::from(attempts));
+    assert_eq!(w.worst_case_ms, worst, "{policy:?} × {attempts}");
+}
+
+use BackoffKind::{Exponential as Exp, Fixed};
+use Jitter::{Decorrelated, Equal, Full, None as NoJitter};
+
+#[test]
+fn hand_computed_windows() {
+    // Fixed 1 s, 4 attempts of 100 ms: 3 waits of 1 s; 3 000 + 400.
+    check(
+        (Fixed, 1_000, 1_000, NoJitter),
+        4,
+        100,
+        &[(1e3, 1e3); 3],
+        (3e3, 3e3, 3e3),
+        3_400.0,
+    );
+    // Exponential, no jitter: 1, 2, 4, 8 s = 15 s; + 5 × 1 s.
+    check(
+        (Exp, 1_000, 100_000, NoJitter),
+        5,
+        1_000,
+        &[(1e3, 1e3), (2e3, 2e3), (4e3, 4e3), (8e3, 8e3)],
+        (15e3, 15e3, 15e3),
+        20_000.0,
+    );
+    // The cap binds: 1, 2, 3, 3 s.
+    check(
+        (Exp, 1_000, 3_000, NoJitter),
+        5,
+        0,
+        &[(1e3, 1e3), (2e3, 2e3), (3e3, 3e3), (3e3, 3e3)],
+        (9e3, 9e3, 9e3),
+        9_000.0,
+    );
+    // The seed: 10 s doubling, cap 10 min, full jitter: waits U(0, 10|20|40|80 s);
+    // expected 75 s, max 150 s; worst 150 s + 5 × 30 s = 300 s.
+    check(
+        (Exp, 10_000, 600_000, Full),
+        5,
+        30_000,
+        &[(0.0, 10e3), (0.0, 20e3), (0.0, 40e3), (0.0, 80e3)],
+        (0.0, 75e3, 150e3),
+        300_000.0,
+    );
+    // Full jitter with the cap binding: t = 1, 2, 2 s.
+    check(
+        (Exp, 1_000, 2_000, Full),
+        4,
+        0,
+        &[(0.0, 1e3), (0.0, 2e3), (0.0, 2e3)],
+        (0.0, 2_500.0, 5e3),
+        5_000.0,
+    );
+    // Equal jitter: t/2 + U(0, t/2) for t = 1, 2 s → [0.5, 1] + [1, 2]; expected 0.75 + 1.5.
+    check(
+        (Exp, 1_000, 100_000, Equal),
+        3,
+        0,
+        &[(500.0, 1e3), (1e3, 2e3)],
+        (1_500.0, 2_250.0, 3_000.0),
+        3_000.0,
+    );
+    // Decorrelated: min(cap, U(base, 3·prev)), prev from base 1 s, cap 10 s:
+    // U(1, 3) → E 2; U(1, 9) mean-field from E 2 → U(1, 6) → E 3.5;
+    // then U(1, 10.5) capped at 10 → (9·11/2 + 0.5·10) / 9.5 = 54.5 / 9.5 s.
+    check(
+        (Exp, 1_000, 10_000, Decorrelated),
+        4,
+        0,
+        &[(1e3, 3e3), (1e3, 9e3), (1e3, 10e3)],
+        (3e3, 2_000.0 + 3_500.0 + 54_500_000.0 / 9_500.0, 22e3),
+        22_000.0,
+    );
+    // One attempt: no waits at all, only the attempt.
+    check(
+        (Exp, 10_000, 600_000, Full),
+        1,
+        30_000,
+        &[],
+        (0.0, 0.0, 0.0),
+        30_000.0,
+    );
+    check((Fixed, 5, 5, Decorrelated), 1, 7, &[], (0.0, 0.0, 0.0), 7.0);
+}
