@@ -47,7 +47,12 @@ enum Command {
 struct SimulateArgs {
     /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
     /// burst-leveling, jitter-contention.
-    #[arg(long, value_name = "NAME", required_unless_present = "config", conflicts_with = "config")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        required_unless_present = "config",
+        conflicts_with = "config"
+    )]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).
     #[arg(long, value_name = "V", requires = "scenario")]
@@ -289,7 +294,11 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     } else {
         let name = args.scenario.as_deref().unwrap_or_default();
         run_scenario(name, args.variant.as_deref(), args.seed.unwrap_or(1)).map_err(|e| {
-            let flag = if e.field() == "variant" { "--variant" } else { "--scenario" };
+            let flag = if e.field() == "variant" {
+                "--variant"
+            } else {
+                "--scenario"
+            };
             vec![format!("{flag}: {e}")]
         })?
     };

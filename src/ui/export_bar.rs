@@ -1,5 +1,6 @@
 //! The export bar: copy to the clipboard or download the sheet in each format.
 
+use crate::domain::export;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
 use crate::ui::glue;
@@ -11,22 +12,34 @@ use yew::prelude::*;
 /// An export format offered by the bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// The versioned JSON model.
+    /// Markdown with a mermaid block (wikis, GitHub, GitLab).
+    Markdown,
+    /// Tab-separated, the seed's three columns (pastes into spreadsheets as cells).
+    Tsv,
+    /// RFC 4180 CSV with a UTF-8 BOM (Excel opens it with the right encoding).
+    Csv,
+    /// The versioned JSON model (imports back; the CLI renders it).
     Json,
 }
 
 impl Format {
     /// Every format, in the order shown.
-    pub const ALL: [Format; 1] = [Format::Json];
+    pub const ALL: [Format; 4] = [Format::Markdown, Format::Tsv, Format::Csv, Format::Json];
 
     fn id(self) -> &'static str {
         match self {
+            Format::Markdown => "markdown",
+            Format::Tsv => "tsv",
+            Format::Csv => "csv",
             Format::Json => "json",
         }
     }
 
     fn label(self) -> &'static str {
         match self {
+            Format::Markdown => "Markdown",
+            Format::Tsv => "TSV",
+            Format::Csv => "CSV",
             Format::Json => "JSON",
         }
     }
@@ -48,14 +61,24 @@ impl Format {
             })
             .collect();
         match self {
+            Format::Markdown => (format!("{safe}.sheet.md"), "text/markdown;charset=utf-8"),
+            Format::Tsv => (
+                format!("{safe}.sheet.tsv"),
+                "text/tab-separated-values;charset=utf-8",
+            ),
+            Format::Csv => (format!("{safe}.sheet.csv"), "text/csv;charset=utf-8"),
             Format::Json => (format!("{safe}.sheet.json"), "application/json"),
         }
     }
 
-    /// The sheet in this format, texts in `lang`.
-    pub fn render(self, sheet: &JobSheet, _lang: Lang) -> String {
+    /// The sheet in this format, texts in `lang`. The CSV download carries a UTF-8 BOM for
+    /// Excel; the copied CSV does not.
+    pub fn render(self, sheet: &JobSheet, lang: Lang, for_file: bool) -> String {
         match self {
-            Format::Json => serde_json::to_string_pretty(sheet).unwrap_or_default(),
+            Format::Markdown => export::markdown::to_markdown(sheet, lang),
+            Format::Tsv => export::tsv::to_tsv(sheet, lang),
+            Format::Csv => export::csv::to_csv(sheet, lang, for_file),
+            Format::Json => export::json::to_json(sheet),
         }
     }
 }
@@ -79,7 +102,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         let copy = {
             let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
             Callback::from(move |_| {
-                let text = f.render(&sheet, lang);
+                let text = f.render(&sheet, lang, false);
                 let ctx = ctx.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let notice = match glue::copy_text(text).await {
@@ -94,7 +117,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
             let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
             Callback::from(move |_| {
                 let (name, mime) = f.file(&sheet.process.code_name);
-                if let Err(e) = glue::download(&name, mime, &f.render(&sheet, lang)) {
+                if let Err(e) = glue::download(&name, mime, &f.render(&sheet, lang, true)) {
                     ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e))));
                 }
             })

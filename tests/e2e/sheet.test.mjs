@@ -100,7 +100,7 @@ test('import: bad files leave the sheet as it was; the example and a good file l
   const cases = [
     ['not json', /not valid JSON/],
     ['{"schema_version": 2}', /schema_version: 2 is not supported; allowed: 1/],
-    [JSON.stringify({ schema_version: 1, process: {}, decision: { answers: [] } }), /process: missing field/],
+    [JSON.stringify({ schema_version: 1, process: {}, decision: { answers: [] } }), /process.process_name: missing/],
     [readFileSync(path.join(root, 'static/examples/reservation-mail.json'), 'utf8').replace('"answer": false', '"answer": 3'), /decision.answers\[0\].answer/],
   ];
   for (const [text, message] of cases) {
@@ -115,6 +115,47 @@ test('import: bad files leave the sheet as it was; the example and a good file l
   assert.equal(await page.inputValue('#code-name'), 'send_reservation_mail');
   assert.equal(await page.inputValue('#idempotency-key'), '予約ID + confirm-mail');
   await screenshot(page, 'en-sheet-imported');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('downloads in every format carry the sheet; copy puts the text on the clipboard', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja' });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await decide(page, ENQUEUE);
+  await page.click('#load-example');
+  // Hostile text in a free field must come out intact and harmless.
+  await page.fill('#trigger', '予約確定 | "quoted"\ttab <script>alert(1)</script> `tick`');
+  const files = {};
+  for (const format of ['markdown', 'tsv', 'csv', 'json']) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`[data-format="${format}"] [data-action="download"]`),
+    ]);
+    files[format] = { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+  }
+  assert.equal(files.markdown.name, 'send_reservation_mail.sheet.md');
+  assert.match(files.markdown.text, /\| 最大試行回数 \| 初回を含めて何回まで実行するか \| 5回 \|/);
+  assert.match(files.markdown.text, /```mermaid\nflowchart TD/);
+  assert.doesNotMatch(files.markdown.text, /<script>/);
+  const tableRows = files.markdown.text.split('\n').filter((l) => l.startsWith('| '));
+  const pipes = (l) => l.replace(/\\\|/g, '').split('|').length;
+  assert.ok(tableRows.every((l) => pipes(l) === pipes(tableRows[0])), 'every table row keeps its columns');
+  assert.equal(files.tsv.name, 'send_reservation_mail.sheet.tsv');
+  const tsv = files.tsv.text.trimEnd().split(/\r?\n/);
+  assert.deepEqual(tsv[0].split('\t'), ['項目', '記入内容', 'このジョブの値']);
+  assert.ok(tsv.some((l) => l.startsWith('冪等キー\t何を組み合わせて作るか\t予約ID＋confirm-mail')));
+  assert.equal(files.csv.name, 'send_reservation_mail.sheet.csv');
+  assert.equal(files.csv.text.charCodeAt(0), 0xfeff, 'the CSV download starts with a UTF-8 BOM');
+  assert.match(files.csv.text, /最大試行回数,初回を含めて何回まで実行するか,5回/);
+  const json = JSON.parse(files.json.text);
+  assert.equal(json.process.trigger, '予約確定 | "quoted"\ttab <script>alert(1)</script> `tick`');
+  assert.equal(json.retry.idempotency_key, '予約ID＋confirm-mail');
+  // Copy Markdown: same text as the file.
+  await page.click('[data-format="markdown"] [data-action="copy"]');
+  await page.waitForSelector('[data-notice="info"]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), files.markdown.text);
+  await screenshot(page, 'ja-sheet-exported');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
