@@ -365,7 +365,8 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
 }
 
 /// A decoder error as an [`ImportError::Field`]. serde reports a missing field at its parent
-/// (`process: missing field `trigger``, or `.` at the top); name the field itself instead.
+/// (path `process`, or `.` at the top, with the message ``missing field `trigger` ``); name the
+/// field itself instead (`process.trigger: missing; this field is required`).
 fn field_error(path: String, problem: String) -> ImportError {
     let missing = problem
         .strip_prefix("missing field `")
