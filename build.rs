@@ -59,6 +59,11 @@ fn render(src: &str, lang: &str) -> String {
     let mut options = RenderOptions::default();
     options.theme.font_family = FONT_NOWHERE.into();
     options.layout.fast_text_metrics = true;
+    // The chart is shown ~400 px wide beside the questions: a larger font with tighter
+    // spacing keeps the labels readable at that scale.
+    options.theme.font_size = 20.0;
+    options.layout.node_spacing = 30.0;
+    options.layout.rank_spacing = 34.0;
     let parsed = parse_mermaid_strict(src).unwrap_or_else(|e| panic!("flowchart.{lang}.mmd: {e}"));
     let mut layout = compute_layout(&parsed.graph, &options.theme, &options.layout);
 

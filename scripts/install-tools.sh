@@ -16,7 +16,10 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # --- Debian packages -------------------------------------------------------------------
 apt_missing=()
 command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
-if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then apt_missing+=(fonts-noto-cjk); fi
+# Read the font list into a variable first: `fc-list | grep -q` under pipefail fails at random
+# when grep exits early and fc-list gets SIGPIPE.
+fonts=$(fc-list : family 2>/dev/null || true)
+if ! grep -qi "Noto Sans CJK" <<<"$fonts"; then apt_missing+=(fonts-noto-cjk); fi
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   say "apt-get install ${apt_missing[*]}"
   $SUDO apt-get update -qq

@@ -14,6 +14,7 @@
 //! the path).
 
 use crate::domain::export;
+use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -113,9 +114,10 @@ struct SheetArgs {
     /// Start the CSV with a UTF-8 byte order mark (for Excel); only with --format csv.
     #[arg(long)]
     bom: bool,
-    /// Language of the texts (and of pre-filled defaults).
-    #[arg(long, value_enum, default_value = "en")]
-    lang: LangArg,
+    /// Language of the labels (default: the file's `lang`, else en). Pre-filled defaults use
+    /// the file's `lang` when it has one, else this.
+    #[arg(long, value_enum)]
+    lang: Option<LangArg>,
     /// Write here instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
@@ -137,7 +139,8 @@ struct AdviseArgs {
         long,
         value_name = "MS",
         requires = "p95_ms",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = parse_ms
     )]
     target_ms: Option<u64>,
     /// The expected duration at p95 in milliseconds (with --target-ms).
@@ -145,7 +148,8 @@ struct AdviseArgs {
         long,
         value_name = "MS",
         requires = "target_ms",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = parse_ms
     )]
     p95_ms: Option<u64>,
     /// Does it include a call to an external system?
@@ -175,6 +179,19 @@ struct AdviseJson {
 struct PathJson {
     question: &'static str,
     answer: bool,
+}
+
+/// Parses a millisecond value given on the command line (whole number; ASCII or full-width
+/// digits, optionally grouped by threes); the error gives the allowed range.
+fn parse_ms(raw: &str) -> Result<u64, String> {
+    crate::domain::number::parse_whole(raw)
+        .filter(|v| *v <= Timing::MAX_MS)
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number of milliseconds from 0 to {}",
+                group_thousands(Timing::MAX_MS)
+            )
+        })
 }
 
 /// The flag that answers `q`, e.g. `--needs-result-now`.
@@ -238,7 +255,7 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
     if args.bom && args.format != SheetFormat::Csv {
         return Err("--bom is only allowed with --format csv".into());
     }
-    let lang = lang_of(args.lang);
+    let asked = args.lang.map(lang_of);
     let text = if args.input == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -254,7 +271,9 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
     } else {
         &args.input
     };
-    let sheet = import_json(&text, lang).map_err(|e| format!("{source}: {e}"))?;
+    let sheet =
+        import_json(&text, asked.unwrap_or_default()).map_err(|e| format!("{source}: {e}"))?;
+    let lang = asked.or(sheet.lang).unwrap_or_default();
     let out = match args.format {
         SheetFormat::Markdown => export::to_markdown(&sheet, lang),
         SheetFormat::Tsv => export::to_tsv(&sheet, lang),
@@ -332,28 +351,41 @@ fn advise(args: &AdviseArgs) -> Result<String, String> {
     }
     if let (Some(target), Some(p95)) = (args.target_ms, args.p95_ms) {
         let timing = Timing::new(target, p95).map_err(|e| {
-            let crate::domain::TimingError::OutOfRange { field, .. } = e;
-            format!("--{}: {e}", field.replace('_', "-"))
+            let crate::domain::TimingError::OutOfRange {
+                field, min, max, ..
+            } = e;
+            let flag = format!("--{}", field.replace('_', "-"));
+            rust_i18n::t!(
+                "cli.range",
+                locale = lang.code(),
+                flag = flag,
+                min = group_thousands(min),
+                max = group_thousands(max)
+            )
+            .into_owned()
         })?;
         answers.set_timing(timing);
     }
     let eval = evaluate(&answers);
     if let Status::Ask(q) = eval.status {
         let hint = if q == QuestionId::WithinSeconds {
-            " (or --target-ms N --p95-ms N)"
+            " (--target-ms N --p95-ms N)"
         } else {
             ""
         };
-        return Err(format!(
-            "missing answer: {} yes|no{hint} — {}",
-            flag(q),
-            q.text(lang)
-        ));
+        return Err(rust_i18n::t!(
+            "cli.missing",
+            locale = lang.code(),
+            flag = flag(q),
+            hint = hint,
+            question = q.text(lang)
+        )
+        .into_owned());
     }
     for q in &eval.ignored {
         eprintln!(
-            "note: {} was ignored: that question is not on the path of the other answers",
-            flag(*q)
+            "{}",
+            rust_i18n::t!("cli.ignored", locale = lang.code(), flag = flag(*q))
         );
     }
     Ok(match args.format {

@@ -15,21 +15,30 @@ pub fn group_thousands(n: u64) -> String {
     out
 }
 
-/// Parses a whole number as people type it: spaces, `,` and `_` between digits and
-/// full-width digits are accepted; anything else (signs, decimals, letters, overflow) is
-/// `None`.
+/// Parses a whole number as people type it: ASCII or full-width digits (`２０００`, common
+/// with Japanese input methods), optionally grouped by threes with spaces, `,` or `_`
+/// (`2 000`, `2,000`). Anything else — signs, decimals, `1,5`, letters, overflow — is `None`.
 pub fn parse_whole(raw: &str) -> Option<u64> {
-    let cleaned: String = raw
+    let ascii: String = raw
         .trim()
         .chars()
-        .filter(|c| !matches!(c, ' ' | ',' | '_' | '\u{3000}' | '\u{202f}'))
         .map(|c| match c {
             '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            '，' => ',',
+            '\u{3000}' | '\u{a0}' | '\u{202f}' => ' ',
             _ => c,
         })
         .collect();
-    if cleaned.is_empty() || !cleaned.chars().all(|c| c.is_ascii_digit()) {
+    let groups: Vec<&str> = ascii.split([' ', ',', '_']).collect();
+    let first = groups.first()?;
+    let grouped_ok = groups.len() == 1
+        || ((1..=3).contains(&first.len()) && groups[1..].iter().all(|g| g.len() == 3));
+    if !grouped_ok
+        || groups
+            .iter()
+            .any(|g| g.is_empty() || !g.bytes().all(|b| b.is_ascii_digit()))
+    {
         return None;
     }
-    cleaned.parse().ok()
+    groups.concat().parse().ok()
 }

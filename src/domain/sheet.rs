@@ -15,6 +15,7 @@ pub mod prefill;
 pub mod retry_window;
 
 use crate::domain::flowchart::{evaluate, Answer, Answers, Outcome, QuestionId, Timing};
+use crate::domain::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 /// The version of the sheet's JSON format written by this build. Import accepts exactly this.
@@ -26,6 +27,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct JobSheet {
     /// Always [`SCHEMA_VERSION`] when written by this build.
     pub schema_version: u32,
+    /// The language the sheet's texts are written in: pre-filled defaults use it, and the
+    /// CLI renders in it unless `--lang` says otherwise. `None` in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Lang>,
     /// What the process is (feeds job name, trigger, arguments, key and the wait check).
     pub process: ProcessFacts,
     /// The answers the recommendation came from, and the outcome.

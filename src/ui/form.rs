@@ -47,7 +47,7 @@ pub fn TextField(props: &TextProps) -> Html {
         <div class="sfield" data-field={props.id.clone()}>
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             { input }
-            { props.children.clone() }
+            <div class="slot">{ props.children.clone() }</div>
         </div>
     }
 }
@@ -135,8 +135,8 @@ pub fn NumberField(props: &NumberProps) -> Html {
                     aria-describedby={error.as_ref().map(|_| err_id.clone())} />
                 <span class="unit">{ props.unit.clone() }</span>
             </span>
-            { for error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }
-            { props.children.clone() }
+            <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ props.children.clone() }</div>
         </div>
     }
 }
@@ -261,8 +261,8 @@ pub fn DurationField(props: &DurationProps) -> Html {
                     }) }
                 </select>
             </span>
-            { for error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }
-            { props.children.clone() }
+            <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ props.children.clone() }</div>
         </div>
     }
 }
@@ -302,7 +302,7 @@ pub fn ChoiceField(props: &ChoiceProps) -> Html {
                     <option value={v.clone()} selected={*v == props.value}>{ l.clone() }</option>
                 }) }
             </select>
-            { props.children.clone() }
+            <div class="slot">{ props.children.clone() }</div>
         </div>
     }
 }

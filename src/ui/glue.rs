@@ -32,11 +32,14 @@ pub fn initial_lang() -> Lang {
     Lang::from_browser_tags(tags.iter().map(String::as_str))
 }
 
-/// Remembers `lang` for the next visit and sets `<html lang>`. Silently does nothing where
-/// storage is unavailable.
+/// Remembers `lang` for the next visit and sets `<html lang>` and the page title. Silently
+/// does nothing where storage is unavailable.
 pub fn remember_lang(lang: Lang) {
     if let Some(s) = storage() {
         let _ = s.set_item(LANG_KEY, lang.code());
+    }
+    if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+        d.set_title(&rust_i18n::t!("ui.page-title", locale = lang.code()));
     }
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())

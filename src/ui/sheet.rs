@@ -42,8 +42,8 @@ fn notes(field: FieldId, sheet: &JobSheet, findings: &[Finding], lang: Lang) -> 
     html! {
         <>
             <p class="hint">{ what }</p>
-            { for reason.map(|r| html! { <p class="reason"><span aria-hidden="true">{"ⓘ "}</span>{ r }</p> }) }
-            { for findings.iter().filter(|f| f.field == field).map(|f| finding(f, lang)) }
+            <div class="slot">{ reason.map(|r| html! { <p class="reason"><span aria-hidden="true">{"ⓘ "}</span>{ r }</p> }) }</div>
+            <div class="slot">{ for findings.iter().filter(|f| f.field == field).map(|f| finding(f, lang)) }</div>
         </>
     }
 }
@@ -103,10 +103,10 @@ fn keep_choice(
                     ("until-handled".into(), tr("sheet.ui.keep-until-handled", lang)),
                 ]}
                 onchange={on_kind} />
-            { for days.map(|d| html! {
+            <div class="slot">{ days.map(|d| html! {
                 <NumberField id={format!("{id}-days")} label={tr("sheet.ui.days", lang)} unit={tr("sheet.ui.days-unit", lang)}
                     value={u64::from(d)} range={limits::RETENTION_DAYS} {lang} onchange={on_days.clone()} />
-            }) }
+            }) }</div>
         </div>
     }
 }
@@ -236,12 +236,12 @@ pub fn SheetScreen() -> Html {
                 <label class="check"><input type="checkbox" id="acceptable-wait-stated" checked={wait_stated} onchange={toggle_wait} />
                     { tr("sheet.ui.wait-stated", lang) }</label>
             </div>
-            { for p.acceptable_wait_ms.map(|ms| html! {
+            <div class="slot">{ p.acceptable_wait_ms.map(|ms| html! {
                 <DurationField id="acceptable-wait" label={item(FieldId::AcceptableWait, lang)} value_ms={ms}
                     range_ms={limits::ACCEPTABLE_WAIT_MS} {lang} onchange={edit_num(|v| SheetEdit::AcceptableWait(Some(v)))}>
                     { n(FieldId::AcceptableWait) }
                 </DurationField>
-            }) }
+            }) }</div>
         </fieldset>
     };
 
@@ -487,7 +487,7 @@ pub fn SheetScreen() -> Html {
                     <label class="button secondary" for="import-json">{ tr("sheet.ui.import", lang) }</label>
                 </div>
             </div>
-            { notice }
+            <div class="slot">{ notice }</div>
             <ExportBar sheet={Rc::new(sheet.clone())} />
             <div class="sheet-grid">
                 <div class="sheet-form">

@@ -92,7 +92,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <figcaption>{ t!("sheet.ui.tl-title", locale = l) }</figcaption>
             <svg viewBox={format!("0 0 {W} {H}")} role="presentation" aria-hidden="true">
                 { for shapes }
-                { for marker }
+                <g class="slot">{ marker }</g>
                 <text x="0" y={(H - 8.0).to_string()} class="tl-axis">{ "0" }</text>
                 <text x={W.to_string()} y={(H - 8.0).to_string()} text-anchor="end" class="tl-axis">{ approx(span, lang) }</text>
             </svg>

@@ -196,7 +196,7 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
                     value={(**raw).clone()} {oninput}
                     aria-invalid={err.is_some().to_string()}
                     aria-describedby={err.as_ref().map(|_| err_id.clone())} />
-                { for err.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }
+                <div class="slot">{ err.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
             </div>
         }
     };
@@ -211,9 +211,9 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
                 { number_field("target-ms", &target_label, &target_raw, te) }
                 { number_field("p95-ms", &p95_label, &p95_raw, pe) }
                 <p class="help">{ t!("ui.numbers-help", locale = l) }</p>
-                { for timing.as_ref().ok().map(|t| html! {
+                <div class="slot">{ timing.as_ref().ok().map(|t| html! {
                     <p class="comparison" data-within={t.within().to_string()}>{ t.comparison(lang) }</p>
-                }) }
+                }) }</div>
             </div>
         }
     } else {
@@ -223,7 +223,7 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
                 <legend class="visually-hidden">{ q.text(lang) }</legend>
                 { radio(true) }
                 { radio(false) }
-                { for missing.then(|| html! { <p class="error" role="alert">{ t!("ui.pick-one", locale = l) }</p> }) }
+                <div class="slot">{ missing.then(|| html! { <p class="error" role="alert">{ t!("ui.pick-one", locale = l) }</p> }) }</div>
             </fieldset>
         }
     };
@@ -233,14 +233,14 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
             <p class="step">{ t!("ui.step", locale = l, n = step_no) }</p>
             <h2 ref={heading} tabindex="-1" id={format!("q-{}-title", q.id())}>{ q.text(lang) }</h2>
             <p class="why" id={format!("why-{}", q.id())}>
-                <strong>{ t!("ui.why", locale = l) }{ ": " }</strong>{ q.why(lang) }
+                <strong>{ t!("ui.why", locale = l) }{ t!("ui.colon", locale = l) }</strong>{ q.why(lang) }
             </p>
             { mode_switch }
             { body }
             <div class="actions">
-                { for can_go_back.then(|| html! {
+                <div class="slot">{ can_go_back.then(|| html! {
                     <button type="button" class="secondary" onclick={on_back.clone()}>{ t!("ui.back", locale = l) }</button>
-                }) }
+                }) }</div>
                 <button type="submit" class="primary">{ t!("ui.next", locale = l) }</button>
             </div>
         </form>
@@ -288,9 +288,9 @@ pub fn AnswersList() -> Html {
                 }) }
             </ol>
             // The result card carries its own "start over".
-            { for eval.outcome().is_none().then(|| html! {
+            <div class="slot">{ eval.outcome().is_none().then(|| html! {
                 <button type="button" class="secondary" onclick={restart.clone()}>{ t!("ui.restart", locale = l) }</button>
-            }) }
+            }) }</div>
         </section>
     }
 }

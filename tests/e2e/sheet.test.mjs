@@ -113,7 +113,7 @@ test('import: bad files leave the sheet as it was; the example and a good file l
   await upload('ok.json', readFileSync(path.join(root, 'static/examples/reservation-mail.json'), 'utf8'));
   await page.waitForSelector('[data-notice="info"]');
   assert.equal(await page.inputValue('#code-name'), 'send_reservation_mail');
-  assert.equal(await page.inputValue('#idempotency-key'), '予約ID + confirm-mail');
+  assert.equal(await page.inputValue("#idempotency-key"), "予約ID＋confirm-mail");
   await screenshot(page, 'en-sheet-imported');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -174,6 +174,27 @@ test('download JSON: the file is the sheet and imports back', async () => {
   assert.equal(sheet.schema_version, 1);
   assert.equal(sheet.retry.max_attempts, 5);
   assert.equal(sheet.decision.outcome, 'async-enqueue');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('sheet number fields: typing key by key keeps focus; a bad value shows its message', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.click('#max-attempts');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('12');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'max-attempts');
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^11 waits/);
+  await page.keyboard.type('x');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'max-attempts');
+  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /1 to 100/);
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^11 waits/, 'the last good value stays');
+  await page.click('#lease');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('20');
+  await page.selectOption('#lease-unit', '1');
+  assert.deepEqual(await findings(page), ['lease-not-longer-than-timeout']);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

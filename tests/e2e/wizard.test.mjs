@@ -239,3 +239,44 @@ test('runs under a strict Content-Security-Policy: no inline script, no violatio
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('typing numbers one key at a time keeps focus and every digit, errors included', async () => {
+  const page = await openPage(browser, server.url);
+  await answer(page, 'time-triggered', 'no');
+  await answer(page, 'needs-result-now', 'yes');
+  await page.waitForSelector('form.question[data-question="within-seconds"]');
+  await page.check('#mode-numbers');
+  await page.click('#target-ms');
+  await page.keyboard.type('2000');
+  await page.click('#p95-ms');
+  await page.keyboard.type('-5');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'p95-ms', 'focus stays while an error appears');
+  assert.equal(await page.inputValue('#p95-ms'), '-5');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('8000');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'p95-ms');
+  assert.equal(await page.inputValue('#target-ms'), '2000');
+  assert.equal(await page.inputValue('#p95-ms'), '8000');
+  assert.equal((await page.textContent('.comparison')).trim(), 'p95 8 000 ms > target 2 000 ms → no');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('article.result[data-outcome="async-ticket"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Enter with nothing chosen: the hint appears and focus stays on the same choice', async () => {
+  const page = await openPage(browser, server.url);
+  for (let i = 0; i < 15; i += 1) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement.id)).startsWith('q-time-triggered-')) break;
+  }
+  const before = await page.evaluate(() => document.activeElement.id);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('fieldset.choices .error');
+  assert.equal(await page.evaluate(() => document.activeElement.id), before);
+  await page.keyboard.press('Space');
+  assert.equal(await page.isChecked(`#${before}`), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

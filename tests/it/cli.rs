@@ -227,7 +227,7 @@ fn errors_exit_2_naming_the_flag() {
             "--p95-ms",
             "5",
         ],
-        &["--target-ms", "1 to 604800000"],
+        &["--target-ms", "allowed 1 to 604 800 000 ms"],
     );
     check_error(
         &[
@@ -256,6 +256,30 @@ fn errors_exit_2_naming_the_flag() {
             "no",
         ],
         &["--within-seconds", "--target-ms"],
+    );
+}
+
+#[test]
+fn full_width_and_grouped_milliseconds_are_read() {
+    let v = json(&[
+        "advise",
+        "--time-triggered",
+        "no",
+        "--needs-result-now",
+        "yes",
+        "--target-ms",
+        "２０００",
+        "--p95-ms",
+        "8,000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["outcome"], "async-ticket");
+    assert_eq!(
+        v["reasons"][2]
+            .as_str()
+            .map(|s| s.starts_with("p95 8 000 ms > target 2 000 ms")),
+        Some(true)
     );
 }
 

@@ -83,12 +83,22 @@ fn the_issues_command_prints_the_seeds_values() {
     ] {
         assert!(tsv.contains(value), "{value}: {tsv}");
     }
-    // English is the default language, as for `advise`.
-    let en = stdout(&["sheet", "--input", EXAMPLE, "--format", "tsv"], None);
+    // Without --lang the file's own language is used: the issue's exact command prints the
+    // seed's values.
+    let plain = stdout(&["sheet", "--input", EXAMPLE, "--format", "tsv"], None);
+    assert_eq!(plain, tsv);
+    // --lang overrides the labels; the file's texts and its defaults stay Japanese.
+    let en = stdout(
+        &[
+            "sheet", "--input", EXAMPLE, "--format", "tsv", "--lang", "en",
+        ],
+        None,
+    );
     assert!(
         en.starts_with("Item\tWhat to write\tThis job's value\n"),
         "{en}"
     );
+    assert!(en.contains("接続エラー"), "{en}");
 }
 
 #[test]

@@ -138,6 +138,12 @@ fn whole_numbers_as_people_type_them() {
     check(" 2 000 ", Some(2000));
     check("2,000", Some(2000));
     check("１０", Some(10));
+    check("２，０００", Some(2000));
+    check("2_000", Some(2000));
+    check("1,5", None);
+    check("20,00", None);
+    check("2  000", None);
+    check("+2000", None);
     check("0", Some(0));
     check("", None);
     check("-5", None);

@@ -210,6 +210,7 @@ fn json_en() {
     insta::assert_snapshot!(to_json(&example(Lang::En)), @r#"
         {
           "schema_version": 1,
+          "lang": "en",
           "process": {
             "process_name": "send reservation confirmation mail",
             "code_name": "send_reservation_mail",
@@ -284,6 +285,7 @@ fn json_ja() {
     insta::assert_snapshot!(to_json(&example(Lang::Ja)), @r#"
         {
           "schema_version": 1,
+          "lang": "ja",
           "process": {
             "process_name": "予約確定メール送信",
             "code_name": "send_reservation_mail",

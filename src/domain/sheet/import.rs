@@ -125,6 +125,8 @@ pub mod limits {
 #[serde(deny_unknown_fields)]
 struct SheetFile {
     schema_version: u32,
+    #[serde(default)]
+    lang: Option<Lang>,
     process: ProcessFacts,
     decision: DecisionFile,
     #[serde(default)]
@@ -385,7 +387,8 @@ fn field_error(path: String, problem: String) -> ImportError {
 }
 
 /// Reads a sheet from JSON text. Sections the outcome needs but the file leaves out are
-/// pre-filled (texts in `lang`); sections that do not apply to the outcome are an error.
+/// pre-filled, with texts in the file's `lang` (or `lang` when the file names none); sections
+/// that do not apply to the outcome are an error.
 ///
 /// # Errors
 /// [`ImportError`] naming the field and what is allowed: invalid JSON, a missing or unknown
@@ -411,6 +414,8 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
         .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))?;
     let decision = decision(file.decision)?;
     let outcome = decision.outcome;
+    // Defaults are written in the file's own language when it names one.
+    let lang = file.lang.unwrap_or(lang);
     let defaults = prefill(file.process.clone(), decision.clone(), lang);
     let fit = |name: &str, present: bool, wanted: bool| -> Result<(), ImportError> {
         if present && !wanted {
@@ -436,6 +441,7 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     let _ = file.schema_version;
     let sheet = JobSheet {
         schema_version: SCHEMA_VERSION,
+        lang: Some(lang),
         process: file.process,
         decision,
         retry: file.retry.or(defaults.retry),

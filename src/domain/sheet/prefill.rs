@@ -126,6 +126,7 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
     });
     JobSheet {
         schema_version: SCHEMA_VERSION,
+        lang: Some(lang),
         process: facts,
         decision,
         retry,
