@@ -198,3 +198,23 @@ test('sheet number fields: typing key by key keeps focus; a bad value shows its 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('print: only the sheet as a table; a PDF is produced', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja' });
+  await decide(page, ENQUEUE);
+  await page.click('#load-example');
+  await page.emulateMedia({ media: 'print' });
+  const visible = await page.evaluate(() => ({
+    table: getComputedStyle(document.querySelector('.print-only')).display,
+    form: getComputedStyle(document.querySelector('.sheet-grid')).display,
+    bar: getComputedStyle(document.querySelector('.export-bar')).display,
+    top: getComputedStyle(document.querySelector('.topbar')).display,
+    rows: document.querySelectorAll('.print-only tbody tr').length,
+  }));
+  assert.deepEqual(visible, { table: 'block', form: 'none', bar: 'none', top: 'none', rows: 14 });
+  const pdf = await page.pdf({ path: path.join(root, 'target', 'e2e-screenshots', 'ja-sheet.pdf'), format: 'A4' });
+  assert.ok(pdf.length > 10_000, 'a PDF with content');
+  await page.emulateMedia({ media: 'screen' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
