@@ -132,29 +132,14 @@ impl Decision {
     }
 }
 
-/// How the wait between attempts grows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BackoffKind {
-    /// The same wait (`base_ms`) every time.
-    Fixed,
-    /// `min(cap, base · 2ⁿ)` for retry n (0-based).
-    Exponential,
-}
-
-/// Randomisation of the wait (AWS Architecture Blog, "Exponential Backoff And Jitter").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Jitter {
-    /// No randomisation: contending clients retry in lock-step.
-    None,
-    /// `U(0, t)`.
-    Full,
-    /// `t/2 + U(0, t/2)`.
-    Equal,
-    /// `min(cap, U(base, 3 · previous wait))`.
-    Decorrelated,
-}
+/// How the wait between attempts grows (`fixed` | `exponential`): the simulator's
+/// [`Growth`](crate::domain::sim::backoff::Growth), so a sheet's policy means exactly what the
+/// engine runs.
+pub use crate::domain::sim::backoff::Growth as BackoffKind;
+/// Randomisation of the wait (`none` | `full` | `equal` | `decorrelated`; AWS Architecture
+/// Blog, "Exponential Backoff And Jitter"): the simulator's
+/// [`Jitter`](crate::domain::sim::backoff::Jitter).
+pub use crate::domain::sim::backoff::Jitter;
 
 /// The wait strategy between attempts. Units: milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

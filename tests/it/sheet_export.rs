@@ -81,15 +81,15 @@ fn markdown_ja() {
 
         ```mermaid
         flowchart TD
-            start([処理を1つ]) --> timeTriggered{時刻が起点で<br>まとめて処理してよい?}
+            start([処理を1つ]) --> timeTriggered{時刻が起点で<br>まとめて処理してよい？}
             timeTriggered -- はい --> batch[定期バッチ]
-            timeTriggered -- いいえ --> needsResultNow{結果を応答の<br>その場で必要とする?}
+            timeTriggered -- いいえ --> needsResultNow{結果を応答の<br>その場で必要とする？}
             needsResultNow -- いいえ --> asyncEnqueue[非同期<br>ジョブを登録]
-            needsResultNow -- はい --> withinSeconds{数秒以内に終わる?}
+            needsResultNow -- はい --> withinSeconds{数秒以内に終わる？}
             withinSeconds -- いいえ --> asyncTicket[非同期・受付番号<br>番号をすぐ返し<br>結果は後で確認]
-            withinSeconds -- はい --> externalCall{外部システムを<br>呼び出す?}
+            withinSeconds -- はい --> externalCall{外部システムを<br>呼び出す？}
             externalCall -- いいえ --> sync[同期のまま]
-            externalCall -- はい --> keepAcceptingWhenDown{外部が止まっても<br>受付を続ける?}
+            externalCall -- はい --> keepAcceptingWhenDown{外部が止まっても<br>受付を続ける？}
             keepAcceptingWhenDown -- はい --> asyncTicket
             keepAcceptingWhenDown -- いいえ --> syncTimeout[同期<br>呼び出しに<br>タイムアウトを設定]
             classDef onPath fill:#fde68a,stroke:#b45309,stroke-width:3px
