@@ -13,9 +13,11 @@ use yew::prelude::*;
 /// The whole app.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::new(glue::initial_lang()));
+    let state = use_reducer(|| AppState::restored(glue::initial_lang(), glue::load_session()));
     let lang = state.lang;
     use_effect_with(lang, |lang| glue::remember_lang(*lang));
+    // Save what the user has done so a reload loses nothing.
+    use_effect_with(state.session(), |session| glue::save_session(session));
     let l = lang.code();
     let current = state.current_question();
     let main = match current {

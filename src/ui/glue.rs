@@ -6,6 +6,7 @@
 use crate::domain::Lang;
 
 const LANG_KEY: &str = "modality-advisor.lang";
+const SESSION_KEY: &str = "modality-advisor.session";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -106,5 +107,19 @@ pub async fn read_file(file: web_sys::File) -> Result<String, String> {
 pub fn print() {
     if let Some(w) = web_sys::window() {
         let _ = w.print();
+    }
+}
+
+/// The session saved by an earlier visit, if any and if it still checks out.
+pub fn load_session() -> Option<crate::domain::session::Session> {
+    let text = storage()?.get_item(SESSION_KEY).ok().flatten()?;
+    crate::domain::session::Session::from_json(&text)
+}
+
+/// Saves the session so a reload loses nothing. Silently does nothing where storage is
+/// unavailable or full.
+pub fn save_session(session: &crate::domain::session::Session) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(SESSION_KEY, &session.to_json());
     }
 }

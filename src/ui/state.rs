@@ -94,6 +94,29 @@ impl AppState {
         }
     }
 
+    /// A state in `lang` continuing a saved session (answers, sheet, screen).
+    pub fn restored(lang: Lang, session: Option<crate::domain::session::Session>) -> AppState {
+        let mut s = AppState::new(lang);
+        if let Some(saved) = session {
+            s.answers = saved.answers();
+            let decided = s.evaluation().outcome().is_some();
+            s.sheet = saved.sheet;
+            if saved.on_sheet && decided && s.sheet.is_some() {
+                s.screen = Screen::Sheet;
+            }
+        }
+        s
+    }
+
+    /// What is saved between visits.
+    pub fn session(&self) -> crate::domain::session::Session {
+        crate::domain::session::Session::new(
+            &self.answers,
+            self.sheet.as_ref(),
+            self.screen == Screen::Sheet,
+        )
+    }
+
     /// The evaluation of the current answers.
     pub fn evaluation(&self) -> Evaluation {
         evaluate(&self.answers)

@@ -218,3 +218,26 @@ test('print: only the sheet as a table; a PDF is produced', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a reload loses nothing: answers, the sheet and its edits come back', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.fill('#code-name', 'charge_points');
+  await page.fill('#max-attempts', '7');
+  await page.reload();
+  await page.waitForSelector('section.sheet');
+  assert.equal(await page.inputValue('#code-name'), 'charge_points');
+  assert.equal(await page.inputValue('#max-attempts'), '7');
+  await page.click('.tabs button:first-child');
+  await page.waitForSelector('article.result[data-outcome="async-enqueue"]');
+  await page.click('article.result button.secondary:nth-child(2)'); // start over
+  await page.waitForSelector('form.question[data-question="time-triggered"]');
+  await page.reload();
+  await page.waitForSelector('form.question[data-question="time-triggered"]');
+  // A corrupt saved session is ignored, not fatal.
+  await page.evaluate(() => localStorage.setItem('modality-advisor.session', '{"version":1,"answers":[{"question":"nope"}]}'));
+  await page.reload();
+  await page.waitForSelector('form.question[data-question="time-triggered"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -171,3 +171,33 @@ fn durations_read_naturally() {
     assert_eq!(approx(f64::NAN, Lang::En), "0 s");
     assert_eq!(approx(999.4, Lang::En), "999 ms");
 }
+
+mod session {
+    use modality_advisor::domain::session::Session;
+    use modality_advisor::domain::{Answers, QuestionId, Timing};
+
+    #[test]
+    fn a_session_round_trips_and_bad_ones_are_dropped() {
+        let mut answers = Answers::new();
+        answers
+            .set(QuestionId::TimeTriggered, false)
+            .set(QuestionId::NeedsResultNow, true);
+        answers.set_timing(Timing::new(2000, 8000).expect("valid"));
+        let sheet = super::enqueue();
+        let s = Session::new(&answers, Some(&sheet), true);
+        let back = Session::from_json(&s.to_json()).expect("reads back");
+        assert_eq!(back, s);
+        assert_eq!(back.answers(), answers);
+        for bad in [
+            "",
+            "{}",
+            &s.to_json().replace("\"version\":1", "\"version\":2"),
+            &s.to_json().replace("\"p95_ms\":8000", "\"p95_ms\":1000"),
+            &s.to_json()
+                .replace("\"max_attempts\":5", "\"max_attempts\":0"),
+            r#"{"version":1,"answers":[{"question":"time-triggered","answer":true},{"question":"time-triggered","answer":false}],"sheet":null,"on_sheet":false}"#,
+        ] {
+            assert_eq!(Session::from_json(bad), None, "{bad}");
+        }
+    }
+}
