@@ -17,7 +17,7 @@ pub fn App() -> Html {
     let lang = state.lang;
     use_effect_with(lang, |lang| glue::remember_lang(*lang));
     // Save what the user has done so a reload loses nothing.
-    use_effect_with(state.session(), |session| glue::save_session(session));
+    use_effect_with(state.session(), glue::save_session);
     let l = lang.code();
     let current = state.current_question();
     let main = match current {
