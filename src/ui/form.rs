@@ -88,8 +88,8 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
         "sheet.ui.range-error",
         locale = lang.code(),
         field = label,
-        min = group_thousands(min),
-        max = group_thousands(max),
+        min = group_thousands(min).replace(' ', "\u{a0}"),
+        max = group_thousands(max).replace(' ', "\u{a0}"),
         unit = unit
     )
     .into_owned()

@@ -39,8 +39,8 @@ fn parse_ms(raw: &str, label: &str, min: u64, lang: Lang) -> Result<u64, String>
             "ui.error-number",
             locale = lang.code(),
             field = label,
-            min = crate::domain::number::group_thousands(min),
-            max = crate::domain::number::group_thousands(Timing::MAX_MS)
+            min = crate::domain::number::group_thousands(min).replace(' ', "\u{a0}"),
+            max = crate::domain::number::group_thousands(Timing::MAX_MS).replace(' ', "\u{a0}")
         )
         .into_owned()
     };
