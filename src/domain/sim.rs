@@ -26,6 +26,7 @@ pub mod file;
 pub mod jobs;
 pub mod report;
 pub mod rng;
+pub mod run;
 pub mod scenario;
 pub mod time;
 

@@ -123,3 +123,47 @@ pub fn save_session(session: &crate::domain::session::Session) {
         let _ = s.set_item(SESSION_KEY, &session.to_json());
     }
 }
+
+/// The simulation Web Worker (`sim-worker`, built by Trunk). Dropping it terminates the
+/// worker, which is how a run is cancelled.
+pub struct SimWorker {
+    worker: web_sys::Worker,
+    _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl SimWorker {
+    /// Starts the worker; `on_message` receives each message (JSON text) it posts.
+    ///
+    /// # Errors
+    /// A message when the browser refuses to start the worker.
+    pub fn spawn(on_message: yew::Callback<String>) -> Result<SimWorker, String> {
+        use wasm_bindgen::JsCast;
+        let worker = web_sys::Worker::new("./sim-worker_loader.js")
+            .map_err(|e| e.as_string().unwrap_or_else(|| "refused by the browser".into()))?;
+        let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |e: web_sys::MessageEvent| {
+                if let Some(text) = e.data().as_string() {
+                    on_message.emit(text);
+                }
+            },
+        );
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        Ok(SimWorker { worker, _onmessage: onmessage })
+    }
+
+    /// Sends a request (JSON text).
+    ///
+    /// # Errors
+    /// A message when the worker cannot take it.
+    pub fn send(&self, text: &str) -> Result<(), String> {
+        self.worker
+            .post_message(&wasm_bindgen::JsValue::from_str(text))
+            .map_err(|_| "the simulation worker refused the request".to_owned())
+    }
+}
+
+impl Drop for SimWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
