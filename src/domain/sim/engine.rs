@@ -404,6 +404,11 @@ impl Simulation {
         self.balance
     }
 
+    /// Events scheduled and not yet processed.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.events
