@@ -327,7 +327,8 @@ impl Simulation {
             .and_then(|d| d.rate_limit)
             .map_or(0.0, |tb| f64::from(tb.burst));
         let bucket = cfg.series_bucket;
-        let mut table = JobsTable::new();
+        let jobs = cfg.job_count();
+        let mut table = JobsTable::with_capacity(jobs);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
             now: SimTime::ZERO,
@@ -341,7 +342,7 @@ impl Simulation {
             idle: VecDeque::new(),
             woken: 0,
             wake_at: None,
-            info: Vec::new(),
+            info: Vec::with_capacity(jobs.min(1 << 20) as usize),
             locks: BTreeMap::new(),
             waiters: Vec::new(),
             in_flight: 0,

@@ -127,6 +127,13 @@ impl JobsTable {
         JobsTable::default()
     }
 
+    /// An empty table with room for `rows` rows (capped at 2²⁰ up front; it grows past that).
+    pub fn with_capacity(rows: u64) -> JobsTable {
+        let mut t = JobsTable::new();
+        t.rows.reserve(rows.min(1 << 20) as usize);
+        t
+    }
+
     /// The `last_error` given to a row whose lease expired on its last attempt (see the
     /// module docs). Unset: such a row keeps its previous `last_error`.
     pub fn set_expiry_error(&mut self, error: ErrorId) {
