@@ -126,8 +126,11 @@ fn config() -> impl Strategy<Value = SimConfig> {
         })
 }
 
-/// The whole trace: log lines plus the final table.
-fn trace(cfg: &SimConfig) -> Option<(Vec<String>, Vec<(Status, u32)>)> {
+/// Log lines plus the final `(status, attempts)` per row.
+type Trace = (Vec<String>, Vec<(Status, u32)>);
+
+/// The whole trace of a run.
+fn trace(cfg: &SimConfig) -> Option<Trace> {
     let mut sim = Simulation::new(cfg.clone()).ok()?;
     sim.run();
     let log = sim.log().iter().map(ToString::to_string).collect();

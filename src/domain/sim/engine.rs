@@ -637,11 +637,12 @@ impl Simulation {
     }
 
     fn arrive(&mut self, stream: usize) {
-        let pattern = self.cfg.arrivals[stream].pattern.clone();
         let kind = self.streams[stream].kind;
-        let batch = match &pattern {
-            Pattern::Burst { count, .. } => *count,
-            _ => 1,
+        // Copy out the little we need: cloning a `Times` list per arrival would be quadratic.
+        let (batch, poisson) = match &self.cfg.arrivals[stream].pattern {
+            Pattern::Burst { count, .. } => (*count, None),
+            Pattern::Poisson { rate_per_s, count } => (1, Some((*rate_per_s, *count))),
+            Pattern::Times { .. } => (1, None),
         };
         for _ in 0..batch {
             self.streams[stream].produced += 1;
@@ -649,16 +650,16 @@ impl Simulation {
             self.submit(kind, n);
         }
         let produced = self.streams[stream].produced;
-        let next = match &pattern {
-            Pattern::Burst { .. } => None,
-            Pattern::Poisson { rate_per_s, count } => (produced < *count).then(|| {
+        let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
+            (Pattern::Poisson { .. }, Some((rate_per_s, count))) => (produced < count).then(|| {
                 self.now
                     .plus(SimDuration(round_us(self.rng.exponential(1e6 / rate_per_s))))
             }),
-            Pattern::Times { .. } => self.streams[stream]
-                .times
-                .get(produced as usize)
+            (Pattern::Times { .. }, _) => usize::try_from(produced)
+                .ok()
+                .and_then(|i| self.streams[stream].times.get(i))
                 .map(|&t| SimTime::from_ms(t).max(self.now)),
+            _ => None,
         };
         match next {
             Some(t) => self.queue.schedule(t, Ev::Arrive { stream }),
