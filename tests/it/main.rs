@@ -2,6 +2,7 @@
 
 mod sim_burst;
 mod sim_cli;
+mod sim_engine;
 mod sim_erlang;
 mod sim_jitter;
 mod sim_jobs;
