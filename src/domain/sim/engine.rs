@@ -3,7 +3,8 @@
 //! One [`Simulation`] owns a config, a clock, an [`EventQueue`] and a [`SimRng`]. Each
 //! [`Simulation::step`] pops the earliest event (ties first-in first-out) and applies it. All
 //! randomness comes from the seeded RNG, in event order, so the same config and seed give the
-//! same trace on every target. Every run is bounded by [`Limits`] (events and virtual time).
+//! same trace on every target. Every run is bounded by [`Limits`](super::Limits) (events and
+//! virtual time).
 //!
 //! Semantics follow seed `000` (`DOMAIN.md` §2) for the queue and seed `003` (`DOMAIN.md` §4)
 //! for load leveling: a worker claims, runs its handler, then completes or releases; a worker
@@ -145,7 +146,7 @@ struct Stream {
     times: Vec<u64>,
 }
 
-/// Counters of a run; see [`Simulation::metrics`] for the derived figures.
+/// Counters of a run; [`Report`](super::Report) derives the other figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Counters {
     /// Handler runs started.
