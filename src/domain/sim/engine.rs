@@ -107,7 +107,6 @@ struct Run {
 #[derive(Debug, Clone)]
 struct Worker {
     state: WState,
-    woken: bool,
     token: u64,
     claims: u32,
     first_claim: Option<JobId>,
@@ -220,7 +219,6 @@ pub struct Simulation {
     call_errors: [ErrorId; 3],
     workers: Vec<Worker>,
     idle: VecDeque<usize>,
-    woken: usize,
     wake_at: Option<SimTime>,
     info: Vec<JobInfo>,
     locks: BTreeMap<u64, RowLock>,
@@ -315,7 +313,6 @@ impl Simulation {
         for (i, w) in cfg.workers.iter().enumerate() {
             workers.push(Worker {
                 state: WState::NotStarted,
-                woken: false,
                 token: 0,
                 claims: 0,
                 first_claim: None,
@@ -341,7 +338,6 @@ impl Simulation {
             call_errors,
             workers,
             idle: VecDeque::new(),
-            woken: 0,
             wake_at: None,
             info: Vec::with_capacity(jobs.min(1 << 20) as usize),
             locks: BTreeMap::new(),
@@ -835,10 +831,6 @@ impl Simulation {
 
     fn poll(&mut self, w: usize) {
         self.workers[w].state = WState::Idle;
-        if self.workers[w].woken {
-            self.workers[w].woken = false;
-            self.woken = self.woken.saturating_sub(1);
-        }
         let now = self.now;
         match self.cfg.claim {
             ClaimStrategy::Atomic => match self.table.claim(now, self.cfg.lease) {
@@ -965,26 +957,22 @@ impl Simulation {
     }
 
     fn maybe_wake(&mut self) {
+        // Idle workers that are woken on work claim at once, lowest idle first, while rows are
+        // claimable (a claim that hits a row lock pauses that worker instead).
+        while !self.idle.is_empty() && self.table.claimable_count(self.now) > 0 {
+            let Some(w) = self.idle.pop_front() else {
+                break;
+            };
+            self.workers[w].token += 1;
+            self.poll(w);
+        }
         if self.idle.is_empty() {
             return;
         }
-        let n = self.table.claimable_count(self.now).saturating_sub(self.woken);
-        if n > 0 {
-            for _ in 0..n.min(self.idle.len()) {
-                if let Some(w) = self.idle.pop_front() {
-                    self.woken += 1;
-                    self.workers[w].woken = true;
-                    self.workers[w].token += 1;
-                    let token = self.workers[w].token;
-                    self.queue.schedule(self.now, Ev::Poll { w, token });
-                }
-            }
-        } else if self.woken == 0 {
-            if let Some(t) = self.table.next_claimable_at() {
-                if t > self.now && t < SimTime::MAX && self.wake_at.is_none_or(|x| t < x || x <= self.now) {
-                    self.wake_at = Some(t);
-                    self.queue.schedule(t, Ev::Wake);
-                }
+        if let Some(t) = self.table.next_claimable_at() {
+            if t > self.now && t < SimTime::MAX && self.wake_at.is_none_or(|x| t < x || x <= self.now) {
+                self.wake_at = Some(t);
+                self.queue.schedule(t, Ev::Wake);
             }
         }
     }
@@ -1154,9 +1142,9 @@ impl Simulation {
             self.workers[w].state = WState::Finished;
             return;
         }
+        // The worker loops straight into its next claim, as the seed's `work_once` loop does.
         self.workers[w].state = WState::Idle;
-        let token = self.workers[w].token;
-        self.queue.schedule(self.now, Ev::Poll { w, token });
+        self.poll(w);
     }
 }
 
