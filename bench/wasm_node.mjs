@@ -29,3 +29,6 @@ console.log(out.trim());
 const m = /events=(\d+) best_s=([0-9.]+)/.exec(out);
 if (Number(m[1]) !== events) console.log(`WARNING: event counts differ (native ${m[1]}, wasm ${events}): traces diverge`);
 console.log(`ratio  wasm/native = ${(best / Number(m[2])).toFixed(2)} (wall time, same model and seed)`);
+const wasmDigest = (BigInt.asUintN(64, BigInt(instance.exports.trace_digest(1)))).toString(16).padStart(16, "0");
+const nativeDigest = /trace_digest\(1\)=([0-9a-f]+)/.exec(out)[1];
+console.log(`trace  digest of every scenario's report + an M/M/c run, seed 1: wasm ${wasmDigest}, native ${nativeDigest} → ${wasmDigest === nativeDigest ? "identical" : "DIFFERENT"}`);

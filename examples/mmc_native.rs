@@ -21,4 +21,5 @@ fn main() {
         best = best.min(t.elapsed().as_secs_f64());
     }
     println!("native jobs={jobs} events={events} best_s={best:.3} events_per_s={:.0}", events as f64 / best);
+    println!("native trace_digest(1)={:016x}", modality_advisor::domain::sim::trace_digest(1));
 }

@@ -42,5 +42,5 @@ pub use file::{load_config, SimConfigFile};
 pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
 pub use report::{JobRow, Metrics, Percentiles, Report};
 pub use rng::SimRng;
-pub use scenario::{run_scenario, Scenario};
+pub use scenario::{run_scenario, trace_digest, Scenario};
 pub use time::{SimDuration, SimTime};

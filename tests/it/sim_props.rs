@@ -201,3 +201,10 @@ proptest! {
     }
 }
 
+
+#[test]
+fn the_trace_digest_depends_on_the_seed_only() {
+    use modality_advisor::domain::sim::trace_digest;
+    assert_eq!(trace_digest(1), trace_digest(1));
+    assert_ne!(trace_digest(1), trace_digest(2));
+}
