@@ -12,7 +12,14 @@ fn report(variant: &str, seed: u64) -> Report {
 
 /// `(accepted, failed_to_user, done, dead)`.
 fn outcome(r: &Report) -> (u64, u64, u64, u64) {
-    let m = r.metrics.as_ref().map(|m| (m.counters.accepted, m.counters.failed_to_user, m.done, m.dead));
+    let m = r.metrics.as_ref().map(|m| {
+        (
+            m.counters.accepted,
+            m.counters.failed_to_user,
+            m.done,
+            m.dead,
+        )
+    });
     m.unwrap_or_default()
 }
 
@@ -30,10 +37,19 @@ fn fixed_redelivery_collides_in_lock_step_five_done_five_dead() {
         assert_eq!(outcome(&r), (10, 0, 5, 5), "seed {seed}");
         // Each delivery round lets exactly one more through: done jobs took 1, 2, 3, 4, 5
         // deliveries; the dead ones used all 5.
-        let mut done: Vec<u32> = r.jobs.iter().filter(|j| j.status == Status::Done).map(|j| j.attempts).collect();
+        let mut done: Vec<u32> = r
+            .jobs
+            .iter()
+            .filter(|j| j.status == Status::Done)
+            .map(|j| j.attempts)
+            .collect();
         done.sort_unstable();
         assert_eq!(done, [1, 2, 3, 4, 5], "seed {seed}");
-        assert!(r.jobs.iter().filter(|j| j.status == Status::Dead).all(|j| j.attempts == 5));
+        assert!(r
+            .jobs
+            .iter()
+            .filter(|j| j.status == Status::Dead)
+            .all(|j| j.attempts == 5));
     }
 }
 
@@ -51,8 +67,17 @@ fn the_downstream_never_serves_two_calls_at_once() {
     // served calls are exactly the jobs done.
     for v in ["queue-redelivery", "two-tier-jitter"] {
         let r = report(v, 3);
-        let m = r.metrics.as_ref().map(|m| (m.counters.calls_ok, m.done, m.counters.calls_ok + m.counters.calls_busy, m.counters.calls));
-        let Some((ok, done, answered, calls)) = m else { panic!("metrics") };
+        let m = r.metrics.as_ref().map(|m| {
+            (
+                m.counters.calls_ok,
+                m.done,
+                m.counters.calls_ok + m.counters.calls_busy,
+                m.counters.calls,
+            )
+        });
+        let Some((ok, done, answered, calls)) = m else {
+            panic!("metrics")
+        };
         assert_eq!(ok, done, "{v}");
         assert_eq!(answered, calls, "{v}");
     }

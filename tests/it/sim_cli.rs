@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn cli(args: &[&str]) -> Output {
-    match Command::new(env!("CARGO_BIN_EXE_modality-advisor")).args(args).output() {
+    match Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .args(args)
+        .output()
+    {
         Ok(o) => o,
         Err(e) => panic!("cannot run the CLI: {e}"),
     }
@@ -11,7 +14,12 @@ fn cli(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = cli(args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     match serde_json::from_slice(&out.stdout) {
         Ok(v) => v,
         Err(e) => panic!("not JSON: {e}"),
@@ -29,41 +37,109 @@ fn write_config(name: &str, text: &str) -> std::path::PathBuf {
 
 #[test]
 fn scenario_json_carries_jobs_metrics_and_key_facts() {
-    let v = json(&["simulate", "--scenario", "retry-dead-letter", "--format", "json"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "retry-dead-letter",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["jobs"][0]["name"], "send_mail");
     assert_eq!(v["jobs"][0]["status"], "done");
     assert_eq!(v["jobs"][0]["attempts"], 3);
     assert_eq!(v["jobs"][0]["max_attempts"], 5);
-    assert_eq!(v["jobs"][0]["last_error"], "TimeoutError: mail server did not respond");
+    assert_eq!(
+        v["jobs"][0]["last_error"],
+        "TimeoutError: mail server did not respond"
+    );
     assert_eq!(v["jobs"][1]["status"], "dead");
     assert_eq!(v["metrics"]["done"], 1);
     assert_eq!(v["metrics"]["dead"], 1);
     assert!(v["events"].as_array().is_some_and(|e| e.len() == 14));
 
-    let v = json(&["simulate", "--scenario", "duplicate-execution", "--format", "json"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "duplicate-execution",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["balance"], 200);
-    let v = json(&["simulate", "--scenario", "duplicate-execution", "--variant", "idempotency-key", "--format", "json"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "duplicate-execution",
+        "--variant",
+        "idempotency-key",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["balance"], 100);
 
-    let v = json(&["simulate", "--scenario", "claim-race", "--variant", "two-statement", "--format", "json"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "claim-race",
+        "--variant",
+        "two-statement",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["claims"], serde_json::json!({"A": 1, "B": 1}));
-    let v = json(&["simulate", "--scenario", "claim-race", "--variant", "atomic", "--format", "json"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "claim-race",
+        "--variant",
+        "atomic",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["claims"], serde_json::json!({"A": 1, "B": 2}));
 
-    let v = json(&["simulate", "--scenario", "pg-row-locks", "--variant", "nowait", "--format", "json"]);
-    assert_eq!(v["errors"]["B"], "could not obtain lock on row in relation \"jobs\"");
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "pg-row-locks",
+        "--variant",
+        "nowait",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        v["errors"]["B"],
+        "could not obtain lock on row in relation \"jobs\""
+    );
 
-    let v = json(&["simulate", "--scenario", "jitter-contention", "--variant", "full", "--format", "json", "--seed", "3"]);
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "jitter-contention",
+        "--variant",
+        "full",
+        "--format",
+        "json",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(v["contention"]["clients"], 100);
-    assert!(v["contention"]["calls_mean"].as_f64().is_some_and(|c| c > 100.0));
+    assert!(v["contention"]["calls_mean"]
+        .as_f64()
+        .is_some_and(|c| c > 100.0));
 }
 
 #[test]
 fn text_output_shows_the_event_log_and_table() {
     let out = cli(&["simulate", "--scenario", "claim-race"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("0.001s B job#1 send_mail 2/3: claimed (UPDATE by id)"), "{text}");
-    assert!(text.contains("first claims: A → job#1, B → job#1"), "{text}");
+    assert!(
+        text.contains("0.001s B job#1 send_mail 2/3: claimed (UPDATE by id)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("first claims: A → job#1, B → job#1"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -71,7 +147,10 @@ fn unknown_variant_exits_2_listing_the_allowed() {
     let out = cli(&["simulate", "--scenario", "claim-race", "--variant", "nope"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--variant") && err.contains("two-statement, atomic"), "{err}");
+    assert!(
+        err.contains("--variant") && err.contains("two-statement, atomic"),
+        "{err}"
+    );
 }
 
 /// `(config text, a fragment the error must contain)`.
@@ -80,7 +159,10 @@ fn check_bad(name: &str, text: &str, expected: &str) {
     let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-    assert!(err.contains(expected), "{name}: expected {expected:?} in {err}");
+    assert!(
+        err.contains(expected),
+        "{name}: expected {expected:?} in {err}"
+    );
 }
 
 const KINDS: &str = r#""kinds":[{"name":"send_mail","max_attempts":3}]"#;
@@ -89,17 +171,23 @@ const KINDS: &str = r#""kinds":[{"name":"send_mail","max_attempts":3}]"#;
 fn bad_configs_exit_2_naming_the_field() {
     check_bad(
         "neg.json",
-        &format!(r#"{{{KINDS},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":-1}}}}],"workers":{{"count":1}}}}"#),
+        &format!(
+            r#"{{{KINDS},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":-1}}}}],"workers":{{"count":1}}}}"#
+        ),
         "arrivals[0].pattern.count is -1; allowed: 0 to",
     );
     check_bad(
         "cap.json",
-        &format!(r#"{{{KINDS},"arrivals":[],"workers":{{"count":1}},"retry":{{"base_ms":500,"cap_ms":100}}}}"#),
+        &format!(
+            r#"{{{KINDS},"arrivals":[],"workers":{{"count":1}},"retry":{{"base_ms":500,"cap_ms":100}}}}"#
+        ),
         "retry: cap_ms (100) is below base_ms (500)",
     );
     check_bad(
         "noworkers.json",
-        &format!(r#"{{{KINDS},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":3}}}}],"workers":{{"count":0}}}}"#),
+        &format!(
+            r#"{{{KINDS},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":3}}}}],"workers":{{"count":0}}}}"#
+        ),
         "workers.count is 0 but 3 jobs arrive",
     );
     check_bad(
@@ -112,7 +200,11 @@ fn bad_configs_exit_2_naming_the_field() {
         &format!(r#"{{{KINDS},"arrivals":[],"workers":{{"count":"two"}}}}"#),
         "workers.count: invalid type",
     );
-    check_bad("unknown.json", r#"{"kinds":[],"arrivals":[],"workers":{"count":1},"colour":1}"#, "colour");
+    check_bad(
+        "unknown.json",
+        r#"{"kinds":[],"arrivals":[],"workers":{"count":1},"colour":1}"#,
+        "colour",
+    );
 }
 
 #[test]
@@ -128,13 +220,20 @@ fn a_config_file_runs_and_the_seed_flag_overrides_it() {
     );
     let p = path.to_string_lossy();
     let a = json(&["simulate", "--config", &p, "--format", "json"]);
-    let b = json(&["simulate", "--config", &p, "--format", "json", "--seed", "7"]);
-    let c = json(&["simulate", "--config", &p, "--format", "json", "--seed", "8"]);
+    let b = json(&[
+        "simulate", "--config", &p, "--format", "json", "--seed", "7",
+    ]);
+    let c = json(&[
+        "simulate", "--config", &p, "--format", "json", "--seed", "8",
+    ]);
     assert_eq!(a["jobs"].as_array().map(Vec::len), Some(40));
     assert_eq!(a, b);
     assert_ne!(a["events"], c["events"]);
     let m = &a["metrics"];
-    assert_eq!(m["done"].as_u64().unwrap_or(0) + m["dead"].as_u64().unwrap_or(0), 40);
+    assert_eq!(
+        m["done"].as_u64().unwrap_or(0) + m["dead"].as_u64().unwrap_or(0),
+        40
+    );
 }
 
 #[test]

@@ -11,12 +11,19 @@ fn mean_wait_ci(model: MmcModel) -> (f64, f64, f64) {
         panic!("valid model");
     };
     sim.run();
-    let waits: Vec<f64> = sim.waits().into_iter().flatten().map(|d| d.as_micros() as f64 / 1e6).collect();
+    let waits: Vec<f64> = sim
+        .waits()
+        .into_iter()
+        .flatten()
+        .map(|d| d.as_micros() as f64 / 1e6)
+        .collect();
     assert_eq!(waits.len() as u64, model.jobs, "every job claimed");
     let rest = &waits[waits.len() / 20..];
     let k = 20;
     let size = rest.len() / k;
-    let means: Vec<f64> = (0..k).map(|i| rest[i * size..(i + 1) * size].iter().sum::<f64>() / size as f64).collect();
+    let means: Vec<f64> = (0..k)
+        .map(|i| rest[i * size..(i + 1) * size].iter().sum::<f64>() / size as f64)
+        .collect();
     let m = means.iter().sum::<f64>() / k as f64;
     let var = means.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (k - 1) as f64;
     let half = 2.093 * (var / k as f64).sqrt(); // t(0.975, 19)

@@ -29,7 +29,10 @@ fn claim_takes_the_lowest_claimable_id_and_counts_the_attempt() {
     assert_eq!(claim(&mut t, ms(0)), Some((1, 1)));
     assert_eq!(claim(&mut t, ms(0)), Some((2, 1)));
     let row = t.get(JobId(1)).cloned();
-    assert_eq!(row.map(|r| (r.status, r.locked_until)), Some((Status::Running, Some(ms(30_000)))));
+    assert_eq!(
+        row.map(|r| (r.status, r.locked_until)),
+        Some((Status::Running, Some(ms(30_000))))
+    );
 }
 
 #[test]
@@ -57,23 +60,49 @@ fn an_expired_lease_on_the_last_attempt_goes_to_dead() {
     let _ = claim(&mut t, ms(0));
     assert_eq!(claim(&mut t, ms(30_000)), None);
     let row = t.get(JobId(1)).cloned();
-    assert_eq!(row.map(|r| (r.status, r.attempts, r.last_error)), Some((Status::Dead, 1, Some(ErrorId(7)))));
+    assert_eq!(
+        row.map(|r| (r.status, r.attempts, r.last_error)),
+        Some((Status::Dead, 1, Some(ErrorId(7))))
+    );
 }
 
 #[test]
 fn release_goes_dead_when_attempts_are_used_up_and_complete_keeps_last_error() {
     let mut t = table(2, 2);
     let _ = claim(&mut t, ms(0));
-    assert_eq!(t.release(JobId(1), 1, ErrorId(3), ms(0), SimDuration::ZERO), Some(Released::Queued { run_after: ms(0) }));
+    assert_eq!(
+        t.release(JobId(1), 1, ErrorId(3), ms(0), SimDuration::ZERO),
+        Some(Released::Queued { run_after: ms(0) })
+    );
     assert_eq!(claim(&mut t, ms(0)), Some((1, 2)));
-    assert_eq!(t.release(JobId(1), 2, ErrorId(4), ms(0), SimDuration::ZERO), Some(Released::Dead));
+    assert_eq!(
+        t.release(JobId(1), 2, ErrorId(4), ms(0), SimDuration::ZERO),
+        Some(Released::Dead)
+    );
     let _ = claim(&mut t, ms(0));
     let _ = t.release(JobId(2), 1, ErrorId(5), ms(0), SimDuration::ZERO);
     let _ = claim(&mut t, ms(0));
     assert!(t.complete(JobId(2)));
-    let rows: Vec<_> = t.rows().iter().map(|r| (r.status, r.attempts, r.last_error)).collect();
-    assert_eq!(rows, [(Status::Dead, 2, Some(ErrorId(4))), (Status::Done, 2, Some(ErrorId(5)))]);
-    assert_eq!((t.count(Status::Done), t.count(Status::Dead), t.count(Status::Queued)), (1, 1, 0));
+    let rows: Vec<_> = t
+        .rows()
+        .iter()
+        .map(|r| (r.status, r.attempts, r.last_error))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (Status::Dead, 2, Some(ErrorId(4))),
+            (Status::Done, 2, Some(ErrorId(5)))
+        ]
+    );
+    assert_eq!(
+        (
+            t.count(Status::Done),
+            t.count(Status::Dead),
+            t.count(Status::Queued)
+        ),
+        (1, 1, 0)
+    );
 }
 
 #[test]
@@ -92,7 +121,10 @@ fn unknown_ids_are_refused_without_panicking() {
     let mut t = table(1, 3);
     assert!(!t.complete(JobId(9)));
     assert!(!t.complete(JobId(0)));
-    assert_eq!(t.release(JobId(9), 1, ErrorId(0), ms(0), SimDuration::ZERO), None);
+    assert_eq!(
+        t.release(JobId(9), 1, ErrorId(0), ms(0), SimDuration::ZERO),
+        None
+    );
     assert_eq!(t.mark_running(JobId(9), ms(0), LEASE), None);
 }
 
@@ -109,7 +141,11 @@ fn events_at_the_same_time_pop_first_in_first_out() {
 
 /// `(strategy, retry n, previous wait ms, lowest ms, highest ms)` with base 5 ms, cap 2000 ms.
 fn check_backoff(strategy: Strategy, n: u32, prev: Option<u64>, lo: u64, hi: u64) {
-    let p = BackoffPolicy::named(strategy, SimDuration::from_ms(5), SimDuration::from_ms(2_000));
+    let p = BackoffPolicy::named(
+        strategy,
+        SimDuration::from_ms(5),
+        SimDuration::from_ms(2_000),
+    );
     let mut rng = SimRng::new(42);
     let prev = prev.map(SimDuration::from_ms);
     let (mut min, mut max) = (u64::MAX, 0);
@@ -119,9 +155,17 @@ fn check_backoff(strategy: Strategy, n: u32, prev: Option<u64>, lo: u64, hi: u64
         max = max.max(w);
     }
     let (lo, hi) = (lo * 1_000, hi * 1_000);
-    assert!(lo <= min && max <= hi, "{} n={n}: [{min}, {max}] µs not within [{lo}, {hi}]", strategy.id());
+    assert!(
+        lo <= min && max <= hi,
+        "{} n={n}: [{min}, {max}] µs not within [{lo}, {hi}]",
+        strategy.id()
+    );
     // The draws spread over most of the range (or are exactly the fixed value).
-    assert!(max - min >= (hi - lo) * 9 / 10, "{} n={n}: [{min}, {max}] µs", strategy.id());
+    assert!(
+        max - min >= (hi - lo) * 9 / 10,
+        "{} n={n}: [{min}, {max}] µs",
+        strategy.id()
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
-    FailureModel, Growth, InWorkerRetry, Intake, JobKind, Jitter, Limits, Pattern, SimConfig,
+    FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, SimConfig,
     SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, WorkerSpec,
 };
 use proptest::prelude::*;
@@ -37,7 +37,12 @@ fn backoff() -> impl Strategy<Value = BackoffPolicy> {
         0u64..3_000,
         prop_oneof![9 => 0i64..3_000, 1 => -3_000i64..0],
         prop_oneof![Just(Growth::Fixed), Just(Growth::Exponential)],
-        prop_oneof![Just(Jitter::None), Just(Jitter::Full), Just(Jitter::Equal), Just(Jitter::Decorrelated)],
+        prop_oneof![
+            Just(Jitter::None),
+            Just(Jitter::Full),
+            Just(Jitter::Equal),
+            Just(Jitter::Decorrelated)
+        ],
     )
         .prop_map(|(b, extra, growth, jitter)| BackoffPolicy {
             base: SimDuration::from_ms(b),
@@ -48,26 +53,41 @@ fn backoff() -> impl Strategy<Value = BackoffPolicy> {
 }
 
 fn kind() -> impl Strategy<Value = JobKind> {
-    (prop_oneof![9 => 1u32..5, 1 => Just(0u32)], dist(), failure(), any::<bool>(), any::<bool>(), proptest::option::of(any::<bool>()))
-        .prop_map(|(max, duration, failure, permanent, calls, effect)| JobKind {
-            name: "k".into(),
-            max_attempts: max,
-            duration,
-            failure,
-            error: "E".into(),
-            error_class: if permanent { ErrorClass::Permanent } else { ErrorClass::Retryable },
-            effect: effect.map(|keyed| Effect {
-                amount: 10,
-                idempotency_key: keyed.then(|| "key-{n}".into()),
-            }),
-            calls_downstream: calls,
-        })
+    (
+        prop_oneof![9 => 1u32..5, 1 => Just(0u32)],
+        dist(),
+        failure(),
+        any::<bool>(),
+        any::<bool>(),
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(
+            |(max, duration, failure, permanent, calls, effect)| JobKind {
+                name: "k".into(),
+                max_attempts: max,
+                duration,
+                failure,
+                error: "E".into(),
+                error_class: if permanent {
+                    ErrorClass::Permanent
+                } else {
+                    ErrorClass::Retryable
+                },
+                effect: effect.map(|keyed| Effect {
+                    amount: 10,
+                    idempotency_key: keyed.then(|| "key-{n}".into()),
+                }),
+                calls_downstream: calls,
+            },
+        )
 }
 
 fn config() -> impl Strategy<Value = SimConfig> {
     let claims = prop_oneof![
         Just(ClaimStrategy::Atomic),
-        (0u64..5).prop_map(|g| ClaimStrategy::TwoStatement { gap: SimDuration::from_ms(g) }),
+        (0u64..5).prop_map(|g| ClaimStrategy::TwoStatement {
+            gap: SimDuration::from_ms(g)
+        }),
         proptest::option::of(0u64..2_000).prop_map(|t| ClaimStrategy::ForUpdate {
             lock_timeout: t.map(SimDuration::from_ms)
         }),
@@ -76,10 +96,17 @@ fn config() -> impl Strategy<Value = SimConfig> {
     ];
     let pattern = prop_oneof![
         (0u64..15, 0u64..1_000).prop_map(|(count, at_ms)| Pattern::Burst { count, at_ms }),
-        (prop_oneof![9 => 0.5f64..50.0, 1 => -1.0f64..0.5], 0u64..15).prop_map(|(rate_per_s, count)| Pattern::Poisson { rate_per_s, count }),
+        (prop_oneof![9 => 0.5f64..50.0, 1 => -1.0f64..0.5], 0u64..15)
+            .prop_map(|(rate_per_s, count)| Pattern::Poisson { rate_per_s, count }),
         proptest::collection::vec(0u64..5_000, 0..6).prop_map(|at_ms| Pattern::Times { at_ms }),
     ];
-    let worker = (prop_oneof![1 => Just(0u64), 3 => 1u64..300], 0u64..2_000, 0.0f64..0.5, proptest::option::of(0u64..2_000), proptest::option::of(1u32..4))
+    let worker = (
+        prop_oneof![1 => Just(0u64), 3 => 1u64..300],
+        0u64..2_000,
+        0.0f64..0.5,
+        proptest::option::of(0u64..2_000),
+        proptest::option::of(1u32..4),
+    )
         .prop_map(|(poll, start, crash, restart, max_claims)| WorkerSpec {
             start: SimTime::from_ms(start),
             crash_probability: crash,
@@ -87,7 +114,13 @@ fn config() -> impl Strategy<Value = SimConfig> {
             max_claims,
             ..WorkerSpec::new("w", poll)
         });
-    let downstream = (0u32..3, dist(), 0u64..50, proptest::option::of((0.5f64..20.0, 1u32..4)), proptest::option::of((0u64..2_000, 0u64..4_000)))
+    let downstream = (
+        0u32..3,
+        dist(),
+        0u64..50,
+        proptest::option::of((0.5f64..20.0, 1u32..4)),
+        proptest::option::of((0u64..2_000, 0u64..4_000)),
+    )
         .prop_map(|(capacity, latency, refusal, rl, outage)| Downstream {
             capacity,
             latency,
@@ -134,7 +167,12 @@ fn trace(cfg: &SimConfig) -> Option<Trace> {
     let mut sim = Simulation::new(cfg.clone()).ok()?;
     sim.run();
     let log = sim.log().iter().map(ToString::to_string).collect();
-    let rows = sim.table().rows().iter().map(|r| (r.status, r.attempts)).collect();
+    let rows = sim
+        .table()
+        .rows()
+        .iter()
+        .map(|r| (r.status, r.attempts))
+        .collect();
     Some((log, rows))
 }
 
@@ -200,7 +238,6 @@ proptest! {
         }
     }
 }
-
 
 #[test]
 fn the_trace_digest_depends_on_the_seed_only() {

@@ -18,7 +18,15 @@ fn log(name: &str, variant: &str) -> String {
 fn rows(r: &Report) -> Vec<(u64, Status, u32, u32, Option<&str>)> {
     r.jobs
         .iter()
-        .map(|j| (j.id, j.status, j.attempts, j.max_attempts, j.last_error.as_deref()))
+        .map(|j| {
+            (
+                j.id,
+                j.status,
+                j.attempts,
+                j.max_attempts,
+                j.last_error.as_deref(),
+            )
+        })
         .collect()
 }
 
@@ -86,10 +94,14 @@ fn duplicate_execution_with_the_idempotency_key_keeps_100() {
     let r = report("duplicate-execution", "idempotency-key");
     assert_eq!(r.balance, Some(100));
     assert_eq!(rows(&r), [(1, Status::Done, 2, 3, None)]);
-    let m = r.metrics.as_ref().map(|m| (m.counters.duplicate_effects, m.counters.prevented_by_key));
+    let m = r
+        .metrics
+        .as_ref()
+        .map(|m| (m.counters.duplicate_effects, m.counters.prevented_by_key));
     assert_eq!(m, Some((0, 1)));
-    assert!(log("duplicate-execution", "idempotency-key")
-        .contains("1031.000s B job#1 add_points 2/3: idempotency key order-1001-points already recorded"));
+    assert!(log("duplicate-execution", "idempotency-key").contains(
+        "1031.000s B job#1 add_points 2/3: idempotency key order-1001-points already recorded"
+    ));
 }
 
 #[test]
@@ -114,7 +126,10 @@ fn atomic_claim_gives_a_job_1_and_b_job_2() {
     let r = report("claim-race", "atomic");
     let claims: Vec<(&str, u64)> = r.claims.iter().map(|(w, j)| (w.as_str(), *j)).collect();
     assert_eq!(claims, [("A", 1), ("B", 2)]);
-    assert_eq!(rows(&r), [(1, Status::Done, 1, 3, None), (2, Status::Done, 1, 3, None)]);
+    assert_eq!(
+        rows(&r),
+        [(1, Status::Done, 1, 3, None), (2, Status::Done, 1, 3, None)]
+    );
 }
 
 fn check_pg(variant: &str, b_claim: Option<u64>, b_error: Option<&str>) {
@@ -133,8 +148,16 @@ fn check_pg(variant: &str, b_claim: Option<u64>, b_error: Option<&str>) {
 #[test]
 fn pg_row_locks_match_the_seed() {
     check_pg("skip-locked", Some(2), None);
-    check_pg("lock-timeout", None, Some("canceling statement due to lock timeout"));
-    check_pg("nowait", None, Some("could not obtain lock on row in relation \"jobs\""));
+    check_pg(
+        "lock-timeout",
+        None,
+        Some("canceling statement due to lock timeout"),
+    );
+    check_pg(
+        "nowait",
+        None,
+        Some("could not obtain lock on row in relation \"jobs\""),
+    );
 }
 
 #[test]
@@ -170,16 +193,28 @@ fn lock_timeout_fires_after_one_second_and_nowait_at_once() {
 
 #[test]
 fn scenarios_and_variants_are_named_as_in_the_issue() {
-    let names: Vec<(&str, &[&str])> = Scenario::ALL.iter().map(|s| (s.id(), s.variants())).collect();
+    let names: Vec<(&str, &[&str])> = Scenario::ALL
+        .iter()
+        .map(|s| (s.id(), s.variants()))
+        .collect();
     assert_eq!(
         names,
         [
             ("retry-dead-letter", &["seed", "classified"][..]),
             ("duplicate-execution", &["plain", "idempotency-key"][..]),
             ("claim-race", &["two-statement", "atomic"][..]),
-            ("pg-row-locks", &["skip-locked", "lock-timeout", "nowait"][..]),
-            ("burst-leveling", &["direct", "queue-redelivery", "two-tier-jitter"][..]),
-            ("jitter-contention", &["none", "exponential", "full", "equal", "decorrelated"][..]),
+            (
+                "pg-row-locks",
+                &["skip-locked", "lock-timeout", "nowait"][..]
+            ),
+            (
+                "burst-leveling",
+                &["direct", "queue-redelivery", "two-tier-jitter"][..]
+            ),
+            (
+                "jitter-contention",
+                &["none", "exponential", "full", "equal", "decorrelated"][..]
+            ),
         ]
     );
     assert!(run_scenario("claim-race", Some("optimistic"), 1)

@@ -157,7 +157,8 @@ pub struct WorkerSpec {
     /// When it starts polling.
     pub start: SimTime,
     /// Idle poll interval; `None`: woken when a job becomes claimable (LISTEN/NOTIFY-like, or
-    /// a managed queue pushing messages).
+    /// a managed queue pushing messages). Either way a worker that finishes a run claims its
+    /// next job at once, as the seed's `work_once` loop does.
     pub poll: Option<SimDuration>,
     /// Probability of dying after the side effect and before `complete`.
     pub crash_probability: f64,
@@ -206,7 +207,8 @@ pub enum ClaimStrategy {
         gap: SimDuration,
     },
     /// PostgreSQL `SELECT … FOR UPDATE` inside the handler's transaction: waits for a row
-    /// locked by another transaction, up to `lock_timeout` (`None`: forever).
+    /// locked by another transaction, up to `lock_timeout` (`None`: forever). When the holder
+    /// commits or rolls back, the waiter runs its statement again (with a fresh timeout).
     ForUpdate {
         /// `lock_timeout`.
         lock_timeout: Option<SimDuration>,
@@ -377,7 +379,12 @@ impl SimConfig {
         let mut errs = Vec::new();
         let jobs = self.job_count();
         if jobs > MAX_JOBS {
-            errs.push(ConfigError::range("arrivals", jobs as f64, 0.0, MAX_JOBS as f64));
+            errs.push(ConfigError::range(
+                "arrivals",
+                jobs as f64,
+                0.0,
+                MAX_JOBS as f64,
+            ));
         }
         if self.workers.len() as u64 > MAX_WORKERS {
             errs.push(ConfigError::range(
@@ -412,8 +419,7 @@ impl SimConfig {
             if k.calls_downstream && self.downstream.is_none() {
                 errs.push(ConfigError::Invalid {
                     field: f("calls_downstream"),
-                    reason: "the kind calls the downstream but no downstream is configured"
-                        .into(),
+                    reason: "the kind calls the downstream but no downstream is configured".into(),
                 });
             }
         }
@@ -438,7 +444,11 @@ impl SimConfig {
             }
         }
         for (i, w) in self.workers.iter().enumerate() {
-            check_prob(&format!("workers[{i}].crash_probability"), w.crash_probability, &mut errs);
+            check_prob(
+                &format!("workers[{i}].crash_probability"),
+                w.crash_probability,
+                &mut errs,
+            );
         }
         if let Some(d) = &self.downstream {
             check_dist("downstream.latency", &d.latency, &mut errs);
@@ -468,7 +478,12 @@ impl SimConfig {
             ));
         }
         if self.series_bucket.0 == 0 {
-            errs.push(ConfigError::range("series_bucket_ms", 0.0, 1.0, MAX_MS as f64));
+            errs.push(ConfigError::range(
+                "series_bucket_ms",
+                0.0,
+                1.0,
+                MAX_MS as f64,
+            ));
         }
         errs
     }
@@ -504,14 +519,29 @@ fn check_dist(field: &str, d: &DurationDist, errs: &mut Vec<ConfigError>) {
         }
         DurationDist::Exponential { mean_ms } => {
             if !(mean_ms.is_finite() && mean_ms > 0.0 && mean_ms <= max) {
-                errs.push(ConfigError::range(&format!("{field}.mean_ms"), mean_ms, 0.001, max));
+                errs.push(ConfigError::range(
+                    &format!("{field}.mean_ms"),
+                    mean_ms,
+                    0.001,
+                    max,
+                ));
             }
         }
         DurationDist::LogNormal { p50_ms, p95_ms } => {
             if !(p50_ms.is_finite() && p50_ms > 0.0 && p50_ms <= max) {
-                errs.push(ConfigError::range(&format!("{field}.p50_ms"), p50_ms, 0.001, max));
+                errs.push(ConfigError::range(
+                    &format!("{field}.p50_ms"),
+                    p50_ms,
+                    0.001,
+                    max,
+                ));
             } else if !(p95_ms.is_finite() && p95_ms >= p50_ms && p95_ms <= max) {
-                errs.push(ConfigError::range(&format!("{field}.p95_ms"), p95_ms, p50_ms, max));
+                errs.push(ConfigError::range(
+                    &format!("{field}.p95_ms"),
+                    p95_ms,
+                    p50_ms,
+                    max,
+                ));
             }
         }
     }

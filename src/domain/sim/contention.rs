@@ -101,7 +101,9 @@ pub fn run_contention(cfg: &ContentionConfig) -> ContentionResult {
 }
 
 fn delay(rng: &mut SimRng, cfg: &ContentionConfig) -> SimDuration {
-    SimDuration(round_us((rng.normal(cfg.net_mean_ms, cfg.net_sd_ms) * 1e3).abs()))
+    SimDuration(round_us(
+        (rng.normal(cfg.net_mean_ms, cfg.net_sd_ms) * 1e3).abs(),
+    ))
 }
 
 fn one_run(
@@ -147,10 +149,7 @@ fn one_run(
                     row_version += 1;
                 }
                 let d = delay(rng, cfg);
-                q.schedule(
-                    now.plus(d),
-                    Msg::Answer { client, ok },
-                );
+                q.schedule(now.plus(d), Msg::Answer { client, ok });
             }
             Msg::Answer { client, ok } => {
                 let i = client as usize;

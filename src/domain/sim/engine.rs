@@ -75,13 +75,35 @@ impl CallResult {
 
 #[derive(Debug, Clone, Copy)]
 enum Ev {
-    Arrive { stream: usize },
-    Poll { w: usize, token: u64 },
-    Mark { w: usize, job: JobId, token: u64 },
-    LockTimeout { w: usize, token: u64 },
-    WorkDone { w: usize, token: u64 },
-    Call { owner: Owner, token: u64 },
-    Reply { owner: Owner, token: u64, result: CallResult },
+    Arrive {
+        stream: usize,
+    },
+    Poll {
+        w: usize,
+        token: u64,
+    },
+    Mark {
+        w: usize,
+        job: JobId,
+        token: u64,
+    },
+    LockTimeout {
+        w: usize,
+        token: u64,
+    },
+    WorkDone {
+        w: usize,
+        token: u64,
+    },
+    Call {
+        owner: Owner,
+        token: u64,
+    },
+    Reply {
+        owner: Owner,
+        token: u64,
+        result: CallResult,
+    },
     Wake,
 }
 
@@ -260,9 +282,13 @@ impl Simulation {
         let expiry_error = ErrorId(errors.len() as u32);
         errors.push("lease expired on the last attempt (worker lost)".to_owned());
         let mut call_errors = [ErrorId(0); 3];
-        for (i, r) in [CallResult::Busy, CallResult::RateLimited, CallResult::Unavailable]
-            .into_iter()
-            .enumerate()
+        for (i, r) in [
+            CallResult::Busy,
+            CallResult::RateLimited,
+            CallResult::Unavailable,
+        ]
+        .into_iter()
+        .enumerate()
         {
             call_errors[i] = ErrorId(errors.len() as u32);
             errors.push(r.text().to_owned());
@@ -384,7 +410,10 @@ impl Simulation {
 
     /// The name of a kind.
     pub fn kind_name(&self, kind: KindId) -> &str {
-        self.cfg.kinds.get(kind.0 as usize).map_or("", |k| k.name.as_str())
+        self.cfg
+            .kinds
+            .get(kind.0 as usize)
+            .map_or("", |k| k.name.as_str())
     }
 
     /// The event log (empty when the config turned logging off).
@@ -526,13 +555,15 @@ impl Simulation {
         !self.workers.is_empty()
             && self.subs_open == 0
             && self.workers.iter().zip(&self.cfg.workers).all(|(w, s)| {
-                w.state == WState::Finished || (w.state == WState::Down && s.restart_after.is_none())
+                w.state == WState::Finished
+                    || (w.state == WState::Down && s.restart_after.is_none())
             })
     }
 
     fn sample(&mut self) {
         if self.now >= self.next_sample {
-            self.series.push((self.now, self.table.count(Status::Queued)));
+            self.series
+                .push((self.now, self.table.count(Status::Queued)));
             let b = self.bucket.0.max(1);
             self.next_sample = SimTime((self.now.0 / b).saturating_add(1).saturating_mul(b));
             if self.series.len() > MAX_SERIES_POINTS {
@@ -547,10 +578,17 @@ impl Simulation {
         if !self.cfg.log {
             return;
         }
-        let worker = worker.and_then(|w| self.cfg.workers.get(w)).map(|s| s.name.clone());
+        let worker = worker
+            .and_then(|w| self.cfg.workers.get(w))
+            .map(|s| s.name.clone());
         let job = job.and_then(|(id, attempt)| {
             let row = self.table.get(id)?;
-            Some((id, self.kind_name(row.kind).to_owned(), attempt, row.max_attempts))
+            Some((
+                id,
+                self.kind_name(row.kind).to_owned(),
+                attempt,
+                row.max_attempts,
+            ))
         });
         self.log.push(LogEntry {
             time: self.now,
@@ -563,9 +601,9 @@ impl Simulation {
     fn sample_duration(&mut self, d: DurationDist) -> SimDuration {
         SimDuration(match d {
             DurationDist::Fixed { ms } => ms.saturating_mul(1_000),
-            DurationDist::Uniform { min_ms, max_ms } => {
-                self.rng.uniform_u64(min_ms.saturating_mul(1_000), max_ms.saturating_mul(1_000))
-            }
+            DurationDist::Uniform { min_ms, max_ms } => self
+                .rng
+                .uniform_u64(min_ms.saturating_mul(1_000), max_ms.saturating_mul(1_000)),
             DurationDist::Exponential { mean_ms } => round_us(self.rng.exponential(mean_ms * 1e3)),
             DurationDist::LogNormal { p50_ms, p95_ms } => {
                 let mu = libm::log(p50_ms * 1e3);
@@ -649,8 +687,9 @@ impl Simulation {
         let produced = self.streams[stream].produced;
         let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
             (Pattern::Poisson { .. }, Some((rate_per_s, count))) => (produced < count).then(|| {
-                self.now
-                    .plus(SimDuration(round_us(self.rng.exponential(1e6 / rate_per_s))))
+                self.now.plus(SimDuration(round_us(
+                    self.rng.exponential(1e6 / rate_per_s),
+                )))
             }),
             (Pattern::Times { .. }, _) => usize::try_from(produced)
                 .ok()
@@ -672,7 +711,11 @@ impl Simulation {
             } => {
                 if publish_failure > 0.0 && self.rng.chance(publish_failure) {
                     self.counters.fallbacks += 1;
-                    self.say(None, None, format!("submission {n}: publish failed, calling the downstream directly"));
+                    self.say(
+                        None,
+                        None,
+                        format!("submission {n}: publish failed, calling the downstream directly"),
+                    );
                     self.open_submission(kind, fallback_calls);
                 } else {
                     let max = self.cfg.kinds[kind.0 as usize].max_attempts;
@@ -700,7 +743,11 @@ impl Simulation {
         let calls_downstream = self.cfg.kinds[kind.0 as usize].calls_downstream;
         if max_calls == 0 {
             self.counters.failed_to_user += 1;
-            self.say(None, None, format!("submission {}: failed back to the user", s + 1));
+            self.say(
+                None,
+                None,
+                format!("submission {}: failed back to the user", s + 1),
+            );
         } else if !calls_downstream {
             self.counters.accepted += 1;
         } else {
@@ -778,7 +825,11 @@ impl Simulation {
                 if result == CallResult::Ok {
                     self.counters.accepted += 1;
                     self.subs_open -= 1;
-                    self.say(None, None, format!("submission {n}: downstream ok → accepted"));
+                    self.say(
+                        None,
+                        None,
+                        format!("submission {n}: downstream ok → accepted"),
+                    );
                     return;
                 }
                 let sub = self.subs[s].clone();
@@ -787,12 +838,24 @@ impl Simulation {
                         r.backoff.wait(sub.calls - 1, sub.prev_wait, &mut self.rng)
                     });
                     self.subs[s].prev_wait = Some(wait);
-                    self.say(None, None, format!("submission {n}: {} → call again in {wait}", result.text()));
-                    self.queue.schedule(self.now.plus(wait), Ev::Call { owner, token: 0 });
+                    self.say(
+                        None,
+                        None,
+                        format!("submission {n}: {} → call again in {wait}", result.text()),
+                    );
+                    self.queue
+                        .schedule(self.now.plus(wait), Ev::Call { owner, token: 0 });
                 } else {
                     self.counters.failed_to_user += 1;
                     self.subs_open -= 1;
-                    self.say(None, None, format!("submission {n}: {} → failed back to the user", result.text()));
+                    self.say(
+                        None,
+                        None,
+                        format!(
+                            "submission {n}: {} → failed back to the user",
+                            result.text()
+                        ),
+                    );
                 }
             }
             Owner::Worker(w) => {
@@ -821,7 +884,8 @@ impl Simulation {
                             format!("{} → retry in the worker in {wait}", result.text()),
                         );
                         let token = self.workers[w].token;
-                        self.queue.schedule(self.now.plus(wait), Ev::Call { owner, token });
+                        self.queue
+                            .schedule(self.now.plus(wait), Ev::Call { owner, token });
                     }
                     _ => self.fail(w, run, err, ErrorClass::Retryable),
                 }
@@ -856,8 +920,13 @@ impl Simulation {
                         .map(|(&j, _)| j)
                         .collect();
                     if !skipped.is_empty() {
-                        let list: Vec<String> = skipped.iter().map(|j| format!("job#{j}")).collect();
-                        self.say(Some(w), None, format!("SKIP LOCKED passes over {}", list.join(", ")));
+                        let list: Vec<String> =
+                            skipped.iter().map(|j| format!("job#{j}")).collect();
+                        self.say(
+                            Some(w),
+                            None,
+                            format!("SKIP LOCKED passes over {}", list.join(", ")),
+                        );
                     }
                     self.lock_row(w, id);
                 }
@@ -880,12 +949,17 @@ impl Simulation {
                     Some(id) if Some(id) == free => self.lock_row(w, id),
                     Some(id) => {
                         if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
-                            self.say(Some(w), None, format!("FOR UPDATE waits for the row lock on job#{}", id.0));
+                            self.say(
+                                Some(w),
+                                None,
+                                format!("FOR UPDATE waits for the row lock on job#{}", id.0),
+                            );
                             self.workers[w].state = WState::WaitingLock { job: id };
                             self.waiters.push((w, id));
                             if let Some(lt) = lock_timeout {
                                 let token = self.workers[w].token;
-                                self.queue.schedule(now.plus(lt), Ev::LockTimeout { w, token });
+                                self.queue
+                                    .schedule(now.plus(lt), Ev::LockTimeout { w, token });
                             }
                         } else {
                             self.lock_error(w, "could not obtain lock on row in relation \"jobs\"");
@@ -908,7 +982,8 @@ impl Simulation {
         self.workers[w].state = WState::Idle;
         let pause = self.cfg.workers[w].poll.unwrap_or(LOCK_ERROR_PAUSE);
         let token = self.workers[w].token;
-        self.queue.schedule(self.now.plus(pause), Ev::Poll { w, token });
+        self.queue
+            .schedule(self.now.plus(pause), Ev::Poll { w, token });
     }
 
     fn lock_row(&mut self, w: usize, id: JobId) {
@@ -957,7 +1032,7 @@ impl Simulation {
     }
 
     fn maybe_wake(&mut self) {
-        // Idle workers that are woken on work claim at once, lowest idle first, while rows are
+        // Idle workers that are woken on work claim at once, longest idle first, while rows are
         // claimable (a claim that hits a row lock pauses that worker instead).
         while !self.idle.is_empty() && self.table.claimable_count(self.now) > 0 {
             let Some(w) = self.idle.pop_front() else {
@@ -970,7 +1045,10 @@ impl Simulation {
             return;
         }
         if let Some(t) = self.table.next_claimable_at() {
-            if t > self.now && t < SimTime::MAX && self.wake_at.is_none_or(|x| t < x || x <= self.now) {
+            if t > self.now
+                && t < SimTime::MAX
+                && self.wake_at.is_none_or(|x| t < x || x <= self.now)
+            {
                 self.wake_at = Some(t);
                 self.queue.schedule(t, Ev::Wake);
             }
@@ -998,7 +1076,11 @@ impl Simulation {
         self.say(Some(w), Some((id, attempt)), how);
         if self.cfg.workers[w].probe {
             if self.cfg.claim.holds_row_lock() {
-                self.say(Some(w), Some((id, attempt)), "ROLLBACK (the probe only looks)");
+                self.say(
+                    Some(w),
+                    Some((id, attempt)),
+                    "ROLLBACK (the probe only looks)",
+                );
                 self.unlock(id, true);
             }
             self.workers[w].state = WState::Finished;
@@ -1020,7 +1102,13 @@ impl Simulation {
         let token = self.workers[w].token;
         let at = self.now.plus(d);
         if calls {
-            self.queue.schedule(at, Ev::Call { owner: Owner::Worker(w), token });
+            self.queue.schedule(
+                at,
+                Ev::Call {
+                    owner: Owner::Worker(w),
+                    token,
+                },
+            );
         } else {
             self.queue.schedule(at, Ev::WorkDone { w, token });
         }
@@ -1055,7 +1143,11 @@ impl Simulation {
         if self.info[idx].successes > 1 {
             self.counters.duplicate_runs += 1;
         }
-        let kind = self.table.get(run.job).map(|r| r.kind.0 as usize).unwrap_or(0);
+        let kind = self
+            .table
+            .get(run.job)
+            .map(|r| r.kind.0 as usize)
+            .unwrap_or(0);
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
             let key = effect
                 .idempotency_key
@@ -1079,7 +1171,11 @@ impl Simulation {
                     if self.info[idx].effects > 1 {
                         self.counters.duplicate_effects += 1;
                     }
-                    self.say(Some(w), Some(job), format!("side effect applied: balance {before} → {}", self.balance));
+                    self.say(
+                        Some(w),
+                        Some(job),
+                        format!("side effect applied: balance {before} → {}", self.balance),
+                    );
                 }
             }
         }
@@ -1116,15 +1212,27 @@ impl Simulation {
         let msg = self.error_text(err).to_owned();
         if self.cfg.classify_errors && class == ErrorClass::Permanent {
             self.table.dead_letter(run.job, err);
-            self.say(Some(w), Some(job), format!("error {msg} (permanent) → dead"));
+            self.say(
+                Some(w),
+                Some(job),
+                format!("error {msg} (permanent) → dead"),
+            );
         } else {
             let n = run.attempt.saturating_sub(1);
-            let wait = self.cfg.retry.wait(n, self.info[idx].prev_wait, &mut self.rng);
+            let wait = self
+                .cfg
+                .retry
+                .wait(n, self.info[idx].prev_wait, &mut self.rng);
             self.info[idx].prev_wait = Some(wait);
-            match self.table.release(run.job, run.attempt, err, self.now, wait) {
-                Some(Released::Queued { run_after }) => {
-                    self.say(Some(w), Some(job), format!("error {msg} → queued until {run_after}"))
-                }
+            match self
+                .table
+                .release(run.job, run.attempt, err, self.now, wait)
+            {
+                Some(Released::Queued { run_after }) => self.say(
+                    Some(w),
+                    Some(job),
+                    format!("error {msg} → queued until {run_after}"),
+                ),
                 Some(Released::Dead) => self.say(Some(w), Some(job), format!("error {msg} → dead")),
                 None => {}
             }
@@ -1157,4 +1265,3 @@ impl SimConfig {
         })
     }
 }
-

@@ -108,7 +108,8 @@ impl MmcModel {
         // A lease that never expires: no run is ever reclaimed.
         cfg.lease = SimDuration(u64::MAX);
         let base = SimDuration::from_ms(self.retry_base_ms);
-        cfg.retry = BackoffPolicy::named(Strategy::Full, base, SimDuration(base.0.saturating_mul(30)));
+        cfg.retry =
+            BackoffPolicy::named(Strategy::Full, base, SimDuration(base.0.saturating_mul(30)));
         cfg.limits = Limits {
             max_events: super::config::MAX_EVENTS,
             max_time: SimTime::MAX,

@@ -19,8 +19,8 @@
 use super::backoff::{BackoffPolicy, Growth, Jitter};
 use super::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
-    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
-    MAX_ATTEMPTS, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
+    MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
 };
 use super::error::ConfigError;
 use super::time::{SimDuration, SimTime};
@@ -155,8 +155,13 @@ pub enum PatternFile {
         #[serde(default)]
         at_ms: i64,
     },
-    Poisson { rate_per_s: f64, count: i64 },
-    Times { at_ms: Vec<i64> },
+    Poisson {
+        rate_per_s: f64,
+        count: i64,
+    },
+    Times {
+        at_ms: Vec<i64>,
+    },
 }
 
 /// Workers in the file: `count` alike workers named `A`, `B`, ….
@@ -298,7 +303,8 @@ struct Check(Vec<ConfigError>);
 impl Check {
     fn int(&mut self, field: &str, v: i64, min: u64, max: u64) -> u64 {
         if v < 0 || (v as u64) < min || (v as u64) > max {
-            self.0.push(ConfigError::range(field, v as f64, min as f64, max as f64));
+            self.0
+                .push(ConfigError::range(field, v as f64, min as f64, max as f64));
             min
         } else {
             v as u64
@@ -381,7 +387,12 @@ impl SimConfigFile {
                 },
                 PatternFile::Times { at_ms } => {
                     if at_ms.len() as u64 > MAX_JOBS {
-                        c.0.push(ConfigError::range(&f("pattern.at_ms"), at_ms.len() as f64, 0.0, MAX_JOBS as f64));
+                        c.0.push(ConfigError::range(
+                            &f("pattern.at_ms"),
+                            at_ms.len() as f64,
+                            0.0,
+                            MAX_JOBS as f64,
+                        ));
                     }
                     Pattern::Times {
                         at_ms: at_ms
@@ -401,9 +412,16 @@ impl SimConfigFile {
         let w = &self.workers;
         let count = c.int("workers.count", w.count, 0, MAX_WORKERS);
         let poll = c.ms("workers.poll_ms", w.poll_ms.unwrap_or(50));
-        let restart = w.restart_after_ms.map(|r| c.ms("workers.restart_after_ms", r));
+        let restart = w
+            .restart_after_ms
+            .map(|r| c.ms("workers.restart_after_ms", r));
         if !(0.0..=1.0).contains(&w.crash_probability) {
-            c.0.push(ConfigError::range("workers.crash_probability", w.crash_probability, 0.0, 1.0));
+            c.0.push(ConfigError::range(
+                "workers.crash_probability",
+                w.crash_probability,
+                0.0,
+                1.0,
+            ));
         }
         cfg.workers = (0..count as usize)
             .map(|i| WorkerSpec {
@@ -433,7 +451,12 @@ impl SimConfigFile {
         cfg.classify_errors = self.classify_errors;
         if let Some(r) = &self.in_worker_retry {
             cfg.in_worker_retry = Some(InWorkerRetry {
-                max_retries: c.int("in_worker_retry.max_retries", r.max_retries, 0, MAX_ATTEMPTS) as u32,
+                max_retries: c.int(
+                    "in_worker_retry.max_retries",
+                    r.max_retries,
+                    0,
+                    MAX_ATTEMPTS,
+                ) as u32,
                 backoff: c.backoff("in_worker_retry.backoff", &r.backoff),
             });
         }
@@ -461,7 +484,8 @@ impl SimConfigFile {
                     fallback_calls,
                 } => Intake::Queue {
                     publish_failure,
-                    fallback_calls: c.int("intake.fallback_calls", fallback_calls, 0, MAX_ATTEMPTS) as u32,
+                    fallback_calls: c.int("intake.fallback_calls", fallback_calls, 0, MAX_ATTEMPTS)
+                        as u32,
                 },
                 IntakeFile::Direct { calls } => Intake::Direct {
                     calls: c.int("intake.calls", calls, 1, MAX_ATTEMPTS) as u32,
@@ -485,7 +509,11 @@ impl SimConfigFile {
             errs = cfg.validate();
         } else {
             // Cross-field checks still run so that every finding is reported at once.
-            errs.extend(cfg.validate().into_iter().filter(|e| !matches!(e, ConfigError::OutOfRange { .. })));
+            errs.extend(
+                cfg.validate()
+                    .into_iter()
+                    .filter(|e| !matches!(e, ConfigError::OutOfRange { .. })),
+            );
         }
         if errs.is_empty() {
             Ok(cfg)

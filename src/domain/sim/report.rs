@@ -188,7 +188,11 @@ impl Report {
     pub fn to_text(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
-        let _ = writeln!(s, "scenario {} / {} (seed {})", self.scenario, self.variant, self.seed);
+        let _ = writeln!(
+            s,
+            "scenario {} / {} (seed {})",
+            self.scenario, self.variant, self.seed
+        );
         if let Some(c) = &self.contention {
             let _ = writeln!(
                 s,
@@ -208,7 +212,10 @@ impl Report {
             }
         }
         let _ = writeln!(s, "\njobs:");
-        let _ = writeln!(s, "  id  name                  status   attempts  last_error");
+        let _ = writeln!(
+            s,
+            "  id  name                  status   attempts  last_error"
+        );
         for j in self.jobs.iter().take(50) {
             let _ = writeln!(
                 s,
@@ -228,7 +235,11 @@ impl Report {
             let _ = writeln!(s, "\nbalance: {b}");
         }
         if !self.claims.is_empty() {
-            let list: Vec<String> = self.claims.iter().map(|(w, j)| format!("{w} → job#{j}")).collect();
+            let list: Vec<String> = self
+                .claims
+                .iter()
+                .map(|(w, j)| format!("{w} → job#{j}"))
+                .collect();
             let _ = writeln!(s, "first claims: {}", list.join(", "));
         }
         for (w, e) in &self.errors {
@@ -262,7 +273,11 @@ impl Report {
                     p.mean, p.p50, p.p95, p.p99, p.max
                 );
             }
-            let _ = writeln!(s, "stopped: {:?} after {} events at {:.3}s", m.stop, m.events, m.end_time_s);
+            let _ = writeln!(
+                s,
+                "stopped: {:?} after {} events at {:.3}s",
+                m.stop, m.events, m.end_time_s
+            );
         }
         s
     }

@@ -80,13 +80,16 @@ impl Scenario {
     /// # Errors
     /// [`ConfigError::Invalid`] on `scenario`, listing the names.
     pub fn parse(s: &str) -> Result<Scenario, ConfigError> {
-        Scenario::ALL.into_iter().find(|x| x.id() == s).ok_or_else(|| {
-            let names: Vec<&str> = Scenario::ALL.iter().map(|x| x.id()).collect();
-            ConfigError::Invalid {
-                field: "scenario".into(),
-                reason: format!("unknown scenario {s:?}; allowed: {}", names.join(", ")),
-            }
-        })
+        Scenario::ALL
+            .into_iter()
+            .find(|x| x.id() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Scenario::ALL.iter().map(|x| x.id()).collect();
+                ConfigError::Invalid {
+                    field: "scenario".into(),
+                    reason: format!("unknown scenario {s:?}; allowed: {}", names.join(", ")),
+                }
+            })
     }
 
     /// Resolves a variant name (`None`: the default).
@@ -97,14 +100,18 @@ impl Scenario {
         let all = self.variants();
         match v {
             None => Ok(all[0]),
-            Some(v) => all.iter().copied().find(|x| *x == v).ok_or_else(|| ConfigError::Invalid {
-                field: "variant".into(),
-                reason: format!(
-                    "unknown variant {v:?} of {}; allowed: {}",
-                    self.id(),
-                    all.join(", ")
-                ),
-            }),
+            Some(v) => all
+                .iter()
+                .copied()
+                .find(|x| *x == v)
+                .ok_or_else(|| ConfigError::Invalid {
+                    field: "variant".into(),
+                    reason: format!(
+                        "unknown variant {v:?} of {}; allowed: {}",
+                        self.id(),
+                        all.join(", ")
+                    ),
+                }),
         }
     }
 
@@ -113,7 +120,11 @@ impl Scenario {
     ///
     /// # Errors
     /// An unknown variant.
-    pub fn config(self, variant: Option<&str>, seed: u64) -> Result<Option<SimConfig>, ConfigError> {
+    pub fn config(
+        self,
+        variant: Option<&str>,
+        seed: u64,
+    ) -> Result<Option<SimConfig>, ConfigError> {
         let v = self.variant(variant)?;
         Ok(match self {
             Scenario::RetryDeadLetter => Some(retry_dead_letter(v, seed)),
@@ -313,7 +324,9 @@ fn burst_leveling(v: &str, seed: u64) -> SimConfig {
     });
     cfg.lease = SimDuration::from_secs(60);
     cfg.retry = BackoffPolicy::fixed(SimDuration::from_secs(30));
-    cfg.workers = (0..10).map(|i| WorkerSpec::new(WorkerSpec::default_name(i), 0)).collect();
+    cfg.workers = (0..10)
+        .map(|i| WorkerSpec::new(WorkerSpec::default_name(i), 0))
+        .collect();
     match v {
         "direct" => {
             cfg.intake = Intake::Direct { calls: 1 };
