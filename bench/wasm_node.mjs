@@ -24,7 +24,7 @@ for (let i = 0; i < reps; i++) {
   best = Math.min(best, (performance.now() - t) / 1000);
 }
 console.log(`wasm   jobs=${jobs} events=${events} best_s=${best.toFixed(3)} events_per_s=${Math.round(events / best)}`);
-const out = execFileSync(join(root, "target/release/examples/mmc_native"), [String(jobs), String(reps)]).toString();
+const out = execFileSync(join(root, "target/release/examples/mmc_native"), [String(jobs), String(reps), "digest"]).toString();
 console.log(out.trim());
 const m = /events=(\d+) best_s=([0-9.]+)/.exec(out);
 if (Number(m[1]) !== events) console.log(`WARNING: event counts differ (native ${m[1]}, wasm ${events}): traces diverge`);
