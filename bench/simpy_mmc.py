@@ -6,11 +6,14 @@ U(0, min(1.5 s, 50 ms * 2**n)) (n = retry number, 0-based), at most 5 attempts, 
 The same as `MmcModel::bench` in src/domain/sim/erlang.rs.
 
 Usage: python3 bench/simpy_mmc.py [JOBS]   (default 1_000_000; needs `pip install simpy`)
-It runs SimPy, then `cargo run --profile bench --example mmc_native -- JOBS`, and prints
-jobs per second for both and the ratio.
+Build the Rust side first: `cargo build --profile bench --example mmc_native`. The script
+runs SimPy, then target/release/examples/mmc_native, and prints wall time and CPU time for
+both and their ratios (CPU time is the fairer figure on a shared, loaded machine).
 """
+import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -49,28 +52,31 @@ def run_simpy(jobs, seed=1):
             env.process(job())
 
     env.process(source())
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     env.run()
-    return time.perf_counter() - t, stats
+    return time.perf_counter() - t, time.process_time() - c, stats
 
 
 def run_rust(jobs):
-    out = subprocess.run(
-        ["cargo", "run", "-q", "--profile", "bench", "--example", "mmc_native", "--", str(jobs), "3"],
-        capture_output=True, text=True, check=True,
-    ).stdout
+    exe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "examples", "mmc_native")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([exe, str(jobs), "1"], capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     m = re.search(r"events=(\d+) best_s=([0-9.]+)", out)
-    return float(m.group(2)), int(m.group(1))
+    return float(m.group(2)), cpu, int(m.group(1))
 
 
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    py_s, stats = run_simpy(jobs)
-    print(f"simpy  jobs={jobs} seconds={py_s:.2f} jobs_per_s={jobs / py_s:,.0f} "
+    py_s, py_cpu, stats = run_simpy(jobs)
+    print(f"simpy  jobs={jobs} wall_s={py_s:.2f} cpu_s={py_cpu:.2f} jobs_per_s={jobs / py_s:,.0f} "
           f"done={stats['done']} dead={stats['dead']} runs={stats['runs']}")
-    rs_s, events = run_rust(jobs)
-    print(f"rust   jobs={jobs} seconds={rs_s:.3f} jobs_per_s={jobs / rs_s:,.0f} events={events}")
-    print(f"ratio  rust/simpy = {py_s / rs_s:.1f}x (same model, same job count, wall time)")
+    rs_s, rs_cpu, events = run_rust(jobs)
+    print(f"rust   jobs={jobs} wall_s={rs_s:.3f} cpu_s={rs_cpu:.3f} (whole process) "
+          f"jobs_per_s={jobs / rs_s:,.0f} events={events}")
+    print(f"ratio  simpy/rust: wall {py_s / rs_s:.1f}x, cpu {py_cpu / rs_cpu:.1f}x "
+          f"(same model, same job count)")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-//! The benchmark model once, natively, timed: `cargo run --profile bench --example mmc_native
-//! -- 1000000`. Prints `jobs events seconds events_per_s` (compare with bench/wasm_node.mjs).
+//! The benchmark model, natively, timed: `cargo run --profile bench --example mmc_native
+//! -- [JOBS] [REPS] [digest]`. Prints jobs, events, the best time of REPS runs and events/s;
+//! with `digest`, also `trace_digest(1)` (compared with wasm by bench/wasm_node.mjs).
 
 use modality_advisor::domain::sim::erlang::MmcModel;
 use modality_advisor::domain::sim::Simulation;
@@ -30,4 +31,11 @@ fn main() {
         "native jobs={jobs} events={events} best_s={best:.3} events_per_s={:.0}",
         events as f64 / best
     );
+    // The trace digest only on request, so that CPU-time measurements cover the model alone.
+    if std::env::args().nth(3).as_deref() == Some("digest") {
+        println!(
+            "native trace_digest(1)={:016x}",
+            modality_advisor::domain::sim::trace_digest(1)
+        );
+    }
 }

@@ -17,3 +17,10 @@ pub extern "C" fn run_mmc(jobs: u32, seed: u32) -> f64 {
         Err(_) => 0.0,
     }
 }
+
+/// [`trace_digest`](modality_advisor::domain::sim::trace_digest) for `seed`: every scenario's
+/// report hashed, to compare with the native digest.
+#[no_mangle]
+pub extern "C" fn trace_digest(seed: u32) -> u64 {
+    modality_advisor::domain::sim::trace_digest(u64::from(seed))
+}

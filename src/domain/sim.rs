@@ -6,7 +6,7 @@
 //! * [`rng`]: [`SimRng`], seeded PCG (`rand_pcg`), `u64`/`f64` draws only.
 //! * [`backoff`]: fixed, exponential, full / equal / decorrelated jitter (AWS blog).
 //! * [`jobs`]: the jobs table with the seed's `enqueue` / `claim` / `complete` / `release`.
-//! * [`config`]: a run's typed description; [`file`]: the JSON config file and its checks.
+//! * [`config`]: a run's typed description; [`file`](mod@file): the JSON config file and its checks.
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
@@ -43,5 +43,5 @@ pub use file::{load_config, SimConfigFile};
 pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
 pub use report::{JobRow, Metrics, Percentiles, Report};
 pub use rng::SimRng;
-pub use scenario::{run_scenario, Scenario};
+pub use scenario::{run_scenario, trace_digest, Scenario};
 pub use time::{SimDuration, SimTime};

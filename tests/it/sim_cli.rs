@@ -241,3 +241,17 @@ fn advise_still_works() {
     let out = cli(&["advise", "--time-triggered", "yes"]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn the_example_config_with_every_field_runs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/sim-config.json");
+    let v = json(&["simulate", "--config", path, "--format", "json"]);
+    let m = &v["metrics"];
+    let settled = m["done"].as_u64().unwrap_or(0) + m["dead"].as_u64().unwrap_or(0);
+    assert_eq!(
+        Some(settled),
+        m["jobs"].as_u64(),
+        "every queued job settles: {m}"
+    );
+    assert_eq!(m["stop"], "drained");
+}

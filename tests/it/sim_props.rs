@@ -159,8 +159,11 @@ fn config() -> impl Strategy<Value = SimConfig> {
         })
 }
 
-/// The whole trace: log lines plus the final table.
-fn trace(cfg: &SimConfig) -> Option<(Vec<String>, Vec<(Status, u32)>)> {
+/// Log lines plus the final `(status, attempts)` per row.
+type Trace = (Vec<String>, Vec<(Status, u32)>);
+
+/// The whole trace of a run.
+fn trace(cfg: &SimConfig) -> Option<Trace> {
     let mut sim = Simulation::new(cfg.clone()).ok()?;
     sim.run();
     let log = sim.log().iter().map(ToString::to_string).collect();
@@ -234,4 +237,11 @@ proptest! {
             sim.run();
         }
     }
+}
+
+#[test]
+fn the_trace_digest_depends_on_the_seed_only() {
+    use modality_advisor::domain::sim::trace_digest;
+    assert_eq!(trace_digest(1), trace_digest(1));
+    assert_ne!(trace_digest(1), trace_digest(2));
 }

@@ -157,7 +157,8 @@ pub struct WorkerSpec {
     /// When it starts polling.
     pub start: SimTime,
     /// Idle poll interval; `None`: woken when a job becomes claimable (LISTEN/NOTIFY-like, or
-    /// a managed queue pushing messages).
+    /// a managed queue pushing messages). Either way a worker that finishes a run claims its
+    /// next job at once, as the seed's `work_once` loop does.
     pub poll: Option<SimDuration>,
     /// Probability of dying after the side effect and before `complete`.
     pub crash_probability: f64,
@@ -206,7 +207,8 @@ pub enum ClaimStrategy {
         gap: SimDuration,
     },
     /// PostgreSQL `SELECT … FOR UPDATE` inside the handler's transaction: waits for a row
-    /// locked by another transaction, up to `lock_timeout` (`None`: forever).
+    /// locked by another transaction, up to `lock_timeout` (`None`: forever). When the holder
+    /// commits or rolls back, the waiter runs its statement again (with a fresh timeout).
     ForUpdate {
         /// `lock_timeout`.
         lock_timeout: Option<SimDuration>,

@@ -3,7 +3,8 @@
 //! One [`Simulation`] owns a config, a clock, an [`EventQueue`] and a [`SimRng`]. Each
 //! [`Simulation::step`] pops the earliest event (ties first-in first-out) and applies it. All
 //! randomness comes from the seeded RNG, in event order, so the same config and seed give the
-//! same trace on every target. Every run is bounded by [`Limits`] (events and virtual time).
+//! same trace on every target. Every run is bounded by [`Limits`](super::Limits) (events and
+//! virtual time).
 //!
 //! Semantics follow seed `000` (`DOMAIN.md` §2) for the queue and seed `003` (`DOMAIN.md` §4)
 //! for load leveling: a worker claims, runs its handler, then completes or releases; a worker
@@ -128,23 +129,51 @@ struct Run {
 #[derive(Debug, Clone)]
 struct Worker {
     state: WState,
-    woken: bool,
     token: u64,
     claims: u32,
     first_claim: Option<JobId>,
     last_error: Option<String>,
 }
 
-#[derive(Debug, Clone, Default)]
+/// Per-job statistics, kept small (48 bytes): with 10⁶ jobs, first-touch page faults of these
+/// rows are a large share of the run time. `SimTime::MAX` / `u64::MAX` stand for "not yet".
+#[derive(Debug, Clone)]
 struct JobInfo {
-    arrival_no: u64,
     enqueued_at: SimTime,
-    first_claim: Option<SimTime>,
-    done_at: Option<SimTime>,
+    first_claim: SimTime,
+    done_at: SimTime,
+    prev_wait: SimDuration,
+    arrival_no: u32,
     runs: u32,
     successes: u32,
     effects: u32,
-    prev_wait: Option<SimDuration>,
+}
+
+impl JobInfo {
+    fn new(arrival_no: u64, enqueued_at: SimTime) -> JobInfo {
+        JobInfo {
+            enqueued_at,
+            first_claim: SimTime::MAX,
+            done_at: SimTime::MAX,
+            prev_wait: SimDuration(u64::MAX),
+            arrival_no: u32::try_from(arrival_no).unwrap_or(u32::MAX),
+            runs: 0,
+            successes: 0,
+            effects: 0,
+        }
+    }
+
+    fn first_claim(&self) -> Option<SimTime> {
+        (self.first_claim != SimTime::MAX).then_some(self.first_claim)
+    }
+
+    fn done_at(&self) -> Option<SimTime> {
+        (self.done_at != SimTime::MAX).then_some(self.done_at)
+    }
+
+    fn prev_wait(&self) -> Option<SimDuration> {
+        (self.prev_wait.0 != u64::MAX).then_some(self.prev_wait)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -167,7 +196,7 @@ struct Stream {
     times: Vec<u64>,
 }
 
-/// Counters of a run; see [`Simulation::metrics`] for the derived figures.
+/// Counters of a run; [`Report`](super::Report) derives the other figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Counters {
     /// Handler runs started.
@@ -241,7 +270,6 @@ pub struct Simulation {
     call_errors: [ErrorId; 3],
     workers: Vec<Worker>,
     idle: VecDeque<usize>,
-    woken: usize,
     wake_at: Option<SimTime>,
     info: Vec<JobInfo>,
     locks: BTreeMap<u64, RowLock>,
@@ -340,7 +368,6 @@ impl Simulation {
         for (i, w) in cfg.workers.iter().enumerate() {
             workers.push(Worker {
                 state: WState::NotStarted,
-                woken: false,
                 token: 0,
                 claims: 0,
                 first_claim: None,
@@ -353,7 +380,8 @@ impl Simulation {
             .and_then(|d| d.rate_limit)
             .map_or(0.0, |tb| f64::from(tb.burst));
         let bucket = cfg.series_bucket;
-        let mut table = JobsTable::new();
+        let jobs = cfg.job_count();
+        let mut table = JobsTable::with_capacity(jobs);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
             now: SimTime::ZERO,
@@ -365,9 +393,8 @@ impl Simulation {
             call_errors,
             workers,
             idle: VecDeque::new(),
-            woken: 0,
             wake_at: None,
-            info: Vec::new(),
+            info: Vec::with_capacity(jobs.min(1 << 20) as usize),
             locks: BTreeMap::new(),
             waiters: Vec::new(),
             in_flight: 0,
@@ -433,6 +460,11 @@ impl Simulation {
         self.balance
     }
 
+    /// Events scheduled and not yet processed.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.events
@@ -465,7 +497,7 @@ impl Simulation {
     pub fn waits(&self) -> Vec<Option<SimDuration>> {
         self.info
             .iter()
-            .map(|i| i.first_claim.map(|t| t.since(i.enqueued_at)))
+            .map(|i| i.first_claim().map(|t| t.since(i.enqueued_at)))
             .collect()
     }
 
@@ -473,7 +505,7 @@ impl Simulation {
     pub fn latencies(&self) -> Vec<Option<SimDuration>> {
         self.info
             .iter()
-            .map(|i| i.done_at.map(|t| t.since(i.enqueued_at)))
+            .map(|i| i.done_at().map(|t| t.since(i.enqueued_at)))
             .collect()
     }
 
@@ -669,11 +701,12 @@ impl Simulation {
     }
 
     fn arrive(&mut self, stream: usize) {
-        let pattern = self.cfg.arrivals[stream].pattern.clone();
         let kind = self.streams[stream].kind;
-        let batch = match &pattern {
-            Pattern::Burst { count, .. } => *count,
-            _ => 1,
+        // Copy out the little we need: cloning a `Times` list per arrival would be quadratic.
+        let (batch, poisson) = match &self.cfg.arrivals[stream].pattern {
+            Pattern::Burst { count, .. } => (*count, None),
+            Pattern::Poisson { rate_per_s, count } => (1, Some((*rate_per_s, *count))),
+            Pattern::Times { .. } => (1, None),
         };
         for _ in 0..batch {
             self.streams[stream].produced += 1;
@@ -681,17 +714,17 @@ impl Simulation {
             self.submit(kind, n);
         }
         let produced = self.streams[stream].produced;
-        let next = match &pattern {
-            Pattern::Burst { .. } => None,
-            Pattern::Poisson { rate_per_s, count } => (produced < *count).then(|| {
+        let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
+            (Pattern::Poisson { .. }, Some((rate_per_s, count))) => (produced < count).then(|| {
                 self.now.plus(SimDuration(round_us(
                     self.rng.exponential(1e6 / rate_per_s),
                 )))
             }),
-            Pattern::Times { .. } => self.streams[stream]
-                .times
-                .get(produced as usize)
+            (Pattern::Times { .. }, _) => usize::try_from(produced)
+                .ok()
+                .and_then(|i| self.streams[stream].times.get(i))
                 .map(|&t| SimTime::from_ms(t).max(self.now)),
+            _ => None,
         };
         match next {
             Some(t) => self.queue.schedule(t, Ev::Arrive { stream }),
@@ -716,11 +749,7 @@ impl Simulation {
                 } else {
                     let max = self.cfg.kinds[kind.0 as usize].max_attempts;
                     let id = self.table.enqueue(kind, max, self.now);
-                    self.info.push(JobInfo {
-                        arrival_no: n,
-                        enqueued_at: self.now,
-                        ..JobInfo::default()
-                    });
+                    self.info.push(JobInfo::new(n, self.now));
                     self.counters.accepted += 1;
                     self.say(None, Some((id, 0)), "enqueued");
                 }
@@ -891,10 +920,6 @@ impl Simulation {
 
     fn poll(&mut self, w: usize) {
         self.workers[w].state = WState::Idle;
-        if self.workers[w].woken {
-            self.workers[w].woken = false;
-            self.woken = self.woken.saturating_sub(1);
-        }
         let now = self.now;
         match self.cfg.claim {
             ClaimStrategy::Atomic => match self.table.claim(now, self.cfg.lease) {
@@ -1032,32 +1057,25 @@ impl Simulation {
     }
 
     fn maybe_wake(&mut self) {
+        // Idle workers that are woken on work claim at once, longest idle first, while rows are
+        // claimable (a claim that hits a row lock pauses that worker instead).
+        while !self.idle.is_empty() && self.table.claimable_count(self.now) > 0 {
+            let Some(w) = self.idle.pop_front() else {
+                break;
+            };
+            self.workers[w].token += 1;
+            self.poll(w);
+        }
         if self.idle.is_empty() {
             return;
         }
-        let n = self
-            .table
-            .claimable_count(self.now)
-            .saturating_sub(self.woken);
-        if n > 0 {
-            for _ in 0..n.min(self.idle.len()) {
-                if let Some(w) = self.idle.pop_front() {
-                    self.woken += 1;
-                    self.workers[w].woken = true;
-                    self.workers[w].token += 1;
-                    let token = self.workers[w].token;
-                    self.queue.schedule(self.now, Ev::Poll { w, token });
-                }
-            }
-        } else if self.woken == 0 {
-            if let Some(t) = self.table.next_claimable_at() {
-                if t > self.now
-                    && t < SimTime::MAX
-                    && self.wake_at.is_none_or(|x| t < x || x <= self.now)
-                {
-                    self.wake_at = Some(t);
-                    self.queue.schedule(t, Ev::Wake);
-                }
+        if let Some(t) = self.table.next_claimable_at() {
+            if t > self.now
+                && t < SimTime::MAX
+                && self.wake_at.is_none_or(|x| t < x || x <= self.now)
+            {
+                self.wake_at = Some(t);
+                self.queue.schedule(t, Ev::Wake);
             }
         }
     }
@@ -1070,8 +1088,8 @@ impl Simulation {
             self.workers[w].first_claim = Some(id);
         }
         let idx = (id.0 - 1) as usize;
-        if self.info[idx].first_claim.is_none() {
-            self.info[idx].first_claim = Some(self.now);
+        if self.info[idx].first_claim().is_none() {
+            self.info[idx].first_claim = self.now;
         }
         let how = match self.cfg.claim {
             ClaimStrategy::Atomic => "claimed (UPDATE … RETURNING)",
@@ -1202,8 +1220,8 @@ impl Simulation {
             return;
         }
         self.table.complete(run.job);
-        if self.info[idx].done_at.is_none() {
-            self.info[idx].done_at = Some(self.now);
+        if self.info[idx].done_at().is_none() {
+            self.info[idx].done_at = self.now;
         }
         self.say(Some(w), Some(job), "done");
         if self.cfg.claim.holds_row_lock() {
@@ -1229,8 +1247,8 @@ impl Simulation {
             let wait = self
                 .cfg
                 .retry
-                .wait(n, self.info[idx].prev_wait, &mut self.rng);
-            self.info[idx].prev_wait = Some(wait);
+                .wait(n, self.info[idx].prev_wait(), &mut self.rng);
+            self.info[idx].prev_wait = wait;
             match self
                 .table
                 .release(run.job, run.attempt, err, self.now, wait)
@@ -1257,9 +1275,9 @@ impl Simulation {
             self.workers[w].state = WState::Finished;
             return;
         }
+        // The worker loops straight into its next claim, as the seed's `work_once` loop does.
         self.workers[w].state = WState::Idle;
-        let token = self.workers[w].token;
-        self.queue.schedule(self.now, Ev::Poll { w, token });
+        self.poll(w);
     }
 }
 

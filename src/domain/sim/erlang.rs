@@ -105,7 +105,8 @@ impl MmcModel {
         cfg.workers = (0..self.servers as usize)
             .map(|i| WorkerSpec::new(WorkerSpec::default_name(i), 0))
             .collect();
-        cfg.lease = SimDuration(u64::MAX / 4);
+        // A lease that never expires: no run is ever reclaimed.
+        cfg.lease = SimDuration(u64::MAX);
         let base = SimDuration::from_ms(self.retry_base_ms);
         cfg.retry =
             BackoffPolicy::named(Strategy::Full, base, SimDuration(base.0.saturating_mul(30)));

@@ -117,12 +117,21 @@ pub struct JobsTable {
     later: BinaryHeap<Reverse<(SimTime, u64)>>,
     counts: [u64; 4],
     expiry_error: Option<ErrorId>,
+    /// The latest `now` seen by [`JobsTable::refresh`]; time never goes back.
+    refreshed: SimTime,
 }
 
 impl JobsTable {
     /// An empty table.
     pub fn new() -> JobsTable {
         JobsTable::default()
+    }
+
+    /// An empty table with room for `rows` rows (capped at 2²⁰ up front; it grows past that).
+    pub fn with_capacity(rows: u64) -> JobsTable {
+        let mut t = JobsTable::new();
+        t.rows.reserve(rows.min(1 << 20) as usize);
+        t
     }
 
     /// The `last_error` given to a row whose lease expired on its last attempt (see the
@@ -185,8 +194,42 @@ impl JobsTable {
             last_error: None,
         });
         self.counts[Status::Queued.index()] += 1;
-        self.later.push(Reverse((run_after, id.0)));
+        self.schedule(run_after, id.0);
         id
+    }
+
+    /// Files row `id` as claimable from `t`: straight into the ready set when `t` has already
+    /// been reached, never when `t` is [`SimTime::MAX`] (a lease that never expires).
+    fn schedule(&mut self, t: SimTime, id: u64) {
+        if t == SimTime::MAX {
+            return;
+        }
+        if t <= self.refreshed {
+            self.admit(t, id);
+        } else {
+            self.later.push(Reverse((t, id)));
+        }
+    }
+
+    /// Row `id` has reached its time `t`: into the ready set, unless the entry is stale or the
+    /// row's lease expired on its last attempt (then `dead`).
+    fn admit(&mut self, t: SimTime, id: u64) {
+        let Some(row) = self.get(JobId(id)) else {
+            return;
+        };
+        if Self::due(row) != Some(t) {
+            return;
+        }
+        if row.status == Status::Running && row.attempts >= row.max_attempts {
+            let err = self.expiry_error.or(row.last_error);
+            self.set_status(JobId(id), Status::Dead);
+            if let Some(row) = self.get_mut(JobId(id)) {
+                row.locked_until = None;
+                row.last_error = err;
+            }
+        } else {
+            self.ready.insert(id);
+        }
     }
 
     /// Is `row` claimable at `now`?
@@ -209,27 +252,13 @@ impl JobsTable {
 
     /// Moves rows that have become claimable by `now` into the ready set.
     pub fn refresh(&mut self, now: SimTime) {
+        self.refreshed = self.refreshed.max(now);
         while let Some(&Reverse((t, id))) = self.later.peek() {
             if t > now {
                 break;
             }
             self.later.pop();
-            let Some(row) = self.get(JobId(id)) else {
-                continue;
-            };
-            if Self::due(row) != Some(t) {
-                continue;
-            }
-            if row.status == Status::Running && row.attempts >= row.max_attempts {
-                let err = self.expiry_error.or(row.last_error);
-                self.set_status(JobId(id), Status::Dead);
-                if let Some(row) = self.get_mut(JobId(id)) {
-                    row.locked_until = None;
-                    row.last_error = err;
-                }
-            } else {
-                self.ready.insert(id);
-            }
+            self.admit(t, id);
         }
     }
 
@@ -289,7 +318,7 @@ impl JobsTable {
         row.attempts = row.attempts.saturating_add(1);
         row.locked_until = Some(until);
         let out = row.clone();
-        self.later.push(Reverse((until, id.0)));
+        self.schedule(until, id.0);
         Some(out)
     }
 
@@ -330,7 +359,7 @@ impl JobsTable {
         row.locked_until = None;
         row.run_after = run_after;
         row.last_error = Some(error);
-        self.later.push(Reverse((run_after, id.0)));
+        self.schedule(run_after, id.0);
         Some(Released::Queued { run_after })
     }
 
@@ -362,7 +391,7 @@ impl JobsTable {
             *row = image;
         }
         if let Some(t) = due {
-            self.later.push(Reverse((t, id.0)));
+            self.schedule(t, id.0);
         }
     }
 }

@@ -346,3 +346,35 @@ fn burst_leveling(v: &str, seed: u64) -> SimConfig {
     }
     cfg
 }
+
+/// A 64-bit FNV-1a digest of the JSON reports of every scenario and variant, plus a short
+/// M/M/c run with failures and lognormal run times, all with `seed`. Equal digests
+/// natively and in wasm mean equal traces (the benchmark scripts compare them).
+pub fn trace_digest(seed: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for sc in Scenario::ALL {
+        for v in sc.variants() {
+            if let Ok(r) = run_scenario(sc.id(), Some(v), seed) {
+                eat(serde_json::to_string(&r).unwrap_or_default().as_bytes());
+            }
+        }
+    }
+    let mut cfg = super::erlang::MmcModel::bench(2_000, seed).config();
+    cfg.log = true;
+    cfg.kinds[0].duration = DurationDist::LogNormal {
+        p50_ms: 80.0,
+        p95_ms: 300.0,
+    };
+    if let Ok(mut sim) = Simulation::new(cfg) {
+        sim.run();
+        let r = Report::from_sim(&sim, "mmc", "digest");
+        eat(serde_json::to_string(&r).unwrap_or_default().as_bytes());
+    }
+    h
+}
