@@ -8,14 +8,15 @@ fn main() {
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post_scope = scope.clone();
-    let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let text = e.data().as_string().unwrap_or_default();
-        let post = |s: String| {
-            let _ = post_scope.post_message(&JsValue::from_str(&s));
-        };
-        let done = modality_advisor::domain::sim::run::handle(&text, 20_000, post);
-        let _ = post_scope.post_message(&JsValue::from_str(&done));
-    });
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            let post = |s: String| {
+                let _ = post_scope.post_message(&JsValue::from_str(&s));
+            };
+            let done = modality_advisor::domain::sim::run::handle(&text, 20_000, post);
+            let _ = post_scope.post_message(&JsValue::from_str(&done));
+        });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     onmessage.forget();

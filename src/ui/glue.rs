@@ -138,8 +138,10 @@ impl SimWorker {
     /// A message when the browser refuses to start the worker.
     pub fn spawn(on_message: yew::Callback<String>) -> Result<SimWorker, String> {
         use wasm_bindgen::JsCast;
-        let worker = web_sys::Worker::new("./sim-worker_loader.js")
-            .map_err(|e| e.as_string().unwrap_or_else(|| "refused by the browser".into()))?;
+        let worker = web_sys::Worker::new("./sim-worker_loader.js").map_err(|e| {
+            e.as_string()
+                .unwrap_or_else(|| "refused by the browser".into())
+        })?;
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
             move |e: web_sys::MessageEvent| {
                 if let Some(text) = e.data().as_string() {
@@ -148,7 +150,10 @@ impl SimWorker {
             },
         );
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        Ok(SimWorker { worker, _onmessage: onmessage })
+        Ok(SimWorker {
+            worker,
+            _onmessage: onmessage,
+        })
     }
 
     /// Sends a request (JSON text).

@@ -136,15 +136,34 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
                 last_error: j.last_error.clone(),
             })
             .collect(),
-        counts: [count("done"), count("dead"), count("queued"), count("running")],
+        counts: [
+            count("done"),
+            count("dead"),
+            count("queued"),
+            count("running"),
+        ],
         balance: report.balance,
         claims: report.claims.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-        errors: report.errors.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        duplicates: m.map_or((0, 0), |m| (m.counters.duplicate_effects, m.counters.prevented_by_key)),
-        intake: m.map_or((0, 0, 0, 0), |m| {
-            (m.counters.accepted, m.counters.failed_to_user, m.counters.calls_ok, m.counters.calls_busy)
+        errors: report
+            .errors
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        duplicates: m.map_or((0, 0), |m| {
+            (m.counters.duplicate_effects, m.counters.prevented_by_key)
         }),
-        contention: report.contention.as_ref().map(|c| (c.calls_mean, c.completion_ms_mean)),
+        intake: m.map_or((0, 0, 0, 0), |m| {
+            (
+                m.counters.accepted,
+                m.counters.failed_to_user,
+                m.counters.calls_ok,
+                m.counters.calls_busy,
+            )
+        }),
+        contention: report
+            .contention
+            .as_ref()
+            .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
         log: report.events.clone(),
     }
@@ -161,12 +180,22 @@ fn status_name(j: &super::report::JobRow) -> String {
 ///
 /// # Errors
 /// The request's problems (unknown scenario or variant, a bad config), each naming the field.
-pub fn run(req: &RunRequest, every: u64, mut progress: impl FnMut(u64)) -> Result<RunView, Vec<String>> {
+pub fn run(
+    req: &RunRequest,
+    every: u64,
+    mut progress: impl FnMut(u64),
+) -> Result<RunView, Vec<String>> {
     let sc = Scenario::parse(&req.scenario).map_err(|e| vec![e.to_string()])?;
-    let v = sc.variant(req.variant.as_deref()).map_err(|e| vec![e.to_string()])?;
-    match sc.config(Some(v), req.seed).map_err(|e| vec![e.to_string()])? {
+    let v = sc
+        .variant(req.variant.as_deref())
+        .map_err(|e| vec![e.to_string()])?;
+    match sc
+        .config(Some(v), req.seed)
+        .map_err(|e| vec![e.to_string()])?
+    {
         Some(cfg) => {
-            let mut sim = Simulation::new(cfg).map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+            let mut sim = Simulation::new(cfg)
+                .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
             let every = every.max(1);
             let mut next = every;
             while sim.step() {
@@ -191,13 +220,21 @@ pub fn run(req: &RunRequest, every: u64, mut progress: impl FnMut(u64)) -> Resul
 /// progress messages go to `post` as they happen. Never panics on any input.
 pub fn handle(request_json: &str, every: u64, mut post: impl FnMut(String)) -> String {
     let msg = match serde_json::from_str::<RunRequest>(request_json) {
-        Err(e) => RunMessage::Failed { id: 0, errors: vec![format!("request: {e}")] },
+        Err(e) => RunMessage::Failed {
+            id: 0,
+            errors: vec![format!("request: {e}")],
+        },
         Ok(req) => {
             let id = req.id;
             match run(&req, every, |events| {
-                post(serde_json::to_string(&RunMessage::Progress { id, events }).unwrap_or_default())
+                post(
+                    serde_json::to_string(&RunMessage::Progress { id, events }).unwrap_or_default(),
+                )
             }) {
-                Ok(view) => RunMessage::Done { id, view: Box::new(view) },
+                Ok(view) => RunMessage::Done {
+                    id,
+                    view: Box::new(view),
+                },
                 Err(errors) => RunMessage::Failed { id, errors },
             }
         }
