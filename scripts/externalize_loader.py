@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Trunk post_build hook: move the inline module script Trunk injects into index.html to a
+"""Trunk post_build hook: (1) move the inline module script Trunk injects into index.html to a
 file of its own (boot-<hash>.js), so the page runs under a strict Content-Security-Policy
 (`script-src 'self' 'wasm-unsafe-eval'`, no 'unsafe-inline') — wikis often impose one.
 
 Reads and rewrites $TRUNK_STAGING_DIR/index.html. Fails loudly if the script is not found,
-so a Trunk upgrade that changes the output cannot slip through silently.
+so a Trunk upgrade that changes the output cannot slip through silently. (2) Give the
+simulation worker's loader shim the non-deprecated wasm-bindgen init call.
 """
 import hashlib
 import os
@@ -30,3 +31,13 @@ with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
 html = pattern.sub(f'<script type="module" src="./{name}"></script>', html, count=1)
 with open(index, "w", encoding="utf-8") as f:
     f.write(html)
+
+# The worker loader shim Trunk writes calls `wasm_bindgen("<path>")`, which wasm-bindgen
+# 0.2.130 reports as deprecated on the console; pass the object form instead.
+shim = os.path.join(staging, "sim-worker_loader.js")
+if os.path.exists(shim):
+    with open(shim, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r'wasm_bindgen\("([^"]+)"\)', r'wasm_bindgen({ module_or_path: "\1" })', text)
+    with open(shim, "w", encoding="utf-8") as f:
+        f.write(text)

@@ -321,13 +321,19 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
             vec![format!("{flag}: {e}")]
         })?
     };
+    // The run's fingerprint: the browser's simulator shows the same for the same run.
+    let hash = crate::domain::sim::run::trace_hash(&report);
     Ok(match args.format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            let mut value = serde_json::to_value(&report).unwrap_or_default();
+            if let Some(obj) = value.as_object_mut() {
+                obj.insert("trace_hash".into(), serde_json::Value::String(hash));
+            }
+            let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Text => report.to_text(),
+        Format::Text => format!("{}trace hash: {hash}\n", report.to_text()),
     })
 }
 

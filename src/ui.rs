@@ -8,6 +8,7 @@ pub mod form;
 pub mod glue;
 pub mod result;
 pub mod sheet;
+pub mod simulate;
 pub mod state;
 pub mod timeline;
 pub mod wizard;

@@ -20,6 +20,8 @@ fn main() {
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     onmessage.forget();
+    // Tell the page that requests can come (it holds them until then).
+    let _ = scope.post_message(&JsValue::from_str(modality_advisor::ui::glue::WORKER_READY));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

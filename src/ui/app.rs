@@ -5,6 +5,7 @@ use crate::ui::chart::Chart;
 use crate::ui::glue;
 use crate::ui::result::ResultCard;
 use crate::ui::sheet::SheetScreen;
+use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, AppState, Screen};
 use crate::ui::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
 use rust_i18n::t;
@@ -28,6 +29,8 @@ pub fn App() -> Html {
     };
     let body = if state.screen == Screen::Sheet && state.sheet.is_some() {
         html! { <main class="main sheet-main" id="main"><SheetScreen /></main> }
+    } else if state.screen == Screen::Simulate {
+        html! { <main class="main sheet-main" id="main"><SimulateScreen /></main> }
     } else {
         html! {
             <div class="layout">
@@ -104,6 +107,7 @@ fn Nav() -> Html {
         <nav class="tabs" aria-label={t!("ui.screens", locale = l).into_owned()}>
             { tab(Screen::Decide, t!("ui.tab-decide", locale = l).into_owned(), true, Action::ShowDecide) }
             { tab(Screen::Sheet, t!("ui.tab-sheet", locale = l).into_owned(), decided, Action::OpenSheet) }
+            { tab(Screen::Simulate, t!("ui.tab-simulate", locale = l).into_owned(), true, Action::ShowSimulate) }
         </nav>
     }
 }

@@ -124,12 +124,18 @@ pub fn save_session(session: &crate::domain::session::Session) {
     }
 }
 
-/// The simulation Web Worker (`sim-worker`, built by Trunk). Dropping it terminates the
+/// The simulation Web Worker (`sim-worker`, built by Trunk). Requests sent before the worker
+/// has loaded its wasm are held and sent when it says `ready`. Dropping it terminates the
 /// worker, which is how a run is cancelled.
 pub struct SimWorker {
     worker: web_sys::Worker,
+    pending: std::rc::Rc<std::cell::RefCell<Option<String>>>,
+    ready: std::rc::Rc<std::cell::Cell<bool>>,
     _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
+
+/// What the worker posts once its message handler is installed.
+pub const WORKER_READY: &str = "ready";
 
 impl SimWorker {
     /// Starts the worker; `on_message` receives each message (JSON text) it posts.
@@ -142,9 +148,20 @@ impl SimWorker {
             e.as_string()
                 .unwrap_or_else(|| "refused by the browser".into())
         })?;
+        let pending = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
+        let ready = std::rc::Rc::new(std::cell::Cell::new(false));
+        let (p, r, w) = (pending.clone(), ready.clone(), worker.clone());
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
             move |e: web_sys::MessageEvent| {
-                if let Some(text) = e.data().as_string() {
+                let Some(text) = e.data().as_string() else {
+                    return;
+                };
+                if text == WORKER_READY {
+                    r.set(true);
+                    if let Some(req) = p.borrow_mut().take() {
+                        let _ = w.post_message(&wasm_bindgen::JsValue::from_str(&req));
+                    }
+                } else {
                     on_message.emit(text);
                 }
             },
@@ -152,15 +169,21 @@ impl SimWorker {
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         Ok(SimWorker {
             worker,
+            pending,
+            ready,
             _onmessage: onmessage,
         })
     }
 
-    /// Sends a request (JSON text).
+    /// Sends a request (JSON text), or holds it until the worker is ready.
     ///
     /// # Errors
     /// A message when the worker cannot take it.
     pub fn send(&self, text: &str) -> Result<(), String> {
+        if !self.ready.get() {
+            *self.pending.borrow_mut() = Some(text.to_owned());
+            return Ok(());
+        }
         self.worker
             .post_message(&wasm_bindgen::JsValue::from_str(text))
             .map_err(|_| "the simulation worker refused the request".to_owned())

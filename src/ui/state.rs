@@ -15,6 +15,8 @@ pub enum Screen {
     Decide,
     /// The job definition sheet of the current decision.
     Sheet,
+    /// The queue simulator.
+    Simulate,
 }
 
 /// A message about the sheet as a whole (import, copy, download).
@@ -67,6 +69,8 @@ pub enum Action {
     DismissDropped,
     /// Show the decision screen.
     ShowDecide,
+    /// Show the simulator.
+    ShowSimulate,
     /// Open the sheet for the current decision (pre-filled when new or when the outcome
     /// changed; the process facts are kept).
     OpenSheet,
@@ -161,6 +165,7 @@ impl Reducible for AppState {
             }
             Action::DismissDropped => s.dropped.clear(),
             Action::ShowDecide => s.screen = Screen::Decide,
+            Action::ShowSimulate => s.screen = Screen::Simulate,
             Action::OpenSheet => {
                 if let Some(decision) = Decision::from_answers(&s.answers) {
                     s.sheet = Some(for_decision(s.sheet.as_ref(), decision, s.lang));

@@ -1,0 +1,345 @@
+//! The simulator screen: the six presets with their lessons, variant and seed, a run in the
+//! simulation Web Worker (progress, cancel), and the result: key facts, trace hash, the jobs
+//! table and the event log. The engine never runs on the main thread.
+
+use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
+use crate::domain::sim::Scenario;
+use crate::ui::glue::SimWorker;
+use crate::ui::state::AppContext;
+use rust_i18n::t;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Lines of the event log and rows of the jobs table shown at most.
+const SHOW_LINES: usize = 1_000;
+
+#[derive(Debug, Clone, PartialEq)]
+enum RunStatus {
+    Idle,
+    Running(u64),
+    Cancelled,
+    Failed(Vec<String>),
+}
+
+/// The simulator screen.
+#[component]
+pub fn SimulateScreen() -> Html {
+    let ctx = use_context::<AppContext>();
+    let scenario = use_state(|| Scenario::RetryDeadLetter);
+    let variant = use_state(|| Scenario::RetryDeadLetter.variants()[0]);
+    let seed_raw = use_state(|| "1".to_owned());
+    let status = use_state(|| RunStatus::Idle);
+    let result = use_state(|| None::<Rc<RunView>>);
+    let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
+    let run_id = use_mut_ref(|| 0u64);
+    let Some(ctx) = ctx else {
+        return Html::default();
+    };
+    let lang = ctx.lang;
+    let l = lang.code();
+    let seed = parse_whole(&seed_raw);
+
+    let on_message = {
+        let (status, result, run_id) = (status.clone(), result.clone(), run_id.clone());
+        Callback::from(move |text: String| {
+            let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
+                return;
+            };
+            let current = *run_id.borrow();
+            match msg {
+                RunMessage::Progress { id, events } if id == current => {
+                    status.set(RunStatus::Running(events))
+                }
+                RunMessage::Done { id, view } if id == current => {
+                    result.set(Some(Rc::new(*view)));
+                    status.set(RunStatus::Idle);
+                }
+                RunMessage::Failed { id, errors } if id == current => {
+                    status.set(RunStatus::Failed(errors))
+                }
+                _ => {}
+            }
+        })
+    };
+    let run = {
+        let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
+        let (scenario, variant) = (*scenario, *variant);
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(seed) = seed else {
+                status.set(RunStatus::Failed(vec![t!(
+                    "sim.ui.seed-error",
+                    locale = lang.code(),
+                    max = group_thousands(u64::MAX)
+                )
+                .into_owned()]));
+                return;
+            };
+            let mut w = worker.borrow_mut();
+            if w.is_none() {
+                match SimWorker::spawn(on_message.clone()) {
+                    Ok(sw) => *w = Some(sw),
+                    Err(err) => {
+                        status.set(RunStatus::Failed(vec![t!(
+                            "sim.ui.worker-failed",
+                            locale = lang.code(),
+                            error = err
+                        )
+                        .into_owned()]));
+                        return;
+                    }
+                }
+            }
+            let id = *run_id.borrow() + 1;
+            *run_id.borrow_mut() = id;
+            let req = RunRequest {
+                id,
+                scenario: scenario.id().to_owned(),
+                variant: Some(variant.to_owned()),
+                seed,
+            };
+            let sent = serde_json::to_string(&req)
+                .map_err(|e| e.to_string())
+                .and_then(|json| w.as_ref().map_or(Ok(()), |sw| sw.send(&json)));
+            match sent {
+                Ok(()) => status.set(RunStatus::Running(0)),
+                Err(err) => status.set(RunStatus::Failed(vec![err])),
+            }
+        })
+    };
+    let cancel = {
+        let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
+        Callback::from(move |_| {
+            // Terminating the worker is the only way to stop a run in progress.
+            worker.borrow_mut().take();
+            *run_id.borrow_mut() += 1;
+            status.set(RunStatus::Cancelled);
+        })
+    };
+    let running = matches!(*status, RunStatus::Running(_));
+
+    let presets = Scenario::ALL.iter().map(|&sc| {
+        let pressed = *scenario == sc;
+        let onclick = {
+            let (scenario, variant) = (scenario.clone(), variant.clone());
+            Callback::from(move |_| {
+                scenario.set(sc);
+                variant.set(sc.variants()[0]);
+            })
+        };
+        html! {
+            <li>
+                <button type="button" class="preset" data-scenario={sc.id()} aria-pressed={pressed.to_string()} {onclick}>
+                    <strong>{ t!(format!("sim.preset.{}.title", sc.id()), locale = l) }</strong>
+                    <span>{ t!(format!("sim.preset.{}.lesson", sc.id()), locale = l) }</span>
+                </button>
+            </li>
+        }
+    });
+    let variants = scenario.variants().iter().map(|&v| {
+        let checked = *variant == v;
+        let onchange = {
+            let variant = variant.clone();
+            Callback::from(move |_| variant.set(v))
+        };
+        let id = format!("variant-{v}");
+        html! {
+            <label class="mode" for={id.clone()}>
+                <input type="radio" id={id} name="variant" value={v} {checked} {onchange} />
+                <span>{ v }</span>
+            </label>
+        }
+    });
+    let on_seed = {
+        let seed_raw = seed_raw.clone();
+        Callback::from(move |e: InputEvent| {
+            seed_raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let seed_error = seed.is_none().then(|| {
+        t!(
+            "sim.ui.seed-error",
+            locale = l,
+            max = group_thousands(u64::MAX)
+        )
+        .into_owned()
+    });
+
+    let status_line = match &*status {
+        RunStatus::Idle => Html::default(),
+        RunStatus::Running(0) => {
+            html! { <p class="sim-status" role="status" data-status="running">{ t!("sim.ui.starting", locale = l) }</p> }
+        }
+        RunStatus::Running(n) => html! {
+            <p class="sim-status" role="status" data-status="running">{ t!("sim.ui.running", locale = l, events = group_thousands(*n)) }</p>
+        },
+        RunStatus::Cancelled => {
+            html! { <p class="sim-status" role="status" data-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
+        }
+        RunStatus::Failed(errors) => html! {
+            <div class="notice error-notice" role="alert" data-status="failed">
+                <p>{ t!("sim.ui.failed", locale = l) }</p>
+                <ul>{ for errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+            </div>
+        },
+    };
+
+    html! {
+        <section class="simulate" aria-labelledby="sim-title">
+            <h2 id="sim-title">{ t!("sim.ui.title", locale = l) }</h2>
+            <p class="tagline">{ t!("sim.ui.intro", locale = l) }</p>
+            <form class="sim-controls" onsubmit={run}>
+                <fieldset class="section">
+                    <legend>{ t!("sim.ui.presets", locale = l) }</legend>
+                    <ul class="presets">{ for presets }</ul>
+                </fieldset>
+                <div class="sim-row">
+                    <fieldset class="variants">
+                        <legend>{ t!("sim.ui.variant", locale = l) }</legend>
+                        { for variants }
+                    </fieldset>
+                    <div class="sfield" data-field="seed">
+                        <label for="seed">{ t!("sim.ui.seed", locale = l) }</label>
+                        <input id="seed" type="text" inputmode="numeric" autocomplete="off" value={(*seed_raw).clone()}
+                            oninput={on_seed} aria-invalid={seed_error.is_some().to_string()} />
+                        <div class="slot">{ seed_error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
+                    </div>
+                    <div class="actions">
+                        <button type="submit" class="primary" id="sim-run" disabled={running}>{ t!("sim.ui.run", locale = l) }</button>
+                        <button type="button" class="secondary" id="sim-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
+                    </div>
+                </div>
+            </form>
+            <div class="slot">{ status_line }</div>
+            <div class="slot">{ (*result).clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+        </section>
+    }
+}
+
+/// Properties of [`RunResult`].
+#[derive(Properties, PartialEq)]
+pub struct RunResultProps {
+    /// The finished run.
+    pub view: Rc<RunView>,
+}
+
+/// Key facts, the jobs table and the event log of a finished run.
+#[component]
+pub fn RunResult(props: &RunResultProps) -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let v = &props.view;
+    let fact = |key: &'static str, label: String, value: String| {
+        html! { <div class="fact" data-fact={key}><dt>{ label }</dt><dd>{ value }</dd></div> }
+    };
+    let mut facts = vec![
+        fact(
+            "trace-hash",
+            t!("sim.ui.trace-hash", locale = l).into_owned(),
+            v.trace_hash.clone(),
+        ),
+        fact(
+            "events",
+            t!("sim.ui.events", locale = l).into_owned(),
+            group_thousands(v.events),
+        ),
+    ];
+    if !v.jobs.is_empty() {
+        let [d, x, q, r] = v.counts;
+        facts.push(fact(
+            "rows",
+            t!("sim.ui.rows", locale = l).into_owned(),
+            format!("{d} / {x} / {q} / {r}"),
+        ));
+    }
+    if let Some(b) = v.balance {
+        facts.push(fact(
+            "balance",
+            t!("sim.ui.balance", locale = l).into_owned(),
+            b.to_string(),
+        ));
+        facts.push(fact(
+            "duplicates",
+            t!("sim.ui.duplicates", locale = l).into_owned(),
+            format!("{} / {}", v.duplicates.0, v.duplicates.1),
+        ));
+    }
+    if !v.claims.is_empty() {
+        let text = v
+            .claims
+            .iter()
+            .map(|(w, j)| format!("{w} → job#{j}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        facts.push(fact(
+            "claims",
+            t!("sim.ui.claims", locale = l).into_owned(),
+            text,
+        ));
+    }
+    if !v.errors.is_empty() {
+        let text = v
+            .errors
+            .iter()
+            .map(|(w, e)| format!("{w}: {e}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        facts.push(fact(
+            "errors",
+            t!("sim.ui.errors", locale = l).into_owned(),
+            text,
+        ));
+    }
+    if v.scenario == "burst-leveling" {
+        let (a, f, ok, busy) = v.intake;
+        facts.push(fact(
+            "intake",
+            t!("sim.ui.intake", locale = l).into_owned(),
+            format!("{a} / {f} / {ok} / {busy}"),
+        ));
+    }
+    if let Some((calls, ms)) = v.contention {
+        facts.push(fact(
+            "contention",
+            t!("sim.ui.contention", locale = l).into_owned(),
+            format!("{calls:.0} / {ms:.0} ms"),
+        ));
+    }
+    let log_total = v.log.len();
+    html! {
+        <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
+            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
+            <dl class="facts">{ for facts }</dl>
+            if !v.jobs.is_empty() {
+                <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
+                <div class="table-wrap">
+                    <table class="jobs">
+                        <thead><tr>
+                            <th>{ "id" }</th><th>{ "name" }</th><th>{ "status" }</th><th>{ "attempts" }</th><th>{ "last_error" }</th>
+                        </tr></thead>
+                        <tbody>
+                            { for v.jobs.iter().take(SHOW_LINES).map(|j| html! {
+                                <tr data-job={j.id.to_string()} data-status={j.status.clone()}>
+                                    <td>{ j.id }</td><td>{ j.name.clone() }</td><td class={classes!("st", j.status.clone())}>{ j.status.clone() }</td>
+                                    <td>{ format!("{}/{}", j.attempts, j.max_attempts) }</td><td>{ j.last_error.clone().unwrap_or_default() }</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
+            if log_total > 0 {
+                <h4>{ t!("sim.ui.log", locale = l) }</h4>
+                <ol class="log">{ for v.log.iter().take(SHOW_LINES).map(|line| html! { <li>{ line.clone() }</li> }) }</ol>
+                if log_total > SHOW_LINES {
+                    <p class="hint">{ t!("sim.ui.log-cut", locale = l, shown = group_thousands(SHOW_LINES as u64), total = group_thousands(log_total as u64)) }</p>
+                }
+            }
+        </section>
+    }
+}

@@ -1,0 +1,83 @@
+// The simulator screen in real Chromium: presets run in the Web Worker and show the seed's
+// results; the trace hash equals the CLI's; bad seeds are refused and the result stays.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function open(lang = 'en') {
+  const page = await openPage(browser, server.url, { locale: lang });
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('section.simulate');
+  return page;
+}
+
+async function runPreset(page, scenario, variant, seed = '1') {
+  await page.click(`.preset[data-scenario="${scenario}"]`);
+  await page.check(`#variant-${variant}`);
+  await page.fill('#seed', seed);
+  await page.click('#sim-run');
+  await page.waitForSelector(`.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`);
+  return (key) => page.textContent(`.sim-result [data-fact="${key}"] dd`);
+}
+
+test('each preset shows the seed\'s results, computed in the worker', async () => {
+  const page = await open();
+  let fact = await runPreset(page, 'retry-dead-letter', 'seed');
+  assert.equal(await fact('rows'), '1 / 1 / 0 / 0');
+  assert.equal(await page.getAttribute('tr[data-job="1"]', 'data-status'), 'done');
+  assert.match(await page.textContent('tr[data-job="1"]'), /3\/5/);
+  assert.match(await page.textContent('tr[data-job="2"]'), /dead3\/3/);
+  fact = await runPreset(page, 'duplicate-execution', 'plain');
+  assert.equal(await fact('balance'), '200');
+  fact = await runPreset(page, 'duplicate-execution', 'idempotency-key');
+  assert.equal(await fact('balance'), '100');
+  fact = await runPreset(page, 'claim-race', 'two-statement');
+  assert.match(await fact('claims'), /→ job#1, .* → job#1$/);
+  fact = await runPreset(page, 'claim-race', 'atomic');
+  assert.match(await fact('claims'), /→ job#1, .* → job#2$/);
+  fact = await runPreset(page, 'pg-row-locks', 'skip-locked');
+  assert.match(await fact('claims'), /job#2/);
+  fact = await runPreset(page, 'pg-row-locks', 'nowait');
+  assert.match(await fact('errors'), /could not obtain lock on row/);
+  fact = await runPreset(page, 'burst-leveling', 'direct');
+  assert.match(await fact('intake'), /^1 \/ 9 \//);
+  fact = await runPreset(page, 'burst-leveling', 'queue-redelivery');
+  assert.equal(await fact('rows'), '5 / 5 / 0 / 0');
+  fact = await runPreset(page, 'burst-leveling', 'two-tier-jitter');
+  assert.equal(await fact('rows'), '10 / 0 / 0 / 0');
+  await screenshot(page, 'en-simulate');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the trace hash equals the CLI\'s for the same scenario, variant and seed', async () => {
+  const cli = path.join(root, 'target', 'debug', 'modality-advisor');
+  const bin = existsSync(cli) ? cli : path.join(root, 'target', 'release', 'modality-advisor');
+  const page = await open('ja');
+  const fact = await runPreset(page, 'duplicate-execution', 'idempotency-key', '7');
+  const json = JSON.parse(execFileSync(bin, ['simulate', '--scenario', 'duplicate-execution', '--variant', 'idempotency-key', '--seed', '7', '--format', 'json']).toString());
+  assert.equal(await fact('trace-hash'), json.trace_hash);
+  await screenshot(page, 'ja-simulate');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a bad seed is refused with a message and the previous result stays', async () => {
+  const page = await open();
+  await runPreset(page, 'claim-race', 'atomic');
+  await page.fill('#seed', '-3');
+  assert.match(await page.textContent('[data-field="seed"] .error'), /Seed: enter a whole number from 0 to/);
+  await page.click('#sim-run');
+  await page.waitForSelector('[data-status="failed"]');
+  assert.ok(await page.$('.sim-result[data-scenario="claim-race"]'), 'the previous result is still shown');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
