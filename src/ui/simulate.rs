@@ -3,7 +3,7 @@
 //! table and the event log. The engine never runs on the main thread.
 
 use crate::domain::number::{group_thousands, parse_whole};
-use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
+use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::Scenario;
 use crate::ui::glue::SimWorker;
 use crate::ui::state::AppContext;
@@ -15,6 +15,19 @@ use yew::prelude::*;
 
 /// Lines of the event log and rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
+
+/// The presets: the six named scenarios, then the load preset.
+fn presets() -> Vec<&'static str> {
+    let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
+    ids.push(LOAD_SCENARIO);
+    ids
+}
+
+fn variants_of(preset: &str) -> &'static [&'static str] {
+    Scenario::parse(preset)
+        .map(|s| s.variants())
+        .unwrap_or(&["bench"])
+}
 
 #[derive(Debug, Clone, PartialEq)]
 enum RunStatus {
@@ -28,9 +41,10 @@ enum RunStatus {
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
-    let scenario = use_state(|| Scenario::RetryDeadLetter);
+    let scenario = use_state(|| Scenario::RetryDeadLetter.id());
     let variant = use_state(|| Scenario::RetryDeadLetter.variants()[0]);
     let seed_raw = use_state(|| "1".to_owned());
+    let jobs_raw = use_state(|| "100 000".to_owned());
     let status = use_state(|| RunStatus::Idle);
     let result = use_state(|| None::<Rc<RunView>>);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
@@ -41,6 +55,8 @@ pub fn SimulateScreen() -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let seed = parse_whole(&seed_raw);
+    let is_load = *scenario == LOAD_SCENARIO;
+    let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
         let (status, result, run_id) = (status.clone(), result.clone(), run_id.clone());
@@ -78,6 +94,15 @@ pub fn SimulateScreen() -> Html {
                 .into_owned()]));
                 return;
             };
+            if is_load && jobs.is_none() {
+                status.set(RunStatus::Failed(vec![t!(
+                    "sim.ui.jobs-error",
+                    locale = lang.code(),
+                    max = group_thousands(MAX_LOAD_JOBS)
+                )
+                .into_owned()]));
+                return;
+            }
             let mut w = worker.borrow_mut();
             if w.is_none() {
                 match SimWorker::spawn(on_message.clone()) {
@@ -97,9 +122,10 @@ pub fn SimulateScreen() -> Html {
             *run_id.borrow_mut() = id;
             let req = RunRequest {
                 id,
-                scenario: scenario.id().to_owned(),
+                scenario: scenario.to_owned(),
                 variant: Some(variant.to_owned()),
                 seed,
+                jobs: if is_load { jobs } else { None },
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())
@@ -121,25 +147,47 @@ pub fn SimulateScreen() -> Html {
     };
     let running = matches!(*status, RunStatus::Running(_));
 
-    let presets = Scenario::ALL.iter().map(|&sc| {
+    let presets = presets().into_iter().map(|sc| {
         let pressed = *scenario == sc;
         let onclick = {
             let (scenario, variant) = (scenario.clone(), variant.clone());
             Callback::from(move |_| {
                 scenario.set(sc);
-                variant.set(sc.variants()[0]);
+                variant.set(variants_of(sc)[0]);
             })
         };
         html! {
             <li>
-                <button type="button" class="preset" data-scenario={sc.id()} aria-pressed={pressed.to_string()} {onclick}>
-                    <strong>{ t!(format!("sim.preset.{}.title", sc.id()), locale = l) }</strong>
-                    <span>{ t!(format!("sim.preset.{}.lesson", sc.id()), locale = l) }</span>
+                <button type="button" class="preset" data-scenario={sc} aria-pressed={pressed.to_string()} {onclick}>
+                    <strong>{ t!(format!("sim.preset.{sc}.title"), locale = l) }</strong>
+                    <span>{ t!(format!("sim.preset.{sc}.lesson"), locale = l) }</span>
                 </button>
             </li>
         }
     });
-    let variants = scenario.variants().iter().map(|&v| {
+    let on_jobs = {
+        let jobs_raw = jobs_raw.clone();
+        Callback::from(move |e: InputEvent| {
+            jobs_raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let jobs_error = (is_load && jobs.is_none()).then(|| {
+        t!(
+            "sim.ui.jobs-error",
+            locale = l,
+            max = group_thousands(MAX_LOAD_JOBS)
+        )
+        .into_owned()
+    });
+    let jobs_field = is_load.then(|| html! {
+        <div class="sfield" data-field="jobs">
+            <label for="jobs">{ t!("sim.ui.jobs-count", locale = l) }</label>
+            <input id="jobs" type="text" inputmode="numeric" autocomplete="off" value={(*jobs_raw).clone()}
+                oninput={on_jobs} aria-invalid={jobs_error.is_some().to_string()} />
+            <div class="slot">{ jobs_error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
+        </div>
+    });
+    let variants = variants_of(&scenario).iter().map(|&v| {
         let checked = *variant == v;
         let onchange = {
             let variant = variant.clone();
@@ -207,6 +255,7 @@ pub fn SimulateScreen() -> Html {
                             oninput={on_seed} aria-invalid={seed_error.is_some().to_string()} />
                         <div class="slot">{ seed_error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
                     </div>
+                    <div class="slot">{ jobs_field }</div>
                     <div class="actions">
                         <button type="submit" class="primary" id="sim-run" disabled={running}>{ t!("sim.ui.run", locale = l) }</button>
                         <button type="button" class="secondary" id="sim-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>

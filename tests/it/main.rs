@@ -20,5 +20,6 @@ mod sim_erlang;
 mod sim_jitter;
 mod sim_jobs;
 mod sim_props;
+mod sim_run;
 mod sim_seed_runs;
 mod texts;

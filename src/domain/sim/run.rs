@@ -23,7 +23,20 @@ pub struct RunRequest {
     pub variant: Option<String>,
     /// RNG seed.
     pub seed: u64,
+    /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
+    #[serde(default)]
+    pub jobs: Option<u64>,
 }
+
+/// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
+/// μ = 10/s, 10 % of runs fail and retry with full jitter) at a chosen number of jobs.
+pub const LOAD_SCENARIO: &str = "mmc-load";
+
+/// The most jobs the load preset runs in the browser.
+pub const MAX_LOAD_JOBS: u64 = 1_000_000;
+
+/// Rows of the jobs table sent to the page at most (the counts cover every row).
+pub const MAX_VIEW_ROWS: usize = 1_000;
 
 /// One row of the final jobs table, as the page shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,9 +119,13 @@ pub enum RunMessage {
 /// The same scenario, variant and seed give the same hash natively (`simulate`) and in the
 /// browser.
 pub fn trace_hash(report: &Report) -> String {
-    let json = serde_json::to_string(report).unwrap_or_default();
+    fnv1a(serde_json::to_string(report).unwrap_or_default().as_bytes())
+}
+
+/// 64-bit FNV-1a of `bytes` as 16 hex digits.
+fn fnv1a(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in json.bytes() {
+    for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
@@ -176,6 +193,82 @@ fn status_name(j: &super::report::JobRow) -> String {
         .unwrap_or_default()
 }
 
+/// Runs the load preset: `jobs` jobs of the M/M/c-with-retries model, without an event log.
+fn run_load(
+    req: &RunRequest,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<RunView, Vec<String>> {
+    let jobs = req.jobs.unwrap_or(10_000);
+    if !(1..=MAX_LOAD_JOBS).contains(&jobs) {
+        return Err(vec![format!(
+            "jobs: {jobs} is out of range; allowed: 1 to {MAX_LOAD_JOBS}"
+        )]);
+    }
+    let cfg = super::erlang::MmcModel::bench(jobs, req.seed).config();
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    step_all(&mut sim, every, progress);
+    let t = sim.table();
+    let rows = t.rows();
+    let job_rows: Vec<JobView> = rows
+        .iter()
+        .take(MAX_VIEW_ROWS)
+        .map(|r| JobView {
+            id: r.id.0,
+            name: sim.kind_name(r.kind).to_owned(),
+            status: serde_json::to_value(r.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            attempts: r.attempts,
+            max_attempts: r.max_attempts,
+            last_error: r.last_error.map(|e| sim.error_text(e).to_owned()),
+        })
+        .collect();
+    use super::jobs::Status;
+    let counts = [
+        t.count(Status::Done),
+        t.count(Status::Dead),
+        t.count(Status::Queued),
+        t.count(Status::Running),
+    ];
+    // A fingerprint of the run that does not need the whole table serialised.
+    let fingerprint = format!(
+        "{LOAD_SCENARIO}|{jobs}|{}|{}|{}|{counts:?}",
+        req.seed,
+        sim.events(),
+        sim.now().as_micros()
+    );
+    Ok(RunView {
+        scenario: LOAD_SCENARIO.into(),
+        variant: "bench".into(),
+        seed: req.seed,
+        trace_hash: fnv1a(fingerprint.as_bytes()),
+        jobs: job_rows,
+        counts,
+        balance: None,
+        claims: Vec::new(),
+        errors: Vec::new(),
+        duplicates: (0, 0),
+        intake: (0, 0, 0, 0),
+        contention: None,
+        events: sim.events(),
+        log: Vec::new(),
+    })
+}
+
+fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
+    let every = every.max(1);
+    let mut next = every;
+    while sim.step() {
+        if sim.events() >= next {
+            progress(sim.events());
+            next = sim.events() + every;
+        }
+    }
+}
+
 /// Runs `req`, calling `progress(events)` every `every` events; returns the view.
 ///
 /// # Errors
@@ -185,6 +278,9 @@ pub fn run(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
+    if req.scenario == LOAD_SCENARIO {
+        return run_load(req, every, &mut progress);
+    }
     let sc = Scenario::parse(&req.scenario).map_err(|e| vec![e.to_string()])?;
     let v = sc
         .variant(req.variant.as_deref())
@@ -196,14 +292,7 @@ pub fn run(
         Some(cfg) => {
             let mut sim = Simulation::new(cfg)
                 .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-            let every = every.max(1);
-            let mut next = every;
-            while sim.step() {
-                if sim.events() >= next {
-                    progress(sim.events());
-                    next = sim.events() + every;
-                }
-            }
+            step_all(&mut sim, every, &mut progress);
             let report = Report::from_sim(&sim, sc.id(), v);
             Ok(view_of(&report, sim.events()))
         }

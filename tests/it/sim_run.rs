@@ -1,0 +1,87 @@
+//! The worker protocol: requests in, progress and a result out, as JSON; never a panic.
+
+use modality_advisor::domain::sim::run::{
+    handle, run, trace_hash, RunMessage, RunRequest, LOAD_SCENARIO,
+};
+use modality_advisor::domain::sim::run_scenario;
+
+fn req(scenario: &str, variant: Option<&str>, seed: u64, jobs: Option<u64>) -> RunRequest {
+    RunRequest {
+        id: 9,
+        scenario: scenario.into(),
+        variant: variant.map(String::from),
+        seed,
+        jobs,
+    }
+}
+
+#[test]
+fn a_preset_runs_and_its_hash_is_the_clis() {
+    let view = run(
+        &req("duplicate-execution", Some("plain"), 3, None),
+        1_000,
+        |_| {},
+    )
+    .expect("runs");
+    assert_eq!(view.balance, Some(200));
+    let report = run_scenario("duplicate-execution", Some("plain"), 3).expect("runs");
+    assert_eq!(view.trace_hash, trace_hash(&report));
+    let other = run(
+        &req("duplicate-execution", Some("plain"), 4, None),
+        1_000,
+        |_| {},
+    )
+    .expect("runs");
+    assert_eq!(other.balance, Some(200));
+}
+
+#[test]
+fn the_load_preset_reports_progress_and_caps_the_table() {
+    let mut seen = Vec::new();
+    let view = run(&req(LOAD_SCENARIO, None, 1, Some(5_000)), 2_000, |n| {
+        seen.push(n)
+    })
+    .expect("runs");
+    assert!(seen.len() >= 3, "progress reported: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(view.counts.iter().sum::<u64>(), 5_000);
+    assert_eq!(view.counts[0] + view.counts[1], 5_000, "all done or dead");
+    assert_eq!(
+        view.jobs.len(),
+        1_000,
+        "the table sent to the page is capped"
+    );
+    let again = run(&req(LOAD_SCENARIO, None, 1, Some(5_000)), 2_000, |_| {}).expect("runs");
+    assert_eq!(again.trace_hash, view.trace_hash, "same seed, same run");
+}
+
+#[test]
+fn bad_requests_fail_as_messages() {
+    let check = |json: &str, needle: &str| {
+        let out = handle(json, 1_000, |_| {});
+        let msg: RunMessage = serde_json::from_str(&out).expect("a message");
+        match msg {
+            RunMessage::Failed { errors, .. } => {
+                assert!(errors.iter().any(|e| e.contains(needle)), "{errors:?}")
+            }
+            other => panic!("expected a failure for {json}, got {other:?}"),
+        }
+    };
+    check("not json", "request");
+    check(
+        r#"{"id":1,"scenario":"nope","variant":null,"seed":1}"#,
+        "nope",
+    );
+    check(
+        r#"{"id":1,"scenario":"claim-race","variant":"sideways","seed":1}"#,
+        "sideways",
+    );
+    check(
+        r#"{"id":1,"scenario":"mmc-load","variant":null,"seed":1,"jobs":0}"#,
+        "jobs: 0 is out of range; allowed: 1 to 1000000",
+    );
+    check(
+        r#"{"id":1,"scenario":"mmc-load","variant":null,"seed":1,"jobs":1000001}"#,
+        "jobs",
+    );
+}
