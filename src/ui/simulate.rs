@@ -46,7 +46,6 @@ pub fn SimulateScreen() -> Html {
     let seed_raw = use_state(|| "1".to_owned());
     let jobs_raw = use_state(|| "100 000".to_owned());
     let status = use_state(|| RunStatus::Idle);
-    let result = use_state(|| None::<Rc<RunView>>);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
     let Some(ctx) = ctx else {
@@ -59,7 +58,8 @@ pub fn SimulateScreen() -> Html {
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
-        let (status, result, run_id) = (status.clone(), result.clone(), run_id.clone());
+        let (status, run_id) = (status.clone(), run_id.clone());
+        let app = ctx.clone();
         Callback::from(move |text: String| {
             let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
                 return;
@@ -70,7 +70,7 @@ pub fn SimulateScreen() -> Html {
                     status.set(RunStatus::Running(events))
                 }
                 RunMessage::Done { id, view } if id == current => {
-                    result.set(Some(Rc::new(*view)));
+                    app.dispatch(crate::ui::state::Action::SimResult(Rc::new(*view)));
                     status.set(RunStatus::Idle);
                 }
                 RunMessage::Failed { id, errors } if id == current => {
@@ -263,7 +263,7 @@ pub fn SimulateScreen() -> Html {
                 </div>
             </form>
             <div class="slot">{ status_line }</div>
-            <div class="slot">{ (*result).clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+            <div class="slot">{ ctx.sim_result.clone().map(|v| html! { <RunResult view={v} /> }) }</div>
         </section>
     }
 }

@@ -50,6 +50,8 @@ pub struct AppState {
     pub sheet: Option<JobSheet>,
     /// The last message about the sheet as a whole.
     pub notice: Option<SheetNotice>,
+    /// The last finished simulation run (kept while the user visits other screens).
+    pub sim_result: Option<std::rc::Rc<crate::domain::sim::run::RunView>>,
 }
 
 /// What the user can do.
@@ -81,6 +83,8 @@ pub enum Action {
     LoadSheet(Box<JobSheet>),
     /// Show a message about the sheet (`None` hides it).
     Notice(Option<SheetNotice>),
+    /// A simulation run finished.
+    SimResult(std::rc::Rc<crate::domain::sim::run::RunView>),
 }
 
 impl AppState {
@@ -95,6 +99,7 @@ impl AppState {
             screen: Screen::Decide,
             sheet: None,
             notice: None,
+            sim_result: None,
         }
     }
 
@@ -188,6 +193,7 @@ impl Reducible for AppState {
                 s.dropped.clear();
             }
             Action::Notice(n) => s.notice = n,
+            Action::SimResult(v) => s.sim_result = Some(v),
         }
         Rc::new(s)
     }

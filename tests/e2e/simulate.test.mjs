@@ -73,6 +73,11 @@ test('the trace hash equals the CLI\'s for the same scenario, variant and seed',
 test('a bad seed is refused with a message and the previous result stays', async () => {
   const page = await open();
   await runPreset(page, 'claim-race', 'atomic');
+  // Visiting another screen keeps the result.
+  await page.click('.tabs button:first-child');
+  await page.waitForSelector('form.question');
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('.sim-result[data-scenario="claim-race"]');
   await page.fill('#seed', '-3');
   assert.match(await page.textContent('[data-field="seed"] .error'), /Seed: enter a whole number from 0 to/);
   await page.click('#sim-run');
