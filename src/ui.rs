@@ -6,6 +6,7 @@ pub mod chart;
 pub mod export_bar;
 pub mod form;
 pub mod glue;
+pub mod print_view;
 pub mod result;
 pub mod sheet;
 pub mod simulate;
