@@ -9,9 +9,10 @@ tools:
 build: tools
 	trunk build --release
 
-# Builds and serves the app on http://127.0.0.1:8080 (rebuilds on change).
+# Builds and serves the app on http://127.0.0.1:8080 (rebuilds on change; reload the page
+# yourself: Trunk's auto-reload script is inline, which the page's own CSP forbids).
 serve: tools
-	trunk serve --release
+	trunk serve --release --no-autoreload
 
 # Every test: native (domain, CLI, diagrams), then the release build in real Chromium, and
 # the size budget.

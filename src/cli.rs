@@ -271,8 +271,8 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
     } else {
         &args.input
     };
-    let sheet =
-        import_json(&text, asked.unwrap_or_default()).map_err(|e| format!("{source}: {e}"))?;
+    let sheet = import_json(&text, asked.unwrap_or_default())
+        .map_err(|e| format!("{source}: {}", e.message(asked.unwrap_or_default())))?;
     let lang = asked.or(sheet.lang).unwrap_or_default();
     let out = match args.format {
         SheetFormat::Markdown => export::to_markdown(&sheet, lang),
@@ -318,7 +318,13 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
             } else {
                 "--scenario"
             };
-            vec![format!("{flag}: {e}")]
+            // The error already starts with its field name; put the flag in its place.
+            let text = e.to_string();
+            let detail = text
+                .strip_prefix(&format!("{}: ", e.field()))
+                .unwrap_or(&text)
+                .to_owned();
+            vec![format!("{flag}: {detail}")]
         })?
     };
     // The run's fingerprint: the browser's simulator shows the same for the same run.

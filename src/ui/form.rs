@@ -18,35 +18,111 @@ pub struct TextProps {
     pub label: AttrValue,
     /// The current value.
     pub value: AttrValue,
-    /// Called with the new text on every input.
+    /// Called with the new text on every input that fits the limits.
     pub onchange: Callback<String>,
     /// Several lines (a textarea) instead of one.
     #[prop_or_default]
     pub multiline: bool,
+    /// A list, one item per line (limits: items and characters per item).
+    #[prop_or_default]
+    pub list: bool,
     /// Extra content below the control (hint, reason, findings).
     #[prop_or_default]
     pub children: Html,
 }
 
-/// A text field.
+/// Why `text` does not fit a text field (`None`: it fits). Limits from
+/// `domain::sheet::import::limits`: 10 000 characters per text, 100 items per list.
+fn text_error(text: &str, list: bool, label: &str) -> Option<(&'static str, usize, usize)> {
+    use crate::domain::sheet::import::limits::{LIST_ITEMS, TEXT_CHARS};
+    let _ = label;
+    if list {
+        let items = lines(text);
+        if items.len() > LIST_ITEMS {
+            return Some(("sheet.ui.list-too-long", LIST_ITEMS, items.len()));
+        }
+        if let Some(n) = items
+            .iter()
+            .map(|i| i.chars().count())
+            .find(|n| *n > TEXT_CHARS)
+        {
+            return Some(("sheet.ui.text-too-long", TEXT_CHARS, n));
+        }
+        None
+    } else {
+        let n = text.chars().count();
+        (n > TEXT_CHARS).then_some(("sheet.ui.text-too-long", TEXT_CHARS, n))
+    }
+}
+
+/// A text field (or a list, one item per line). Text over the limits is not taken: the field
+/// says so, naming the limit, and the sheet keeps its last value.
 #[component]
 pub fn TextField(props: &TextProps) -> Html {
-    let onchange = props.onchange.clone();
-    let input = if props.multiline {
-        let oninput = Callback::from(move |e: InputEvent| {
-            onchange.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+    let lang = use_context::<crate::ui::state::AppContext>()
+        .map(|c| c.lang)
+        .unwrap_or_default();
+    let error = use_state(|| None::<String>);
+    // What the user typed: the control shows this, not the sheet's value, so a refused text
+    // stays on screen with its message instead of being overwritten.
+    let raw = use_state(|| props.value.to_string());
+    {
+        let (raw, error) = (raw.clone(), error.clone());
+        use_effect_with(props.value.clone(), move |v| {
+            // Follow the sheet when it changes from outside (import, prefill, undo).
+            if error.is_none() && *raw != v.as_str() {
+                raw.set(v.to_string());
+            }
         });
-        html! { <textarea id={props.id.clone()} rows="3" value={props.value.clone()} {oninput} /> }
+    }
+    let check = {
+        let (error, onchange, label, list) = (
+            error.clone(),
+            props.onchange.clone(),
+            props.label.clone(),
+            props.list,
+        );
+        let raw = raw.clone();
+        move |text: String| match text_error(&text, list, &label) {
+            None => {
+                error.set(None);
+                raw.set(text.clone());
+                onchange.emit(text);
+            }
+            Some((key, max, n)) => {
+                raw.set(text);
+                error.set(Some(
+                    t!(
+                        key,
+                        locale = lang.code(),
+                        field = label.as_str(),
+                        max = group_thousands(max as u64),
+                        n = group_thousands(n as u64)
+                    )
+                    .into_owned(),
+                ));
+            }
+        }
+    };
+    let value = AttrValue::from((*raw).clone());
+    let input = if props.multiline || props.list {
+        let oninput = Callback::from(move |e: InputEvent| {
+            check(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+        });
+        html! { <textarea id={props.id.clone()} rows="3" {value} {oninput}
+        aria-invalid={error.is_some().to_string()} /> }
     } else {
         let oninput = Callback::from(move |e: InputEvent| {
-            onchange.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+            check(e.target_unchecked_into::<HtmlInputElement>().value())
         });
-        html! { <input id={props.id.clone()} type="text" value={props.value.clone()} {oninput} /> }
+        html! { <input id={props.id.clone()} type="text" {value} {oninput}
+        aria-invalid={error.is_some().to_string()} /> }
     };
     html! {
         <div class="sfield" data-field={props.id.clone()}>
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             { input }
+            <div class="slot">{ (*error).clone().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
             <div class="slot">{ props.children.clone() }</div>
         </div>
     }
@@ -95,31 +171,57 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
     .into_owned()
 }
 
-/// A whole-number field with a unit and an allowed range.
+/// Remembers the field's value when the user starts editing it (`Some` while focused), so a
+/// refused value can put the sheet back exactly as it was.
+fn focus_tracking(
+    editing: &std::rc::Rc<std::cell::RefCell<Option<u64>>>,
+    value: u64,
+) -> (Callback<FocusEvent>, Callback<FocusEvent>) {
+    let on = editing.clone();
+    let off = editing.clone();
+    (
+        Callback::from(move |_| *on.borrow_mut() = Some(value)),
+        Callback::from(move |_| *off.borrow_mut() = None),
+    )
+}
+
+/// A whole-number field with a unit and an allowed range. While the user types, valid values
+/// update the sheet at once; a refused value shows a message naming the field and the range
+/// and puts the sheet back to the value it had before the edit began.
 #[component]
 pub fn NumberField(props: &NumberProps) -> Html {
     let raw = use_state(|| props.value.to_string());
+    let editing = use_mut_ref(|| None::<u64>);
     {
-        // Follow the value when it changes from outside (import, prefill).
-        let raw = raw.clone();
+        // Follow the value when it changes from outside (import, prefill), not while the
+        // user is typing in this field.
+        let (raw, editing) = (raw.clone(), editing.clone());
         use_effect_with(props.value, move |v| {
-            if parse_whole(&raw) != Some(*v) {
+            if editing.borrow().is_none() && parse_whole(&raw) != Some(*v) {
                 raw.set(v.to_string());
             }
         });
     }
+    let (onfocus, onblur) = focus_tracking(&editing, props.value);
     let (min, max) = props.range;
     let error = match parse_whole(&raw) {
         Some(v) if (min..=max).contains(&v) => None,
         _ => Some(range_error(&props.label, min, max, &props.unit, props.lang)),
     };
     let oninput = {
-        let raw = raw.clone();
+        let (raw, editing) = (raw.clone(), editing.clone());
         let onchange = props.onchange.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Some(v) = parse_whole(&text).filter(|v| (min..=max).contains(v)) {
-                onchange.emit(v);
+            match parse_whole(&text).filter(|v| (min..=max).contains(v)) {
+                // Valid: the sheet follows as the user types (live checks).
+                Some(v) => onchange.emit(v),
+                // Refused: the sheet goes back to what it was before this edit began.
+                None => {
+                    if let Some(before) = *editing.borrow() {
+                        onchange.emit(before);
+                    }
+                }
             }
             raw.set(text);
         })
@@ -130,7 +232,7 @@ pub fn NumberField(props: &NumberProps) -> Html {
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             <span class="with-unit">
                 <input id={props.id.clone()} type="text" inputmode="numeric" autocomplete="off"
-                    value={(*raw).clone()} {oninput}
+                    value={(*raw).clone()} {oninput} {onfocus} {onblur}
                     aria-invalid={error.is_some().to_string()}
                     aria-describedby={error.as_ref().map(|_| err_id.clone())} />
                 <span class="unit">{ props.unit.clone() }</span>
@@ -142,11 +244,12 @@ pub fn NumberField(props: &NumberProps) -> Html {
 }
 
 /// Units a duration can be typed in.
-const UNITS: [(u64, &str, &str); 4] = [
+const UNITS: [(u64, &str, &str); 5] = [
     (1, "ms", "ミリ秒"),
     (1_000, "s", "秒"),
     (60_000, "min", "分"),
     (3_600_000, "h", "時間"),
+    (86_400_000, "d", "日"),
 ];
 
 /// Properties of [`DurationField`].
@@ -181,11 +284,12 @@ fn best_unit(ms: u64) -> usize {
 pub fn DurationField(props: &DurationProps) -> Html {
     let unit = use_state(|| best_unit(props.value_ms));
     let raw = use_state(|| (props.value_ms / UNITS[best_unit(props.value_ms)].0).to_string());
+    let editing = use_mut_ref(|| None::<u64>);
     {
-        let (raw, unit) = (raw.clone(), unit.clone());
+        let (raw, unit, editing) = (raw.clone(), unit.clone(), editing.clone());
         use_effect_with(props.value_ms, move |v| {
             let current = parse_whole(&raw).and_then(|n| n.checked_mul(UNITS[*unit].0));
-            if current != Some(*v) {
+            if editing.borrow().is_none() && current != Some(*v) {
                 let u = best_unit(*v);
                 unit.set(u);
                 raw.set((*v / UNITS[u].0).to_string());
@@ -220,12 +324,19 @@ pub fn DurationField(props: &DurationProps) -> Html {
         )
         .into_owned()
     });
+    let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);
     let oninput = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
+        let editing = editing.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Some(v) = to_ms(&text, *unit) {
-                onchange.emit(v);
+            match to_ms(&text, *unit) {
+                Some(v) => onchange.emit(v),
+                None => {
+                    if let Some(before) = *editing.borrow() {
+                        onchange.emit(before);
+                    }
+                }
             }
             raw.set(text);
         })
@@ -251,7 +362,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             <span class="with-unit">
                 <input id={props.id.clone()} type="text" inputmode="numeric" autocomplete="off"
-                    value={(*raw).clone()} {oninput}
+                    value={(*raw).clone()} {oninput} {onfocus} {onblur}
                     aria-invalid={error.is_some().to_string()}
                     aria-describedby={error.as_ref().map(|_| err_id.clone())} />
                 <select id={format!("{}-unit", props.id)} onchange={on_unit}

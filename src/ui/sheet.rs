@@ -23,6 +23,9 @@ use yew::prelude::*;
 /// The seed's worked example (process facts + decision), offered as "load the example".
 pub const EXAMPLE_JSON: &str = include_str!("../../static/examples/reservation-mail.json");
 
+/// The same example written in English.
+pub const EXAMPLE_JSON_EN: &str = include_str!("../../static/examples/reservation-mail.en.json");
+
 fn tr(key: &str, lang: Lang) -> AttrValue {
     AttrValue::from(t!(key, locale = lang.code()).into_owned())
 }
@@ -145,14 +148,19 @@ pub fn SheetScreen() -> Html {
     };
     let load_example = {
         let ctx = ctx.clone();
-        Callback::from(move |_| match import_json(EXAMPLE_JSON, lang) {
+        let example = if lang == Lang::Ja {
+            EXAMPLE_JSON
+        } else {
+            EXAMPLE_JSON_EN
+        };
+        Callback::from(move |_| match import_json(example, lang) {
             Ok(s) => {
                 ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                ctx.dispatch(Action::Notice(Some(SheetNotice::Info(
+                ctx.dispatch(Action::Notice(Some(SheetNotice::Loaded(
                     t!("sheet.ui.example-loaded", locale = lang.code()).into_owned(),
                 ))));
             }
-            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e.to_string())))),
+            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e.message(lang))))),
         })
     };
     let on_import = {
@@ -170,7 +178,7 @@ pub fn SheetScreen() -> Html {
                     Ok(text) => match import_json(&text, lang) {
                         Ok(s) => {
                             ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                            SheetNotice::Info(
+                            SheetNotice::Loaded(
                                 t!("sheet.ui.imported", locale = lang.code()).into_owned(),
                             )
                         }
@@ -178,7 +186,7 @@ pub fn SheetScreen() -> Html {
                             t!(
                                 "sheet.ui.import-failed",
                                 locale = lang.code(),
-                                error = err.to_string()
+                                error = err.message(lang)
                             )
                             .into_owned(),
                         ),
@@ -198,6 +206,18 @@ pub fn SheetScreen() -> Html {
             <div class="notice info" role="status" data-notice="info"><p>{ m.clone() }</p>
                 <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
         },
+        Some(SheetNotice::Loaded(m)) => {
+            let undo = ctx.before_load.is_some().then(|| {
+                let ctx = ctx.clone();
+                let onclick = Callback::from(move |_| ctx.dispatch(Action::UndoLoad));
+                html! { <button type="button" class="link" id="undo-load" {onclick}>{ tr("sheet.ui.undo", lang) }</button> }
+            });
+            html! {
+                <div class="notice info" role="status" data-notice="info"><p>{ m.clone() }</p>
+                    <div class="slot">{ undo }</div>
+                    <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
+            }
+        }
         Some(SheetNotice::Error(m)) => html! {
             <div class="notice error-notice" role="alert" data-notice="error"><p>{ m.clone() }</p>
                 <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
@@ -225,7 +245,7 @@ pub fn SheetScreen() -> Html {
             </div>
             <TextField id="trigger" label={item(FieldId::Trigger, lang)} value={p.trigger.clone()} onchange={edit(SheetEdit::Trigger)}>{ n(FieldId::Trigger) }</TextField>
             <div class="grid2">
-                <TextField id="arguments" multiline=true label={item(FieldId::Arguments, lang)} value={p.arguments.join("\n")} onchange={edit_list(SheetEdit::Arguments)}>
+                <TextField id="arguments" list=true label={item(FieldId::Arguments, lang)} value={p.arguments.join("\n")} onchange={edit_list(SheetEdit::Arguments)}>
                     <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::Arguments) }
                 </TextField>
                 <TextField id="business-key" label={tr("sheet.ui.business-key", lang)} value={p.business_key.clone()} onchange={edit(SheetEdit::BusinessKey)}>
@@ -336,10 +356,10 @@ pub fn SheetScreen() -> Html {
                         { n(FieldId::IdempotencyKey) }
                     </TextField>
                     <div class="grid2">
-                        <TextField id="retryable-errors" multiline=true label={item(FieldId::RetryableErrors, lang)} value={r.retryable_errors.join("\n")} onchange={edit_list(SheetEdit::RetryableErrors)}>
+                        <TextField id="retryable-errors" list=true label={item(FieldId::RetryableErrors, lang)} value={r.retryable_errors.join("\n")} onchange={edit_list(SheetEdit::RetryableErrors)}>
                             <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::RetryableErrors) }
                         </TextField>
-                        <TextField id="non-retryable-errors" multiline=true label={item(FieldId::NonRetryableErrors, lang)} value={r.non_retryable_errors.join("\n")} onchange={edit_list(SheetEdit::NonRetryableErrors)}>
+                        <TextField id="non-retryable-errors" list=true label={item(FieldId::NonRetryableErrors, lang)} value={r.non_retryable_errors.join("\n")} onchange={edit_list(SheetEdit::NonRetryableErrors)}>
                             <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::NonRetryableErrors) }
                         </TextField>
                     </div>
@@ -398,7 +418,7 @@ pub fn SheetScreen() -> Html {
         html! {
             <fieldset class="section" id="sec-ticket">
                 <legend>{ tr("sheet.ui.sec-ticket", lang) }</legend>
-                <TextField id="ticket-states" multiline=true label={item(FieldId::TicketStates, lang)} value={tk.states.join("\n")} onchange={edit_list(SheetEdit::TicketStates)}>
+                <TextField id="ticket-states" list=true label={item(FieldId::TicketStates, lang)} value={tk.states.join("\n")} onchange={edit_list(SheetEdit::TicketStates)}>
                     <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ n(FieldId::TicketStates) }
                 </TextField>
                 <TextField id="ticket-completion" label={item(FieldId::TicketCompletion, lang)} value={tk.completion.clone()} onchange={edit(SheetEdit::TicketCompletion)}>{ n(FieldId::TicketCompletion) }</TextField>

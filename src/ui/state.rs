@@ -22,8 +22,10 @@ pub enum Screen {
 /// A message about the sheet as a whole (import, copy, download).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SheetNotice {
-    /// Something worked, e.g. "Imported".
+    /// Something worked, e.g. "Copied".
     Info(String),
+    /// A sheet was loaded or imported over the previous one (which can be put back).
+    Loaded(String),
     /// Something failed; the sheet is unchanged.
     Error(String),
 }
@@ -50,6 +52,8 @@ pub struct AppState {
     pub sheet: Option<JobSheet>,
     /// The last message about the sheet as a whole.
     pub notice: Option<SheetNotice>,
+    /// What a load or import replaced (sheet and answers), so it can be undone.
+    pub before_load: Option<Box<(Option<JobSheet>, Answers)>>,
     /// The last finished simulation run (kept while the user visits other screens).
     pub sim_result: Option<std::rc::Rc<crate::domain::sim::run::RunView>>,
 }
@@ -83,6 +87,8 @@ pub enum Action {
     LoadSheet(Box<JobSheet>),
     /// Show a message about the sheet (`None` hides it).
     Notice(Option<SheetNotice>),
+    /// Put back the sheet and answers a load or import replaced.
+    UndoLoad,
     /// A simulation run finished.
     SimResult(std::rc::Rc<crate::domain::sim::run::RunView>),
 }
@@ -100,6 +106,7 @@ impl AppState {
             sheet: None,
             notice: None,
             sim_result: None,
+            before_load: None,
         }
     }
 
@@ -180,12 +187,23 @@ impl Reducible for AppState {
             }
             Action::EditSheet(edit) => {
                 if let Some(sheet) = &s.sheet {
-                    if let Ok(next) = edit.apply(sheet) {
-                        s.sheet = Some(next);
+                    // A refused edit leaves the sheet as it was, and says why (the form's
+                    // own checks catch almost everything before it gets here).
+                    match edit.apply(sheet) {
+                        Ok(next) => {
+                            s.sheet = Some(next);
+                            // After an edit, "undo the load" would throw the edit away.
+                            s.before_load = None;
+                            if matches!(s.notice, Some(SheetNotice::Loaded(_))) {
+                                s.notice = None;
+                            }
+                        }
+                        Err(e) => s.notice = Some(SheetNotice::Error(e.message(s.lang))),
                     }
                 }
             }
             Action::LoadSheet(sheet) => {
+                s.before_load = Some(Box::new((s.sheet.take(), s.answers)));
                 s.answers = sheet.decision.to_answers();
                 s.sheet = Some(*sheet);
                 s.screen = Screen::Sheet;
@@ -193,6 +211,17 @@ impl Reducible for AppState {
                 s.dropped.clear();
             }
             Action::Notice(n) => s.notice = n,
+            Action::UndoLoad => {
+                if let Some(before) = s.before_load.take() {
+                    let (sheet, answers) = *before;
+                    s.answers = answers;
+                    s.sheet = sheet;
+                    s.notice = None;
+                    if s.sheet.is_none() || Decision::from_answers(&s.answers).is_none() {
+                        s.screen = Screen::Decide;
+                    }
+                }
+            }
             Action::SimResult(v) => s.sim_result = Some(v),
         }
         Rc::new(s)

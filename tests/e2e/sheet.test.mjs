@@ -189,7 +189,7 @@ test('sheet number fields: typing key by key keeps focus; a bad value shows its 
   await page.keyboard.type('x');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'max-attempts');
   assert.match(await page.textContent('[data-field="max-attempts"] .error'), /1 to 100/);
-  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^11 waits/, 'the last good value stays');
+  assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/, 'a refused value puts back the value from before the edit');
   await page.click('#lease');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('20');
@@ -238,6 +238,42 @@ test('a reload loses nothing: answers, the sheet and its edits come back', async
   await page.evaluate(() => localStorage.setItem('modality-advisor.session', '{"version":1,"answers":[{"question":"nope"}]}'));
   await page.reload();
   await page.waitForSelector('form.question[data-question="time-triggered"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a refused number leaves the sheet exactly as before the edit began', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  for (const bad of ['1.5', '1,5', '99999', '２０００']) {
+    await page.click('#max-attempts');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(bad);
+    assert.match(await page.textContent('[data-field="max-attempts"] .error'), /1 to 100/, bad);
+    assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/, `${bad}: still 5 attempts`);
+    assert.deepEqual(await findings(page), [], `${bad}: no finding from an intermediate value`);
+  }
+  // Leaving the field keeps the message; the sheet still says 5.
+  await page.click('#code-name');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-format="json"] [data-action="download"]')]);
+  assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).retry.max_attempts, 5);
+  // Text over the limits is refused with a message naming the limit.
+  const many = Array.from({ length: 101 }, (_, i) => `error ${i}`).join('\n');
+  await page.fill('#retryable-errors', many);
+  assert.match(await page.textContent('[data-field="retryable-errors"] .error'), /at most 100 items/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('loading the example can be undone; English mode loads the English example', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.fill('#code-name', 'my_job');
+  await page.click('#load-example');
+  await page.waitForSelector('#undo-load');
+  assert.equal(await page.inputValue('#trigger'), 'the user confirms a reservation');
+  await page.click('#undo-load');
+  await page.waitForFunction(() => document.querySelector('#code-name')?.value === 'my_job');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -201,3 +201,47 @@ mod session {
         }
     }
 }
+
+mod batch_and_ticket_checks {
+    use modality_advisor::domain::sheet::check::validate;
+    use modality_advisor::domain::sheet::edit::SheetEdit;
+    use modality_advisor::domain::sheet::Overlap;
+    use modality_advisor::domain::{Lang, QuestionId};
+
+    fn codes(s: &modality_advisor::domain::sheet::JobSheet) -> Vec<&'static str> {
+        validate(s, Lang::En).iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn batch_schedule_and_overlap_findings_fire_and_clear() {
+        let batch = super::sheet(&[(QuestionId::TimeTriggered, true)]);
+        assert_eq!(codes(&batch), Vec::<&str>::new());
+        let s = SheetEdit::Schedule(" ".into()).apply(&batch).expect("ok");
+        assert_eq!(codes(&s), ["batch-no-schedule"]);
+        let s = SheetEdit::Overlap(Overlap::Allow).apply(&s).expect("ok");
+        assert_eq!(codes(&s), ["batch-no-schedule", "batch-overlap-allowed"]);
+        let s = SheetEdit::Schedule("*/5 * * * *".into())
+            .apply(&s)
+            .expect("ok");
+        let s = SheetEdit::Overlap(Overlap::Forbid).apply(&s).expect("ok");
+        assert_eq!(codes(&s), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn ticket_without_a_way_to_tell_the_user_is_flagged() {
+        let ticket = super::sheet(&[
+            (QuestionId::TimeTriggered, false),
+            (QuestionId::NeedsResultNow, true),
+            (QuestionId::WithinSeconds, false),
+        ]);
+        assert_eq!(codes(&ticket), Vec::<&str>::new());
+        let s = SheetEdit::TicketCompletion(String::new())
+            .apply(&ticket)
+            .expect("ok");
+        assert_eq!(codes(&s), ["ticket-no-completion"]);
+        assert!(
+            SheetEdit::TicketStates(Vec::new()).apply(&s).is_err(),
+            "a ticket needs states"
+        );
+    }
+}

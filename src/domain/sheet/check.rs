@@ -184,6 +184,34 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
+    if let Some(b) = &sheet.batch {
+        if b.schedule.trim().is_empty() {
+            add(
+                "batch-no-schedule",
+                Severity::Warning,
+                FieldId::Schedule,
+                t!("sheet.finding.no-schedule", locale = l).into_owned(),
+            );
+        }
+        if b.overlap == crate::domain::sheet::Overlap::Allow {
+            add(
+                "batch-overlap-allowed",
+                Severity::Warning,
+                FieldId::Overlap,
+                t!("sheet.finding.overlap", locale = l).into_owned(),
+            );
+        }
+    }
+    if let Some(tk) = &sheet.ticket {
+        if tk.completion.trim().is_empty() {
+            add(
+                "ticket-no-completion",
+                Severity::Warning,
+                FieldId::TicketCompletion,
+                t!("sheet.finding.no-completion", locale = l).into_owned(),
+            );
+        }
+    }
     out.sort_by_key(|f| f.field);
     out
 }

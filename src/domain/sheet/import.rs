@@ -92,6 +92,66 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+impl ImportError {
+    /// The message in `lang`. The English text is the [`Display`](std::fmt::Display) form; in
+    /// Japanese the field path and values stay as they are (they are the file's own words),
+    /// and a decoder's own detail is quoted in parentheses.
+    pub fn message(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        let l = lang.code();
+        match self {
+            ImportError::InvalidJson { line, column, .. } => rust_i18n::t!(
+                "import.invalid-json",
+                locale = l,
+                line = line,
+                column = column
+            )
+            .into_owned(),
+            ImportError::SchemaVersion { found: None } => rust_i18n::t!(
+                "import.schema-missing",
+                locale = l,
+                allowed = SCHEMA_VERSION
+            )
+            .into_owned(),
+            ImportError::SchemaVersion { found: Some(v) } => rust_i18n::t!(
+                "import.schema-unsupported",
+                locale = l,
+                found = v,
+                allowed = SCHEMA_VERSION
+            )
+            .into_owned(),
+            ImportError::Field { path, problem } if problem.starts_with("missing") => {
+                rust_i18n::t!("import.missing", locale = l, path = path).into_owned()
+            }
+            ImportError::Field { path, problem } => {
+                rust_i18n::t!("import.field", locale = l, path = path, problem = problem)
+                    .into_owned()
+            }
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => rust_i18n::t!(
+                "import.range",
+                locale = l,
+                path = path,
+                value = value,
+                allowed = allowed
+            )
+            .into_owned(),
+            ImportError::Inconsistent { path, problem } => rust_i18n::t!(
+                "import.inconsistent",
+                locale = l,
+                path = path,
+                problem = problem
+            )
+            .into_owned(),
+        }
+    }
+}
+
 /// Allowed ranges, shared by import and the form. Durations in milliseconds.
 pub mod limits {
     /// `retry.max_attempts`.
@@ -398,7 +458,7 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
             line: e.line(),
-            column: e.column(),
+            column: e.column().max(1),
             message: e.to_string(),
         })?;
     match value.get("schema_version") {
