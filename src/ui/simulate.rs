@@ -303,7 +303,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         facts.push(fact(
             "rows",
             t!("sim.ui.rows", locale = l).into_owned(),
-            format!("{d} / {x} / {q} / {r}"),
+            [d, x, q, r].map(group_thousands).join(" / "),
         ));
     }
     if let Some(b) = v.balance {
@@ -360,6 +360,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         ));
     }
     let log_total = v.log.len();
+    let rows_total: u64 = v.counts.iter().sum();
     html! {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
@@ -381,6 +382,9 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                         </tbody>
                     </table>
                 </div>
+                if rows_total > v.jobs.len() as u64 {
+                    <p class="hint" data-rows-cut="true">{ t!("sim.ui.rows-cut", locale = l, shown = group_thousands(v.jobs.len() as u64), total = group_thousands(rows_total)) }</p>
+                }
             }
             if log_total > 0 {
                 <h4>{ t!("sim.ui.log", locale = l) }</h4>
