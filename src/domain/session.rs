@@ -22,6 +22,9 @@ pub struct Session {
     pub sheet: Option<JobSheet>,
     /// Whether the sheet was on screen.
     pub on_sheet: bool,
+    /// Whether the simulator was on screen.
+    #[serde(default)]
+    pub on_simulate: bool,
 }
 
 impl Session {
@@ -43,6 +46,7 @@ impl Session {
             answers,
             sheet: sheet.cloned(),
             on_sheet,
+            on_simulate: false,
         }
     }
 

@@ -30,7 +30,9 @@ pub fn App() -> Html {
     let body = if state.screen == Screen::Sheet && state.sheet.is_some() {
         html! { <main class="main sheet-main" id="main"><SheetScreen /></main> }
     } else if state.screen == Screen::Simulate {
-        html! { <main class="main sheet-main" id="main"><SimulateScreen /></main> }
+        // The simulator itself stays mounted below (hidden on other screens), so a run, its
+        // worker and the chosen preset survive a visit to another screen.
+        Html::default()
     } else {
         html! {
             <div class="layout">
@@ -57,7 +59,10 @@ pub fn App() -> Html {
                 <LangSwitch />
             </header>
             <Nav />
-            { body }
+            <div class="slot">{ body }</div>
+            <main class="main sheet-main" id="sim-main" hidden={state.screen != Screen::Simulate}>
+                <SimulateScreen />
+            </main>
             <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
         </ContextProvider<AppContext>>
     }

@@ -56,7 +56,7 @@ fn text_error(text: &str, list: bool, label: &str) -> Option<(&'static str, usiz
 }
 
 /// A text field (or a list, one item per line). Text over the limits is not taken: the field
-/// says so, naming the limit, and the sheet keeps its last value.
+/// says so, naming the limit, and the sheet goes back to the value it had before the edit began.
 #[component]
 pub fn TextField(props: &TextProps) -> Html {
     let lang = use_context::<crate::ui::state::AppContext>()
@@ -75,7 +75,19 @@ pub fn TextField(props: &TextProps) -> Html {
             }
         });
     }
+    // The value when the user started editing: a refused text puts the sheet back to it, as
+    // number fields do.
+    let at_focus = use_mut_ref(|| None::<String>);
+    let onfocus = {
+        let (at_focus, value) = (at_focus.clone(), props.value.to_string());
+        Callback::from(move |_: FocusEvent| *at_focus.borrow_mut() = Some(value.clone()))
+    };
+    let onblur = {
+        let at_focus = at_focus.clone();
+        Callback::from(move |_: FocusEvent| *at_focus.borrow_mut() = None)
+    };
     let check = {
+        let at_focus = at_focus.clone();
         let (error, onchange, label, list) = (
             error.clone(),
             props.onchange.clone(),
@@ -90,6 +102,9 @@ pub fn TextField(props: &TextProps) -> Html {
                 onchange.emit(text);
             }
             Some((key, max, n)) => {
+                if let Some(before) = at_focus.borrow().clone() {
+                    onchange.emit(before);
+                }
                 raw.set(text);
                 error.set(Some(
                     t!(
@@ -109,13 +124,13 @@ pub fn TextField(props: &TextProps) -> Html {
         let oninput = Callback::from(move |e: InputEvent| {
             check(e.target_unchecked_into::<HtmlTextAreaElement>().value())
         });
-        html! { <textarea id={props.id.clone()} rows="3" {value} {oninput}
+        html! { <textarea id={props.id.clone()} rows="3" {value} {oninput} onfocus={onfocus.clone()} onblur={onblur.clone()}
         aria-invalid={error.is_some().to_string()} /> }
     } else {
         let oninput = Callback::from(move |e: InputEvent| {
             check(e.target_unchecked_into::<HtmlInputElement>().value())
         });
-        html! { <input id={props.id.clone()} type="text" {value} {oninput}
+        html! { <input id={props.id.clone()} type="text" {value} {oninput} {onfocus} {onblur}
         aria-invalid={error.is_some().to_string()} /> }
     };
     html! {

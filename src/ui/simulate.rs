@@ -44,7 +44,7 @@ pub fn SimulateScreen() -> Html {
     let scenario = use_state(|| Scenario::RetryDeadLetter.id());
     let variant = use_state(|| Scenario::RetryDeadLetter.variants()[0]);
     let seed_raw = use_state(|| "1".to_owned());
-    let jobs_raw = use_state(|| "100 000".to_owned());
+    let jobs_raw = use_state(|| "100000".to_owned());
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);

@@ -119,6 +119,8 @@ impl AppState {
             s.sheet = saved.sheet;
             if saved.on_sheet && decided && s.sheet.is_some() {
                 s.screen = Screen::Sheet;
+            } else if saved.on_simulate {
+                s.screen = Screen::Simulate;
             }
         }
         s
@@ -126,11 +128,13 @@ impl AppState {
 
     /// What is saved between visits.
     pub fn session(&self) -> crate::domain::session::Session {
-        crate::domain::session::Session::new(
+        let mut session = crate::domain::session::Session::new(
             &self.answers,
             self.sheet.as_ref(),
             self.screen == Screen::Sheet,
-        )
+        );
+        session.on_simulate = self.screen == Screen::Simulate;
+        session
     }
 
     /// The evaluation of the current answers.

@@ -259,8 +259,13 @@ test('a refused number leaves the sheet exactly as before the edit began', async
   assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).retry.max_attempts, 5);
   // Text over the limits is refused with a message naming the limit.
   const many = Array.from({ length: 101 }, (_, i) => `error ${i}`).join('\n');
+  await page.click('#retryable-errors');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('only one');
   await page.fill('#retryable-errors', many);
   assert.match(await page.textContent('[data-field="retryable-errors"] .error'), /at most 100 items/);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.retryable_errors);
+  assert.equal(saved.length, 3, 'the list is back to what it was before the edit began');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

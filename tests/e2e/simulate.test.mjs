@@ -142,3 +142,23 @@ test('cancel stops a long run; the previous result stays and the next run works'
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a run goes on while another screen is shown, and the choices stay', async () => {
+  const page = await open();
+  await page.click('.preset[data-scenario="mmc-load"]');
+  await page.fill('#jobs', '300000');
+  await page.fill('#seed', '42');
+  await page.click('#sim-run');
+  await page.click('.tabs button:first-child');
+  await page.waitForSelector('form.question');
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('.sim-result[data-scenario="mmc-load"]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('.preset[data-scenario="mmc-load"]', 'aria-pressed'), 'true');
+  assert.equal(await page.inputValue('#seed'), '42');
+  assert.equal(await page.inputValue('#jobs'), '300000');
+  // A reload comes back to the simulator.
+  await page.reload();
+  await page.waitForSelector('section.simulate:visible');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -92,6 +92,31 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Puts the decoder's and the limits' usual English phrases into Japanese; names, values and
+/// ids (the file's own words) are left as they are.
+fn ja_detail(text: &str) -> String {
+    let mut t = text.to_owned();
+    for (en, ja) in [
+        ("invalid type: ", "型が違います："),
+        ("unknown field ", "不明な項目 "),
+        ("unknown variant ", "不明な値 "),
+        (", expected one of ", "（使えるのは "),
+        (", expected ", "（期待される型："),
+        ("at most ", "最大 "),
+        (" characters", " 文字"),
+        (" items", " 項目"),
+        (" to ", " 〜 "),
+        ("string ", "文字列 "),
+        ("integer ", "整数 "),
+    ] {
+        t = t.replace(en, ja);
+    }
+    if t.contains('（') && !t.ends_with('）') {
+        t.push('）');
+    }
+    t
+}
+
 impl ImportError {
     /// The message in `lang`. The English text is the [`Display`](std::fmt::Display) form; in
     /// Japanese the field path and values stay as they are (they are the file's own words),
@@ -125,10 +150,13 @@ impl ImportError {
             ImportError::Field { path, problem } if problem.starts_with("missing") => {
                 rust_i18n::t!("import.missing", locale = l, path = path).into_owned()
             }
-            ImportError::Field { path, problem } => {
-                rust_i18n::t!("import.field", locale = l, path = path, problem = problem)
-                    .into_owned()
-            }
+            ImportError::Field { path, problem } => rust_i18n::t!(
+                "import.field",
+                locale = l,
+                path = path,
+                problem = ja_detail(problem)
+            )
+            .into_owned(),
             ImportError::OutOfRange {
                 path,
                 value,
@@ -137,8 +165,8 @@ impl ImportError {
                 "import.range",
                 locale = l,
                 path = path,
-                value = value,
-                allowed = allowed
+                value = ja_detail(value),
+                allowed = ja_detail(allowed)
             )
             .into_owned(),
             ImportError::Inconsistent { path, problem } => rust_i18n::t!(
@@ -459,7 +487,14 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
         serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
             line: e.line(),
             column: e.column().max(1),
-            message: e.to_string(),
+            // serde_json appends " at line L column C"; the variant carries those already.
+            message: {
+                let m = e.to_string();
+                match m.rfind(" at line ") {
+                    Some(i) => m[..i].to_owned(),
+                    None => m,
+                }
+            },
         })?;
     match value.get("schema_version") {
         Some(v) if v.as_u64() == Some(u64::from(SCHEMA_VERSION)) => {}
