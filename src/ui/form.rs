@@ -200,6 +200,23 @@ fn focus_tracking(
     )
 }
 
+/// Valid: the sheet follows as the user types (live checks). Refused (`None`): the sheet goes
+/// back to the value it had before this edit began.
+fn commit_or_revert(
+    parsed: Option<u64>,
+    editing: &std::rc::Rc<std::cell::RefCell<Option<u64>>>,
+    onchange: &Callback<u64>,
+) {
+    match parsed {
+        Some(v) => onchange.emit(v),
+        None => {
+            if let Some(before) = *editing.borrow() {
+                onchange.emit(before);
+            }
+        }
+    }
+}
+
 /// A whole-number field with a unit and an allowed range. While the user types, valid values
 /// update the sheet at once; a refused value shows a message naming the field and the range
 /// and puts the sheet back to the value it had before the edit began.
@@ -228,16 +245,11 @@ pub fn NumberField(props: &NumberProps) -> Html {
         let onchange = props.onchange.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            match parse_whole(&text).filter(|v| (min..=max).contains(v)) {
-                // Valid: the sheet follows as the user types (live checks).
-                Some(v) => onchange.emit(v),
-                // Refused: the sheet goes back to what it was before this edit began.
-                None => {
-                    if let Some(before) = *editing.borrow() {
-                        onchange.emit(before);
-                    }
-                }
-            }
+            commit_or_revert(
+                parse_whole(&text).filter(|v| (min..=max).contains(v)),
+                &editing,
+                &onchange,
+            );
             raw.set(text);
         })
     };
@@ -345,14 +357,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
         let editing = editing.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            match to_ms(&text, *unit) {
-                Some(v) => onchange.emit(v),
-                None => {
-                    if let Some(before) = *editing.borrow() {
-                        onchange.emit(before);
-                    }
-                }
-            }
+            commit_or_revert(to_ms(&text, *unit), &editing, &onchange);
             raw.set(text);
         })
     };
