@@ -10,6 +10,7 @@
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
+//! * [`frames`]: per-step frames of small runs, for stepping them in the page.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
 //!
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
@@ -23,6 +24,7 @@ pub mod erlang;
 pub mod error;
 pub mod event_queue;
 pub mod file;
+pub mod frames;
 pub mod jobs;
 pub mod report;
 pub mod rng;
@@ -40,7 +42,7 @@ pub use engine::{CallResult, Counters, LogEntry, Simulation, StopReason};
 pub use error::ConfigError;
 pub use event_queue::EventQueue;
 pub use file::{load_config, SimConfigFile};
-pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status, Transition};
 pub use report::{JobRow, Metrics, Percentiles, Report};
 pub use rng::SimRng;
 pub use scenario::{run_scenario, trace_digest, Scenario};

@@ -22,4 +22,5 @@ mod sim_jobs;
 mod sim_props;
 mod sim_run;
 mod sim_seed_runs;
+mod sim_step;
 mod texts;

@@ -7,6 +7,7 @@
 //! Cancelling is terminating the worker.
 
 use super::engine::Simulation;
+use super::frames::{run_with_frames, Frame};
 use super::report::Report;
 use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
@@ -86,6 +87,11 @@ pub struct RunView {
     pub events: u64,
     /// The event log, one line per event.
     pub log: Vec<String>,
+    /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
+    /// jitter study, the load preset and runs over
+    /// [`MAX_FRAME_EVENTS`](super::frames::MAX_FRAME_EVENTS) events.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Frame>,
 }
 
 /// A message from the worker.
@@ -183,6 +189,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
         log: report.events.clone(),
+        frames: Vec::new(),
     }
 }
 
@@ -255,6 +262,7 @@ fn run_load(
         contention: None,
         events: sim.events(),
         log: Vec::new(),
+        frames: Vec::new(),
     })
 }
 
@@ -292,9 +300,12 @@ pub fn run(
         Some(cfg) => {
             let mut sim = Simulation::new(cfg)
                 .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-            step_all(&mut sim, every, &mut progress);
+            let frames = run_with_frames(&mut sim, every, &mut progress);
             let report = Report::from_sim(&sim, sc.id(), v);
-            Ok(view_of(&report, sim.events()))
+            Ok(RunView {
+                frames,
+                ..view_of(&report, sim.events())
+            })
         }
         None => {
             // The jitter study is not a queue model: its own runner, same report shape.
