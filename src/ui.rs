@@ -11,6 +11,8 @@ pub mod result;
 pub mod sheet;
 pub mod simulate;
 pub mod state;
+pub mod state_machine;
+pub mod stepper;
 pub mod timeline;
 pub mod wizard;
 

@@ -7,6 +7,7 @@ use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MA
 use crate::domain::sim::Scenario;
 use crate::ui::glue::SimWorker;
 use crate::ui::state::AppContext;
+use crate::ui::stepper::StepView;
 use rust_i18n::t;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -365,6 +366,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
             <dl class="facts">{ for facts }</dl>
+            <div class="slot"><StepView key={format!("{}/{}/{}/{}", v.scenario, v.variant, v.seed, v.trace_hash)} view={v.clone()} /></div>
             if !v.jobs.is_empty() {
                 <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
                 <div class="table-wrap">
