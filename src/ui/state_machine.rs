@@ -38,87 +38,87 @@ struct Edge {
     always: bool,
 }
 
-/// The layout (viewBox 0 0 680 300). Boxes: queued (90,120)–(210,170), running
-/// (310,120)–(430,170), done (540,40)–(660,90), dead (540,200)–(660,250).
+/// The layout (viewBox 0 0 760 300). Boxes: queued (60,120)–(200,170), running
+/// (330,120)–(470,170), done (600,40)–(740,90), dead (600,200)–(740,250).
 const EDGES: [Edge; 10] = [
     Edge {
         t: Transition::ENQUEUE,
-        path: "M24,145 L88,145",
-        label: (56, 136),
-        anchor: "middle",
+        path: "M20,145 L58,145",
+        label: (4, 132),
+        anchor: "start",
         always: true,
     },
     Edge {
         t: Transition::CLAIM,
-        path: "M210,133 L308,133",
-        label: (260, 125),
+        path: "M200,133 L328,133",
+        label: (265, 112),
         anchor: "middle",
         always: true,
     },
     Edge {
         t: Transition::RETRY,
-        path: "M310,158 L212,158",
-        label: (260, 180),
+        path: "M330,158 L202,158",
+        label: (265, 186),
         anchor: "middle",
         always: true,
     },
     Edge {
         t: Transition::ROLLBACK,
-        path: "M322,170 C322,236 178,236 178,172",
-        label: (250, 246),
+        path: "M350,170 C350,240 150,240 150,172",
+        label: (250, 250),
         anchor: "middle",
         always: false,
     },
     Edge {
         t: Transition::RECLAIM,
-        path: "M345,120 C330,62 410,62 395,118",
-        label: (370, 60),
+        path: "M380,120 C365,62 445,62 430,118",
+        label: (400, 56),
         anchor: "middle",
         always: true,
     },
     Edge {
         t: Transition::DOUBLE_CLAIM,
-        path: "M360,170 C350,214 400,214 390,172",
-        label: (375, 226),
+        path: "M395,170 C385,214 435,214 425,172",
+        label: (410, 232),
         anchor: "middle",
         always: false,
     },
     Edge {
         t: Transition::COMPLETE,
-        path: "M430,130 L538,72",
-        label: (478, 92),
+        path: "M470,130 L598,72",
+        label: (596, 56),
         anchor: "end",
         always: true,
     },
     Edge {
         t: Transition::DEAD_LETTER,
-        path: "M430,160 L538,218",
-        label: (490, 178),
+        path: "M470,160 L598,218",
+        label: (540, 184),
         anchor: "start",
         always: true,
     },
     Edge {
         t: Transition::EXPIRE,
-        path: "M415,170 C430,268 500,262 538,240",
-        label: (470, 284),
+        path: "M460,170 C470,240 540,245 598,240",
+        label: (530, 276),
         anchor: "middle",
         always: false,
     },
     Edge {
         t: Transition::COMPLETE_AGAIN,
-        path: "M580,40 C570,6 630,6 620,38",
-        label: (566, 16),
+        path: "M650,40 C640,6 700,6 690,38",
+        label: (636, 16),
         anchor: "end",
         always: false,
     },
 ];
 
-/// The state boxes: state, x, y (top-left); all 120 × 50.
+/// The state boxes: state, x, y (top-left); all 140 × 50.
 const NODES: [(Status, i32, i32); 4] = [
-    (Status::Queued, 90, 120),
-    (Status::Running, 310, 120),
-    (Status::Done, 540, 40),
-    (Status::Dead, 540, 200),
+    (Status::Queued, 60, 120),
+    (Status::Running, 330, 120),
+    (Status::Done, 600, 40),
+    (Status::Dead, 600, 200),
 ];
 
 /// The moves as text, e.g. `claim ×1, retry (run_after) ×1`.
@@ -193,7 +193,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
         });
     let nodes = NODES.iter().map(|&(s, x, y)| {
         let n = c[s as usize];
-        let (cx, w) = (x + 60, 120);
+        let (cx, w) = (x + 70, 140);
         html! {
             <g class={classes!("node", s.id(), (n > 0).then_some("filled"))} data-state={s.id()} data-count={n.to_string()}>
                 <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height="50" rx="10" />
@@ -205,7 +205,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     html! {
         <figure class="state-machine">
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
-            <svg viewBox="0 0 680 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
+            <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
                 <defs>
                     <marker id="sm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path class="head" d="M0,0 L10,5 L0,10 z" />
@@ -214,7 +214,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
                         <path class="head on" d="M0,0 L10,5 L0,10 z" />
                     </marker>
                 </defs>
-                <circle class="entry" cx="18" cy="145" r="6" />
+                <circle class="entry" cx="14" cy="145" r="6" />
                 { for edges }
                 { for nodes }
             </svg>

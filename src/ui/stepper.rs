@@ -22,6 +22,18 @@ use yew::prelude::*;
 /// Playback speeds offered, in engine events per second.
 pub const SPEEDS: [u32; 4] = [1, 4, 16, 64];
 
+/// The buttons' icons (16 × 16 SVG paths; glyphs such as ⏮ are missing from many fonts).
+const ICON_START: &str = "M2,2h2v12h-2z M9,2 L4,8 L9,14z M15,2 L10,8 L15,14z";
+const ICON_BACK: &str = "M3,2h2v12h-2z M13,2 L6,8 L13,14z";
+const ICON_PLAY: &str = "M4,2 L13,8 L4,14z";
+const ICON_PAUSE: &str = "M4,2h3v12h-3z M9,2h3v12h-3z";
+const ICON_STEP: &str = "M3,2 L10,8 L3,14z M11,2h2v12h-2z";
+const ICON_END: &str = "M1,2 L6,8 L1,14z M7,2 L12,8 L7,14z M12,2h2v12h-2z";
+
+fn icon(d: &'static str) -> Html {
+    html! { <svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
+}
+
 /// Position and playback, as one reducer so the timer's ticks never read a stale position.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Play {
@@ -143,7 +155,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
         .collect();
     let btn = |id: &'static str,
                key: &'static str,
-               glyph: &'static str,
+               glyph: Html,
                step: fn() -> Step,
                disabled: bool| {
         let play = play.clone();
@@ -174,11 +186,8 @@ pub fn StepView(props: &StepViewProps) -> Html {
     let on_key = {
         let play = play.clone();
         Callback::from(move |e: KeyboardEvent| {
-            // Only keys pressed on the diagram itself: buttons, the slider and the select keep
-            // their own keys.
-            if e.target() != e.current_target() {
-                return;
-            }
+            // Bound on the diagram's wrapper, which holds nothing focusable: the buttons, the
+            // slider and the select keep their own keys.
             let step = match e.key().as_str() {
                 "ArrowRight" => Step::By(1),
                 "ArrowLeft" => Step::By(-1),
@@ -215,16 +224,16 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 <StateMachine counts={frame.counts} moves={frame.moves.clone()} seen={*seen_bits} />
             </div>
             <div class="stepper" role="group" aria-label={t!("sim.step.title", locale = l).into_owned()}>
-                { btn("step-start", "sim.step.to-start", "⏮", || Step::To(0), pos == 0) }
-                { btn("step-back", "sim.step.back", "◀", || Step::By(-1), pos == 0) }
+                { btn("step-start", "sim.step.to-start", icon(ICON_START), || Step::To(0), pos == 0) }
+                { btn("step-back", "sim.step.back", icon(ICON_BACK), || Step::By(-1), pos == 0) }
                 <button type="button" class="step-btn play" id="step-play" aria-pressed={playing.to_string()}
                     title={t!(if playing { "sim.step.pause" } else { "sim.step.play" }, locale = l).into_owned()}
                     aria-label={t!(if playing { "sim.step.pause" } else { "sim.step.play" }, locale = l).into_owned()}
                     onclick={{ let play = play.clone(); Callback::from(move |_| play.dispatch(Step::Toggle)) }}>
-                    { if playing { "⏸" } else { "▶" } }
+                    { icon(if playing { ICON_PAUSE } else { ICON_PLAY }) }
                 </button>
-                { btn("step-forward", "sim.step.forward", "▶|", || Step::By(1), pos >= last) }
-                { btn("step-end", "sim.step.to-end", "⏭", || Step::To(usize::MAX), pos >= last) }
+                { btn("step-forward", "sim.step.forward", icon(ICON_STEP), || Step::By(1), pos >= last) }
+                { btn("step-end", "sim.step.to-end", icon(ICON_END), || Step::To(usize::MAX), pos >= last) }
                 <label class="step-speed" for="step-speed">{ t!("sim.step.speed", locale = l) }</label>
                 <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
                 <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
