@@ -206,9 +206,9 @@ pub struct Interval {
 
 impl Interval {
     /// Starts the timer. Where the browser refuses, it simply never ticks.
-    pub fn new(ms: u32, mut tick: impl FnMut() + 'static) -> Interval {
+    pub fn new(ms: u32, tick: impl FnMut() + 'static) -> Interval {
         use wasm_bindgen::JsCast;
-        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || tick());
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(tick);
         let handle = web_sys::window().and_then(|w| {
             w.set_interval_with_callback_and_timeout_and_arguments_0(
                 closure.as_ref().unchecked_ref(),

@@ -220,7 +220,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
     html! {
         <div class="step-view" data-frames={v.frames.len().to_string()} data-pos={pos.to_string()} data-playing={playing.to_string()}>
             <h4>{ t!("sim.step.title", locale = l) }</h4>
-            <div class="sm-focus" tabindex="0" onkeydown={on_key} aria-describedby="step-hint">
+            <div class="sm-focus" tabindex="0" role="group" aria-label={t!("sim.step.title", locale = l).into_owned()} onkeydown={on_key} aria-describedby="step-hint">
                 <StateMachine counts={frame.counts} moves={frame.moves.clone()} seen={*seen_bits} />
             </div>
             <div class="stepper" role="group" aria-label={t!("sim.step.title", locale = l).into_owned()}>
@@ -239,7 +239,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
                     aria-label={t!("sim.step.slider", locale = l).into_owned()} oninput={on_slider}
                     aria-valuetext={t!("sim.step.frame", locale = l, n = group_thousands(pos as u64), total = group_thousands(last as u64)).into_owned()} />
-                <span class="step-where" role="status" aria-live="off">
+                <span class="step-where">
                     <span id="step-frame">{ t!("sim.step.frame", locale = l, n = group_thousands(pos as u64), total = group_thousands(last as u64)) }</span>
                     { " · " }
                     <span id="step-time">{ t!("sim.step.time", locale = l, t = SimTime(frame.time_us).to_string()) }</span>

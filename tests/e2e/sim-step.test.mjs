@@ -127,6 +127,12 @@ test('stepping retry-dead-letter shows the counts and the transition taken', asy
   await page.focus('#step-end');
   await page.keyboard.press('Enter');
   assert.equal(await pos(page), 17);
+  // A new result (another seed) puts the stepper back at its end.
+  await page.click('#step-start');
+  await page.fill('#seed', '2');
+  await page.click('#sim-run');
+  await page.waitForSelector('.sim-result h3:has-text("seed 2")');
+  await page.waitForFunction(() => document.querySelector('.step-view')?.dataset.pos === '17');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
