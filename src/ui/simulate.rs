@@ -126,6 +126,7 @@ pub fn SimulateScreen() -> Html {
                 variant: Some(variant.to_owned()),
                 seed,
                 jobs: if is_load { jobs } else { None },
+                config: None,
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())

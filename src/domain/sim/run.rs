@@ -12,7 +12,7 @@ use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// What to run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRequest {
     /// Echoed in every answer, so a late answer to an older request can be told apart.
@@ -26,6 +26,12 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
+    /// A config file to run instead of a named scenario ("your settings"; `scenario` is then
+    /// ignored and the report is named `config` / `file`, as the CLI's `--config` run, so
+    /// the trace hashes agree). `seed` overrides the file's, as the CLI's `--seed` does.
+    /// Refused files come back as [`RunMessage::Failed`] naming each field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<super::file::SimConfigFile>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -86,6 +92,9 @@ pub struct RunView {
     pub events: u64,
     /// The event log, one line per event.
     pub log: Vec<String>,
+    /// The figures a comparison looks at.
+    #[serde(default)]
+    pub key: super::compare::KeyNumbers,
 }
 
 /// A message from the worker.
@@ -183,6 +192,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
         log: report.events.clone(),
+        key: super::compare::KeyNumbers::of_report(report),
     }
 }
 
@@ -255,7 +265,39 @@ fn run_load(
         contention: None,
         events: sim.events(),
         log: Vec::new(),
+        key: super::compare::KeyNumbers {
+            queue: true,
+            done: counts[0],
+            dead: counts[1],
+            unfinished: counts[2] + counts[3],
+            runs: sim.counters().runs,
+            end_s: sim.now().as_secs_f64(),
+            ..Default::default()
+        },
     })
+}
+
+/// Runs a config file (the CLI's `simulate --config FILE.json --seed N`): the same report,
+/// hence the same trace hash. The jobs table sent to the page is cut to [`MAX_VIEW_ROWS`]
+/// (the counts cover every row).
+fn run_config(
+    file: &super::file::SimConfigFile,
+    seed: u64,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<RunView, Vec<String>> {
+    let mut cfg = file
+        .clone()
+        .into_config()
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    cfg.seed = seed;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    step_all(&mut sim, every, progress);
+    let report = Report::from_sim(&sim, "config", "file");
+    let mut view = view_of(&report, sim.events());
+    view.jobs.truncate(MAX_VIEW_ROWS);
+    Ok(view)
 }
 
 fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
@@ -278,6 +320,9 @@ pub fn run(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
+    if let Some(file) = &req.config {
+        return run_config(file, req.seed, every, &mut progress);
+    }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
     }
