@@ -5,7 +5,12 @@
 use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::Scenario;
+use crate::domain::lang::Lang;
+use crate::domain::sim::compare::default_alternative;
+use crate::domain::sim::custom::{Change, CustomRun};
 use crate::ui::glue::SimWorker;
+use crate::ui::sim_compare::SimCompare;
+use crate::ui::sim_knobs::SimKnobs;
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -16,14 +21,21 @@ use yew::prelude::*;
 /// Lines of the event log and rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
 
-/// The presets: the six named scenarios, then the load preset.
+/// The preset id of "Your settings" (a config built from the sheet and the knobs).
+const CUSTOM: &str = "custom";
+
+/// The presets: the six named scenarios, "Your settings", then the load preset.
 fn presets() -> Vec<&'static str> {
     let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
+    ids.push(CUSTOM);
     ids.push(LOAD_SCENARIO);
     ids
 }
 
 fn variants_of(preset: &str) -> &'static [&'static str] {
+    if preset == CUSTOM {
+        return &["your-settings"];
+    }
     Scenario::parse(preset)
         .map(|s| s.variants())
         .unwrap_or(&["bench"])
@@ -48,6 +60,8 @@ pub fn SimulateScreen() -> Html {
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
+    // "Your settings" once edited (`None`: follow the sheet).
+    let custom = use_state(|| None::<CustomRun>);
     let Some(ctx) = ctx else {
         return Html::default();
     };
@@ -55,6 +69,14 @@ pub fn SimulateScreen() -> Html {
     let l = lang.code();
     let seed = parse_whole(&seed_raw);
     let is_load = *scenario == LOAD_SCENARIO;
+    let is_custom = *scenario == CUSTOM;
+    let sheet_run = ctx
+        .sheet
+        .as_ref()
+        .map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let settings = (*custom).clone().unwrap_or_else(|| sheet_run.clone());
+    let settings_file = |c: &CustomRun| custom_file(c, seed, lang);
+    let current_config = is_custom.then(|| settings_file(&settings));
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
@@ -83,6 +105,7 @@ pub fn SimulateScreen() -> Html {
     let run = {
         let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
         let (scenario, variant) = (*scenario, *variant);
+        let current_config = current_config.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(seed) = seed else {
@@ -93,6 +116,21 @@ pub fn SimulateScreen() -> Html {
                 )
                 .into_owned()]));
                 return;
+            };
+            // A knob showing a refused value holds its last good value; do not run that.
+            if is_custom && knob_refused() {
+                status.set(RunStatus::Failed(vec![
+                    t!("knobs.ui.refused-field", locale = lang.code()).into_owned()
+                ]));
+                return;
+            }
+            let config = match current_config.clone() {
+                Some(Err(errors)) => {
+                    status.set(RunStatus::Failed(errors));
+                    return;
+                }
+                Some(Ok(file)) => Some(file),
+                None => None,
             };
             if is_load && jobs.is_none() {
                 status.set(RunStatus::Failed(vec![t!(
@@ -126,7 +164,7 @@ pub fn SimulateScreen() -> Html {
                 variant: Some(variant.to_owned()),
                 seed,
                 jobs: if is_load { jobs } else { None },
-                config: None,
+                config,
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())
@@ -217,6 +255,59 @@ pub fn SimulateScreen() -> Html {
         .into_owned()
     });
 
+    // Compare: A = what Run would run now; B = another variant, or the settings with one change.
+    let compare = {
+        let base = |variant: &str, config: Option<crate::domain::sim::SimConfigFile>| RunRequest {
+            id: 0,
+            scenario: (*scenario).to_owned(),
+            variant: Some(variant.to_owned()),
+            seed: seed.unwrap_or(0),
+            jobs: None,
+            config,
+        };
+        let seed_error = || {
+            vec![t!("sim.ui.seed-error", locale = l, max = group_thousands(u64::MAX)).into_owned()]
+        };
+        let (a, a_label, alternatives) = if is_load {
+            (Err(Vec::new()), AttrValue::default(), Vec::new())
+        } else if is_custom {
+            let a = match (seed, settings_file(&settings)) {
+                (None, _) => Err(seed_error()),
+                (_, Err(e)) => Err(e),
+                (Some(_), Ok(file)) => Ok(base("your-settings", Some(file))),
+            };
+            let alternatives = Change::ALL
+                .into_iter()
+                .filter_map(|c| {
+                    let file = settings_file(&settings.changed(c)).ok()?;
+                    Some((
+                        AttrValue::from(settings.change_label(c, lang)),
+                        base("your-settings", Some(file)),
+                    ))
+                })
+                .collect();
+            (
+                a,
+                AttrValue::from(t!("knobs.ui.preset-title", locale = l).into_owned()),
+                alternatives,
+            )
+        } else {
+            let all = variants_of(&scenario);
+            let first = default_alternative(&scenario, &variant, all);
+            let alternatives = first
+                .into_iter()
+                .chain(all.iter().copied().filter(|v| *v != *variant && Some(*v) != first))
+                .map(|v| (AttrValue::from(format!("{} / {v}", *scenario)), base(v, None)))
+                .collect();
+            (
+                seed.map(|_| base(&variant, None)).ok_or_else(seed_error),
+                AttrValue::from(format!("{} / {}", *scenario, *variant)),
+                alternatives,
+            )
+        };
+        html! { <SimCompare key={format!("{}", *scenario)} {a} {a_label} {alternatives} /> }
+    };
+
     let status_line = match &*status {
         RunStatus::Idle => Html::default(),
         RunStatus::Running(0) => {
@@ -245,8 +336,13 @@ pub fn SimulateScreen() -> Html {
                     <legend>{ t!("sim.ui.presets", locale = l) }</legend>
                     <ul class="presets">{ for presets }</ul>
                 </fieldset>
+                <div class="slot">{ is_custom.then(|| html! {
+                    <SimKnobs value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
+                        onchange={{ let custom = custom.clone(); Callback::from(move |c| custom.set(Some(c))) }}
+                        onreset={{ let custom = custom.clone(); Callback::from(move |()| custom.set(None)) }} />
+                }) }</div>
                 <div class="sim-row">
-                    <fieldset class="variants">
+                    <fieldset class="variants" hidden={is_custom}>
                         <legend>{ t!("sim.ui.variant", locale = l) }</legend>
                         { for variants }
                     </fieldset>
@@ -265,6 +361,7 @@ pub fn SimulateScreen() -> Html {
             </form>
             <div class="slot">{ status_line }</div>
             <div class="slot">{ ctx.sim_result.clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+            <div class="slot">{ compare }</div>
         </section>
     }
 }
@@ -396,4 +493,38 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             }
         </section>
     }
+}
+
+/// The config file of "your settings" with the seed, or the findings that refuse it (each
+/// naming the knob and the allowed range), in `lang`.
+fn custom_file(
+    c: &CustomRun,
+    seed: Option<u64>,
+    lang: Lang,
+) -> Result<crate::domain::sim::SimConfigFile, Vec<String>> {
+    let mut errors: Vec<String> = c.validate().iter().map(|e| e.message(lang)).collect();
+    let seed = seed.and_then(|s| i64::try_from(s).ok());
+    if seed.is_none() {
+        errors.push(
+            t!(
+                "knobs.ui.seed-too-large",
+                locale = lang.code(),
+                max = group_thousands(i64::MAX as u64)
+            )
+            .into_owned(),
+        );
+    }
+    match seed {
+        Some(seed) if errors.is_empty() => Ok(c.to_file(seed)),
+        _ => Err(errors),
+    }
+}
+
+/// Whether a knob field shows a refused value (`aria-invalid="true"`).
+fn knob_refused() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
+        .flatten()
+        .is_some()
 }
