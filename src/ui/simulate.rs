@@ -62,6 +62,8 @@ pub fn SimulateScreen() -> Html {
     let run_id = use_mut_ref(|| 0u64);
     // "Your settings" once edited (`None`: follow the sheet).
     let custom = use_state(|| None::<CustomRun>);
+    // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
+    let resets = use_state(|| 0u32);
     let Some(ctx) = ctx else {
         return Html::default();
     };
@@ -337,9 +339,9 @@ pub fn SimulateScreen() -> Html {
                     <ul class="presets">{ for presets }</ul>
                 </fieldset>
                 <div class="slot">{ is_custom.then(|| html! {
-                    <SimKnobs value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
+                    <SimKnobs key={resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
                         onchange={{ let custom = custom.clone(); Callback::from(move |c| custom.set(Some(c))) }}
-                        onreset={{ let custom = custom.clone(); Callback::from(move |()| custom.set(None)) }} />
+                        onreset={{ let (custom, resets) = (custom.clone(), resets.clone()); Callback::from(move |()| { custom.set(None); resets.set(*resets + 1); }) }} />
                 }) }</div>
                 <div class="sim-row">
                     <fieldset class="variants" hidden={is_custom}>
