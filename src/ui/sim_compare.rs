@@ -144,10 +144,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let (phase, run_id, job, worker) =
             (phase.clone(), run_id.clone(), job.clone(), worker.clone());
         let a = props.a.clone();
-        let (a_label, (b_label, b)) = (
-            props.a_label.clone(),
-            props.alternatives[chosen].clone(),
-        );
+        let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
         Callback::from(move |_: MouseEvent| {
             let mut a = match a.clone() {
                 Ok(a) => a,

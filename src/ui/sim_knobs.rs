@@ -102,7 +102,11 @@ fn shown(c: &CustomRun, knob: Knob, lang: Lang) -> String {
         (Some(v), Some((unit, _, _))) => with_unit(unit, v, lang),
         _ => {
             let (_, prefix) = options_of(knob);
-            t!(format!("{prefix}{}", choice_of(c, knob)), locale = lang.code()).into_owned()
+            t!(
+                format!("{prefix}{}", choice_of(c, knob)),
+                locale = lang.code()
+            )
+            .into_owned()
         }
     }
 }
@@ -212,7 +216,12 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         );
         Callback::from(move |_| {
             let result = match seed.and_then(|s| i64::try_from(s).ok()) {
-                None => Err(t!("knobs.ui.seed-too-large", locale = lang.code(), max = i64::MAX.to_string()).into_owned()),
+                None => Err(t!(
+                    "knobs.ui.seed-too-large",
+                    locale = lang.code(),
+                    max = i64::MAX.to_string()
+                )
+                .into_owned()),
                 Some(seed) => serde_json::to_string_pretty(&c.to_file(seed))
                     .map_err(|e| e.to_string())
                     .and_then(|json| crate::ui::glue::download(&name, "application/json", &json)),

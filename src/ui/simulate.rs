@@ -2,12 +2,12 @@
 //! simulation Web Worker (progress, cancel), and the result: key facts, trace hash, the jobs
 //! table and the event log. The engine never runs on the main thread.
 
-use crate::domain::number::{group_thousands, parse_whole};
-use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
-use crate::domain::sim::Scenario;
 use crate::domain::lang::Lang;
+use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::sim::compare::default_alternative;
 use crate::domain::sim::custom::{Change, CustomRun};
+use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::Scenario;
 use crate::ui::glue::SimWorker;
 use crate::ui::sim_compare::SimCompare;
 use crate::ui::sim_knobs::SimKnobs;
@@ -121,9 +121,11 @@ pub fn SimulateScreen() -> Html {
             };
             // A knob showing a refused value holds its last good value; do not run that.
             if is_custom && knob_refused() {
-                status.set(RunStatus::Failed(vec![
-                    t!("knobs.ui.refused-field", locale = lang.code()).into_owned()
-                ]));
+                status.set(RunStatus::Failed(vec![t!(
+                    "knobs.ui.refused-field",
+                    locale = lang.code()
+                )
+                .into_owned()]));
                 return;
             }
             let config = match current_config.clone() {
@@ -268,7 +270,12 @@ pub fn SimulateScreen() -> Html {
             config,
         };
         let seed_error = || {
-            vec![t!("sim.ui.seed-error", locale = l, max = group_thousands(u64::MAX)).into_owned()]
+            vec![t!(
+                "sim.ui.seed-error",
+                locale = l,
+                max = group_thousands(u64::MAX)
+            )
+            .into_owned()]
         };
         let (a, a_label, alternatives) = if is_load {
             (Err(Vec::new()), AttrValue::default(), Vec::new())
@@ -280,12 +287,16 @@ pub fn SimulateScreen() -> Html {
             };
             let alternatives = Change::ALL
                 .into_iter()
-                .filter_map(|c| {
-                    let file = settings_file(&settings.changed(c)).ok()?;
-                    Some((
+                .map(|c| {
+                    // Unchecked here: A is checked when Compare is pressed, and B differs from
+                    // A only by a switch (or twice the workers, capped at the knob's maximum).
+                    let file = settings
+                        .changed(c)
+                        .to_file(seed.and_then(|s| i64::try_from(s).ok()).unwrap_or(0));
+                    (
                         AttrValue::from(settings.change_label(c, lang)),
                         base("your-settings", Some(file)),
-                    ))
+                    )
                 })
                 .collect();
             (
@@ -298,8 +309,17 @@ pub fn SimulateScreen() -> Html {
             let first = default_alternative(&scenario, &variant, all);
             let alternatives = first
                 .into_iter()
-                .chain(all.iter().copied().filter(|v| *v != *variant && Some(*v) != first))
-                .map(|v| (AttrValue::from(format!("{} / {v}", *scenario)), base(v, None)))
+                .chain(
+                    all.iter()
+                        .copied()
+                        .filter(|v| *v != *variant && Some(*v) != first),
+                )
+                .map(|v| {
+                    (
+                        AttrValue::from(format!("{} / {v}", *scenario)),
+                        base(v, None),
+                    )
+                })
                 .collect();
             (
                 seed.map(|_| base(&variant, None)).ok_or_else(seed_error),

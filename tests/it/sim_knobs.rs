@@ -4,7 +4,9 @@
 use modality_advisor::domain::lang::Lang;
 use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sim::compare::{default_alternative, diff, KeyNumbers};
-use modality_advisor::domain::sim::custom::{Change, CustomRun, Knob, KnobError};
+use modality_advisor::domain::sim::custom::{
+    ArrivalMode, Change, CustomRun, DurationMode, Knob, KnobError,
+};
 use modality_advisor::domain::sim::run::{handle, run, RunMessage, RunRequest};
 use modality_advisor::domain::sim::{Growth, Jitter, Scenario};
 use std::process::Command;
@@ -30,7 +32,10 @@ fn the_example_sheets_prefill_the_sheet_knobs() {
         assert_eq!(c.jitter, Jitter::Full, "{name}");
         assert_eq!(c.lease_ms, 60_000, "{name}");
         assert!(c.idempotency_key, "{name}: the sheet names a key");
-        assert!(c.classify_errors, "{name}: the sheet lists permanent errors");
+        assert!(
+            c.classify_errors,
+            "{name}: the sheet lists permanent errors"
+        );
         assert_eq!(c.permanent_error, permanent, "{name}");
         // Load knobs are the defaults.
         assert_eq!((c.workers, c.jobs), (2, 20), "{name}");
@@ -183,16 +188,17 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
         },
     ];
     // Poisson arrivals, uniform durations, a downstream with a rate limit and an outage.
-    let mut d = CustomRun::default();
-    d.arrivals = modality_advisor::domain::sim::custom::ArrivalMode::Poisson;
-    d.duration = modality_advisor::domain::sim::custom::DurationMode::Uniform;
-    d.duration_ms = 10;
-    d.duration_hi_ms = 50;
-    d.downstream = true;
-    d.rate_limit_per_s = 3;
-    d.outage_from_ms = 1_000;
-    d.outage_for_ms = 2_000;
-    configs.push(d);
+    configs.push(CustomRun {
+        arrivals: ArrivalMode::Poisson,
+        duration: DurationMode::Uniform,
+        duration_ms: 10,
+        duration_hi_ms: 50,
+        downstream: true,
+        rate_limit_per_s: 3,
+        outage_from_ms: 1_000,
+        outage_for_ms: 2_000,
+        ..CustomRun::default()
+    });
     for (i, c) in configs.iter().enumerate() {
         assert!(c.validate().is_empty(), "{i}: {:?}", c.validate());
         let seed = 11 + i as u64;
@@ -206,7 +212,10 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
             Some(view.trace_hash.as_str()),
             "config {i}"
         );
-        assert_eq!((view.scenario.as_str(), view.variant.as_str()), ("config", "file"));
+        assert_eq!(
+            (view.scenario.as_str(), view.variant.as_str()),
+            ("config", "file")
+        );
         assert_eq!(view.seed, seed);
         assert_eq!(
             view.counts.iter().sum::<u64>(),
@@ -253,7 +262,10 @@ fn the_idempotency_key_and_crashes_show_in_the_key_numbers() {
     assert!(b.idempotency_key);
     let ka = run(&custom_req(&a, 5), 1_000, |_| {}).expect("runs").key;
     let kb = run(&custom_req(&b, 5), 1_000, |_| {}).expect("runs").key;
-    assert!(ka.duplicates > 0, "crashes after the effect duplicate it: {ka:?}");
+    assert!(
+        ka.duplicates > 0,
+        "crashes after the effect duplicate it: {ka:?}"
+    );
     assert_eq!(ka.balance, Some(100 * (20 + ka.duplicates as i64)));
     assert_eq!(kb.duplicates, 0);
     assert_eq!(kb.balance, Some(2_000), "the key keeps one effect per job");
@@ -382,7 +394,11 @@ fn presets_compare_with_their_teaching_variant_and_the_seed_numbers_show() {
         .collect();
     assert_eq!(
         lines,
-        ["balance: 200 → 100", "duplicates: 1 → 0", "prevented: 0 → 1"]
+        [
+            "balance: 200 → 100",
+            "duplicates: 1 → 0",
+            "prevented: 0 → 1"
+        ]
     );
 }
 

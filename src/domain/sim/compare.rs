@@ -165,12 +165,7 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
         if a.balance.is_some() || b.balance.is_some() {
             let show = |v: Option<i64>| v.map_or_else(|| "–".to_owned(), signed);
             line("balance", show(a.balance), show(b.balance), None);
-            line(
-                "duplicates",
-                count(a.duplicates),
-                count(b.duplicates),
-                None,
-            );
+            line("duplicates", count(a.duplicates), count(b.duplicates), None);
         }
         if a.prevented + b.prevented > 0 {
             line("prevented", count(a.prevented), count(b.prevented), None);
@@ -227,7 +222,11 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
 /// The variant a preset is compared with by default: `duplicate-execution` plain ↔
 /// idempotency-key, `jitter-contention` none ↔ full, `burst-leveling` queue-redelivery ↔
 /// two-tier-jitter (and direct → queue-redelivery); otherwise the first other variant.
-pub fn default_alternative(scenario: &str, variant: &str, variants: &[&'static str]) -> Option<&'static str> {
+pub fn default_alternative(
+    scenario: &str,
+    variant: &str,
+    variants: &[&'static str],
+) -> Option<&'static str> {
     let preferred = match (scenario, variant) {
         ("jitter-contention", "none") => "full",
         ("jitter-contention", _) => "none",

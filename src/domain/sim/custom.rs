@@ -545,7 +545,10 @@ impl CustomRun {
         match knob {
             BurstAt => self.arrivals == ArrivalMode::Burst,
             Rate => self.arrivals == ArrivalMode::Poisson,
-            DurationHiMs => matches!(self.duration, DurationMode::Uniform | DurationMode::Lognormal),
+            DurationHiMs => matches!(
+                self.duration,
+                DurationMode::Uniform | DurationMode::Lognormal
+            ),
             Failure | ErrorClass => !self.downstream,
             FailurePercent => !self.downstream && self.failure == FailureMode::Probability,
             FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
@@ -726,9 +729,7 @@ impl CustomRun {
     pub fn change_label(&self, change: Change, lang: Lang) -> String {
         let b = self.changed(change);
         let l = lang.code();
-        let onoff = |v: bool| {
-            t!(if v { "knobs.on" } else { "knobs.off" }, locale = l).into_owned()
-        };
+        let onoff = |v: bool| t!(if v { "knobs.on" } else { "knobs.off" }, locale = l).into_owned();
         let (knob, from, to) = match change {
             Change::IdempotencyKey => (
                 Knob::IdempotencyKey,
