@@ -128,12 +128,12 @@ pub fn SimulateScreen() -> Html {
                 .into_owned()]));
                 return;
             }
-            let config = match current_config.clone() {
+            let custom = match current_config.clone() {
                 Some(Err(errors)) => {
                     status.set(RunStatus::Failed(errors));
                     return;
                 }
-                Some(Ok(file)) => Some(file),
+                Some(Ok(c)) => Some(c),
                 None => None,
             };
             if is_load && jobs.is_none() {
@@ -168,7 +168,7 @@ pub fn SimulateScreen() -> Html {
                 variant: Some(variant.to_owned()),
                 seed,
                 jobs: if is_load { jobs } else { None },
-                config,
+                custom,
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())
@@ -261,13 +261,13 @@ pub fn SimulateScreen() -> Html {
 
     // Compare: A = what Run would run now; B = another variant, or the settings with one change.
     let compare = {
-        let base = |variant: &str, config: Option<crate::domain::sim::SimConfigFile>| RunRequest {
+        let base = |variant: &str, custom: Option<CustomRun>| RunRequest {
             id: 0,
             scenario: (*scenario).to_owned(),
             variant: Some(variant.to_owned()),
             seed: seed.unwrap_or(0),
             jobs: None,
-            config,
+            custom,
         };
         let seed_error = || {
             vec![t!(
@@ -290,12 +290,9 @@ pub fn SimulateScreen() -> Html {
                 .map(|c| {
                     // Unchecked here: A is checked when Compare is pressed, and B differs from
                     // A only by a switch (or twice the workers, capped at the knob's maximum).
-                    let file = settings
-                        .changed(c)
-                        .to_file(seed.and_then(|s| i64::try_from(s).ok()).unwrap_or(0));
                     (
                         AttrValue::from(settings.change_label(c, lang)),
-                        base("your-settings", Some(file)),
+                        base("your-settings", Some(settings.changed(c))),
                     )
                 })
                 .collect();
@@ -517,13 +514,10 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     }
 }
 
-/// The config file of "your settings" with the seed, or the findings that refuse it (each
-/// naming the knob and the allowed range), in `lang`.
-fn custom_file(
-    c: &CustomRun,
-    seed: Option<u64>,
-    lang: Lang,
-) -> Result<crate::domain::sim::SimConfigFile, Vec<String>> {
+/// "Your settings" ready to run with the seed, or the findings that refuse them (each naming
+/// the knob and the allowed range), in `lang`. Seeds above `i64::MAX` are refused: a config
+/// file (the download) cannot carry them.
+fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun, Vec<String>> {
     let mut errors: Vec<String> = c.validate().iter().map(|e| e.message(lang)).collect();
     let seed = seed.and_then(|s| i64::try_from(s).ok());
     if seed.is_none() {
@@ -537,7 +531,7 @@ fn custom_file(
         );
     }
     match seed {
-        Some(seed) if errors.is_empty() => Ok(c.to_file(seed)),
+        Some(_) if errors.is_empty() => Ok(c.clone()),
         _ => Err(errors),
     }
 }

@@ -172,7 +172,7 @@ fn custom_req(c: &CustomRun, seed: u64) -> RunRequest {
         variant: None,
         seed,
         jobs: None,
-        config: Some(c.to_file(seed as i64)),
+        custom: Some(c.clone()),
     }
 }
 
@@ -227,13 +227,13 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
 
 #[test]
 fn a_refused_config_fails_naming_the_fields_without_a_panic() {
-    let mut file = CustomRun::default().to_file(1);
-    file.workers.count = -2;
-    file.kinds[0].max_attempts = 0;
-    let req = RunRequest {
-        config: Some(file),
-        ..custom_req(&CustomRun::default(), 1)
+    // The page refuses these before sending; the worker refuses them too.
+    let bad = CustomRun {
+        max_attempts: 0,
+        crash_percent: 300,
+        ..CustomRun::default()
     };
+    let req = custom_req(&bad, 1);
     let out = handle(
         &serde_json::to_string(&req).expect("serialises"),
         100,
@@ -243,7 +243,7 @@ fn a_refused_config_fails_naming_the_fields_without_a_panic() {
         RunMessage::Failed { id, errors } => {
             assert_eq!(id, 4);
             let all = errors.join("\n");
-            assert!(all.contains("workers.count"), "{all}");
+            assert!(all.contains("workers.crash_probability"), "{all}");
             assert!(all.contains("kinds[0].max_attempts"), "{all}");
         }
         other => panic!("expected a failure, got {other:?}"),
@@ -379,7 +379,7 @@ fn presets_compare_with_their_teaching_variant_and_the_seed_numbers_show() {
                 variant: Some(v.into()),
                 seed: 1,
                 jobs: None,
-                config: None,
+                custom: None,
             },
             1_000,
             |_| {},

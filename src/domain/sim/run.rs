@@ -12,7 +12,7 @@ use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// What to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRequest {
     /// Echoed in every answer, so a late answer to an older request can be told apart.
@@ -26,12 +26,14 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
-    /// A config file to run instead of a named scenario ("your settings"; `scenario` is then
-    /// ignored and the report is named `config` / `file`, as the CLI's `--config` run, so
-    /// the trace hashes agree). `seed` overrides the file's, as the CLI's `--seed` does.
-    /// Refused files come back as [`RunMessage::Failed`] naming each field.
+    /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
+    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
+    /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
+    /// (The flat settings, not the file, cross the worker boundary: the file's parser would
+    /// add ~20 KB to the worker.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub config: Option<super::file::SimConfigFile>,
+    pub custom: Option<super::custom::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -277,17 +279,17 @@ fn run_load(
     })
 }
 
-/// Runs a config file (the CLI's `simulate --config FILE.json --seed N`): the same report,
-/// hence the same trace hash. The jobs table sent to the page is cut to [`MAX_VIEW_ROWS`]
-/// (the counts cover every row).
+/// Runs custom settings as their config file (the CLI's `simulate --config FILE.json --seed
+/// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
+/// [`MAX_VIEW_ROWS`] (the counts cover every row).
 fn run_config(
-    file: &super::file::SimConfigFile,
+    custom: &super::custom::CustomRun,
     seed: u64,
     every: u64,
     progress: &mut impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
-    let mut cfg = file
-        .clone()
+    let mut cfg = custom
+        .to_file(0)
         .into_config()
         .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     cfg.seed = seed;
@@ -320,8 +322,8 @@ pub fn run(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
-    if let Some(file) = &req.config {
-        return run_config(file, req.seed, every, &mut progress);
+    if let Some(custom) = &req.custom {
+        return run_config(custom, req.seed, every, &mut progress);
     }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
