@@ -146,6 +146,14 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let a = props.a.clone();
         let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
         Callback::from(move |_: MouseEvent| {
+            if crate::ui::sim_knobs::knob_refused() {
+                phase.set(Phase::Failed(vec![t!(
+                    "knobs.ui.refused-field",
+                    locale = lang.code()
+                )
+                .into_owned()]));
+                return;
+            }
             let mut a = match a.clone() {
                 Ok(a) => a,
                 Err(errors) => {

@@ -245,3 +245,13 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         </div>
     }
 }
+
+/// Whether a knob field shows a refused value (`aria-invalid="true"`): its settings then hold
+/// the last good value, which must not run as if the user had typed it.
+pub fn knob_refused() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
+        .flatten()
+        .is_some()
+}

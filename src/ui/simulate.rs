@@ -120,7 +120,7 @@ pub fn SimulateScreen() -> Html {
                 return;
             };
             // A knob showing a refused value holds its last good value; do not run that.
-            if is_custom && knob_refused() {
+            if is_custom && crate::ui::sim_knobs::knob_refused() {
                 status.set(RunStatus::Failed(vec![t!(
                     "knobs.ui.refused-field",
                     locale = lang.code()
@@ -534,13 +534,4 @@ fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun
         Some(_) if errors.is_empty() => Ok(c.clone()),
         _ => Err(errors),
     }
-}
-
-/// Whether a knob field shows a refused value (`aria-invalid="true"`).
-fn knob_refused() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
-        .flatten()
-        .is_some()
 }

@@ -123,6 +123,11 @@ test('without a sheet the defaults are used and the screen says so (ja)', async 
   assert.equal(await page.inputValue('#knob-max-attempts'), '5');
   await page.fill('#knob-crash-percent', '300');
   assert.match(await page.textContent('[data-field="knob-crash-percent"] .error'), /完了通知前のクラッシュ/);
+  // Neither Run nor Compare uses the last good value behind a refused one.
+  await page.click('#compare-run');
+  await page.waitForSelector('[data-compare-status="failed"]');
+  assert.match(await page.textContent('[data-compare-status="failed"]'), /受け付けられない値/);
+  await screenshot(page, 'ja-sim-knobs');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
