@@ -15,6 +15,7 @@ fn view(scenario: &str, variant: Option<&str>, seed: u64) -> RunView {
             variant: variant.map(String::from),
             seed,
             jobs: Some(2_000),
+            custom: None,
         },
         1_000,
         |_| {},
@@ -182,6 +183,7 @@ fn big_runs_carry_no_frames() {
             variant: None,
             seed: 1,
             jobs: Some(20_000),
+            custom: None,
         },
         1_000,
         |_| {},
@@ -281,4 +283,56 @@ fn the_table_counts_every_write_it_accepts() {
         .map(|i| (i, n(&t, Transition(i))))
         .collect();
     assert_eq!(Frame::apply([0; 4], &all), counts);
+}
+
+#[test]
+fn custom_runs_from_the_knobs_get_frames_too() {
+    use modality_advisor::domain::sim::custom::{ArrivalMode, CustomRun, DurationMode};
+    let configs = [
+        CustomRun::default(),
+        // Workers that die before complete: leases expire and rows are claimed again.
+        CustomRun {
+            crash_percent: 30,
+            idempotency_key: false,
+            ..CustomRun::default()
+        },
+        CustomRun {
+            arrivals: ArrivalMode::Poisson,
+            duration: DurationMode::Uniform,
+            duration_ms: 10,
+            duration_hi_ms: 50,
+            downstream: true,
+            rate_limit_per_s: 3,
+            outage_from_ms: 1_000,
+            outage_for_ms: 2_000,
+            ..CustomRun::default()
+        },
+    ];
+    let mut stepped = 0;
+    for (i, c) in configs.iter().enumerate() {
+        for seed in [1, 2, 3] {
+            let req = RunRequest {
+                id: 1,
+                scenario: String::new(),
+                variant: None,
+                seed,
+                jobs: None,
+                custom: Some(c.clone()),
+            };
+            let v = run(&req, 1_000, |_| {}).expect("runs");
+            if v.events > MAX_FRAME_EVENTS {
+                assert!(v.frames.is_empty(), "config {i}: too big to step");
+                continue;
+            }
+            assert!(!v.frames.is_empty(), "config {i}");
+            let f = &v.frames;
+            assert_eq!(f.len() as u64, v.events + 1);
+            for w in f.windows(2) {
+                assert_eq!(w[1].counts, Frame::apply(w[0].counts, &w[1].moves));
+            }
+            assert_eq!(f.last().map(|x| x.counts), Some(final_counts(&v)));
+            stepped += 1;
+        }
+    }
+    assert!(stepped >= 6, "most of these are small: {stepped}");
 }

@@ -27,6 +27,14 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
+    /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
+    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
+    /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
+    /// (The flat settings, not the file, cross the worker boundary: the file's parser would
+    /// add ~20 KB to the worker.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<super::custom::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -92,6 +100,9 @@ pub struct RunView {
     /// [`MAX_FRAME_EVENTS`](super::frames::MAX_FRAME_EVENTS) events.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<Frame>,
+    /// The figures a comparison looks at.
+    #[serde(default)]
+    pub key: super::compare::KeyNumbers,
 }
 
 /// A message from the worker.
@@ -190,6 +201,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         events,
         log: report.events.clone(),
         frames: Vec::new(),
+        key: super::compare::KeyNumbers::of_report(report),
     }
 }
 
@@ -263,7 +275,40 @@ fn run_load(
         events: sim.events(),
         log: Vec::new(),
         frames: Vec::new(),
+        key: super::compare::KeyNumbers {
+            queue: true,
+            done: counts[0],
+            dead: counts[1],
+            unfinished: counts[2] + counts[3],
+            runs: sim.counters().runs,
+            end_s: sim.now().as_secs_f64(),
+            ..Default::default()
+        },
     })
+}
+
+/// Runs custom settings as their config file (the CLI's `simulate --config FILE.json --seed
+/// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
+/// [`MAX_VIEW_ROWS`] (the counts cover every row).
+fn run_config(
+    custom: &super::custom::CustomRun,
+    seed: u64,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<RunView, Vec<String>> {
+    let mut cfg = custom
+        .to_file(0)
+        .into_config()
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    cfg.seed = seed;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let frames = run_with_frames(&mut sim, every, progress);
+    let report = Report::from_sim(&sim, "config", "file");
+    let mut view = view_of(&report, sim.events());
+    view.jobs.truncate(MAX_VIEW_ROWS);
+    view.frames = frames;
+    Ok(view)
 }
 
 fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
@@ -286,6 +331,9 @@ pub fn run(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
+    if let Some(custom) = &req.custom {
+        return run_config(custom, req.seed, every, &mut progress);
+    }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
     }
