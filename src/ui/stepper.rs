@@ -201,6 +201,23 @@ pub fn StepView(props: &StepViewProps) -> Html {
         })
     };
     let playing = play.playing;
+    let title = t!("sim.step.title", locale = l).into_owned();
+    let play_label = t!(
+        if playing {
+            "sim.step.pause"
+        } else {
+            "sim.step.play"
+        },
+        locale = l
+    )
+    .into_owned();
+    let where_text = t!(
+        "sim.step.frame",
+        locale = l,
+        n = group_thousands(pos as u64),
+        total = group_thousands(last as u64)
+    )
+    .into_owned();
     let speeds = SPEEDS.iter().map(|&s| {
         html! {
             <option value={s.to_string()} selected={s == *speed}>{ t!("sim.step.per-second", locale = l, n = s) }</option>
@@ -219,16 +236,16 @@ pub fn StepView(props: &StepViewProps) -> Html {
     };
     html! {
         <div class="step-view" data-frames={v.frames.len().to_string()} data-pos={pos.to_string()} data-playing={playing.to_string()}>
-            <h4>{ t!("sim.step.title", locale = l) }</h4>
-            <div class="sm-focus" tabindex="0" role="group" aria-label={t!("sim.step.title", locale = l).into_owned()} onkeydown={on_key} aria-describedby="step-hint">
+            <h4>{ title.clone() }</h4>
+            <div class="sm-focus" tabindex="0" role="group" aria-label={title.clone()} onkeydown={on_key} aria-describedby="step-hint">
                 <StateMachine counts={frame.counts} moves={frame.moves.clone()} seen={*seen_bits} />
             </div>
-            <div class="stepper" role="group" aria-label={t!("sim.step.title", locale = l).into_owned()}>
+            <div class="stepper" role="group" aria-label={title}>
                 { btn("step-start", "sim.step.to-start", icon(ICON_START), || Step::To(0), pos == 0) }
                 { btn("step-back", "sim.step.back", icon(ICON_BACK), || Step::By(-1), pos == 0) }
                 <button type="button" class="step-btn play" id="step-play" aria-pressed={playing.to_string()}
-                    title={t!(if playing { "sim.step.pause" } else { "sim.step.play" }, locale = l).into_owned()}
-                    aria-label={t!(if playing { "sim.step.pause" } else { "sim.step.play" }, locale = l).into_owned()}
+                    title={play_label.clone()}
+                    aria-label={play_label}
                     onclick={{ let play = play.clone(); Callback::from(move |_| play.dispatch(Step::Toggle)) }}>
                     { icon(if playing { ICON_PAUSE } else { ICON_PLAY }) }
                 </button>
@@ -238,9 +255,9 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
                 <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
                     aria-label={t!("sim.step.slider", locale = l).into_owned()} oninput={on_slider}
-                    aria-valuetext={t!("sim.step.frame", locale = l, n = group_thousands(pos as u64), total = group_thousands(last as u64)).into_owned()} />
+                    aria-valuetext={where_text.clone()} />
                 <span class="step-where">
-                    <span id="step-frame">{ t!("sim.step.frame", locale = l, n = group_thousands(pos as u64), total = group_thousands(last as u64)) }</span>
+                    <span id="step-frame">{ where_text }</span>
                     { " · " }
                     <span id="step-time">{ t!("sim.step.time", locale = l, t = SimTime(frame.time_us).to_string()) }</span>
                 </span>
