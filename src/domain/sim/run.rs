@@ -88,6 +88,9 @@ pub struct JobView {
 /// What the page shows of a finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunView {
+    /// The request's id ([`RunRequest::id`]): what [`LogRequest::log_of`] names.
+    #[serde(default)]
+    pub run_id: u64,
     /// Scenario name.
     pub scenario: String,
     /// Variant name.
@@ -191,6 +194,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
     let count = |s: &str| report.jobs.iter().filter(|j| status_name(j) == s).count() as u64;
     let m = report.metrics.as_ref();
     RunView {
+        run_id: 0,
         scenario: report.scenario.clone(),
         variant: report.variant.clone(),
         seed: report.seed,
@@ -309,6 +313,7 @@ fn run_load(
     );
     let (log, names) = sim.take_log();
     let view = RunView {
+        run_id: req.id,
         scenario: LOAD_SCENARIO.into(),
         variant: "bench".into(),
         seed: req.seed,
@@ -378,7 +383,8 @@ pub fn run_with_log(
                 .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
             step_all(&mut sim, every, &mut progress);
             let report = Report::from_sim(&sim, sc.id(), v);
-            let view = view_of(&report, sim.events());
+            let mut view = view_of(&report, sim.events());
+            view.run_id = req.id;
             let (log, names) = sim.take_log();
             Ok((with_log(view, &log, names), log))
         }
@@ -386,7 +392,9 @@ pub fn run_with_log(
             // The jitter study is not a queue model: its own runner, same report shape.
             let report = super::scenario::run_scenario(sc.id(), Some(v), req.seed)
                 .map_err(|e| vec![e.to_string()])?;
-            Ok((view_of(&report, 0), EventLog::new()))
+            let mut view = view_of(&report, 0);
+            view.run_id = req.id;
+            Ok((view, EventLog::new()))
         }
     }
 }
