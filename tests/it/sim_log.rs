@@ -287,7 +287,7 @@ fn the_worker_answers_slices_of_the_last_runs_log() {
         panic!("the run finishes");
     };
     let total = view.log_total;
-    assert!(total > 6_000, "about 3.3 lines per job: {total}");
+    assert!(total > 6_000, "about 3.2 lines per job: {total}");
     assert_eq!(view.log_head.len(), LOG_HEAD);
     // A slice in the middle, equal to the head where they overlap.
     match answer(&mut state, &log_req(5, 150, 100)) {
@@ -348,7 +348,7 @@ fn the_load_preset_logs_up_to_its_bound() {
     let small = run(&req(1, LOAD_SCENARIO, None, Some(30_000)), 10_000, |_| {}).expect("runs");
     assert!(small.log_recorded);
     let per_job = small.log_total as f64 / 30_000.0;
-    // ≈ 3.3 lines per job: LOG_MAX_JOBS jobs give well over a million lines.
+    // ≈ 3.2 lines per job: LOG_MAX_JOBS jobs give well over a million lines.
     assert!((3.1..3.6).contains(&per_job), "{per_job}");
     assert!(per_job * LOG_MAX_JOBS as f64 > 1.5e6);
     let bytes = per_job * LOG_MAX_JOBS as f64 * std::mem::size_of::<LogEntry>() as f64;
