@@ -64,10 +64,10 @@ fn ja(scenario: &str, variant: &str) -> String {
 fn a_seed_run_in_japanese() {
     insta::assert_snapshot!(ja("duplicate-execution", "idempotency-key"), @r"
     0.000s job#1 add_points 0/3: キューに投入（enqueued）
-    1000.000s A job#1 add_points 1/3: 取得（UPDATE … RETURNING）、リース開始
+    1000.000s A job#1 add_points 1/3: 取得（UPDATE … RETURNING）
     1000.000s A job#1 add_points 1/3: 副作用を適用：残高 0 → 100
-    1000.000s A job#1 add_points 1/3: complete() の前にワーカーが停止（リースが切れるまで running のまま）
-    1031.000s B job#1 add_points 2/3: 取得（UPDATE … RETURNING）、リース開始
+    1000.000s A job#1 add_points 1/3: complete() の前にワーカーが停止
+    1031.000s B job#1 add_points 2/3: 取得（UPDATE … RETURNING）
     1031.000s B job#1 add_points 2/3: 冪等キー order-1001-points は記録済み（一意制約）→ ROLLBACK、残高は 100 のまま
     1031.000s B job#1 add_points 2/3: 完了（done）
     ");
@@ -78,17 +78,17 @@ fn retry_and_dead_letter_in_japanese() {
     insta::assert_snapshot!(ja("retry-dead-letter", "seed"), @r"
     0.000s job#1 send_mail 0/5: キューに投入（enqueued）
     0.000s job#2 resize_image 0/3: キューに投入（enqueued）
-    0.000s A job#1 send_mail 1/5: 取得（UPDATE … RETURNING）、リース開始
+    0.000s A job#1 send_mail 1/5: 取得（UPDATE … RETURNING）
     0.000s A job#1 send_mail 1/5: エラー TimeoutError: mail server did not respond → 0.200s まで待って再試行（queued）
-    0.000s A job#2 resize_image 1/3: 取得（UPDATE … RETURNING）、リース開始
+    0.000s A job#2 resize_image 1/3: 取得（UPDATE … RETURNING）
     0.000s A job#2 resize_image 1/3: エラー ValueError: not an image: memo.txt → 0.200s まで待って再試行（queued）
-    0.200s A job#1 send_mail 2/5: 取得（UPDATE … RETURNING）、リース開始
+    0.200s A job#1 send_mail 2/5: 取得（UPDATE … RETURNING）
     0.200s A job#1 send_mail 2/5: エラー TimeoutError: mail server did not respond → 0.400s まで待って再試行（queued）
-    0.200s A job#2 resize_image 2/3: 取得（UPDATE … RETURNING）、リース開始
+    0.200s A job#2 resize_image 2/3: 取得（UPDATE … RETURNING）
     0.200s A job#2 resize_image 2/3: エラー ValueError: not an image: memo.txt → 0.400s まで待って再試行（queued）
-    0.400s A job#1 send_mail 3/5: 取得（UPDATE … RETURNING）、リース開始
+    0.400s A job#1 send_mail 3/5: 取得（UPDATE … RETURNING）
     0.400s A job#1 send_mail 3/5: 完了（done）
-    0.400s A job#2 resize_image 3/3: 取得（UPDATE … RETURNING）、リース開始
+    0.400s A job#2 resize_image 3/3: 取得（UPDATE … RETURNING）
     0.400s A job#2 resize_image 3/3: エラー ValueError: not an image: memo.txt → 試行回数を使い切りデッドレター（dead）
     ");
 }
@@ -216,11 +216,11 @@ fn every_kind_of_line_in_japanese() {
     let text: Vec<String> = entries.iter().map(|e| names.line(e).render(Lang::Ja)).collect();
     insta::assert_snapshot!(text.join("\n"), @r#"
     0.000s job#1 add_points 2/3: キューに投入（enqueued）
-    0.001s A job#1 add_points 2/3: 取得（UPDATE … RETURNING）、リース開始
-    0.002s A job#1 add_points 2/3: 取得（UPDATE by id）、リース開始
-    0.003s A job#1 add_points 2/3: 取得（SELECT … FOR UPDATE）、リース開始
-    0.004s A job#1 add_points 2/3: 取得（FOR UPDATE NOWAIT）、リース開始
-    0.005s A job#1 add_points 2/3: 取得（FOR UPDATE SKIP LOCKED）、リース開始
+    0.001s A job#1 add_points 2/3: 取得（UPDATE … RETURNING）
+    0.002s A job#1 add_points 2/3: 取得（UPDATE by id）
+    0.003s A job#1 add_points 2/3: 取得（SELECT … FOR UPDATE）
+    0.004s A job#1 add_points 2/3: 取得（FOR UPDATE NOWAIT）
+    0.005s A job#1 add_points 2/3: 取得（FOR UPDATE SKIP LOCKED）
     0.006s A: SELECT が job#1 を選択
     0.007s A: 取得できるジョブなし
     0.008s A job#1 add_points 2/3: ROLLBACK（プローブは見るだけ）
@@ -231,7 +231,7 @@ fn every_kind_of_line_in_japanese() {
     0.013s A job#1 add_points 2/3: エラー TimeoutError: mail server did not respond（恒久的エラー）→ 再試行せずデッドレター（dead）
     0.014s A job#1 add_points 2/3: 副作用を適用：残高 100 → 200
     0.015s A job#1 add_points 2/3: 冪等キー order-1001-points は記録済み（一意制約）→ ROLLBACK、残高は 100 のまま
-    0.016s A job#1 add_points 2/3: complete() の前にワーカーが停止（リースが切れるまで running のまま）
+    0.016s A job#1 add_points 2/3: complete() の前にワーカーが停止
     0.017s A: FOR UPDATE が job#1 の行ロックを待機
     0.018s A: SKIP LOCKED がロック中の job#1, job#3 を飛ばす
     0.019s A: エラー：could not obtain lock on row in relation "jobs"
@@ -353,4 +353,33 @@ fn the_load_preset_logs_up_to_its_bound() {
     assert!(per_job * LOG_MAX_JOBS as f64 > 1.5e6);
     let bytes = per_job * LOG_MAX_JOBS as f64 * std::mem::size_of::<LogEntry>() as f64;
     assert!(bytes < 80e6, "the log of the largest logged run stays under 80 MB: {bytes}");
+}
+
+#[test]
+fn entries_travel_as_integer_arrays_and_bad_ones_are_refused() {
+    let (_, entries) = every_kind();
+    let json = serde_json::to_string(&entries).expect("json");
+    assert!(json.starts_with("[[0,1,0,2,65535,0],[1000,1,0,2,0,1,0],"), "{}", &json[..60]);
+    let back: Vec<LogEntry> = serde_json::from_str(&json).expect("reads back");
+    assert_eq!(back, entries);
+    // Negative balances survive as their bits.
+    let e = LogEntry { event: LogEvent::SideEffect { before: -5 }, ..entries[0].clone() };
+    assert_eq!(LogEntry::from_words(&e.to_words()), Some(e));
+    for bad in [
+        &[][..],
+        &[0, 0, 0, 0, 0][..],
+        &[0, 0, 0, 0, 0, 22][..],
+        &[0, 0, 0, 0, 70_000, 0][..],
+        &[0, 1 << 40, 0, 0, 0, 0][..],
+        &[0, 0, 0, 0, 0, 1, 9][..],
+        &[0, 0, 0, 0, 0, 6, 1][..],
+        &[0, 0, 0, 0, 0, 13, 1 << 33][..],
+        &[0, 0, 0, 0, 0, 14, 2][..],
+        &[0, 0, 0, 0, 0, 16, 4, 1][..],
+        &[0, 0, 0, 0, 0, 21, 1][..],
+    ] {
+        assert_eq!(LogEntry::from_words(bad), None, "{bad:?}");
+    }
+    assert!(serde_json::from_str::<LogEntry>("[0,0,0,0,0,99]").is_err());
+    assert!(serde_json::from_str::<LogEntry>("{\"t\":0}").is_err());
 }

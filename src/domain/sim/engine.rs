@@ -23,7 +23,7 @@ use super::log::{
 };
 use super::rng::{round_us, SimRng};
 use super::time::{SimDuration, SimTime};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How long a woken worker whose claim hit a locked row waits before trying again.
@@ -53,7 +53,7 @@ enum Owner {
 }
 
 /// A downstream answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CallResult {
     /// Served.

@@ -37,7 +37,7 @@ pub struct JobId(pub u64);
 pub struct KindId(pub u32);
 
 /// Index of an error message in the simulation's error list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ErrorId(pub u32);
 
 /// A row's state.

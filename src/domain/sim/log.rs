@@ -23,8 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How a claim was made (the claim strategy's statement).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimHow {
     /// `UPDATE … RETURNING` in one statement.
     Atomic,
@@ -51,8 +50,7 @@ impl ClaimHow {
 }
 
 /// A claim statement that failed on a row lock (PostgreSQL's own messages).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockError {
     /// `NOWAIT` met a locked row.
     Nowait,
@@ -72,8 +70,7 @@ impl LockError {
 
 /// What happened. Numbers are ids (`job`: job id; `n`: submission number, 1-based), times,
 /// or indices into [`LogNames`] (`err`: [`ErrorId`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LogEvent {
     /// `enqueued`: a row was inserted.
     Enqueued,
@@ -181,27 +178,181 @@ pub enum LogEvent {
 /// No worker (`LogEntry::worker`).
 pub const NO_WORKER: u16 = u16::MAX;
 
-/// One line of the event log, 40 bytes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One line of the event log, 40 bytes. On the wire (JSON between the worker and the page)
+/// it is one array of integers, see [`LogEntry::to_words`].
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogEntry {
     /// When it happened.
-    #[serde(rename = "t")]
     pub time: SimTime,
     /// What happened.
-    #[serde(rename = "e")]
     pub event: LogEvent,
     /// Job id (1, 2, …), or 0 when the line concerns no job.
-    #[serde(rename = "j")]
     pub job: u32,
     /// The job's kind (index into [`LogNames::kinds`]); meaningless when `job` is 0.
-    #[serde(rename = "k")]
     pub kind: u32,
     /// The attempt number shown as `attempt/max_attempts` (0 when enqueued).
-    #[serde(rename = "a")]
     pub attempt: u32,
     /// Worker index (into [`LogNames::workers`]), or [`NO_WORKER`].
-    #[serde(rename = "w")]
     pub worker: u16,
+}
+
+fn call_of(w: u64) -> Option<CallResult> {
+    [
+        CallResult::Ok,
+        CallResult::Busy,
+        CallResult::RateLimited,
+        CallResult::Unavailable,
+    ]
+    .get(usize::try_from(w).ok()?)
+    .copied()
+}
+
+fn call_word(r: CallResult) -> u64 {
+    match r {
+        CallResult::Ok => 0,
+        CallResult::Busy => 1,
+        CallResult::RateLimited => 2,
+        CallResult::Unavailable => 3,
+    }
+}
+
+impl LogEntry {
+    /// The entry as integers: `[time µs, job, kind, attempt, worker, tag, payload…]`, where
+    /// the tag numbers the [`LogEvent`] variants in declaration order (0 = `Enqueued` …
+    /// 21 = `SubmissionGaveUp`) and the payload is its fields in order (signed balances as
+    /// their two's-complement bits; `SkipLocked`: the job ids).
+    pub fn to_words(&self) -> Vec<u64> {
+        use LogEvent as E;
+        let (tag, payload): (u64, Vec<u64>) = match &self.event {
+            E::Enqueued => (0, vec![]),
+            E::Claimed(h) => (1, vec![*h as u64]),
+            E::Picked { job } => (2, vec![u64::from(*job)]),
+            E::NothingToClaim => (3, vec![]),
+            E::ProbeRollback => (4, vec![]),
+            E::Done => (5, vec![]),
+            E::ErrorQueued { err, until } => (6, vec![u64::from(err.0), until.0]),
+            E::ErrorDead { err } => (7, vec![u64::from(err.0)]),
+            E::ErrorPermanent { err } => (8, vec![u64::from(err.0)]),
+            E::SideEffect { before } => (9, vec![*before as u64]),
+            E::KeyRejected { arrival, balance } => (10, vec![u64::from(*arrival), *balance as u64]),
+            E::Crash => (11, vec![]),
+            E::RowLockWait { job } => (12, vec![u64::from(*job)]),
+            E::SkipLocked { jobs } => (13, jobs.iter().map(|&j| u64::from(j)).collect()),
+            E::LockError(le) => (14, vec![*le as u64]),
+            E::DownstreamOk => (15, vec![]),
+            E::InWorkerRetry { result, wait } => (16, vec![call_word(*result), wait.0]),
+            E::SubmissionFallback { n } => (17, vec![u64::from(*n)]),
+            E::SubmissionFailed { n } => (18, vec![u64::from(*n)]),
+            E::SubmissionAccepted { n } => (19, vec![u64::from(*n)]),
+            E::SubmissionRetry { n, result, wait } => {
+                (20, vec![u64::from(*n), call_word(*result), wait.0])
+            }
+            E::SubmissionGaveUp { n, result } => (21, vec![u64::from(*n), call_word(*result)]),
+        };
+        let mut w = vec![
+            self.time.0,
+            u64::from(self.job),
+            u64::from(self.kind),
+            u64::from(self.attempt),
+            u64::from(self.worker),
+            tag,
+        ];
+        w.extend(payload);
+        w
+    }
+
+    /// Reads [`LogEntry::to_words`]; `None` for anything malformed (never panics).
+    pub fn from_words(w: &[u64]) -> Option<LogEntry> {
+        use LogEvent as E;
+        let u32_at = |i: usize| w.get(i).and_then(|&x| u32::try_from(x).ok());
+        let at = |i: usize| w.get(i).copied();
+        let p = |i: usize| u32_at(6 + i);
+        let event = match at(5)? {
+            0 => E::Enqueued,
+            1 => E::Claimed(
+                [
+                    ClaimHow::Atomic,
+                    ClaimHow::ById,
+                    ClaimHow::ForUpdate,
+                    ClaimHow::Nowait,
+                    ClaimHow::SkipLocked,
+                ]
+                .get(usize::try_from(at(6)?).ok()?)
+                .copied()?,
+            ),
+            2 => E::Picked { job: p(0)? },
+            3 => E::NothingToClaim,
+            4 => E::ProbeRollback,
+            5 => E::Done,
+            6 => E::ErrorQueued {
+                err: ErrorId(p(0)?),
+                until: SimTime(at(7)?),
+            },
+            7 => E::ErrorDead { err: ErrorId(p(0)?) },
+            8 => E::ErrorPermanent { err: ErrorId(p(0)?) },
+            9 => E::SideEffect {
+                before: at(6)? as i64,
+            },
+            10 => E::KeyRejected {
+                arrival: p(0)?,
+                balance: at(7)? as i64,
+            },
+            11 => E::Crash,
+            12 => E::RowLockWait { job: p(0)? },
+            13 => E::SkipLocked {
+                jobs: Box::new(
+                    w[6.min(w.len())..]
+                        .iter()
+                        .map(|&j| u32::try_from(j).ok())
+                        .collect::<Option<Vec<u32>>>()?,
+                ),
+            },
+            14 => E::LockError(match at(6)? {
+                0 => LockError::Nowait,
+                1 => LockError::Timeout,
+                _ => return None,
+            }),
+            15 => E::DownstreamOk,
+            16 => E::InWorkerRetry {
+                result: call_of(at(6)?)?,
+                wait: SimDuration(at(7)?),
+            },
+            17 => E::SubmissionFallback { n: p(0)? },
+            18 => E::SubmissionFailed { n: p(0)? },
+            19 => E::SubmissionAccepted { n: p(0)? },
+            20 => E::SubmissionRetry {
+                n: p(0)?,
+                result: call_of(at(7)?)?,
+                wait: SimDuration(at(8)?),
+            },
+            21 => E::SubmissionGaveUp {
+                n: p(0)?,
+                result: call_of(at(7)?)?,
+            },
+            _ => return None,
+        };
+        Some(LogEntry {
+            time: SimTime(at(0)?),
+            event,
+            job: u32_at(1)?,
+            kind: u32_at(2)?,
+            attempt: u32_at(3)?,
+            worker: u16::try_from(at(4)?).ok()?,
+        })
+    }
+}
+
+impl Serialize for LogEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_words().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for LogEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LogEntry, D::Error> {
+        let w = Vec::<u64>::deserialize(d)?;
+        LogEntry::from_words(&w).ok_or_else(|| serde::de::Error::custom("not a log entry"))
+    }
 }
 
 /// What a kind contributes to its log lines.
@@ -366,13 +517,11 @@ impl LogNames {
         self.errors.get(e.0 as usize).map_or("", String::as_str)
     }
 
-    /// The error text in `lang`: the engine's own errors are translated, the handlers' own
-    /// messages (e.g. `TimeoutError: …`) stay as raised.
+    /// The error text in `lang`: the engine's own errors come from the locale file, the
+    /// handlers' own messages (e.g. `TimeoutError: …`) stay as raised.
     fn error_in(&self, e: ErrorId, lang: Lang) -> String {
-        match (lang, e.0.checked_sub(self.builtin_errors)) {
-            (Lang::Ja, Some(i)) if (i as usize) < BUILTIN_KEYS.len() => {
-                t!(BUILTIN_KEYS[i as usize], locale = "ja").into_owned()
-            }
+        match e.0.checked_sub(self.builtin_errors).map(|i| i as usize) {
+            Some(i) if i < BUILTIN_KEYS.len() => t!(BUILTIN_KEYS[i], locale = lang.code()).into_owned(),
             _ => self.error(e).to_owned(),
         }
     }
@@ -415,107 +564,110 @@ impl Line<'_> {
         f.write_str(": ")
     }
 
-    /// The line in `lang`: English is exactly the [`Display`](fmt::Display) text; Japanese
-    /// keeps the time, worker, job, kind, attempt, SQL and handler messages and translates the
-    /// rest (`locales/sim-log.yml`).
+    /// The line in `lang`, from the templates in `locales/sim-log.yml`: the English ones are
+    /// the [`Display`](fmt::Display) text (a test holds them equal); Japanese keeps the time,
+    /// worker, job, kind, attempt, SQL and the handlers' own error messages and translates
+    /// the rest.
     pub fn render(&self, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.to_string(),
-            Lang::Ja => {
-                struct Head<'a>(&'a Line<'a>);
-                impl fmt::Display for Head<'_> {
-                    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        self.0.head(f)
-                    }
-                }
-                let mut s = Head(self).to_string();
-                s.push_str(&self.what_ja());
-                s
+        struct Head<'a>(&'a Line<'a>);
+        impl fmt::Display for Head<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.head(f)
             }
         }
+        let mut s = Head(self).to_string();
+        let (key, args) = self.template(lang);
+        fill(&mut s, &t!(key, locale = lang.code()), &args);
+        s
     }
 
-    fn what_ja(&self) -> String {
+    /// The template key of the event and its `%{name}` values.
+    fn template(&self, lang: Lang) -> (&'static str, Vec<(&'static str, String)>) {
         let (e, n) = (self.entry, self.names);
-        let l = "ja";
-        let call = |r: CallResult| t!(r.key(), locale = l).into_owned();
+        let call = |r: CallResult| t!(r.key(), locale = lang.code()).into_owned();
+        let err = |id: ErrorId| ("error", n.error_in(id, lang));
         match &e.event {
-            LogEvent::Enqueued => t!("sim-log.enqueued", locale = l).into_owned(),
-            LogEvent::Claimed(how) => t!("sim-log.claimed", locale = l, sql = how.sql()).into_owned(),
-            LogEvent::Picked { job } => t!("sim-log.picked", locale = l, job = job).into_owned(),
-            LogEvent::NothingToClaim => t!("sim-log.nothing", locale = l).into_owned(),
-            LogEvent::ProbeRollback => t!("sim-log.probe-rollback", locale = l).into_owned(),
-            LogEvent::Done => t!("sim-log.done", locale = l).into_owned(),
-            LogEvent::ErrorQueued { err, until } => t!(
+            LogEvent::Enqueued => ("sim-log.enqueued", vec![]),
+            LogEvent::Claimed(how) => ("sim-log.claimed", vec![("sql", how.sql().to_owned())]),
+            LogEvent::Picked { job } => ("sim-log.picked", vec![("job", job.to_string())]),
+            LogEvent::NothingToClaim => ("sim-log.nothing", vec![]),
+            LogEvent::ProbeRollback => ("sim-log.probe-rollback", vec![]),
+            LogEvent::Done => ("sim-log.done", vec![]),
+            LogEvent::ErrorQueued { err: id, until } => (
                 "sim-log.error-queued",
-                locale = l,
-                error = n.error_in(*err, Lang::Ja),
-                until = until
-            )
-            .into_owned(),
-            LogEvent::ErrorDead { err } => {
-                t!("sim-log.error-dead", locale = l, error = n.error_in(*err, Lang::Ja)).into_owned()
-            }
-            LogEvent::ErrorPermanent { err } => t!(
-                "sim-log.error-permanent",
-                locale = l,
-                error = n.error_in(*err, Lang::Ja)
-            )
-            .into_owned(),
-            LogEvent::SideEffect { before } => t!(
+                vec![err(*id), ("until", until.to_string())],
+            ),
+            LogEvent::ErrorDead { err: id } => ("sim-log.error-dead", vec![err(*id)]),
+            LogEvent::ErrorPermanent { err: id } => ("sim-log.error-permanent", vec![err(*id)]),
+            LogEvent::SideEffect { before } => (
                 "sim-log.side-effect",
-                locale = l,
-                before = before,
-                after = n.after(e.kind, *before)
-            )
-            .into_owned(),
-            LogEvent::KeyRejected { arrival, balance } => t!(
+                vec![
+                    ("before", before.to_string()),
+                    ("after", n.after(e.kind, *before).to_string()),
+                ],
+            ),
+            LogEvent::KeyRejected { arrival, balance } => (
                 "sim-log.key-rejected",
-                locale = l,
-                key = n.key(e.kind, *arrival),
-                balance = balance
-            )
-            .into_owned(),
-            LogEvent::Crash => t!("sim-log.crash", locale = l).into_owned(),
-            LogEvent::RowLockWait { job } => t!("sim-log.row-lock-wait", locale = l, job = job).into_owned(),
-            LogEvent::SkipLocked { jobs } => {
-                t!("sim-log.skip-locked", locale = l, jobs = job_list(jobs)).into_owned()
-            }
-            LogEvent::LockError(le) => t!("sim-log.lock-error", locale = l, error = le.text()).into_owned(),
-            LogEvent::DownstreamOk => t!("sim-log.downstream-ok", locale = l).into_owned(),
-            LogEvent::InWorkerRetry { result, wait } => t!(
+                vec![
+                    ("key", n.key(e.kind, *arrival)),
+                    ("balance", balance.to_string()),
+                ],
+            ),
+            LogEvent::Crash => ("sim-log.crash", vec![]),
+            LogEvent::RowLockWait { job } => ("sim-log.row-lock-wait", vec![("job", job.to_string())]),
+            LogEvent::SkipLocked { jobs } => ("sim-log.skip-locked", vec![("jobs", job_list(jobs))]),
+            LogEvent::LockError(le) => ("sim-log.lock-error", vec![("error", le.text().to_owned())]),
+            LogEvent::DownstreamOk => ("sim-log.downstream-ok", vec![]),
+            LogEvent::InWorkerRetry { result, wait } => (
                 "sim-log.in-worker-retry",
-                locale = l,
-                result = call(*result),
-                wait = wait
-            )
-            .into_owned(),
+                vec![("result", call(*result)), ("wait", wait.to_string())],
+            ),
             LogEvent::SubmissionFallback { n } => {
-                t!("sim-log.submission-fallback", locale = l, n = n).into_owned()
+                ("sim-log.submission-fallback", vec![("n", n.to_string())])
             }
-            LogEvent::SubmissionFailed { n } => {
-                t!("sim-log.submission-failed", locale = l, n = n).into_owned()
-            }
+            LogEvent::SubmissionFailed { n } => ("sim-log.submission-failed", vec![("n", n.to_string())]),
             LogEvent::SubmissionAccepted { n } => {
-                t!("sim-log.submission-accepted", locale = l, n = n).into_owned()
+                ("sim-log.submission-accepted", vec![("n", n.to_string())])
             }
-            LogEvent::SubmissionRetry { n, result, wait } => t!(
+            LogEvent::SubmissionRetry { n, result, wait } => (
                 "sim-log.submission-retry",
-                locale = l,
-                n = n,
-                result = call(*result),
-                wait = wait
-            )
-            .into_owned(),
-            LogEvent::SubmissionGaveUp { n, result } => t!(
+                vec![
+                    ("n", n.to_string()),
+                    ("result", call(*result)),
+                    ("wait", wait.to_string()),
+                ],
+            ),
+            LogEvent::SubmissionGaveUp { n, result } => (
                 "sim-log.submission-gave-up",
-                locale = l,
-                n = n,
-                result = call(*result)
-            )
-            .into_owned(),
+                vec![("n", n.to_string()), ("result", call(*result))],
+            ),
         }
     }
+}
+
+/// Appends `template` to `out` with each `%{name}` replaced by its value, in one pass (a
+/// value that itself contains `%{…}` is left alone). Unknown names stay as written.
+fn fill(out: &mut String, template: &str, args: &[(&str, String)]) {
+    let mut rest = template;
+    while let Some(i) = rest.find("%{") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        match after.find('}') {
+            Some(j) => {
+                let name = &after[..j];
+                match args.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[i..i + 3 + j]),
+                }
+                rest = &after[j + 1..];
+            }
+            None => {
+                out.push_str(&rest[i..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
 }
 
 impl fmt::Display for Line<'_> {
