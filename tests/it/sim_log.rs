@@ -20,7 +20,9 @@ use modality_advisor::domain::sim::run::{
     run, LogRequest, RunMessage, RunRequest, WorkerState, LOAD_SCENARIO, LOG_HEAD, LOG_MAX_JOBS,
     MAX_SLICE,
 };
-use modality_advisor::domain::sim::{run_scenario, CallResult, ErrorId, Scenario, SimDuration, SimTime};
+use modality_advisor::domain::sim::{
+    run_scenario, CallResult, ErrorId, Scenario, SimDuration, SimTime,
+};
 
 fn req(id: u64, scenario: &str, variant: Option<&str>, jobs: Option<u64>) -> RunRequest {
     RunRequest {
@@ -38,7 +40,12 @@ fn the_worker_view_renders_the_same_english_lines_as_the_report() {
         for v in sc.variants() {
             let view = run(&req(1, sc.id(), Some(v), None), 1_000, |_| {}).expect("runs");
             let report = run_scenario(sc.id(), Some(v), 1).expect("runs");
-            assert_eq!(view.log_total, report.events.len() as u64, "{}/{v}", sc.id());
+            assert_eq!(
+                view.log_total,
+                report.events.len() as u64,
+                "{}/{v}",
+                sc.id()
+            );
             let lines: Vec<String> = view
                 .log_head
                 .iter()
@@ -124,24 +131,45 @@ fn every_kind() -> (LogNames, Vec<LogEntry>) {
         LogEvent::NothingToClaim,
         LogEvent::ProbeRollback,
         LogEvent::Done,
-        LogEvent::ErrorQueued { err: ErrorId(0), until: SimTime::from_ms(200) },
-        LogEvent::ErrorQueued { err: ErrorId(2), until: SimTime::from_ms(1_250) },
+        LogEvent::ErrorQueued {
+            err: ErrorId(0),
+            until: SimTime::from_ms(200),
+        },
+        LogEvent::ErrorQueued {
+            err: ErrorId(2),
+            until: SimTime::from_ms(1_250),
+        },
         LogEvent::ErrorDead { err: ErrorId(1) },
         LogEvent::ErrorPermanent { err: ErrorId(0) },
         LogEvent::SideEffect { before: 100 },
-        LogEvent::KeyRejected { arrival: 1001, balance: 100 },
+        LogEvent::KeyRejected {
+            arrival: 1001,
+            balance: 100,
+        },
         LogEvent::Crash,
         LogEvent::RowLockWait { job: 1 },
-        LogEvent::SkipLocked { jobs: Box::new(vec![1, 3]) },
+        LogEvent::SkipLocked {
+            jobs: Box::new(vec![1, 3]),
+        },
         LogEvent::LockError(LockError::Nowait),
         LogEvent::LockError(LockError::Timeout),
         LogEvent::DownstreamOk,
-        LogEvent::InWorkerRetry { result: CallResult::Busy, wait: ms(250) },
+        LogEvent::InWorkerRetry {
+            result: CallResult::Busy,
+            wait: ms(250),
+        },
         LogEvent::SubmissionFallback { n: 4 },
         LogEvent::SubmissionFailed { n: 5 },
         LogEvent::SubmissionAccepted { n: 6 },
-        LogEvent::SubmissionRetry { n: 7, result: CallResult::RateLimited, wait: ms(1_500) },
-        LogEvent::SubmissionGaveUp { n: 8, result: CallResult::Unavailable },
+        LogEvent::SubmissionRetry {
+            n: 7,
+            result: CallResult::RateLimited,
+            wait: ms(1_500),
+        },
+        LogEvent::SubmissionGaveUp {
+            n: 8,
+            result: CallResult::Unavailable,
+        },
     ];
     let entries = events
         .into_iter()
@@ -160,7 +188,8 @@ fn every_kind() -> (LogNames, Vec<LogEntry>) {
                     | LogEvent::SubmissionRetry { .. }
                     | LogEvent::SubmissionGaveUp { .. }
             );
-            let by_worker = !matches!(event, LogEvent::Enqueued) && !format!("{event:?}").starts_with("Submission");
+            let by_worker = !matches!(event, LogEvent::Enqueued)
+                && !format!("{event:?}").starts_with("Submission");
             LogEntry {
                 time: SimTime(1_000 * i as u64),
                 event,
@@ -213,7 +242,10 @@ fn every_kind_of_line_in_english() {
 #[test]
 fn every_kind_of_line_in_japanese() {
     let (names, entries) = every_kind();
-    let text: Vec<String> = entries.iter().map(|e| names.line(e).render(Lang::Ja)).collect();
+    let text: Vec<String> = entries
+        .iter()
+        .map(|e| names.line(e).render(Lang::Ja))
+        .collect();
     insta::assert_snapshot!(text.join("\n"), @r#"
     0.000s job#1 add_points 2/3: キューに投入（enqueued）
     0.001s A job#1 add_points 2/3: 取得（UPDATE … RETURNING）
@@ -271,7 +303,12 @@ fn answer(state: &mut WorkerState, json: &str) -> RunMessage {
 }
 
 fn log_req(of: u64, from: u64, count: u32) -> String {
-    serde_json::to_string(&LogRequest { log_of: of, from, count }).expect("json")
+    serde_json::to_string(&LogRequest {
+        log_of: of,
+        from,
+        count,
+    })
+    .expect("json")
 }
 
 #[test]
@@ -291,7 +328,12 @@ fn the_worker_answers_slices_of_the_last_runs_log() {
     assert_eq!(view.log_head.len(), LOG_HEAD);
     // A slice in the middle, equal to the head where they overlap.
     match answer(&mut state, &log_req(5, 150, 100)) {
-        RunMessage::LogSlice { id: 5, from: 150, total: t, entries } => {
+        RunMessage::LogSlice {
+            id: 5,
+            from: 150,
+            total: t,
+            entries,
+        } => {
             assert_eq!(t, total);
             assert_eq!(entries.len(), 100);
             assert_eq!(entries[..50], view.log_head[150..]);
@@ -314,7 +356,10 @@ fn the_worker_answers_slices_of_the_last_runs_log() {
     // Out of range, and huge counts, never panic.
     match answer(&mut state, &log_req(5, total + 1, 10)) {
         RunMessage::LogError { error, .. } => {
-            assert_eq!(error, format!("from: {} is out of range; allowed: 0 to {total}", total + 1))
+            assert_eq!(
+                error,
+                format!("from: {} is out of range; allowed: 0 to {total}", total + 1)
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -327,20 +372,38 @@ fn the_worker_answers_slices_of_the_last_runs_log() {
         other => panic!("{other:?}"),
     }
     // Another run's id, or a malformed request: error values.
-    assert!(matches!(answer(&mut state, &log_req(4, 0, 10)), RunMessage::LogError { id: 4, .. }));
+    assert!(matches!(
+        answer(&mut state, &log_req(4, 0, 10)),
+        RunMessage::LogError { id: 4, .. }
+    ));
     assert!(matches!(
         answer(&mut state, r#"{"log_of":5,"from":-1,"count":1}"#),
         RunMessage::Failed { .. }
     ));
     // A failed run keeps the previous log.
     let bad = serde_json::to_string(&req(6, "nope", None, None)).expect("json");
-    assert!(matches!(answer(&mut state, &bad), RunMessage::Failed { id: 6, .. }));
-    assert!(matches!(answer(&mut state, &log_req(5, 0, 1)), RunMessage::LogSlice { .. }));
+    assert!(matches!(
+        answer(&mut state, &bad),
+        RunMessage::Failed { id: 6, .. }
+    ));
+    assert!(matches!(
+        answer(&mut state, &log_req(5, 0, 1)),
+        RunMessage::LogSlice { .. }
+    ));
     // A new run replaces it.
     let next = serde_json::to_string(&req(7, "claim-race", Some("atomic"), None)).expect("json");
-    assert!(matches!(answer(&mut state, &next), RunMessage::Done { id: 7, .. }));
-    assert!(matches!(answer(&mut state, &log_req(5, 0, 1)), RunMessage::LogError { .. }));
-    assert!(matches!(answer(&mut state, &log_req(7, 0, 1)), RunMessage::LogSlice { .. }));
+    assert!(matches!(
+        answer(&mut state, &next),
+        RunMessage::Done { id: 7, .. }
+    ));
+    assert!(matches!(
+        answer(&mut state, &log_req(5, 0, 1)),
+        RunMessage::LogError { .. }
+    ));
+    assert!(matches!(
+        answer(&mut state, &log_req(7, 0, 1)),
+        RunMessage::LogSlice { .. }
+    ));
 }
 
 #[test]
@@ -352,18 +415,28 @@ fn the_load_preset_logs_up_to_its_bound() {
     assert!((3.1..3.6).contains(&per_job), "{per_job}");
     assert!(per_job * LOG_MAX_JOBS as f64 > 1.5e6);
     let bytes = per_job * LOG_MAX_JOBS as f64 * std::mem::size_of::<LogEntry>() as f64;
-    assert!(bytes < 80e6, "the log of the largest logged run stays under 80 MB: {bytes}");
+    assert!(
+        bytes < 80e6,
+        "the log of the largest logged run stays under 80 MB: {bytes}"
+    );
 }
 
 #[test]
 fn entries_travel_as_integer_arrays_and_bad_ones_are_refused() {
     let (_, entries) = every_kind();
     let json = serde_json::to_string(&entries).expect("json");
-    assert!(json.starts_with("[[0,1,0,2,65535,0],[1000,1,0,2,0,1,0],"), "{}", &json[..60]);
+    assert!(
+        json.starts_with("[[0,1,0,2,65535,0],[1000,1,0,2,0,1,0],"),
+        "{}",
+        &json[..60]
+    );
     let back: Vec<LogEntry> = serde_json::from_str(&json).expect("reads back");
     assert_eq!(back, entries);
     // Negative balances survive as their bits.
-    let e = LogEntry { event: LogEvent::SideEffect { before: -5 }, ..entries[0].clone() };
+    let e = LogEntry {
+        event: LogEvent::SideEffect { before: -5 },
+        ..entries[0].clone()
+    };
     assert_eq!(LogEntry::from_words(&e.to_words()), Some(e));
     for bad in [
         &[][..],

@@ -18,7 +18,7 @@ use super::error::ConfigError;
 use super::event_queue::EventQueue;
 use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
 use super::log::{
-    ClaimHow, EventLog, KindNames, Log, LockError, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
+    ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
 };
 use super::rng::{round_us, SimRng};
@@ -733,11 +733,7 @@ impl Simulation {
             } => {
                 if publish_failure > 0.0 && self.rng.chance(publish_failure) {
                     self.counters.fallbacks += 1;
-                    self.say(
-                        None,
-                        None,
-                        LogEvent::SubmissionFallback { n: n as u32 },
-                    );
+                    self.say(None, None, LogEvent::SubmissionFallback { n: n as u32 });
                     self.open_submission(kind, fallback_calls);
                 } else {
                     let max = self.cfg.kinds[kind.0 as usize].max_attempts;
@@ -761,11 +757,7 @@ impl Simulation {
         let calls_downstream = self.cfg.kinds[kind.0 as usize].calls_downstream;
         if max_calls == 0 {
             self.counters.failed_to_user += 1;
-            self.say(
-                None,
-                None,
-                LogEvent::SubmissionFailed { n: s as u32 + 1 },
-            );
+            self.say(None, None, LogEvent::SubmissionFailed { n: s as u32 + 1 });
         } else if !calls_downstream {
             self.counters.accepted += 1;
         } else {
@@ -843,11 +835,7 @@ impl Simulation {
                 if result == CallResult::Ok {
                     self.counters.accepted += 1;
                     self.subs_open -= 1;
-                    self.say(
-                        None,
-                        None,
-                        LogEvent::SubmissionAccepted { n: n as u32 },
-                    );
+                    self.say(None, None, LogEvent::SubmissionAccepted { n: n as u32 });
                     return;
                 }
                 let sub = self.subs[s].clone();
@@ -885,7 +873,11 @@ impl Simulation {
                     return;
                 };
                 if result == CallResult::Ok {
-                    self.say(Some(w), Some((run.job, run.attempt)), LogEvent::DownstreamOk);
+                    self.say(
+                        Some(w),
+                        Some((run.job, run.attempt)),
+                        LogEvent::DownstreamOk,
+                    );
                     self.succeed(w, run);
                     return;
                 }
@@ -971,11 +963,7 @@ impl Simulation {
                     Some(id) if Some(id) == free => self.lock_row(w, id),
                     Some(id) => {
                         if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
-                            self.say(
-                                Some(w),
-                                None,
-                                LogEvent::RowLockWait { job: id.0 as u32 },
-                            );
+                            self.say(Some(w), None, LogEvent::RowLockWait { job: id.0 as u32 });
                             self.workers[w].state = WState::WaitingLock { job: id };
                             self.waiters.push((w, id));
                             if let Some(lt) = lock_timeout {

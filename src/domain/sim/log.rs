@@ -288,8 +288,12 @@ impl LogEntry {
                 err: ErrorId(p(0)?),
                 until: SimTime(at(7)?),
             },
-            7 => E::ErrorDead { err: ErrorId(p(0)?) },
-            8 => E::ErrorPermanent { err: ErrorId(p(0)?) },
+            7 => E::ErrorDead {
+                err: ErrorId(p(0)?),
+            },
+            8 => E::ErrorPermanent {
+                err: ErrorId(p(0)?),
+            },
             9 => E::SideEffect {
                 before: at(6)? as i64,
             },
@@ -436,7 +440,8 @@ impl EventLog {
     /// Appends an entry.
     pub fn push(&mut self, e: LogEntry) {
         if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK.min(64.max(self.len))));
+            self.chunks
+                .push(Vec::with_capacity(CHUNK.min(64.max(self.len))));
         }
         if let Some(c) = self.chunks.last_mut() {
             c.push(e);
@@ -521,7 +526,9 @@ impl LogNames {
     /// handlers' own messages (e.g. `TimeoutError: …`) stay as raised.
     fn error_in(&self, e: ErrorId, lang: Lang) -> String {
         match e.0.checked_sub(self.builtin_errors).map(|i| i as usize) {
-            Some(i) if i < BUILTIN_KEYS.len() => t!(BUILTIN_KEYS[i], locale = lang.code()).into_owned(),
+            Some(i) if i < BUILTIN_KEYS.len() => {
+                t!(BUILTIN_KEYS[i], locale = lang.code()).into_owned()
+            }
             _ => self.error(e).to_owned(),
         }
     }
@@ -558,7 +565,9 @@ impl Line<'_> {
             write!(f, " {w}")?;
         }
         if e.job != 0 {
-            let (name, max) = n.kind(e.kind).map_or(("", 0), |k| (k.name.as_str(), k.max_attempts));
+            let (name, max) = n
+                .kind(e.kind)
+                .map_or(("", 0), |k| (k.name.as_str(), k.max_attempts));
             write!(f, " job#{} {name} {}/{max}", e.job, e.attempt)?;
         }
         f.write_str(": ")
@@ -614,9 +623,15 @@ impl Line<'_> {
                 ],
             ),
             LogEvent::Crash => ("sim-log.crash", vec![]),
-            LogEvent::RowLockWait { job } => ("sim-log.row-lock-wait", vec![("job", job.to_string())]),
-            LogEvent::SkipLocked { jobs } => ("sim-log.skip-locked", vec![("jobs", job_list(jobs))]),
-            LogEvent::LockError(le) => ("sim-log.lock-error", vec![("error", le.text().to_owned())]),
+            LogEvent::RowLockWait { job } => {
+                ("sim-log.row-lock-wait", vec![("job", job.to_string())])
+            }
+            LogEvent::SkipLocked { jobs } => {
+                ("sim-log.skip-locked", vec![("jobs", job_list(jobs))])
+            }
+            LogEvent::LockError(le) => {
+                ("sim-log.lock-error", vec![("error", le.text().to_owned())])
+            }
             LogEvent::DownstreamOk => ("sim-log.downstream-ok", vec![]),
             LogEvent::InWorkerRetry { result, wait } => (
                 "sim-log.in-worker-retry",
@@ -625,7 +640,9 @@ impl Line<'_> {
             LogEvent::SubmissionFallback { n } => {
                 ("sim-log.submission-fallback", vec![("n", n.to_string())])
             }
-            LogEvent::SubmissionFailed { n } => ("sim-log.submission-failed", vec![("n", n.to_string())]),
+            LogEvent::SubmissionFailed { n } => {
+                ("sim-log.submission-failed", vec![("n", n.to_string())])
+            }
             LogEvent::SubmissionAccepted { n } => {
                 ("sim-log.submission-accepted", vec![("n", n.to_string())])
             }

@@ -439,10 +439,7 @@ impl WorkerState {
         if req.from > total {
             return RunMessage::LogError {
                 id,
-                error: format!(
-                    "from: {} is out of range; allowed: 0 to {total}",
-                    req.from
-                ),
+                error: format!("from: {} is out of range; allowed: 0 to {total}", req.from),
             };
         }
         let count = req.count.min(MAX_SLICE) as usize;
