@@ -134,3 +134,26 @@ test('a preset\'s short log is shown whole, in both languages', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('after a cancel, the previous result keeps its first lines and says where the rest went', async () => {
+  const page = await open();
+  await page.click('.preset[data-scenario="mmc-load"]');
+  await page.fill('#jobs', '20000');
+  await page.click('#sim-run');
+  await page.waitForSelector('.sim-result[data-scenario="mmc-load"] .event-log', { timeout: 60_000 });
+  const total = Number(await page.getAttribute('[data-log-total]', 'data-log-total'));
+  await scrollTo(page, 20_000);
+  // A long run, cancelled: its worker (which held the log above) is stopped.
+  await page.fill('#jobs', '1000000');
+  await page.click('#sim-run');
+  await page.waitForFunction(() => /[1-9][0-9 ]* events so far/.test(document.querySelector('[data-status="running"]')?.textContent ?? ''));
+  await page.click('#sim-cancel');
+  await page.waitForSelector('[data-status="cancelled"]');
+  assert.equal(await page.getAttribute('[data-log-total]', 'data-log-total'), String(total));
+  await page.$eval('.event-log', (el) => { el.scrollTop = el.scrollHeight / 2; });
+  await page.waitForSelector('[data-log-gone]');
+  await scrollTo(page, 0);
+  assert.match((await rows(page))[0].text, /job#1 work 0\/\d+: enqueued$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
