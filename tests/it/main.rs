@@ -9,6 +9,7 @@ mod sheet_edit;
 mod sheet_example;
 mod sheet_export;
 mod sheet_hostile;
+mod sheet_relocalize;
 mod sheet_import;
 mod sheet_retry_window;
 mod sheet_roundtrip;
