@@ -11,14 +11,18 @@
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
 //! * [`log`](mod@log): the event log as typed entries, rendered in English or Japanese.
+//! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
+//!   of two runs side by side.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
 //!
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod backoff;
+pub mod compare;
 pub mod config;
 pub mod contention;
+pub mod custom;
 pub mod engine;
 pub mod erlang;
 pub mod error;

@@ -62,8 +62,14 @@ fn edited_fields_stay_and_numbers_never_change() {
     let (f, r) = (ja.failure.as_ref().unwrap(), ja.retry.as_ref().unwrap());
     assert_eq!(f.notify, "ops channel #jobs");
     assert_eq!(r.max_attempts, 7);
-    assert_eq!(f.dead_letter, fresh_ja.failure.as_ref().unwrap().dead_letter);
-    assert_eq!(r.idempotency_key, fresh_ja.retry.as_ref().unwrap().idempotency_key);
+    assert_eq!(
+        f.dead_letter,
+        fresh_ja.failure.as_ref().unwrap().dead_letter
+    );
+    assert_eq!(
+        r.idempotency_key,
+        fresh_ja.retry.as_ref().unwrap().idempotency_key
+    );
     assert_eq!(ja.lang, Some(Lang::Ja));
 }
 

@@ -31,6 +31,7 @@ fn req(id: u64, scenario: &str, variant: Option<&str>, jobs: Option<u64>) -> Run
         variant: variant.map(String::from),
         seed: 1,
         jobs,
+        custom: None,
     }
 }
 
@@ -409,7 +410,14 @@ fn the_worker_answers_slices_of_the_last_runs_log() {
 #[test]
 fn the_load_preset_logs_up_to_its_bound() {
     let small = run(&req(1, LOAD_SCENARIO, None, Some(30_000)), 10_000, |_| {}).expect("runs");
-    assert!(small.log_recorded);
+    assert_eq!(small.log_bound, None);
+    let big = run(
+        &req(1, LOAD_SCENARIO, None, Some(LOG_MAX_JOBS + 1)),
+        1_000_000,
+        |_| {},
+    )
+    .expect("runs");
+    assert_eq!((big.log_total, big.log_bound), (0, Some(LOG_MAX_JOBS)));
     let per_job = small.log_total as f64 / 30_000.0;
     // ≈ 3.2 lines per job: LOG_MAX_JOBS jobs give well over a million lines.
     assert!((3.1..3.6).contains(&per_job), "{per_job}");

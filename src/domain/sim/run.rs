@@ -32,6 +32,14 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
+    /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
+    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
+    /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
+    /// (The flat settings, not the file, cross the worker boundary: the file's parser would
+    /// add ~20 KB to the worker.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<super::custom::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -124,8 +132,12 @@ pub struct RunView {
     pub log_head: Vec<LogEntry>,
     /// The names and texts the entries refer to.
     pub log_names: LogNames,
-    /// Whether a log was recorded (the load preset keeps none above [`LOG_MAX_JOBS`] jobs).
-    pub log_recorded: bool,
+    /// `Some(n)` when no log was recorded because the run had more than `n` jobs (the load
+    /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](super::custom::LOG_JOBS)).
+    pub log_bound: Option<u64>,
+    /// The figures a comparison looks at.
+    #[serde(default)]
+    pub key: super::compare::KeyNumbers,
 }
 
 /// A message from the worker.
@@ -244,7 +256,8 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         log_total: 0,
         log_head: Vec::new(),
         log_names: LogNames::default(),
-        log_recorded: true,
+        log_bound: None,
+        key: super::compare::KeyNumbers::of_report(report),
     }
 }
 
@@ -331,8 +344,43 @@ fn run_load(
         log_total: 0,
         log_head: Vec::new(),
         log_names: LogNames::default(),
-        log_recorded: jobs <= LOG_MAX_JOBS,
+        log_bound: (jobs > LOG_MAX_JOBS).then_some(LOG_MAX_JOBS),
+        key: super::compare::KeyNumbers {
+            queue: true,
+            done: counts[0],
+            dead: counts[1],
+            unfinished: counts[2] + counts[3],
+            runs: sim.counters().runs,
+            end_s: sim.now().as_secs_f64(),
+            ..Default::default()
+        },
     };
+    Ok((with_log(view, &log, names), log))
+}
+
+/// Runs custom settings as their config file (the CLI's `simulate --config FILE.json --seed
+/// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
+/// [`MAX_VIEW_ROWS`] (the counts cover every row).
+fn run_config(
+    custom: &super::custom::CustomRun,
+    seed: u64,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<(RunView, EventLog), Vec<String>> {
+    let mut cfg = custom
+        .to_file(0)
+        .into_config()
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    cfg.seed = seed;
+    let logged = cfg.log;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    step_all(&mut sim, every, progress);
+    let report = Report::from_sim(&sim, "config", "file");
+    let mut view = view_of(&report, sim.events());
+    view.jobs.truncate(MAX_VIEW_ROWS);
+    view.log_bound = (!logged).then_some(super::custom::LOG_JOBS);
+    let (log, names) = sim.take_log();
     Ok((with_log(view, &log, names), log))
 }
 
@@ -368,6 +416,9 @@ pub fn run_with_log(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<(RunView, EventLog), Vec<String>> {
+    if let Some(custom) = &req.custom {
+        return run_config(custom, req.seed, every, &mut progress);
+    }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
     }
