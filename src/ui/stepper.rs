@@ -40,6 +40,8 @@ struct Play {
     pos: usize,
     last: usize,
     playing: bool,
+    /// Whether the person has moved it since the run finished.
+    moved: bool,
 }
 
 enum Step {
@@ -53,6 +55,7 @@ impl Reducible for Play {
     type Action = Step;
     fn reduce(self: Rc<Self>, action: Step) -> Rc<Self> {
         let mut p = *self;
+        p.moved = true;
         match action {
             Step::To(n) => {
                 p.pos = n.min(p.last);
@@ -83,6 +86,10 @@ impl Reducible for Play {
 pub struct StepViewProps {
     /// The finished run.
     pub view: Rc<RunView>,
+    /// Told the event-log line (0-based) to mark once the person steps: the last line written
+    /// up to the current step (`None` at the start, and until the stepper is first moved).
+    #[prop_or_default]
+    pub on_line: Option<Callback<Option<u64>>>,
 }
 
 /// Counts in frame order (queued, running, done, dead) from the view's (done, dead, queued,
@@ -111,6 +118,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
         pos: last,
         last,
         playing: false,
+        moved: false,
     });
     let speed = use_state(|| SPEEDS[1]);
     let seen_bits = use_memo(v.clone(), |v| seen(&v.frames));
@@ -123,6 +131,19 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 Interval::new(1_000 / speed.max(1), move || play.dispatch(Step::Tick))
             });
             move || drop(timer)
+        });
+    }
+    {
+        let line = v
+            .frames
+            .get(play.pos)
+            .and_then(|f| f.log_len.checked_sub(1))
+            .filter(|_| play.pos > 0 && play.moved);
+        let on_line = props.on_line.clone();
+        use_effect_with(line, move |&line| {
+            if let Some(cb) = on_line {
+                cb.emit(line);
+            }
         });
     }
     let Some(ctx) = ctx else {
@@ -145,13 +166,17 @@ pub fn StepView(props: &StepViewProps) -> Html {
     let prev_len = pos
         .checked_sub(1)
         .map_or(0, |i| v.frames[i].log_len as usize);
+    // The lines this step wrote, from the log's head (a longer log's later lines stay in the
+    // worker: the event log below marks them).
+    let cur_len = frame.log_len as usize;
+    let in_head = cur_len <= v.log_head.len();
     let lines: Vec<(usize, String)> = v
-        .log
+        .log_head
         .iter()
         .enumerate()
-        .take(frame.log_len as usize)
+        .take(cur_len)
         .skip(prev_len)
-        .map(|(i, s)| (i, s.clone()))
+        .map(|(i, e)| (i, v.log_names.line(e).render(ctx.lang)))
         .collect();
     let btn = |id: &'static str,
                key: &'static str,
@@ -225,6 +250,8 @@ pub fn StepView(props: &StepViewProps) -> Html {
     });
     let lines_html = if pos == 0 {
         html! { <p class="hint">{ t!("sim.step.start-state", locale = l) }</p> }
+    } else if !in_head {
+        html! { <p class="hint" data-lines="below">{ t!("sim.step.lines-below", locale = l) }</p> }
     } else if lines.is_empty() {
         html! { <p class="hint" data-lines="0">{ t!("sim.step.no-lines", locale = l) }</p> }
     } else {

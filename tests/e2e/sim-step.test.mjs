@@ -50,6 +50,8 @@ test('stepping retry-dead-letter shows the counts and the transition taken', asy
   assert.match(await page.textContent('#step-frame'), /17 \/ 17/);
   assert.match(await page.getAttribute('.state-machine svg', 'aria-label'), /done 1, dead 1/);
   assert.equal(await page.getAttribute('.state-machine svg', 'role'), 'img');
+  // Until the stepper is moved, the event log marks no line.
+  assert.equal(await page.$('.event-log li.current'), null);
 
   await page.click('#step-start');
   assert.equal(await pos(page), 0);
@@ -71,6 +73,8 @@ test('stepping retry-dead-letter shows the counts and the transition taken', asy
   assert.equal(await page.getAttribute('.step-log', 'data-lines'), '2');
   assert.match(await page.textContent('.step-log li:first-child'), /send_mail 1\/5: error TimeoutError.*→ queued until 0\.200s/);
   assert.match(await page.textContent('#step-time'), /0\.000s/);
+  // The event log marks the last line written so far (0-based line 4 = line 5).
+  await page.waitForSelector('.event-log li.current[data-line="4"]');
 
   // An idle poll: time moves, nothing else.
   await page.click('#step-forward');

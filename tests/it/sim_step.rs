@@ -1,6 +1,7 @@
 //! Frames for stepping small runs (`domain::sim::frames`): the exact table moves per engine
 //! step, replaying to the final table.
 
+use modality_advisor::domain::lang::Lang;
 use modality_advisor::domain::sim::frames::{Frame, MAX_FRAME_EVENTS};
 use modality_advisor::domain::sim::run::{run, RunRequest, RunView, LOAD_SCENARIO};
 use modality_advisor::domain::sim::{
@@ -21,6 +22,15 @@ fn view(scenario: &str, variant: Option<&str>, seed: u64) -> RunView {
         |_| {},
     )
     .expect("runs")
+}
+
+/// Log lines `from .. to` (0-based) in English, from the view's head.
+fn lines(v: &RunView, from: u64, to: u64) -> Vec<String> {
+    assert!(to as usize <= v.log_head.len(), "in the head");
+    v.log_head[from as usize..to as usize]
+        .iter()
+        .map(|e| v.log_names.line(e).render(Lang::En))
+        .collect()
 }
 
 /// Final counts in frame order (queued, running, done, dead) from the view's
@@ -60,7 +70,7 @@ fn check_frames(v: &RunView) {
         final_counts(v),
         "{what}: replay ends at the table"
     );
-    assert_eq!(last.log_len, v.log.len() as u64, "{what}");
+    assert_eq!(last.log_len, v.log_total, "{what}");
     assert_eq!(
         moves_total(v, Transition::ENQUEUE),
         v.jobs.len() as u64,
@@ -77,7 +87,7 @@ fn retry_dead_letter_frames_step_through_the_seed_run() {
     assert_eq!(f[1].counts, [1, 0, 0, 0]);
     assert_eq!(f[1].moves, vec![(Transition::ENQUEUE.0, 1)]);
     assert_eq!(
-        v.log[..f[1].log_len as usize],
+        lines(&v, 0, f[1].log_len),
         ["0.000s job#1 send_mail 0/5: enqueued"]
     );
     assert_eq!(f[2].counts, [2, 0, 0, 0]);
@@ -94,9 +104,8 @@ fn retry_dead_letter_frames_step_through_the_seed_run() {
     assert_eq!(f[4].counts, [1, 1, 0, 0]);
     assert_eq!(f[4].times(Transition::RETRY), 1);
     assert_eq!(f[4].times(Transition::CLAIM), 1);
-    let lines = &v.log[f[3].log_len as usize..f[4].log_len as usize];
     assert_eq!(
-        lines,
+        lines(&v, f[3].log_len, f[4].log_len),
         [
             "0.000s A job#1 send_mail 1/5: error TimeoutError: mail server did not respond → queued until 0.200s",
             "0.000s A job#2 resize_image 1/3: claimed (UPDATE … RETURNING)",
@@ -123,11 +132,9 @@ fn classified_errors_dead_letter_on_the_first_attempt() {
         .iter()
         .position(|x| x.times(Transition::DEAD_LETTER) > 0)
         .expect("dead-lettered");
-    assert!(
-        v.log[v.frames[i - 1].log_len as usize..v.frames[i].log_len as usize]
-            .iter()
-            .any(|l| l.contains("resize_image 1/3") && l.ends_with("(permanent) → dead"))
-    );
+    assert!(lines(&v, v.frames[i - 1].log_len, v.frames[i].log_len)
+        .iter()
+        .any(|l| l.contains("resize_image 1/3") && l.ends_with("(permanent) → dead")));
 }
 
 #[test]
