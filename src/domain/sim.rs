@@ -11,11 +11,13 @@
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
+//! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
 //!
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod backoff;
+pub mod charts;
 pub mod config;
 pub mod contention;
 pub mod engine;

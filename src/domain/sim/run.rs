@@ -6,6 +6,7 @@
 //! [`RunMessage::Progress`], then one [`RunMessage::Done`] or [`RunMessage::Failed`].
 //! Cancelling is terminating the worker.
 
+use super::charts::ChartData;
 use super::engine::Simulation;
 use super::report::Report;
 use super::scenario::Scenario;
@@ -86,6 +87,9 @@ pub struct RunView {
     pub events: u64,
     /// The event log, one line per event.
     pub log: Vec<String>,
+    /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
+    #[serde(default)]
+    pub charts: ChartData,
 }
 
 /// A message from the worker.
@@ -132,7 +136,7 @@ fn fnv1a(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// The page's view of a report.
+/// The page's view of a report (without [`RunView::charts`], which needs the run itself).
 pub fn view_of(report: &Report, events: u64) -> RunView {
     let count = |s: &str| report.jobs.iter().filter(|j| status_name(j) == s).count() as u64;
     let m = report.metrics.as_ref();
@@ -183,6 +187,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
         log: report.events.clone(),
+        charts: ChartData::default(),
     }
 }
 
@@ -255,6 +260,7 @@ fn run_load(
         contention: None,
         events: sim.events(),
         log: Vec::new(),
+        charts: ChartData::of_sim(&sim),
     })
 }
 
@@ -294,7 +300,9 @@ pub fn run(
                 .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
             step_all(&mut sim, every, &mut progress);
             let report = Report::from_sim(&sim, sc.id(), v);
-            Ok(view_of(&report, sim.events()))
+            let mut view = view_of(&report, sim.events());
+            view.charts = ChartData::of_sim(&sim);
+            Ok(view)
         }
         None => {
             // The jitter study is not a queue model: its own runner, same report shape.
