@@ -9,6 +9,7 @@ pub mod glue;
 pub mod print_view;
 pub mod result;
 pub mod sheet;
+pub mod sim_charts;
 pub mod simulate;
 pub mod state;
 pub mod timeline;

@@ -24,6 +24,9 @@
 use crate::domain::number::group_thousands;
 use std::fmt::Write;
 
+/// Buckets the x axis of [`Slots::Buckets`] spans at least.
+pub const MIN_BUCKETS: usize = 10;
+
 /// Most points a line keeps (longer lines keep each chunk's highest point).
 pub const MAX_LINE_POINTS: usize = 1_200;
 
@@ -297,7 +300,9 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
         } => {
             let width = if width.is_finite() && width > 0.0 { width } else { 1.0 };
             let start = if start.is_finite() { start } else { 0.0 };
-            let xt = nice_ticks(start.min(0.0), start + width * count.max(1) as f64, c.x_intervals());
+            // At least MIN_BUCKETS wide, so one or two buckets do not fill the whole plot.
+            let shown = count.max(MIN_BUCKETS) as f64;
+            let xt = nice_ticks(start.min(0.0), start + width * shown, c.x_intervals());
             c.x_axis_linear(&xt);
             let w = c.plot_w() * width / (xt.hi - xt.lo).max(f64::MIN_POSITIVE);
             (c.sx(&xt, start), w)

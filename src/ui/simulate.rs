@@ -365,6 +365,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
             <dl class="facts">{ for facts }</dl>
+            <div class="slot"><crate::ui::sim_charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
                 <div class="table-wrap">

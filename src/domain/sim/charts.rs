@@ -14,6 +14,7 @@
 use super::engine::Simulation;
 use super::jobs::Status;
 use super::report::Percentiles;
+use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Line, Slots};
 use serde::{Deserialize, Serialize};
@@ -144,12 +145,18 @@ pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32)>) -> Vec
     h
 }
 
+/// The charts' words in `lang`: `text(lang)("depth.title")` is the text of the key
+/// `charts.depth.title` of `locales/sim-charts.yml`. For [`render`].
+pub fn text(lang: Lang) -> impl Fn(&str) -> String {
+    move |k| rust_i18n::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
+}
+
 /// The four charts as SVG: `(id, svg)` for `depth`, `attempts`, `latency`, `calls`.
 ///
 /// `text(key)` gives the words in the reader's language, for the keys
 /// `{depth,attempts,latency,calls}.{title,desc}`, `axis.{time,depth,attempts,jobs,latency,duration,calls}`,
 /// `unit.{s,jobs,ms,calls-per-s}`, `series.{depth,done,dead,other,latency,wait,ok,busy,failed}`
-/// and `empty` (the UI reads them from `locales/sim-charts.yml` under `charts.`). Legend
+/// and `empty` ([`text`] reads them from `locales/sim-charts.yml`). Legend
 /// entries of the attempts and calls charts end with their total, e.g. `ok (1)`.
 pub fn render(
     data: &ChartData,
@@ -224,7 +231,7 @@ pub fn render(
             },
             y: Axis {
                 label: &ax_jobs,
-                unit: &u_jobs,
+                unit: "",
             },
             empty: &empty,
             compact,
