@@ -138,7 +138,8 @@ pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Ticks {
         }
     }
     let raw = (hi / 2.0 - lo / 2.0) * 2.0 / target.max(1) as f64;
-    if !raw.is_finite() || raw <= 0.0 {
+    let mag = power_of_ten_below(raw);
+    if !raw.is_finite() || raw <= 0.0 || mag <= 0.0 {
         return Ticks {
             lo,
             hi,
@@ -146,7 +147,6 @@ pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Ticks {
             values: vec![lo, hi],
         };
     }
-    let mag = libm::pow(10.0, libm::floor(libm::log10(raw)));
     let norm = raw / mag;
     let mult = if norm <= 1.0 + 1e-9 {
         1.0
@@ -177,14 +177,23 @@ pub fn format_tick(v: f64, step: f64) -> String {
     if !v.is_finite() {
         return String::new();
     }
-    let decimals = if step.is_finite() && step > 0.0 && step < 1.0 {
-        (libm::ceil(-libm::log10(step) - 1e-9) as usize).min(9)
-    } else {
-        0
-    };
+    // As many decimals as the step has: 0.2 → 1, 0.05 → 2 (9 at most).
+    let mut decimals = 0;
+    let mut scaled = if step.is_finite() && step > 0.0 { step } else { 1.0 };
+    while scaled < 1.0 - 1e-9 && decimals < 9 {
+        scaled *= 10.0;
+        decimals += 1;
+    }
     let a = v.abs();
     let text = if a >= 1e15 {
-        format!("{a:.2e}")
+        // Beyond what a chart of jobs or milliseconds needs; kept short and finite.
+        let mut exp = 15;
+        let mut m = a / 1e15;
+        while m >= 10.0 && exp < 400 {
+            m /= 10.0;
+            exp += 1;
+        }
+        format!("{m:.2}e{exp}")
     } else {
         let s = format!("{a:.decimals$}");
         match s.split_once('.') {
@@ -376,6 +385,25 @@ pub fn format_value(v: f64) -> String {
     } else {
         format_tick(v, 0.1)
     }
+}
+
+/// The largest power of ten not above `v` (finite, > 0), by repeated multiplication: no
+/// `log10` / `pow` code in the wasm for this.
+fn power_of_ten_below(v: f64) -> f64 {
+    let mut m = 1.0;
+    for _ in 0..400 {
+        if m * 10.0 > v {
+            break;
+        }
+        m *= 10.0;
+    }
+    for _ in 0..400 {
+        if m <= v * (1.0 + 1e-12) {
+            break;
+        }
+        m /= 10.0;
+    }
+    m
 }
 
 /// Keeps at most [`MAX_LINE_POINTS`] finite points: each chunk's first x with its highest y.

@@ -157,6 +157,7 @@ fn ticks_are_1_2_5_steps_covering_the_data() {
     check(f64::NAN, 1.0, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
     check(0.0, f64::INFINITY, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
     check(0.0, 1.0, 0, "0 … 1 by 1: 0 | 1");
+    check(0.0, 1e-320, 5, "0.000000000 … 0.000000000 by 0.000000000: 0.000000000 | 0.000000000 | 0.000000000 | 0.000000000");
     // Every step is 1, 2 or 5 times a power of ten, and the ticks cover the data.
     for hi in [0.3, 1.7, 42.0, 999.0, 1_234_567.0, 3e12] {
         for target in 1..=10 {
