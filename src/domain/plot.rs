@@ -179,7 +179,11 @@ pub fn format_tick(v: f64, step: f64) -> String {
     }
     // As many decimals as the step has: 0.2 → 1, 0.05 → 2 (9 at most).
     let mut decimals = 0;
-    let mut scaled = if step.is_finite() && step > 0.0 { step } else { 1.0 };
+    let mut scaled = if step.is_finite() && step > 0.0 {
+        step
+    } else {
+        1.0
+    };
     while scaled < 1.0 - 1e-9 && decimals < 9 {
         scaled *= 10.0;
         decimals += 1;
@@ -307,7 +311,11 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
             width,
             count,
         } => {
-            let width = if width.is_finite() && width > 0.0 { width } else { 1.0 };
+            let width = if width.is_finite() && width > 0.0 {
+                width
+            } else {
+                1.0
+            };
             let start = if start.is_finite() { start } else { 0.0 };
             // At least MIN_BUCKETS wide, so one or two buckets do not fill the whole plot.
             let shown = count.max(MIN_BUCKETS) as f64;
@@ -356,7 +364,11 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
                 escape(s.name),
                 escape(&label),
                 k = escape(s.key),
-                dv = if raw.is_finite() { shown.replace(' ', "") } else { "0".into() },
+                dv = if raw.is_finite() {
+                    shown.replace(' ', "")
+                } else {
+                    "0".into()
+                },
             );
             if layout == Layout::Grouped {
                 let _ = write!(
@@ -419,7 +431,12 @@ fn thin(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let chunk = finite.len().div_ceil(MAX_LINE_POINTS);
     finite
         .chunks(chunk)
-        .map(|c| (c[0].0, c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max)))
+        .map(|c| {
+            (
+                c[0].0,
+                c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+            )
+        })
         .collect()
 }
 
@@ -513,7 +530,10 @@ impl<'f> Canvas<'f> {
             escape(&axis_title(&frame.y))
         );
         let labels: Vec<String> = y.values.iter().map(|&v| format_tick(v, y.step)).collect();
-        let widest = labels.iter().map(|l| text_width(l, FONT)).fold(0.0, f64::max);
+        let widest = labels
+            .iter()
+            .map(|l| text_width(l, FONT))
+            .fold(0.0, f64::max);
         let mut c = Canvas {
             frame,
             out,
@@ -554,7 +574,11 @@ impl<'f> Canvas<'f> {
 
     fn sy(&self, v: f64) -> f64 {
         let span = self.y.hi - self.y.lo;
-        let f = if span > 0.0 { (v - self.y.lo) / span } else { 0.0 };
+        let f = if span > 0.0 {
+            (v - self.y.lo) / span
+        } else {
+            0.0
+        };
         self.bottom - f.clamp(0.0, 1.0) * (self.bottom - self.top)
     }
 
@@ -593,7 +617,10 @@ impl<'f> Canvas<'f> {
     }
 
     fn x_axis_categories(&mut self, names: &[String], w: f64) {
-        let widest = names.iter().map(|s| text_width(s, FONT)).fold(0.0, f64::max);
+        let widest = names
+            .iter()
+            .map(|s| text_width(s, FONT))
+            .fold(0.0, f64::max);
         let every = if w > 0.0 {
             (((widest + 8.0) / w).ceil() as usize).max(1)
         } else {

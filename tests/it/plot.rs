@@ -7,7 +7,7 @@ use modality_advisor::domain::plot::{
 };
 use modality_advisor::domain::sim::charts::{self, CallSeries, ChartData};
 use modality_advisor::domain::sim::run::{run, RunRequest, LOAD_SCENARIO};
-use modality_advisor::domain::sim::{Scenario, Simulation, SimDuration, TokenBucket};
+use modality_advisor::domain::sim::{Scenario, SimDuration, Simulation, TokenBucket};
 use modality_advisor::domain::Lang;
 
 /// Checks that `svg` is one well-formed `<svg>` element: tags balance, attribute values are
@@ -45,9 +45,15 @@ fn well_formed(svg: &str) -> Result<(), String> {
                     // Attributes: name="value" pairs.
                     let mut rest = body[name.len()..].trim_start();
                     while !rest.is_empty() {
-                        let eq = rest.find("=\"").ok_or(format!("unquoted attribute in <{tag}>"))?;
+                        let eq = rest
+                            .find("=\"")
+                            .ok_or(format!("unquoted attribute in <{tag}>"))?;
                         let attr = &rest[..eq];
-                        if attr == "style" || !attr.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b':') {
+                        if attr == "style"
+                            || !attr
+                                .bytes()
+                                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b':')
+                        {
                             return Err(format!("bad attribute {attr} in <{tag}>"));
                         }
                         let close = rest[eq + 2..].find('"').ok_or("unclosed value")? + eq + 2;
@@ -142,20 +148,50 @@ fn ticks_are_1_2_5_steps_covering_the_data() {
         );
         assert_eq!(got, want, "nice_ticks({lo}, {hi}, {target})");
     }
-    check(0.0, 0.0, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
-    check(0.0, 1.0, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
+    check(
+        0.0,
+        0.0,
+        5,
+        "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0",
+    );
+    check(
+        0.0,
+        1.0,
+        5,
+        "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0",
+    );
     check(0.0, 9.0, 5, "0 … 10 by 2: 0 | 2 | 4 | 6 | 8 | 10");
     check(0.0, 10.0, 5, "0 … 10 by 2: 0 | 2 | 4 | 6 | 8 | 10");
     check(0.0, 3.0, 5, "0 … 3 by 1: 0 | 1 | 2 | 3");
     check(0.0, 97.0, 5, "0 … 100 by 20: 0 | 20 | 40 | 60 | 80 | 100");
-    check(0.0, 12_000.0, 5, "0 … 15 000 by 5 000: 0 | 5 000 | 10 000 | 15 000");
-    check(0.0, 0.07, 5, "0.00 … 0.08 by 0.02: 0.00 | 0.02 | 0.04 | 0.06 | 0.08");
+    check(
+        0.0,
+        12_000.0,
+        5,
+        "0 … 15 000 by 5 000: 0 | 5 000 | 10 000 | 15 000",
+    );
+    check(
+        0.0,
+        0.07,
+        5,
+        "0.00 … 0.08 by 0.02: 0.00 | 0.02 | 0.04 | 0.06 | 0.08",
+    );
     check(0.0, 2.5, 2, "0 … 4 by 2: 0 | 2 | 4");
     check(-7.0, 7.0, 4, "-10 … 10 by 5: -10 | -5 | 0 | 5 | 10");
     check(5.0, 5.0, 5, "0 … 5 by 1: 0 | 1 | 2 | 3 | 4 | 5");
     check(3.0, 0.0, 3, "0 … 3 by 1: 0 | 1 | 2 | 3");
-    check(f64::NAN, 1.0, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
-    check(0.0, f64::INFINITY, 5, "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0");
+    check(
+        f64::NAN,
+        1.0,
+        5,
+        "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0",
+    );
+    check(
+        0.0,
+        f64::INFINITY,
+        5,
+        "0.0 … 1.0 by 0.2: 0.0 | 0.2 | 0.4 | 0.6 | 0.8 | 1.0",
+    );
     check(0.0, 1.0, 0, "0 … 1 by 1: 0 | 1");
     check(0.0, 1e-320, 5, "0.000000000 … 0.000000000 by 0.000000000: 0.000000000 | 0.000000000 | 0.000000000 | 0.000000000");
     // Every step is 1, 2 or 5 times a power of ten, and the ticks cover the data.
@@ -164,7 +200,9 @@ fn ticks_are_1_2_5_steps_covering_the_data() {
             let t = nice_ticks(0.0, hi, target);
             let mant = t.step / 10f64.powf(t.step.log10().floor());
             assert!(
-                [1.0, 2.0, 5.0, 10.0].iter().any(|m| (mant - m).abs() < 1e-6),
+                [1.0, 2.0, 5.0, 10.0]
+                    .iter()
+                    .any(|m| (mant - m).abs() < 1e-6),
                 "{hi} {target}: step {}",
                 t.step
             );
@@ -231,21 +269,35 @@ fn hostile_labels_are_escaped() {
     for svg in [&l, &b] {
         assert_svg(svg, "hostile");
         assert!(!svg.contains("<script"), "{svg}");
-        assert!(svg.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; \u{fffd}\u{fffd}"));
+        assert!(svg.contains(
+            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; \u{fffd}\u{fffd}"
+        ));
     }
-    assert_eq!(escape("a<b>&\"'\u{0}\n"), "a&lt;b&gt;&amp;&quot;&#39;\u{fffd}\n");
+    assert_eq!(
+        escape("a<b>&\"'\u{0}\n"),
+        "a&lt;b&gt;&amp;&quot;&#39;\u{fffd}\n"
+    );
 }
 
 #[test]
 fn empty_single_and_huge_series_never_panic() {
-    let huge: Vec<(f64, f64)> = (0..1_000_000).map(|i| (i as f64, (i % 977) as f64)).collect();
+    let huge: Vec<(f64, f64)> = (0..1_000_000)
+        .map(|i| (i as f64, (i % 977) as f64))
+        .collect();
     let odd = [
         (f64::NAN, 1.0),
         (1.0, f64::INFINITY),
         (2.0, -3.0),
         (3.0, 1e300),
     ];
-    let point_sets: [&[(f64, f64)]; 6] = [&[], &[(0.0, 0.0)], &[(5.0, 5.0)], &odd, &huge, &[(1e9, 0.0), (1e9, 0.0)]];
+    let point_sets: [&[(f64, f64)]; 6] = [
+        &[],
+        &[(0.0, 0.0)],
+        &[(5.0, 5.0)],
+        &odd,
+        &huge,
+        &[(1e9, 0.0), (1e9, 0.0)],
+    ];
     for pts in point_sets {
         for step in [false, true] {
             let svg = lines(
@@ -259,7 +311,11 @@ fn empty_single_and_huge_series_never_panic() {
             );
             assert_svg(&svg, &format!("{} points", pts.len()));
             let drawn = svg.matches(['L', 'H']).count();
-            assert!(drawn <= 2 * MAX_LINE_POINTS + 40, "{} points drew {drawn}", pts.len());
+            assert!(
+                drawn <= 2 * MAX_LINE_POINTS + 40,
+                "{} points drew {drawn}",
+                pts.len()
+            );
             assert_eq!(svg.contains(">nothing<"), pts.is_empty());
         }
     }
@@ -272,9 +328,30 @@ fn empty_single_and_huge_series_never_panic() {
         (Slots::Categories(&[]), &[]),
         (Slots::Categories(&one), &[4.0]),
         (Slots::Categories(&one), &[]),
-        (Slots::Buckets { start: 0.0, width: 0.0, count: 4 }, &weird),
-        (Slots::Buckets { start: f64::NAN, width: 1.0, count: 20_000 }, &many),
-        (Slots::Buckets { start: 0.0, width: 1e300, count: 3 }, &[1e300, 1.0, 0.0]),
+        (
+            Slots::Buckets {
+                start: 0.0,
+                width: 0.0,
+                count: 4,
+            },
+            &weird,
+        ),
+        (
+            Slots::Buckets {
+                start: f64::NAN,
+                width: 1.0,
+                count: 20_000,
+            },
+            &many,
+        ),
+        (
+            Slots::Buckets {
+                start: 0.0,
+                width: 1e300,
+                count: 3,
+            },
+            &[1e300, 1.0, 0.0],
+        ),
     ];
     for (slots, values) in cases {
         for layout in [Layout::Grouped, Layout::Stacked] {
@@ -283,8 +360,16 @@ fn empty_single_and_huge_series_never_panic() {
                 slots,
                 layout,
                 &[
-                    Bars { name: "a", key: "ok", values },
-                    Bars { name: "b", key: "busy", values },
+                    Bars {
+                        name: "a",
+                        key: "ok",
+                        values,
+                    },
+                    Bars {
+                        name: "b",
+                        key: "busy",
+                        values,
+                    },
                 ],
             );
             assert_svg(&svg, &format!("{slots:?} {layout:?}"));
@@ -300,8 +385,16 @@ fn bars_carry_their_values_and_the_legend_its_series() {
         Slots::Categories(&names),
         Layout::Grouped,
         &[
-            Bars { name: "latency", key: "latency", values: &[12.5, 1_500.0] },
-            Bars { name: "wait", key: "wait", values: &[0.0, 3.0] },
+            Bars {
+                name: "latency",
+                key: "latency",
+                values: &[12.5, 1_500.0],
+            },
+            Bars {
+                name: "wait",
+                key: "wait",
+                values: &[0.0, 3.0],
+            },
         ],
     );
     assert_svg(&svg, "grouped");
@@ -342,7 +435,12 @@ fn burst_leveling_calls_per_bucket() {
     let jitter = view("burst-leveling", "two-tier-jitter").charts;
     assert_eq!(jitter.calls.totals()[0], 10);
     assert!(jitter.calls.totals()[1] > 0);
-    assert_eq!(jitter.calls.buckets[0], [3, 28, 0], "{:?}", jitter.calls.buckets);
+    assert_eq!(
+        jitter.calls.buckets[0],
+        [3, 28, 0],
+        "{:?}",
+        jitter.calls.buckets
+    );
     // Fixed redelivery: one per 30 s delivery round.
     let fixed = view("burst-leveling", "queue-redelivery").charts;
     let ok_at: Vec<usize> = fixed
@@ -354,7 +452,17 @@ fn burst_leveling_calls_per_bucket() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(ok_at, [0, 30, 60, 90, 120]);
-    assert_eq!(fixed.attempts, [[0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0], [1, 5, 0]]);
+    assert_eq!(
+        fixed.attempts,
+        [
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [1, 5, 0]
+        ]
+    );
 }
 
 /// Each scenario's config with a rate limit and an outage added to its downstream (if any).
@@ -397,7 +505,11 @@ fn the_calls_series_sums_to_the_counters() {
         let s = CallSeries::of_sim(&sim);
         assert_eq!(
             s.totals(),
-            [c.calls_ok, c.calls_busy, c.calls_rate_limited + c.calls_unavailable],
+            [
+                c.calls_ok,
+                c.calls_busy,
+                c.calls_rate_limited + c.calls_unavailable
+            ],
             "{name}"
         );
         assert!(s.buckets.len() <= 4_096, "{name}: {}", s.buckets.len());
@@ -429,7 +541,14 @@ fn charts_render_in_both_languages_for_every_preset() {
     runs.push(ChartData::default());
     for lang in Lang::ALL {
         let text = charts::text(lang);
-        for key in ["depth.title", "calls.caption", "series.failed", "unit.calls-per-s", "axis.duration", "empty"] {
+        for key in [
+            "depth.title",
+            "calls.caption",
+            "series.failed",
+            "unit.calls-per-s",
+            "axis.duration",
+            "empty",
+        ] {
             assert!(!text(key).starts_with("charts."), "{lang:?}: {key} missing");
         }
         for (i, d) in runs.iter().enumerate() {
@@ -438,7 +557,10 @@ fn charts_render_in_both_languages_for_every_preset() {
             assert_eq!(ids, ["depth", "attempts", "latency", "calls"]);
             for (id, svg) in &svgs {
                 assert_svg(svg, &format!("{lang:?} run {i} {id}"));
-                assert!(!svg.contains("charts."), "{lang:?} {id}: a key is missing\n{svg}");
+                assert!(
+                    !svg.contains("charts."),
+                    "{lang:?} {id}: a key is missing\n{svg}"
+                );
             }
         }
     }
@@ -450,7 +572,10 @@ fn calls_chart_snapshots_direct_vs_two_tier_jitter() {
     let text = charts::text(Lang::En);
     let calls = |v: &str| {
         let svgs = charts::render(&view("burst-leveling", v).charts, false, &text);
-        svgs.into_iter().find(|(id, _)| *id == "calls").map(|(_, s)| s).unwrap_or_default()
+        svgs.into_iter()
+            .find(|(id, _)| *id == "calls")
+            .map(|(_, s)| s)
+            .unwrap_or_default()
     };
     let direct = calls("direct");
     assert!(direct.contains(r#"data-series="ok" data-slot="0" data-value="1""#));
@@ -459,6 +584,8 @@ fn calls_chart_snapshots_direct_vs_two_tier_jitter() {
     // One element per line, so a change reads as a small diff.
     let lined = |s: &str| s.replace("><", ">\n<");
     insta::assert_snapshot!("calls_direct_svg", lined(&direct));
-    insta::assert_snapshot!("calls_two_tier_jitter_svg", lined(&calls("two-tier-jitter")));
+    insta::assert_snapshot!(
+        "calls_two_tier_jitter_svg",
+        lined(&calls("two-tier-jitter"))
+    );
 }
-

@@ -195,7 +195,11 @@ pub fn render(
     );
 
     // Attempts: from 1 unless some job was never claimed.
-    let from = usize::from(data.attempts.first().is_none_or(|s| s.iter().all(|&v| v == 0)));
+    let from = usize::from(
+        data.attempts
+            .first()
+            .is_none_or(|s| s.iter().all(|&v| v == 0)),
+    );
     let slots = data.attempts.get(from..).unwrap_or(&[]);
     let names: Vec<String> = (from..from + slots.len())
         .map(|i| {

@@ -629,7 +629,10 @@ impl Simulation {
             let merged = self
                 .calls_series
                 .chunks(2)
-                .map(|c| c.iter().fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]]))
+                .map(|c| {
+                    c.iter()
+                        .fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+                })
                 .collect();
             self.calls_series = merged;
             self.calls_bucket = SimDuration(self.calls_bucket.0.max(1).saturating_mul(2));
