@@ -10,6 +10,8 @@
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
+//! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
+//!   of two runs side by side.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
 //! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
 //!
@@ -18,8 +20,10 @@
 
 pub mod backoff;
 pub mod charts;
+pub mod compare;
 pub mod config;
 pub mod contention;
+pub mod custom;
 pub mod engine;
 pub mod erlang;
 pub mod error;

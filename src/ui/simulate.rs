@@ -2,10 +2,15 @@
 //! simulation Web Worker (progress, cancel), and the result: key facts, trace hash, the jobs
 //! table and the event log. The engine never runs on the main thread.
 
+use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::sim::compare::default_alternative;
+use crate::domain::sim::custom::{Change, CustomRun};
 use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::Scenario;
 use crate::ui::glue::SimWorker;
+use crate::ui::sim_compare::SimCompare;
+use crate::ui::sim_knobs::SimKnobs;
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -16,14 +21,21 @@ use yew::prelude::*;
 /// Lines of the event log and rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
 
-/// The presets: the six named scenarios, then the load preset.
+/// The preset id of "Your settings" (a config built from the sheet and the knobs).
+const CUSTOM: &str = "custom";
+
+/// The presets: the six named scenarios, "Your settings", then the load preset.
 fn presets() -> Vec<&'static str> {
     let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
+    ids.push(CUSTOM);
     ids.push(LOAD_SCENARIO);
     ids
 }
 
 fn variants_of(preset: &str) -> &'static [&'static str] {
+    if preset == CUSTOM {
+        return &["your-settings"];
+    }
     Scenario::parse(preset)
         .map(|s| s.variants())
         .unwrap_or(&["bench"])
@@ -48,6 +60,10 @@ pub fn SimulateScreen() -> Html {
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
+    // "Your settings" once edited (`None`: follow the sheet).
+    let custom = use_state(|| None::<CustomRun>);
+    // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
+    let resets = use_state(|| 0u32);
     let Some(ctx) = ctx else {
         return Html::default();
     };
@@ -55,6 +71,14 @@ pub fn SimulateScreen() -> Html {
     let l = lang.code();
     let seed = parse_whole(&seed_raw);
     let is_load = *scenario == LOAD_SCENARIO;
+    let is_custom = *scenario == CUSTOM;
+    let sheet_run = ctx
+        .sheet
+        .as_ref()
+        .map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let settings = (*custom).clone().unwrap_or_else(|| sheet_run.clone());
+    let settings_file = |c: &CustomRun| custom_file(c, seed, lang);
+    let current_config = is_custom.then(|| settings_file(&settings));
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
@@ -83,6 +107,7 @@ pub fn SimulateScreen() -> Html {
     let run = {
         let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
         let (scenario, variant) = (*scenario, *variant);
+        let current_config = current_config.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(seed) = seed else {
@@ -93,6 +118,23 @@ pub fn SimulateScreen() -> Html {
                 )
                 .into_owned()]));
                 return;
+            };
+            // A knob showing a refused value holds its last good value; do not run that.
+            if is_custom && crate::ui::sim_knobs::knob_refused() {
+                status.set(RunStatus::Failed(vec![t!(
+                    "knobs.ui.refused-field",
+                    locale = lang.code()
+                )
+                .into_owned()]));
+                return;
+            }
+            let custom = match current_config.clone() {
+                Some(Err(errors)) => {
+                    status.set(RunStatus::Failed(errors));
+                    return;
+                }
+                Some(Ok(c)) => Some(c),
+                None => None,
             };
             if is_load && jobs.is_none() {
                 status.set(RunStatus::Failed(vec![t!(
@@ -126,6 +168,7 @@ pub fn SimulateScreen() -> Html {
                 variant: Some(variant.to_owned()),
                 seed,
                 jobs: if is_load { jobs } else { None },
+                custom,
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())
@@ -216,6 +259,74 @@ pub fn SimulateScreen() -> Html {
         .into_owned()
     });
 
+    // Compare: A = what Run would run now; B = another variant, or the settings with one change.
+    let compare = {
+        let base = |variant: &str, custom: Option<CustomRun>| RunRequest {
+            id: 0,
+            scenario: (*scenario).to_owned(),
+            variant: Some(variant.to_owned()),
+            seed: seed.unwrap_or(0),
+            jobs: None,
+            custom,
+        };
+        let seed_error = || {
+            vec![t!(
+                "sim.ui.seed-error",
+                locale = l,
+                max = group_thousands(u64::MAX)
+            )
+            .into_owned()]
+        };
+        let (a, a_label, alternatives) = if is_load {
+            (Err(Vec::new()), AttrValue::default(), Vec::new())
+        } else if is_custom {
+            let a = match (seed, settings_file(&settings)) {
+                (None, _) => Err(seed_error()),
+                (_, Err(e)) => Err(e),
+                (Some(_), Ok(file)) => Ok(base("your-settings", Some(file))),
+            };
+            let alternatives = Change::ALL
+                .into_iter()
+                .map(|c| {
+                    // Unchecked here: A is checked when Compare is pressed, and B differs from
+                    // A only by a switch (or twice the workers, capped at the knob's maximum).
+                    (
+                        AttrValue::from(settings.change_label(c, lang)),
+                        base("your-settings", Some(settings.changed(c))),
+                    )
+                })
+                .collect();
+            (
+                a,
+                AttrValue::from(t!("knobs.ui.preset-title", locale = l).into_owned()),
+                alternatives,
+            )
+        } else {
+            let all = variants_of(&scenario);
+            let first = default_alternative(&scenario, &variant, all);
+            let alternatives = first
+                .into_iter()
+                .chain(
+                    all.iter()
+                        .copied()
+                        .filter(|v| *v != *variant && Some(*v) != first),
+                )
+                .map(|v| {
+                    (
+                        AttrValue::from(format!("{} / {v}", *scenario)),
+                        base(v, None),
+                    )
+                })
+                .collect();
+            (
+                seed.map(|_| base(&variant, None)).ok_or_else(seed_error),
+                AttrValue::from(format!("{} / {}", *scenario, *variant)),
+                alternatives,
+            )
+        };
+        html! { <SimCompare key={format!("{}", *scenario)} {a} {a_label} {alternatives} /> }
+    };
+
     let status_line = match &*status {
         RunStatus::Idle => Html::default(),
         RunStatus::Running(0) => {
@@ -244,8 +355,13 @@ pub fn SimulateScreen() -> Html {
                     <legend>{ t!("sim.ui.presets", locale = l) }</legend>
                     <ul class="presets">{ for presets }</ul>
                 </fieldset>
+                <div class="slot">{ is_custom.then(|| html! {
+                    <SimKnobs key={resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
+                        onchange={{ let custom = custom.clone(); Callback::from(move |c| custom.set(Some(c))) }}
+                        onreset={{ let (custom, resets) = (custom.clone(), resets.clone()); Callback::from(move |()| { custom.set(None); resets.set(*resets + 1); }) }} />
+                }) }</div>
                 <div class="sim-row">
-                    <fieldset class="variants">
+                    <fieldset class="variants" hidden={is_custom}>
                         <legend>{ t!("sim.ui.variant", locale = l) }</legend>
                         { for variants }
                     </fieldset>
@@ -264,6 +380,7 @@ pub fn SimulateScreen() -> Html {
             </form>
             <div class="slot">{ status_line }</div>
             <div class="slot">{ ctx.sim_result.clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+            <div class="slot">{ compare }</div>
         </section>
     }
 }
@@ -395,5 +512,27 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                 }
             }
         </section>
+    }
+}
+
+/// "Your settings" ready to run with the seed, or the findings that refuse them (each naming
+/// the knob and the allowed range), in `lang`. Seeds above `i64::MAX` are refused: a config
+/// file (the download) cannot carry them.
+fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun, Vec<String>> {
+    let mut errors: Vec<String> = c.validate().iter().map(|e| e.message(lang)).collect();
+    let seed = seed.and_then(|s| i64::try_from(s).ok());
+    if seed.is_none() {
+        errors.push(
+            t!(
+                "knobs.ui.seed-too-large",
+                locale = lang.code(),
+                max = group_thousands(i64::MAX as u64)
+            )
+            .into_owned(),
+        );
+    }
+    match seed {
+        Some(_) if errors.is_empty() => Ok(c.clone()),
+        _ => Err(errors),
     }
 }

@@ -421,6 +421,7 @@ fn view(scenario: &str, variant: &str) -> modality_advisor::domain::sim::run::Ru
         variant: Some(variant.into()),
         seed: 1,
         jobs: Some(2_000),
+        custom: None,
     };
     run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
 }
@@ -588,4 +589,36 @@ fn calls_chart_snapshots_direct_vs_two_tier_jitter() {
         "calls_two_tier_jitter_svg",
         lined(&calls("two-tier-jitter"))
     );
+}
+
+#[test]
+fn a_custom_run_from_a_sheet_has_charts_too() {
+    let path = format!("{}/static/examples/", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&path).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let Ok(sheet) = modality_advisor::domain::sheet::import::import_json(&text, Lang::En)
+        else {
+            continue;
+        };
+        let req = RunRequest {
+            id: 2,
+            scenario: String::new(),
+            variant: None,
+            seed: 1,
+            jobs: None,
+            custom: Some(modality_advisor::domain::sim::custom::CustomRun::from_sheet(&sheet)),
+        };
+        let v = run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{:?}: {e:?}", entry.path()));
+        let [done, dead, _] = v.charts.attempt_totals();
+        assert_eq!(
+            (done, dead),
+            (v.counts[0], v.counts[1]),
+            "{:?}",
+            entry.path()
+        );
+        assert!(v.charts.latency_ms.is_some() || done == 0);
+        seen += 1;
+    }
+    assert!(seen > 0, "no example sheet in {path}");
 }

@@ -27,6 +27,14 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
+    /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
+    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
+    /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
+    /// (The flat settings, not the file, cross the worker boundary: the file's parser would
+    /// add ~20 KB to the worker.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<super::custom::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -87,6 +95,9 @@ pub struct RunView {
     pub events: u64,
     /// The event log, one line per event.
     pub log: Vec<String>,
+    /// The figures a comparison looks at.
+    #[serde(default)]
+    pub key: super::compare::KeyNumbers,
     /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
     #[serde(default)]
     pub charts: ChartData,
@@ -187,6 +198,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
         log: report.events.clone(),
+        key: super::compare::KeyNumbers::of_report(report),
         charts: ChartData::default(),
     }
 }
@@ -260,8 +272,41 @@ fn run_load(
         contention: None,
         events: sim.events(),
         log: Vec::new(),
+        key: super::compare::KeyNumbers {
+            queue: true,
+            done: counts[0],
+            dead: counts[1],
+            unfinished: counts[2] + counts[3],
+            runs: sim.counters().runs,
+            end_s: sim.now().as_secs_f64(),
+            ..Default::default()
+        },
         charts: ChartData::of_sim(&sim),
     })
+}
+
+/// Runs custom settings as their config file (the CLI's `simulate --config FILE.json --seed
+/// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
+/// [`MAX_VIEW_ROWS`] (the counts cover every row).
+fn run_config(
+    custom: &super::custom::CustomRun,
+    seed: u64,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<RunView, Vec<String>> {
+    let mut cfg = custom
+        .to_file(0)
+        .into_config()
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    cfg.seed = seed;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    step_all(&mut sim, every, progress);
+    let report = Report::from_sim(&sim, "config", "file");
+    let mut view = view_of(&report, sim.events());
+    view.jobs.truncate(MAX_VIEW_ROWS);
+    view.charts = ChartData::of_sim(&sim);
+    Ok(view)
 }
 
 fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
@@ -284,6 +329,9 @@ pub fn run(
     every: u64,
     mut progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
+    if let Some(custom) = &req.custom {
+        return run_config(custom, req.seed, every, &mut progress);
+    }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
     }
