@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod chart;
+pub mod event_log;
 pub mod export_bar;
 pub mod form;
 pub mod glue;

@@ -175,6 +175,11 @@ impl SimWorker {
         })
     }
 
+    /// Whether the worker has loaded and takes messages.
+    pub fn is_ready(&self) -> bool {
+        self.ready.get()
+    }
+
     /// Sends a request (JSON text), or holds it until the worker is ready.
     ///
     /// # Errors

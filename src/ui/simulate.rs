@@ -6,8 +6,11 @@ use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::sim::compare::default_alternative;
 use crate::domain::sim::custom::{Change, CustomRun};
-use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::run::{
+    LogRequest, RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS,
+};
 use crate::domain::sim::Scenario;
+use crate::ui::event_log::{EventLog, LogAnswer};
 use crate::ui::glue::SimWorker;
 use crate::ui::sim_compare::SimCompare;
 use crate::ui::sim_knobs::SimKnobs;
@@ -18,7 +21,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Lines of the event log and rows of the jobs table shown at most.
+/// Rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
 
 /// The preset id of "Your settings" (a config built from the sheet and the knobs).
@@ -60,6 +63,8 @@ pub fn SimulateScreen() -> Html {
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
+    // The latest answer about a run's log (the event log box keeps what concerns its run).
+    let log_answer = use_state(|| None::<LogAnswer>);
     // "Your settings" once edited (`None`: follow the sheet).
     let custom = use_state(|| None::<CustomRun>);
     // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
@@ -82,7 +87,7 @@ pub fn SimulateScreen() -> Html {
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
-        let (status, run_id) = (status.clone(), run_id.clone());
+        let (status, run_id, log_answer) = (status.clone(), run_id.clone(), log_answer.clone());
         let app = ctx.clone();
         Callback::from(move |text: String| {
             let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
@@ -100,6 +105,14 @@ pub fn SimulateScreen() -> Html {
                 RunMessage::Failed { id, errors } if id == current => {
                     status.set(RunStatus::Failed(errors))
                 }
+                RunMessage::LogSlice {
+                    id, from, entries, ..
+                } => log_answer.set(Some(LogAnswer::Slice {
+                    id,
+                    from,
+                    entries: Rc::new(entries),
+                })),
+                RunMessage::LogError { id, .. } => log_answer.set(Some(LogAnswer::Gone { id })),
                 _ => {}
             }
         })
@@ -189,6 +202,19 @@ pub fn SimulateScreen() -> Html {
         })
     };
     let running = matches!(*status, RunStatus::Running(_));
+    // Log lines come from the worker that ran the result shown; none when it was stopped.
+    let log_request = {
+        let worker = worker.clone();
+        Callback::from(move |req: LogRequest| -> bool {
+            let Ok(json) = serde_json::to_string(&req) else {
+                return false;
+            };
+            worker
+                .borrow()
+                .as_ref()
+                .is_some_and(|w| w.is_ready() && w.send(&json).is_ok())
+        })
+    };
 
     let presets = presets().into_iter().map(|sc| {
         let pressed = *scenario == sc;
@@ -379,7 +405,9 @@ pub fn SimulateScreen() -> Html {
                 </div>
             </form>
             <div class="slot">{ status_line }</div>
-            <div class="slot">{ ctx.sim_result.clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+            <div class="slot">{ ctx.sim_result.clone().map(|v| html! {
+                <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} />
+            }) }</div>
             <div class="slot">{ compare }</div>
         </section>
     }
@@ -390,6 +418,15 @@ pub fn SimulateScreen() -> Html {
 pub struct RunResultProps {
     /// The finished run.
     pub view: Rc<RunView>,
+    /// The latest answer from the worker about a run's log.
+    #[prop_or_default]
+    pub log_answer: Option<LogAnswer>,
+    /// Asks the worker for log lines (`false`: no worker to ask).
+    #[prop_or_default]
+    pub log_request: Option<Callback<LogRequest, bool>>,
+    /// A log line (0-based) to scroll to and mark as the current one.
+    #[prop_or_default]
+    pub highlight: Option<u64>,
 }
 
 /// Key facts, the jobs table and the event log of a finished run.
@@ -476,7 +513,6 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             format!("{calls:.0} / {ms:.0} ms"),
         ));
     }
-    let log_total = v.log.len();
     let rows_total: u64 = v.counts.iter().sum();
     html! {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
@@ -504,12 +540,11 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                     <p class="hint" data-rows-cut="true">{ t!("sim.ui.rows-cut", locale = l, shown = group_thousands(v.jobs.len() as u64), total = group_thousands(rows_total)) }</p>
                 }
             }
-            if log_total > 0 {
+            if v.log_total > 0 {
                 <h4>{ t!("sim.ui.log", locale = l) }</h4>
-                <ol class="log">{ for v.log.iter().take(SHOW_LINES).map(|line| html! { <li>{ line.clone() }</li> }) }</ol>
-                if log_total > SHOW_LINES {
-                    <p class="hint">{ t!("sim.ui.log-cut", locale = l, shown = group_thousands(SHOW_LINES as u64), total = group_thousands(log_total as u64)) }</p>
-                }
+                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight} />
+            } else if let Some(max) = v.log_bound {
+                <p class="hint" data-log-off="true">{ t!("sim-log.ui.off", locale = l, max = group_thousands(max)) }</p>
             }
         </section>
     }

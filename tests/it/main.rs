@@ -22,6 +22,7 @@ mod sim_erlang;
 mod sim_jitter;
 mod sim_jobs;
 mod sim_knobs;
+mod sim_log;
 mod sim_props;
 mod sim_run;
 mod sim_seed_runs;

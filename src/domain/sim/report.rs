@@ -180,7 +180,7 @@ impl Report {
                 .filter_map(|(w, e)| Some((w, e?)))
                 .collect(),
             contention: None,
-            events: sim.log().iter().map(ToString::to_string).collect(),
+            events: sim.log().iter().map(|l| l.to_string()).collect(),
         }
     }
 
