@@ -10,6 +10,7 @@ pub mod glue;
 pub mod print_view;
 pub mod result;
 pub mod sheet;
+pub mod sim_charts;
 pub mod sim_compare;
 pub mod sim_knobs;
 pub mod simulate;

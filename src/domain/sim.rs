@@ -15,11 +15,13 @@
 //! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
 //!   of two runs side by side.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
+//! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
 //!
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod backoff;
+pub mod charts;
 pub mod compare;
 pub mod config;
 pub mod contention;

@@ -50,11 +50,9 @@ struct Pair {
     labels: (AttrValue, AttrValue),
 }
 
-/// Where the charts of one column go. The charts component (`SimCharts`, props
-/// `view: Rc<RunView>, compact: bool`) is rendered here with `compact: true` once it exists.
+/// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact.
 fn charts(view: &Rc<RunView>) -> Html {
-    let _ = view;
-    Html::default()
+    html! { <crate::ui::sim_charts::SimCharts view={view.clone()} compact=true /> }
 }
 
 fn send(worker: &RefCell<Option<SimWorker>>, req: &RunRequest) -> Result<(), String> {

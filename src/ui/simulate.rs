@@ -521,6 +521,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
             <dl class="facts">{ for facts }</dl>
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
+            <div class="slot"><crate::ui::sim_charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
                 <div class="table-wrap">

@@ -258,6 +258,8 @@ pub struct Simulation {
     series: Vec<(SimTime, u64)>,
     bucket: SimDuration,
     next_sample: SimTime,
+    calls_series: Vec<[u64; 3]>,
+    calls_bucket: SimDuration,
 }
 
 impl Simulation {
@@ -397,6 +399,8 @@ impl Simulation {
             series: vec![(SimTime::ZERO, 0)],
             bucket,
             next_sample: SimTime::ZERO.plus(bucket),
+            calls_series: Vec::new(),
+            calls_bucket: bucket,
             cfg,
         })
     }
@@ -508,6 +512,16 @@ impl Simulation {
         &self.series
     }
 
+    /// Downstream answers per time bucket, bucketed like [`Simulation::depth_series`]: the
+    /// bucket width (`series_bucket`, doubled each time more than 4 096 buckets would be
+    /// needed) and per bucket from `t = 0` the answers `[ok, busy, failed]`, where *failed*
+    /// is rate limited + unavailable. An answer counts in the bucket of the instant it
+    /// reaches its caller, exactly when [`Counters`] count it, so the columns sum to
+    /// `calls_ok`, `calls_busy` and `calls_rate_limited + calls_unavailable`.
+    pub fn calls_series(&self) -> (SimDuration, &[[u64; 3]]) {
+        (self.calls_bucket, &self.calls_series)
+    }
+
     /// Processes the earliest event. Returns `false` (and does nothing) once the run has
     /// stopped: drained, no workers left, or a limit reached.
     pub fn step(&mut self) -> bool {
@@ -595,6 +609,34 @@ impl Simulation {
                 self.bucket = SimDuration(self.bucket.0.saturating_mul(2));
             }
         }
+    }
+
+    /// Adds one downstream answer to [`Simulation::calls_series`].
+    fn count_answer(&mut self, result: CallResult) {
+        let col = match result {
+            CallResult::Ok => 0,
+            CallResult::Busy => 1,
+            CallResult::RateLimited | CallResult::Unavailable => 2,
+        };
+        let mut i = self.now.0 / self.calls_bucket.0.max(1);
+        while i >= MAX_SERIES_POINTS as u64 {
+            let merged = self
+                .calls_series
+                .chunks(2)
+                .map(|c| {
+                    c.iter()
+                        .fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+                })
+                .collect();
+            self.calls_series = merged;
+            self.calls_bucket = SimDuration(self.calls_bucket.0.max(1).saturating_mul(2));
+            i = self.now.0 / self.calls_bucket.0;
+        }
+        let i = i as usize;
+        if self.calls_series.len() <= i {
+            self.calls_series.resize(i + 1, [0; 3]);
+        }
+        self.calls_series[i][col] += 1;
     }
 
     fn say(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, event: LogEvent) {
@@ -828,6 +870,7 @@ impl Simulation {
             CallResult::RateLimited => self.counters.calls_rate_limited += 1,
             CallResult::Unavailable => self.counters.calls_unavailable += 1,
         }
+        self.count_answer(result);
         let retry = self.cfg.in_worker_retry;
         match owner {
             Owner::Submission(s) => {

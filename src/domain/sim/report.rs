@@ -25,7 +25,7 @@ pub struct JobRow {
 }
 
 /// Percentiles of a set of durations, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Percentiles {
     /// Values.
     pub count: u64,

@@ -11,6 +11,7 @@
 //! last finished run's log; the page asks for the lines it shows with a [`LogRequest`] and
 //! gets a [`RunMessage::LogSlice`] (or a [`RunMessage::LogError`]), in request order.
 
+use super::charts::ChartData;
 use super::engine::Simulation;
 use super::frames::{run_with_frames, Frame};
 use super::log::{EventLog, LogEntry, LogNames};
@@ -144,6 +145,9 @@ pub struct RunView {
     /// The figures a comparison looks at.
     #[serde(default)]
     pub key: super::compare::KeyNumbers,
+    /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
+    #[serde(default)]
+    pub charts: ChartData,
 }
 
 /// A message from the worker.
@@ -208,7 +212,8 @@ fn fnv1a(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// The page's view of a report (with no log: see [`with_log`]).
+/// The page's view of a report (with no log: see [`with_log`]; without [`RunView::charts`],
+/// which needs the run itself).
 pub fn view_of(report: &Report, events: u64) -> RunView {
     let count = |s: &str| report.jobs.iter().filter(|j| status_name(j) == s).count() as u64;
     let m = report.metrics.as_ref();
@@ -265,6 +270,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         log_bound: None,
         frames: Vec::new(),
         key: super::compare::KeyNumbers::of_report(report),
+        charts: ChartData::default(),
     }
 }
 
@@ -362,6 +368,7 @@ fn run_load(
             end_s: sim.now().as_secs_f64(),
             ..Default::default()
         },
+        charts: ChartData::of_sim(&sim),
     };
     Ok((with_log(view, &log, names), log))
 }
@@ -389,6 +396,7 @@ fn run_config(
     view.jobs.truncate(MAX_VIEW_ROWS);
     view.frames = frames;
     view.log_bound = (!logged).then_some(super::custom::LOG_JOBS);
+    view.charts = ChartData::of_sim(&sim);
     let (log, names) = sim.take_log();
     Ok((with_log(view, &log, names), log))
 }
@@ -447,6 +455,7 @@ pub fn run_with_log(
             let mut view = view_of(&report, sim.events());
             view.run_id = req.id;
             view.frames = frames;
+            view.charts = ChartData::of_sim(&sim);
             let (log, names) = sim.take_log();
             Ok((with_log(view, &log, names), log))
         }
