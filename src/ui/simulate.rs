@@ -70,6 +70,17 @@ pub fn SimulateScreen() -> Html {
     let custom = use_state(|| None::<CustomRun>);
     // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
     let resets = use_state(|| 0u32);
+    // "Simulate these settings" (result card, sheet) selects "your settings". Knob edits
+    // made earlier stay (they are marked against the sheet and can be reset).
+    {
+        let scenario = scenario.clone();
+        let asked = ctx.as_ref().map_or(0, |c| c.sim_sheet_requests);
+        use_effect_with(asked, move |&asked| {
+            if asked > 0 {
+                scenario.set(CUSTOM);
+            }
+        });
+    }
     let Some(ctx) = ctx else {
         return Html::default();
     };
