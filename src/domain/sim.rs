@@ -10,6 +10,7 @@
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
+//! * [`depth`]: the queue-depth step series (exact for small runs, peak-keeping buckets past).
 //! * [`frames`]: per-step frames of small runs, for stepping them in the page.
 //! * [`log`](mod@log): the event log as typed entries, rendered in English or Japanese.
 //! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
@@ -26,6 +27,7 @@ pub mod compare;
 pub mod config;
 pub mod contention;
 pub mod custom;
+pub mod depth;
 pub mod engine;
 pub mod erlang;
 pub mod error;

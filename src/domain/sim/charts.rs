@@ -62,8 +62,9 @@ impl CallSeries {
 /// Everything the four charts need.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChartData {
-    /// Queue depth over time: `[seconds, rows queued]`, one point per bucket in which
-    /// something happened (at most 4 097, plus the end of the run).
+    /// Queue depth over time: `[seconds, rows queued]` as a step line (each depth holds
+    /// until the next point; see [`super::depth`]): every change for small runs, a
+    /// peak-keeping envelope past 4 096 changes; plus the end of the run.
     pub depth: Vec<(f64, u64)>,
     /// Downstream answers per bucket.
     pub calls: CallSeries,

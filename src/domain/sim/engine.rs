@@ -14,6 +14,7 @@
 use super::config::{
     ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
 };
+use super::depth::DepthSeries;
 use super::error::ConfigError;
 use super::event_queue::EventQueue;
 use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
@@ -28,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How long a woken worker whose claim hit a locked row waits before trying again.
 const LOCK_ERROR_PAUSE: SimDuration = SimDuration::from_ms(100);
-/// Most points kept in the queue-depth series (the bucket doubles past it).
+/// Most buckets kept in the downstream-calls series (the bucket doubles past it).
 const MAX_SERIES_POINTS: usize = 4_096;
 
 /// Why a run stopped.
@@ -255,9 +256,7 @@ pub struct Simulation {
     names: LogNames,
     events: u64,
     stopped: Option<StopReason>,
-    series: Vec<(SimTime, u64)>,
-    bucket: SimDuration,
-    next_sample: SimTime,
+    depth: DepthSeries,
     calls_series: Vec<[u64; 3]>,
     calls_bucket: SimDuration,
 }
@@ -396,9 +395,7 @@ impl Simulation {
             names,
             events: 0,
             stopped: None,
-            series: vec![(SimTime::ZERO, 0)],
-            bucket,
-            next_sample: SimTime::ZERO.plus(bucket),
+            depth: DepthSeries::new(bucket),
             calls_series: Vec::new(),
             calls_bucket: bucket,
             cfg,
@@ -507,9 +504,11 @@ impl Simulation {
             .collect()
     }
 
-    /// Queue depth (rows `queued`) over time: one point per bucket in which something happened.
+    /// Queue depth (rows `queued`) over time as a step line: every change while the run is
+    /// small, a peak-keeping envelope past [`super::depth::MAX_DEPTH_POINTS`] changes (see
+    /// [`DepthSeries`] for what a point means).
     pub fn depth_series(&self) -> &[(SimTime, u64)] {
-        &self.series
+        self.depth.points()
     }
 
     /// Downstream answers per time bucket, bucketed like [`Simulation::depth_series`]: the
@@ -598,17 +597,8 @@ impl Simulation {
     }
 
     fn sample(&mut self) {
-        if self.now >= self.next_sample {
-            self.series
-                .push((self.now, self.table.count(Status::Queued)));
-            let b = self.bucket.0.max(1);
-            self.next_sample = SimTime((self.now.0 / b).saturating_add(1).saturating_mul(b));
-            if self.series.len() > MAX_SERIES_POINTS {
-                let kept: Vec<_> = self.series.iter().copied().step_by(2).collect();
-                self.series = kept;
-                self.bucket = SimDuration(self.bucket.0.saturating_mul(2));
-            }
-        }
+        self.depth
+            .record(self.now, self.table.count(Status::Queued));
     }
 
     /// Adds one downstream answer to [`Simulation::calls_series`].

@@ -91,7 +91,9 @@ pub struct Metrics {
     pub latency_ms: Option<Percentiles>,
     /// Enqueue → first claim, ms.
     pub wait_ms: Option<Percentiles>,
-    /// Queue depth (`queued` rows) over time: `[seconds, depth]` pairs.
+    /// Queue depth (`queued` rows) over time: `[seconds, depth]` pairs of a step line, the
+    /// depth holding until the next pair; every change for small runs, a peak-keeping
+    /// envelope past 4 096 changes (see [`super::depth`]).
     pub queue_depth: Vec<(f64, u64)>,
 }
 
