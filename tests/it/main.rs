@@ -17,6 +17,7 @@ mod sheet_roundtrip;
 mod sheet_support;
 mod sim_burst;
 mod sim_cli;
+mod sim_compare;
 mod sim_depth;
 mod sim_engine;
 mod sim_erlang;

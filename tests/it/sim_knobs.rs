@@ -319,7 +319,8 @@ fn diff_lines_call_out_the_changes() {
             k.dead = 5;
             k.runs = 40;
             k.calls = 40;
-            k.refused = 35;
+            k.calls_ok = 5;
+            k.calls_busy = 35;
             k.p95_ms = Some(120_300.0);
             k.end_s = 120.5;
         }),
@@ -327,6 +328,7 @@ fn diff_lines_call_out_the_changes() {
             k.done = 10;
             k.runs = 10;
             k.calls = 10;
+            k.calls_ok = 10;
             k.p95_ms = Some(2_960.0);
             k.end_s = 3.0;
         }),
@@ -335,7 +337,8 @@ fn diff_lines_call_out_the_changes() {
             "dead: 5 → 0",
             "runs: 40 → 10 (−75 %)",
             "calls: 40 → 10 (−75 %)",
-            "refused: 35 → 0",
+            "calls-ok: 5 → 10",
+            "calls-busy: 35 → 0",
             "p95: 120 300 ms → 2 960 ms (−98 %)",
             "end: 121 s → 3.0 s (−98 %)",
         ],

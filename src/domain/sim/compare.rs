@@ -27,10 +27,21 @@ pub struct KeyNumbers {
     pub prevented: u64,
     /// Downstream calls made.
     pub calls: u64,
-    /// Downstream calls refused (busy, rate limited, unavailable).
-    pub refused: u64,
+    /// Downstream answers: ok.
+    pub calls_ok: u64,
+    /// Downstream answers: busy.
+    pub calls_busy: u64,
+    /// Downstream answers: failed (rate limited + unavailable).
+    pub calls_failed: u64,
+    /// Submissions accepted (the user was told "ok").
+    pub accepted: u64,
     /// Submissions failed back to the user.
     pub failed_to_user: u64,
+    /// Worker name → id of the first job it claimed, in worker-name order (`A: #1, B: #1`
+    /// is the claim race's double claim).
+    pub claims: Vec<(String, u64)>,
+    /// Names of the workers whose claim failed on a locked row (lock timeout, `NOWAIT`).
+    pub lock_errors: Vec<String>,
     /// Enqueue → done, 95th percentile, ms.
     pub p95_ms: Option<f64>,
     /// Virtual time at the end, s.
@@ -44,6 +55,8 @@ impl KeyNumbers {
     pub fn of_report(r: &Report) -> KeyNumbers {
         let mut k = KeyNumbers {
             balance: r.balance,
+            claims: r.claims.iter().map(|(w, j)| (w.clone(), *j)).collect(),
+            lock_errors: r.errors.keys().cloned().collect(),
             contention: r
                 .contention
                 .as_ref()
@@ -60,7 +73,10 @@ impl KeyNumbers {
             k.duplicates = c.duplicate_effects;
             k.prevented = c.prevented_by_key;
             k.calls = c.calls;
-            k.refused = c.calls_busy + c.calls_rate_limited + c.calls_unavailable;
+            k.calls_ok = c.calls_ok;
+            k.calls_busy = c.calls_busy;
+            k.calls_failed = c.calls_rate_limited + c.calls_unavailable;
+            k.accepted = c.accepted;
             k.failed_to_user = c.failed_to_user;
             k.p95_ms = m.latency_ms.map(|p| p.p95);
             k.end_s = m.end_time_s;
@@ -117,11 +133,17 @@ fn decimal(v: f64, unit: &str) -> String {
     }
 }
 
-/// `(b − a) / a` as a signed whole percentage with a proper minus sign (`None` when a = 0
-/// or the values are equal).
-fn percent(a: f64, b: f64) -> Option<String> {
+/// The change from `a` to `b`: a signed whole percentage with a proper minus sign
+/// (`+40 %`, `−75 %`) while `b` is less than ten times `a`; from ten times on, the factor
+/// `×10`, `×401`, `×12 000` (rounded, grouped), since `+40 027 %` reads badly. `None` when
+/// `a` is zero or not finite, or the values are equal.
+pub fn change(a: f64, b: f64) -> Option<String> {
     if a == 0.0 || a == b || !a.is_finite() || !b.is_finite() {
         return None;
+    }
+    let ratio = b / a;
+    if ratio >= 10.0 {
+        return Some(format!("×{}", group_thousands(ratio.round() as u64)));
     }
     let p = ((b - a) / a * 100.0).round();
     Some(if p < 0.0 {
@@ -131,10 +153,28 @@ fn percent(a: f64, b: f64) -> Option<String> {
     })
 }
 
-/// The figures of `a` and `b` side by side: for queue runs done, dead, unfinished, runs,
-/// balance, duplicates, stopped by key, downstream calls and refusals, failures back to the
-/// user, p95 latency and end time (each only when either run has it); for the jitter study the
-/// mean calls and completion time. Counts that change by a ratio get a relative change.
+/// `A: #1, B: #2`; `–` when none.
+fn claim_list(c: &[(String, u64)]) -> String {
+    if c.is_empty() {
+        return "–".into();
+    }
+    let v: Vec<String> = c.iter().map(|(w, j)| format!("{w}: #{j}")).collect();
+    v.join(", ")
+}
+
+/// Workers the claims line shows at most (a run with more claiming workers, e.g. the ten
+/// of burst-leveling, leaves the line out).
+const MAX_CLAIM_WORKERS: usize = 4;
+
+/// The figures of `a` and `b` side by side, in this order, for queue runs: `claims` (worker →
+/// first job, when either run has claims and at most [`MAX_CLAIM_WORKERS`] workers claimed),
+/// `lock-errors` (count and workers, when either run has one), done, dead, unfinished,
+/// runs, balance and duplicates (when a job has a side effect), `prevented` (stopped by the
+/// key), downstream `calls`, `calls-ok`, `calls-busy`, `calls-failed`, `accepted` and
+/// `failed-to-user` (when either run failed a submission back or accepted a different
+/// number), p95 latency and end time (each only when either run has it); for the jitter
+/// study the mean calls and completion time. Counts that change by a ratio get a relative
+/// change ([`change`]).
 pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
     let mut out = Vec::new();
     let mut line = |id: &'static str, av: String, bv: String, change: Option<String>| {
@@ -148,12 +188,34 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
         });
     };
     if a.queue || b.queue {
+        let (ca, cb) = (&a.claims, &b.claims);
+        if (!ca.is_empty() || !cb.is_empty())
+            && ca.len() <= MAX_CLAIM_WORKERS
+            && cb.len() <= MAX_CLAIM_WORKERS
+        {
+            line("claims", claim_list(ca), claim_list(cb), None);
+        }
+        if !a.lock_errors.is_empty() || !b.lock_errors.is_empty() {
+            let show = |e: &[String]| {
+                if e.is_empty() {
+                    "0".to_owned()
+                } else {
+                    format!("{} ({})", e.len(), e.join(", "))
+                }
+            };
+            line(
+                "lock-errors",
+                show(&a.lock_errors),
+                show(&b.lock_errors),
+                None,
+            );
+        }
         let mut n = |id, x: u64, y: u64, rel: bool| {
             line(
                 id,
                 count(x),
                 count(y),
-                rel.then(|| percent(x as f64, y as f64)).flatten(),
+                rel.then(|| change(x as f64, y as f64)).flatten(),
             )
         };
         n("done", a.done, b.done, false);
@@ -165,6 +227,8 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
         if a.balance.is_some() || b.balance.is_some() {
             let show = |v: Option<i64>| v.map_or_else(|| "–".to_owned(), signed);
             line("balance", show(a.balance), show(b.balance), None);
+        }
+        if a.balance.is_some() || b.balance.is_some() || a.duplicates + b.duplicates > 0 {
             line("duplicates", count(a.duplicates), count(b.duplicates), None);
         }
         if a.prevented + b.prevented > 0 {
@@ -175,11 +239,21 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
                 "calls",
                 count(a.calls),
                 count(b.calls),
-                percent(a.calls as f64, b.calls as f64),
+                change(a.calls as f64, b.calls as f64),
             );
-            line("refused", count(a.refused), count(b.refused), None);
+            line("calls-ok", count(a.calls_ok), count(b.calls_ok), None);
+            line("calls-busy", count(a.calls_busy), count(b.calls_busy), None);
+            if a.calls_failed + b.calls_failed > 0 {
+                line(
+                    "calls-failed",
+                    count(a.calls_failed),
+                    count(b.calls_failed),
+                    None,
+                );
+            }
         }
-        if a.failed_to_user + b.failed_to_user > 0 {
+        if a.failed_to_user + b.failed_to_user > 0 || a.accepted != b.accepted {
+            line("accepted", count(a.accepted), count(b.accepted), None);
             line(
                 "failed-to-user",
                 count(a.failed_to_user),
@@ -190,7 +264,7 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
         if a.p95_ms.is_some() || b.p95_ms.is_some() {
             let show = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |x| decimal(x, " ms"));
             let change = match (a.p95_ms, b.p95_ms) {
-                (Some(x), Some(y)) => percent(x, y),
+                (Some(x), Some(y)) => change(x, y),
                 _ => None,
             };
             line("p95", show(a.p95_ms), show(b.p95_ms), change);
@@ -199,7 +273,7 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
             "end",
             decimal(a.end_s, " s"),
             decimal(b.end_s, " s"),
-            percent(a.end_s, b.end_s),
+            change(a.end_s, b.end_s),
         );
     }
     if let (Some((ac, at)), Some((bc, bt))) = (a.contention, b.contention) {
@@ -207,13 +281,13 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
             "mean-calls",
             decimal(ac, ""),
             decimal(bc, ""),
-            percent(ac, bc),
+            change(ac, bc),
         );
         line(
             "mean-completion",
             decimal(at, " ms"),
             decimal(bt, " ms"),
-            percent(at, bt),
+            change(at, bt),
         );
     }
     out

@@ -1,0 +1,131 @@
+//! Compare's key numbers (`domain::sim::compare`): each preset pair calls out the fact its
+//! lesson is about, and large changes read as a factor.
+
+use modality_advisor::domain::sim::compare::{change, diff};
+use modality_advisor::domain::sim::run::{run, RunRequest};
+
+fn key(scenario: &str, variant: &str) -> modality_advisor::domain::sim::compare::KeyNumbers {
+    run(
+        &RunRequest {
+            id: 1,
+            scenario: scenario.into(),
+            variant: Some(variant.into()),
+            seed: 1,
+            jobs: None,
+            custom: None,
+        },
+        1_000,
+        |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
+    .key
+}
+
+/// Data-driven: for each preset pair, the lines that differ (in order).
+#[test]
+fn each_preset_pair_calls_out_its_lesson() {
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        // Both workers took job 1 vs jobs 1 and 2.
+        (
+            "claim-race",
+            "two-statement",
+            "atomic",
+            &[
+                "claims: A: #1, B: #1 → A: #1, B: #2",
+                "runs: 4 → 2 (−50 %)",
+                "p95: 202 ms → 100 ms (−50 %)",
+                "end: 0.2 s → 0.1 s (−50 %)",
+            ],
+        ),
+        // Accepted 1 → 10, failed back to the user 9 → 0.
+        (
+            "burst-leveling",
+            "direct",
+            "queue-redelivery",
+            &[
+                "done: 0 → 5",
+                "dead: 0 → 5",
+                "runs: 0 → 40",
+                "calls: 10 → 40 (+300 %)",
+                "calls-ok: 1 → 5",
+                "calls-busy: 9 → 35",
+                "accepted: 1 → 10",
+                "failed-to-user: 9 → 0",
+                "p95: – → 120 380 ms",
+                "end: 0.3 s → 120 s (×401)",
+            ],
+        ),
+        (
+            "burst-leveling",
+            "queue-redelivery",
+            "two-tier-jitter",
+            &[
+                "done: 5 → 10",
+                "dead: 5 → 0",
+                "runs: 40 → 12 (−70 %)",
+                "calls: 40 → 42 (+5 %)",
+                "calls-ok: 5 → 10",
+                "calls-busy: 35 → 32",
+                "p95: 120 380 ms → 32 230 ms (−73 %)",
+                "end: 120 s → 32.2 s (−73 %)",
+            ],
+        ),
+        // SKIP LOCKED takes the next row; NOWAIT / lock_timeout report an error instead.
+        (
+            "pg-row-locks",
+            "skip-locked",
+            "nowait",
+            &["claims: A: #1, B: #2 → A: #1", "lock-errors: 0 → 1 (B)"],
+        ),
+        (
+            "pg-row-locks",
+            "skip-locked",
+            "lock-timeout",
+            &["claims: A: #1, B: #2 → A: #1", "lock-errors: 0 → 1 (B)"],
+        ),
+        (
+            "duplicate-execution",
+            "plain",
+            "idempotency-key",
+            &[
+                "balance: 200 → 100",
+                "duplicates: 1 → 0",
+                "prevented: 0 → 1",
+            ],
+        ),
+        (
+            "retry-dead-letter",
+            "seed",
+            "classified",
+            &["runs: 6 → 4 (−33 %)"],
+        ),
+    ];
+    for (sc, a, b, want) in cases {
+        let got: Vec<String> = diff(&key(sc, a), &key(sc, b))
+            .iter()
+            .filter(|l| l.differs)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(got, *want, "{sc}: {a} → {b}");
+    }
+}
+
+/// The rule: a whole percentage while B is below ten times A, a rounded factor from ten
+/// times on; nothing when A is zero or the values are equal.
+#[test]
+fn large_changes_read_as_a_factor() {
+    let cases: &[(f64, f64, Option<&str>)] = &[
+        (100.0, 25.0, Some("−75 %")),
+        (1.0, 2.0, Some("+100 %")),
+        (10.0, 99.0, Some("+890 %")),
+        (10.0, 100.0, Some("×10")),
+        (0.3, 120.38, Some("×401")),
+        (1.0, 12_000.0, Some("×12 000")),
+        (0.0, 5.0, None),
+        (5.0, 5.0, None),
+        (f64::NAN, 5.0, None),
+    ];
+    for &(a, b, want) in cases {
+        assert_eq!(change(a, b).as_deref(), want, "{a} → {b}");
+    }
+}
