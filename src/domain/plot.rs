@@ -39,8 +39,36 @@ pub struct Axis<'a> {
     pub unit: &'a str,
 }
 
+/// Upper ends the axes reach at least, so that two charts drawn side by side share their
+/// scales (same y maximum, same time range). A value that is zero, negative or not finite
+/// leaves that axis to the data ([`Limits::NONE`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Limits {
+    /// The x axis spans at least `0 … x_hi` (linear x axes only).
+    pub x_hi: f64,
+    /// The y axis spans at least `0 … y_hi`.
+    pub y_hi: f64,
+}
+
+impl Limits {
+    /// No limits: both axes from the data.
+    pub const NONE: Limits = Limits {
+        x_hi: 0.0,
+        y_hi: 0.0,
+    };
+}
+
+/// `v` when it is a usable upper end, else 0.
+fn usable(v: f64) -> f64 {
+    if v.is_finite() && v > 0.0 {
+        v
+    } else {
+        0.0
+    }
+}
+
 /// The frame shared by every chart: texts, axes and size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Frame<'a> {
     /// The chart's name: `<title>` and `aria-label`.
     pub title: &'a str,
@@ -55,6 +83,8 @@ pub struct Frame<'a> {
     /// A smaller viewBox (480 × 280 instead of 640 × 320), for side-by-side use: the text then
     /// stays readable when the chart is drawn at half width.
     pub compact: bool,
+    /// Shared axis ends ([`Limits::NONE`]: from the data).
+    pub limits: Limits,
 }
 
 /// A line (or step) series.
@@ -249,6 +279,8 @@ pub fn lines(frame: &Frame, series: &[Line]) -> String {
     if empty {
         (x0, x1) = (0.0, 1.0);
     }
+    x1 = x1.max(usable(frame.limits.x_hi));
+    y1 = y1.max(usable(frame.limits.y_hi));
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
     let mut c = Canvas::new(frame, &legend, nice_ticks(0.0, y1, 5));
     let xt = nice_ticks(x0.min(0.0), x1, c.x_intervals());
@@ -295,7 +327,8 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
             Layout::Grouped => series.iter().map(|s| val(s, i)).fold(0.0, f64::max),
             Layout::Stacked => series.iter().map(|s| val(s, i)).sum(),
         })
-        .fold(0.0, f64::max);
+        .fold(0.0, f64::max)
+        .max(usable(frame.limits.y_hi));
     let empty = count == 0 || series.is_empty();
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
     let mut c = Canvas::new(frame, &legend, nice_ticks(0.0, top, 5));
@@ -319,7 +352,8 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
             let start = if start.is_finite() { start } else { 0.0 };
             // At least MIN_BUCKETS wide, so one or two buckets do not fill the whole plot.
             let shown = count.max(MIN_BUCKETS) as f64;
-            let xt = nice_ticks(start.min(0.0), start + width * shown, c.x_intervals());
+            let hi = (start + width * shown).max(usable(frame.limits.x_hi));
+            let xt = nice_ticks(start.min(0.0), hi, c.x_intervals());
             c.x_axis_linear(&xt);
             let w = c.plot_w() * width / (xt.hi - xt.lo).max(f64::MIN_POSITIVE);
             (c.sx(&xt, start), w)
@@ -382,6 +416,20 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
         }
     }
     c.finish(empty)
+}
+
+/// A chart with nothing to plot: only the title, description and the message `frame.empty`,
+/// in a short viewBox (no axes).
+pub fn note(frame: &Frame) -> String {
+    let width = if frame.compact { 480.0 } else { 640.0 };
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot plot-note" viewBox="0 0 {w} 48" role="img" aria-label="{t}"><title>{t}</title><desc>{}</desc><text class="plot-empty" x="{}" y="29" text-anchor="middle">{}</text></svg>"#,
+        escape(frame.desc),
+        n(width / 2.0),
+        escape(frame.empty),
+        w = n(width),
+        t = escape(frame.title),
+    )
 }
 
 /// A value as drawn on a bar: grouped thousands when whole, else one decimal (or more when

@@ -3,9 +3,10 @@
 //! what to look for. The SVG comes from [`crate::domain::sim::charts::render`] (classes only,
 //! no inline style, so the page's CSP holds); this component only places it.
 //!
-//! Reusable for a side-by-side comparison: give each side its own `view` and `compact`.
+//! Reusable for a side-by-side comparison: give each side its own `view`, `compact` and the
+//! same `scale` ([`ChartScale::shared`] of both runs), so equal bars mean equal values.
 
-use crate::domain::sim::charts::{render, text};
+use crate::domain::sim::charts::{render_scaled, text, ChartScale};
 use crate::domain::sim::run::RunView;
 use crate::ui::state::AppContext;
 use rust_i18n::t;
@@ -20,6 +21,9 @@ pub struct SimChartsProps {
     /// Smaller viewBoxes and one chart per row, for half-width columns.
     #[prop_or_default]
     pub compact: bool,
+    /// Axis ends shared with another run (`None`: the run's own, [`ChartScale::of`]).
+    #[prop_or_default]
+    pub scale: Option<ChartScale>,
 }
 
 /// The four charts of `view`, or nothing when the run has none (the jitter study).
@@ -35,12 +39,14 @@ pub fn SimCharts(props: &SimChartsProps) -> Html {
         v.seed,
         lang,
         props.compact,
+        props.scale,
     );
     let svgs = {
         let v = v.clone();
-        use_memo(key, move |(.., lang, compact)| {
+        use_memo(key, move |(.., lang, compact, scale)| {
             lang.map(|lang| {
-                render(&v.charts, *compact, &text(lang))
+                let scale = scale.unwrap_or_else(|| ChartScale::of(&v.charts));
+                render_scaled(&v.charts, *compact, &scale, &text(lang))
                     .into_iter()
                     .map(|(id, svg)| (id, AttrValue::from(svg)))
                     .collect::<Vec<_>>()

@@ -1,10 +1,11 @@
 //! Compare: two configurations on the same seed side by side. A is what the screen would run
 //! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
 //! change). Both run in this component's own simulation worker, A then B; the key numbers
-//! that differ are called out (`domain::sim::compare::diff`). Each column leaves a slot for
-//! the charts component.
+//! that differ are called out first (`domain::sim::compare::diff`), then each column shows
+//! its charts on scales shared by both columns ([`ChartScale::shared`]).
 
 use crate::domain::number::group_thousands;
+use crate::domain::sim::charts::ChartScale;
 use crate::domain::sim::compare::diff;
 use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
 use crate::ui::glue::SimWorker;
@@ -50,9 +51,10 @@ struct Pair {
     labels: (AttrValue, AttrValue),
 }
 
-/// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact.
-fn charts(view: &Rc<RunView>) -> Html {
-    html! { <crate::ui::sim_charts::SimCharts view={view.clone()} compact=true /> }
+/// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact, on
+/// the scales both columns share.
+fn charts(view: &Rc<RunView>, scale: ChartScale) -> Html {
+    html! { <crate::ui::sim_charts::SimCharts view={view.clone()} compact=true scale={Some(scale)} /> }
 }
 
 fn send(worker: &RefCell<Option<SimWorker>>, req: &RunRequest) -> Result<(), String> {
@@ -218,22 +220,22 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let result = (*results).clone().map(|pair| {
         let lines = diff(&pair.a.key, &pair.b.key);
         let any = lines.iter().any(|d| d.differs);
+        let scale = ChartScale::shared(
+            &ChartScale::of(&pair.a.charts),
+            &ChartScale::of(&pair.b.charts),
+        );
         let col = |side: &'static str, name: String, label: &AttrValue, v: &Rc<RunView>| {
             html! {
                 <div class="compare-col" data-side={side}>
                     <h4>{ name }{ t!("ui.colon", locale = l) }{ label.clone() }</h4>
                     <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
                         { format!(" (seed {})", v.seed) }</p>
-                    <div class="slot charts-slot">{ charts(v) }</div>
+                    <div class="slot charts-slot">{ charts(v, scale) }</div>
                 </div>
             }
         };
         html! {
             <div class="compare-result">
-                <div class="compare-cols">
-                    { col("a", "A".into(), &pair.labels.0, &pair.a) }
-                    { col("b", "B".into(), &pair.labels.1, &pair.b) }
-                </div>
                 <h4>{ t!("sim.compare.differences", locale = l) }</h4>
                 <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }</p> }) }</div>
                 <div class="table-wrap">
@@ -250,6 +252,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                             }) }
                         </tbody>
                     </table>
+                </div>
+                <div class="compare-cols">
+                    { col("a", "A".into(), &pair.labels.0, &pair.a) }
+                    { col("b", "B".into(), &pair.labels.1, &pair.b) }
                 </div>
             </div>
         }

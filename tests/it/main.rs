@@ -16,6 +16,7 @@ mod sheet_retry_window;
 mod sheet_roundtrip;
 mod sheet_support;
 mod sim_burst;
+mod sim_chart_scales;
 mod sim_cli;
 mod sim_compare;
 mod sim_depth;

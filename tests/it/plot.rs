@@ -2,7 +2,7 @@
 //! (`domain::sim::charts`): ticks, escaping, degenerate series, the downstream-calls series.
 
 use modality_advisor::domain::plot::{
-    bars, escape, format_tick, lines, nice_ticks, Axis, Bars, Frame, Layout, Line, Slots,
+    bars, escape, format_tick, lines, nice_ticks, Axis, Bars, Frame, Layout, Limits, Line, Slots,
     MAX_LINE_POINTS,
 };
 use modality_advisor::domain::sim::charts::{self, CallSeries, ChartData};
@@ -113,6 +113,7 @@ const FRAME: Frame = Frame {
         unit: "jobs",
     },
     empty: "nothing",
+    limits: Limits::NONE,
     compact: false,
 };
 
@@ -246,6 +247,7 @@ fn hostile_labels_are_escaped() {
         },
         empty: evil,
         compact: true,
+        limits: Limits::NONE,
     };
     let l = lines(
         &frame,

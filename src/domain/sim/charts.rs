@@ -5,8 +5,11 @@
 //! |---|---|---|---|
 //! | `depth`: queue depth over time | time, s | rows `queued`, jobs | one step line |
 //! | `attempts`: attempts per job | attempts (1 … max) | jobs | stacked: done / dead / other |
-//! | `latency`: latency percentiles | p50, p95, p99, max | ms | grouped: enqueue → done, enqueue → first claim |
+//! | `latency`: latency percentiles | p50, p95, p99, max | ms, s, min or h ([`TimeUnit`]) | grouped: enqueue → done, enqueue → first claim |
 //! | `calls`: downstream calls per second | time, s | calls/s | stacked: ok / busy / failed |
+//!
+//! A run without downstream calls gets a short note instead of an empty calls chart. Two
+//! runs drawn side by side share their scales through [`ChartScale::shared`].
 //!
 //! *Failed* calls are the downstream's other refusals: rate limited plus unavailable (outage).
 //! Calls are counted when their answer reaches the caller, as the run's counters count them.
@@ -16,7 +19,7 @@ use super::jobs::Status;
 use super::report::Percentiles;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Line, Slots};
+use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, Slots};
 use serde::{Deserialize, Serialize};
 
 /// Slots of the attempts histogram at most: attempts `0 ..= 49`, the last slot also holding
@@ -126,6 +129,127 @@ impl ChartData {
     }
 }
 
+/// The unit of the latency chart, chosen from its largest value: ms below 1 s, s below
+/// 2 min, min below 2 h, h from 2 h on (`1 031 000 ms` is drawn as `17.2 min`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+    /// Minutes.
+    Min,
+    /// Hours.
+    H,
+}
+
+impl TimeUnit {
+    /// The unit for a largest value of `max_ms` milliseconds.
+    pub fn for_max_ms(max_ms: f64) -> TimeUnit {
+        if !(max_ms >= 1_000.0) {
+            TimeUnit::Ms
+        } else if max_ms < 120_000.0 {
+            TimeUnit::S
+        } else if max_ms < 7_200_000.0 {
+            TimeUnit::Min
+        } else {
+            TimeUnit::H
+        }
+    }
+
+    /// Milliseconds per unit.
+    pub fn ms(self) -> f64 {
+        match self {
+            TimeUnit::Ms => 1.0,
+            TimeUnit::S => 1_000.0,
+            TimeUnit::Min => 60_000.0,
+            TimeUnit::H => 3_600_000.0,
+        }
+    }
+
+    /// The locale key suffix of its name (`unit.<key>`).
+    pub fn key(self) -> &'static str {
+        match self {
+            TimeUnit::Ms => "ms",
+            TimeUnit::S => "s",
+            TimeUnit::Min => "min",
+            TimeUnit::H => "h",
+        }
+    }
+}
+
+/// The axis ends of the four charts, so that two runs compared side by side are drawn on
+/// the same scales ([`ChartScale::shared`]). Times in s, latency in ms, rates in calls/s.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ChartScale {
+    /// Depth chart: end of the run (s) and the highest depth (jobs).
+    pub depth: Limits,
+    /// Attempts chart: the highest stacked bar (jobs); `x_hi` is the number of slots.
+    pub attempts: Limits,
+    /// Latency chart: the largest percentile (ms).
+    pub latency: Limits,
+    /// Calls chart: the time the bars span (s) and the highest stacked rate (calls/s).
+    pub calls: Limits,
+}
+
+impl ChartScale {
+    /// The scales `data` needs on its own.
+    pub fn of(data: &ChartData) -> ChartScale {
+        let hi = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0, f64::max);
+        let (width, rates) = call_rates(data);
+        let n = rates[0].len();
+        ChartScale {
+            depth: Limits {
+                x_hi: hi(&mut data.depth.iter().map(|p| p.0)),
+                y_hi: hi(&mut data.depth.iter().map(|p| p.1 as f64)),
+            },
+            attempts: Limits {
+                x_hi: data.attempts.len() as f64,
+                y_hi: hi(&mut data.attempts.iter().map(|s| (s[0] + s[1] + s[2]) as f64)),
+            },
+            latency: Limits {
+                x_hi: 0.0,
+                y_hi: hi(&mut [data.latency_ms, data.wait_ms]
+                    .into_iter()
+                    .flatten()
+                    .map(|p| p.max)),
+            },
+            calls: Limits {
+                x_hi: width * n.max(plot::MIN_BUCKETS) as f64,
+                y_hi: hi(&mut (0..n).map(|i| rates[0][i] + rates[1][i] + rates[2][i])),
+            },
+        }
+    }
+
+    /// The larger of each end: both runs fit.
+    pub fn shared(a: &ChartScale, b: &ChartScale) -> ChartScale {
+        let m = |x: Limits, y: Limits| Limits {
+            x_hi: x.x_hi.max(y.x_hi),
+            y_hi: x.y_hi.max(y.y_hi),
+        };
+        ChartScale {
+            depth: m(a.depth, b.depth),
+            attempts: m(a.attempts, b.attempts),
+            latency: m(a.latency, b.latency),
+            calls: m(a.calls, b.calls),
+        }
+    }
+}
+
+/// The calls chart's bar width (s) and rates `[ok, busy, failed]` per bar (calls/s), the
+/// buckets merged down to at most [`MAX_CALL_BARS`].
+fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
+    let b = &data.calls.buckets;
+    let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
+    let width = data.calls.bucket_s * k as f64;
+    let rate = |c: usize| -> Vec<f64> {
+        b.chunks(k)
+            .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
+            .collect()
+    };
+    (width, [rate(0), rate(1), rate(2)])
+}
+
 /// Jobs per attempts count, split by final status: `(status, attempts, max_attempts)` rows in,
 /// slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
 /// slot collecting the rest), each `[done, dead, other]`. No rows: no slots.
@@ -152,16 +276,30 @@ pub fn text(lang: Lang) -> impl Fn(&str) -> String {
     move |k| rust_i18n::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
 }
 
-/// The four charts as SVG: `(id, svg)` for `depth`, `attempts`, `latency`, `calls`.
-///
-/// `text(key)` gives the words in the reader's language, for the keys
-/// `{depth,attempts,latency,calls}.{title,desc}`, `axis.{time,depth,attempts,jobs,latency,duration,calls}`,
-/// `unit.{s,jobs,ms,calls-per-s}`, `series.{depth,done,dead,other,latency,wait,ok,busy,failed}`
-/// and `empty` ([`text`] reads them from `locales/sim-charts.yml`). Legend
-/// entries of the attempts and calls charts end with their total, e.g. `ok (1)`.
+/// The four charts as SVG on the data's own scales: [`render_scaled`] with
+/// [`ChartScale::of`].
 pub fn render(
     data: &ChartData,
     compact: bool,
+    text: &dyn Fn(&str) -> String,
+) -> Vec<(&'static str, String)> {
+    render_scaled(data, compact, &ChartScale::of(data), text)
+}
+
+/// The four charts as SVG: `(id, svg)` for `depth`, `attempts`, `latency`, `calls`, their
+/// axes reaching at least `scale` (pass [`ChartScale::shared`] of two runs to compare them).
+/// The latency chart's unit is [`TimeUnit::for_max_ms`] of `scale.latency.y_hi`; a run
+/// without downstream calls gets [`plot::note`] with `calls.none` for its calls chart.
+///
+/// `text(key)` gives the words in the reader's language, for the keys
+/// `{depth,attempts,latency,calls}.{title,desc}`, `axis.{time,depth,attempts,jobs,latency,duration,calls}`,
+/// `unit.{s,jobs,ms,min,h,calls-per-s}`, `series.{depth,done,dead,other,latency,wait,ok,busy,failed}`,
+/// `calls.none` and `empty` ([`text`] reads them from `locales/sim-charts.yml`). Legend
+/// entries of the attempts and calls charts end with their total, e.g. `ok (1)`.
+pub fn render_scaled(
+    data: &ChartData,
+    compact: bool,
+    scale: &ChartScale,
     text: &dyn Fn(&str) -> String,
 ) -> Vec<(&'static str, String)> {
     let t = |k: &str| text(k);
@@ -186,6 +324,7 @@ pub fn render(
             },
             empty: &empty,
             compact,
+            limits: scale.depth,
         },
         &[Line {
             name: &depth_name,
@@ -201,7 +340,12 @@ pub fn render(
             .first()
             .is_none_or(|s| s.iter().all(|&v| v == 0)),
     );
-    let slots = data.attempts.get(from..).unwrap_or(&[]);
+    let mut slots = data.attempts.get(from..).unwrap_or(&[]).to_vec();
+    // As many slots as the scale asks for (the other run of a comparison may have more).
+    let shared_slots = (scale.attempts.x_hi as usize).min(MAX_ATTEMPT_SLOTS);
+    if !slots.is_empty() && shared_slots > from + slots.len() {
+        slots.resize(shared_slots - from, [0; 3]);
+    }
     let names: Vec<String> = (from..from + slots.len())
         .map(|i| {
             if i == MAX_ATTEMPT_SLOTS - 1 {
@@ -240,6 +384,10 @@ pub fn render(
             },
             empty: &empty,
             compact,
+            limits: Limits {
+                x_hi: 0.0,
+                y_hi: scale.attempts.y_hi,
+            },
         },
         Slots::Categories(&names),
         Layout::Stacked,
@@ -263,8 +411,12 @@ pub fn render(
     );
 
     // Latency percentiles.
+    let tu = TimeUnit::for_max_ms(scale.latency.y_hi);
+    let per = tu.ms();
     let pct = |p: &Option<Percentiles>| -> Vec<f64> {
-        p.map_or(Vec::new(), |p| vec![p.p50, p.p95, p.p99, p.max])
+        p.map_or(Vec::new(), |p| {
+            vec![p.p50 / per, p.p95 / per, p.p99 / per, p.max / per]
+        })
     };
     let has_pct = data.latency_ms.is_some() || data.wait_ms.is_some();
     let pnames: Vec<String> = if has_pct {
@@ -277,7 +429,7 @@ pub fn render(
         t("latency.title"),
         t("latency.desc"),
         t("axis.latency"),
-        unit("ms"),
+        unit(tu.key()),
     );
     let (n_lat, n_wait) = (t("series.latency"), t("series.wait"));
     let latency = plot::bars(
@@ -294,6 +446,10 @@ pub fn render(
             },
             empty: &empty,
             compact,
+            limits: Limits {
+                x_hi: 0.0,
+                y_hi: scale.latency.y_hi / per,
+            },
         },
         Slots::Categories(&pnames),
         Layout::Grouped,
@@ -312,15 +468,8 @@ pub fn render(
     );
 
     // Downstream calls per second, buckets merged down to MAX_CALL_BARS.
-    let b = &data.calls.buckets;
-    let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
-    let width = data.calls.bucket_s * k as f64;
-    let rate = |c: usize| -> Vec<f64> {
-        b.chunks(k)
-            .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
-            .collect()
-    };
-    let rates = [rate(0), rate(1), rate(2)];
+    let (width, rates) = call_rates(data);
+    let bars_n = rates[0].len();
     let ct = data.calls.totals();
     let call_names = [
         with_total("series.ok", ct[0]),
@@ -333,45 +482,52 @@ pub fn render(
         t("axis.calls"),
         unit("calls-per-s"),
     );
-    let calls = plot::bars(
-        &Frame {
-            title: &title_c,
-            desc: &desc_c,
-            x: Axis {
-                label: &ax_time,
-                unit: &u_s,
-            },
-            y: Axis {
-                label: &ax_calls,
-                unit: &u_cps,
-            },
-            empty: &empty,
-            compact,
+    let none = t("calls.none");
+    let calls_frame = Frame {
+        title: &title_c,
+        desc: &desc_c,
+        x: Axis {
+            label: &ax_time,
+            unit: &u_s,
         },
-        Slots::Buckets {
-            start: 0.0,
-            width,
-            count: b.len().div_ceil(k),
+        y: Axis {
+            label: &ax_calls,
+            unit: &u_cps,
         },
-        Layout::Stacked,
-        &[
-            Bars {
-                name: &call_names[0],
-                key: "ok",
-                values: &rates[0],
+        empty: if bars_n == 0 { &none } else { &empty },
+        compact,
+        limits: scale.calls,
+    };
+    let calls = if bars_n == 0 {
+        plot::note(&calls_frame)
+    } else {
+        plot::bars(
+            &calls_frame,
+            Slots::Buckets {
+                start: 0.0,
+                width,
+                count: bars_n,
             },
-            Bars {
-                name: &call_names[1],
-                key: "busy",
-                values: &rates[1],
-            },
-            Bars {
-                name: &call_names[2],
-                key: "failed",
-                values: &rates[2],
-            },
-        ],
-    );
+            Layout::Stacked,
+            &[
+                Bars {
+                    name: &call_names[0],
+                    key: "ok",
+                    values: &rates[0],
+                },
+                Bars {
+                    name: &call_names[1],
+                    key: "busy",
+                    values: &rates[1],
+                },
+                Bars {
+                    name: &call_names[2],
+                    key: "failed",
+                    values: &rates[2],
+                },
+            ],
+        )
+    };
     vec![
         ("depth", depth),
         ("attempts", attempts),

@@ -1,0 +1,137 @@
+//! Compare's charts share their scales (`ChartScale::shared`), the latency chart picks its
+//! unit from the data (`TimeUnit`), and a run without downstream calls says so.
+
+use modality_advisor::domain::sim::charts::{self, render_scaled, ChartScale, TimeUnit};
+use modality_advisor::domain::sim::run::{run, RunRequest, RunView};
+use modality_advisor::domain::Lang;
+
+fn view(scenario: &str, variant: &str) -> RunView {
+    run(
+        &RunRequest {
+            id: 1,
+            scenario: scenario.into(),
+            variant: Some(variant.into()),
+            seed: 1,
+            jobs: None,
+            custom: None,
+        },
+        1_000,
+        |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
+}
+
+/// The text of the first `<g class="{class}">…</g>` group: the axis ticks.
+fn group<'a>(svg: &'a str, class: &str) -> &'a str {
+    let open = format!(r#"<g class="{class}">"#);
+    let Some(from) = svg.find(&open) else {
+        return "";
+    };
+    let rest = &svg[from..];
+    &rest[..rest.find("</g>").unwrap_or(rest.len())]
+}
+
+fn svg<'a>(svgs: &'a [(&str, String)], id: &str) -> &'a str {
+    svgs.iter()
+        .find(|(i, _)| *i == id)
+        .map_or("", |(_, s)| s.as_str())
+}
+
+#[test]
+fn compared_charts_share_their_axes() {
+    let text = charts::text(Lang::En);
+    for (sc, a, b) in [
+        ("claim-race", "two-statement", "atomic"),
+        ("burst-leveling", "direct", "queue-redelivery"),
+        ("burst-leveling", "queue-redelivery", "two-tier-jitter"),
+        ("retry-dead-letter", "seed", "classified"),
+    ] {
+        let (va, vb) = (view(sc, a), view(sc, b));
+        let shared = ChartScale::shared(&ChartScale::of(&va.charts), &ChartScale::of(&vb.charts));
+        let sa = render_scaled(&va.charts, true, &shared, &text);
+        let sb = render_scaled(&vb.charts, true, &shared, &text);
+        for id in ["depth", "attempts", "latency", "calls"] {
+            let (x, y) = (svg(&sa, id), svg(&sb, id));
+            if x.contains("plot-note") || y.contains("plot-note") {
+                continue;
+            }
+            assert_eq!(
+                group(x, "plot-y"),
+                group(y, "plot-y"),
+                "{sc} {a}/{b} {id}: y axes"
+            );
+            // A run without jobs (burst-leveling direct) has no attempt slots to align.
+            let no_slots = id == "attempts"
+                && (va.charts.attempts.is_empty() || vb.charts.attempts.is_empty());
+            if id != "latency" && !no_slots {
+                assert_eq!(
+                    group(x, "plot-x"),
+                    group(y, "plot-x"),
+                    "{sc} {a}/{b} {id}: x axes"
+                );
+            }
+        }
+    }
+    // Their own scales would differ (the test can fail): claim-race's latency 0–250 vs 0–100 ms.
+    let (va, vb) = (
+        view("claim-race", "two-statement"),
+        view("claim-race", "atomic"),
+    );
+    let (oa, ob) = (
+        charts::render(&va.charts, true, &text),
+        charts::render(&vb.charts, true, &text),
+    );
+    assert_ne!(
+        group(svg(&oa, "latency"), "plot-y"),
+        group(svg(&ob, "latency"), "plot-y")
+    );
+}
+
+#[test]
+fn the_latency_unit_follows_the_data() {
+    let cases = [
+        (0.0, TimeUnit::Ms),
+        (999.9, TimeUnit::Ms),
+        (1_000.0, TimeUnit::S),
+        (119_999.0, TimeUnit::S),
+        (120_000.0, TimeUnit::Min),
+        (1_031_000.0, TimeUnit::Min),
+        (7_200_000.0, TimeUnit::H),
+        (f64::NAN, TimeUnit::Ms),
+    ];
+    for (ms, want) in cases {
+        assert_eq!(TimeUnit::for_max_ms(ms), want, "{ms} ms");
+    }
+    // duplicate-execution waits 1 000 s for its claim: minutes, not "1 031 000 ms".
+    let v = view("duplicate-execution", "plain");
+    let svgs = charts::render(&v.charts, false, &charts::text(Lang::En));
+    let lat = svg(&svgs, "latency");
+    assert!(lat.contains("(min)</text>"), "{lat}");
+    assert!(!lat.contains("(ms)"), "{lat}");
+    assert!(
+        lat.contains(r#"data-series="latency" data-slot="3" data-value="17.2""#),
+        "{lat}"
+    );
+    let ja = charts::render(&v.charts, false, &charts::text(Lang::Ja));
+    assert!(svg(&ja, "latency").contains("（分）") || svg(&ja, "latency").contains("(分)"));
+    // A short run stays in ms.
+    let c = view("claim-race", "atomic");
+    let svgs = charts::render(&c.charts, false, &charts::text(Lang::En));
+    assert!(svg(&svgs, "latency").contains("(ms)</text>"));
+}
+
+#[test]
+fn a_run_without_downstream_calls_says_so() {
+    for lang in Lang::ALL {
+        let text = charts::text(lang);
+        let v = view("claim-race", "two-statement");
+        let svgs = charts::render(&v.charts, true, &text);
+        let calls = svg(&svgs, "calls");
+        assert!(calls.contains(&text("calls.none")), "{calls}");
+        assert!(!calls.contains("plot-axis"), "no axes: {calls}");
+        // A run with calls still draws its bars.
+        let b = view("burst-leveling", "direct");
+        let svgs = charts::render(&b.charts, true, &text);
+        assert!(svg(&svgs, "calls").contains("plot-bar"));
+    }
+}
