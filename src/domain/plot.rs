@@ -419,15 +419,13 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
 }
 
 /// A chart with nothing to plot: only the title, description and the message `frame.empty`,
-/// in a short viewBox (no axes).
+/// in a small 320 × 40 viewBox without axes (the stylesheet draws it at most 320 px wide, so
+/// its text keeps its size on any screen).
 pub fn note(frame: &Frame) -> String {
-    let width = if frame.compact { 480.0 } else { 640.0 };
     format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot plot-note" viewBox="0 0 {w} 48" role="img" aria-label="{t}"><title>{t}</title><desc>{}</desc><text class="plot-empty" x="{}" y="29" text-anchor="middle">{}</text></svg>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot plot-note" viewBox="0 0 320 40" role="img" aria-label="{t}"><title>{t}</title><desc>{}</desc><text class="plot-empty" x="160" y="24" text-anchor="middle">{}</text></svg>"#,
         escape(frame.desc),
-        n(width / 2.0),
         escape(frame.empty),
-        w = n(width),
         t = escape(frame.title),
     )
 }

@@ -125,7 +125,7 @@ test('the 10⁶-job load preset still renders its charts', async () => {
   assert.equal(legendTotal(byId.attempts, 1), rows[1], 'dead in the legend = dead rows');
   assert.ok(byId.attempts.bars.length >= 2);
   assert.equal(byId.latency.bars.length, 8);
-  assert.deepEqual(byId.calls.empty, ['Nothing to draw in this run'], 'the load model has no downstream');
+  assert.deepEqual(byId.calls.empty, ['No downstream calls in this run'], 'the load model has no downstream');
   // The x axis reaches the end of the run (10⁶ jobs at 20/s: about 50 000 s).
   assert.ok(byId.depth.ticks.some((t) => /^[1-9]\d? 000$/.test(t)), byId.depth.ticks.join(','));
   await page.locator('.sim-charts').scrollIntoViewIfNeeded();

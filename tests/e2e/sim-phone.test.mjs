@@ -1,0 +1,112 @@
+// The charts fixes in real Chromium: at 390 px the chart and state-machine text renders at a
+// readable size (the SVG scrolls sideways instead of shrinking), the event log scrolls
+// sideways instead of cutting lines; duplicate-execution's depth chart shows its queued job;
+// Compare puts the differences first and draws both columns on the same axes.
+// Screenshots: {en,ja}-sim-phone, {en,ja}-sim-phone-compare, {en,ja}-sim-wide-compare.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, screenshot, openPage } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+async function openSim(lang, width) {
+  const page = await openPage(browser, server.url, { locale: lang, width, height: 844 });
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('section.simulate');
+  return page;
+}
+
+async function runPreset(page, scenario, variant) {
+  await page.click(`.preset[data-scenario="${scenario}"]`);
+  await page.check(`#variant-${variant}`);
+  await page.fill('#seed', '1');
+  await page.click('#sim-run');
+  const sel = `.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`;
+  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"] svg.plot`, { timeout: 120_000 });
+}
+
+/** Smallest rendered height (px) of the texts matching `sel`. */
+const minTextPx = (page, sel) => page.$$eval(sel, (els) => Math.min(...els
+  .map((e) => e.getBoundingClientRect().height).filter((h) => h > 0)));
+
+for (const lang of ['en', 'ja']) {
+  test(`at 390 px charts, state machine and log lines are readable (${lang})`, async () => {
+    const page = await openSim(lang, 390);
+    await runPreset(page, 'duplicate-execution', 'plain');
+    const tick = await minTextPx(page, '.sim-result .sim-charts svg.plot .plot-tick');
+    assert.ok(tick >= 9, `chart tick labels render at ${tick} px`);
+    const sm = await minTextPx(page, '.state-machine svg text');
+    assert.ok(sm >= 9, `state-machine labels render at ${sm} px`);
+    // The page itself does not scroll sideways: the SVG boxes do.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+    // Whole log lines: none is cut, and the box scrolls sideways when a line is wider.
+    const log = await page.$eval('.event-log', (box) => {
+      const lis = [...box.querySelectorAll('li')];
+      return {
+        cut: lis.filter((li) => li.scrollWidth > li.clientWidth + 1).length,
+        widest: Math.max(...lis.map((li) => li.scrollWidth)),
+        box: box.clientWidth,
+        scroll: box.scrollWidth,
+        heights: [...new Set(lis.map((li) => Math.round(li.getBoundingClientRect().height)))],
+      };
+    });
+    assert.equal(log.cut, 0, 'no line is cut');
+    assert.ok(log.widest > log.box, `some line is wider than the box (${log.widest} > ${log.box})`);
+    assert.ok(log.scroll >= log.widest, 'the box scrolls to the end of the widest line');
+    assert.deepEqual(log.heights, [20], 'rows keep their fixed height');
+    // The depth chart shows the job queued until its claim: the line leaves zero.
+    const d = await page.$eval('.sim-result figure[data-chart="depth"] path.plot-line', (p) => p.getAttribute('d'));
+    const ys = [...d.matchAll(/V([\d.]+)/g)].map((m) => Number(m[1]));
+    assert.ok(new Set(ys).size >= 2, `the depth line moves: ${d}`);
+    // The latency chart is in minutes (the claim waits 1 000 s).
+    const units = await page.$$eval('.sim-result figure[data-chart="latency"] .plot-unit', (t) => t.map((e) => e.textContent));
+    assert.ok(units.some((u) => (lang === 'en' ? /\(min\)/ : /\(分\)/).test(u)), units.join(' | '));
+    // No downstream in this preset: a note, no axes.
+    const calls = await page.$eval('.sim-result figure[data-chart="calls"] svg', (s) => ({
+      axes: s.querySelectorAll('.plot-axis').length, note: s.querySelector('.plot-empty')?.textContent,
+    }));
+    assert.equal(calls.axes, 0);
+    assert.match(calls.note, lang === 'en' ? /No downstream calls/ : /下流の呼び出しはありません/);
+    await page.locator('.sim-result .sim-charts').scrollIntoViewIfNeeded();
+    await screenshot(page, `${lang}-sim-phone`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  for (const width of [390, 1280]) {
+    test(`compare at ${width} px: differences first, shared axes, the lesson called out (${lang})`, async () => {
+      const page = await openSim(lang, width);
+      await page.click('.preset[data-scenario="claim-race"]');
+      await page.check('#variant-two-statement');
+      await page.click('#compare-run');
+      await page.waitForSelector('.compare-result .compare-col[data-side="b"] figure[data-chart="latency"] svg');
+      // The table comes before the charts.
+      const order = await page.$eval('.compare-result', (r) => {
+        const table = r.querySelector('table.compare-diff');
+        const cols = r.querySelector('.compare-cols');
+        return table.compareDocumentPosition(cols) & Node.DOCUMENT_POSITION_FOLLOWING;
+      });
+      assert.ok(order, 'Differences before the charts');
+      const claims = await page.$$eval('tr[data-diff="claims"] td', (t) => t.map((e) => e.textContent));
+      assert.deepEqual(claims.slice(0, 2), ['A: #1, B: #1', 'A: #1, B: #2']);
+      // Same ticks on both sides, chart by chart.
+      for (const id of ['depth', 'latency']) {
+        const ticks = await page.$$eval(`.compare-col figure[data-chart="${id}"] svg`, (svgs) => svgs.map((s) =>
+          [...s.querySelectorAll('.plot-y .plot-tick')].map((t) => t.textContent).join(',')));
+        assert.equal(ticks.length, 2);
+        assert.equal(ticks[0], ticks[1], `${id}: same y axis in A and B`);
+      }
+      if (width === 390) {
+        const tick = await minTextPx(page, '.compare-col svg.plot .plot-tick');
+        assert.ok(tick >= 9, `compare tick labels render at ${tick} px`);
+      }
+      await page.locator('.compare-result').scrollIntoViewIfNeeded();
+      await screenshot(page, `${lang}-sim-${width === 390 ? 'phone' : 'wide'}-compare`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+}
