@@ -190,3 +190,27 @@ fn time_prints_in_seconds() {
     assert_eq!(SimTime(10_250).to_string(), "0.010250s");
     assert_eq!(SimTime::MAX.plus(SimDuration::from_ms(1)), SimTime::MAX);
 }
+
+#[test]
+fn the_event_queue_pops_in_time_then_schedule_order_at_every_size() {
+    // Sizes cross the queue's switch between its array and heap forms both ways.
+    let mut q = EventQueue::new();
+    let mut model: Vec<(u64, u64)> = Vec::new();
+    let mut rng = SimRng::new(7);
+    let mut seq = 0;
+    for round in 0..4_000u64 {
+        let grow = (round / 500) % 2 == 0;
+        if rng.chance(if grow { 0.7 } else { 0.3 }) {
+            let t = rng.uniform_u64(0, 40);
+            q.schedule(SimTime(t), seq);
+            model.push((t, seq));
+            seq += 1;
+        } else {
+            model.sort_unstable();
+            let want = (!model.is_empty()).then(|| model.remove(0));
+            assert_eq!(q.peek_time().map(|t| t.0), want.map(|w| w.0));
+            assert_eq!(q.pop().map(|(t, e)| (t.0, e)), want);
+        }
+        assert_eq!(q.len(), model.len());
+    }
+}

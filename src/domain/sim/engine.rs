@@ -14,10 +14,12 @@
 use super::config::{
     ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
 };
+use super::backoff::Jitter;
 use super::error::ConfigError;
 use super::event_queue::EventQueue;
 use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
 use super::rng::{round_us, SimRng};
+use super::stats::{JobStats, Needs};
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -135,47 +137,6 @@ struct Worker {
     last_error: Option<String>,
 }
 
-/// Per-job statistics, kept small (48 bytes): with 10⁶ jobs, first-touch page faults of these
-/// rows are a large share of the run time. `SimTime::MAX` / `u64::MAX` stand for "not yet".
-#[derive(Debug, Clone)]
-struct JobInfo {
-    enqueued_at: SimTime,
-    first_claim: SimTime,
-    done_at: SimTime,
-    prev_wait: SimDuration,
-    arrival_no: u32,
-    runs: u32,
-    successes: u32,
-    effects: u32,
-}
-
-impl JobInfo {
-    fn new(arrival_no: u64, enqueued_at: SimTime) -> JobInfo {
-        JobInfo {
-            enqueued_at,
-            first_claim: SimTime::MAX,
-            done_at: SimTime::MAX,
-            prev_wait: SimDuration(u64::MAX),
-            arrival_no: u32::try_from(arrival_no).unwrap_or(u32::MAX),
-            runs: 0,
-            successes: 0,
-            effects: 0,
-        }
-    }
-
-    fn first_claim(&self) -> Option<SimTime> {
-        (self.first_claim != SimTime::MAX).then_some(self.first_claim)
-    }
-
-    fn done_at(&self) -> Option<SimTime> {
-        (self.done_at != SimTime::MAX).then_some(self.done_at)
-    }
-
-    fn prev_wait(&self) -> Option<SimDuration> {
-        (self.prev_wait.0 != u64::MAX).then_some(self.prev_wait)
-    }
-}
-
 #[derive(Debug, Clone)]
 struct Submission {
     calls: u32,
@@ -271,7 +232,7 @@ pub struct Simulation {
     workers: Vec<Worker>,
     idle: VecDeque<usize>,
     wake_at: Option<SimTime>,
-    info: Vec<JobInfo>,
+    info: JobStats,
     locks: BTreeMap<u64, RowLock>,
     waiters: Vec<(usize, JobId)>,
     in_flight: u32,
@@ -381,6 +342,18 @@ impl Simulation {
             .map_or(0.0, |tb| f64::from(tb.burst));
         let bucket = cfg.series_bucket;
         let jobs = cfg.job_count();
+        let needs = Needs {
+            runs: cfg
+                .kinds
+                .iter()
+                .any(|k| matches!(k.failure, FailureModel::FirstRuns { .. })),
+            arrival_no: cfg.kinds.iter().any(|k| {
+                k.effect
+                    .as_ref()
+                    .is_some_and(|e| e.idempotency_key.is_some())
+            }),
+            prev_wait: cfg.retry.jitter == Jitter::Decorrelated,
+        };
         let mut table = JobsTable::with_capacity(jobs);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
@@ -394,7 +367,7 @@ impl Simulation {
             workers,
             idle: VecDeque::new(),
             wake_at: None,
-            info: Vec::with_capacity(jobs.min(1 << 20) as usize),
+            info: JobStats::new(needs, jobs),
             locks: BTreeMap::new(),
             waiters: Vec::new(),
             in_flight: 0,
@@ -495,18 +468,12 @@ impl Simulation {
 
     /// Per job in id order: time from enqueue to first claim (`None` if never claimed).
     pub fn waits(&self) -> Vec<Option<SimDuration>> {
-        self.info
-            .iter()
-            .map(|i| i.first_claim().map(|t| t.since(i.enqueued_at)))
-            .collect()
+        self.info.waits()
     }
 
     /// Per job in id order: time from enqueue to `done` (`None` if not done).
     pub fn latencies(&self) -> Vec<Option<SimDuration>> {
-        self.info
-            .iter()
-            .map(|i| i.done_at().map(|t| t.since(i.enqueued_at)))
-            .collect()
+        self.info.latencies()
     }
 
     /// Queue depth (rows `queued`) over time: one point per bucket in which something happened.
@@ -749,7 +716,7 @@ impl Simulation {
                 } else {
                     let max = self.cfg.kinds[kind.0 as usize].max_attempts;
                     let id = self.table.enqueue(kind, max, self.now);
-                    self.info.push(JobInfo::new(n, self.now));
+                    self.info.push(n, self.now);
                     self.counters.accepted += 1;
                     self.say(None, Some((id, 0)), "enqueued");
                 }
@@ -1088,9 +1055,7 @@ impl Simulation {
             self.workers[w].first_claim = Some(id);
         }
         let idx = (id.0 - 1) as usize;
-        if self.info[idx].first_claim().is_none() {
-            self.info[idx].first_claim = self.now;
-        }
+        self.info.claimed(idx, self.now);
         let how = match self.cfg.claim {
             ClaimStrategy::Atomic => "claimed (UPDATE … RETURNING)",
             ClaimStrategy::TwoStatement { .. } => "claimed (UPDATE by id)",
@@ -1120,7 +1085,7 @@ impl Simulation {
         };
         self.workers[w].state = WState::Running(run);
         self.counters.runs += 1;
-        self.info[idx].runs += 1;
+        self.info.ran(idx);
         let kind = &self.cfg.kinds[row.kind.0 as usize];
         let (dist, calls) = (kind.duration, kind.calls_downstream);
         let d = self.sample_duration(dist);
@@ -1149,7 +1114,7 @@ impl Simulation {
         let k = row.kind.0 as usize;
         let failed = match self.cfg.kinds[k].failure {
             FailureModel::Never => false,
-            FailureModel::FirstRuns { k: n } => self.info[(run.job.0 - 1) as usize].runs <= n,
+            FailureModel::FirstRuns { k: n } => self.info.runs((run.job.0 - 1) as usize) <= n,
             FailureModel::Probability { p } => self.rng.chance(p),
             FailureModel::Always => true,
         };
@@ -1164,8 +1129,7 @@ impl Simulation {
     fn succeed(&mut self, w: usize, run: Run) {
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        self.info[idx].successes += 1;
-        if self.info[idx].successes > 1 {
+        if self.info.succeeded(idx) {
             self.counters.duplicate_runs += 1;
         }
         let kind = self
@@ -1176,7 +1140,7 @@ impl Simulation {
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
             let key = effect
                 .idempotency_key
-                .map(|t| t.replace("{n}", &self.info[idx].arrival_no.to_string()));
+                .map(|t| t.replace("{n}", &self.info.arrival_no(idx).to_string()));
             match key {
                 Some(key) if self.keys.contains(&key) => {
                     self.counters.prevented_by_key += 1;
@@ -1192,8 +1156,7 @@ impl Simulation {
                     }
                     let before = self.balance;
                     self.balance = self.balance.saturating_add(effect.amount);
-                    self.info[idx].effects += 1;
-                    if self.info[idx].effects > 1 {
+                    if self.info.effected(idx) {
                         self.counters.duplicate_effects += 1;
                     }
                     self.say(
@@ -1220,9 +1183,7 @@ impl Simulation {
             return;
         }
         self.table.complete(run.job);
-        if self.info[idx].done_at().is_none() {
-            self.info[idx].done_at = self.now;
-        }
+        self.info.done(idx, self.now);
         self.say(Some(w), Some(job), "done");
         if self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
@@ -1234,7 +1195,12 @@ impl Simulation {
         self.counters.failures += 1;
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        let msg = self.error_text(err).to_owned();
+        // The message is only needed for the event log.
+        let msg = if self.cfg.log {
+            self.error_text(err).to_owned()
+        } else {
+            String::new()
+        };
         if self.cfg.classify_errors && class == ErrorClass::Permanent {
             self.table.dead_letter(run.job, err);
             self.say(
@@ -1247,19 +1213,19 @@ impl Simulation {
             let wait = self
                 .cfg
                 .retry
-                .wait(n, self.info[idx].prev_wait(), &mut self.rng);
-            self.info[idx].prev_wait = wait;
+                .wait(n, self.info.prev_wait(idx), &mut self.rng);
+            self.info.set_prev_wait(idx, wait);
             match self
                 .table
                 .release(run.job, run.attempt, err, self.now, wait)
             {
-                Some(Released::Queued { run_after }) => self.say(
+                Some(Released::Queued { run_after }) if self.cfg.log => self.say(
                     Some(w),
                     Some(job),
                     format!("error {msg} → queued until {run_after}"),
                 ),
-                Some(Released::Dead) => self.say(Some(w), Some(job), format!("error {msg} → dead")),
-                None => {}
+                Some(Released::Dead) if self.cfg.log => self.say(Some(w), Some(job), format!("error {msg} → dead")),
+                _ => {}
             }
         }
         if self.cfg.claim.holds_row_lock() {
