@@ -19,14 +19,15 @@
 //! dying would push `attempts` past `max_attempts`. (The two-statement claim can still do so:
 //! that race is what it demonstrates.)
 //!
-//! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set; rows that become
+//! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set (a four-level
+//! bitset over ids: insert, remove and "lowest id" touch one word per level); rows that become
 //! claimable later (a `run_after` or a lease end) sit in a min-heap keyed by that time and move
 //! over when a claim looks at a later `now`. Stale heap entries are skipped.
 
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// A job's id: 1, 2, … in enqueue order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -112,7 +113,7 @@ pub enum Released {
 pub struct JobsTable {
     rows: Vec<Job>,
     /// Ids claimable at the time of the latest [`JobsTable::refresh`].
-    ready: BTreeSet<u64>,
+    ready: IdSet,
     /// `(time, id)` at which a row becomes claimable; may hold stale entries.
     later: BinaryHeap<Reverse<(SimTime, u64)>>,
     counts: [u64; 4],
@@ -285,7 +286,7 @@ impl JobsTable {
     /// two-statement claim, or the row a `FOR UPDATE` would lock).
     pub fn peek_claimable(&mut self, now: SimTime) -> Option<JobId> {
         self.refresh(now);
-        self.ready.first().map(|&id| JobId(id))
+        self.ready.first().map(JobId)
     }
 
     /// The lowest claimable id at `now` that `skip` does not reject.
@@ -295,7 +296,7 @@ impl JobsTable {
         mut skip: impl FnMut(JobId) -> bool,
     ) -> Option<JobId> {
         self.refresh(now);
-        self.ready.iter().map(|&id| JobId(id)).find(|&id| !skip(id))
+        self.ready.iter().map(JobId).find(|&id| !skip(id))
     }
 
     /// Atomic claim (`UPDATE … RETURNING` in one statement): the lowest claimable id at `now`
@@ -312,7 +313,7 @@ impl JobsTable {
     pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
         self.get(id)?;
         self.set_status(id, Status::Running);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let until = now.plus(lease);
         let row = self.get_mut(id)?;
         row.attempts = row.attempts.saturating_add(1);
@@ -328,7 +329,7 @@ impl JobsTable {
             return false;
         }
         self.set_status(id, Status::Done);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         if let Some(row) = self.get_mut(id) {
             row.locked_until = None;
         }
@@ -353,7 +354,7 @@ impl JobsTable {
             return Some(Released::Dead);
         }
         self.set_status(id, Status::Queued);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let run_after = now.plus(wait);
         let row = self.get_mut(id)?;
         row.locked_until = None;
@@ -370,7 +371,7 @@ impl JobsTable {
             return false;
         }
         self.set_status(id, Status::Dead);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         if let Some(row) = self.get_mut(id) {
             row.locked_until = None;
             row.last_error = Some(error);
@@ -385,7 +386,7 @@ impl JobsTable {
             return;
         }
         self.set_status(id, image.status);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let due = Self::due(&image);
         if let Some(row) = self.get_mut(id) {
             *row = image;
@@ -393,5 +394,120 @@ impl JobsTable {
         if let Some(t) = due {
             self.schedule(t, id.0);
         }
+    }
+}
+
+/// Levels of [`IdSet`]: with 64 bits a word, the top level has one word up to 2²⁴ ids (the
+/// table holds at most 2·10⁶ rows); past that the top level is scanned word by word.
+const LEVELS: usize = 4;
+
+/// A set of ids as a four-level bitset: bit `i` of level 0 is id `i`; bit `i` of level `l + 1`
+/// says word `i` of level `l` is non-zero. Insert and remove touch one word per level; the
+/// lowest id (and the next one after a given id) is found by descending from the top level.
+#[derive(Debug, Clone, Default)]
+struct IdSet {
+    levels: [Vec<u64>; LEVELS],
+    len: usize,
+}
+
+impl IdSet {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn insert(&mut self, id: u64) {
+        let mut pos = id;
+        for l in 0..LEVELS {
+            let w = (pos >> 6) as usize;
+            let level = &mut self.levels[l];
+            if level.len() <= w {
+                level.resize(w + 1, 0);
+            }
+            let bit = 1u64 << (pos & 63);
+            let was = level[w];
+            level[w] = was | bit;
+            if l == 0 {
+                if was & bit != 0 {
+                    return;
+                }
+                self.len += 1;
+            }
+            if was != 0 {
+                return;
+            }
+            pos = w as u64;
+        }
+    }
+
+    fn remove(&mut self, id: u64) {
+        let mut pos = id;
+        for l in 0..LEVELS {
+            let w = (pos >> 6) as usize;
+            let Some(word) = self.levels[l].get_mut(w) else {
+                return;
+            };
+            let bit = 1u64 << (pos & 63);
+            if l == 0 {
+                if *word & bit == 0 {
+                    return;
+                }
+                self.len -= 1;
+            }
+            *word &= !bit;
+            if *word != 0 {
+                return;
+            }
+            pos = w as u64;
+        }
+    }
+
+    fn first(&self) -> Option<u64> {
+        self.next_from(0)
+    }
+
+    /// The lowest id `>= from`.
+    fn next_from(&self, from: u64) -> Option<u64> {
+        let mut pos = from;
+        let mut l = 0;
+        // Up: find the lowest set bit at or after `pos` on some level.
+        let found = loop {
+            let level = &self.levels[l];
+            let w = (pos >> 6) as usize;
+            if l == LEVELS - 1 {
+                let first = level.get(w)? & (u64::MAX << (pos & 63));
+                if first != 0 {
+                    break (w as u64) * 64 + u64::from(first.trailing_zeros());
+                }
+                let (i, word) = level
+                    .iter()
+                    .enumerate()
+                    .skip(w + 1)
+                    .find(|(_, &x)| x != 0)?;
+                break (i as u64) * 64 + u64::from(word.trailing_zeros());
+            }
+            let bits = level.get(w)? & (u64::MAX << (pos & 63));
+            if bits != 0 {
+                break (w as u64) * 64 + u64::from(bits.trailing_zeros());
+            }
+            pos = w as u64 + 1;
+            l += 1;
+        };
+        // Down: the lowest set bit of each non-empty word below.
+        let mut pos = found;
+        while l > 0 {
+            l -= 1;
+            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
+            pos = pos * 64 + u64::from(word.trailing_zeros());
+        }
+        Some(pos)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut next = self.first();
+        std::iter::from_fn(move || {
+            let id = next?;
+            next = id.checked_add(1).and_then(|n| self.next_from(n));
+            Some(id)
+        })
     }
 }
