@@ -570,15 +570,22 @@ impl Simulation {
         }
     }
 
+    /// Logs a line when the config asks for a log: the check is inlined at every call site,
+    /// the writing is not (most runs, and every benchmark run, have the log off).
+    #[inline(always)]
     fn say(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, what: impl Into<String>) {
-        if !self.cfg.log {
-            return;
+        if self.cfg.log {
+            self.write_log(worker, job, what.into());
         }
+    }
+
+    #[inline(never)]
+    fn write_log(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, what: String) {
         let worker = worker
             .and_then(|w| self.cfg.workers.get(w))
             .map(|s| s.name.clone());
         let job = job.and_then(|(id, attempt)| {
-            let row = self.table.get(id)?;
+            let row = self.table.row(id)?;
             Some((
                 id,
                 self.kind_name(row.kind).to_owned(),
@@ -590,7 +597,7 @@ impl Simulation {
             time: self.now,
             worker,
             job,
-            what: what.into(),
+            what,
         });
     }
 
@@ -982,7 +989,7 @@ impl Simulation {
     }
 
     fn lock_row(&mut self, w: usize, id: JobId) {
-        let Some(image) = self.table.get(id).cloned() else {
+        let Some(image) = self.table.row(id) else {
             return;
         };
         if let Some(row) = self.table.mark_running(id, self.now, SimDuration(u64::MAX)) {
@@ -1111,7 +1118,7 @@ impl Simulation {
         let WState::Running(run) = self.workers[w].state else {
             return;
         };
-        let Some(row) = self.table.get(run.job) else {
+        let Some(row) = self.table.row(run.job) else {
             return;
         };
         let k = row.kind.0 as usize;
@@ -1137,7 +1144,7 @@ impl Simulation {
         }
         let kind = self
             .table
-            .get(run.job)
+            .row(run.job)
             .map(|r| r.kind.0 as usize)
             .unwrap_or(0);
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
