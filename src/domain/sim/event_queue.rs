@@ -112,11 +112,13 @@ impl<E> EventQueue<E> {
     }
 
     fn find_min(&mut self) {
+        // Branch-free selects: which key is smallest is unpredictable.
         let mut m = 0;
-        for (i, &k) in self.keys.iter().enumerate().skip(1) {
-            if k < self.keys[m] {
-                m = i;
-            }
+        let mut best = u128::MAX;
+        for (i, &k) in self.keys.iter().enumerate() {
+            let less = k < best;
+            m = if less { i } else { m };
+            best = if less { k } else { best };
         }
         self.min = m;
     }

@@ -561,7 +561,16 @@ impl IdSet {
     }
 
     fn first(&self) -> Option<u64> {
-        self.next_from(0)
+        // Top down: the first non-zero word of the top level, then the lowest bit of each
+        // non-empty word below.
+        let top = &self.levels[LEVELS - 1];
+        let (w, word) = top.iter().enumerate().find(|(_, &x)| x != 0)?;
+        let mut pos = (w as u64) * 64 + u64::from(word.trailing_zeros());
+        for l in (0..LEVELS - 1).rev() {
+            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
+            pos = pos * 64 + u64::from(word.trailing_zeros());
+        }
+        Some(pos)
     }
 
     /// The lowest id `>= from`.
