@@ -155,6 +155,8 @@ struct Stream {
     kind: KindId,
     produced: u64,
     times: Vec<u64>,
+    /// Mean gap of a Poisson stream, µs (`1e6 / rate`, computed once).
+    gap_us: f64,
 }
 
 /// Counters of a run; [`Report`](super::Report) derives the other figures.
@@ -300,6 +302,10 @@ impl Simulation {
                 kind: KindId(a.kind as u32),
                 produced: 0,
                 times,
+                gap_us: match a.pattern {
+                    Pattern::Poisson { rate_per_s, .. } => 1e6 / rate_per_s,
+                    _ => 0.0,
+                },
             });
             if let Some(t) = first {
                 queue.schedule(t, Ev::Arrive { stream: i });
@@ -689,9 +695,9 @@ impl Simulation {
         }
         let produced = self.streams[stream].produced;
         let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
-            (Pattern::Poisson { .. }, Some((rate_per_s, count))) => (produced < count).then(|| {
+            (Pattern::Poisson { .. }, Some((_, count))) => (produced < count).then(|| {
                 self.now.plus(SimDuration(round_us(
-                    self.rng.exponential(1e6 / rate_per_s),
+                    self.rng.exponential(self.streams[stream].gap_us),
                 )))
             }),
             (Pattern::Times { .. }, _) => usize::try_from(produced)
