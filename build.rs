@@ -22,6 +22,9 @@ const FONT_NOWHERE: &str = "modality-advisor-builtin-metrics";
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=diagrams");
+    // rust-i18n reads locales/ at compile time but does not tell cargo; this makes a changed
+    // translation rebuild the crate.
+    println!("cargo:rerun-if-changed=locales");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // Keep the renderer's font cache inside the build folder.
     env::set_var("XDG_CACHE_HOME", out.join("cache"));

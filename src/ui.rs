@@ -3,14 +3,20 @@
 
 pub mod app;
 pub mod chart;
+pub mod event_log;
 pub mod export_bar;
 pub mod form;
 pub mod glue;
 pub mod print_view;
 pub mod result;
 pub mod sheet;
+pub mod sim_charts;
+pub mod sim_compare;
+pub mod sim_knobs;
 pub mod simulate;
 pub mod state;
+pub mod state_machine;
+pub mod stepper;
 pub mod timeline;
 pub mod wizard;
 

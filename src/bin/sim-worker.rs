@@ -1,5 +1,6 @@
 //! The simulation Web Worker (built by Trunk with `data-type="worker"`): receives a
-//! `RunRequest` as JSON text, runs the queue engine, posts progress and the result back.
+//! `RunRequest` as JSON text, runs the queue engine, posts progress and the result back; keeps
+//! the last run's event log and answers `LogRequest`s with slices of it.
 //! All logic is in `modality_advisor::domain::sim::run`; this only moves strings.
 
 #[cfg(target_arch = "wasm32")]
@@ -8,13 +9,15 @@ fn main() {
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post_scope = scope.clone();
+    // The last finished run's event log lives here, answering the page's slice requests.
+    let mut state = modality_advisor::domain::sim::run::WorkerState::new();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
             let post = |s: String| {
                 let _ = post_scope.post_message(&JsValue::from_str(&s));
             };
-            let done = modality_advisor::domain::sim::run::handle(&text, 20_000, post);
+            let done = state.handle(&text, 20_000, post);
             let _ = post_scope.post_message(&JsValue::from_str(&done));
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));

@@ -10,20 +10,30 @@
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`contention`]: the AWS study's versioned-row contention model.
 //! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
+//! * [`frames`]: per-step frames of small runs, for stepping them in the page.
+//! * [`log`](mod@log): the event log as typed entries, rendered in English or Japanese.
+//! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
+//!   of two runs side by side.
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
+//! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
 //!
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod backoff;
+pub mod charts;
+pub mod compare;
 pub mod config;
 pub mod contention;
+pub mod custom;
 pub mod engine;
 pub mod erlang;
 pub mod error;
 pub mod event_queue;
 pub mod file;
+pub mod frames;
 pub mod jobs;
+pub mod log;
 pub mod report;
 pub mod rng;
 pub mod run;
@@ -37,11 +47,12 @@ pub use config::{
     InWorkerRetry, Intake, JobKind, Limits, Pattern, SimConfig, TokenBucket, WorkerSpec,
 };
 pub use contention::{run_contention, ContentionConfig, ContentionResult};
-pub use engine::{CallResult, Counters, LogEntry, Simulation, StopReason};
+pub use engine::{CallResult, Counters, Simulation, StopReason};
 pub use error::ConfigError;
 pub use event_queue::EventQueue;
 pub use file::{load_config, SimConfigFile};
-pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status, Transition};
+pub use log::{EventLog, LogEntry, LogEvent, LogNames};
 pub use report::{JobRow, Metrics, Percentiles, Report};
 pub use rng::SimRng;
 pub use scenario::{run_scenario, trace_digest, Scenario};

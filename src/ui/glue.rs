@@ -1,5 +1,6 @@
 //! The one place that touches browser APIs beyond rendering: local storage, the
-//! browser's language list, downloads, the clipboard, files and printing. Every failure
+//! browser's language list, downloads, the clipboard, files, printing, the simulation worker and
+//! the playback timer. Every failure
 //! (storage disabled, private mode, permission refused) degrades or returns a message instead of
 //! failing.
 
@@ -175,6 +176,11 @@ impl SimWorker {
         })
     }
 
+    /// Whether the worker has loaded and takes messages.
+    pub fn is_ready(&self) -> bool {
+        self.ready.get()
+    }
+
     /// Sends a request (JSON text), or holds it until the worker is ready.
     ///
     /// # Errors
@@ -193,5 +199,39 @@ impl SimWorker {
 impl Drop for SimWorker {
     fn drop(&mut self) {
         self.worker.terminate();
+    }
+}
+
+/// A repeating timer (`setInterval`) that calls `tick` every `ms` milliseconds until it is
+/// dropped (`clearInterval`). Used by the stepper's playback.
+pub struct Interval {
+    handle: Option<i32>,
+    _tick: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl Interval {
+    /// Starts the timer. Where the browser refuses, it simply never ticks.
+    pub fn new(ms: u32, tick: impl FnMut() + 'static) -> Interval {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(tick);
+        let handle = web_sys::window().and_then(|w| {
+            w.set_interval_with_callback_and_timeout_and_arguments_0(
+                closure.as_ref().unchecked_ref(),
+                i32::try_from(ms).unwrap_or(i32::MAX),
+            )
+            .ok()
+        });
+        Interval {
+            handle,
+            _tick: closure,
+        }
+    }
+}
+
+impl Drop for Interval {
+    fn drop(&mut self) {
+        if let (Some(h), Some(w)) = (self.handle, web_sys::window()) {
+            w.clear_interval_with_handle(h);
+        }
     }
 }

@@ -2,28 +2,44 @@
 //! simulation Web Worker (progress, cancel), and the result: key facts, trace hash, the jobs
 //! table and the event log. The engine never runs on the main thread.
 
+use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
-use crate::domain::sim::run::{RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::compare::default_alternative;
+use crate::domain::sim::custom::{Change, CustomRun};
+use crate::domain::sim::run::{
+    LogRequest, RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS,
+};
 use crate::domain::sim::Scenario;
+use crate::ui::event_log::{EventLog, LogAnswer};
 use crate::ui::glue::SimWorker;
+use crate::ui::sim_compare::SimCompare;
+use crate::ui::sim_knobs::SimKnobs;
 use crate::ui::state::AppContext;
+use crate::ui::stepper::StepView;
 use rust_i18n::t;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Lines of the event log and rows of the jobs table shown at most.
+/// Rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
 
-/// The presets: the six named scenarios, then the load preset.
+/// The preset id of "Your settings" (a config built from the sheet and the knobs).
+const CUSTOM: &str = "custom";
+
+/// The presets: the six named scenarios, "Your settings", then the load preset.
 fn presets() -> Vec<&'static str> {
     let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
+    ids.push(CUSTOM);
     ids.push(LOAD_SCENARIO);
     ids
 }
 
 fn variants_of(preset: &str) -> &'static [&'static str] {
+    if preset == CUSTOM {
+        return &["your-settings"];
+    }
     Scenario::parse(preset)
         .map(|s| s.variants())
         .unwrap_or(&["bench"])
@@ -48,6 +64,12 @@ pub fn SimulateScreen() -> Html {
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
+    // The latest answer about a run's log (the event log box keeps what concerns its run).
+    let log_answer = use_state(|| None::<LogAnswer>);
+    // "Your settings" once edited (`None`: follow the sheet).
+    let custom = use_state(|| None::<CustomRun>);
+    // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
+    let resets = use_state(|| 0u32);
     let Some(ctx) = ctx else {
         return Html::default();
     };
@@ -55,10 +77,18 @@ pub fn SimulateScreen() -> Html {
     let l = lang.code();
     let seed = parse_whole(&seed_raw);
     let is_load = *scenario == LOAD_SCENARIO;
+    let is_custom = *scenario == CUSTOM;
+    let sheet_run = ctx
+        .sheet
+        .as_ref()
+        .map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let settings = (*custom).clone().unwrap_or_else(|| sheet_run.clone());
+    let settings_file = |c: &CustomRun| custom_file(c, seed, lang);
+    let current_config = is_custom.then(|| settings_file(&settings));
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
-        let (status, run_id) = (status.clone(), run_id.clone());
+        let (status, run_id, log_answer) = (status.clone(), run_id.clone(), log_answer.clone());
         let app = ctx.clone();
         Callback::from(move |text: String| {
             let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
@@ -76,6 +106,14 @@ pub fn SimulateScreen() -> Html {
                 RunMessage::Failed { id, errors } if id == current => {
                     status.set(RunStatus::Failed(errors))
                 }
+                RunMessage::LogSlice {
+                    id, from, entries, ..
+                } => log_answer.set(Some(LogAnswer::Slice {
+                    id,
+                    from,
+                    entries: Rc::new(entries),
+                })),
+                RunMessage::LogError { id, .. } => log_answer.set(Some(LogAnswer::Gone { id })),
                 _ => {}
             }
         })
@@ -83,6 +121,7 @@ pub fn SimulateScreen() -> Html {
     let run = {
         let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
         let (scenario, variant) = (*scenario, *variant);
+        let current_config = current_config.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(seed) = seed else {
@@ -93,6 +132,23 @@ pub fn SimulateScreen() -> Html {
                 )
                 .into_owned()]));
                 return;
+            };
+            // A knob showing a refused value holds its last good value; do not run that.
+            if is_custom && crate::ui::sim_knobs::knob_refused() {
+                status.set(RunStatus::Failed(vec![t!(
+                    "knobs.ui.refused-field",
+                    locale = lang.code()
+                )
+                .into_owned()]));
+                return;
+            }
+            let custom = match current_config.clone() {
+                Some(Err(errors)) => {
+                    status.set(RunStatus::Failed(errors));
+                    return;
+                }
+                Some(Ok(c)) => Some(c),
+                None => None,
             };
             if is_load && jobs.is_none() {
                 status.set(RunStatus::Failed(vec![t!(
@@ -126,6 +182,7 @@ pub fn SimulateScreen() -> Html {
                 variant: Some(variant.to_owned()),
                 seed,
                 jobs: if is_load { jobs } else { None },
+                custom,
             };
             let sent = serde_json::to_string(&req)
                 .map_err(|e| e.to_string())
@@ -146,6 +203,19 @@ pub fn SimulateScreen() -> Html {
         })
     };
     let running = matches!(*status, RunStatus::Running(_));
+    // Log lines come from the worker that ran the result shown; none when it was stopped.
+    let log_request = {
+        let worker = worker.clone();
+        Callback::from(move |req: LogRequest| -> bool {
+            let Ok(json) = serde_json::to_string(&req) else {
+                return false;
+            };
+            worker
+                .borrow()
+                .as_ref()
+                .is_some_and(|w| w.is_ready() && w.send(&json).is_ok())
+        })
+    };
 
     let presets = presets().into_iter().map(|sc| {
         let pressed = *scenario == sc;
@@ -216,6 +286,74 @@ pub fn SimulateScreen() -> Html {
         .into_owned()
     });
 
+    // Compare: A = what Run would run now; B = another variant, or the settings with one change.
+    let compare = {
+        let base = |variant: &str, custom: Option<CustomRun>| RunRequest {
+            id: 0,
+            scenario: (*scenario).to_owned(),
+            variant: Some(variant.to_owned()),
+            seed: seed.unwrap_or(0),
+            jobs: None,
+            custom,
+        };
+        let seed_error = || {
+            vec![t!(
+                "sim.ui.seed-error",
+                locale = l,
+                max = group_thousands(u64::MAX)
+            )
+            .into_owned()]
+        };
+        let (a, a_label, alternatives) = if is_load {
+            (Err(Vec::new()), AttrValue::default(), Vec::new())
+        } else if is_custom {
+            let a = match (seed, settings_file(&settings)) {
+                (None, _) => Err(seed_error()),
+                (_, Err(e)) => Err(e),
+                (Some(_), Ok(file)) => Ok(base("your-settings", Some(file))),
+            };
+            let alternatives = Change::ALL
+                .into_iter()
+                .map(|c| {
+                    // Unchecked here: A is checked when Compare is pressed, and B differs from
+                    // A only by a switch (or twice the workers, capped at the knob's maximum).
+                    (
+                        AttrValue::from(settings.change_label(c, lang)),
+                        base("your-settings", Some(settings.changed(c))),
+                    )
+                })
+                .collect();
+            (
+                a,
+                AttrValue::from(t!("knobs.ui.preset-title", locale = l).into_owned()),
+                alternatives,
+            )
+        } else {
+            let all = variants_of(&scenario);
+            let first = default_alternative(&scenario, &variant, all);
+            let alternatives = first
+                .into_iter()
+                .chain(
+                    all.iter()
+                        .copied()
+                        .filter(|v| *v != *variant && Some(*v) != first),
+                )
+                .map(|v| {
+                    (
+                        AttrValue::from(format!("{} / {v}", *scenario)),
+                        base(v, None),
+                    )
+                })
+                .collect();
+            (
+                seed.map(|_| base(&variant, None)).ok_or_else(seed_error),
+                AttrValue::from(format!("{} / {}", *scenario, *variant)),
+                alternatives,
+            )
+        };
+        html! { <SimCompare key={format!("{}", *scenario)} {a} {a_label} {alternatives} /> }
+    };
+
     let status_line = match &*status {
         RunStatus::Idle => Html::default(),
         RunStatus::Running(0) => {
@@ -244,8 +382,13 @@ pub fn SimulateScreen() -> Html {
                     <legend>{ t!("sim.ui.presets", locale = l) }</legend>
                     <ul class="presets">{ for presets }</ul>
                 </fieldset>
+                <div class="slot">{ is_custom.then(|| html! {
+                    <SimKnobs key={resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
+                        onchange={{ let custom = custom.clone(); Callback::from(move |c| custom.set(Some(c))) }}
+                        onreset={{ let (custom, resets) = (custom.clone(), resets.clone()); Callback::from(move |()| { custom.set(None); resets.set(*resets + 1); }) }} />
+                }) }</div>
                 <div class="sim-row">
-                    <fieldset class="variants">
+                    <fieldset class="variants" hidden={is_custom}>
                         <legend>{ t!("sim.ui.variant", locale = l) }</legend>
                         { for variants }
                     </fieldset>
@@ -263,7 +406,10 @@ pub fn SimulateScreen() -> Html {
                 </div>
             </form>
             <div class="slot">{ status_line }</div>
-            <div class="slot">{ ctx.sim_result.clone().map(|v| html! { <RunResult view={v} /> }) }</div>
+            <div class="slot">{ ctx.sim_result.clone().map(|v| html! {
+                <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} />
+            }) }</div>
+            <div class="slot">{ compare }</div>
         </section>
     }
 }
@@ -273,11 +419,21 @@ pub fn SimulateScreen() -> Html {
 pub struct RunResultProps {
     /// The finished run.
     pub view: Rc<RunView>,
+    /// The latest answer from the worker about a run's log.
+    #[prop_or_default]
+    pub log_answer: Option<LogAnswer>,
+    /// Asks the worker for log lines (`false`: no worker to ask).
+    #[prop_or_default]
+    pub log_request: Option<Callback<LogRequest, bool>>,
+    /// A log line (0-based) to scroll to and mark as the current one.
+    #[prop_or_default]
+    pub highlight: Option<u64>,
 }
 
 /// Key facts, the jobs table and the event log of a finished run.
 #[component]
 pub fn RunResult(props: &RunResultProps) -> Html {
+    let step_line = use_state_eq(|| None::<u64>);
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
@@ -359,12 +515,13 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             format!("{calls:.0} / {ms:.0} ms"),
         ));
     }
-    let log_total = v.log.len();
     let rows_total: u64 = v.counts.iter().sum();
     html! {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
             <dl class="facts">{ for facts }</dl>
+            <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
+            <div class="slot"><crate::ui::sim_charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
                 <div class="table-wrap">
@@ -386,13 +543,34 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                     <p class="hint" data-rows-cut="true">{ t!("sim.ui.rows-cut", locale = l, shown = group_thousands(v.jobs.len() as u64), total = group_thousands(rows_total)) }</p>
                 }
             }
-            if log_total > 0 {
+            if v.log_total > 0 {
                 <h4>{ t!("sim.ui.log", locale = l) }</h4>
-                <ol class="log">{ for v.log.iter().take(SHOW_LINES).map(|line| html! { <li>{ line.clone() }</li> }) }</ol>
-                if log_total > SHOW_LINES {
-                    <p class="hint">{ t!("sim.ui.log-cut", locale = l, shown = group_thousands(SHOW_LINES as u64), total = group_thousands(log_total as u64)) }</p>
-                }
+                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight.or(*step_line)} />
+            } else if let Some(max) = v.log_bound {
+                <p class="hint" data-log-off="true">{ t!("sim-log.ui.off", locale = l, max = group_thousands(max)) }</p>
             }
         </section>
+    }
+}
+
+/// "Your settings" ready to run with the seed, or the findings that refuse them (each naming
+/// the knob and the allowed range), in `lang`. Seeds above `i64::MAX` are refused: a config
+/// file (the download) cannot carry them.
+fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun, Vec<String>> {
+    let mut errors: Vec<String> = c.validate().iter().map(|e| e.message(lang)).collect();
+    let seed = seed.and_then(|s| i64::try_from(s).ok());
+    if seed.is_none() {
+        errors.push(
+            t!(
+                "knobs.ui.seed-too-large",
+                locale = lang.code(),
+                max = group_thousands(i64::MAX as u64)
+            )
+            .into_owned(),
+        );
+    }
+    match seed {
+        Some(_) if errors.is_empty() => Ok(c.clone()),
+        _ => Err(errors),
     }
 }

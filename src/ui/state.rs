@@ -2,7 +2,7 @@
 
 use crate::domain::flowchart::Answer;
 use crate::domain::sheet::edit::SheetEdit;
-use crate::domain::sheet::prefill::for_decision;
+use crate::domain::sheet::prefill::{for_decision, relocalize};
 use crate::domain::sheet::{Decision, JobSheet};
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId};
 use std::rc::Rc;
@@ -157,7 +157,11 @@ impl Reducible for AppState {
             s.interacted = true;
         }
         match action {
-            Action::SetLang(lang) => s.lang = lang,
+            Action::SetLang(lang) => {
+                s.lang = lang;
+                // Defaults nobody changed follow the language; the user's own words stay.
+                s.sheet = s.sheet.as_ref().map(|sheet| relocalize(sheet, lang));
+            }
             Action::Answer(q, answer) => {
                 s.dropped = s
                     .answers

@@ -282,3 +282,20 @@ test('loading the example can be undone; English mode loads the English example'
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('switching language translates the defaults nobody changed and keeps the user\'s words', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  assert.equal(await page.inputValue('#dead-letter'), 'the jobs table, kept with status dead');
+  await page.fill('#notify', 'page the on-call engineer');
+  await page.press('#notify', 'Tab');
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.equal(await page.inputValue('#dead-letter'), 'jobsテーブルのstatusをdeadにして残す');
+  assert.equal(await page.inputValue('#notify'), 'page the on-call engineer');
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForSelector('html[lang="en"]');
+  assert.equal(await page.inputValue('#dead-letter'), 'the jobs table, kept with status dead');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

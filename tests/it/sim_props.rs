@@ -166,7 +166,7 @@ type Trace = (Vec<String>, Vec<(Status, u32)>);
 fn trace(cfg: &SimConfig) -> Option<Trace> {
     let mut sim = Simulation::new(cfg.clone()).ok()?;
     sim.run();
-    let log = sim.log().iter().map(ToString::to_string).collect();
+    let log = sim.log().iter().map(|l| l.to_string()).collect();
     let rows = sim
         .table()
         .rows()

@@ -12,6 +12,7 @@ fn req(scenario: &str, variant: Option<&str>, seed: u64, jobs: Option<u64>) -> R
         variant: variant.map(String::from),
         seed,
         jobs,
+        custom: None,
     }
 }
 

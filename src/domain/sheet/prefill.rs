@@ -165,3 +165,79 @@ pub fn for_decision(existing: Option<&JobSheet>, decision: Decision, lang: Lang)
         None => prefill(ProcessFacts::default(), decision, lang),
     }
 }
+
+/// `sheet` with its pre-filled texts in `to`: every text or list field that still holds the
+/// default of the sheet's language (as [`prefill`] writes it for the same facts and decision)
+/// is replaced by the default in `to`; fields the user changed stay as they are. Numbers and
+/// choices are not language-dependent and never change. The result's `lang` is `to`.
+/// A sheet without `lang` (older files) or already in `to` comes back unchanged.
+pub fn relocalize(sheet: &JobSheet, to: Lang) -> JobSheet {
+    let Some(from) = sheet.lang.filter(|&l| l != to) else {
+        return sheet.clone();
+    };
+    let old = prefill(sheet.process.clone(), sheet.decision.clone(), from);
+    let new = prefill(sheet.process.clone(), sheet.decision.clone(), to);
+    let mut out = sheet.clone();
+    out.lang = Some(to);
+    fn swap<T: PartialEq + Clone>(field: &mut T, old: Option<&T>, new: Option<&T>) {
+        if let (Some(old), Some(new)) = (old, new) {
+            if field == old {
+                *field = new.clone();
+            }
+        }
+    }
+    if let Some(r) = out.retry.as_mut() {
+        let (o, n) = (old.retry.as_ref(), new.retry.as_ref());
+        swap(
+            &mut r.idempotency_key,
+            o.map(|x| &x.idempotency_key),
+            n.map(|x| &x.idempotency_key),
+        );
+        swap(
+            &mut r.retryable_errors,
+            o.map(|x| &x.retryable_errors),
+            n.map(|x| &x.retryable_errors),
+        );
+        swap(
+            &mut r.non_retryable_errors,
+            o.map(|x| &x.non_retryable_errors),
+            n.map(|x| &x.non_retryable_errors),
+        );
+    }
+    if let Some(f) = out.failure.as_mut() {
+        let (o, n) = (old.failure.as_ref(), new.failure.as_ref());
+        swap(
+            &mut f.dead_letter,
+            o.map(|x| &x.dead_letter),
+            n.map(|x| &x.dead_letter),
+        );
+        swap(&mut f.notify, o.map(|x| &x.notify), n.map(|x| &x.notify));
+        swap(&mut f.rerun, o.map(|x| &x.rerun), n.map(|x| &x.rerun));
+    }
+    if let Some(t) = out.ticket.as_mut() {
+        let (o, n) = (old.ticket.as_ref(), new.ticket.as_ref());
+        swap(&mut t.states, o.map(|x| &x.states), n.map(|x| &x.states));
+        swap(
+            &mut t.completion,
+            o.map(|x| &x.completion),
+            n.map(|x| &x.completion),
+        );
+    }
+    if let Some(b) = out.batch.as_mut() {
+        let (o, n) = (old.batch.as_ref(), new.batch.as_ref());
+        swap(
+            &mut b.partial_failure,
+            o.map(|x| &x.partial_failure),
+            n.map(|x| &x.partial_failure),
+        );
+    }
+    if let Some(s) = out.sync.as_mut() {
+        let (o, n) = (old.sync.as_ref(), new.sync.as_ref());
+        swap(
+            &mut s.on_timeout,
+            o.map(|x| &x.on_timeout),
+            n.map(|x| &x.on_timeout),
+        );
+    }
+    out
+}

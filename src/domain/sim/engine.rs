@@ -18,6 +18,10 @@ use super::backoff::Jitter;
 use super::error::ConfigError;
 use super::event_queue::EventQueue;
 use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+use super::log::{
+    ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
+    NO_WORKER,
+};
 use super::rng::{round_us, SimRng};
 use super::stats::{JobStats, Needs};
 use super::time::{SimDuration, SimTime};
@@ -62,17 +66,6 @@ pub enum CallResult {
     RateLimited,
     /// Refused: inside the outage window.
     Unavailable,
-}
-
-impl CallResult {
-    fn text(self) -> &'static str {
-        match self {
-            CallResult::Ok => "ok",
-            CallResult::Busy => "busy: downstream is locked by another write",
-            CallResult::RateLimited => "rate limited: too many requests",
-            CallResult::Unavailable => "unavailable: downstream is down",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -194,32 +187,6 @@ pub struct Counters {
     pub fallbacks: u64,
 }
 
-/// One line of the event log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogEntry {
-    /// When it happened.
-    pub time: SimTime,
-    /// Worker name, if a worker did it.
-    pub worker: Option<String>,
-    /// Job id, kind name and `(attempt, max_attempts)`, if it concerns a job.
-    pub job: Option<(JobId, String, u32, u32)>,
-    /// What happened.
-    pub what: String,
-}
-
-impl std::fmt::Display for LogEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.time)?;
-        if let Some(w) = &self.worker {
-            write!(f, " {w}")?;
-        }
-        if let Some((id, name, n, max)) = &self.job {
-            write!(f, " job#{} {name} {n}/{max}", id.0)?;
-        }
-        write!(f, ": {}", self.what)
-    }
-}
-
 /// A running simulation. Build with [`Simulation::new`], drive with [`Simulation::step`],
 /// [`Simulation::step_until`] or [`Simulation::run`], then read the table, log and metrics.
 pub struct Simulation {
@@ -247,12 +214,15 @@ pub struct Simulation {
     balance: i64,
     keys: BTreeSet<String>,
     counters: Counters,
-    log: Vec<LogEntry>,
+    log: EventLog,
+    names: LogNames,
     events: u64,
     stopped: Option<StopReason>,
     series: Vec<(SimTime, u64)>,
     bucket: SimDuration,
     next_sample: SimTime,
+    calls_series: Vec<[u64; 3]>,
+    calls_bucket: SimDuration,
 }
 
 impl Simulation {
@@ -272,7 +242,7 @@ impl Simulation {
             errors.push(k.error.clone());
         }
         let expiry_error = ErrorId(errors.len() as u32);
-        errors.push("lease expired on the last attempt (worker lost)".to_owned());
+        errors.push(BUILTIN_ERRORS[0].to_owned());
         let mut call_errors = [ErrorId(0); 3];
         for (i, r) in [
             CallResult::Busy,
@@ -360,6 +330,21 @@ impl Simulation {
             }),
             prev_wait: cfg.retry.jitter == Jitter::Decorrelated,
         };
+        let names = LogNames {
+            kinds: cfg
+                .kinds
+                .iter()
+                .map(|k| KindNames {
+                    name: k.name.clone(),
+                    max_attempts: k.max_attempts,
+                    amount: k.effect.as_ref().map_or(0, |e| e.amount),
+                    key: k.effect.as_ref().and_then(|e| e.idempotency_key.clone()),
+                })
+                .collect(),
+            workers: cfg.workers.iter().map(|w| w.name.clone()).collect(),
+            errors: errors.clone(),
+            builtin_errors: expiry_error.0,
+        };
         let mut table = JobsTable::with_capacity(jobs);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
@@ -386,12 +371,15 @@ impl Simulation {
             balance: 0,
             keys: BTreeSet::new(),
             counters: Counters::default(),
-            log: Vec::new(),
+            log: EventLog::new(),
+            names,
             events: 0,
             stopped: None,
             series: vec![(SimTime::ZERO, 0)],
             bucket,
             next_sample: SimTime::ZERO.plus(bucket),
+            calls_series: Vec::new(),
+            calls_bucket: bucket,
             cfg,
         })
     }
@@ -424,9 +412,19 @@ impl Simulation {
             .map_or("", |k| k.name.as_str())
     }
 
-    /// The event log (empty when the config turned logging off).
-    pub fn log(&self) -> &[LogEntry] {
-        &self.log
+    /// The event log (empty when the config turned logging off): entries with their names;
+    /// each line displays as English text.
+    pub fn log(&self) -> Log<'_> {
+        Log {
+            entries: &self.log,
+            names: &self.names,
+        }
+    }
+
+    /// Takes the recorded log and its names out of the run (leaving an empty log), so the
+    /// log can outlive the run's much larger tables.
+    pub fn take_log(&mut self) -> (EventLog, LogNames) {
+        (std::mem::take(&mut self.log), self.names.clone())
     }
 
     /// The counters so far.
@@ -485,6 +483,16 @@ impl Simulation {
     /// Queue depth (rows `queued`) over time: one point per bucket in which something happened.
     pub fn depth_series(&self) -> &[(SimTime, u64)] {
         &self.series
+    }
+
+    /// Downstream answers per time bucket, bucketed like [`Simulation::depth_series`]: the
+    /// bucket width (`series_bucket`, doubled each time more than 4 096 buckets would be
+    /// needed) and per bucket from `t = 0` the answers `[ok, busy, failed]`, where *failed*
+    /// is rate limited + unavailable. An answer counts in the bucket of the instant it
+    /// reaches its caller, exactly when [`Counters`] count it, so the columns sum to
+    /// `calls_ok`, `calls_busy` and `calls_rate_limited + calls_unavailable`.
+    pub fn calls_series(&self) -> (SimDuration, &[[u64; 3]]) {
+        (self.calls_bucket, &self.calls_series)
     }
 
     /// Processes the earliest event. Returns `false` (and does nothing) once the run has
@@ -576,34 +584,61 @@ impl Simulation {
         }
     }
 
+    /// Adds one downstream answer to [`Simulation::calls_series`].
+    fn count_answer(&mut self, result: CallResult) {
+        let col = match result {
+            CallResult::Ok => 0,
+            CallResult::Busy => 1,
+            CallResult::RateLimited | CallResult::Unavailable => 2,
+        };
+        let mut i = self.now.0 / self.calls_bucket.0.max(1);
+        while i >= MAX_SERIES_POINTS as u64 {
+            let merged = self
+                .calls_series
+                .chunks(2)
+                .map(|c| {
+                    c.iter()
+                        .fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+                })
+                .collect();
+            self.calls_series = merged;
+            self.calls_bucket = SimDuration(self.calls_bucket.0.max(1).saturating_mul(2));
+            i = self.now.0 / self.calls_bucket.0;
+        }
+        let i = i as usize;
+        if self.calls_series.len() <= i {
+            self.calls_series.resize(i + 1, [0; 3]);
+        }
+        self.calls_series[i][col] += 1;
+    }
+
     /// Logs a line when the config asks for a log: the check is inlined at every call site,
     /// the writing is not (most runs, and every benchmark run, have the log off).
     #[inline(always)]
-    fn say(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, what: impl Into<String>) {
+    fn say(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, event: LogEvent) {
         if self.cfg.log {
-            self.write_log(worker, job, what.into());
+            self.write_log(worker, job, event);
         }
     }
 
     #[inline(never)]
-    fn write_log(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, what: String) {
+    fn write_log(&mut self, worker: Option<usize>, job: Option<(JobId, u32)>, event: LogEvent) {
         let worker = worker
-            .and_then(|w| self.cfg.workers.get(w))
-            .map(|s| s.name.clone());
-        let job = job.and_then(|(id, attempt)| {
-            let row = self.table.row(id)?;
-            Some((
-                id,
-                self.kind_name(row.kind).to_owned(),
-                attempt,
-                row.max_attempts,
-            ))
-        });
+            .and_then(|w| u16::try_from(w).ok())
+            .unwrap_or(NO_WORKER);
+        let (job, kind, attempt) = job
+            .and_then(|(id, attempt)| {
+                let row = self.table.row(id)?;
+                Some((u32::try_from(id.0).ok()?, row.kind.0, attempt))
+            })
+            .unwrap_or((0, 0, 0));
         self.log.push(LogEntry {
             time: self.now,
-            worker,
+            event,
             job,
-            what,
+            kind,
+            attempt,
+            worker,
         });
     }
 
@@ -641,7 +676,7 @@ impl Simulation {
                 if self.workers[w].token == token {
                     if let WState::WaitingLock { .. } = self.workers[w].state {
                         self.waiters.retain(|&(x, _)| x != w);
-                        self.lock_error(w, "canceling statement due to lock timeout");
+                        self.lock_error(w, LockError::Timeout);
                     }
                 }
             }
@@ -720,11 +755,7 @@ impl Simulation {
             } => {
                 if publish_failure > 0.0 && self.rng.chance(publish_failure) {
                     self.counters.fallbacks += 1;
-                    self.say(
-                        None,
-                        None,
-                        format!("submission {n}: publish failed, calling the downstream directly"),
-                    );
+                    self.say(None, None, LogEvent::SubmissionFallback { n: n as u32 });
                     self.open_submission(kind, fallback_calls);
                 } else {
                     let max = self.cfg.kinds[kind.0 as usize].max_attempts;
@@ -734,7 +765,7 @@ impl Simulation {
                     let id = self.table.enqueue(kind, max, self.now);
                     self.info.push(n, self.now);
                     self.counters.accepted += 1;
-                    self.say(None, Some((id, 0)), "enqueued");
+                    self.say(None, Some((id, 0)), LogEvent::Enqueued);
                 }
             }
             Intake::Direct { calls } => self.open_submission(kind, calls),
@@ -751,11 +782,7 @@ impl Simulation {
         let calls_downstream = self.cfg.kinds[kind.0 as usize].calls_downstream;
         if max_calls == 0 {
             self.counters.failed_to_user += 1;
-            self.say(
-                None,
-                None,
-                format!("submission {}: failed back to the user", s + 1),
-            );
+            self.say(None, None, LogEvent::SubmissionFailed { n: s as u32 + 1 });
         } else if !calls_downstream {
             self.counters.accepted += 1;
         } else {
@@ -826,6 +853,7 @@ impl Simulation {
             CallResult::RateLimited => self.counters.calls_rate_limited += 1,
             CallResult::Unavailable => self.counters.calls_unavailable += 1,
         }
+        self.count_answer(result);
         let retry = self.cfg.in_worker_retry;
         match owner {
             Owner::Submission(s) => {
@@ -833,11 +861,7 @@ impl Simulation {
                 if result == CallResult::Ok {
                     self.counters.accepted += 1;
                     self.subs_open -= 1;
-                    self.say(
-                        None,
-                        None,
-                        format!("submission {n}: downstream ok → accepted"),
-                    );
+                    self.say(None, None, LogEvent::SubmissionAccepted { n: n as u32 });
                     return;
                 }
                 let sub = self.subs[s].clone();
@@ -849,7 +873,11 @@ impl Simulation {
                     self.say(
                         None,
                         None,
-                        format!("submission {n}: {} → call again in {wait}", result.text()),
+                        LogEvent::SubmissionRetry {
+                            n: n as u32,
+                            result,
+                            wait,
+                        },
                     );
                     self.queue
                         .schedule(self.now.plus(wait), Ev::Call { owner, token: 0 });
@@ -859,10 +887,10 @@ impl Simulation {
                     self.say(
                         None,
                         None,
-                        format!(
-                            "submission {n}: {} → failed back to the user",
-                            result.text()
-                        ),
+                        LogEvent::SubmissionGaveUp {
+                            n: n as u32,
+                            result,
+                        },
                     );
                 }
             }
@@ -871,7 +899,11 @@ impl Simulation {
                     return;
                 };
                 if result == CallResult::Ok {
-                    self.say(Some(w), Some((run.job, run.attempt)), "downstream ok");
+                    self.say(
+                        Some(w),
+                        Some((run.job, run.attempt)),
+                        LogEvent::DownstreamOk,
+                    );
                     self.succeed(w, run);
                     return;
                 }
@@ -889,7 +921,7 @@ impl Simulation {
                         self.say(
                             Some(w),
                             Some((run.job, run.attempt)),
-                            format!("{} → retry in the worker in {wait}", result.text()),
+                            LogEvent::InWorkerRetry { result, wait },
                         );
                         let token = self.workers[w].token;
                         self.queue
@@ -911,7 +943,7 @@ impl Simulation {
             },
             ClaimStrategy::TwoStatement { gap } => match self.table.peek_claimable(now) {
                 Some(id) => {
-                    self.say(Some(w), None, format!("SELECT picks job#{}", id.0));
+                    self.say(Some(w), None, LogEvent::Picked { job: id.0 as u32 });
                     self.workers[w].state = WState::Selecting;
                     let token = self.workers[w].token;
                     self.queue
@@ -921,19 +953,19 @@ impl Simulation {
             },
             ClaimStrategy::SkipLocked => match self.table.peek_claimable(now) {
                 Some(id) => {
-                    let skipped: Vec<u64> = self
+                    let skipped: Vec<u32> = self
                         .locks
                         .iter()
                         .filter(|(&j, l)| j < id.0 && JobsTable::claimable(&l.image, now))
-                        .map(|(&j, _)| j)
+                        .map(|(&j, _)| j as u32)
                         .collect();
                     if !skipped.is_empty() {
-                        let list: Vec<String> =
-                            skipped.iter().map(|j| format!("job#{j}")).collect();
                         self.say(
                             Some(w),
                             None,
-                            format!("SKIP LOCKED passes over {}", list.join(", ")),
+                            LogEvent::SkipLocked {
+                                jobs: Box::new(skipped),
+                            },
                         );
                     }
                     self.lock_row(w, id);
@@ -957,11 +989,7 @@ impl Simulation {
                     Some(id) if Some(id) == free => self.lock_row(w, id),
                     Some(id) => {
                         if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
-                            self.say(
-                                Some(w),
-                                None,
-                                format!("FOR UPDATE waits for the row lock on job#{}", id.0),
-                            );
+                            self.say(Some(w), None, LogEvent::RowLockWait { job: id.0 as u32 });
                             self.workers[w].state = WState::WaitingLock { job: id };
                             self.waiters.push((w, id));
                             if let Some(lt) = lock_timeout {
@@ -970,7 +998,7 @@ impl Simulation {
                                     .schedule(now.plus(lt), Ev::LockTimeout { w, token });
                             }
                         } else {
-                            self.lock_error(w, "could not obtain lock on row in relation \"jobs\"");
+                            self.lock_error(w, LockError::Nowait);
                         }
                     }
                 }
@@ -978,11 +1006,11 @@ impl Simulation {
         }
     }
 
-    fn lock_error(&mut self, w: usize, msg: &str) {
+    fn lock_error(&mut self, w: usize, err: LockError) {
         self.counters.lock_errors += 1;
-        self.workers[w].last_error = Some(msg.to_owned());
+        self.workers[w].last_error = Some(err.text().to_owned());
         self.workers[w].token += 1;
-        self.say(Some(w), None, format!("error: {msg}"));
+        self.say(Some(w), None, LogEvent::LockError(err));
         if self.cfg.workers[w].probe {
             self.workers[w].state = WState::Finished;
             return;
@@ -1025,7 +1053,7 @@ impl Simulation {
 
     fn go_idle(&mut self, w: usize) {
         if self.cfg.workers[w].probe {
-            self.say(Some(w), None, "nothing to claim");
+            self.say(Some(w), None, LogEvent::NothingToClaim);
             self.workers[w].state = WState::Finished;
             return;
         }
@@ -1073,20 +1101,16 @@ impl Simulation {
         let idx = (id.0 - 1) as usize;
         self.info.claimed(idx, self.now);
         let how = match self.cfg.claim {
-            ClaimStrategy::Atomic => "claimed (UPDATE … RETURNING)",
-            ClaimStrategy::TwoStatement { .. } => "claimed (UPDATE by id)",
-            ClaimStrategy::ForUpdate { .. } => "claimed (SELECT … FOR UPDATE)",
-            ClaimStrategy::Nowait => "claimed (FOR UPDATE NOWAIT)",
-            ClaimStrategy::SkipLocked => "claimed (FOR UPDATE SKIP LOCKED)",
+            ClaimStrategy::Atomic => ClaimHow::Atomic,
+            ClaimStrategy::TwoStatement { .. } => ClaimHow::ById,
+            ClaimStrategy::ForUpdate { .. } => ClaimHow::ForUpdate,
+            ClaimStrategy::Nowait => ClaimHow::Nowait,
+            ClaimStrategy::SkipLocked => ClaimHow::SkipLocked,
         };
-        self.say(Some(w), Some((id, attempt)), how);
+        self.say(Some(w), Some((id, attempt)), LogEvent::Claimed(how));
         if self.cfg.workers[w].probe {
             if self.cfg.claim.holds_row_lock() {
-                self.say(
-                    Some(w),
-                    Some((id, attempt)),
-                    "ROLLBACK (the probe only looks)",
-                );
+                self.say(Some(w), Some((id, attempt)), LogEvent::ProbeRollback);
                 self.unlock(id, true);
             }
             self.workers[w].state = WState::Finished;
@@ -1160,11 +1184,11 @@ impl Simulation {
             match key {
                 Some(key) if self.keys.contains(&key) => {
                     self.counters.prevented_by_key += 1;
-                    self.say(
-                        Some(w),
-                        Some(job),
-                        format!("idempotency key {key} already recorded (unique constraint) → ROLLBACK, balance stays {}", self.balance),
-                    );
+                    let event = LogEvent::KeyRejected {
+                        arrival: self.info.arrival_no(idx),
+                        balance: self.balance,
+                    };
+                    self.say(Some(w), Some(job), event);
                 }
                 key => {
                     if let Some(key) = key {
@@ -1175,18 +1199,14 @@ impl Simulation {
                     if self.info.effected(idx) {
                         self.counters.duplicate_effects += 1;
                     }
-                    self.say(
-                        Some(w),
-                        Some(job),
-                        format!("side effect applied: balance {before} → {}", self.balance),
-                    );
+                    self.say(Some(w), Some(job), LogEvent::SideEffect { before });
                 }
             }
         }
         let p = self.cfg.workers[w].crash_probability;
         if p > 0.0 && self.rng.chance(p) {
             self.counters.crashes += 1;
-            self.say(Some(w), Some(job), "worker dies before complete()");
+            self.say(Some(w), Some(job), LogEvent::Crash);
             self.workers[w].token += 1;
             self.workers[w].state = WState::Down;
             if self.cfg.claim.holds_row_lock() {
@@ -1200,7 +1220,7 @@ impl Simulation {
         }
         self.table.complete(run.job);
         self.info.done(idx, self.now);
-        self.say(Some(w), Some(job), "done");
+        self.say(Some(w), Some(job), LogEvent::Done);
         if self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
         }
@@ -1211,19 +1231,9 @@ impl Simulation {
         self.counters.failures += 1;
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        // The message is only needed for the event log.
-        let msg = if self.cfg.log {
-            self.error_text(err).to_owned()
-        } else {
-            String::new()
-        };
         if self.cfg.classify_errors && class == ErrorClass::Permanent {
             self.table.dead_letter(run.job, err);
-            self.say(
-                Some(w),
-                Some(job),
-                format!("error {msg} (permanent) → dead"),
-            );
+            self.say(Some(w), Some(job), LogEvent::ErrorPermanent { err });
         } else {
             let n = run.attempt.saturating_sub(1);
             let wait = self
@@ -1235,13 +1245,16 @@ impl Simulation {
                 .table
                 .release(run.job, run.attempt, err, self.now, wait)
             {
-                Some(Released::Queued { run_after }) if self.cfg.log => self.say(
+                Some(Released::Queued { run_after }) => self.say(
                     Some(w),
                     Some(job),
-                    format!("error {msg} → queued until {run_after}"),
+                    LogEvent::ErrorQueued {
+                        err,
+                        until: run_after,
+                    },
                 ),
-                Some(Released::Dead) if self.cfg.log => self.say(Some(w), Some(job), format!("error {msg} → dead")),
-                _ => {}
+                Some(Released::Dead) => self.say(Some(w), Some(job), LogEvent::ErrorDead { err }),
+                None => {}
             }
         }
         if self.cfg.claim.holds_row_lock() {

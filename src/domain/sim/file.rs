@@ -24,10 +24,10 @@ use super::config::{
 };
 use super::error::ConfigError;
 use super::time::{SimDuration, SimTime};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The file's top level. See the module docs for an example.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfigFile {
     /// RNG seed (default 1).
@@ -40,34 +40,34 @@ pub struct SimConfigFile {
     /// Workers.
     pub workers: WorkersFile,
     /// Claim strategy (default atomic).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim: Option<ClaimFile>,
     /// Lease, ms (default 30 000).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease_ms: Option<i64>,
     /// Queue retry wait (default fixed 200 ms).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry: Option<BackoffFile>,
     /// Permanent errors go to `dead` at once (default false).
     #[serde(default)]
     pub classify_errors: bool,
     /// Retries inside the worker for downstream calls.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_worker_retry: Option<InWorkerRetryFile>,
     /// The downstream.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downstream: Option<DownstreamFile>,
     /// Intake (default queue, no publish failures).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub intake: Option<IntakeFile>,
     /// Run bounds.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<LimitsFile>,
     /// Record the event log (default true).
     #[serde(default = "yes")]
     pub log: bool,
     /// Queue-depth series bucket, ms (default 1000).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_bucket_ms: Option<i64>,
 }
 
@@ -79,22 +79,22 @@ fn yes() -> bool {
 }
 
 /// A job kind in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct KindFile {
     pub name: String,
     #[serde(default = "three")]
     pub max_attempts: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<DistFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<FailureFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_class: Option<ErrorClass>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<EffectFile>,
     #[serde(default)]
     pub calls_downstream: bool,
@@ -105,7 +105,7 @@ fn three() -> i64 {
 }
 
 /// A duration distribution in the file (ms).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum DistFile {
@@ -116,7 +116,7 @@ pub enum DistFile {
 }
 
 /// A failure model in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum FailureFile {
@@ -127,17 +127,17 @@ pub enum FailureFile {
 }
 
 /// A side effect in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct EffectFile {
     pub amount: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
 }
 
 /// Arrivals in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct ArrivalsFile {
@@ -146,7 +146,7 @@ pub struct ArrivalsFile {
 }
 
 /// An arrival pattern in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum PatternFile {
@@ -165,32 +165,32 @@ pub enum PatternFile {
 }
 
 /// Workers in the file: `count` alike workers named `A`, `B`, ….
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct WorkersFile {
     pub count: i64,
     /// Idle poll interval, ms; 0: woken on work (default 50).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub poll_ms: Option<i64>,
     #[serde(default)]
     pub crash_probability: f64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_after_ms: Option<i64>,
 }
 
 /// A claim strategy in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum ClaimFile {
     Atomic,
     TwoStatement {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         gap_ms: Option<i64>,
     },
     ForUpdate {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         lock_timeout_ms: Option<i64>,
     },
     Nowait,
@@ -198,20 +198,20 @@ pub enum ClaimFile {
 }
 
 /// A backoff policy in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct BackoffFile {
     pub base_ms: i64,
     pub cap_ms: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth: Option<Growth>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter: Option<Jitter>,
 }
 
 /// In-worker retries in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct InWorkerRetryFile {
@@ -220,7 +220,7 @@ pub struct InWorkerRetryFile {
 }
 
 /// The downstream in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct DownstreamFile {
@@ -229,14 +229,14 @@ pub struct DownstreamFile {
     pub latency: DistFile,
     #[serde(default)]
     pub refusal_ms: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<RateLimitFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outage: Option<OutageFile>,
 }
 
 /// A token bucket in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct RateLimitFile {
@@ -245,7 +245,7 @@ pub struct RateLimitFile {
 }
 
 /// An outage window in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct OutageFile {
@@ -254,7 +254,7 @@ pub struct OutageFile {
 }
 
 /// Intake in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum IntakeFile {
@@ -271,13 +271,13 @@ pub enum IntakeFile {
 }
 
 /// Limits in the file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct LimitsFile {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_events: Option<i64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_time_ms: Option<i64>,
 }
 

@@ -96,6 +96,98 @@ pub struct Job {
     pub last_error: Option<ErrorId>,
 }
 
+/// A move of a row between states, counted by [`JobsTable::transitions`]. Each value has fixed
+/// end states ([`Transition::from`], [`Transition::to`]; `from` is `None` for an enqueue), so
+/// the counts per state are the enqueues plus the moves in minus the moves out. The first
+/// [`Transition::NAMED`] values are the moves the seed's operations make; the rest,
+/// [`Transition::other`], catch a write the table accepts without re-checking the status
+/// (e.g. a late `release` by a worker whose lease expired and whose job another worker has
+/// since completed: `done → queued`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Transition(pub u8);
+
+impl Transition {
+    /// `enqueue`: a new row, `queued`.
+    pub const ENQUEUE: Transition = Transition(0);
+    /// `claim`: `queued → running` (`attempts += 1`, lease set).
+    pub const CLAIM: Transition = Transition(1);
+    /// Lease expired, claimed again by a worker: `running → running` (`attempts += 1`).
+    pub const RECLAIM: Transition = Transition(2);
+    /// Claimed again while its lease still runs (the two-statement race's second `UPDATE`):
+    /// `running → running`.
+    pub const DOUBLE_CLAIM: Transition = Transition(3);
+    /// `complete`: `running → done`.
+    pub const COMPLETE: Transition = Transition(4);
+    /// `release` with attempts left: `running → queued` with `run_after = now + wait`.
+    pub const RETRY: Transition = Transition(5);
+    /// `release` with attempts used up, or a permanent error: `running → dead`.
+    pub const DEAD_LETTER: Transition = Transition(6);
+    /// Lease expired on the last attempt: `running → dead`.
+    pub const EXPIRE: Transition = Transition(7);
+    /// A rolled-back transaction puts the row image back: `running → queued`.
+    pub const ROLLBACK: Transition = Transition(8);
+    /// `complete` on a row already `done` (a duplicate run finishing): `done → done`.
+    pub const COMPLETE_AGAIN: Transition = Transition(9);
+    /// Number of named transitions (indices `0 .. NAMED`).
+    pub const NAMED: usize = 10;
+    /// Size of the counter array: the named ones, then one per `(from, to)` pair of states.
+    pub const COUNT: usize = Self::NAMED + 16;
+
+    /// Any other write from `from` to `to`.
+    pub const fn other(from: Status, to: Status) -> Transition {
+        Transition((Self::NAMED + from as usize * 4 + to as usize) as u8)
+    }
+
+    /// The state it leaves (`None` for an enqueue).
+    pub fn from(self) -> Option<Status> {
+        Some(match self.0 {
+            0 => return None,
+            1 => Status::Queued,
+            2..=8 => Status::Running,
+            9 => Status::Done,
+            n => Status::ALL[(usize::from(n).saturating_sub(Self::NAMED) / 4) % 4],
+        })
+    }
+
+    /// The state it enters.
+    pub fn to(self) -> Status {
+        match self.0 {
+            0 | 5 | 8 => Status::Queued,
+            1..=3 => Status::Running,
+            4 | 9 => Status::Done,
+            6 | 7 => Status::Dead,
+            n => Status::ALL[usize::from(n).saturating_sub(Self::NAMED) % 4],
+        }
+    }
+
+    /// A stable name: `enqueue`, `claim`, `reclaim`, `double-claim`, `complete`, `retry`,
+    /// `dead-letter`, `expire`, `rollback`, `complete-again`, else `other`.
+    pub fn id(self) -> &'static str {
+        match self.0 {
+            0 => "enqueue",
+            1 => "claim",
+            2 => "reclaim",
+            3 => "double-claim",
+            4 => "complete",
+            5 => "retry",
+            6 => "dead-letter",
+            7 => "expire",
+            8 => "rollback",
+            9 => "complete-again",
+            _ => "other",
+        }
+    }
+
+    /// `via` when it matches the move from `old` to `new`, else the catch-all for the pair.
+    fn of(via: Transition, old: Status, new: Status) -> Transition {
+        if via.from() == Some(old) && via.to() == new {
+            via
+        } else {
+            Transition::other(old, new)
+        }
+    }
+}
+
 /// What [`JobsTable::release`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -182,6 +274,8 @@ pub struct JobsTable {
     expiry_error: Option<ErrorId>,
     /// The latest `now` seen by [`JobsTable::refresh`]; time never goes back.
     refreshed: SimTime,
+    /// Moves so far, indexed by [`Transition`].
+    moves: [u64; Transition::COUNT],
 }
 
 impl JobsTable {
@@ -249,6 +343,12 @@ impl JobsTable {
         self.counts[status.index()]
     }
 
+    /// Moves so far per [`Transition`] (index = its number): cumulative, so the moves of one
+    /// engine step are the difference of two reads.
+    pub fn transitions(&self) -> &[u64; Transition::COUNT] {
+        &self.moves
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.rows.len()
@@ -259,12 +359,13 @@ impl JobsTable {
         self.rows.is_empty()
     }
 
-    fn set_status(&mut self, id: JobId, status: Status) {
+    fn set_status(&mut self, id: JobId, status: Status, via: Transition) {
         if let Some(row) = self.stored_mut(id) {
             let old = row.status;
             row.status = status;
             self.counts[old.index()] -= 1;
             self.counts[status.index()] += 1;
+            self.moves[usize::from(Transition::of(via, old, status).0)] += 1;
         }
     }
 
@@ -283,6 +384,7 @@ impl JobsTable {
             leased: false,
         });
         self.counts[Status::Queued.index()] += 1;
+        self.moves[usize::from(Transition::ENQUEUE.0)] += 1;
         self.schedule(run_after, id.0);
         id
     }
@@ -311,7 +413,7 @@ impl JobsTable {
         }
         if row.status == Status::Running && row.attempts >= row.max_attempts {
             let err = self.expiry_error.or(row.last_error());
-            self.set_status(JobId(id), Status::Dead);
+            self.set_status(JobId(id), Status::Dead, Transition::EXPIRE);
             if let Some(row) = self.stored_mut(JobId(id)) {
                 row.leased = false;
                 row.set_last_error(err);
@@ -390,8 +492,12 @@ impl JobsTable {
     /// unconditionally: the second statement of a two-statement claim, which does not re-check
     /// the status (that is the race). Returns the updated row; `None` for an unknown id.
     pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
-        self.stored(id)?;
-        self.set_status(id, Status::Running);
+        let via = match self.stored(id)? {
+            r if r.status != Status::Running => Transition::CLAIM,
+            r if r.locked_until().is_some_and(|t| t <= now) => Transition::RECLAIM,
+            _ => Transition::DOUBLE_CLAIM,
+        };
+        self.set_status(id, Status::Running, via);
         self.ready.remove(id.0);
         let until = now.plus(lease);
         let row = self.stored_mut(id)?;
@@ -405,10 +511,12 @@ impl JobsTable {
 
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
     pub fn complete(&mut self, id: JobId) -> bool {
-        if self.stored(id).is_none() {
-            return false;
-        }
-        self.set_status(id, Status::Done);
+        let via = match self.stored(id) {
+            None => return false,
+            Some(r) if r.status == Status::Done => Transition::COMPLETE_AGAIN,
+            Some(_) => Transition::COMPLETE,
+        };
+        self.set_status(id, Status::Done, via);
         self.ready.remove(id.0);
         if let Some(row) = self.stored_mut(id) {
             row.leased = false;
@@ -433,7 +541,7 @@ impl JobsTable {
             self.dead_letter(id, error);
             return Some(Released::Dead);
         }
-        self.set_status(id, Status::Queued);
+        self.set_status(id, Status::Queued, Transition::RETRY);
         self.ready.remove(id.0);
         let run_after = now.plus(wait);
         let row = self.stored_mut(id)?;
@@ -450,7 +558,7 @@ impl JobsTable {
         if self.stored(id).is_none() {
             return false;
         }
-        self.set_status(id, Status::Dead);
+        self.set_status(id, Status::Dead, Transition::DEAD_LETTER);
         self.ready.remove(id.0);
         if let Some(row) = self.stored_mut(id) {
             row.leased = false;
@@ -465,7 +573,7 @@ impl JobsTable {
         if self.stored(id).is_none() {
             return;
         }
-        self.set_status(id, image.status);
+        self.set_status(id, image.status, Transition::ROLLBACK);
         self.ready.remove(id.0);
         let due = Self::due(&image);
         if let Some(row) = self.stored_mut(id) {

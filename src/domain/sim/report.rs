@@ -25,7 +25,7 @@ pub struct JobRow {
 }
 
 /// Percentiles of a set of durations, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Percentiles {
     /// Values.
     pub count: u64,
@@ -179,7 +179,7 @@ impl Report {
                 .filter_map(|(w, e)| Some((w, e?)))
                 .collect(),
             contention: None,
-            events: sim.log().iter().map(ToString::to_string).collect(),
+            events: sim.log().iter().map(|l| l.to_string()).collect(),
         }
     }
 

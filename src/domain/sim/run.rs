@@ -5,8 +5,16 @@
 //! Protocol: the page sends a [`RunRequest`]; the worker answers with zero or more
 //! [`RunMessage::Progress`], then one [`RunMessage::Done`] or [`RunMessage::Failed`].
 //! Cancelling is terminating the worker.
+//!
+//! The event log stays in the worker: [`RunView`] carries its length, its first
+//! [`LOG_HEAD`] entries and the names they refer to. The worker ([`WorkerState`]) keeps the
+//! last finished run's log; the page asks for the lines it shows with a [`LogRequest`] and
+//! gets a [`RunMessage::LogSlice`] (or a [`RunMessage::LogError`]), in request order.
 
+use super::charts::ChartData;
 use super::engine::Simulation;
+use super::frames::{run_with_frames, Frame};
+use super::log::{EventLog, LogEntry, LogNames};
 use super::report::Report;
 use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
@@ -26,6 +34,14 @@ pub struct RunRequest {
     /// Jobs to generate, for [`LOAD_SCENARIO`] only (1 ..= [`MAX_LOAD_JOBS`]).
     #[serde(default)]
     pub jobs: Option<u64>,
+    /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
+    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
+    /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
+    /// (The flat settings, not the file, cross the worker boundary: the file's parser would
+    /// add ~20 KB to the worker.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<super::custom::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -37,6 +53,31 @@ pub const MAX_LOAD_JOBS: u64 = 1_000_000;
 
 /// Rows of the jobs table sent to the page at most (the counts cover every row).
 pub const MAX_VIEW_ROWS: usize = 1_000;
+
+/// The load preset records its event log up to this many jobs. The M/M/c model writes about
+/// 3.2 lines per job (enqueued, claimed, done, plus a retry for one run in ten): 500 000 jobs
+/// give 1 611 938 lines (seed 1), 64 MB at 40 bytes a line, on top of the run's own tables.
+/// Measured natively (peak resident memory of the run, 500 000 jobs): 58 MB without the log,
+/// 121 MB with it; the worker's wasm memory grows alike. Larger runs keep no log.
+pub const LOG_MAX_JOBS: u64 = 500_000;
+
+/// Log entries sent inline with the result ([`RunView::log_head`]).
+pub const LOG_HEAD: usize = 200;
+
+/// Most log entries in one [`RunMessage::LogSlice`].
+pub const MAX_SLICE: u32 = 1_000;
+
+/// Asks the worker for log lines of a finished run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogRequest {
+    /// The run's request id ([`RunRequest::id`]).
+    pub log_of: u64,
+    /// First line wanted, 0-based (0 ..= the log's length).
+    pub from: u64,
+    /// Lines wanted (at most [`MAX_SLICE`] are sent; fewer at the end).
+    pub count: u32,
+}
 
 /// One row of the final jobs table, as the page shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +99,9 @@ pub struct JobView {
 /// What the page shows of a finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunView {
+    /// The request's id ([`RunRequest::id`]): what [`LogRequest::log_of`] names.
+    #[serde(default)]
+    pub run_id: u64,
     /// Scenario name.
     pub scenario: String,
     /// Variant name.
@@ -84,8 +128,26 @@ pub struct RunView {
     pub contention: Option<(f64, f64)>,
     /// Events processed.
     pub events: u64,
-    /// The event log, one line per event.
-    pub log: Vec<String>,
+    /// Lines in the event log (0 when none was recorded).
+    pub log_total: u64,
+    /// The log's first [`LOG_HEAD`] entries (all of a short log); the rest stay in the worker.
+    pub log_head: Vec<LogEntry>,
+    /// The names and texts the entries refer to.
+    pub log_names: LogNames,
+    /// `Some(n)` when no log was recorded because the run had more than `n` jobs (the load
+    /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](super::custom::LOG_JOBS)).
+    pub log_bound: Option<u64>,
+    /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
+    /// jitter study, the load preset and runs over
+    /// [`MAX_FRAME_EVENTS`](super::frames::MAX_FRAME_EVENTS) events.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Frame>,
+    /// The figures a comparison looks at.
+    #[serde(default)]
+    pub key: super::compare::KeyNumbers,
+    /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
+    #[serde(default)]
+    pub charts: ChartData,
 }
 
 /// A message from the worker.
@@ -113,6 +175,24 @@ pub enum RunMessage {
         /// What was wrong, naming the field.
         errors: Vec<String>,
     },
+    /// Lines `from .. from + entries.len()` of run `id`'s log.
+    LogSlice {
+        /// The run's request id.
+        id: u64,
+        /// Index of the first entry.
+        from: u64,
+        /// Lines in the whole log.
+        total: u64,
+        /// The entries (render them with the run's [`RunView::log_names`]).
+        entries: Vec<LogEntry>,
+    },
+    /// A log request that cannot be answered (nothing changes).
+    LogError {
+        /// The run's request id asked for.
+        id: u64,
+        /// Why, naming the field and the allowed range.
+        error: String,
+    },
 }
 
 /// A 64-bit FNV-1a digest of the report's JSON, as 16 hex digits: the run's fingerprint.
@@ -132,11 +212,13 @@ fn fnv1a(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// The page's view of a report.
+/// The page's view of a report (with no log: see [`with_log`]; without [`RunView::charts`],
+/// which needs the run itself).
 pub fn view_of(report: &Report, events: u64) -> RunView {
     let count = |s: &str| report.jobs.iter().filter(|j| status_name(j) == s).count() as u64;
     let m = report.metrics.as_ref();
     RunView {
+        run_id: 0,
         scenario: report.scenario.clone(),
         variant: report.variant.clone(),
         seed: report.seed,
@@ -182,8 +264,22 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .as_ref()
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         events,
-        log: report.events.clone(),
+        log_total: 0,
+        log_head: Vec::new(),
+        log_names: LogNames::default(),
+        log_bound: None,
+        frames: Vec::new(),
+        key: super::compare::KeyNumbers::of_report(report),
+        charts: ChartData::default(),
     }
+}
+
+/// Puts the log's length, head and names into `view`.
+fn with_log(mut view: RunView, log: &EventLog, names: LogNames) -> RunView {
+    view.log_total = log.len() as u64;
+    view.log_head = log.slice(0, LOG_HEAD);
+    view.log_names = names;
+    view
 }
 
 fn status_name(j: &super::report::JobRow) -> String {
@@ -193,19 +289,21 @@ fn status_name(j: &super::report::JobRow) -> String {
         .unwrap_or_default()
 }
 
-/// Runs the load preset: `jobs` jobs of the M/M/c-with-retries model, without an event log.
+/// Runs the load preset: `jobs` jobs of the M/M/c-with-retries model, with an event log up
+/// to [`LOG_MAX_JOBS`] jobs.
 fn run_load(
     req: &RunRequest,
     every: u64,
     progress: &mut impl FnMut(u64),
-) -> Result<RunView, Vec<String>> {
+) -> Result<(RunView, EventLog), Vec<String>> {
     let jobs = req.jobs.unwrap_or(10_000);
     if !(1..=MAX_LOAD_JOBS).contains(&jobs) {
         return Err(vec![format!(
             "jobs: {jobs} is out of range; allowed: 1 to {MAX_LOAD_JOBS}"
         )]);
     }
-    let cfg = super::erlang::MmcModel::bench(jobs, req.seed).config();
+    let mut cfg = super::erlang::MmcModel::bench(jobs, req.seed).config();
+    cfg.log = jobs <= LOG_MAX_JOBS;
     let mut sim = Simulation::new(cfg)
         .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     step_all(&mut sim, every, progress);
@@ -239,7 +337,9 @@ fn run_load(
         sim.events(),
         sim.now().as_micros()
     );
-    Ok(RunView {
+    let (log, names) = sim.take_log();
+    let view = RunView {
+        run_id: req.id,
         scenario: LOAD_SCENARIO.into(),
         variant: "bench".into(),
         seed: req.seed,
@@ -253,8 +353,51 @@ fn run_load(
         intake: (0, 0, 0, 0),
         contention: None,
         events: sim.events(),
-        log: Vec::new(),
-    })
+        log_total: 0,
+        log_head: Vec::new(),
+        log_names: LogNames::default(),
+        log_bound: (jobs > LOG_MAX_JOBS).then_some(LOG_MAX_JOBS),
+        frames: Vec::new(),
+        key: super::compare::KeyNumbers {
+            queue: true,
+            done: counts[0],
+            dead: counts[1],
+            unfinished: counts[2] + counts[3],
+            runs: sim.counters().runs,
+            end_s: sim.now().as_secs_f64(),
+            ..Default::default()
+        },
+        charts: ChartData::of_sim(&sim),
+    };
+    Ok((with_log(view, &log, names), log))
+}
+
+/// Runs custom settings as their config file (the CLI's `simulate --config FILE.json --seed
+/// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
+/// [`MAX_VIEW_ROWS`] (the counts cover every row).
+fn run_config(
+    custom: &super::custom::CustomRun,
+    seed: u64,
+    every: u64,
+    progress: &mut impl FnMut(u64),
+) -> Result<(RunView, EventLog), Vec<String>> {
+    let mut cfg = custom
+        .to_file(0)
+        .into_config()
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    cfg.seed = seed;
+    let logged = cfg.log;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let frames = run_with_frames(&mut sim, every, progress);
+    let report = Report::from_sim(&sim, "config", "file");
+    let mut view = view_of(&report, sim.events());
+    view.jobs.truncate(MAX_VIEW_ROWS);
+    view.frames = frames;
+    view.log_bound = (!logged).then_some(super::custom::LOG_JOBS);
+    view.charts = ChartData::of_sim(&sim);
+    let (log, names) = sim.take_log();
+    Ok((with_log(view, &log, names), log))
 }
 
 fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
@@ -275,8 +418,23 @@ fn step_all(sim: &mut Simulation, every: u64, progress: &mut impl FnMut(u64)) {
 pub fn run(
     req: &RunRequest,
     every: u64,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<RunView, Vec<String>> {
+    run_with_log(req, every, progress).map(|(view, _)| view)
+}
+
+/// [`run`], also returning the whole event log.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with_log(
+    req: &RunRequest,
+    every: u64,
+    mut progress: impl FnMut(u64),
+) -> Result<(RunView, EventLog), Vec<String>> {
+    if let Some(custom) = &req.custom {
+        return run_config(custom, req.seed, every, &mut progress);
+    }
     if req.scenario == LOAD_SCENARIO {
         return run_load(req, every, &mut progress);
     }
@@ -291,41 +449,109 @@ pub fn run(
         Some(cfg) => {
             let mut sim = Simulation::new(cfg)
                 .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-            step_all(&mut sim, every, &mut progress);
+            let frames = run_with_frames(&mut sim, every, &mut progress);
             let report = Report::from_sim(&sim, sc.id(), v);
-            Ok(view_of(&report, sim.events()))
+            let mut view = view_of(&report, sim.events());
+            view.run_id = req.id;
+            view.frames = frames;
+            view.charts = ChartData::of_sim(&sim);
+            let (log, names) = sim.take_log();
+            Ok((with_log(view, &log, names), log))
         }
         None => {
             // The jitter study is not a queue model: its own runner, same report shape.
             let report = super::scenario::run_scenario(sc.id(), Some(v), req.seed)
                 .map_err(|e| vec![e.to_string()])?;
-            Ok(view_of(&report, 0))
+            let mut view = view_of(&report, 0);
+            view.run_id = req.id;
+            Ok((view, EventLog::new()))
+        }
+    }
+}
+
+/// What the worker keeps between messages: the last finished run's event log.
+#[derive(Debug, Default)]
+pub struct WorkerState {
+    last: Option<(u64, EventLog)>,
+}
+
+impl WorkerState {
+    /// A worker that holds no log yet.
+    pub fn new() -> WorkerState {
+        WorkerState::default()
+    }
+
+    /// Handles one message (JSON text): a [`LogRequest`] is answered with a
+    /// [`RunMessage::LogSlice`] or [`RunMessage::LogError`]; anything else is read as a
+    /// [`RunRequest`] (see [`handle`]); a finished run's log replaces the one held. Returns
+    /// the final message as JSON text. Never panics on any input.
+    pub fn handle(&mut self, json: &str, every: u64, post: impl FnMut(String)) -> String {
+        let msg = match serde_json::from_str::<LogRequest>(json) {
+            Ok(req) => self.slice(&req),
+            Err(_) => self.run(json, every, post),
+        };
+        serde_json::to_string(&msg).unwrap_or_default()
+    }
+
+    /// Answers a log request from the log held.
+    pub fn slice(&self, req: &LogRequest) -> RunMessage {
+        let id = req.log_of;
+        let Some((_, log)) = self.last.as_ref().filter(|(held, _)| *held == id) else {
+            return RunMessage::LogError {
+                id,
+                error: format!(
+                    "log_of: run {id} is not held (the worker keeps only the last finished run's log)"
+                ),
+            };
+        };
+        let total = log.len() as u64;
+        if req.from > total {
+            return RunMessage::LogError {
+                id,
+                error: format!("from: {} is out of range; allowed: 0 to {total}", req.from),
+            };
+        }
+        let count = req.count.min(MAX_SLICE) as usize;
+        RunMessage::LogSlice {
+            id,
+            from: req.from,
+            total,
+            entries: log.slice(req.from as usize, count),
+        }
+    }
+
+    fn run(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> RunMessage {
+        match serde_json::from_str::<RunRequest>(json) {
+            Err(e) => RunMessage::Failed {
+                id: 0,
+                errors: vec![format!("request: {e}")],
+            },
+            Ok(req) => {
+                let id = req.id;
+                let progress = |events| {
+                    post(
+                        serde_json::to_string(&RunMessage::Progress { id, events })
+                            .unwrap_or_default(),
+                    )
+                };
+                match run_with_log(&req, every, progress) {
+                    Ok((view, log)) => {
+                        self.last = Some((id, log));
+                        RunMessage::Done {
+                            id,
+                            view: Box::new(view),
+                        }
+                    }
+                    Err(errors) => RunMessage::Failed { id, errors },
+                }
+            }
         }
     }
 }
 
 /// Handles one request message (JSON text) and returns the final message as JSON text;
-/// progress messages go to `post` as they happen. Never panics on any input.
-pub fn handle(request_json: &str, every: u64, mut post: impl FnMut(String)) -> String {
-    let msg = match serde_json::from_str::<RunRequest>(request_json) {
-        Err(e) => RunMessage::Failed {
-            id: 0,
-            errors: vec![format!("request: {e}")],
-        },
-        Ok(req) => {
-            let id = req.id;
-            match run(&req, every, |events| {
-                post(
-                    serde_json::to_string(&RunMessage::Progress { id, events }).unwrap_or_default(),
-                )
-            }) {
-                Ok(view) => RunMessage::Done {
-                    id,
-                    view: Box::new(view),
-                },
-                Err(errors) => RunMessage::Failed { id, errors },
-            }
-        }
-    };
-    serde_json::to_string(&msg).unwrap_or_default()
+/// progress messages go to `post` as they happen. Never panics on any input. (Stateless: the
+/// worker uses [`WorkerState::handle`], which also answers log requests.)
+pub fn handle(request_json: &str, every: u64, post: impl FnMut(String)) -> String {
+    WorkerState::new().handle(request_json, every, post)
 }

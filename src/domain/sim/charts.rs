@@ -1,0 +1,379 @@
+//! The data behind the simulator's four charts, small enough to send to the page for any run
+//! (10⁶ jobs included), and the charts themselves as SVG (drawn with [`crate::domain::plot`]).
+//!
+//! | chart | x | y | series |
+//! |---|---|---|---|
+//! | `depth`: queue depth over time | time, s | rows `queued`, jobs | one step line |
+//! | `attempts`: attempts per job | attempts (1 … max) | jobs | stacked: done / dead / other |
+//! | `latency`: latency percentiles | p50, p95, p99, max | ms | grouped: enqueue → done, enqueue → first claim |
+//! | `calls`: downstream calls per second | time, s | calls/s | stacked: ok / busy / failed |
+//!
+//! *Failed* calls are the downstream's other refusals: rate limited plus unavailable (outage).
+//! Calls are counted when their answer reaches the caller, as the run's counters count them.
+
+use super::engine::Simulation;
+use super::jobs::Status;
+use super::report::Percentiles;
+use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
+use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Line, Slots};
+use serde::{Deserialize, Serialize};
+
+/// Slots of the attempts histogram at most: attempts `0 ..= 49`, the last slot also holding
+/// every job with more.
+pub const MAX_ATTEMPT_SLOTS: usize = 50;
+
+/// Bars of the calls chart at most: adjacent buckets are merged past it (rates stay per
+/// second).
+pub const MAX_CALL_BARS: usize = 120;
+
+/// Downstream answers per time bucket.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CallSeries {
+    /// Bucket width, seconds.
+    pub bucket_s: f64,
+    /// Per bucket from `t = 0`: answers `[ok, busy, failed]` (failed = rate limited +
+    /// unavailable).
+    pub buckets: Vec<[u64; 3]>,
+}
+
+impl CallSeries {
+    /// The run's series (see [`Simulation::calls_series`]).
+    pub fn of_sim(sim: &Simulation) -> CallSeries {
+        let (bucket, buckets) = sim.calls_series();
+        CallSeries {
+            bucket_s: bucket.as_micros() as f64 / 1e6,
+            buckets: buckets.to_vec(),
+        }
+    }
+
+    /// Totals `[ok, busy, failed]` over the run.
+    pub fn totals(&self) -> [u64; 3] {
+        self.buckets.iter().fold([0; 3], |a, b| {
+            [
+                a[0].saturating_add(b[0]),
+                a[1].saturating_add(b[1]),
+                a[2].saturating_add(b[2]),
+            ]
+        })
+    }
+}
+
+/// Everything the four charts need.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChartData {
+    /// Queue depth over time: `[seconds, rows queued]`, one point per bucket in which
+    /// something happened (at most 4 097, plus the end of the run).
+    pub depth: Vec<(f64, u64)>,
+    /// Downstream answers per bucket.
+    pub calls: CallSeries,
+    /// Attempts histogram: index = attempts, value = jobs `[done, dead, other]` (other =
+    /// queued or running), at most [`MAX_ATTEMPT_SLOTS`] slots.
+    pub attempts: Vec<[u64; 3]>,
+    /// Enqueue → done, ms.
+    pub latency_ms: Option<Percentiles>,
+    /// Enqueue → first claim, ms.
+    pub wait_ms: Option<Percentiles>,
+}
+
+impl ChartData {
+    /// The charts' data of a finished (or stopped) run.
+    pub fn of_sim(sim: &Simulation) -> ChartData {
+        let mut depth: Vec<(f64, u64)> = sim
+            .depth_series()
+            .iter()
+            .map(|&(t, d)| (t.as_secs_f64(), d))
+            .collect();
+        let end = sim.now().as_secs_f64();
+        if depth.last().is_some_and(|&(t, _)| t < end) {
+            depth.push((end, sim.table().count(Status::Queued)));
+        }
+        let micros = |v: Vec<Option<super::time::SimDuration>>| {
+            Percentiles::of_micros(v.into_iter().flatten().map(|d| d.as_micros()).collect())
+        };
+        ChartData {
+            depth,
+            calls: CallSeries::of_sim(sim),
+            attempts: attempts_histogram(
+                sim.table()
+                    .iter()
+                    .map(|r| (r.status, r.attempts, r.max_attempts)),
+            ),
+            latency_ms: micros(sim.latencies()),
+            wait_ms: micros(sim.waits()),
+        }
+    }
+
+    /// Nothing to draw (a run without a queue, e.g. the jitter study).
+    pub fn is_empty(&self) -> bool {
+        self.attempts.is_empty()
+            && self.calls.buckets.is_empty()
+            && self.latency_ms.is_none()
+            && self.depth.iter().all(|&(_, d)| d == 0)
+    }
+
+    /// Jobs `[done, dead, other]` over all slots of [`ChartData::attempts`].
+    pub fn attempt_totals(&self) -> [u64; 3] {
+        self.attempts.iter().fold([0; 3], |a, b| {
+            [
+                a[0].saturating_add(b[0]),
+                a[1].saturating_add(b[1]),
+                a[2].saturating_add(b[2]),
+            ]
+        })
+    }
+}
+
+/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts)` rows in,
+/// slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
+/// slot collecting the rest), each `[done, dead, other]`. No rows: no slots.
+pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32)>) -> Vec<[u64; 3]> {
+    let mut h: Vec<[u64; 3]> = Vec::new();
+    for (status, attempts, max) in rows {
+        let top = (attempts.max(max) as usize).min(MAX_ATTEMPT_SLOTS - 1);
+        if h.len() <= top {
+            h.resize(top + 1, [0; 3]);
+        }
+        let col = match status {
+            Status::Done => 0,
+            Status::Dead => 1,
+            Status::Queued | Status::Running => 2,
+        };
+        h[(attempts as usize).min(MAX_ATTEMPT_SLOTS - 1)][col] += 1;
+    }
+    h
+}
+
+/// The charts' words in `lang`: `text(lang)("depth.title")` is the text of the key
+/// `charts.depth.title` of `locales/sim-charts.yml`. For [`render`].
+pub fn text(lang: Lang) -> impl Fn(&str) -> String {
+    move |k| rust_i18n::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
+}
+
+/// The four charts as SVG: `(id, svg)` for `depth`, `attempts`, `latency`, `calls`.
+///
+/// `text(key)` gives the words in the reader's language, for the keys
+/// `{depth,attempts,latency,calls}.{title,desc}`, `axis.{time,depth,attempts,jobs,latency,duration,calls}`,
+/// `unit.{s,jobs,ms,calls-per-s}`, `series.{depth,done,dead,other,latency,wait,ok,busy,failed}`
+/// and `empty` ([`text`] reads them from `locales/sim-charts.yml`). Legend
+/// entries of the attempts and calls charts end with their total, e.g. `ok (1)`.
+pub fn render(
+    data: &ChartData,
+    compact: bool,
+    text: &dyn Fn(&str) -> String,
+) -> Vec<(&'static str, String)> {
+    let t = |k: &str| text(k);
+    let empty = t("empty");
+    let unit = |k: &str| t(&format!("unit.{k}"));
+    let (title_d, desc_d) = (t("depth.title"), t("depth.desc"));
+    let (ax_time, ax_depth) = (t("axis.time"), t("axis.depth"));
+    let (u_s, u_jobs) = (unit("s"), unit("jobs"));
+    let depth_pts: Vec<(f64, f64)> = data.depth.iter().map(|&(x, y)| (x, y as f64)).collect();
+    let depth_name = t("series.depth");
+    let depth = plot::lines(
+        &Frame {
+            title: &title_d,
+            desc: &desc_d,
+            x: Axis {
+                label: &ax_time,
+                unit: &u_s,
+            },
+            y: Axis {
+                label: &ax_depth,
+                unit: &u_jobs,
+            },
+            empty: &empty,
+            compact,
+        },
+        &[Line {
+            name: &depth_name,
+            key: "depth",
+            points: &depth_pts,
+            step: true,
+        }],
+    );
+
+    // Attempts: from 1 unless some job was never claimed.
+    let from = usize::from(
+        data.attempts
+            .first()
+            .is_none_or(|s| s.iter().all(|&v| v == 0)),
+    );
+    let slots = data.attempts.get(from..).unwrap_or(&[]);
+    let names: Vec<String> = (from..from + slots.len())
+        .map(|i| {
+            if i == MAX_ATTEMPT_SLOTS - 1 {
+                format!("{i}+")
+            } else {
+                i.to_string()
+            }
+        })
+        .collect();
+    let totals = data.attempt_totals();
+    let col = |c: usize| -> Vec<f64> { slots.iter().map(|s| s[c] as f64).collect() };
+    let cols = [col(0), col(1), col(2)];
+    let with_total = |k: &str, n: u64| format!("{} ({})", t(k), group_thousands(n));
+    let att_names = [
+        with_total("series.done", totals[0]),
+        with_total("series.dead", totals[1]),
+        with_total("series.other", totals[2]),
+    ];
+    let (title_a, desc_a, ax_att, ax_jobs) = (
+        t("attempts.title"),
+        t("attempts.desc"),
+        t("axis.attempts"),
+        t("axis.jobs"),
+    );
+    let attempts = plot::bars(
+        &Frame {
+            title: &title_a,
+            desc: &desc_a,
+            x: Axis {
+                label: &ax_att,
+                unit: "",
+            },
+            y: Axis {
+                label: &ax_jobs,
+                unit: "",
+            },
+            empty: &empty,
+            compact,
+        },
+        Slots::Categories(&names),
+        Layout::Stacked,
+        &[
+            Bars {
+                name: &att_names[0],
+                key: "done",
+                values: &cols[0],
+            },
+            Bars {
+                name: &att_names[1],
+                key: "dead",
+                values: &cols[1],
+            },
+            Bars {
+                name: &att_names[2],
+                key: "other",
+                values: &cols[2],
+            },
+        ],
+    );
+
+    // Latency percentiles.
+    let pct = |p: &Option<Percentiles>| -> Vec<f64> {
+        p.map_or(Vec::new(), |p| vec![p.p50, p.p95, p.p99, p.max])
+    };
+    let has_pct = data.latency_ms.is_some() || data.wait_ms.is_some();
+    let pnames: Vec<String> = if has_pct {
+        ["p50", "p95", "p99", "max"].map(String::from).to_vec()
+    } else {
+        Vec::new()
+    };
+    let (lat, wait) = (pct(&data.latency_ms), pct(&data.wait_ms));
+    let (title_l, desc_l, ax_lat, u_ms) = (
+        t("latency.title"),
+        t("latency.desc"),
+        t("axis.latency"),
+        unit("ms"),
+    );
+    let (n_lat, n_wait) = (t("series.latency"), t("series.wait"));
+    let latency = plot::bars(
+        &Frame {
+            title: &title_l,
+            desc: &desc_l,
+            x: Axis {
+                label: &ax_lat,
+                unit: "",
+            },
+            y: Axis {
+                label: &t("axis.duration"),
+                unit: &u_ms,
+            },
+            empty: &empty,
+            compact,
+        },
+        Slots::Categories(&pnames),
+        Layout::Grouped,
+        &[
+            Bars {
+                name: &n_lat,
+                key: "latency",
+                values: &lat,
+            },
+            Bars {
+                name: &n_wait,
+                key: "wait",
+                values: &wait,
+            },
+        ],
+    );
+
+    // Downstream calls per second, buckets merged down to MAX_CALL_BARS.
+    let b = &data.calls.buckets;
+    let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
+    let width = data.calls.bucket_s * k as f64;
+    let rate = |c: usize| -> Vec<f64> {
+        b.chunks(k)
+            .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
+            .collect()
+    };
+    let rates = [rate(0), rate(1), rate(2)];
+    let ct = data.calls.totals();
+    let call_names = [
+        with_total("series.ok", ct[0]),
+        with_total("series.busy", ct[1]),
+        with_total("series.failed", ct[2]),
+    ];
+    let (title_c, desc_c, ax_calls, u_cps) = (
+        t("calls.title"),
+        t("calls.desc"),
+        t("axis.calls"),
+        unit("calls-per-s"),
+    );
+    let calls = plot::bars(
+        &Frame {
+            title: &title_c,
+            desc: &desc_c,
+            x: Axis {
+                label: &ax_time,
+                unit: &u_s,
+            },
+            y: Axis {
+                label: &ax_calls,
+                unit: &u_cps,
+            },
+            empty: &empty,
+            compact,
+        },
+        Slots::Buckets {
+            start: 0.0,
+            width,
+            count: b.len().div_ceil(k),
+        },
+        Layout::Stacked,
+        &[
+            Bars {
+                name: &call_names[0],
+                key: "ok",
+                values: &rates[0],
+            },
+            Bars {
+                name: &call_names[1],
+                key: "busy",
+                values: &rates[1],
+            },
+            Bars {
+                name: &call_names[2],
+                key: "failed",
+                values: &rates[2],
+            },
+        ],
+    );
+    vec![
+        ("depth", depth),
+        ("attempts", attempts),
+        ("latency", latency),
+        ("calls", calls),
+    ]
+}

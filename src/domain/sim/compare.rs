@@ -1,0 +1,243 @@
+//! Comparing two runs on the same seed: the key numbers of each ([`KeyNumbers`], carried in
+//! [`RunView::key`](super::run::RunView)) and the lines that differ ([`diff`]), e.g.
+//! `balance: 200 → 100`, `downstream calls: 40 → 10 (−75 %)`.
+
+use super::report::Report;
+use crate::domain::number::group_thousands;
+use serde::{Deserialize, Serialize};
+
+/// The figures a comparison looks at. Counts are whole runs; times in ms or s as named.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KeyNumbers {
+    /// Whether the run is a queue model (`false`: the jitter study, only `contention`).
+    pub queue: bool,
+    /// Rows done.
+    pub done: u64,
+    /// Rows dead (in the dead-letter queue).
+    pub dead: u64,
+    /// Rows still queued or running when the run stopped.
+    pub unfinished: u64,
+    /// Handler runs started.
+    pub runs: u64,
+    /// The store's balance, when jobs have a side effect.
+    pub balance: Option<i64>,
+    /// Side effects applied twice (at-least-once delivery without a key).
+    pub duplicates: u64,
+    /// Second runs stopped by the idempotency key.
+    pub prevented: u64,
+    /// Downstream calls made.
+    pub calls: u64,
+    /// Downstream calls refused (busy, rate limited, unavailable).
+    pub refused: u64,
+    /// Submissions failed back to the user.
+    pub failed_to_user: u64,
+    /// Enqueue → done, 95th percentile, ms.
+    pub p95_ms: Option<f64>,
+    /// Virtual time at the end, s.
+    pub end_s: f64,
+    /// Jitter study: mean calls and mean completion time (ms).
+    pub contention: Option<(f64, f64)>,
+}
+
+impl KeyNumbers {
+    /// The key numbers of a report.
+    pub fn of_report(r: &Report) -> KeyNumbers {
+        let mut k = KeyNumbers {
+            balance: r.balance,
+            contention: r
+                .contention
+                .as_ref()
+                .map(|c| (c.calls_mean, c.completion_ms_mean)),
+            ..KeyNumbers::default()
+        };
+        if let Some(m) = &r.metrics {
+            let c = &m.counters;
+            k.queue = true;
+            k.done = m.done;
+            k.dead = m.dead;
+            k.unfinished = m.queued + m.running;
+            k.runs = c.runs;
+            k.duplicates = c.duplicate_effects;
+            k.prevented = c.prevented_by_key;
+            k.calls = c.calls;
+            k.refused = c.calls_busy + c.calls_rate_limited + c.calls_unavailable;
+            k.failed_to_user = c.failed_to_user;
+            k.p95_ms = m.latency_ms.map(|p| p.p95);
+            k.end_s = m.end_time_s;
+        }
+        k
+    }
+}
+
+/// One compared figure. `id` is the locale key suffix of its label (`sim.compare.<id>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffLine {
+    /// Figure id, e.g. `balance`.
+    pub id: &'static str,
+    /// A's value as shown.
+    pub a: String,
+    /// B's value as shown.
+    pub b: String,
+    /// The relative change from A to B, e.g. `−75 %` (`None`: equal, or A is zero).
+    pub change: Option<String>,
+    /// Whether the values differ.
+    pub differs: bool,
+}
+
+impl std::fmt::Display for DiffLine {
+    /// `balance: 200 → 100`, `runs: 40 → 10 (−75 %)`, `dead: 0 = 0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let op = if self.differs { "→" } else { "=" };
+        write!(f, "{}: {} {op} {}", self.id, self.a, self.b)?;
+        if let Some(c) = &self.change {
+            write!(f, " ({c})")?;
+        }
+        Ok(())
+    }
+}
+
+fn count(v: u64) -> String {
+    group_thousands(v)
+}
+
+fn signed(v: i64) -> String {
+    if v < 0 {
+        format!("−{}", group_thousands(v.unsigned_abs()))
+    } else {
+        group_thousands(v as u64)
+    }
+}
+
+fn decimal(v: f64, unit: &str) -> String {
+    let v = if v.is_finite() { v } else { 0.0 };
+    if v >= 100.0 {
+        format!("{}{unit}", group_thousands(v.round() as u64))
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+/// `(b − a) / a` as a signed whole percentage with a proper minus sign (`None` when a = 0
+/// or the values are equal).
+fn percent(a: f64, b: f64) -> Option<String> {
+    if a == 0.0 || a == b || !a.is_finite() || !b.is_finite() {
+        return None;
+    }
+    let p = ((b - a) / a * 100.0).round();
+    Some(if p < 0.0 {
+        format!("−{} %", -p)
+    } else {
+        format!("+{p} %")
+    })
+}
+
+/// The figures of `a` and `b` side by side: for queue runs done, dead, unfinished, runs,
+/// balance, duplicates, stopped by key, downstream calls and refusals, failures back to the
+/// user, p95 latency and end time (each only when either run has it); for the jitter study the
+/// mean calls and completion time. Counts that change by a ratio get a relative change.
+pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
+    let mut out = Vec::new();
+    let mut line = |id: &'static str, av: String, bv: String, change: Option<String>| {
+        let differs = av != bv;
+        out.push(DiffLine {
+            id,
+            a: av,
+            b: bv,
+            change: change.filter(|_| differs),
+            differs,
+        });
+    };
+    if a.queue || b.queue {
+        let mut n = |id, x: u64, y: u64, rel: bool| {
+            line(
+                id,
+                count(x),
+                count(y),
+                rel.then(|| percent(x as f64, y as f64)).flatten(),
+            )
+        };
+        n("done", a.done, b.done, false);
+        n("dead", a.dead, b.dead, false);
+        if a.unfinished + b.unfinished > 0 {
+            n("unfinished", a.unfinished, b.unfinished, false);
+        }
+        n("runs", a.runs, b.runs, true);
+        if a.balance.is_some() || b.balance.is_some() {
+            let show = |v: Option<i64>| v.map_or_else(|| "–".to_owned(), signed);
+            line("balance", show(a.balance), show(b.balance), None);
+            line("duplicates", count(a.duplicates), count(b.duplicates), None);
+        }
+        if a.prevented + b.prevented > 0 {
+            line("prevented", count(a.prevented), count(b.prevented), None);
+        }
+        if a.calls + b.calls > 0 {
+            line(
+                "calls",
+                count(a.calls),
+                count(b.calls),
+                percent(a.calls as f64, b.calls as f64),
+            );
+            line("refused", count(a.refused), count(b.refused), None);
+        }
+        if a.failed_to_user + b.failed_to_user > 0 {
+            line(
+                "failed-to-user",
+                count(a.failed_to_user),
+                count(b.failed_to_user),
+                None,
+            );
+        }
+        if a.p95_ms.is_some() || b.p95_ms.is_some() {
+            let show = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |x| decimal(x, " ms"));
+            let change = match (a.p95_ms, b.p95_ms) {
+                (Some(x), Some(y)) => percent(x, y),
+                _ => None,
+            };
+            line("p95", show(a.p95_ms), show(b.p95_ms), change);
+        }
+        line(
+            "end",
+            decimal(a.end_s, " s"),
+            decimal(b.end_s, " s"),
+            percent(a.end_s, b.end_s),
+        );
+    }
+    if let (Some((ac, at)), Some((bc, bt))) = (a.contention, b.contention) {
+        line(
+            "mean-calls",
+            decimal(ac, ""),
+            decimal(bc, ""),
+            percent(ac, bc),
+        );
+        line(
+            "mean-completion",
+            decimal(at, " ms"),
+            decimal(bt, " ms"),
+            percent(at, bt),
+        );
+    }
+    out
+}
+
+/// The variant a preset is compared with by default: `duplicate-execution` plain ↔
+/// idempotency-key, `jitter-contention` none ↔ full, `burst-leveling` queue-redelivery ↔
+/// two-tier-jitter (and direct → queue-redelivery); otherwise the first other variant.
+pub fn default_alternative(
+    scenario: &str,
+    variant: &str,
+    variants: &[&'static str],
+) -> Option<&'static str> {
+    let preferred = match (scenario, variant) {
+        ("jitter-contention", "none") => "full",
+        ("jitter-contention", _) => "none",
+        ("burst-leveling", "direct") => "queue-redelivery",
+        ("burst-leveling", "queue-redelivery") => "two-tier-jitter",
+        ("burst-leveling", _) => "queue-redelivery",
+        _ => "",
+    };
+    variants
+        .iter()
+        .copied()
+        .find(|v| *v == preferred)
+        .or_else(|| variants.iter().copied().find(|v| *v != variant))
+}

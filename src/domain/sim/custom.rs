@@ -1,0 +1,770 @@
+//! "Your settings": a simulation built from the job definition sheet plus load and failure
+//! knobs, each with a unit and an allowed range.
+//!
+//! [`CustomRun::from_sheet`] copies the sheet's retry section (max attempts; wait strategy =
+//! growth, base, cap, jitter; lease / visibility timeout; idempotency key on or off; error
+//! classification: permanent errors go to the dead-letter queue at once) and adds load
+//! defaults (2 workers, a burst of 20 jobs, lognormal handler 200 ms p50 / 1 s p95, 20 %
+//! retryable failures). [`CustomRun::validate`] returns every finding, each naming the knob and
+//! its allowed range ([`KnobError::message`], ja / en from `locales/sim-knobs.yml`).
+//! [`CustomRun::to_file`] maps it to a [`SimConfigFile`]: the JSON that
+//! `modality-advisor simulate --config FILE.json` reads, so a run in the browser and the CLI
+//! give the same [`trace_hash`](super::run::trace_hash).
+//!
+//! Every value is a whole number: durations in milliseconds, probabilities in percent, rates
+//! per second. Each job adds 100 to a balance (guarded by the key `job-{n}` when the
+//! idempotency key is on), so duplicate side effects show.
+
+use super::backoff::{Growth, Jitter};
+use super::config::ErrorClass;
+use super::file::{
+    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, EffectFile, FailureFile, KindFile,
+    OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
+};
+use crate::domain::duration::exact;
+use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
+use crate::domain::sheet::JobSheet;
+use rust_i18n::t;
+use serde::{Deserialize, Serialize};
+
+/// Jobs a custom run may create at most.
+pub const MAX_CUSTOM_JOBS: u64 = 100_000;
+/// The event log is recorded when a run has at most this many jobs.
+pub const LOG_JOBS: u64 = 2_000;
+/// The side effect of each job: points added to the balance.
+pub const EFFECT_AMOUNT: i64 = 100;
+/// A crashed worker restarts after this long (ms).
+pub const RESTART_MS: u64 = 1_000;
+
+/// How jobs arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArrivalMode {
+    /// All [`CustomRun::jobs`] at [`CustomRun::burst_at_ms`].
+    Burst,
+    /// A Poisson process of [`CustomRun::rate_per_s`] until [`CustomRun::jobs`] have arrived.
+    Poisson,
+}
+
+/// The handler's duration distribution; `duration_ms` and `duration_hi_ms` mean
+/// fixed: (ms, —), uniform: (min, max), exponential: (mean, —), lognormal: (p50, p95).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DurationMode {
+    /// Always `duration_ms`.
+    Fixed,
+    /// Uniform in `duration_ms ..= duration_hi_ms`.
+    Uniform,
+    /// Exponential with mean `duration_ms`.
+    Exponential,
+    /// Lognormal with median `duration_ms` and 95th percentile `duration_hi_ms`.
+    Lognormal,
+}
+
+/// When a run fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureMode {
+    /// Each run fails with probability `failure_percent` %.
+    Probability,
+    /// The first `fail_first` runs of each job fail, then it succeeds.
+    FirstRuns,
+}
+
+/// Every knob of a custom run, for labels, units, ranges and findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub enum Knob {
+    MaxAttempts,
+    Growth,
+    BaseWait,
+    CapWait,
+    Jitter,
+    Lease,
+    IdempotencyKey,
+    ClassifyErrors,
+    Workers,
+    Arrivals,
+    Jobs,
+    BurstAt,
+    Rate,
+    Duration,
+    DurationMs,
+    DurationHiMs,
+    Failure,
+    FailurePercent,
+    FailFirst,
+    ErrorClass,
+    CrashPercent,
+    Downstream,
+    Capacity,
+    CallMs,
+    RateLimit,
+    OutageFrom,
+    OutageFor,
+}
+
+/// The unit of a knob's number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds, shown as a duration.
+    Ms,
+    /// A count with the given locale key of its unit word (`attempts`, `workers`, …).
+    Count(&'static str),
+}
+
+/// A knob's group on the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// Copied from the job definition sheet.
+    Sheet,
+    /// Workers, arrivals, handler duration.
+    Load,
+    /// Failure model, error class, crashes.
+    Failures,
+    /// The external system the handler calls.
+    Downstream,
+}
+
+impl Knob {
+    /// The knobs in screen order.
+    pub const ALL: [Knob; 27] = [
+        Knob::MaxAttempts,
+        Knob::Growth,
+        Knob::BaseWait,
+        Knob::CapWait,
+        Knob::Jitter,
+        Knob::Lease,
+        Knob::IdempotencyKey,
+        Knob::ClassifyErrors,
+        Knob::Workers,
+        Knob::Arrivals,
+        Knob::Jobs,
+        Knob::BurstAt,
+        Knob::Rate,
+        Knob::Duration,
+        Knob::DurationMs,
+        Knob::DurationHiMs,
+        Knob::Failure,
+        Knob::FailurePercent,
+        Knob::FailFirst,
+        Knob::ErrorClass,
+        Knob::CrashPercent,
+        Knob::Downstream,
+        Knob::Capacity,
+        Knob::CallMs,
+        Knob::RateLimit,
+        Knob::OutageFrom,
+        Knob::OutageFor,
+    ];
+
+    /// The stable id, e.g. `max-attempts` (DOM ids, locale keys, findings).
+    pub fn id(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    /// Its group.
+    pub fn group(self) -> Group {
+        use Knob::*;
+        match self {
+            MaxAttempts | Growth | BaseWait | CapWait | Jitter | Lease | IdempotencyKey
+            | ClassifyErrors => Group::Sheet,
+            Workers | Arrivals | Jobs | BurstAt | Rate | Duration | DurationMs | DurationHiMs => {
+                Group::Load
+            }
+            Failure | FailurePercent | FailFirst | ErrorClass | CrashPercent => Group::Failures,
+            Downstream | Capacity | CallMs | RateLimit | OutageFrom | OutageFor => {
+                Group::Downstream
+            }
+        }
+    }
+
+    /// The unit and allowed range of a numeric knob (`None` for choices and switches).
+    pub fn range(self) -> Option<(Unit, u64, u64)> {
+        use Knob::*;
+        const DAY: u64 = 86_400_000;
+        Some(match self {
+            MaxAttempts => (Unit::Count("attempts"), 1, 100),
+            BaseWait => (Unit::Ms, 1, DAY),
+            CapWait => (Unit::Ms, 1, 7 * DAY),
+            Lease => (Unit::Ms, 1, DAY),
+            Workers => (Unit::Count("workers"), 1, 1_000),
+            Jobs => (Unit::Count("jobs"), 1, MAX_CUSTOM_JOBS),
+            BurstAt => (Unit::Ms, 0, DAY),
+            Rate => (Unit::Count("per-s"), 1, 10_000),
+            DurationMs | DurationHiMs => (Unit::Ms, 0, 3_600_000),
+            FailurePercent | CrashPercent => (Unit::Count("percent"), 0, 100),
+            FailFirst => (Unit::Count("runs"), 0, 100),
+            Capacity => (Unit::Count("calls"), 0, 10_000),
+            CallMs => (Unit::Ms, 0, 600_000),
+            RateLimit => (Unit::Count("per-s"), 0, 100_000),
+            OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
+            Growth | Jitter | IdempotencyKey | ClassifyErrors | Arrivals | Duration | Failure
+            | ErrorClass | Downstream => return None,
+        })
+    }
+
+    /// The label, e.g. "Max attempts".
+    pub fn label(self, lang: Lang) -> String {
+        t!(format!("knobs.{}.label", self.id()), locale = lang.code()).into_owned()
+    }
+
+    /// The one-line explanation.
+    pub fn help(self, lang: Lang) -> String {
+        t!(format!("knobs.{}.help", self.id()), locale = lang.code()).into_owned()
+    }
+}
+
+/// Formats `v` in the knob's unit, e.g. `30 s`, `5 attempts`, `20 %`.
+pub fn with_unit(unit: Unit, v: u64, lang: Lang) -> String {
+    match unit {
+        Unit::Ms => exact(v, lang),
+        Unit::Count(u) => t!(
+            format!("knobs.unit.{u}"),
+            locale = lang.code(),
+            n = group_thousands(v)
+        )
+        .into_owned(),
+    }
+}
+
+/// A refused knob value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KnobError {
+    /// Outside the knob's [`Knob::range`] (or a mode's narrower range).
+    OutOfRange {
+        /// The knob.
+        knob: Knob,
+        /// The value given.
+        value: u64,
+        /// Smallest allowed.
+        min: u64,
+        /// Largest allowed.
+        max: u64,
+    },
+    /// Must be at least another knob's value (cap ≥ base, p95 ≥ p50, max ≥ min).
+    Below {
+        /// The knob.
+        knob: Knob,
+        /// The value given.
+        value: u64,
+        /// The knob it must not be below.
+        other: Knob,
+        /// That knob's value.
+        floor: u64,
+    },
+}
+
+impl KnobError {
+    /// The knob the finding is about.
+    pub fn knob(&self) -> Knob {
+        match self {
+            KnobError::OutOfRange { knob, .. } | KnobError::Below { knob, .. } => *knob,
+        }
+    }
+
+    /// The message in `lang`, naming the knob and the allowed range, e.g. "Max attempts: 0 is
+    /// out of range; allowed 1 attempt – 100 attempts."
+    pub fn message(&self, lang: Lang) -> String {
+        let l = lang.code();
+        match *self {
+            KnobError::OutOfRange {
+                knob,
+                value,
+                min,
+                max,
+            } => {
+                let unit = knob.range().map_or(Unit::Count("plain"), |r| r.0);
+                t!(
+                    "knobs.error.range",
+                    locale = l,
+                    knob = knob.label(lang),
+                    value = with_unit(unit, value, lang),
+                    min = with_unit(unit, min, lang),
+                    max = with_unit(unit, max, lang)
+                )
+                .into_owned()
+            }
+            KnobError::Below {
+                knob,
+                value,
+                other,
+                floor,
+            } => {
+                let unit = knob.range().map_or(Unit::Count("plain"), |r| r.0);
+                let max = knob.range().map_or(floor, |r| r.2);
+                t!(
+                    "knobs.error.below",
+                    locale = l,
+                    knob = knob.label(lang),
+                    value = with_unit(unit, value, lang),
+                    other = other.label(lang),
+                    min = with_unit(unit, floor, lang),
+                    max = with_unit(unit, max, lang)
+                )
+                .into_owned()
+            }
+        }
+    }
+}
+
+/// The settings of a custom run. See the module docs; each field's unit and range is its
+/// [`Knob::range`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomRun {
+    /// Whether the sheet-group knobs were copied from a sheet (`false`: the queue defaults).
+    pub from_sheet: bool,
+    /// Claims allowed per job, the first included (1 ..= 100).
+    pub max_attempts: u32,
+    /// How the wait between attempts grows.
+    pub growth: Growth,
+    /// The first wait, ms.
+    pub base_ms: u64,
+    /// The largest wait, ms (≥ `base_ms`).
+    pub cap_ms: u64,
+    /// Randomisation of the wait.
+    pub jitter: Jitter,
+    /// Lease / visibility timeout, ms.
+    pub lease_ms: u64,
+    /// Whether each job's side effect is guarded by an idempotency key.
+    pub idempotency_key: bool,
+    /// Whether permanent errors go to the dead-letter queue at once.
+    pub classify_errors: bool,
+    /// The error text of a retryable failure (the sheet's first retryable error).
+    pub retryable_error: String,
+    /// The error text of a permanent failure (the sheet's first non-retryable error).
+    pub permanent_error: String,
+    /// Workers.
+    pub workers: u32,
+    /// How jobs arrive.
+    pub arrivals: ArrivalMode,
+    /// Jobs in the run.
+    pub jobs: u64,
+    /// Burst instant, ms.
+    pub burst_at_ms: u64,
+    /// Poisson rate, jobs per second.
+    pub rate_per_s: u64,
+    /// Handler duration distribution.
+    pub duration: DurationMode,
+    /// Fixed / min / mean / p50, ms.
+    pub duration_ms: u64,
+    /// Max (uniform) / p95 (lognormal), ms.
+    pub duration_hi_ms: u64,
+    /// Failure model.
+    pub failure: FailureMode,
+    /// Failure probability per run, %.
+    pub failure_percent: u64,
+    /// Runs that fail before the job succeeds.
+    pub fail_first: u64,
+    /// Class of the failures.
+    pub error_class: ErrorClass,
+    /// Probability that a worker dies after the side effect and before `complete`, %.
+    pub crash_percent: u64,
+    /// Whether each run is one call to a downstream (success and failure then come from it).
+    pub downstream: bool,
+    /// Calls the downstream serves at once (0: unlimited); more are answered "busy".
+    pub capacity: u64,
+    /// Duration of a served call, ms.
+    pub call_ms: u64,
+    /// Rate limit, calls per second (0: none).
+    pub rate_limit_per_s: u64,
+    /// Outage start, ms.
+    pub outage_from_ms: u64,
+    /// Outage length, ms (0: no outage).
+    pub outage_for_ms: u64,
+}
+
+impl Default for CustomRun {
+    /// The queue defaults of an unfilled sheet (seed `000`'s worked example: 5 attempts,
+    /// exponential 10 s … 10 min with full jitter, 60 s lease, key on, errors classified) and
+    /// the load defaults.
+    fn default() -> Self {
+        CustomRun {
+            from_sheet: false,
+            max_attempts: 5,
+            growth: Growth::Exponential,
+            base_ms: 10_000,
+            cap_ms: 600_000,
+            jitter: Jitter::Full,
+            lease_ms: 60_000,
+            idempotency_key: true,
+            classify_errors: true,
+            retryable_error: "TimeoutError".into(),
+            permanent_error: "ValueError".into(),
+            workers: 2,
+            arrivals: ArrivalMode::Burst,
+            jobs: 20,
+            burst_at_ms: 0,
+            rate_per_s: 5,
+            duration: DurationMode::Lognormal,
+            duration_ms: 200,
+            duration_hi_ms: 1_000,
+            failure: FailureMode::Probability,
+            failure_percent: 20,
+            fail_first: 2,
+            error_class: ErrorClass::Retryable,
+            crash_percent: 0,
+            downstream: false,
+            capacity: 1,
+            call_ms: 300,
+            rate_limit_per_s: 0,
+            outage_from_ms: 0,
+            outage_for_ms: 0,
+        }
+    }
+}
+
+/// One change for comparing "your settings" with a copy (B = A with this change).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    /// Idempotency key switched (on → off or off → on).
+    IdempotencyKey,
+    /// Jitter switched (none → full, anything else → none).
+    Jitter,
+    /// Error classification switched.
+    ClassifyErrors,
+    /// Twice the workers.
+    DoubleWorkers,
+}
+
+impl Change {
+    /// All changes, in menu order.
+    pub const ALL: [Change; 4] = [
+        Change::IdempotencyKey,
+        Change::Jitter,
+        Change::ClassifyErrors,
+        Change::DoubleWorkers,
+    ];
+
+    /// The stable id, e.g. `idempotency-key`.
+    pub fn id(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
+impl CustomRun {
+    /// The settings pre-filled from `sheet`: its retry section when it has one (asynchronous
+    /// outcomes), else the defaults ([`CustomRun::from_sheet`] is then `false`). Load and
+    /// failure knobs get their defaults.
+    pub fn from_sheet(sheet: &JobSheet) -> CustomRun {
+        let Some(r) = &sheet.retry else {
+            return CustomRun::default();
+        };
+        let first = |v: &[String], d: &str| {
+            v.iter()
+                .map(|s| s.trim())
+                .find(|s| !s.is_empty())
+                .unwrap_or(d)
+                .to_owned()
+        };
+        CustomRun {
+            from_sheet: true,
+            max_attempts: r.max_attempts,
+            growth: r.backoff.kind,
+            base_ms: r.backoff.base_ms,
+            cap_ms: r.backoff.cap_ms,
+            jitter: r.backoff.jitter,
+            lease_ms: r.lease_ms,
+            idempotency_key: !r.idempotency_key.trim().is_empty(),
+            classify_errors: !r.non_retryable_errors.is_empty(),
+            retryable_error: first(&r.retryable_errors, "TimeoutError"),
+            permanent_error: first(&r.non_retryable_errors, "ValueError"),
+            ..CustomRun::default()
+        }
+    }
+
+    /// The number a numeric knob holds (`None` for choices and switches).
+    pub fn get(&self, knob: Knob) -> Option<u64> {
+        use Knob::*;
+        Some(match knob {
+            MaxAttempts => u64::from(self.max_attempts),
+            BaseWait => self.base_ms,
+            CapWait => self.cap_ms,
+            Lease => self.lease_ms,
+            Workers => u64::from(self.workers),
+            Jobs => self.jobs,
+            BurstAt => self.burst_at_ms,
+            Rate => self.rate_per_s,
+            DurationMs => self.duration_ms,
+            DurationHiMs => self.duration_hi_ms,
+            FailurePercent => self.failure_percent,
+            FailFirst => self.fail_first,
+            CrashPercent => self.crash_percent,
+            Capacity => self.capacity,
+            CallMs => self.call_ms,
+            RateLimit => self.rate_limit_per_s,
+            OutageFrom => self.outage_from_ms,
+            OutageFor => self.outage_for_ms,
+            _ => return None,
+        })
+    }
+
+    /// A copy with a numeric knob set to `v` (unchecked: see [`CustomRun::validate`]; values
+    /// that do not fit the field's type saturate). Choices and switches are left unchanged.
+    pub fn with(&self, knob: Knob, v: u64) -> CustomRun {
+        use Knob::*;
+        let mut c = self.clone();
+        let small = u32::try_from(v).unwrap_or(u32::MAX);
+        match knob {
+            MaxAttempts => c.max_attempts = small,
+            BaseWait => c.base_ms = v,
+            CapWait => c.cap_ms = v,
+            Lease => c.lease_ms = v,
+            Workers => c.workers = small,
+            Jobs => c.jobs = v,
+            BurstAt => c.burst_at_ms = v,
+            Rate => c.rate_per_s = v,
+            DurationMs => c.duration_ms = v,
+            DurationHiMs => c.duration_hi_ms = v,
+            FailurePercent => c.failure_percent = v,
+            FailFirst => c.fail_first = v,
+            CrashPercent => c.crash_percent = v,
+            Capacity => c.capacity = v,
+            CallMs => c.call_ms = v,
+            RateLimit => c.rate_limit_per_s = v,
+            OutageFrom => c.outage_from_ms = v,
+            OutageFor => c.outage_for_ms = v,
+            _ => {}
+        }
+        c
+    }
+
+    /// The knobs that matter with the current modes (e.g. `Rate` only for Poisson arrivals,
+    /// the failure knobs only without a downstream).
+    pub fn active(&self, knob: Knob) -> bool {
+        use Knob::*;
+        match knob {
+            BurstAt => self.arrivals == ArrivalMode::Burst,
+            Rate => self.arrivals == ArrivalMode::Poisson,
+            DurationHiMs => matches!(
+                self.duration,
+                DurationMode::Uniform | DurationMode::Lognormal
+            ),
+            Failure | ErrorClass => !self.downstream,
+            FailurePercent => !self.downstream && self.failure == FailureMode::Probability,
+            FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
+            Capacity | CallMs | RateLimit | OutageFrom | OutageFor => self.downstream,
+            _ => true,
+        }
+    }
+
+    /// Every finding: numbers outside their knob's range, the cap below the first wait, a
+    /// p95 / max below the p50 / min, a zero mean or median. Empty when the run can start.
+    pub fn validate(&self) -> Vec<KnobError> {
+        let mut errs = Vec::new();
+        for knob in Knob::ALL {
+            let (Some(v), Some((_, min, max))) = (self.get(knob), knob.range()) else {
+                continue;
+            };
+            let mut min = min;
+            if knob == Knob::DurationMs
+                && matches!(
+                    self.duration,
+                    DurationMode::Exponential | DurationMode::Lognormal
+                )
+            {
+                min = 1;
+            }
+            if !(min..=max).contains(&v) {
+                errs.push(KnobError::OutOfRange {
+                    knob,
+                    value: v,
+                    min,
+                    max,
+                });
+            }
+        }
+        let mut below = |knob: Knob, value: u64, other: Knob, floor: u64| {
+            if value < floor && !errs.iter().any(|e| e.knob() == knob) {
+                errs.push(KnobError::Below {
+                    knob,
+                    value,
+                    other,
+                    floor,
+                });
+            }
+        };
+        below(Knob::CapWait, self.cap_ms, Knob::BaseWait, self.base_ms);
+        if self.active(Knob::DurationHiMs) {
+            below(
+                Knob::DurationHiMs,
+                self.duration_hi_ms,
+                Knob::DurationMs,
+                self.duration_ms,
+            );
+        }
+        errs
+    }
+
+    /// The config file of this run with `seed`: what the browser runs and what
+    /// "Download config JSON" saves. Call [`CustomRun::validate`] first; values it would refuse
+    /// are passed through and refused again by [`SimConfigFile::into_config`].
+    pub fn to_file(&self, seed: i64) -> SimConfigFile {
+        let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
+        let duration = match self.duration {
+            DurationMode::Fixed => DistFile::Fixed { ms: a },
+            DurationMode::Uniform => DistFile::Uniform {
+                min_ms: a,
+                max_ms: b,
+            },
+            DurationMode::Exponential => DistFile::Exponential {
+                mean_ms: self.duration_ms as f64,
+            },
+            DurationMode::Lognormal => DistFile::Lognormal {
+                p50_ms: self.duration_ms as f64,
+                p95_ms: self.duration_hi_ms as f64,
+            },
+        };
+        let failure = match self.failure {
+            FailureMode::Probability if self.failure_percent == 0 => FailureFile::Never,
+            FailureMode::Probability => FailureFile::Probability {
+                p: self.failure_percent as f64 / 100.0,
+            },
+            FailureMode::FirstRuns => FailureFile::FirstRuns {
+                k: ms(self.fail_first),
+            },
+        };
+        let error = match self.error_class {
+            ErrorClass::Retryable => self.retryable_error.clone(),
+            ErrorClass::Permanent => self.permanent_error.clone(),
+        };
+        let pattern = match self.arrivals {
+            ArrivalMode::Burst => PatternFile::Burst {
+                count: ms(self.jobs),
+                at_ms: ms(self.burst_at_ms),
+            },
+            ArrivalMode::Poisson => PatternFile::Poisson {
+                rate_per_s: self.rate_per_s as f64,
+                count: ms(self.jobs),
+            },
+        };
+        let downstream = self.downstream.then(|| DownstreamFile {
+            capacity: ms(self.capacity),
+            latency: DistFile::Fixed {
+                ms: ms(self.call_ms),
+            },
+            refusal_ms: 20,
+            rate_limit: (self.rate_limit_per_s > 0).then(|| RateLimitFile {
+                rate_per_s: self.rate_limit_per_s as f64,
+                burst: ms(self.rate_limit_per_s.max(1)),
+            }),
+            outage: (self.outage_for_ms > 0).then(|| OutageFile {
+                from_ms: ms(self.outage_from_ms),
+                until_ms: ms(self.outage_from_ms.saturating_add(self.outage_for_ms)),
+            }),
+        });
+        SimConfigFile {
+            seed,
+            kinds: vec![KindFile {
+                name: "job".into(),
+                max_attempts: i64::from(self.max_attempts),
+                duration: Some(duration),
+                failure: Some(failure),
+                error: Some(if self.downstream {
+                    "busy".into()
+                } else {
+                    error
+                }),
+                error_class: Some(self.error_class),
+                effect: Some(EffectFile {
+                    amount: EFFECT_AMOUNT,
+                    idempotency_key: self.idempotency_key.then(|| "job-{n}".into()),
+                }),
+                calls_downstream: self.downstream,
+            }],
+            arrivals: vec![ArrivalsFile { kind: 0, pattern }],
+            workers: WorkersFile {
+                count: i64::from(self.workers),
+                poll_ms: Some(0),
+                crash_probability: self.crash_percent as f64 / 100.0,
+                restart_after_ms: (self.crash_percent > 0).then_some(RESTART_MS as i64),
+            },
+            claim: None,
+            lease_ms: Some(ms(self.lease_ms)),
+            retry: Some(BackoffFile {
+                base_ms: ms(self.base_ms),
+                cap_ms: ms(self.cap_ms),
+                growth: Some(self.growth),
+                jitter: Some(self.jitter),
+            }),
+            classify_errors: self.classify_errors,
+            in_worker_retry: None,
+            downstream,
+            intake: None,
+            limits: None,
+            log: self.jobs <= LOG_JOBS,
+            series_bucket_ms: None,
+        }
+    }
+
+    /// A copy with one change, for comparing.
+    pub fn changed(&self, change: Change) -> CustomRun {
+        let mut c = self.clone();
+        match change {
+            Change::IdempotencyKey => c.idempotency_key = !c.idempotency_key,
+            Change::Jitter => {
+                c.jitter = if c.jitter == Jitter::None {
+                    Jitter::Full
+                } else {
+                    Jitter::None
+                }
+            }
+            Change::ClassifyErrors => c.classify_errors = !c.classify_errors,
+            Change::DoubleWorkers => c.workers = c.workers.saturating_mul(2).min(1_000),
+        }
+        c
+    }
+
+    /// What `change` does to these settings, e.g. "Idempotency key: on → off".
+    pub fn change_label(&self, change: Change, lang: Lang) -> String {
+        let b = self.changed(change);
+        let l = lang.code();
+        let onoff = |v: bool| t!(if v { "knobs.on" } else { "knobs.off" }, locale = l).into_owned();
+        let (knob, from, to) = match change {
+            Change::IdempotencyKey => (
+                Knob::IdempotencyKey,
+                onoff(self.idempotency_key),
+                onoff(b.idempotency_key),
+            ),
+            Change::Jitter => (
+                Knob::Jitter,
+                jitter_name(self.jitter, lang),
+                jitter_name(b.jitter, lang),
+            ),
+            Change::ClassifyErrors => (
+                Knob::ClassifyErrors,
+                onoff(self.classify_errors),
+                onoff(b.classify_errors),
+            ),
+            Change::DoubleWorkers => (
+                Knob::Workers,
+                self.workers.to_string(),
+                b.workers.to_string(),
+            ),
+        };
+        format!(
+            "{}{}{from} → {to}",
+            knob.label(lang),
+            t!("ui.colon", locale = l)
+        )
+    }
+}
+
+/// A jitter's name in `lang` (`none`, `full`, …).
+pub fn jitter_name(j: Jitter, lang: Lang) -> String {
+    let id = serde_json::to_value(j)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    t!(format!("knobs.jitter.{id}"), locale = lang.code()).into_owned()
+}

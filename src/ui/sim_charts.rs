@@ -1,0 +1,74 @@
+//! The four charts of a finished run — queue depth over time, attempts per job, latency
+//! percentiles, downstream calls per second (ok / busy / failed) — each with a caption saying
+//! what to look for. The SVG comes from [`crate::domain::sim::charts::render`] (classes only,
+//! no inline style, so the page's CSP holds); this component only places it.
+//!
+//! Reusable for a side-by-side comparison: give each side its own `view` and `compact`.
+
+use crate::domain::sim::charts::{render, text};
+use crate::domain::sim::run::RunView;
+use crate::ui::state::AppContext;
+use rust_i18n::t;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Properties of [`SimCharts`].
+#[derive(Properties, PartialEq)]
+pub struct SimChartsProps {
+    /// The finished run whose [`RunView::charts`] are drawn.
+    pub view: Rc<RunView>,
+    /// Smaller viewBoxes and one chart per row, for half-width columns.
+    #[prop_or_default]
+    pub compact: bool,
+}
+
+/// The four charts of `view`, or nothing when the run has none (the jitter study).
+#[component]
+pub fn SimCharts(props: &SimChartsProps) -> Html {
+    let lang = use_context::<AppContext>().map(|c| c.lang);
+    let v = props.view.clone();
+    // Equal keys mean equal runs (the trace hash fingerprints the run), so equal charts.
+    let key = (
+        v.trace_hash.clone(),
+        v.scenario.clone(),
+        v.variant.clone(),
+        v.seed,
+        lang,
+        props.compact,
+    );
+    let svgs = {
+        let v = v.clone();
+        use_memo(key, move |(.., lang, compact)| {
+            lang.map(|lang| {
+                render(&v.charts, *compact, &text(lang))
+                    .into_iter()
+                    .map(|(id, svg)| (id, AttrValue::from(svg)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let (Some(lang), Some(svgs)) = (lang, (*svgs).clone()) else {
+        return Html::default();
+    };
+    if v.charts.is_empty() {
+        return Html::default();
+    }
+    let l = lang.code();
+    let figures = svgs.into_iter().map(|(id, svg)| {
+        html! {
+            <figure class="sim-chart" data-chart={id}>
+                <figcaption>
+                    <strong>{ t!(format!("charts.{id}.title"), locale = l) }</strong>
+                    { t!(format!("charts.{id}.caption"), locale = l) }
+                </figcaption>
+                { Html::from_html_unchecked(svg) }
+            </figure>
+        }
+    });
+    html! {
+        <section class={classes!("sim-charts", props.compact.then_some("compact"))}>
+            <h4>{ t!("charts.heading", locale = l) }</h4>
+            <div class="charts-grid">{ for figures }</div>
+        </section>
+    }
+}

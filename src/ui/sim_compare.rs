@@ -1,0 +1,289 @@
+//! Compare: two configurations on the same seed side by side. A is what the screen would run
+//! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
+//! change). Both run in this component's own simulation worker, A then B; the key numbers
+//! that differ are called out (`domain::sim::compare::diff`). Each column leaves a slot for
+//! the charts component.
+
+use crate::domain::number::group_thousands;
+use crate::domain::sim::compare::diff;
+use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
+use crate::ui::glue::SimWorker;
+use crate::ui::state::AppContext;
+use rust_i18n::t;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// Properties of [`SimCompare`].
+#[derive(Properties, PartialEq)]
+pub struct SimCompareProps {
+    /// What A runs (`Err`: why it cannot run now, shown when Compare is pressed).
+    pub a: Result<RunRequest, Vec<String>>,
+    /// A's label, e.g. "duplicate-execution / plain".
+    pub a_label: AttrValue,
+    /// B's choices: label and request; the first is the default.
+    pub alternatives: Vec<(AttrValue, RunRequest)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Phase {
+    Idle,
+    RunningA(u64),
+    RunningB(u64),
+    Cancelled,
+    Failed(Vec<String>),
+}
+
+/// A comparison in progress: A's view once it is done, B's request, both labels.
+struct Job {
+    a: Option<Rc<RunView>>,
+    b: RunRequest,
+    labels: (AttrValue, AttrValue),
+}
+
+/// Both finished runs and their labels.
+#[derive(PartialEq)]
+struct Pair {
+    a: Rc<RunView>,
+    b: Rc<RunView>,
+    labels: (AttrValue, AttrValue),
+}
+
+/// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact.
+fn charts(view: &Rc<RunView>) -> Html {
+    html! { <crate::ui::sim_charts::SimCharts view={view.clone()} compact=true /> }
+}
+
+fn send(worker: &RefCell<Option<SimWorker>>, req: &RunRequest) -> Result<(), String> {
+    let json = serde_json::to_string(req).map_err(|e| e.to_string())?;
+    worker.borrow().as_ref().map_or(Ok(()), |w| w.send(&json))
+}
+
+/// The compare section. Shows nothing when there is no alternative.
+#[component]
+pub fn SimCompare(props: &SimCompareProps) -> Html {
+    let ctx = use_context::<AppContext>();
+    let choice = use_state(|| 0usize);
+    let phase = use_state(|| Phase::Idle);
+    let results = use_state(|| None::<Rc<Pair>>);
+    let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
+    // Ids of this component's requests (the page's own runs use another worker).
+    let run_id = use_mut_ref(|| 0u64);
+    let job = use_mut_ref(|| None::<Job>);
+    let Some(ctx) = ctx else {
+        return Html::default();
+    };
+    if props.alternatives.is_empty() {
+        return Html::default();
+    }
+    let lang = ctx.lang;
+    let l = lang.code();
+    let chosen = (*choice).min(props.alternatives.len() - 1);
+
+    let on_message = {
+        let (phase, results, run_id, job, worker) = (
+            phase.clone(),
+            results.clone(),
+            run_id.clone(),
+            job.clone(),
+            worker.clone(),
+        );
+        Callback::from(move |text: String| {
+            let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
+                return;
+            };
+            let current = *run_id.borrow();
+            let a_done = job.borrow().as_ref().is_some_and(|j| j.a.is_some());
+            match msg {
+                RunMessage::Progress { id, events } if id == current => phase.set(if a_done {
+                    Phase::RunningB(events)
+                } else {
+                    Phase::RunningA(events)
+                }),
+                RunMessage::Done { id, view } if id == current => {
+                    let view = Rc::new(*view);
+                    if a_done {
+                        if let Some(j) = job.borrow_mut().take() {
+                            if let Some(a) = j.a {
+                                results.set(Some(Rc::new(Pair {
+                                    a,
+                                    b: view,
+                                    labels: j.labels,
+                                })));
+                            }
+                        }
+                        phase.set(Phase::Idle);
+                        return;
+                    }
+                    // A is done: run B on the same seed.
+                    let next = current + 1;
+                    *run_id.borrow_mut() = next;
+                    let req = job.borrow_mut().as_mut().map(|j| {
+                        j.a = Some(view);
+                        j.b.id = next;
+                        j.b.clone()
+                    });
+                    let sent = req.map_or(Ok(()), |r| send(&worker, &r));
+                    match sent {
+                        Ok(()) => phase.set(Phase::RunningB(0)),
+                        Err(e) => phase.set(Phase::Failed(vec![e])),
+                    }
+                }
+                RunMessage::Failed { id, errors } if id == current => {
+                    job.borrow_mut().take();
+                    phase.set(Phase::Failed(errors));
+                }
+                _ => {}
+            }
+        })
+    };
+    let start = {
+        let (phase, run_id, job, worker) =
+            (phase.clone(), run_id.clone(), job.clone(), worker.clone());
+        let a = props.a.clone();
+        let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
+        Callback::from(move |_: MouseEvent| {
+            if crate::ui::sim_knobs::knob_refused() {
+                phase.set(Phase::Failed(vec![t!(
+                    "knobs.ui.refused-field",
+                    locale = lang.code()
+                )
+                .into_owned()]));
+                return;
+            }
+            let mut a = match a.clone() {
+                Ok(a) => a,
+                Err(errors) => {
+                    phase.set(Phase::Failed(errors));
+                    return;
+                }
+            };
+            if worker.borrow().is_none() {
+                match SimWorker::spawn(on_message.clone()) {
+                    Ok(w) => *worker.borrow_mut() = Some(w),
+                    Err(err) => {
+                        phase.set(Phase::Failed(vec![t!(
+                            "sim.ui.worker-failed",
+                            locale = lang.code(),
+                            error = err
+                        )
+                        .into_owned()]));
+                        return;
+                    }
+                }
+            }
+            let id = *run_id.borrow() + 1;
+            *run_id.borrow_mut() = id;
+            a.id = id;
+            *job.borrow_mut() = Some(Job {
+                a: None,
+                b: b.clone(),
+                labels: (a_label.clone(), b_label.clone()),
+            });
+            match send(&worker, &a) {
+                Ok(()) => phase.set(Phase::RunningA(0)),
+                Err(e) => phase.set(Phase::Failed(vec![e])),
+            }
+        })
+    };
+    let cancel = {
+        let (phase, run_id, job, worker) =
+            (phase.clone(), run_id.clone(), job.clone(), worker.clone());
+        Callback::from(move |_: MouseEvent| {
+            worker.borrow_mut().take();
+            job.borrow_mut().take();
+            *run_id.borrow_mut() += 1;
+            phase.set(Phase::Cancelled);
+        })
+    };
+    let on_choice = {
+        let choice = choice.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            choice.set(v.parse().unwrap_or(0));
+        })
+    };
+    let running = matches!(*phase, Phase::RunningA(_) | Phase::RunningB(_));
+    let status = match &*phase {
+        Phase::Idle => Html::default(),
+        Phase::RunningA(n) | Phase::RunningB(n) => {
+            let key = if matches!(*phase, Phase::RunningA(_)) {
+                "sim.compare.running-a"
+            } else {
+                "sim.compare.running-b"
+            };
+            html! { <p class="sim-status" role="status" data-compare-status="running">{ t!(key, locale = l) }{ " " }{ group_thousands(*n) }</p> }
+        }
+        Phase::Cancelled => {
+            html! { <p class="sim-status" role="status" data-compare-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
+        }
+        Phase::Failed(errors) => html! {
+            <div class="notice error-notice" role="alert" data-compare-status="failed">
+                <p>{ t!("sim.compare.failed", locale = l) }</p>
+                <ul>{ for errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+            </div>
+        },
+    };
+    let result = (*results).clone().map(|pair| {
+        let lines = diff(&pair.a.key, &pair.b.key);
+        let any = lines.iter().any(|d| d.differs);
+        let col = |side: &'static str, name: String, label: &AttrValue, v: &Rc<RunView>| {
+            html! {
+                <div class="compare-col" data-side={side}>
+                    <h4>{ name }{ t!("ui.colon", locale = l) }{ label.clone() }</h4>
+                    <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
+                        { format!(" (seed {})", v.seed) }</p>
+                    <div class="slot charts-slot">{ charts(v) }</div>
+                </div>
+            }
+        };
+        html! {
+            <div class="compare-result">
+                <div class="compare-cols">
+                    { col("a", "A".into(), &pair.labels.0, &pair.a) }
+                    { col("b", "B".into(), &pair.labels.1, &pair.b) }
+                </div>
+                <h4>{ t!("sim.compare.differences", locale = l) }</h4>
+                <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }</p> }) }</div>
+                <div class="table-wrap">
+                    <table class="compare-diff">
+                        <thead><tr><th></th><th>{ "A" }</th><th>{ "B" }</th><th></th></tr></thead>
+                        <tbody>
+                            { for lines.iter().map(|d| html! {
+                                <tr data-diff={d.id} data-line={d.to_string()} class={classes!(d.differs.then_some("differs"))}>
+                                    <th scope="row">{ t!(format!("sim.compare.{}", d.id), locale = l) }</th>
+                                    <td>{ d.a.clone() }</td>
+                                    <td>{ d.b.clone() }</td>
+                                    <td class="change">{ d.change.clone().unwrap_or_else(|| if d.differs { "≠".into() } else { String::new() }) }</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            </div>
+        }
+    });
+    html! {
+        <section class="sim-compare" aria-labelledby="sim-compare-title">
+            <h3 id="sim-compare-title">{ t!("sim.compare.title", locale = l) }</h3>
+            <div class="sim-row compare-controls">
+                <p class="compare-a"><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.clone() }</p>
+                <div class="sfield" data-field="compare-with">
+                    <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
+                    <select id="compare-with" onchange={on_choice}>
+                        { for props.alternatives.iter().enumerate().map(|(i, (label, _))| html! {
+                            <option value={i.to_string()} selected={i == chosen}>{ label.clone() }</option>
+                        }) }
+                    </select>
+                </div>
+                <div class="actions">
+                    <button type="button" class="primary" id="compare-run" disabled={running} onclick={start}>{ t!("sim.compare.run", locale = l) }</button>
+                    <button type="button" class="secondary" id="compare-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
+                </div>
+            </div>
+            <div class="slot">{ status }</div>
+            <div class="slot">{ result }</div>
+        </section>
+    }
+}

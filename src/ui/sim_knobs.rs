@@ -1,0 +1,257 @@
+//! "Your settings" on the simulator screen: the knobs of a
+//! [`CustomRun`](crate::domain::sim::custom::CustomRun) grouped as From the sheet / Load /
+//! Failures / Downstream, each with its unit and a one-line explanation; sheet knobs say
+//! whether they still hold the sheet's value. Numbers use the sheet's form fields (a refused
+//! value shows a message naming the range and the settings keep their last good value);
+//! cross-field findings come from `CustomRun::validate`. "Reset to the sheet" and
+//! "Download config JSON" (the file `modality-advisor simulate --config` reads).
+
+use crate::domain::lang::Lang;
+use crate::domain::sim::backoff::{Growth, Jitter};
+use crate::domain::sim::config::ErrorClass;
+use crate::domain::sim::custom::{
+    with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, Unit,
+};
+use crate::ui::form::{ChoiceField, DurationField, NumberField};
+use rust_i18n::t;
+use yew::prelude::*;
+
+/// Properties of [`SimKnobs`].
+#[derive(Properties, PartialEq)]
+pub struct SimKnobsProps {
+    /// The settings shown.
+    pub value: CustomRun,
+    /// What the sheet gives (the "Reset to the sheet" target and the marks).
+    pub sheet: CustomRun,
+    /// Whether a sheet exists at all (`false`: the defaults are used, and the screen says so).
+    pub has_sheet: bool,
+    /// The seed the download is written with (`None`: the seed field is invalid).
+    pub seed: Option<u64>,
+    /// Called with changed settings.
+    pub onchange: Callback<CustomRun>,
+    /// Called with `None` to go back to the sheet's values.
+    pub onreset: Callback<()>,
+}
+
+fn serde_id<T: serde::Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The value of a choice or switch knob as its option id.
+fn choice_of(c: &CustomRun, knob: Knob) -> String {
+    let onoff = |b: bool| if b { "on" } else { "off" }.to_owned();
+    match knob {
+        Knob::Growth => serde_id(c.growth),
+        Knob::Jitter => serde_id(c.jitter),
+        Knob::IdempotencyKey => onoff(c.idempotency_key),
+        Knob::ClassifyErrors => onoff(c.classify_errors),
+        Knob::Arrivals => serde_id(c.arrivals),
+        Knob::Duration => serde_id(c.duration),
+        Knob::Failure => serde_id(c.failure),
+        Knob::ErrorClass => serde_id(c.error_class),
+        Knob::Downstream => onoff(c.downstream),
+        _ => String::new(),
+    }
+}
+
+/// Option ids and the locale key prefix of their labels.
+fn options_of(knob: Knob) -> (&'static [&'static str], &'static str) {
+    match knob {
+        Knob::Growth => (&["fixed", "exponential"], "knobs.growth."),
+        Knob::Jitter => (&["none", "full", "equal", "decorrelated"], "knobs.jitter."),
+        Knob::Arrivals => (&["burst", "poisson"], "knobs.arrivals."),
+        Knob::Duration => (
+            &["fixed", "uniform", "exponential", "lognormal"],
+            "knobs.duration.",
+        ),
+        Knob::Failure => (&["probability", "first-runs"], "knobs.failure."),
+        Knob::ErrorClass => (&["retryable", "permanent"], "knobs.error-class."),
+        _ => (&["on", "off"], "knobs."),
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(id: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(id.to_owned())).ok()
+}
+
+/// A copy with a choice or switch knob set from its option id (unknown ids change nothing).
+fn set_choice(c: &CustomRun, knob: Knob, id: &str) -> CustomRun {
+    let mut c = c.clone();
+    let on = id == "on";
+    match knob {
+        Knob::Growth => c.growth = parse::<Growth>(id).unwrap_or(c.growth),
+        Knob::Jitter => c.jitter = parse::<Jitter>(id).unwrap_or(c.jitter),
+        Knob::IdempotencyKey => c.idempotency_key = on,
+        Knob::ClassifyErrors => c.classify_errors = on,
+        Knob::Arrivals => c.arrivals = parse::<ArrivalMode>(id).unwrap_or(c.arrivals),
+        Knob::Duration => c.duration = parse::<DurationMode>(id).unwrap_or(c.duration),
+        Knob::Failure => c.failure = parse::<FailureMode>(id).unwrap_or(c.failure),
+        Knob::ErrorClass => c.error_class = parse::<ErrorClass>(id).unwrap_or(c.error_class),
+        Knob::Downstream => c.downstream = on,
+        _ => {}
+    }
+    c
+}
+
+/// The knob's value as text (for the "changed (sheet: …)" mark).
+fn shown(c: &CustomRun, knob: Knob, lang: Lang) -> String {
+    match (c.get(knob), knob.range()) {
+        (Some(v), Some((unit, _, _))) => with_unit(unit, v, lang),
+        _ => {
+            let (_, prefix) = options_of(knob);
+            t!(
+                format!("{prefix}{}", choice_of(c, knob)),
+                locale = lang.code()
+            )
+            .into_owned()
+        }
+    }
+}
+
+/// The knobs of "Your settings", grouped, with reset and download.
+#[component]
+pub fn SimKnobs(props: &SimKnobsProps) -> Html {
+    let Some(ctx) = use_context::<crate::ui::state::AppContext>() else {
+        return Html::default();
+    };
+    let lang = ctx.lang;
+    let l = lang.code();
+    let c = &props.value;
+    let findings = c.validate();
+    let download_error = use_state(|| None::<String>);
+
+    let field = |knob: Knob| -> Html {
+        let id = format!("knob-{}", knob.id());
+        let label = knob.label(lang);
+        let mut notes = vec![html! { <p class="hint">{ knob.help(lang) }</p> }];
+        if knob.group() == Group::Sheet && props.sheet.from_sheet {
+            let same = shown(c, knob, lang) == shown(&props.sheet, knob, lang);
+            notes.push(if same {
+                html! { <p class="from-sheet" data-from-sheet="true">{ t!("knobs.ui.from-sheet", locale = l) }</p> }
+            } else {
+                html! { <p class="from-sheet changed" data-from-sheet="false">{ t!("knobs.ui.changed", locale = l, value = shown(&props.sheet, knob, lang)) }</p> }
+            });
+        }
+        for f in findings.iter().filter(|f| f.knob() == knob) {
+            notes.push(html! { <p class="error" role="alert" data-finding={knob.id()}>{ f.message(lang) }</p> });
+        }
+        let children = html! { <>{ for notes }</> };
+        match (c.get(knob), knob.range()) {
+            (Some(v), Some((Unit::Ms, min, max))) => {
+                let (onchange, base) = (props.onchange.clone(), c.clone());
+                html! {
+                    <DurationField id={id} label={label} value_ms={v} range_ms={(min, max)} {lang}
+                        onchange={Callback::from(move |ms| onchange.emit(base.with(knob, ms)))}>
+                        { children }
+                    </DurationField>
+                }
+            }
+            (Some(v), Some((Unit::Count(u), min, max))) => {
+                let (onchange, base) = (props.onchange.clone(), c.clone());
+                html! {
+                    <NumberField id={id} label={label} unit={t!(format!("knobs.unit-word.{u}"), locale = l).into_owned()}
+                        value={v} range={(min, max)} {lang}
+                        onchange={Callback::from(move |n| onchange.emit(base.with(knob, n)))}>
+                        { children }
+                    </NumberField>
+                }
+            }
+            _ => {
+                let (ids, prefix) = options_of(knob);
+                let options = ids
+                    .iter()
+                    .map(|o| {
+                        (
+                            AttrValue::from(*o),
+                            AttrValue::from(t!(format!("{prefix}{o}"), locale = l).into_owned()),
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                let (onchange, base) = (props.onchange.clone(), c.clone());
+                html! {
+                    <ChoiceField id={id} label={label} {options} value={choice_of(c, knob)}
+                        onchange={Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o)))}>
+                        { children }
+                    </ChoiceField>
+                }
+            }
+        }
+    };
+    let group = |g: Group, key: &str| {
+        // Every knob keeps its place (inactive ones are hidden, not removed), so inputs are
+        // never recreated while the user types.
+        let fields = Knob::ALL.into_iter().filter(|k| k.group() == g).map(|k| {
+            html! {
+                <div class="knob" data-knob={k.id()} key={k.id()} hidden={!c.active(k)}>{ field(k) }</div>
+            }
+        });
+        html! {
+            <fieldset class="section knob-group" data-group={key.to_owned()}>
+                <legend>{ t!(format!("knobs.ui.group.{key}"), locale = l) }</legend>
+                { for fields }
+            </fieldset>
+        }
+    };
+    let note = if !props.has_sheet {
+        Some(t!("knobs.ui.no-sheet", locale = l).into_owned())
+    } else if !props.sheet.from_sheet {
+        Some(t!("knobs.ui.sheet-no-retry", locale = l).into_owned())
+    } else {
+        None
+    };
+    let reset = {
+        let onreset = props.onreset.clone();
+        Callback::from(move |_| onreset.emit(()))
+    };
+    let file_name = format!("modality-advisor-sim-seed-{}.json", props.seed.unwrap_or(0));
+    let download = {
+        let (c, seed, download_error, name) = (
+            c.clone(),
+            props.seed,
+            download_error.clone(),
+            file_name.clone(),
+        );
+        Callback::from(move |_| {
+            let result = match seed.and_then(|s| i64::try_from(s).ok()) {
+                None => Err(t!(
+                    "knobs.ui.seed-too-large",
+                    locale = lang.code(),
+                    max = i64::MAX.to_string()
+                )
+                .into_owned()),
+                Some(seed) => serde_json::to_string_pretty(&c.to_file(seed))
+                    .map_err(|e| e.to_string())
+                    .and_then(|json| crate::ui::glue::download(&name, "application/json", &json)),
+            };
+            download_error.set(result.err());
+        })
+    };
+    html! {
+        <div class="sim-knobs" data-from-sheet={props.sheet.from_sheet.to_string()}>
+            <div class="slot">{ note.map(|n| html! { <p class="notice" data-knobs-note="true">{ n }</p> }) }</div>
+            { group(Group::Sheet, "sheet") }
+            { group(Group::Load, "load") }
+            { group(Group::Failures, "failures") }
+            { group(Group::Downstream, "downstream") }
+            <div class="actions knob-actions">
+                <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
+                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={!findings.is_empty()}>{ t!("knobs.ui.download", locale = l) }</button>
+            </div>
+            <p class="hint">{ t!("knobs.ui.download-hint", locale = l, file = file_name) }</p>
+            <div class="slot">{ (*download_error).clone().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
+        </div>
+    }
+}
+
+/// Whether a knob field shows a refused value (`aria-invalid="true"`): its settings then hold
+/// the last good value, which must not run as if the user had typed it.
+pub fn knob_refused() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
+        .flatten()
+        .is_some()
+}

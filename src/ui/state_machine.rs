@@ -1,0 +1,226 @@
+//! The job state machine as an SVG drawn here (hand-placed: the four states of the jobs table,
+//! an entry arrow for `enqueue`, one arrow per [`Transition`]), with the rows in each state
+//! and the moves of the current step highlighted.
+//!
+//! Testable and accessible: each state is `<g data-state="queued" data-count="3">`, each arrow
+//! `<g data-transition="claim" class="edge active" data-times="1">` (`active` while the
+//! current step takes it); the `<svg>` has `role="img"` and an `aria-label` reading the
+//! counts and the step's moves. Colours come from CSS classes only (the page's CSP forbids
+//! `style=`).
+
+use crate::domain::sim::{Status, Transition};
+use crate::ui::state::AppContext;
+use rust_i18n::t;
+use yew::prelude::*;
+
+/// Properties of [`StateMachine`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct StateMachineProps {
+    /// Rows per state in [`Status::ALL`] order: queued, running, done, dead.
+    pub counts: [u64; 4],
+    /// The current step's moves: `(transition number, times)`.
+    #[prop_or_default]
+    pub moves: Vec<(u8, u64)>,
+    /// Bit `n` set: the run takes [`Transition`] `n` at some step; arrows that only some
+    /// runs take (rollback, expiry on the last attempt, double claim, completed again) are
+    /// drawn only then.
+    #[prop_or_default]
+    pub seen: u32,
+}
+
+/// One arrow: its transition, SVG path, label position and anchor.
+struct Edge {
+    t: Transition,
+    path: &'static str,
+    label: (i32, i32),
+    anchor: &'static str,
+    /// Drawn even when the run never takes it.
+    always: bool,
+}
+
+/// The layout (viewBox 0 0 760 300). Boxes: queued (60,120)–(200,170), running
+/// (330,120)–(470,170), done (600,40)–(740,90), dead (600,200)–(740,250).
+const EDGES: [Edge; 10] = [
+    Edge {
+        t: Transition::ENQUEUE,
+        path: "M20,145 L58,145",
+        label: (4, 132),
+        anchor: "start",
+        always: true,
+    },
+    Edge {
+        t: Transition::CLAIM,
+        path: "M200,133 L328,133",
+        label: (265, 112),
+        anchor: "middle",
+        always: true,
+    },
+    Edge {
+        t: Transition::RETRY,
+        path: "M330,158 L202,158",
+        label: (265, 186),
+        anchor: "middle",
+        always: true,
+    },
+    Edge {
+        t: Transition::ROLLBACK,
+        path: "M350,170 C350,240 150,240 150,172",
+        label: (250, 250),
+        anchor: "middle",
+        always: false,
+    },
+    Edge {
+        t: Transition::RECLAIM,
+        path: "M380,120 C365,62 445,62 430,118",
+        label: (400, 56),
+        anchor: "middle",
+        always: true,
+    },
+    Edge {
+        t: Transition::DOUBLE_CLAIM,
+        path: "M395,170 C385,214 435,214 425,172",
+        label: (410, 232),
+        anchor: "middle",
+        always: false,
+    },
+    Edge {
+        t: Transition::COMPLETE,
+        path: "M470,130 L598,72",
+        label: (596, 56),
+        anchor: "end",
+        always: true,
+    },
+    Edge {
+        t: Transition::DEAD_LETTER,
+        path: "M470,160 L598,218",
+        label: (540, 184),
+        anchor: "start",
+        always: true,
+    },
+    Edge {
+        t: Transition::EXPIRE,
+        path: "M460,170 C470,240 540,245 598,240",
+        label: (530, 276),
+        anchor: "middle",
+        always: false,
+    },
+    Edge {
+        t: Transition::COMPLETE_AGAIN,
+        path: "M650,40 C640,6 700,6 690,38",
+        label: (636, 16),
+        anchor: "end",
+        always: false,
+    },
+];
+
+/// The state boxes: state, x, y (top-left); all 140 × 50.
+const NODES: [(Status, i32, i32); 4] = [
+    (Status::Queued, 60, 120),
+    (Status::Running, 330, 120),
+    (Status::Done, 600, 40),
+    (Status::Dead, 600, 200),
+];
+
+/// The moves as text, e.g. `claim ×1, retry (run_after) ×1`.
+pub fn moves_text(moves: &[(u8, u64)], l: &str, named_only: bool) -> String {
+    moves
+        .iter()
+        .filter(|&&(t, _)| (usize::from(t) < Transition::NAMED) == named_only)
+        .map(|&(t, n)| {
+            let t = Transition(t);
+            let name = if usize::from(t.0) < Transition::NAMED {
+                t!(format!("sim.sm.t.{}", t.id()), locale = l).into_owned()
+            } else {
+                let from = t.from().map_or("", Status::id);
+                format!("{from} → {}", t.to().id())
+            };
+            format!("{name} ×{n}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The job state machine with live counts.
+#[component]
+pub fn StateMachine(props: &StateMachineProps) -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let c = props.counts;
+    let times = |t: Transition| {
+        props
+            .moves
+            .iter()
+            .find(|&&(x, _)| x == t.0)
+            .map_or(0, |&(_, n)| n)
+    };
+    let mut aria = t!(
+        "sim.sm.aria",
+        locale = l,
+        queued = c[0],
+        running = c[1],
+        done = c[2],
+        dead = c[3]
+    )
+    .into_owned();
+    let named = moves_text(&props.moves, l, true);
+    if !named.is_empty() {
+        aria.push_str(&t!("sim.sm.aria-step", locale = l, moves = named));
+    }
+    let other = moves_text(&props.moves, l, false);
+    let edges = EDGES
+        .iter()
+        .filter(|e| e.always || props.seen & (1 << e.t.0) != 0)
+        .map(|e| {
+            let n = times(e.t);
+            let active = n > 0;
+            let marker = if active {
+                "url(#sm-head-on)"
+            } else {
+                "url(#sm-head)"
+            };
+            let (x, y) = e.label;
+            let label = t!(format!("sim.sm.t.{}", e.t.id()), locale = l);
+            html! {
+                <g class={classes!("edge", active.then_some("active"))} data-transition={e.t.id()} data-times={n.to_string()}>
+                    <path d={e.path} marker-end={marker} />
+                    <text x={x.to_string()} y={y.to_string()} text-anchor={e.anchor}>
+                        { label }{ if active { format!(" ×{n}") } else { String::new() } }
+                    </text>
+                </g>
+            }
+        });
+    let nodes = NODES.iter().map(|&(s, x, y)| {
+        let n = c[s as usize];
+        let (cx, w) = (x + 70, 140);
+        html! {
+            <g class={classes!("node", s.id(), (n > 0).then_some("filled"))} data-state={s.id()} data-count={n.to_string()}>
+                <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height="50" rx="10" />
+                <text class="name" x={cx.to_string()} y={(y + 20).to_string()} text-anchor="middle">{ t!(format!("sim.sm.state.{}", s.id()), locale = l) }</text>
+                <text class="count" x={cx.to_string()} y={(y + 41).to_string()} text-anchor="middle">{ n.to_string() }</text>
+            </g>
+        }
+    });
+    html! {
+        <figure class="state-machine">
+            <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
+            <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
+                <defs>
+                    <marker id="sm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path class="head" d="M0,0 L10,5 L0,10 z" />
+                    </marker>
+                    <marker id="sm-head-on" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path class="head on" d="M0,0 L10,5 L0,10 z" />
+                    </marker>
+                </defs>
+                <circle class="entry" cx="14" cy="145" r="6" />
+                { for edges }
+                { for nodes }
+            </svg>
+            <div class="slot">{ (!other.is_empty()).then(|| html! {
+                <p class="sm-other" data-other="true">{ t!("sim.sm.other", locale = l, moves = other) }</p>
+            }) }</div>
+        </figure>
+    }
+}

@@ -1,0 +1,198 @@
+// "Your settings" and Compare in real Chromium: the knobs are pre-filled from the sheet,
+// a custom run's downloaded config gives the same trace hash in the CLI, an out-of-range knob
+// is refused with a message and the previous result stays, and Compare calls out the
+// differences (duplicate-execution plain vs idempotency-key: balance 200 vs 100).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const ENQUEUE = [['time-triggered', 'no'], ['needs-result-now', 'no']];
+
+async function openSheet(page) {
+  for (const [q, v] of ENQUEUE) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
+}
+
+async function toSimulate(page) {
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('section.simulate:visible');
+}
+
+function cli() {
+  const debug = path.join(root, 'target', 'debug', 'modality-advisor');
+  return existsSync(debug) ? debug : path.join(root, 'target', 'release', 'modality-advisor');
+}
+
+const hash = (page) => page.textContent('.sim-result [data-fact="trace-hash"] dd');
+
+test('your settings come from the sheet, run, download for the CLI, and refuse bad values', async () => {
+  const page = await openPage(browser, server.url);
+  await openSheet(page);
+  // An edit on the sheet reaches the simulator.
+  await page.fill('#max-attempts', '7');
+  await toSimulate(page);
+  await page.click('.preset[data-scenario="custom"]');
+  await page.waitForSelector('.sim-knobs[data-from-sheet="true"]');
+  assert.equal(await page.inputValue('#knob-max-attempts'), '7');
+  assert.equal(await page.inputValue('#knob-growth'), 'exponential');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10');
+  assert.equal(await page.inputValue('#knob-base-wait-unit'), '1'); // seconds
+  assert.equal(await page.inputValue('#knob-cap-wait'), '10');
+  assert.equal(await page.inputValue('#knob-cap-wait-unit'), '2'); // minutes
+  assert.equal(await page.inputValue('#knob-jitter'), 'full');
+  assert.equal(await page.inputValue('#knob-lease'), '1');
+  assert.equal(await page.inputValue('#knob-lease-unit'), '2'); // 1 min
+  assert.equal(await page.inputValue('#knob-idempotency-key'), 'on');
+  assert.equal(await page.inputValue('#knob-classify-errors'), 'on');
+  assert.ok(await page.$('[data-knob="max-attempts"] [data-from-sheet="true"]'), 'marked as from the sheet');
+  assert.ok(await page.$('[data-knob="workers"] .hint'), 'each knob says what it does');
+  assert.equal(await page.$('[data-knobs-note]'), null, 'no "no sheet" note');
+
+  // Run it; the result is the config run, with every job in the table.
+  await page.fill('#seed', '5');
+  await page.click('#sim-run');
+  await page.waitForSelector('.sim-result[data-scenario="config"]');
+  const first = await hash(page);
+  const rows = (await page.textContent('.sim-result [data-fact="rows"] dd')).split(' / ').map(Number);
+  assert.equal(rows.reduce((a, b) => a + b, 0), 20);
+  assert.match(await page.textContent('.sim-result table.jobs'), /\/7/, 'max attempts 7 from the sheet');
+
+  // The downloaded config gives the same trace hash in the CLI.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#knobs-download')]);
+  const file = await download.path();
+  const out = JSON.parse(execFileSync(cli(), ['simulate', '--config', file, '--format', 'json']).toString());
+  assert.equal(out.trace_hash, first);
+  assert.equal(out.seed, 5);
+
+  // A changed sheet knob says so.
+  await page.fill('#knob-max-attempts', '4');
+  assert.match(await page.textContent('[data-knob="max-attempts"] .from-sheet'), /changed \(sheet: 7 attempts\)/);
+
+  // Out of range: a message naming the knob and range; the run is refused; the result stays.
+  await page.fill('#knob-workers', '5000');
+  assert.match(await page.textContent('[data-field="knob-workers"] .error'), /Workers: enter a whole number from 1 to 1\s000/);
+  await page.click('#sim-run');
+  await page.waitForSelector('[data-status="failed"]');
+  assert.equal(await hash(page), first, 'the previous result is still shown');
+  // A cross-field finding: the longest wait below the first wait.
+  await page.fill('#knob-workers', '2');
+  await page.fill('#knob-cap-wait', '5');
+  await page.selectOption('#knob-cap-wait-unit', '1');
+  assert.match(await page.textContent('[data-finding="cap-wait"]'), /Longest wait: 5 s is below First wait; allowed 10 s to 7 d/);
+  await page.click('#sim-run');
+  await page.waitForSelector('[data-status="failed"]');
+  assert.match(await page.textContent('[data-status="failed"]'), /Longest wait/);
+  assert.equal(await hash(page), first);
+  await screenshot(page, 'en-sim-knobs');
+
+  // Reset to the sheet: the sheet's values again, and the same run gives the same hash.
+  await page.click('#knobs-reset');
+  assert.equal(await page.inputValue('#knob-max-attempts'), '7');
+  assert.equal(await page.inputValue('#knob-workers'), '2');
+  assert.equal(await page.inputValue('#knob-cap-wait'), '10');
+  const sel = '.sim-result [data-fact="trace-hash"] dd';
+  await page.fill('#seed', '6');
+  await page.click('#sim-run');
+  await page.waitForFunction(([s, h]) => document.querySelector(s)?.textContent !== h, [sel, first]);
+  await page.fill('#seed', '5');
+  await page.click('#sim-run');
+  await page.waitForFunction(([s, h]) => document.querySelector(s)?.textContent === h, [sel, first]);
+  assert.equal(await hash(page), first, 'same seed and settings, same trace');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('without a sheet the defaults are used and the screen says so (ja)', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja' });
+  await toSimulate(page);
+  await page.click('.preset[data-scenario="custom"]');
+  assert.match(await page.textContent('[data-knobs-note]'), /定義書がまだない/);
+  assert.equal(await page.inputValue('#knob-max-attempts'), '5');
+  await page.fill('#knob-crash-percent', '300');
+  assert.match(await page.textContent('[data-field="knob-crash-percent"] .error'), /完了通知前のクラッシュ/);
+  // Neither Run nor Compare uses the last good value behind a refused one.
+  await page.click('#compare-run');
+  await page.waitForSelector('[data-compare-status="failed"]');
+  assert.match(await page.textContent('[data-compare-status="failed"]'), /受け付けられない値/);
+  await screenshot(page, 'ja-sim-knobs');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+async function compare(page) {
+  await page.click('#compare-run');
+  await page.waitForSelector('.compare-result');
+  return async (id) => ({
+    differs: await page.$eval(`tr[data-diff="${id}"]`, (tr) => tr.classList.contains('differs')),
+    a: await page.textContent(`tr[data-diff="${id}"] td:nth-of-type(1)`),
+    b: await page.textContent(`tr[data-diff="${id}"] td:nth-of-type(2)`),
+  });
+}
+
+for (const lang of ['en', 'ja']) {
+  test(`compare: duplicate-execution plain vs idempotency-key calls out balance 200 vs 100 (${lang})`, async () => {
+    const page = await openPage(browser, server.url, { locale: lang });
+    await toSimulate(page);
+    await page.click('.preset[data-scenario="duplicate-execution"]');
+    await page.check('#variant-plain');
+    // B defaults to the teaching variant.
+    assert.match(await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent), /idempotency-key/);
+    const line = await compare(page);
+    assert.deepEqual(await line('balance'), { differs: true, a: '200', b: '100' });
+    assert.deepEqual(await line('duplicates'), { differs: true, a: '1', b: '0' });
+    assert.equal((await line('done')).differs, false);
+    // Both columns have their trace hash (same seed, different configs) and a charts slot.
+    const [ha, hb] = [await page.textContent('[data-hash="a"]'), await page.textContent('[data-hash="b"]')];
+    assert.match(ha, /^[0-9a-f]{16}$/);
+    assert.notEqual(ha, hb);
+    assert.equal(await page.$$eval('.compare-col .charts-slot', (s) => s.length), 2);
+
+    // Your settings: crashes before the acknowledgement, with and without the idempotency key.
+    await page.click('.preset[data-scenario="custom"]');
+    await page.fill('#knob-crash-percent', '50');
+    await page.fill('#knob-failure-percent', '0');
+    const label = await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent);
+    assert.match(label, lang === 'en' ? /Idempotency key: on → off/ : /冪等キー：あり → なし/);
+    const mine = await compare(page);
+    const dup = await mine('duplicates');
+    assert.equal(dup.a, '0', 'the key stops duplicate effects');
+    assert.ok(Number(dup.b) > 0, `without the key they happen (${dup.b})`);
+    assert.equal((await mine('balance')).a, '2 000');
+    await screenshot(page, `${lang}-sim-compare`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('compare: jitter none vs full, and burst-leveling queue-redelivery vs two-tier-jitter', async () => {
+  const page = await openPage(browser, server.url);
+  await toSimulate(page);
+  await page.click('.preset[data-scenario="burst-leveling"]');
+  await page.check('#variant-queue-redelivery');
+  let line = await compare(page);
+  assert.deepEqual(await line('done'), { differs: true, a: '5', b: '10' });
+  assert.deepEqual(await line('dead'), { differs: true, a: '5', b: '0' });
+  await page.click('.preset[data-scenario="jitter-contention"]');
+  await page.check('#variant-none');
+  assert.match(await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent), /\/ full$/);
+  line = await compare(page);
+  const calls = await line('mean-calls');
+  assert.ok(calls.differs);
+  const num = (x) => Number(x.replace(/\s/g, ''));
+  assert.ok(num(calls.b) < num(calls.a), `full jitter needs fewer calls (${calls.a} → ${calls.b})`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

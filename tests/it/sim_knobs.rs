@@ -1,0 +1,420 @@
+//! "Your settings": pre-filled from the sheet, checked knob by knob (ja and en), mapped to the
+//! CLI's config file with the same trace; the key-number diff of two runs.
+
+use modality_advisor::domain::lang::Lang;
+use modality_advisor::domain::sheet::import::import_json;
+use modality_advisor::domain::sim::compare::{default_alternative, diff, KeyNumbers};
+use modality_advisor::domain::sim::custom::{
+    ArrivalMode, Change, CustomRun, DurationMode, Knob, KnobError,
+};
+use modality_advisor::domain::sim::run::{handle, run, RunMessage, RunRequest};
+use modality_advisor::domain::sim::{Growth, Jitter, Scenario};
+use std::process::Command;
+
+fn example(name: &str) -> CustomRun {
+    let path = format!("{}/static/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let sheet = import_json(&text, Lang::En).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+    CustomRun::from_sheet(&sheet)
+}
+
+#[test]
+fn the_example_sheets_prefill_the_sheet_knobs() {
+    for (name, permanent) in [
+        ("reservation-mail.json", "宛先アドレスの形式エラー"),
+        ("reservation-mail.en.json", "malformed address"),
+    ] {
+        let c = example(name);
+        assert!(c.from_sheet, "{name}");
+        assert_eq!(c.max_attempts, 5, "{name}");
+        assert_eq!(c.growth, Growth::Exponential, "{name}");
+        assert_eq!((c.base_ms, c.cap_ms), (10_000, 600_000), "{name}");
+        assert_eq!(c.jitter, Jitter::Full, "{name}");
+        assert_eq!(c.lease_ms, 60_000, "{name}");
+        assert!(c.idempotency_key, "{name}: the sheet names a key");
+        assert!(
+            c.classify_errors,
+            "{name}: the sheet lists permanent errors"
+        );
+        assert_eq!(c.permanent_error, permanent, "{name}");
+        // Load knobs are the defaults.
+        assert_eq!((c.workers, c.jobs), (2, 20), "{name}");
+        assert!(c.validate().is_empty(), "{name}: {:?}", c.validate());
+    }
+}
+
+#[test]
+fn an_edited_sheet_carries_its_values_and_no_key_means_off() {
+    let path = format!(
+        "{}/static/examples/reservation-mail.en.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("example");
+    let mut sheet = import_json(&text, Lang::En).expect("imports");
+    if let Some(r) = sheet.retry.as_mut() {
+        r.max_attempts = 3;
+        r.backoff.kind = Growth::Fixed;
+        r.backoff.base_ms = 200;
+        r.backoff.cap_ms = 200;
+        r.backoff.jitter = Jitter::None;
+        r.lease_ms = 45_000;
+        r.idempotency_key = "  ".into();
+        r.non_retryable_errors.clear();
+    }
+    let c = CustomRun::from_sheet(&sheet);
+    assert_eq!(
+        (c.max_attempts, c.growth, c.base_ms, c.cap_ms, c.jitter),
+        (3, Growth::Fixed, 200, 200, Jitter::None)
+    );
+    assert_eq!(c.lease_ms, 45_000);
+    assert!(!c.idempotency_key);
+    assert!(!c.classify_errors);
+    // A sheet without a retry section (a synchronous outcome) gives the defaults, unmarked.
+    sheet.retry = None;
+    let d = CustomRun::from_sheet(&sheet);
+    assert!(!d.from_sheet);
+    assert_eq!(d, CustomRun::default());
+}
+
+/// One finding per line: knob, value given, expected message (en, ja).
+#[test]
+fn validate_names_the_knob_and_the_allowed_range_in_both_languages() {
+    let base = CustomRun::default();
+    let cases: [(Knob, u64, &str, &str); 6] = [
+        (
+            Knob::MaxAttempts,
+            0,
+            "Max attempts: 0 attempts is out of range; allowed 1 attempts to 100 attempts.",
+            "最大試行回数：0回 は範囲外です。1回〜100回 の範囲で指定してください。",
+        ),
+        (
+            Knob::Workers,
+            5_000,
+            "Workers: 5 000 workers is out of range; allowed 1 workers to 1 000 workers.",
+            "ワーカー数：5 000台 は範囲外です。1台〜1 000台 の範囲で指定してください。",
+        ),
+        (
+            Knob::Jobs,
+            100_001,
+            "Jobs: 100 001 jobs is out of range; allowed 1 jobs to 100 000 jobs.",
+            "ジョブ数：100 001件 は範囲外です。1件〜100 000件 の範囲で指定してください。",
+        ),
+        (
+            Knob::FailurePercent,
+            101,
+            "Failure probability: 101 % is out of range; allowed 0 % to 100 %.",
+            "失敗の確率：101% は範囲外です。0%〜100% の範囲で指定してください。",
+        ),
+        (
+            Knob::Lease,
+            0,
+            "Lease / visibility timeout: 0 s is out of range; allowed 1 ms to 1 d.",
+            "リース（可視性タイムアウト）：0秒 は範囲外です。1ミリ秒〜1日 の範囲で指定してください。",
+        ),
+        (
+            Knob::CapWait,
+            5_000,
+            "Longest wait: 5 s is below First wait; allowed 10 s to 7 d.",
+            "待ち時間の上限：5秒 は「最初の待ち時間」より小さくなっています。10秒〜7日 の範囲で指定してください。",
+        ),
+    ];
+    for (knob, v, en, ja) in cases {
+        let errs = base.with(knob, v).validate();
+        assert_eq!(errs.len(), 1, "{knob:?}: {errs:?}");
+        assert_eq!(errs[0].knob(), knob);
+        assert_eq!(errs[0].message(Lang::En), en);
+        assert_eq!(errs[0].message(Lang::Ja), ja);
+    }
+    // Every finding at once; a lognormal needs a median of at least 1 ms.
+    let bad = base
+        .with(Knob::MaxAttempts, 0)
+        .with(Knob::DurationMs, 0)
+        .with(Knob::CrashPercent, 300);
+    let knobs: Vec<Knob> = bad.validate().iter().map(KnobError::knob).collect();
+    assert_eq!(
+        knobs,
+        [Knob::MaxAttempts, Knob::DurationMs, Knob::CrashPercent]
+    );
+}
+
+#[test]
+fn every_knob_has_a_label_and_help_in_both_languages() {
+    for k in Knob::ALL {
+        for lang in [Lang::En, Lang::Ja] {
+            for text in [k.label(lang), k.help(lang)] {
+                assert!(!text.starts_with("knobs."), "{k:?} {lang:?}: {text}");
+            }
+        }
+        assert_ne!(k.label(Lang::En), k.label(Lang::Ja), "{k:?}");
+    }
+}
+
+fn cli_json(path: &std::path::Path) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .args(["simulate", "--config"])
+        .arg(path)
+        .args(["--format", "json"])
+        .output()
+        .expect("runs the CLI");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn custom_req(c: &CustomRun, seed: u64) -> RunRequest {
+    RunRequest {
+        id: 4,
+        scenario: String::new(),
+        variant: None,
+        seed,
+        jobs: None,
+        custom: Some(c.clone()),
+    }
+}
+
+#[test]
+fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let mut configs = vec![
+        example("reservation-mail.json"),
+        CustomRun {
+            crash_percent: 30,
+            idempotency_key: false,
+            ..CustomRun::default()
+        },
+    ];
+    // Poisson arrivals, uniform durations, a downstream with a rate limit and an outage.
+    configs.push(CustomRun {
+        arrivals: ArrivalMode::Poisson,
+        duration: DurationMode::Uniform,
+        duration_ms: 10,
+        duration_hi_ms: 50,
+        downstream: true,
+        rate_limit_per_s: 3,
+        outage_from_ms: 1_000,
+        outage_for_ms: 2_000,
+        ..CustomRun::default()
+    });
+    for (i, c) in configs.iter().enumerate() {
+        assert!(c.validate().is_empty(), "{i}: {:?}", c.validate());
+        let seed = 11 + i as u64;
+        let view = run(&custom_req(c, seed), 1_000, |_| {}).expect("runs");
+        let path = dir.join(format!("custom-{i}.json"));
+        let text = serde_json::to_string_pretty(&c.to_file(seed as i64)).expect("serialises");
+        std::fs::write(&path, text).expect("writes");
+        let cli = cli_json(&path);
+        assert_eq!(
+            cli["trace_hash"].as_str(),
+            Some(view.trace_hash.as_str()),
+            "config {i}"
+        );
+        assert_eq!(
+            (view.scenario.as_str(), view.variant.as_str()),
+            ("config", "file")
+        );
+        assert_eq!(view.seed, seed);
+        assert_eq!(
+            view.counts.iter().sum::<u64>(),
+            c.jobs,
+            "config {i}: every job is in the table"
+        );
+    }
+}
+
+#[test]
+fn a_refused_config_fails_naming_the_fields_without_a_panic() {
+    // The page refuses these before sending; the worker refuses them too.
+    let bad = CustomRun {
+        max_attempts: 0,
+        crash_percent: 300,
+        ..CustomRun::default()
+    };
+    let req = custom_req(&bad, 1);
+    let out = handle(
+        &serde_json::to_string(&req).expect("serialises"),
+        100,
+        |_| {},
+    );
+    match serde_json::from_str::<RunMessage>(&out).expect("a message") {
+        RunMessage::Failed { id, errors } => {
+            assert_eq!(id, 4);
+            let all = errors.join("\n");
+            assert!(all.contains("workers.crash_probability"), "{all}");
+            assert!(all.contains("kinds[0].max_attempts"), "{all}");
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_idempotency_key_and_crashes_show_in_the_key_numbers() {
+    let a = CustomRun {
+        crash_percent: 50,
+        idempotency_key: false,
+        failure_percent: 0,
+        ..CustomRun::default()
+    };
+    let b = a.changed(Change::IdempotencyKey);
+    assert!(b.idempotency_key);
+    let ka = run(&custom_req(&a, 5), 1_000, |_| {}).expect("runs").key;
+    let kb = run(&custom_req(&b, 5), 1_000, |_| {}).expect("runs").key;
+    assert!(
+        ka.duplicates > 0,
+        "crashes after the effect duplicate it: {ka:?}"
+    );
+    assert_eq!(ka.balance, Some(100 * (20 + ka.duplicates as i64)));
+    assert_eq!(kb.duplicates, 0);
+    assert_eq!(kb.balance, Some(2_000), "the key keeps one effect per job");
+    assert!(kb.prevented > 0);
+}
+
+fn k(f: impl FnOnce(&mut KeyNumbers)) -> KeyNumbers {
+    let mut k = KeyNumbers {
+        queue: true,
+        ..KeyNumbers::default()
+    };
+    f(&mut k);
+    k
+}
+
+/// Data-driven: two sets of key numbers and the lines their diff shows.
+#[test]
+fn diff_lines_call_out_the_changes() {
+    let check = |a: KeyNumbers, b: KeyNumbers, want: &[&str]| {
+        let got: Vec<String> = diff(&a, &b).iter().map(ToString::to_string).collect();
+        assert_eq!(got, want);
+    };
+    check(
+        k(|k| {
+            k.done = 1;
+            k.runs = 2;
+            k.balance = Some(200);
+            k.duplicates = 1;
+            k.end_s = 1031.0;
+        }),
+        k(|k| {
+            k.done = 1;
+            k.runs = 2;
+            k.balance = Some(100);
+            k.prevented = 1;
+            k.end_s = 1031.0;
+        }),
+        &[
+            "done: 1 = 1",
+            "dead: 0 = 0",
+            "runs: 2 = 2",
+            "balance: 200 → 100",
+            "duplicates: 1 → 0",
+            "prevented: 0 → 1",
+            "end: 1 031 s = 1 031 s",
+        ],
+    );
+    check(
+        k(|k| {
+            k.done = 5;
+            k.dead = 5;
+            k.runs = 40;
+            k.calls = 40;
+            k.refused = 35;
+            k.p95_ms = Some(120_300.0);
+            k.end_s = 120.5;
+        }),
+        k(|k| {
+            k.done = 10;
+            k.runs = 10;
+            k.calls = 10;
+            k.p95_ms = Some(2_960.0);
+            k.end_s = 3.0;
+        }),
+        &[
+            "done: 5 → 10",
+            "dead: 5 → 0",
+            "runs: 40 → 10 (−75 %)",
+            "calls: 40 → 10 (−75 %)",
+            "refused: 35 → 0",
+            "p95: 120 300 ms → 2 960 ms (−98 %)",
+            "end: 121 s → 3.0 s (−98 %)",
+        ],
+    );
+    // The jitter study: only its two means.
+    check(
+        KeyNumbers {
+            contention: Some((3.4, 1200.0)),
+            ..KeyNumbers::default()
+        },
+        KeyNumbers {
+            contention: Some((1.7, 900.0)),
+            ..KeyNumbers::default()
+        },
+        &[
+            "mean-calls: 3.4 → 1.7 (−50 %)",
+            "mean-completion: 1 200 ms → 900 ms (−25 %)",
+        ],
+    );
+}
+
+#[test]
+fn presets_compare_with_their_teaching_variant_and_the_seed_numbers_show() {
+    let pairs = [
+        ("duplicate-execution", "plain", "idempotency-key"),
+        ("duplicate-execution", "idempotency-key", "plain"),
+        ("jitter-contention", "none", "full"),
+        ("burst-leveling", "queue-redelivery", "two-tier-jitter"),
+        ("claim-race", "two-statement", "atomic"),
+        ("retry-dead-letter", "seed", "classified"),
+    ];
+    for (sc, a, b) in pairs {
+        let variants = Scenario::parse(sc).expect("known").variants();
+        assert_eq!(default_alternative(sc, a, variants), Some(b), "{sc} {a}");
+    }
+    let view = |v: &str| {
+        run(
+            &RunRequest {
+                id: 1,
+                scenario: "duplicate-execution".into(),
+                variant: Some(v.into()),
+                seed: 1,
+                jobs: None,
+                custom: None,
+            },
+            1_000,
+            |_| {},
+        )
+        .expect("runs")
+        .key
+    };
+    let lines: Vec<String> = diff(&view("plain"), &view("idempotency-key"))
+        .iter()
+        .filter(|l| l.differs)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "balance: 200 → 100",
+            "duplicates: 1 → 0",
+            "prevented: 0 → 1"
+        ]
+    );
+}
+
+#[test]
+fn change_labels_say_what_changes() {
+    let c = CustomRun::default();
+    assert_eq!(
+        c.change_label(Change::IdempotencyKey, Lang::En),
+        "Idempotency key: on → off"
+    );
+    assert_eq!(
+        c.change_label(Change::Jitter, Lang::Ja),
+        "ジッター：フル → なし"
+    );
+    assert_eq!(
+        c.change_label(Change::DoubleWorkers, Lang::En),
+        "Workers: 2 → 4"
+    );
+}
