@@ -11,10 +11,10 @@
 //! that dies after the side effect leaves the row `running` until its lease expires; a handler
 //! that outlives its lease is claimed again while still running.
 
+use super::backoff::Jitter;
 use super::config::{
     ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
 };
-use super::backoff::Jitter;
 use super::error::ConfigError;
 use super::event_queue::EventQueue;
 use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};

@@ -143,7 +143,11 @@ impl<E> EventQueue<E> {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && self.keys[r] < self.keys[l] { r } else { l };
+            let c = if r < n && self.keys[r] < self.keys[l] {
+                r
+            } else {
+                l
+            };
             if self.keys[i] <= self.keys[c] {
                 break;
             }

@@ -26,8 +26,8 @@
 
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
-use std::cmp::Reverse;
 use std::cell::OnceCell;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A job's id: 1, 2, … in enqueue order.
