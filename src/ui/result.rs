@@ -1,5 +1,6 @@
 //! The result card: outcome, reasons, trade-offs, what to do next.
 
+use crate::domain::Outcome;
 use crate::ui::state::{Action, AppContext};
 use rust_i18n::t;
 use yew::prelude::*;
@@ -33,6 +34,11 @@ pub fn ResultCard() -> Html {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::OpenSheet))
     };
+    let simulate = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::SimulateSheet))
+    };
+    let queued = matches!(outcome, Outcome::AsyncEnqueue | Outcome::AsyncTicket);
     let restart = {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::Restart))
@@ -56,6 +62,9 @@ pub fn ResultCard() -> Html {
             <div class="actions">
                 <button type="button" class="secondary" onclick={back}>{ t!("ui.back", locale = l) }</button>
                 <button type="button" class="secondary" onclick={restart}>{ t!("ui.restart", locale = l) }</button>
+                if queued {
+                    <button type="button" class="secondary" id="simulate-sheet" onclick={simulate}>{ t!("ui.simulate-sheet", locale = l) }</button>
+                }
                 <button type="button" class="primary" id="open-sheet" onclick={open_sheet}>{ t!("ui.open-sheet", locale = l) }</button>
             </div>
         </article>

@@ -146,6 +146,10 @@ pub fn SheetScreen() -> Html {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::ShowDecide))
     };
+    let simulate = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::SimulateSheet))
+    };
     let load_example = {
         let ctx = ctx.clone();
         let example = if lang == Lang::Ja {
@@ -502,6 +506,9 @@ pub fn SheetScreen() -> Html {
                 </div>
                 <div class="actions">
                     <button type="button" class="secondary" onclick={back}>{ tr("sheet.ui.back", lang) }</button>
+                    if sheet.retry.is_some() {
+                        <button type="button" class="secondary" id="simulate-sheet" onclick={simulate}>{ tr("ui.simulate-sheet", lang) }</button>
+                    }
                     <button type="button" class="secondary" id="load-example" onclick={load_example}>{ tr("sheet.ui.load-example", lang) }</button>
                     <input type="file" id="import-json" class="visually-hidden" accept=".json,application/json" onchange={on_import} />
                     <label class="button secondary" for="import-json">{ tr("sheet.ui.import", lang) }</label>

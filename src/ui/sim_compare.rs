@@ -159,19 +159,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                     return;
                 }
             };
-            if worker.borrow().is_none() {
-                match SimWorker::spawn(on_message.clone()) {
-                    Ok(w) => *worker.borrow_mut() = Some(w),
-                    Err(err) => {
-                        phase.set(Phase::Failed(vec![t!(
-                            "sim.ui.worker-failed",
-                            locale = lang.code(),
-                            error = err
-                        )
-                        .into_owned()]));
-                        return;
-                    }
-                }
+            if let Err(e) = crate::ui::simulate::ensure_worker(&worker, &on_message, lang) {
+                phase.set(Phase::Failed(vec![e]));
+                return;
             }
             let id = *run_id.borrow() + 1;
             *run_id.borrow_mut() = id;

@@ -70,6 +70,17 @@ pub fn SimulateScreen() -> Html {
     let custom = use_state(|| None::<CustomRun>);
     // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
     let resets = use_state(|| 0u32);
+    // "Simulate these settings" (result card, sheet) selects "your settings". Knob edits
+    // made earlier stay (they are marked against the sheet and can be reset).
+    {
+        let scenario = scenario.clone();
+        let asked = ctx.as_ref().map_or(0, |c| c.sim_sheet_requests);
+        use_effect_with(asked, move |&asked| {
+            if asked > 0 {
+                scenario.set(CUSTOM);
+            }
+        });
+    }
     let Some(ctx) = ctx else {
         return Html::default();
     };
@@ -159,21 +170,11 @@ pub fn SimulateScreen() -> Html {
                 .into_owned()]));
                 return;
             }
-            let mut w = worker.borrow_mut();
-            if w.is_none() {
-                match SimWorker::spawn(on_message.clone()) {
-                    Ok(sw) => *w = Some(sw),
-                    Err(err) => {
-                        status.set(RunStatus::Failed(vec![t!(
-                            "sim.ui.worker-failed",
-                            locale = lang.code(),
-                            error = err
-                        )
-                        .into_owned()]));
-                        return;
-                    }
-                }
+            if let Err(e) = ensure_worker(&worker, &on_message, lang) {
+                status.set(RunStatus::Failed(vec![e]));
+                return;
             }
+            let w = worker.borrow();
             let id = *run_id.borrow() + 1;
             *run_id.borrow_mut() = id;
             let req = RunRequest {
@@ -573,4 +574,24 @@ fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun
         Some(_) if errors.is_empty() => Ok(c.clone()),
         _ => Err(errors),
     }
+}
+
+/// Starts the simulation worker into `slot` unless one is there (workers start lazily, so
+/// the page does not fetch the engine until the first run).
+///
+/// # Errors
+/// The browser refused the worker: the message to show, in `lang`.
+pub(crate) fn ensure_worker(
+    slot: &RefCell<Option<SimWorker>>,
+    on_message: &Callback<String>,
+    lang: Lang,
+) -> Result<(), String> {
+    if slot.borrow().is_some() {
+        return Ok(());
+    }
+    let worker = SimWorker::spawn(on_message.clone()).map_err(|err| {
+        t!("sim.ui.worker-failed", locale = lang.code(), error = err).into_owned()
+    })?;
+    *slot.borrow_mut() = Some(worker);
+    Ok(())
 }

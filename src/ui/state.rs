@@ -56,6 +56,9 @@ pub struct AppState {
     pub before_load: Option<Box<(Option<JobSheet>, Answers)>>,
     /// The last finished simulation run (kept while the user visits other screens).
     pub sim_result: Option<std::rc::Rc<crate::domain::sim::run::RunView>>,
+    /// How many times "simulate these settings" was pressed: the simulator selects "your
+    /// settings" (from the sheet) each time this changes.
+    pub sim_sheet_requests: u32,
 }
 
 /// What the user can do.
@@ -77,6 +80,9 @@ pub enum Action {
     ShowDecide,
     /// Show the simulator.
     ShowSimulate,
+    /// Open the simulator on "your settings", pre-filled from the sheet (made from the
+    /// decision first if it does not exist yet).
+    SimulateSheet,
     /// Open the sheet for the current decision (pre-filled when new or when the outcome
     /// changed; the process facts are kept).
     OpenSheet,
@@ -106,6 +112,7 @@ impl AppState {
             sheet: None,
             notice: None,
             sim_result: None,
+            sim_sheet_requests: 0,
             before_load: None,
         }
     }
@@ -186,6 +193,16 @@ impl Reducible for AppState {
             Action::DismissDropped => s.dropped.clear(),
             Action::ShowDecide => s.screen = Screen::Decide,
             Action::ShowSimulate => s.screen = Screen::Simulate,
+            Action::SimulateSheet => {
+                if s.sheet.is_none() {
+                    if let Some(decision) = Decision::from_answers(&s.answers) {
+                        s.sheet = Some(for_decision(None, decision, s.lang));
+                    }
+                }
+                s.sim_sheet_requests = s.sim_sheet_requests.wrapping_add(1);
+                s.screen = Screen::Simulate;
+                s.editing = None;
+            }
             Action::OpenSheet => {
                 if let Some(decision) = Decision::from_answers(&s.answers) {
                     s.sheet = Some(for_decision(s.sheet.as_ref(), decision, s.lang));

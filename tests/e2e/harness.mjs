@@ -68,3 +68,11 @@ export async function screenshot(page, name) {
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 }
+
+/** Opens the app in `lang` and goes to the Simulate tab. */
+export async function openSimulate(browser, url, lang = 'en') {
+  const page = await openPage(browser, url, { locale: lang });
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('section.simulate');
+  return page;
+}

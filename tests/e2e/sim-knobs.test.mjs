@@ -196,3 +196,30 @@ test('compare: jitter none vs full, and burst-leveling queue-redelivery vs two-t
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('"Simulate these settings" on the result and on the sheet opens your settings from the sheet', async () => {
+  const page = await openPage(browser, server.url);
+  for (const [q, v] of ENQUEUE) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  // From the result card: the sheet is made from the decision on the way.
+  await page.click('#simulate-sheet');
+  await page.waitForSelector('section.simulate:visible');
+  assert.equal(await page.getAttribute('.preset[data-scenario="custom"]', 'aria-pressed'), 'true');
+  await page.waitForSelector('.sim-knobs[data-from-sheet="true"]');
+  assert.equal(await page.inputValue('#knob-max-attempts'), '5');
+  // Elsewhere, then from the sheet after an edit there.
+  await page.click('.preset[data-scenario="claim-race"]');
+  await page.click('.tabs button:nth-child(2)');
+  await page.waitForSelector('section.sheet');
+  await page.fill('#max-attempts', '3');
+  await page.press('#max-attempts', 'Tab');
+  await page.click('section.sheet #simulate-sheet');
+  await page.waitForSelector('section.simulate:visible');
+  assert.equal(await page.getAttribute('.preset[data-scenario="custom"]', 'aria-pressed'), 'true');
+  assert.equal(await page.inputValue('#knob-max-attempts'), '3');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

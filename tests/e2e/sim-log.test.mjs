@@ -3,19 +3,14 @@
 // no main-thread task over 200 ms, and switches to Japanese with the language switch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, screenshot } from './harness.mjs';
+import { serve, launch, screenshot, openSimulate } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function open(lang = 'en') {
-  const page = await openPage(browser, server.url, { locale: lang });
-  await page.click('.tabs button:nth-child(3)');
-  await page.waitForSelector('section.simulate');
-  return page;
-}
+const open = (lang = 'en') => openSimulate(browser, server.url, lang);
 
 async function watchLongTasks(page) {
   await page.evaluate(() => {

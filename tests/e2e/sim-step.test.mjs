@@ -3,19 +3,14 @@
 // final counts only. Screenshots in en and ja.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, screenshot } from './harness.mjs';
+import { serve, launch, screenshot, openSimulate } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function open(lang = 'en') {
-  const page = await openPage(browser, server.url, { locale: lang });
-  await page.click('.tabs button:nth-child(3)');
-  await page.waitForSelector('section.simulate');
-  return page;
-}
+const open = (lang = 'en') => openSimulate(browser, server.url, lang);
 
 async function runPreset(page, scenario, variant) {
   await page.click(`.preset[data-scenario="${scenario}"]`);

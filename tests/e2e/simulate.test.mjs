@@ -5,19 +5,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+import { serve, launch, screenshot, root, openSimulate } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function open(lang = 'en') {
-  const page = await openPage(browser, server.url, { locale: lang });
-  await page.click('.tabs button:nth-child(3)');
-  await page.waitForSelector('section.simulate');
-  return page;
-}
+const open = (lang = 'en') => openSimulate(browser, server.url, lang);
 
 async function runPreset(page, scenario, variant, seed = '1') {
   await page.click(`.preset[data-scenario="${scenario}"]`);

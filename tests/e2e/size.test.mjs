@@ -23,7 +23,7 @@ test('first load < 350 KB and whole app < 450 KB, brotli', () => {
     const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     total += br;
     if (f.startsWith('sim-worker')) worker += br;
-    rows.push(`${f.replace(/-[0-9a-f]{16}/, '')}: ${(raw.length / 1024).toFixed(1)} KB raw, ${(br / 1024).toFixed(1)} KB brotli`);
+    rows.push(`${f.replace(/-[0-9a-f]{12,16}(?=[._])/, '')}: ${(raw.length / 1024).toFixed(1)} KB raw, ${(br / 1024).toFixed(1)} KB brotli`);
   }
   assert.ok(rows.length >= 4, 'dist/ must hold the page wasm, its JS glue, the worker and the CSS');
   assert.ok(worker > 0, 'dist/ must hold the simulation worker');
