@@ -254,3 +254,23 @@ fn claims_follow_the_lowest_claimable_id_across_many_rows() {
         }
     }
 }
+
+#[test]
+fn rows_and_get_follow_every_change() {
+    // The table keeps compact rows and builds its `Job` view on demand: a view read before a
+    // change must not be served after it.
+    let mut t = table(2, 3);
+    assert_eq!(t.get(JobId(1)).map(|r| r.status), Some(Status::Queued));
+    let _ = claim(&mut t, ms(0));
+    assert_eq!(
+        t.get(JobId(1)).map(|r| (r.status, r.attempts, r.locked_until)),
+        Some((Status::Running, 1, Some(ms(30_000))))
+    );
+    assert!(t.complete(JobId(1)));
+    let rows: Vec<_> = t.rows().iter().map(|r| (r.id.0, r.status)).collect();
+    assert_eq!(rows, [(1, Status::Done), (2, Status::Queued)]);
+    t.enqueue(KindId(1), 2, ms(5));
+    assert_eq!(t.rows().len(), 3);
+    assert_eq!(t.row(JobId(3)).map(|r| (r.kind, r.run_after)), Some((KindId(1), ms(5))));
+    assert_eq!(t.iter().map(|r| r.id.0).collect::<Vec<_>>(), [1, 2, 3]);
+}
