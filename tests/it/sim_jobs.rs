@@ -263,7 +263,8 @@ fn rows_and_get_follow_every_change() {
     assert_eq!(t.get(JobId(1)).map(|r| r.status), Some(Status::Queued));
     let _ = claim(&mut t, ms(0));
     assert_eq!(
-        t.get(JobId(1)).map(|r| (r.status, r.attempts, r.locked_until)),
+        t.get(JobId(1))
+            .map(|r| (r.status, r.attempts, r.locked_until)),
         Some((Status::Running, 1, Some(ms(30_000))))
     );
     assert!(t.complete(JobId(1)));
@@ -271,6 +272,9 @@ fn rows_and_get_follow_every_change() {
     assert_eq!(rows, [(1, Status::Done), (2, Status::Queued)]);
     t.enqueue(KindId(1), 2, ms(5));
     assert_eq!(t.rows().len(), 3);
-    assert_eq!(t.row(JobId(3)).map(|r| (r.kind, r.run_after)), Some((KindId(1), ms(5))));
+    assert_eq!(
+        t.row(JobId(3)).map(|r| (r.kind, r.run_after)),
+        Some((KindId(1), ms(5)))
+    );
     assert_eq!(t.iter().map(|r| r.id.0).collect::<Vec<_>>(), [1, 2, 3]);
 }
