@@ -9,8 +9,9 @@
 //! bucket's changes become at most two points, `(time of its first change, the bucket's
 //! highest depth)` and `(time of its last change, the depth at the bucket's end)`. So the
 //! line is an upper envelope: its maximum is always the run's true maximum depth, and it is
-//! exact at the end of every bucket. Memory stays below [`MAX_DEPTH_POINTS`] + 1 points for
-//! any number of jobs (10⁶ included), with amortised O(1) work per step.
+//! exact at the end of every bucket. Memory stays within [`MAX_DEPTH_POINTS`] + 2 points for
+//! any number of jobs (10⁶ included); once coarsened, a change costs a comparison and a few
+//! stores (the bucket being filled is kept apart until the next one starts).
 
 use super::time::{SimDuration, SimTime};
 
@@ -21,9 +22,43 @@ pub const MAX_DEPTH_POINTS: usize = 4_096;
 #[derive(Debug, Clone)]
 pub struct DepthSeries {
     points: Vec<(SimTime, u64)>,
-    /// Current bucket width; `None` while the series is exact.
-    bucket: Option<SimDuration>,
-    first_bucket: SimDuration,
+    /// Current bucket width in µs; `None` while the series is exact.
+    bucket: Option<u64>,
+    first_bucket: u64,
+    /// The depth now.
+    depth: u64,
+    /// Once coarsened: the bucket being filled, not yet in `points`.
+    open: Option<Open>,
+}
+
+/// A bucket being filled: its end (exclusive, µs), first change time, highest depth, last
+/// change and number of changes.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    end: u64,
+    first: SimTime,
+    max: u64,
+    last: (SimTime, u64),
+    changes: u32,
+}
+
+impl Open {
+    fn start(now: SimTime, d: u64, w: u64) -> Open {
+        Open {
+            end: (now.0 / w).saturating_add(1).saturating_mul(w),
+            first: now,
+            max: d,
+            last: (now, d),
+            changes: 1,
+        }
+    }
+
+    fn flush(self, points: &mut Vec<(SimTime, u64)>) {
+        points.push((self.first, self.max));
+        if self.changes > 1 && self.last.1 != self.max {
+            points.push(self.last);
+        }
+    }
 }
 
 impl DepthSeries {
@@ -32,37 +67,78 @@ impl DepthSeries {
         DepthSeries {
             points: vec![(SimTime::ZERO, 0)],
             bucket: None,
-            first_bucket: bucket,
+            first_bucket: bucket.0.max(1),
+            depth: 0,
+            open: None,
         }
     }
 
-    /// The points, in time order.
-    pub fn points(&self) -> &[(SimTime, u64)] {
-        &self.points
+    /// The points, in time order (the bucket being filled included).
+    pub fn points(&self) -> Vec<(SimTime, u64)> {
+        let mut p = self.points.clone();
+        if let Some(o) = self.open {
+            o.flush(&mut p);
+        }
+        p
     }
 
     /// The bucket width of a coarsened series (`None`: exact, every change kept).
     pub fn bucket(&self) -> Option<SimDuration> {
-        self.bucket
+        self.bucket.map(SimDuration)
     }
 
     /// Records the depth `d` seen at `now` (after a step); nothing when it did not change.
+    /// Coarsened, a change inside the current bucket only updates that bucket (no division,
+    /// no allocation); a bucket's points are written when the next bucket starts.
+    #[inline]
     pub fn record(&mut self, now: SimTime, d: u64) {
-        if self.points.last().is_some_and(|&(_, last)| last == d) {
+        if d == self.depth {
             return;
         }
-        self.points.push((now, d));
-        if self.points.len() > MAX_DEPTH_POINTS {
-            let mut w = self.bucket.unwrap_or(self.first_bucket).0.max(1);
-            loop {
-                coarsen(&mut self.points, w);
-                if self.points.len() <= MAX_DEPTH_POINTS / 2 || w >= u64::MAX / 2 {
-                    break;
+        self.depth = d;
+        match (self.bucket, &mut self.open) {
+            (None, _) => {
+                self.points.push((now, d));
+                if self.points.len() > MAX_DEPTH_POINTS {
+                    self.shrink(self.first_bucket);
                 }
-                w = w.saturating_mul(2);
             }
-            self.bucket = Some(SimDuration(w));
+            (Some(_), Some(o)) if now.0 < o.end => {
+                o.max = o.max.max(d);
+                o.last = (now, d);
+                o.changes = o.changes.saturating_add(1);
+            }
+            (Some(w), _) => self.next_bucket(now, d, w),
         }
+    }
+
+    /// Writes the finished bucket and opens the one holding `now`.
+    #[cold]
+    fn next_bucket(&mut self, now: SimTime, d: u64, w: u64) {
+        if let Some(o) = self.open.take() {
+            o.flush(&mut self.points);
+        }
+        let w = if self.points.len() > MAX_DEPTH_POINTS {
+            self.shrink(w.saturating_mul(2))
+        } else {
+            w
+        };
+        self.open = Some(Open::start(now, d, w));
+    }
+
+    /// Coarsens `points` from width `w` on, doubling it until at most half of
+    /// [`MAX_DEPTH_POINTS`] remain; returns the width used.
+    #[cold]
+    fn shrink(&mut self, mut w: u64) -> u64 {
+        loop {
+            coarsen(&mut self.points, w);
+            if self.points.len() <= MAX_DEPTH_POINTS / 2 || w >= u64::MAX / 2 {
+                break;
+            }
+            w = w.saturating_mul(2);
+        }
+        self.bucket = Some(w);
+        w
     }
 }
 

@@ -480,7 +480,7 @@ impl Simulation {
     /// Queue depth (rows `queued`) over time as a step line: every change while the run is
     /// small, a peak-keeping envelope past [`super::depth::MAX_DEPTH_POINTS`] changes (see
     /// [`DepthSeries`] for what a point means).
-    pub fn depth_series(&self) -> &[(SimTime, u64)] {
+    pub fn depth_series(&self) -> Vec<(SimTime, u64)> {
         self.depth.points()
     }
 
