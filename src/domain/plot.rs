@@ -48,6 +48,9 @@ pub struct Limits {
     pub x_hi: f64,
     /// The y axis spans at least `0 … y_hi`.
     pub y_hi: f64,
+    /// The y values are counts (jobs): ticks at least 1 apart, so a queue of one job reads
+    /// `0, 1` instead of `0, 0.2, … 1.0`.
+    pub whole_y: bool,
 }
 
 impl Limits {
@@ -55,7 +58,24 @@ impl Limits {
     pub const NONE: Limits = Limits {
         x_hi: 0.0,
         y_hi: 0.0,
+        whole_y: false,
     };
+
+    /// Ticks of the y axis over `0 … top`: [`nice_ticks`], or whole steps when
+    /// [`Limits::whole_y`] and the nice step would be below 1.
+    fn y_ticks(&self, top: f64) -> Ticks {
+        let t = nice_ticks(0.0, top, 5);
+        if !self.whole_y || t.step >= 1.0 {
+            return t;
+        }
+        let hi = libm::ceil(usable(top)).clamp(1.0, 5.0);
+        Ticks {
+            lo: 0.0,
+            hi,
+            step: 1.0,
+            values: (0..=hi as u32).map(f64::from).collect(),
+        }
+    }
 }
 
 /// `v` when it is a usable upper end, else 0.
@@ -282,7 +302,7 @@ pub fn lines(frame: &Frame, series: &[Line]) -> String {
     x1 = x1.max(usable(frame.limits.x_hi));
     y1 = y1.max(usable(frame.limits.y_hi));
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
-    let mut c = Canvas::new(frame, &legend, nice_ticks(0.0, y1, 5));
+    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(y1));
     let xt = nice_ticks(x0.min(0.0), x1, c.x_intervals());
     c.x_axis_linear(&xt);
     for (s, pts) in series.iter().zip(&thinned) {
@@ -331,7 +351,7 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
         .max(usable(frame.limits.y_hi));
     let empty = count == 0 || series.is_empty();
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
-    let mut c = Canvas::new(frame, &legend, nice_ticks(0.0, top, 5));
+    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(top));
     // Slot 0's left edge and the slots' width, in pixels.
     let (first, w) = match slots {
         Slots::Categories(names) => {

@@ -135,3 +135,26 @@ fn a_run_without_downstream_calls_says_so() {
         assert!(svg(&svgs, "calls").contains("plot-bar"));
     }
 }
+
+#[test]
+fn count_axes_tick_in_whole_jobs() {
+    let text = charts::text(Lang::En);
+    let v = view("duplicate-execution", "plain");
+    let svgs = charts::render(&v.charts, false, &text);
+    let ticks = |id: &str| -> Vec<String> {
+        let g = group(svg(&svgs, id), "plot-y");
+        g.split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        ticks("depth"),
+        ["0", "1"],
+        "one queued job: 0 and 1, no 0.2 steps"
+    );
+    assert_eq!(ticks("attempts"), ["0", "1"]);
+    // Latency is not a count: fractions stay allowed there.
+    assert!(ticks("latency").len() >= 3);
+}

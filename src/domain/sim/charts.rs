@@ -201,21 +201,24 @@ impl ChartScale {
             depth: Limits {
                 x_hi: hi(&mut data.depth.iter().map(|p| p.0)),
                 y_hi: hi(&mut data.depth.iter().map(|p| p.1 as f64)),
+                whole_y: true,
             },
             attempts: Limits {
                 x_hi: data.attempts.len() as f64,
                 y_hi: hi(&mut data.attempts.iter().map(|s| (s[0] + s[1] + s[2]) as f64)),
+                whole_y: true,
             },
             latency: Limits {
-                x_hi: 0.0,
                 y_hi: hi(&mut [data.latency_ms, data.wait_ms]
                     .into_iter()
                     .flatten()
                     .map(|p| p.max)),
+                ..Limits::NONE
             },
             calls: Limits {
                 x_hi: width * n.max(plot::MIN_BUCKETS) as f64,
                 y_hi: hi(&mut (0..n).map(|i| rates[0][i] + rates[1][i] + rates[2][i])),
+                whole_y: false,
             },
         }
     }
@@ -225,6 +228,7 @@ impl ChartScale {
         let m = |x: Limits, y: Limits| Limits {
             x_hi: x.x_hi.max(y.x_hi),
             y_hi: x.y_hi.max(y.y_hi),
+            whole_y: x.whole_y && y.whole_y,
         };
         ChartScale {
             depth: m(a.depth, b.depth),
@@ -323,7 +327,10 @@ pub fn render_scaled(
             },
             empty: &empty,
             compact,
-            limits: scale.depth,
+            limits: Limits {
+                whole_y: true,
+                ..scale.depth
+            },
         },
         &[Line {
             name: &depth_name,
@@ -386,6 +393,7 @@ pub fn render_scaled(
             limits: Limits {
                 x_hi: 0.0,
                 y_hi: scale.attempts.y_hi,
+                whole_y: true,
             },
         },
         Slots::Categories(&names),
@@ -446,8 +454,8 @@ pub fn render_scaled(
             empty: &empty,
             compact,
             limits: Limits {
-                x_hi: 0.0,
                 y_hi: scale.latency.y_hi / per,
+                ..Limits::NONE
             },
         },
         Slots::Categories(&pnames),
