@@ -62,10 +62,10 @@ impl Limits {
     };
 
     /// Ticks of the y axis over `0 … top`: [`nice_ticks`], or whole steps when
-    /// [`Limits::whole_y`] and the nice step would be below 1.
+    /// [`Limits::whole_y`], `top > 0` and the nice step would be below 1.
     fn y_ticks(&self, top: f64) -> Ticks {
         let t = nice_ticks(0.0, top, 5);
-        if !self.whole_y || t.step >= 1.0 {
+        if !self.whole_y || t.step >= 1.0 || usable(top) == 0.0 {
             return t;
         }
         let hi = libm::ceil(usable(top)).clamp(1.0, 5.0);
