@@ -319,6 +319,9 @@ pub fn DurationField(props: &DurationProps) -> Html {
     let typed = use_mut_ref(|| false);
     // A refused unit change: (the number shown, its unit, the unit refused).
     let unit_kept = use_state(|| None::<(u64, usize, usize)>);
+    // A just-typed number read in a newly chosen unit: the duration it now means (ms), said
+    // next to the field so the change of meaning is visible.
+    let unit_applied = use_state(|| None::<u64>);
     {
         let (raw, unit, editing, typed) =
             (raw.clone(), unit.clone(), editing.clone(), typed.clone());
@@ -364,17 +367,20 @@ pub fn DurationField(props: &DurationProps) -> Html {
     let oninput = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
         let (editing, typed, unit_kept) = (editing.clone(), typed.clone(), unit_kept.clone());
+        let unit_applied = unit_applied.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
             commit_or_revert(to_ms(&text, *unit), &editing, &onchange);
             *typed.borrow_mut() = true;
             unit_kept.set(None);
+            unit_applied.set(None);
             raw.set(text);
         })
     };
     let on_unit = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
-        let (typed, unit_kept) = (typed.clone(), unit_kept.clone());
+        let (typed, unit_kept, unit_applied) =
+            (typed.clone(), unit_kept.clone(), unit_applied.clone());
         Callback::from(move |e: Event| {
             let select = e.target_unchecked_into::<HtmlSelectElement>();
             let i: usize = select.value().parse().unwrap_or(0);
@@ -387,24 +393,37 @@ pub fn DurationField(props: &DurationProps) -> Html {
                 Some(v) if !was_typed && v % UNITS[i].0 == 0 => {
                     raw.set((v / UNITS[i].0).to_string());
                     unit_kept.set(None);
+                    unit_applied.set(None);
                     unit.set(i);
                 }
                 // Not whole in the new unit: the unit stays, and the field says why.
                 Some(v) if !was_typed => {
                     select.set_value(&old.to_string());
                     unit_kept.set(Some((v / UNITS[old].0, old, i)));
+                    unit_applied.set(None);
                 }
                 // A number just typed (or no number yet): the new unit is its unit.
                 _ => {
-                    if let Some(v) = to_ms(&raw, i) {
+                    let v = to_ms(&raw, i);
+                    if let Some(v) = v {
                         onchange.emit(v);
                     }
                     unit_kept.set(None);
+                    unit_applied.set(v.filter(|_| i != old));
                     unit.set(i);
                 }
             }
         })
     };
+    let applied_note = (*unit_applied).map(|v| {
+        t!(
+            "fixui.unit-applied",
+            locale = lang.code(),
+            value = format!("{} {}", raw.as_str(), name(*unit)),
+            exact = crate::domain::duration::exact(v, lang)
+        )
+        .into_owned()
+    });
     let kept_note = (*unit_kept).map(|(n, old, new)| {
         t!(
             "fixui.unit-kept",
@@ -433,6 +452,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
             </span>
             <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
             <div class="slot">{ kept_note.map(|n| html! { <p class="hint unit-kept" role="status" data-unit-kept="true">{ n }</p> }) }</div>
+            <div class="slot">{ applied_note.map(|n| html! { <p class="hint unit-applied" role="status" data-unit-applied="true">{ n }</p> }) }</div>
             <div class="slot">{ props.children.clone() }</div>
         </div>
     }

@@ -2,7 +2,7 @@
 //! bad saved parts are dropped quietly), and config files take the full `u64` seed range
 //! like the CLI's `--seed` and the browser.
 
-use modality_advisor::domain::session::{SimChoice, SimEdit, Session, CUSTOM_PRESET};
+use modality_advisor::domain::session::{Session, SimChoice, SimEdit, CUSTOM_PRESET};
 use modality_advisor::domain::sim::custom::CustomRun;
 use modality_advisor::domain::sim::file::load_config;
 use modality_advisor::domain::{Answers, QuestionId};
@@ -64,19 +64,37 @@ fn bad_saved_choices_are_dropped_part_by_part_and_the_session_stays() {
     };
     // A variant the preset does not have: its first variant.
     let c = read(&good.replace("\"atomic\"", "\"nowait\""));
-    assert_eq!((c.preset.as_str(), c.variant.as_str(), c.seed), ("claim-race", "two-statement", 99));
+    assert_eq!(
+        (c.preset.as_str(), c.variant.as_str(), c.seed),
+        ("claim-race", "two-statement", 99)
+    );
     // An unknown preset: the default preset and variant; the rest stays.
     let c = read(&good.replace("\"claim-race\"", "\"gone-preset\""));
-    assert_eq!((c.preset.as_str(), c.variant.as_str()), ("retry-dead-letter", "seed"));
+    assert_eq!(
+        (c.preset.as_str(), c.variant.as_str()),
+        ("retry-dead-letter", "seed")
+    );
     assert_eq!((c.seed, c.jobs), (99, 5));
     // A seed that is not a u64, jobs out of range, knobs out of range or unreadable.
     assert_eq!(read(&good.replace("\"seed\":99", "\"seed\":-1")).seed, 1);
-    assert_eq!(read(&good.replace("\"seed\":99", "\"seed\":\"abc\"")).seed, 1);
-    assert_eq!(read(&good.replace("\"jobs\":5", "\"jobs\":0")).jobs, 100_000);
-    assert_eq!(read(&good.replace("\"jobs\":5", "\"jobs\":1000001")).jobs, 100_000);
+    assert_eq!(
+        read(&good.replace("\"seed\":99", "\"seed\":\"abc\"")).seed,
+        1
+    );
+    assert_eq!(
+        read(&good.replace("\"jobs\":5", "\"jobs\":0")).jobs,
+        100_000
+    );
+    assert_eq!(
+        read(&good.replace("\"jobs\":5", "\"jobs\":1000001")).jobs,
+        100_000
+    );
     let c = read(&good.replace("\"workers\":9", "\"workers\":5000"));
     assert_eq!((c.custom, c.seed), (None, 99));
-    assert_eq!(read(&good.replace("\"workers\":9", "\"workers\":\"nine\"")).custom, None);
+    assert_eq!(
+        read(&good.replace("\"workers\":9", "\"workers\":\"nine\"")).custom,
+        None
+    );
     assert_eq!(read(&good.replace("\"workers\":9,", "")).custom, None);
     // Not an object at all.
     let whole = good.replace(
@@ -96,7 +114,10 @@ fn bad_saved_choices_are_dropped_part_by_part_and_the_session_stays() {
 fn edits_keep_the_choices_consistent() {
     let c = SimChoice::default();
     let c = c.apply(SimEdit::Preset("pg-row-locks".into()));
-    assert_eq!(c.variant, "skip-locked", "a new preset starts on its first variant");
+    assert_eq!(
+        c.variant, "skip-locked",
+        "a new preset starts on its first variant"
+    );
     let c = c.apply(SimEdit::Variant("nowait".into()));
     assert_eq!(c.variant, "nowait");
     assert_eq!(c.apply(SimEdit::Variant("atomic".into())).variant, "nowait");
@@ -119,8 +140,15 @@ fn config_files_take_every_u64_seed_and_refuse_others_naming_the_field_and_range
     assert!(text.contains("\"seed\":18446744073709551615"), "{text}");
     for bad in ["-1", "18446744073709551616", "1.5"] {
         let errs = load_config(&FILE.replace("SEED", bad)).expect_err(bad);
-        let msg = errs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+        let msg = errs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
         assert!(msg.starts_with("seed: "), "{bad}: {msg}");
-        assert!(msg.contains("allowed: 0 to 18446744073709551615"), "{bad}: {msg}");
+        assert!(
+            msg.contains("allowed: 0 to 18446744073709551615"),
+            "{bad}: {msg}"
+        );
     }
 }
