@@ -38,6 +38,7 @@ pub mod report;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+mod stats;
 pub mod time;
 
 pub use backoff::{BackoffPolicy, Growth, Jitter, Strategy};

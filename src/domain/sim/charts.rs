@@ -96,7 +96,6 @@ impl ChartData {
             calls: CallSeries::of_sim(sim),
             attempts: attempts_histogram(
                 sim.table()
-                    .rows()
                     .iter()
                     .map(|r| (r.status, r.attempts, r.max_attempts)),
             ),

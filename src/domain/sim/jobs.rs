@@ -19,14 +19,16 @@
 //! dying would push `attempts` past `max_attempts`. (The two-statement claim can still do so:
 //! that race is what it demonstrates.)
 //!
-//! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set; rows that become
+//! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set (a four-level
+//! bitset over ids: insert, remove and "lowest id" touch one word per level); rows that become
 //! claimable later (a `run_after` or a lease end) sit in a min-heap keyed by that time and move
 //! over when a claim looks at a later `now`. Stale heap entries are skipped.
 
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
+use std::cell::OnceCell;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// A job's id: 1, 2, … in enqueue order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -199,12 +201,73 @@ pub enum Released {
     Dead,
 }
 
+/// "No error" in [`Row::last_error`].
+const NO_ERROR: u32 = u32::MAX;
+
+/// A row as stored: 40 bytes instead of the 56 of a [`Job`] (ids are implicit, options are
+/// sentinels). With 10⁶ jobs, first-touch page faults of the table are a large share of a run.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    run_after: SimTime,
+    /// Lease end; meaningful when `leased`.
+    lease_end: SimTime,
+    kind: KindId,
+    attempts: u32,
+    max_attempts: u32,
+    /// An [`ErrorId`], or [`NO_ERROR`].
+    last_error: u32,
+    status: Status,
+    leased: bool,
+}
+
+impl Row {
+    fn locked_until(&self) -> Option<SimTime> {
+        self.leased.then_some(self.lease_end)
+    }
+
+    fn last_error(&self) -> Option<ErrorId> {
+        (self.last_error != NO_ERROR).then_some(ErrorId(self.last_error))
+    }
+
+    fn set_last_error(&mut self, e: Option<ErrorId>) {
+        self.last_error = e.map_or(NO_ERROR, |e| e.0);
+    }
+
+    fn job(&self, id: u64) -> Job {
+        Job {
+            id: JobId(id),
+            kind: self.kind,
+            status: self.status,
+            attempts: self.attempts,
+            max_attempts: self.max_attempts,
+            run_after: self.run_after,
+            locked_until: self.locked_until(),
+            last_error: self.last_error(),
+        }
+    }
+
+    /// The time at which the row's pending heap entry is still meaningful.
+    fn due(&self) -> Option<SimTime> {
+        match self.status {
+            Status::Queued => Some(self.run_after),
+            Status::Running => self.locked_until(),
+            Status::Done | Status::Dead => None,
+        }
+    }
+}
+
 /// The jobs table. See the module docs for the semantics.
+///
+/// Rows are stored compactly; [`JobsTable::rows`] and [`JobsTable::get`] hand out [`Job`]s
+/// from a view built on first use after a change (`O(n)` then), while [`JobsTable::row`] and
+/// [`JobsTable::iter`] build single rows on the fly.
 #[derive(Debug, Clone, Default)]
 pub struct JobsTable {
-    rows: Vec<Job>,
+    rows: Vec<Row>,
+    /// The rows as [`Job`]s, built by [`JobsTable::rows`]; cleared by every change.
+    view: OnceCell<Vec<Job>>,
     /// Ids claimable at the time of the latest [`JobsTable::refresh`].
-    ready: BTreeSet<u64>,
+    ready: IdSet,
     /// `(time, id)` at which a row becomes claimable; may hold stale entries.
     later: BinaryHeap<Reverse<(SimTime, u64)>>,
     counts: [u64; 4],
@@ -234,20 +297,45 @@ impl JobsTable {
         self.expiry_error = Some(error);
     }
 
-    /// All rows in id order.
+    /// All rows in id order. Builds (and keeps until the next change) a view of the table:
+    /// `O(n)` on the first call after a change; [`JobsTable::iter`] does not keep one.
     pub fn rows(&self) -> &[Job] {
-        &self.rows
+        self.view.get_or_init(|| self.iter().collect())
     }
 
-    /// The row with `id`.
+    /// All rows in id order, each built on the fly.
+    pub fn iter(&self) -> impl Iterator<Item = Job> + '_ {
+        self.rows.iter().zip(1..).map(|(r, id)| r.job(id))
+    }
+
+    /// The row with `id`, from the view of [`JobsTable::rows`].
     pub fn get(&self, id: JobId) -> Option<&Job> {
-        let i = id.0.checked_sub(1)?;
-        self.rows.get(usize::try_from(i).ok()?)
+        let i = Self::index(id)?;
+        self.rows().get(i)
     }
 
-    fn get_mut(&mut self, id: JobId) -> Option<&mut Job> {
-        let i = id.0.checked_sub(1)?;
-        self.rows.get_mut(usize::try_from(i).ok()?)
+    /// The row with `id`, built on the fly (`O(1)`, no view).
+    pub fn row(&self, id: JobId) -> Option<Job> {
+        let i = Self::index(id)?;
+        self.rows.get(i).map(|r| r.job(id.0))
+    }
+
+    fn index(id: JobId) -> Option<usize> {
+        usize::try_from(id.0.checked_sub(1)?).ok()
+    }
+
+    fn stored(&self, id: JobId) -> Option<&Row> {
+        self.rows.get(Self::index(id)?)
+    }
+
+    /// The stored row, for a change: drops the view.
+    fn stored_mut(&mut self, id: JobId) -> Option<&mut Row> {
+        let i = Self::index(id)?;
+        let row = self.rows.get_mut(i)?;
+        if self.view.get().is_some() {
+            self.view = OnceCell::new();
+        }
+        Some(row)
     }
 
     /// Number of rows in `status`.
@@ -272,7 +360,7 @@ impl JobsTable {
     }
 
     fn set_status(&mut self, id: JobId, status: Status, via: Transition) {
-        if let Some(row) = self.get_mut(id) {
+        if let Some(row) = self.stored_mut(id) {
             let old = row.status;
             row.status = status;
             self.counts[old.index()] -= 1;
@@ -284,15 +372,16 @@ impl JobsTable {
     /// Adds a `queued` row claimable from `run_after`; returns its id.
     pub fn enqueue(&mut self, kind: KindId, max_attempts: u32, run_after: SimTime) -> JobId {
         let id = JobId(self.rows.len() as u64 + 1);
-        self.rows.push(Job {
-            id,
+        self.view = OnceCell::new();
+        self.rows.push(Row {
+            run_after,
+            lease_end: SimTime::ZERO,
             kind,
-            status: Status::Queued,
             attempts: 0,
             max_attempts,
-            run_after,
-            locked_until: None,
-            last_error: None,
+            last_error: NO_ERROR,
+            status: Status::Queued,
+            leased: false,
         });
         self.counts[Status::Queued.index()] += 1;
         self.moves[usize::from(Transition::ENQUEUE.0)] += 1;
@@ -316,18 +405,18 @@ impl JobsTable {
     /// Row `id` has reached its time `t`: into the ready set, unless the entry is stale or the
     /// row's lease expired on its last attempt (then `dead`).
     fn admit(&mut self, t: SimTime, id: u64) {
-        let Some(row) = self.get(JobId(id)) else {
+        let Some(row) = self.stored(JobId(id)) else {
             return;
         };
-        if Self::due(row) != Some(t) {
+        if row.due() != Some(t) {
             return;
         }
         if row.status == Status::Running && row.attempts >= row.max_attempts {
-            let err = self.expiry_error.or(row.last_error);
+            let err = self.expiry_error.or(row.last_error());
             self.set_status(JobId(id), Status::Dead, Transition::EXPIRE);
-            if let Some(row) = self.get_mut(JobId(id)) {
-                row.locked_until = None;
-                row.last_error = err;
+            if let Some(row) = self.stored_mut(JobId(id)) {
+                row.leased = false;
+                row.set_last_error(err);
             }
         } else {
             self.ready.insert(id);
@@ -340,15 +429,6 @@ impl JobsTable {
             Status::Queued => row.run_after <= now,
             Status::Running => row.locked_until.is_some_and(|t| t <= now),
             Status::Done | Status::Dead => false,
-        }
-    }
-
-    /// The time at which the row's pending heap entry is still meaningful.
-    fn due(row: &Job) -> Option<SimTime> {
-        match row.status {
-            Status::Queued => Some(row.run_after),
-            Status::Running => row.locked_until,
-            Status::Done | Status::Dead => None,
         }
     }
 
@@ -368,7 +448,7 @@ impl JobsTable {
     /// lease end), if any.
     pub fn next_claimable_at(&mut self) -> Option<SimTime> {
         while let Some(&Reverse((t, id))) = self.later.peek() {
-            let live = self.get(JobId(id)).is_some_and(|r| Self::due(r) == Some(t));
+            let live = self.stored(JobId(id)).is_some_and(|r| r.due() == Some(t));
             if live {
                 return Some(t);
             }
@@ -387,7 +467,7 @@ impl JobsTable {
     /// two-statement claim, or the row a `FOR UPDATE` would lock).
     pub fn peek_claimable(&mut self, now: SimTime) -> Option<JobId> {
         self.refresh(now);
-        self.ready.first().map(|&id| JobId(id))
+        self.ready.first().map(JobId)
     }
 
     /// The lowest claimable id at `now` that `skip` does not reject.
@@ -397,7 +477,7 @@ impl JobsTable {
         mut skip: impl FnMut(JobId) -> bool,
     ) -> Option<JobId> {
         self.refresh(now);
-        self.ready.iter().map(|&id| JobId(id)).find(|&id| !skip(id))
+        self.ready.iter().map(JobId).find(|&id| !skip(id))
     }
 
     /// Atomic claim (`UPDATE … RETURNING` in one statement): the lowest claimable id at `now`
@@ -412,33 +492,34 @@ impl JobsTable {
     /// unconditionally: the second statement of a two-statement claim, which does not re-check
     /// the status (that is the race). Returns the updated row; `None` for an unknown id.
     pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
-        let via = match self.get(id)? {
+        let via = match self.stored(id)? {
             r if r.status != Status::Running => Transition::CLAIM,
-            r if r.locked_until.is_some_and(|t| t <= now) => Transition::RECLAIM,
+            r if r.locked_until().is_some_and(|t| t <= now) => Transition::RECLAIM,
             _ => Transition::DOUBLE_CLAIM,
         };
         self.set_status(id, Status::Running, via);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let until = now.plus(lease);
-        let row = self.get_mut(id)?;
+        let row = self.stored_mut(id)?;
         row.attempts = row.attempts.saturating_add(1);
-        row.locked_until = Some(until);
-        let out = row.clone();
+        row.lease_end = until;
+        row.leased = true;
+        let out = row.job(id.0);
         self.schedule(until, id.0);
         Some(out)
     }
 
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
     pub fn complete(&mut self, id: JobId) -> bool {
-        let via = match self.get(id) {
+        let via = match self.stored(id) {
             None => return false,
             Some(r) if r.status == Status::Done => Transition::COMPLETE_AGAIN,
             Some(_) => Transition::COMPLETE,
         };
         self.set_status(id, Status::Done, via);
-        self.ready.remove(&id.0);
-        if let Some(row) = self.get_mut(id) {
-            row.locked_until = None;
+        self.ready.remove(id.0);
+        if let Some(row) = self.stored_mut(id) {
+            row.leased = false;
         }
         true
     }
@@ -455,18 +536,18 @@ impl JobsTable {
         now: SimTime,
         wait: SimDuration,
     ) -> Option<Released> {
-        let max = self.get(id)?.max_attempts;
+        let max = self.stored(id)?.max_attempts;
         if attempt >= max {
             self.dead_letter(id, error);
             return Some(Released::Dead);
         }
         self.set_status(id, Status::Queued, Transition::RETRY);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let run_after = now.plus(wait);
-        let row = self.get_mut(id)?;
-        row.locked_until = None;
+        let row = self.stored_mut(id)?;
+        row.leased = false;
         row.run_after = run_after;
-        row.last_error = Some(error);
+        row.set_last_error(Some(error));
         self.schedule(run_after, id.0);
         Some(Released::Queued { run_after })
     }
@@ -474,14 +555,14 @@ impl JobsTable {
     /// Sends row `id` straight to `dead` with `last_error = error` (a permanent error when
     /// errors are classified). Returns `false` for an unknown id.
     pub fn dead_letter(&mut self, id: JobId, error: ErrorId) -> bool {
-        if self.get(id).is_none() {
+        if self.stored(id).is_none() {
             return false;
         }
         self.set_status(id, Status::Dead, Transition::DEAD_LETTER);
-        self.ready.remove(&id.0);
-        if let Some(row) = self.get_mut(id) {
-            row.locked_until = None;
-            row.last_error = Some(error);
+        self.ready.remove(id.0);
+        if let Some(row) = self.stored_mut(id) {
+            row.leased = false;
+            row.set_last_error(Some(error));
         }
         true
     }
@@ -489,17 +570,160 @@ impl JobsTable {
     /// Puts back a row image taken before an uncommitted change (a rolled-back transaction).
     pub fn restore(&mut self, image: Job) {
         let id = image.id;
-        if self.get(id).is_none() {
+        if self.stored(id).is_none() {
             return;
         }
         self.set_status(id, image.status, Transition::ROLLBACK);
-        self.ready.remove(&id.0);
+        self.ready.remove(id.0);
         let due = Self::due(&image);
-        if let Some(row) = self.get_mut(id) {
-            *row = image;
+        if let Some(row) = self.stored_mut(id) {
+            *row = Row {
+                run_after: image.run_after,
+                lease_end: image.locked_until.unwrap_or(SimTime::ZERO),
+                kind: image.kind,
+                attempts: image.attempts,
+                max_attempts: image.max_attempts,
+                last_error: NO_ERROR,
+                status: image.status,
+                leased: image.locked_until.is_some(),
+            };
+            row.set_last_error(image.last_error);
         }
         if let Some(t) = due {
             self.schedule(t, id.0);
         }
+    }
+
+    /// The time at which the row's pending heap entry is still meaningful.
+    fn due(row: &Job) -> Option<SimTime> {
+        match row.status {
+            Status::Queued => Some(row.run_after),
+            Status::Running => row.locked_until,
+            Status::Done | Status::Dead => None,
+        }
+    }
+}
+
+/// Levels of [`IdSet`]: with 64 bits a word, the top level has one word up to 2²⁴ ids (the
+/// table holds at most 2·10⁶ rows); past that the top level is scanned word by word.
+const LEVELS: usize = 4;
+
+/// A set of ids as a four-level bitset: bit `i` of level 0 is id `i`; bit `i` of level `l + 1`
+/// says word `i` of level `l` is non-zero. Insert and remove touch one word per level; the
+/// lowest id (and the next one after a given id) is found by descending from the top level.
+#[derive(Debug, Clone, Default)]
+struct IdSet {
+    levels: [Vec<u64>; LEVELS],
+    len: usize,
+}
+
+impl IdSet {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn insert(&mut self, id: u64) {
+        let mut pos = id;
+        for l in 0..LEVELS {
+            let w = (pos >> 6) as usize;
+            let level = &mut self.levels[l];
+            if level.len() <= w {
+                level.resize(w + 1, 0);
+            }
+            let bit = 1u64 << (pos & 63);
+            let was = level[w];
+            level[w] = was | bit;
+            if l == 0 {
+                if was & bit != 0 {
+                    return;
+                }
+                self.len += 1;
+            }
+            if was != 0 {
+                return;
+            }
+            pos = w as u64;
+        }
+    }
+
+    fn remove(&mut self, id: u64) {
+        let mut pos = id;
+        for l in 0..LEVELS {
+            let w = (pos >> 6) as usize;
+            let Some(word) = self.levels[l].get_mut(w) else {
+                return;
+            };
+            let bit = 1u64 << (pos & 63);
+            if l == 0 {
+                if *word & bit == 0 {
+                    return;
+                }
+                self.len -= 1;
+            }
+            *word &= !bit;
+            if *word != 0 {
+                return;
+            }
+            pos = w as u64;
+        }
+    }
+
+    fn first(&self) -> Option<u64> {
+        // Top down: the first non-zero word of the top level, then the lowest bit of each
+        // non-empty word below.
+        let top = &self.levels[LEVELS - 1];
+        let (w, word) = top.iter().enumerate().find(|(_, &x)| x != 0)?;
+        let mut pos = (w as u64) * 64 + u64::from(word.trailing_zeros());
+        for l in (0..LEVELS - 1).rev() {
+            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
+            pos = pos * 64 + u64::from(word.trailing_zeros());
+        }
+        Some(pos)
+    }
+
+    /// The lowest id `>= from`.
+    fn next_from(&self, from: u64) -> Option<u64> {
+        let mut pos = from;
+        let mut l = 0;
+        // Up: find the lowest set bit at or after `pos` on some level.
+        let found = loop {
+            let level = &self.levels[l];
+            let w = (pos >> 6) as usize;
+            if l == LEVELS - 1 {
+                let first = level.get(w)? & (u64::MAX << (pos & 63));
+                if first != 0 {
+                    break (w as u64) * 64 + u64::from(first.trailing_zeros());
+                }
+                let (i, word) = level
+                    .iter()
+                    .enumerate()
+                    .skip(w + 1)
+                    .find(|(_, &x)| x != 0)?;
+                break (i as u64) * 64 + u64::from(word.trailing_zeros());
+            }
+            let bits = level.get(w)? & (u64::MAX << (pos & 63));
+            if bits != 0 {
+                break (w as u64) * 64 + u64::from(bits.trailing_zeros());
+            }
+            pos = w as u64 + 1;
+            l += 1;
+        };
+        // Down: the lowest set bit of each non-empty word below.
+        let mut pos = found;
+        while l > 0 {
+            l -= 1;
+            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
+            pos = pos * 64 + u64::from(word.trailing_zeros());
+        }
+        Some(pos)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut next = self.first();
+        std::iter::from_fn(move || {
+            let id = next?;
+            next = id.checked_add(1).and_then(|n| self.next_from(n));
+            Some(id)
+        })
     }
 }

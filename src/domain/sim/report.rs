@@ -129,7 +129,6 @@ impl Report {
     pub fn from_sim(sim: &Simulation, scenario: &str, variant: &str) -> Report {
         let t = sim.table();
         let jobs = t
-            .rows()
             .iter()
             .map(|r| JobRow {
                 id: r.id.0,

@@ -308,8 +308,7 @@ fn run_load(
         .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     step_all(&mut sim, every, progress);
     let t = sim.table();
-    let rows = t.rows();
-    let job_rows: Vec<JobView> = rows
+    let job_rows: Vec<JobView> = t
         .iter()
         .take(MAX_VIEW_ROWS)
         .map(|r| JobView {
