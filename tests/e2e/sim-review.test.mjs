@@ -5,7 +5,7 @@
 // after Cancel).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openSimulate, screenshot } from './harness.mjs';
+import { serve, launch, openSimulate, screenshot, runThenCancel } from './harness.mjs';
 
 let server;
 let browser;
@@ -191,9 +191,7 @@ test('small texts: 1 event/s, no engine events for the jitter study, the log aft
   assert.ok(total > 200, `${total} lines`);
   assert.equal(await page.getAttribute('.log-total', 'data-log-readable'), null);
   await page.fill('#jobs', '1000000');
-  await page.click('#sim-run');
-  await page.waitForSelector('[data-status="running"]');
-  await page.click('#sim-cancel');
+  await runThenCancel(page);
   await page.waitForSelector('[data-status="cancelled"]');
   assert.equal(await page.getAttribute('.log-total', 'data-log-readable'), '200');
   assert.match(await page.textContent('.log-total'), /lines; only the first 200 can be read here/);
