@@ -1,10 +1,15 @@
 //! What a user has done so far — answers, the sheet, the screen — as versioned JSON, so a
 //! reload (or a crash of the tab) loses nothing. Reading is forgiving in one way only: a
-//! saved session that does not check out is dropped whole, never half-applied.
+//! saved session that does not check out is dropped whole, never half-applied — except the
+//! simulator's choices ([`SimChoice`]), a convenience whose bad parts are quietly replaced by
+//! their defaults.
 
 use crate::domain::flowchart::{Answer, Answers, QuestionId};
 use crate::domain::sheet::import::check_sheet;
 use crate::domain::sheet::{DecisionAnswer, JobSheet};
+use crate::domain::sim::custom::{CustomRun, KnobError};
+use crate::domain::sim::run::{LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// The version written by this build; others are ignored on load.
@@ -25,6 +30,166 @@ pub struct Session {
     /// Whether the simulator was on screen.
     #[serde(default)]
     pub on_simulate: bool,
+    /// The simulator's choices (preset, variant, seed, jobs, edited knobs). Absent in
+    /// sessions saved by older builds; parts that no longer check out are replaced by their
+    /// defaults one by one ([`SimChoice::from_value`]), never dropping the rest of the session.
+    #[serde(
+        default,
+        deserialize_with = "lenient_sim",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sim: Option<SimChoice>,
+}
+
+fn lenient_sim<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SimChoice>, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok((!v.is_null()).then(|| SimChoice::from_value(&v)))
+}
+
+/// The preset id of "Your settings" (a config built from the sheet and the knobs).
+pub const CUSTOM_PRESET: &str = "custom";
+
+/// The simulator's presets in screen order: the six named scenarios, "Your settings"
+/// ([`CUSTOM_PRESET`]), then the load preset ([`LOAD_SCENARIO`]).
+pub fn sim_presets() -> Vec<&'static str> {
+    let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
+    ids.push(CUSTOM_PRESET);
+    ids.push(LOAD_SCENARIO);
+    ids
+}
+
+/// The variants of a preset (`your-settings` for [`CUSTOM_PRESET`], `bench` for the load
+/// preset and unknown ids).
+pub fn sim_variants(preset: &str) -> &'static [&'static str] {
+    if preset == CUSTOM_PRESET {
+        return &["your-settings"];
+    }
+    Scenario::parse(preset)
+        .map(|s| s.variants())
+        .unwrap_or(&["bench"])
+}
+
+/// What the simulator screen had chosen: kept in the session so a reload keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimChoice {
+    /// One of [`sim_presets`].
+    pub preset: String,
+    /// One of [`sim_variants`] of the preset.
+    pub variant: String,
+    /// The seed (any `u64`).
+    pub seed: u64,
+    /// Jobs of the load preset, 1 ..= [`MAX_LOAD_JOBS`].
+    pub jobs: u64,
+    /// "Your settings" as edited (`None`: follow the sheet).
+    pub custom: Option<CustomRun>,
+}
+
+impl Default for SimChoice {
+    /// The first preset and variant, seed 1, 100 000 jobs, the knobs following the sheet.
+    fn default() -> Self {
+        SimChoice {
+            preset: Scenario::RetryDeadLetter.id().to_owned(),
+            variant: Scenario::RetryDeadLetter.variants()[0].to_owned(),
+            seed: 1,
+            jobs: 100_000,
+            custom: None,
+        }
+    }
+}
+
+/// One change to the simulator's choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimEdit {
+    /// Another preset (its first variant is selected; unknown ids change nothing).
+    Preset(String),
+    /// Another variant of the current preset (others change nothing).
+    Variant(String),
+    /// A seed that parsed.
+    Seed(u64),
+    /// Jobs of the load preset (outside 1 ..= [`MAX_LOAD_JOBS`] changes nothing).
+    Jobs(u64),
+    /// Edited knobs (`None`: follow the sheet again).
+    Custom(Option<CustomRun>),
+}
+
+impl SimChoice {
+    /// The choices after `edit`.
+    pub fn apply(&self, edit: SimEdit) -> SimChoice {
+        let mut c = self.clone();
+        match edit {
+            SimEdit::Preset(p) => {
+                if let Some(p) = sim_presets().into_iter().find(|x| *x == p) {
+                    c.preset = p.to_owned();
+                    c.variant = sim_variants(p)[0].to_owned();
+                }
+            }
+            SimEdit::Variant(v) => {
+                if sim_variants(&c.preset).contains(&v.as_str()) {
+                    c.variant = v;
+                }
+            }
+            SimEdit::Seed(s) => c.seed = s,
+            SimEdit::Jobs(n) => {
+                if (1..=MAX_LOAD_JOBS).contains(&n) {
+                    c.jobs = n;
+                }
+            }
+            SimEdit::Custom(k) => c.custom = k,
+        }
+        c
+    }
+
+    /// Reads saved choices part by part: a part that is missing, of the wrong type or out of
+    /// range (an unknown preset, a variant the preset does not have, a seed that is not a
+    /// `u64`, jobs outside 1 ..= [`MAX_LOAD_JOBS`], knobs that no longer parse or hold a
+    /// value outside their knob's range) takes its default. Never fails.
+    pub fn from_value(v: &serde_json::Value) -> SimChoice {
+        let d = SimChoice::default();
+        let preset = v
+            .get("preset")
+            .and_then(|p| p.as_str())
+            .and_then(|p| sim_presets().into_iter().find(|x| *x == p));
+        let Some(preset) = preset else {
+            return SimChoice {
+                preset: d.preset,
+                variant: d.variant,
+                ..SimChoice::from_numbers(v)
+            };
+        };
+        let variants = sim_variants(preset);
+        let variant = v
+            .get("variant")
+            .and_then(|x| x.as_str())
+            .and_then(|x| variants.iter().find(|y| **y == x))
+            .unwrap_or(&variants[0]);
+        SimChoice {
+            preset: preset.to_owned(),
+            variant: (*variant).to_owned(),
+            ..SimChoice::from_numbers(v)
+        }
+    }
+
+    fn from_numbers(v: &serde_json::Value) -> SimChoice {
+        let d = SimChoice::default();
+        let custom = v
+            .get("custom")
+            .and_then(|c| serde_json::from_value::<CustomRun>(c.clone()).ok())
+            .filter(|c| {
+                !c.validate()
+                    .iter()
+                    .any(|e| matches!(e, KnobError::OutOfRange { .. }))
+            });
+        SimChoice {
+            seed: v.get("seed").and_then(|s| s.as_u64()).unwrap_or(d.seed),
+            jobs: v
+                .get("jobs")
+                .and_then(|s| s.as_u64())
+                .filter(|n| (1..=MAX_LOAD_JOBS).contains(n))
+                .unwrap_or(d.jobs),
+            custom,
+            ..d
+        }
+    }
 }
 
 impl Session {
@@ -47,6 +212,7 @@ impl Session {
             sheet: sheet.cloned(),
             on_sheet,
             on_simulate: false,
+            sim: None,
         }
     }
 

@@ -67,6 +67,10 @@ pub struct EventLogProps {
     /// A line (0-based index) to scroll to and mark as the current one.
     #[prop_or_default]
     pub highlight: Option<u64>,
+    /// The worker holding this log was stopped (Cancel): only the lines sent with the
+    /// result (`view.log_head`) can be read.
+    #[prop_or_default]
+    pub lost: bool,
 }
 
 /// Where the window stands: the first row shown for a scroll position.
@@ -241,13 +245,29 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     });
     let full = total as f64 * ROW_PX;
     let spacer = (full.min(MAX_SCROLL_PX) - ROWS as f64 * ROW_PX).max(0.0);
-    let note = (*gone && total > v.log_head.len() as u64).then(|| {
+    let head = v.log_head.len() as u64;
+    let cut = (*gone || props.lost) && total > head;
+    let total_text = if cut {
+        t!(
+            "fixui.log-readable",
+            locale = l,
+            total = group_thousands(total),
+            head = group_thousands(head)
+        )
+    } else {
+        t!(
+            "sim-log.ui.total",
+            locale = l,
+            total = group_thousands(total)
+        )
+    };
+    let note = cut.then(|| {
         html! { <p class="hint" data-log-gone="true">{ t!("sim-log.ui.gone", locale = l) }</p> }
     });
     html! {
         <div class="event-log-wrap">
-            <p class="log-total" data-log-total={total.to_string()}>
-                { t!("sim-log.ui.total", locale = l, total = group_thousands(total)) }
+            <p class="log-total" data-log-total={total.to_string()} data-log-readable={cut.then(|| head.to_string())}>
+                { total_text }
             </p>
             <div class="event-log" ref={boxref} {onscroll} tabindex="0" role="log"
                 aria-label={t!("sim.ui.log", locale = l).into_owned()}>

@@ -312,14 +312,26 @@ pub fn DurationField(props: &DurationProps) -> Html {
     let unit = use_state(|| best_unit(props.value_ms));
     let raw = use_state(|| (props.value_ms / UNITS[best_unit(props.value_ms)].0).to_string());
     let editing = use_mut_ref(|| None::<u64>);
+    // Whether the number was typed since the unit was last chosen: the unit chosen next is
+    // then the typed number's unit ("30", then "s": 30 s). Otherwise a new unit keeps the
+    // duration (10 s → ms: 10 000 ms), and is refused when the duration is not a whole
+    // number in it (1 500 ms → s), saying so: the number never silently changes meaning.
+    let typed = use_mut_ref(|| false);
+    // A refused unit change: (the number shown, its unit, the unit refused).
+    let unit_kept = use_state(|| None::<(u64, usize, usize)>);
+    // A just-typed number read in a newly chosen unit: the duration it now means (ms), said
+    // next to the field so the change of meaning is visible.
+    let unit_applied = use_state(|| None::<u64>);
     {
-        let (raw, unit, editing) = (raw.clone(), unit.clone(), editing.clone());
+        let (raw, unit, editing, typed) =
+            (raw.clone(), unit.clone(), editing.clone(), typed.clone());
         use_effect_with(props.value_ms, move |v| {
             let current = parse_whole(&raw).and_then(|n| n.checked_mul(UNITS[*unit].0));
             if editing.borrow().is_none() && current != Some(*v) {
                 let u = best_unit(*v);
                 unit.set(u);
                 raw.set((*v / UNITS[u].0).to_string());
+                *typed.borrow_mut() = false;
             }
         });
     }
@@ -354,28 +366,74 @@ pub fn DurationField(props: &DurationProps) -> Html {
     let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);
     let oninput = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
-        let editing = editing.clone();
+        let (editing, typed, unit_kept) = (editing.clone(), typed.clone(), unit_kept.clone());
+        let unit_applied = unit_applied.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
             commit_or_revert(to_ms(&text, *unit), &editing, &onchange);
+            *typed.borrow_mut() = true;
+            unit_kept.set(None);
+            unit_applied.set(None);
             raw.set(text);
         })
     };
     let on_unit = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
+        let (typed, unit_kept, unit_applied) =
+            (typed.clone(), unit_kept.clone(), unit_applied.clone());
         Callback::from(move |e: Event| {
-            let i: usize = e
-                .target_unchecked_into::<HtmlSelectElement>()
-                .value()
-                .parse()
-                .unwrap_or(0);
+            let select = e.target_unchecked_into::<HtmlSelectElement>();
+            let i: usize = select.value().parse().unwrap_or(0);
             let i = i.min(UNITS.len() - 1);
-            if let Some(v) = to_ms(&raw, i) {
-                onchange.emit(v);
+            let old = *unit;
+            let was_typed = std::mem::replace(&mut *typed.borrow_mut(), false);
+            let shown = parse_whole(&raw).and_then(|n| n.checked_mul(UNITS[old].0));
+            match shown {
+                // Keep the duration, written in the new unit.
+                Some(v) if !was_typed && v % UNITS[i].0 == 0 => {
+                    raw.set((v / UNITS[i].0).to_string());
+                    unit_kept.set(None);
+                    unit_applied.set(None);
+                    unit.set(i);
+                }
+                // Not whole in the new unit: the unit stays, and the field says why.
+                Some(v) if !was_typed => {
+                    select.set_value(&old.to_string());
+                    unit_kept.set(Some((v / UNITS[old].0, old, i)));
+                    unit_applied.set(None);
+                }
+                // A number just typed (or no number yet): the new unit is its unit.
+                _ => {
+                    let v = to_ms(&raw, i);
+                    if let Some(v) = v {
+                        onchange.emit(v);
+                    }
+                    unit_kept.set(None);
+                    unit_applied.set(v.filter(|_| i != old));
+                    unit.set(i);
+                }
             }
-            unit.set(i);
         })
     };
+    let applied_note = (*unit_applied).map(|v| {
+        t!(
+            "fixui.unit-applied",
+            locale = lang.code(),
+            value = format!("{} {}", raw.as_str(), name(*unit)),
+            exact = crate::domain::duration::exact(v, lang)
+        )
+        .into_owned()
+    });
+    let kept_note = (*unit_kept).map(|(n, old, new)| {
+        t!(
+            "fixui.unit-kept",
+            locale = lang.code(),
+            value = format!("{} {}", group_thousands(n), name(old)),
+            unit = name(new),
+            old = name(old)
+        )
+        .into_owned()
+    });
     let err_id = format!("{}-error", props.id);
     html! {
         <div class="sfield" data-field={props.id.clone()}>
@@ -393,6 +451,8 @@ pub fn DurationField(props: &DurationProps) -> Html {
                 </select>
             </span>
             <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ kept_note.map(|n| html! { <p class="hint unit-kept" role="status" data-unit-kept="true">{ n }</p> }) }</div>
+            <div class="slot">{ applied_note.map(|n| html! { <p class="hint unit-applied" role="status" data-unit-applied="true">{ n }</p> }) }</div>
             <div class="slot">{ props.children.clone() }</div>
         </div>
     }

@@ -121,7 +121,8 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
     let l = lang.code();
     let c = &props.value;
     let findings = c.validate();
-    let download_error = use_state(|| None::<String>);
+    // Why the last download was refused, worded when shown (follows the language).
+    let download_error = use_state(|| None::<DownloadRefused>);
 
     let field = |knob: Knob| -> Html {
         let id = format!("knob-{}", knob.id());
@@ -215,20 +216,40 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             file_name.clone(),
         );
         Callback::from(move |_| {
-            let result = match seed.and_then(|s| i64::try_from(s).ok()) {
-                None => Err(t!(
-                    "knobs.ui.seed-too-large",
-                    locale = lang.code(),
-                    max = i64::MAX.to_string()
-                )
-                .into_owned()),
-                Some(seed) => serde_json::to_string_pretty(&c.to_file(seed))
+            // Never a file that differs from the screen: a field showing a refused value
+            // (the settings hold its last good value), a finding or a bad seed refuse it.
+            let refused = if let Some(knob) = refused_knob() {
+                Some(DownloadRefused::Refused(knob))
+            } else if let Some(f) = c.validate().into_iter().next() {
+                Some(DownloadRefused::Finding(f))
+            } else if let Some(seed) = seed {
+                serde_json::to_string_pretty(&c.to_file(seed))
                     .map_err(|e| e.to_string())
-                    .and_then(|json| crate::ui::glue::download(&name, "application/json", &json)),
+                    .and_then(|json| crate::ui::glue::download(&name, "application/json", &json))
+                    .err()
+                    .map(DownloadRefused::Browser)
+            } else {
+                Some(DownloadRefused::Seed)
             };
-            download_error.set(result.err());
+            download_error.set(refused);
         })
     };
+    let download_error = (*download_error).clone().map(|e| match e {
+        DownloadRefused::Refused(knob) => t!(
+            "fixui.download-refused",
+            locale = l,
+            knob = knob.label(lang)
+        )
+        .into_owned(),
+        DownloadRefused::Finding(f) => f.message(lang),
+        DownloadRefused::Seed => t!(
+            "sim.ui.seed-error",
+            locale = l,
+            max = crate::domain::number::group_thousands(u64::MAX)
+        )
+        .into_owned(),
+        DownloadRefused::Browser(e) => e,
+    });
     html! {
         <div class="sim-knobs" data-from-sheet={props.sheet.from_sheet.to_string()}>
             <div class="slot">{ note.map(|n| html! { <p class="notice" data-knobs-note="true">{ n }</p> }) }</div>
@@ -238,20 +259,41 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             { group(Group::Downstream, "downstream") }
             <div class="actions knob-actions">
                 <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
-                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={!findings.is_empty()}>{ t!("knobs.ui.download", locale = l) }</button>
+                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={!findings.is_empty() || props.seed.is_none()}>{ t!("knobs.ui.download", locale = l) }</button>
             </div>
             <p class="hint">{ t!("knobs.ui.download-hint", locale = l, file = file_name) }</p>
-            <div class="slot">{ (*download_error).clone().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ download_error.map(|e| html! { <p class="error" role="alert" data-download-refused="true">{ e }</p> }) }</div>
         </div>
     }
 }
 
-/// Whether a knob field shows a refused value (`aria-invalid="true"`): its settings then hold
-/// the last good value, which must not run as if the user had typed it.
-pub fn knob_refused() -> bool {
-    web_sys::window()
+/// Why "Download config JSON" saved nothing.
+#[derive(Debug, Clone, PartialEq)]
+enum DownloadRefused {
+    /// The knob's field shows a refused value.
+    Refused(Knob),
+    /// A cross-field or range finding.
+    Finding(crate::domain::sim::custom::KnobError),
+    /// The seed field is not a whole number 0 ..= `u64::MAX`.
+    Seed,
+    /// The browser refused the download (its own words).
+    Browser(String),
+}
+
+/// The first knob whose field shows a refused value (`aria-invalid="true"`): its settings
+/// then hold the last good value, which must not run or download as if the user had typed
+/// it. Found by the field's DOM id `knob-{id}` (or `knob-{id}-unit`'s input).
+pub fn refused_knob() -> Option<Knob> {
+    let el = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
-        .flatten()
-        .is_some()
+        .flatten()?;
+    let id = el.id();
+    let id = id.strip_prefix("knob-")?;
+    Knob::ALL.into_iter().find(|k| k.id() == id)
+}
+
+/// Whether a knob field shows a refused value (see [`refused_knob`]).
+pub fn knob_refused() -> bool {
+    refused_knob().is_some()
 }

@@ -4,8 +4,9 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::session::{sim_presets, sim_variants, SimEdit, CUSTOM_PRESET};
 use crate::domain::sim::compare::default_alternative;
-use crate::domain::sim::custom::{Change, CustomRun};
+use crate::domain::sim::custom::{Change, CustomRun, Knob, KnobError};
 use crate::domain::sim::run::{
     LogRequest, RunMessage, RunRequest, RunView, LOAD_SCENARIO, MAX_LOAD_JOBS,
 };
@@ -14,7 +15,7 @@ use crate::ui::event_log::{EventLog, LogAnswer};
 use crate::ui::glue::SimWorker;
 use crate::ui::sim_compare::SimCompare;
 use crate::ui::sim_knobs::SimKnobs;
-use crate::ui::state::AppContext;
+use crate::ui::state::{Action, AppContext};
 use crate::ui::stepper::StepView;
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -25,24 +26,61 @@ use yew::prelude::*;
 /// Rows of the jobs table shown at most.
 const SHOW_LINES: usize = 1_000;
 
-/// The preset id of "Your settings" (a config built from the sheet and the knobs).
-const CUSTOM: &str = "custom";
-
-/// The presets: the six named scenarios, "Your settings", then the load preset.
-fn presets() -> Vec<&'static str> {
-    let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
-    ids.push(CUSTOM);
-    ids.push(LOAD_SCENARIO);
-    ids
+/// Why a run was not started (or the worker refused it), kept as a value and worded when
+/// shown, so switching the language rewords it.
+#[derive(Debug, Clone, PartialEq)]
+enum Problem {
+    /// The seed field does not hold a whole number 0 ..= `u64::MAX`.
+    Seed,
+    /// The load preset's job count is not 1 ..= [`MAX_LOAD_JOBS`].
+    Jobs,
+    /// A knob field shows a value it refused (the settings hold its last good value).
+    Refused(Knob),
+    /// A knob's finding from [`CustomRun::validate`].
+    Knob(KnobError),
+    /// The browser would not start the worker (its own words).
+    WorkerStart(String),
+    /// The browser or the worker refused the request (their own words: field paths of the
+    /// config, in English like the CLI's).
+    Other(String),
 }
 
-fn variants_of(preset: &str) -> &'static [&'static str] {
-    if preset == CUSTOM {
-        return &["your-settings"];
+impl Problem {
+    fn text(&self, lang: Lang) -> String {
+        let l = lang.code();
+        match self {
+            Problem::Seed => seed_error(lang),
+            Problem::Jobs => t!(
+                "sim.ui.jobs-error",
+                locale = l,
+                max = group_thousands(MAX_LOAD_JOBS)
+            )
+            .into_owned(),
+            Problem::Refused(knob) => {
+                t!("fixui.refused-knob", locale = l, knob = knob.label(lang)).into_owned()
+            }
+            Problem::Knob(e) => e.message(lang),
+            Problem::WorkerStart(e) => {
+                t!("sim.ui.worker-failed", locale = l, error = e.as_str()).into_owned()
+            }
+            Problem::Other(e) => e.clone(),
+        }
     }
-    Scenario::parse(preset)
-        .map(|s| s.variants())
-        .unwrap_or(&["bench"])
+}
+
+/// The seed field's message: one rule for every preset and for config files (0 ..= u64::MAX).
+fn seed_error(lang: Lang) -> String {
+    t!(
+        "sim.ui.seed-error",
+        locale = lang.code(),
+        max = group_thousands(u64::MAX)
+    )
+    .into_owned()
+}
+
+/// A variant's label in `lang` (the id stays visible next to it: the CLI takes the id).
+pub(crate) fn variant_label(id: &str, lang: Lang) -> String {
+    t!(format!("sim.variant.{id}"), locale = lang.code()).into_owned()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -50,56 +88,58 @@ enum RunStatus {
     Idle,
     Running(u64),
     Cancelled,
-    Failed(Vec<String>),
+    Failed(Vec<Problem>),
 }
 
 /// The simulator screen.
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
-    let scenario = use_state(|| Scenario::RetryDeadLetter.id());
-    let variant = use_state(|| Scenario::RetryDeadLetter.variants()[0]);
-    let seed_raw = use_state(|| "1".to_owned());
-    let jobs_raw = use_state(|| "100000".to_owned());
+    let saved = ctx.as_ref().map(|c| c.sim.clone()).unwrap_or_default();
+    let seed_raw = use_state(|| saved.seed.to_string());
+    let jobs_raw = use_state(|| saved.jobs.to_string());
     let status = use_state(|| RunStatus::Idle);
     let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
     let run_id = use_mut_ref(|| 0u64);
     // The latest answer about a run's log (the event log box keeps what concerns its run).
     let log_answer = use_state(|| None::<LogAnswer>);
-    // "Your settings" once edited (`None`: follow the sheet).
-    let custom = use_state(|| None::<CustomRun>);
+    // Whether the worker holding the shown result's log was stopped (Cancel).
+    let log_lost = use_state(|| false);
     // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
     let resets = use_state(|| 0u32);
-    // "Simulate these settings" (result card, sheet) selects "your settings". Knob edits
-    // made earlier stay (they are marked against the sheet and can be reset).
-    {
-        let scenario = scenario.clone();
-        let asked = ctx.as_ref().map_or(0, |c| c.sim_sheet_requests);
-        use_effect_with(asked, move |&asked| {
-            if asked > 0 {
-                scenario.set(CUSTOM);
-            }
-        });
-    }
     let Some(ctx) = ctx else {
         return Html::default();
     };
     let lang = ctx.lang;
     let l = lang.code();
+    let choice = &ctx.sim;
+    let edit = {
+        let ctx = ctx.clone();
+        move |e: SimEdit| ctx.dispatch(Action::SetSim(e))
+    };
+    let scenario: &'static str = sim_presets()
+        .into_iter()
+        .find(|p| *p == choice.preset)
+        .unwrap_or(Scenario::RetryDeadLetter.id());
+    let variant: &'static str = sim_variants(scenario)
+        .iter()
+        .copied()
+        .find(|v| *v == choice.variant)
+        .unwrap_or(sim_variants(scenario)[0]);
     let seed = parse_whole(&seed_raw);
-    let is_load = *scenario == LOAD_SCENARIO;
-    let is_custom = *scenario == CUSTOM;
+    let is_load = scenario == LOAD_SCENARIO;
+    let is_custom = scenario == CUSTOM_PRESET;
     let sheet_run = ctx
         .sheet
         .as_ref()
         .map_or_else(CustomRun::default, CustomRun::from_sheet);
-    let settings = (*custom).clone().unwrap_or_else(|| sheet_run.clone());
-    let settings_file = |c: &CustomRun| custom_file(c, seed, lang);
-    let current_config = is_custom.then(|| settings_file(&settings));
+    let settings = choice.custom.clone().unwrap_or_else(|| sheet_run.clone());
+    let current_config = is_custom.then(|| custom_file(&settings));
     let jobs = parse_whole(&jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
 
     let on_message = {
         let (status, run_id, log_answer) = (status.clone(), run_id.clone(), log_answer.clone());
+        let log_lost = log_lost.clone();
         let app = ctx.clone();
         Callback::from(move |text: String| {
             let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
@@ -111,12 +151,13 @@ pub fn SimulateScreen() -> Html {
                     status.set(RunStatus::Running(events))
                 }
                 RunMessage::Done { id, view } if id == current => {
-                    app.dispatch(crate::ui::state::Action::SimResult(Rc::new(*view)));
+                    app.dispatch(Action::SimResult(Rc::new(*view)));
+                    log_lost.set(false);
                     status.set(RunStatus::Idle);
                 }
-                RunMessage::Failed { id, errors } if id == current => {
-                    status.set(RunStatus::Failed(errors))
-                }
+                RunMessage::Failed { id, errors } if id == current => status.set(
+                    RunStatus::Failed(errors.into_iter().map(Problem::Other).collect()),
+                ),
                 RunMessage::LogSlice {
                     id, from, entries, ..
                 } => log_answer.set(Some(LogAnswer::Slice {
@@ -131,27 +172,18 @@ pub fn SimulateScreen() -> Html {
     };
     let run = {
         let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
-        let (scenario, variant) = (*scenario, *variant);
         let current_config = current_config.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            let fail = |p: Problem| status.set(RunStatus::Failed(vec![p]));
             let Some(seed) = seed else {
-                status.set(RunStatus::Failed(vec![t!(
-                    "sim.ui.seed-error",
-                    locale = lang.code(),
-                    max = group_thousands(u64::MAX)
-                )
-                .into_owned()]));
-                return;
+                return fail(Problem::Seed);
             };
             // A knob showing a refused value holds its last good value; do not run that.
-            if is_custom && crate::ui::sim_knobs::knob_refused() {
-                status.set(RunStatus::Failed(vec![t!(
-                    "knobs.ui.refused-field",
-                    locale = lang.code()
-                )
-                .into_owned()]));
-                return;
+            if is_custom {
+                if let Some(knob) = crate::ui::sim_knobs::refused_knob() {
+                    return fail(Problem::Refused(knob));
+                }
             }
             let custom = match current_config.clone() {
                 Some(Err(errors)) => {
@@ -162,17 +194,10 @@ pub fn SimulateScreen() -> Html {
                 None => None,
             };
             if is_load && jobs.is_none() {
-                status.set(RunStatus::Failed(vec![t!(
-                    "sim.ui.jobs-error",
-                    locale = lang.code(),
-                    max = group_thousands(MAX_LOAD_JOBS)
-                )
-                .into_owned()]));
-                return;
+                return fail(Problem::Jobs);
             }
-            if let Err(e) = ensure_worker(&worker, &on_message, lang) {
-                status.set(RunStatus::Failed(vec![e]));
-                return;
+            if let Err(e) = start_worker(&worker, &on_message) {
+                return fail(Problem::WorkerStart(e));
             }
             let w = worker.borrow();
             let id = *run_id.borrow() + 1;
@@ -190,16 +215,19 @@ pub fn SimulateScreen() -> Html {
                 .and_then(|json| w.as_ref().map_or(Ok(()), |sw| sw.send(&json)));
             match sent {
                 Ok(()) => status.set(RunStatus::Running(0)),
-                Err(err) => status.set(RunStatus::Failed(vec![err])),
+                Err(err) => fail(Problem::Other(err)),
             }
         })
     };
     let cancel = {
         let (status, worker, run_id) = (status.clone(), worker.clone(), run_id.clone());
+        let log_lost = log_lost.clone();
         Callback::from(move |_| {
-            // Terminating the worker is the only way to stop a run in progress.
+            // Terminating the worker is the only way to stop a run in progress; the log of
+            // the result on show (held by that worker) goes with it.
             worker.borrow_mut().take();
             *run_id.borrow_mut() += 1;
+            log_lost.set(true);
             status.set(RunStatus::Cancelled);
         })
     };
@@ -218,14 +246,11 @@ pub fn SimulateScreen() -> Html {
         })
     };
 
-    let presets = presets().into_iter().map(|sc| {
-        let pressed = *scenario == sc;
+    let presets = sim_presets().into_iter().map(|sc| {
+        let pressed = scenario == sc;
         let onclick = {
-            let (scenario, variant) = (scenario.clone(), variant.clone());
-            Callback::from(move |_| {
-                scenario.set(sc);
-                variant.set(variants_of(sc)[0]);
-            })
+            let edit = edit.clone();
+            Callback::from(move |_| edit(SimEdit::Preset(sc.to_owned())))
         };
         html! {
             <li>
@@ -237,19 +262,16 @@ pub fn SimulateScreen() -> Html {
         }
     });
     let on_jobs = {
-        let jobs_raw = jobs_raw.clone();
+        let (jobs_raw, edit) = (jobs_raw.clone(), edit.clone());
         Callback::from(move |e: InputEvent| {
-            jobs_raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Some(n) = parse_whole(&text).filter(|n| (1..=MAX_LOAD_JOBS).contains(n)) {
+                edit(SimEdit::Jobs(n));
+            }
+            jobs_raw.set(text)
         })
     };
-    let jobs_error = (is_load && jobs.is_none()).then(|| {
-        t!(
-            "sim.ui.jobs-error",
-            locale = l,
-            max = group_thousands(MAX_LOAD_JOBS)
-        )
-        .into_owned()
-    });
+    let jobs_error = (is_load && jobs.is_none()).then(|| Problem::Jobs.text(lang));
     let jobs_field = is_load.then(|| html! {
         <div class="sfield" data-field="jobs">
             <label for="jobs">{ t!("sim.ui.jobs-count", locale = l) }</label>
@@ -258,59 +280,49 @@ pub fn SimulateScreen() -> Html {
             <div class="slot">{ jobs_error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
         </div>
     });
-    let variants = variants_of(&scenario).iter().map(|&v| {
-        let checked = *variant == v;
+    let variants = sim_variants(scenario).iter().map(|&v| {
+        let checked = variant == v;
         let onchange = {
-            let variant = variant.clone();
-            Callback::from(move |_| variant.set(v))
+            let edit = edit.clone();
+            Callback::from(move |_| edit(SimEdit::Variant(v.to_owned())))
         };
         let id = format!("variant-{v}");
         html! {
             <label class="mode" for={id.clone()}>
                 <input type="radio" id={id} name="variant" value={v} {checked} {onchange} />
-                <span>{ v }</span>
+                <span>{ variant_label(v, lang) }{ " " }<code class="variant-id">{ v }</code></span>
             </label>
         }
     });
     let on_seed = {
-        let seed_raw = seed_raw.clone();
+        let (seed_raw, edit) = (seed_raw.clone(), edit.clone());
         Callback::from(move |e: InputEvent| {
-            seed_raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Some(n) = parse_whole(&text) {
+                edit(SimEdit::Seed(n));
+            }
+            seed_raw.set(text)
         })
     };
-    let seed_error = seed.is_none().then(|| {
-        t!(
-            "sim.ui.seed-error",
-            locale = l,
-            max = group_thousands(u64::MAX)
-        )
-        .into_owned()
-    });
+    let seed_error = seed.is_none().then(|| seed_error(lang));
 
     // Compare: A = what Run would run now; B = another variant, or the settings with one change.
     let compare = {
         let base = |variant: &str, custom: Option<CustomRun>| RunRequest {
             id: 0,
-            scenario: (*scenario).to_owned(),
+            scenario: scenario.to_owned(),
             variant: Some(variant.to_owned()),
             seed: seed.unwrap_or(0),
             jobs: None,
             custom,
         };
-        let seed_error = || {
-            vec![t!(
-                "sim.ui.seed-error",
-                locale = l,
-                max = group_thousands(u64::MAX)
-            )
-            .into_owned()]
-        };
+        let seed_error = || vec![Problem::Seed.text(lang)];
         let (a, a_label, alternatives) = if is_load {
             (Err(Vec::new()), AttrValue::default(), Vec::new())
         } else if is_custom {
-            let a = match (seed, settings_file(&settings)) {
+            let a = match (seed, custom_file(&settings)) {
                 (None, _) => Err(seed_error()),
-                (_, Err(e)) => Err(e),
+                (_, Err(e)) => Err(e.iter().map(|p| p.text(lang)).collect()),
                 (Some(_), Ok(file)) => Ok(base("your-settings", Some(file))),
             };
             let alternatives = Change::ALL
@@ -330,29 +342,24 @@ pub fn SimulateScreen() -> Html {
                 alternatives,
             )
         } else {
-            let all = variants_of(&scenario);
-            let first = default_alternative(&scenario, &variant, all);
+            let all = sim_variants(scenario);
+            let first = default_alternative(scenario, variant, all);
             let alternatives = first
                 .into_iter()
                 .chain(
                     all.iter()
                         .copied()
-                        .filter(|v| *v != *variant && Some(*v) != first),
+                        .filter(|v| *v != variant && Some(*v) != first),
                 )
-                .map(|v| {
-                    (
-                        AttrValue::from(format!("{} / {v}", *scenario)),
-                        base(v, None),
-                    )
-                })
+                .map(|v| (AttrValue::from(format!("{scenario} / {v}")), base(v, None)))
                 .collect();
             (
-                seed.map(|_| base(&variant, None)).ok_or_else(seed_error),
-                AttrValue::from(format!("{} / {}", *scenario, *variant)),
+                seed.map(|_| base(variant, None)).ok_or_else(seed_error),
+                AttrValue::from(format!("{scenario} / {variant}")),
                 alternatives,
             )
         };
-        html! { <SimCompare key={format!("{}", *scenario)} {a} {a_label} {alternatives} /> }
+        html! { <SimCompare key={scenario} {a} {a_label} {alternatives} /> }
     };
 
     let status_line = match &*status {
@@ -368,8 +375,8 @@ pub fn SimulateScreen() -> Html {
         }
         RunStatus::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-status="failed">
-                <p>{ t!("sim.ui.failed", locale = l) }</p>
-                <ul>{ for errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+                <p>{ if ctx.sim_result.is_some() { t!("sim.ui.failed", locale = l) } else { t!("fixui.failed-first", locale = l) } }</p>
+                <ul>{ for errors.iter().map(|e| html! { <li>{ e.text(lang) }</li> }) }</ul>
             </div>
         },
     };
@@ -385,8 +392,8 @@ pub fn SimulateScreen() -> Html {
                 </fieldset>
                 <div class="slot">{ is_custom.then(|| html! {
                     <SimKnobs key={resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
-                        onchange={{ let custom = custom.clone(); Callback::from(move |c| custom.set(Some(c))) }}
-                        onreset={{ let (custom, resets) = (custom.clone(), resets.clone()); Callback::from(move |()| { custom.set(None); resets.set(*resets + 1); }) }} />
+                        onchange={{ let edit = edit.clone(); Callback::from(move |c| edit(SimEdit::Custom(Some(c)))) }}
+                        onreset={{ let (edit, resets) = (edit.clone(), resets.clone()); Callback::from(move |()| { edit(SimEdit::Custom(None)); resets.set(*resets + 1); }) }} />
                 }) }</div>
                 <div class="sim-row">
                     <fieldset class="variants" hidden={is_custom}>
@@ -408,7 +415,7 @@ pub fn SimulateScreen() -> Html {
             </form>
             <div class="slot">{ status_line }</div>
             <div class="slot">{ ctx.sim_result.clone().map(|v| html! {
-                <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} />
+                <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} log_lost={*log_lost} />
             }) }</div>
             <div class="slot">{ compare }</div>
         </section>
@@ -429,6 +436,10 @@ pub struct RunResultProps {
     /// A log line (0-based) to scroll to and mark as the current one.
     #[prop_or_default]
     pub highlight: Option<u64>,
+    /// The worker holding this run's log was stopped: only the lines sent with the result
+    /// can be read.
+    #[prop_or_default]
+    pub log_lost: bool,
 }
 
 /// Key facts, the jobs table and the event log of a finished run.
@@ -438,23 +449,25 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
-    let l = ctx.lang.code();
+    let lang = ctx.lang;
+    let l = lang.code();
     let v = &props.view;
     let fact = |key: &'static str, label: String, value: String| {
         html! { <div class="fact" data-fact={key}><dt>{ label }</dt><dd>{ value }</dd></div> }
     };
-    let mut facts = vec![
-        fact(
-            "trace-hash",
-            t!("sim.ui.trace-hash", locale = l).into_owned(),
-            v.trace_hash.clone(),
-        ),
-        fact(
+    let mut facts = vec![fact(
+        "trace-hash",
+        t!("sim.ui.trace-hash", locale = l).into_owned(),
+        v.trace_hash.clone(),
+    )];
+    // The jitter study is computed without the event engine: no events to count.
+    if v.events > 0 {
+        facts.push(fact(
             "events",
             t!("sim.ui.events", locale = l).into_owned(),
             group_thousands(v.events),
-        ),
-    ];
+        ));
+    }
     if !v.jobs.is_empty() {
         let [d, x, q, r] = v.counts;
         facts.push(fact(
@@ -517,9 +530,20 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         ));
     }
     let rows_total: u64 = v.counts.iter().sum();
+    // "Your settings" runs as the CLI's `--config` run (`config` / `file`).
+    let title = if v.scenario == "config" {
+        t!("knobs.ui.preset-title", locale = l).into_owned()
+    } else {
+        format!(
+            "{} / {}",
+            t!(format!("sim.preset.{}.title", v.scenario), locale = l),
+            variant_label(&v.variant, lang)
+        )
+    };
+    let col = |key: &str| t!(format!("sim.ui.col-{key}"), locale = l).into_owned();
     html! {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
-            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ format!("{} / {} (seed {})", v.scenario, v.variant, v.seed) }</h3>
+            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("fixui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
             <dl class="facts">{ for facts }</dl>
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
             <div class="slot"><crate::ui::sim_charts::SimCharts view={props.view.clone()} /></div>
@@ -528,7 +552,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                 <div class="table-wrap">
                     <table class="jobs">
                         <thead><tr>
-                            <th>{ "id" }</th><th>{ "name" }</th><th>{ "status" }</th><th>{ "attempts" }</th><th>{ "last_error" }</th>
+                            <th>{ col("id") }</th><th>{ col("name") }</th><th>{ col("status") }</th><th>{ col("attempts") }</th><th>{ col("last-error") }</th>
                         </tr></thead>
                         <tbody>
                             { for v.jobs.iter().take(SHOW_LINES).map(|j| html! {
@@ -546,7 +570,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             }
             if v.log_total > 0 {
                 <h4>{ t!("sim.ui.log", locale = l) }</h4>
-                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight.or(*step_line)} />
+                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight.or(*step_line)} lost={props.log_lost} />
             } else if let Some(max) = v.log_bound {
                 <p class="hint" data-log-off="true">{ t!("sim-log.ui.off", locale = l, max = group_thousands(max)) }</p>
             }
@@ -554,25 +578,14 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     }
 }
 
-/// "Your settings" ready to run with the seed, or the findings that refuse them (each naming
-/// the knob and the allowed range), in `lang`. Seeds above `i64::MAX` are refused: a config
-/// file (the download) cannot carry them.
-fn custom_file(c: &CustomRun, seed: Option<u64>, lang: Lang) -> Result<CustomRun, Vec<String>> {
-    let mut errors: Vec<String> = c.validate().iter().map(|e| e.message(lang)).collect();
-    let seed = seed.and_then(|s| i64::try_from(s).ok());
-    if seed.is_none() {
-        errors.push(
-            t!(
-                "knobs.ui.seed-too-large",
-                locale = lang.code(),
-                max = group_thousands(i64::MAX as u64)
-            )
-            .into_owned(),
-        );
-    }
-    match seed {
-        Some(_) if errors.is_empty() => Ok(c.clone()),
-        _ => Err(errors),
+/// "Your settings" ready to run, or the findings that refuse them (each naming the knob and
+/// the allowed range). Every seed is allowed: a config file takes the full `u64` range.
+fn custom_file(c: &CustomRun) -> Result<CustomRun, Vec<Problem>> {
+    let errors = c.validate();
+    if errors.is_empty() {
+        Ok(c.clone())
+    } else {
+        Err(errors.into_iter().map(Problem::Knob).collect())
     }
 }
 
@@ -589,9 +602,19 @@ pub(crate) fn ensure_worker(
     if slot.borrow().is_some() {
         return Ok(());
     }
-    let worker = SimWorker::spawn(on_message.clone()).map_err(|err| {
-        t!("sim.ui.worker-failed", locale = lang.code(), error = err).into_owned()
-    })?;
+    start_worker(slot, on_message)
+        .map_err(|err| t!("sim.ui.worker-failed", locale = lang.code(), error = err).into_owned())
+}
+
+/// [`ensure_worker`] with the browser's own words on failure (worded by the caller).
+fn start_worker(
+    slot: &RefCell<Option<SimWorker>>,
+    on_message: &Callback<String>,
+) -> Result<(), String> {
+    if slot.borrow().is_some() {
+        return Ok(());
+    }
+    let worker = SimWorker::spawn(on_message.clone())?;
     *slot.borrow_mut() = Some(worker);
     Ok(())
 }

@@ -59,6 +59,8 @@ pub struct AppState {
     /// How many times "simulate these settings" was pressed: the simulator selects "your
     /// settings" (from the sheet) each time this changes.
     pub sim_sheet_requests: u32,
+    /// The simulator's preset, variant, seed, load jobs and edited knobs (saved in the session).
+    pub sim: crate::domain::session::SimChoice,
 }
 
 /// What the user can do.
@@ -97,6 +99,8 @@ pub enum Action {
     UndoLoad,
     /// A simulation run finished.
     SimResult(std::rc::Rc<crate::domain::sim::run::RunView>),
+    /// The simulator's choices changed (a preset, variant, valid seed or jobs, a knob).
+    SetSim(crate::domain::session::SimEdit),
 }
 
 impl AppState {
@@ -113,6 +117,7 @@ impl AppState {
             notice: None,
             sim_result: None,
             sim_sheet_requests: 0,
+            sim: crate::domain::session::SimChoice::default(),
             before_load: None,
         }
     }
@@ -124,6 +129,7 @@ impl AppState {
             s.answers = saved.answers();
             let decided = s.evaluation().outcome().is_some();
             s.sheet = saved.sheet;
+            s.sim = saved.sim.unwrap_or_default();
             if saved.on_sheet && decided && s.sheet.is_some() {
                 s.screen = Screen::Sheet;
             } else if saved.on_simulate {
@@ -141,6 +147,7 @@ impl AppState {
             self.screen == Screen::Sheet,
         );
         session.on_simulate = self.screen == Screen::Simulate;
+        session.sim = Some(self.sim.clone());
         session
     }
 
@@ -160,7 +167,7 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
-        if !matches!(action, Action::SetLang(_)) {
+        if !matches!(action, Action::SetLang(_) | Action::SetSim(_)) {
             s.interacted = true;
         }
         match action {
@@ -200,6 +207,8 @@ impl Reducible for AppState {
                     }
                 }
                 s.sim_sheet_requests = s.sim_sheet_requests.wrapping_add(1);
+                s.sim.preset = crate::domain::session::CUSTOM_PRESET.to_owned();
+                s.sim.variant = "your-settings".to_owned();
                 s.screen = Screen::Simulate;
                 s.editing = None;
             }
@@ -248,6 +257,7 @@ impl Reducible for AppState {
                 }
             }
             Action::SimResult(v) => s.sim_result = Some(v),
+            Action::SetSim(edit) => s.sim = s.sim.apply(edit),
         }
         Rc::new(s)
     }

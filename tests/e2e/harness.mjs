@@ -76,3 +76,18 @@ export async function openSimulate(browser, url, lang = 'en') {
   await page.waitForSelector('section.simulate');
   return page;
 }
+
+/**
+ * Presses Run and then Cancel as soon as Cancel is enabled, inside the page, so the click
+ * cannot lose a race against the end of a ~1 s run (Playwright's round trips can). Throws if
+ * Cancel never became enabled.
+ */
+export async function runThenCancel(page) {
+  await page.evaluate(async () => {
+    document.querySelector('#sim-run').click();
+    const cancel = () => document.querySelector('#sim-cancel');
+    for (let i = 0; i < 200 && cancel().disabled; i++) await new Promise((r) => setTimeout(r, 0));
+    if (cancel().disabled) throw new Error('Cancel never became enabled');
+    cancel().click();
+  });
+}

@@ -3,7 +3,7 @@
 // no main-thread task over 200 ms, and switches to Japanese with the language switch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, screenshot, openSimulate } from './harness.mjs';
+import { serve, launch, screenshot, openSimulate, runThenCancel } from './harness.mjs';
 
 let server;
 let browser;
@@ -140,9 +140,7 @@ test('after a cancel, the previous result keeps its first lines and says where t
   await scrollTo(page, 20_000);
   // A long run, cancelled: its worker (which held the log above) is stopped.
   await page.fill('#jobs', '1000000');
-  await page.click('#sim-run');
-  await page.waitForFunction(() => /[1-9][0-9 ]* events so far/.test(document.querySelector('[data-status="running"]')?.textContent ?? ''));
-  await page.click('#sim-cancel');
+  await runThenCancel(page);
   await page.waitForSelector('[data-status="cancelled"]');
   assert.equal(await page.getAttribute('[data-log-total]', 'data-log-total'), String(total));
   await page.$eval('.event-log', (el) => { el.scrollTop = el.scrollHeight / 2; });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, screenshot, root, openSimulate } from './harness.mjs';
+import { serve, launch, screenshot, root, openSimulate, runThenCancel } from './harness.mjs';
 
 let server;
 let browser;
@@ -123,9 +123,7 @@ test('cancel stops a long run; the previous result stays and the next run works'
   await runPreset(page, 'claim-race', 'atomic');
   await page.click('.preset[data-scenario="mmc-load"]');
   await page.fill('#jobs', '1000000');
-  await page.click('#sim-run');
-  await page.waitForFunction(() => /[1-9][0-9 ]* events so far/.test(document.querySelector('[data-status="running"]')?.textContent ?? ''));
-  await page.click('#sim-cancel');
+  await runThenCancel(page);
   await page.waitForSelector('[data-status="cancelled"]');
   assert.ok(await page.$('.sim-result[data-scenario="claim-race"]'), 'the previous result is still shown');
   const fact = await runPreset(page, 'duplicate-execution', 'plain');

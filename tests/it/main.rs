@@ -27,6 +27,7 @@ mod sim_jobs;
 mod sim_knobs;
 mod sim_log;
 mod sim_props;
+mod sim_review;
 mod sim_run;
 mod sim_seed_runs;
 mod sim_step;

@@ -204,7 +204,7 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
         let seed = 11 + i as u64;
         let view = run(&custom_req(c, seed), 1_000, |_| {}).expect("runs");
         let path = dir.join(format!("custom-{i}.json"));
-        let text = serde_json::to_string_pretty(&c.to_file(seed as i64)).expect("serialises");
+        let text = serde_json::to_string_pretty(&c.to_file(seed)).expect("serialises");
         std::fs::write(&path, text).expect("writes");
         let cli = cli_json(&path);
         assert_eq!(

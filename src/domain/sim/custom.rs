@@ -608,7 +608,7 @@ impl CustomRun {
     /// The config file of this run with `seed`: what the browser runs and what
     /// "Download config JSON" saves. Call [`CustomRun::validate`] first; values it would refuse
     /// are passed through and refused again by [`SimConfigFile::into_config`].
-    pub fn to_file(&self, seed: i64) -> SimConfigFile {
+    pub fn to_file(&self, seed: u64) -> SimConfigFile {
         let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
         let duration = match self.duration {

@@ -30,9 +30,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfigFile {
-    /// RNG seed (default 1).
-    #[serde(default = "one")]
-    pub seed: i64,
+    /// RNG seed, 0 ..= 18 446 744 073 709 551 615 (the full `u64` range, as the CLI's
+    /// `--seed` and the browser take; default 1). A negative or larger seed is refused as a
+    /// parse error on `seed` naming the range.
+    #[serde(default = "one", deserialize_with = "seed_in_range")]
+    pub seed: u64,
     /// Job kinds.
     pub kinds: Vec<KindFile>,
     /// Arrivals.
@@ -71,8 +73,23 @@ pub struct SimConfigFile {
     pub series_bucket_ms: Option<i64>,
 }
 
-fn one() -> i64 {
+fn one() -> u64 {
     1
+}
+fn one_i64() -> i64 {
+    1
+}
+
+/// Reads `seed` as any integer and refuses those outside `0 ..= u64::MAX` with a message
+/// naming the allowed range.
+fn seed_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    v.as_u64().ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "{v} is out of range; allowed: 0 to {} (a whole number)",
+            u64::MAX
+        ))
+    })
 }
 fn yes() -> bool {
     true
@@ -265,7 +282,7 @@ pub enum IntakeFile {
         fallback_calls: i64,
     },
     Direct {
-        #[serde(default = "one")]
+        #[serde(default = "one_i64")]
         calls: i64,
     },
 }
@@ -346,7 +363,7 @@ impl SimConfigFile {
     /// Every finding (ranges first, then [`SimConfig::validate`]'s cross-field checks).
     pub fn into_config(self) -> Result<SimConfig, Vec<ConfigError>> {
         let mut c = Check(Vec::new());
-        let mut cfg = SimConfig::empty(c.int("seed", self.seed, 0, i64::MAX as u64));
+        let mut cfg = SimConfig::empty(self.seed);
         for (i, k) in self.kinds.iter().enumerate() {
             let f = |n: &str| format!("kinds[{i}].{n}");
             let failure = match k.failure.clone().unwrap_or(FailureFile::Never) {
