@@ -145,7 +145,7 @@ pub enum TimeUnit {
 impl TimeUnit {
     /// The unit for a largest value of `max_ms` milliseconds.
     pub fn for_max_ms(max_ms: f64) -> TimeUnit {
-        if !(max_ms >= 1_000.0) {
+        if max_ms.is_nan() || max_ms < 1_000.0 {
             TimeUnit::Ms
         } else if max_ms < 120_000.0 {
             TimeUnit::S
