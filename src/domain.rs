@@ -7,6 +7,7 @@ pub mod export;
 pub mod flowchart;
 pub mod lang;
 pub mod number;
+pub mod place;
 pub mod plot;
 pub mod session;
 pub mod sheet;

@@ -1,5 +1,6 @@
 //! The root component: state, top bar, the wizard or the result, and the flowchart.
 
+use crate::domain::place::Place;
 use crate::domain::Lang;
 use crate::ui::chart::Chart;
 use crate::ui::glue;
@@ -9,16 +10,57 @@ use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, AppState, Screen};
 use crate::ui::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
 use rust_i18n::t;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The whole app.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::restored(glue::initial_lang(), glue::load_session()));
+    let state = use_reducer(|| {
+        let restored = AppState::restored(glue::initial_lang(), glue::load_session());
+        // A URL naming a place (a reload, a bookmark) opens there when it still exists.
+        match Place::parse(&glue::location_fragment()) {
+            Some(place) => {
+                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
+                s.interacted = false;
+                s
+            }
+            None => restored,
+        }
+    });
     let lang = state.lang;
     use_effect_with(lang, |lang| glue::remember_lang(*lang));
     // Save what the user has done so a reload loses nothing.
     use_effect_with(state.session(), glue::save_session);
+    // Back / Forward move between questions and screens: each place is a history entry.
+    // `moved` is set while the reducer follows the history, so following it adds no entry.
+    let moved = use_mut_ref(|| false);
+    {
+        let (dispatch, moved) = (state.dispatcher(), moved.clone());
+        use_effect_with((), move |_| {
+            let listener = glue::HistoryListener::new(Callback::from(move |fragment: String| {
+                if let Some(place) = Place::parse(&fragment) {
+                    *moved.borrow_mut() = true;
+                    dispatch.dispatch(Action::GoTo(place));
+                }
+            }));
+            move || drop(listener)
+        });
+    }
+    {
+        let moved = moved.clone();
+        use_effect_with(state.place(), move |place| {
+            let fragment = place.fragment();
+            let now = glue::location_fragment();
+            if now != fragment {
+                // A fresh page, or a history entry the app could not follow exactly, is
+                // corrected in place; anything the user did gets its own entry.
+                let push = !now.is_empty() && !*moved.borrow();
+                glue::set_fragment(&fragment, push);
+            }
+            *moved.borrow_mut() = false;
+        });
+    }
     let l = lang.code();
     let current = state.current_question();
     let main = match current {

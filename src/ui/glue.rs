@@ -235,3 +235,58 @@ impl Drop for Interval {
         }
     }
 }
+
+/// The page URL's fragment (with its `#`; empty when there is none).
+pub fn location_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Makes `fragment` (with its `#`) the URL's fragment: as a new history entry when `push`,
+/// else in place of the current one. The query string and path stay. Where the browser
+/// refuses (e.g. a sandboxed frame), nothing happens.
+pub fn set_fragment(fragment: &str, push: bool) {
+    let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else {
+        return;
+    };
+    let state = wasm_bindgen::JsValue::NULL;
+    let _ = if push {
+        history.push_state_with_url(&state, "", Some(fragment))
+    } else {
+        history.replace_state_with_url(&state, "", Some(fragment))
+    };
+}
+
+/// Calls `on_move` with the new fragment whenever the user moves through the history (Back,
+/// Forward, or a changed fragment), until dropped.
+pub struct HistoryListener {
+    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl HistoryListener {
+    /// Starts listening to `popstate`.
+    pub fn new(on_move: yew::Callback<String>) -> HistoryListener {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |_: web_sys::Event| on_move.emit(location_fragment()),
+        );
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.add_event_listener_with_callback("popstate", closure.as_ref().unchecked_ref());
+        }
+        HistoryListener { closure }
+    }
+}
+
+impl Drop for HistoryListener {
+    fn drop(&mut self) {
+        use wasm_bindgen::JsCast;
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "popstate",
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The app state and its pure reducer (no storage, timers or randomness in here).
 
 use crate::domain::flowchart::Answer;
+use crate::domain::place::Place;
 use crate::domain::sheet::edit::SheetEdit;
 use crate::domain::sheet::prefill::{for_decision, relocalize};
 use crate::domain::sheet::{Decision, JobSheet};
@@ -82,6 +83,10 @@ pub enum Action {
     ShowDecide,
     /// Show the simulator.
     ShowSimulate,
+    /// Go to a place the browser's history holds (Back / Forward). A place that no longer
+    /// exists (a question off the current path, the sheet before a decision) goes to the
+    /// nearest one that does.
+    GoTo(Place),
     /// Open the simulator on "your settings", pre-filled from the sheet (made from the
     /// decision first if it does not exist yet).
     SimulateSheet,
@@ -160,6 +165,17 @@ impl AppState {
     pub fn current_question(&self) -> Option<QuestionId> {
         self.editing.or(self.evaluation().next_question())
     }
+
+    /// Where the user is (kept in the browser's history as the URL fragment).
+    pub fn place(&self) -> Place {
+        match self.screen {
+            Screen::Sheet if self.sheet.is_some() => Place::Sheet,
+            Screen::Simulate => Place::Simulate,
+            _ => self
+                .current_question()
+                .map_or(Place::Result, Place::Question),
+        }
+    }
 }
 
 impl Reducible for AppState {
@@ -211,6 +227,18 @@ impl Reducible for AppState {
                 s.sim.variant = "your-settings".to_owned();
                 s.screen = Screen::Simulate;
                 s.editing = None;
+            }
+            Action::GoTo(Place::Sheet) => return self.reduce(Action::OpenSheet),
+            Action::GoTo(Place::Simulate) => return self.reduce(Action::ShowSimulate),
+            Action::GoTo(Place::Result) => {
+                s.screen = Screen::Decide;
+                s.editing = None;
+            }
+            Action::GoTo(Place::Question(q)) => {
+                s.screen = Screen::Decide;
+                let on_path = s.evaluation().path.iter().any(|step| step.question == q);
+                // An answered question opens for a change; the pending one is just shown.
+                s.editing = on_path.then_some(q);
             }
             Action::OpenSheet => {
                 if let Some(decision) = Decision::from_answers(&s.answers) {

@@ -280,3 +280,37 @@ test('Enter with nothing chosen: the hint appears and focus stays on the same ch
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('Back and Forward move between questions and screens; a URL with a place opens there', async () => {
+  const page = await openPage(browser, server.url);
+  const question = () => page.getAttribute('form.question', 'data-question');
+  await answer(page, 'time-triggered', 'no');
+  await answer(page, 'needs-result-now', 'no');
+  await page.waitForSelector('article.result');
+  assert.match(page.url(), /#result$/);
+  await page.goBack();
+  await page.waitForSelector('form.question[data-question="needs-result-now"]');
+  assert.match(page.url(), /#q\/needs-result-now$/);
+  await page.goBack();
+  await page.waitForSelector('form.question[data-question="time-triggered"]');
+  await page.goForward();
+  assert.equal(await question(), 'needs-result-now');
+  await page.goForward();
+  await page.waitForSelector('article.result');
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('section.simulate:visible');
+  assert.match(page.url(), /#simulate$/);
+  await page.goBack();
+  await page.waitForSelector('section.sheet');
+  await page.goBack();
+  await page.waitForSelector('article.result');
+  // The answers were kept all along; a reload on a place opens it again.
+  await page.goto(server.url.replace(/\/$/, '') + '/#sheet');
+  await page.waitForSelector('section.sheet');
+  await page.goto(server.url.replace(/\/$/, '') + '/#simulate');
+  await page.waitForSelector('section.simulate:visible');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

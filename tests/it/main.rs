@@ -3,6 +3,7 @@
 mod cli;
 mod diagram;
 mod flowchart;
+mod place;
 mod plot;
 mod sheet_check;
 mod sheet_cli;

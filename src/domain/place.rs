@@ -1,0 +1,47 @@
+//! Where the user is, as the URL fragment the browser's history keeps, so Back and Forward
+//! move between questions and screens instead of leaving the app.
+//!
+//! Fragments: `#q/<question id>` (a question, e.g. `#q/needs-result-now`), `#result`,
+//! `#sheet`, `#simulate`. Anything else parses to `None` and is ignored.
+
+use crate::domain::QuestionId;
+
+/// A place in the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A question card on the Decide screen.
+    Question(QuestionId),
+    /// The result card on the Decide screen.
+    Result,
+    /// The job definition sheet.
+    Sheet,
+    /// The simulator.
+    Simulate,
+}
+
+impl Place {
+    /// The URL fragment, with its leading `#`.
+    pub fn fragment(self) -> String {
+        match self {
+            Place::Question(q) => format!("#q/{}", q.id()),
+            Place::Result => "#result".to_owned(),
+            Place::Sheet => "#sheet".to_owned(),
+            Place::Simulate => "#simulate".to_owned(),
+        }
+    }
+
+    /// The place a fragment names (with or without its leading `#`); `None` for anything
+    /// else, including an unknown question id.
+    pub fn parse(fragment: &str) -> Option<Place> {
+        let f = fragment.strip_prefix('#').unwrap_or(fragment);
+        match f {
+            "result" => Some(Place::Result),
+            "sheet" => Some(Place::Sheet),
+            "simulate" => Some(Place::Simulate),
+            _ => f
+                .strip_prefix("q/")
+                .and_then(|id| QuestionId::parse(id).ok())
+                .map(Place::Question),
+        }
+    }
+}
