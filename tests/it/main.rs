@@ -32,4 +32,5 @@ mod sim_review;
 mod sim_run;
 mod sim_seed_runs;
 mod sim_step;
+mod sim_support;
 mod texts;

@@ -1,6 +1,7 @@
 //! The SVG chart module (`domain::plot`) and the simulator's four charts
 //! (`domain::sim::charts`): ticks, escaping, degenerate series, the downstream-calls series.
 
+use crate::sim_support::preset_view as view;
 use modality_advisor::domain::plot::{
     bars, escape, format_tick, lines, nice_ticks, Axis, Bars, Frame, Layout, Limits, Line, Slots,
     MAX_LINE_POINTS,
@@ -414,18 +415,6 @@ fn bars_carry_their_values_and_the_legend_its_series() {
     ] {
         assert!(svg.contains(want), "missing {want}\n{svg}");
     }
-}
-
-fn view(scenario: &str, variant: &str) -> modality_advisor::domain::sim::run::RunView {
-    let req = RunRequest {
-        id: 1,
-        scenario: scenario.into(),
-        variant: Some(variant.into()),
-        seed: 1,
-        jobs: Some(2_000),
-        custom: None,
-    };
-    run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
 }
 
 #[test]

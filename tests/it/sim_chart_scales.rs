@@ -1,25 +1,9 @@
 //! Compare's charts share their scales (`ChartScale::shared`), the latency chart picks its
 //! unit from the data (`TimeUnit`), and a run without downstream calls says so.
 
+use crate::sim_support::preset_view as view;
 use modality_advisor::domain::sim::charts::{self, render_scaled, ChartScale, TimeUnit};
-use modality_advisor::domain::sim::run::{run, RunRequest, RunView};
 use modality_advisor::domain::Lang;
-
-fn view(scenario: &str, variant: &str) -> RunView {
-    run(
-        &RunRequest {
-            id: 1,
-            scenario: scenario.into(),
-            variant: Some(variant.into()),
-            seed: 1,
-            jobs: None,
-            custom: None,
-        },
-        1_000,
-        |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
-}
 
 /// The text of the first `<g class="{class}">…</g>` group: the axis ticks.
 fn group<'a>(svg: &'a str, class: &str) -> &'a str {

@@ -2,23 +2,9 @@
 //! lesson is about, and large changes read as a factor.
 
 use modality_advisor::domain::sim::compare::{change, diff};
-use modality_advisor::domain::sim::run::{run, RunRequest};
 
 fn key(scenario: &str, variant: &str) -> modality_advisor::domain::sim::compare::KeyNumbers {
-    run(
-        &RunRequest {
-            id: 1,
-            scenario: scenario.into(),
-            variant: Some(variant.into()),
-            seed: 1,
-            jobs: None,
-            custom: None,
-        },
-        1_000,
-        |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
-    .key
+    crate::sim_support::preset_view(scenario, variant).key
 }
 
 /// Data-driven: for each preset pair, the lines that differ (in order).
