@@ -4,7 +4,8 @@ use crate::domain::export;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
 use crate::ui::glue;
-use crate::ui::state::{Action, AppContext, SheetNotice};
+use crate::ui::form::refused_fields;
+use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -90,6 +91,18 @@ pub struct ExportBarProps {
     pub sheet: Rc<JobSheet>,
 }
 
+/// Whether `out` may go ahead: not while a sheet field shows a value it refused (the sheet
+/// holds the last accepted value, so the output would differ from the screen). Refused: says
+/// so, naming every such field, and returns `false`.
+fn allowed(ctx: &AppContext, out: Output) -> bool {
+    let ids = refused_fields("section.sheet");
+    if ids.is_empty() {
+        return true;
+    }
+    ctx.dispatch(Action::Notice(Some(SheetNotice::FieldsRefused(out, ids))));
+    false
+}
+
 /// Copy / download buttons per format, and print.
 #[component]
 pub fn ExportBar(props: &ExportBarProps) -> Html {
@@ -102,12 +115,15 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         let copy = {
             let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
             Callback::from(move |_| {
+                if !allowed(&ctx, Output::Copy) {
+                    return;
+                }
                 let text = f.render(&sheet, lang, false);
                 let ctx = ctx.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let notice = match glue::copy_text(text).await {
-                        Ok(()) => SheetNotice::Info(t!("sheet.ui.copied", locale = lang.code(), format = f.label()).into_owned()),
-                        Err(e) => SheetNotice::Error(e),
+                        Ok(()) => SheetNotice::Copied(f.label()),
+                        Err(e) => SheetNotice::Browser(e),
                     };
                     ctx.dispatch(Action::Notice(Some(notice)));
                 });
@@ -116,9 +132,12 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         let download = {
             let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
             Callback::from(move |_| {
+                if !allowed(&ctx, Output::Download) {
+                    return;
+                }
                 let (name, mime) = f.file(&sheet.process.code_name);
                 if let Err(e) = glue::download(&name, mime, &f.render(&sheet, lang, true)) {
-                    ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e))));
+                    ctx.dispatch(Action::Notice(Some(SheetNotice::Browser(e))));
                 }
             })
         };
@@ -132,10 +151,18 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
             </div>
         }
     });
+    let print = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| {
+            if allowed(&ctx, Output::Print) {
+                glue::print();
+            }
+        })
+    };
     html! {
         <div class="export-bar" role="group" aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
             { for buttons }
-            <button type="button" class="small" id="print" onclick={Callback::from(|_| glue::print())}>{ t!("sheet.ui.print", locale = l) }</button>
+            <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
         </div>
     }
 }

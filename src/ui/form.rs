@@ -9,6 +9,36 @@ use rust_i18n::t;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+/// The DOM ids of the fields under `scope` (a CSS selector, e.g. `"section.sheet"`) that
+/// show a value they refused (`aria-invalid="true"`), in page order, each once (a duration's
+/// number input is its field's id). The state behind such a field holds its last accepted
+/// value, so nothing may be copied, downloaded, printed or run from it as if the user had
+/// typed it. Empty outside a browser page.
+pub fn refused_fields(scope: &str) -> Vec<String> {
+    let Some(list) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector_all(&format!("{scope} [aria-invalid=\"true\"]"))
+                .ok()
+        })
+    else {
+        return Vec::new();
+    };
+    let mut ids: Vec<String> = Vec::new();
+    for i in 0..list.length() {
+        if let Some(el) = list
+            .item(i)
+            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        {
+            let id = el.id();
+            if !id.is_empty() && !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
 /// Properties shared by the fields: ids, label, hint.
 #[derive(Properties, PartialEq, Clone)]
 pub struct TextProps {
@@ -186,6 +216,12 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
     .into_owned()
 }
 
+/// " Until this is fixed, the last accepted value is used: 5 attempts." — said after a refused
+/// value's message, so the sheet's summaries using `kept` are not a silent surprise.
+fn kept_text(kept: &str, lang: Lang) -> String {
+    t!("sheetfix.kept", locale = lang.code(), kept = kept).into_owned()
+}
+
 /// Remembers the field's value when the user starts editing it (`Some` while focused), so a
 /// refused value can put the sheet back exactly as it was.
 fn focus_tracking(
@@ -238,7 +274,14 @@ pub fn NumberField(props: &NumberProps) -> Html {
     let (min, max) = props.range;
     let error = match parse_whole(&raw) {
         Some(v) if (min..=max).contains(&v) => None,
-        _ => Some(range_error(&props.label, min, max, &props.unit, props.lang)),
+        _ => Some(format!(
+            "{}{}",
+            range_error(&props.label, min, max, &props.unit, props.lang),
+            kept_text(
+                &format!("{}\u{a0}{}", group_thousands(props.value), props.unit),
+                props.lang
+            )
+        )),
     };
     let oninput = {
         let (raw, editing) = (raw.clone(), editing.clone());
@@ -355,13 +398,17 @@ pub fn DurationField(props: &DurationProps) -> Html {
             crate::domain::duration::exact(min, lang),
             crate::domain::duration::exact(max, lang)
         );
-        t!(
-            "sheet.ui.duration-error",
-            locale = lang.code(),
-            field = props.label.as_str(),
-            range = range
+        let kept = crate::domain::duration::exact(props.value_ms, lang);
+        format!(
+            "{}{}",
+            t!(
+                "sheet.ui.duration-error",
+                locale = lang.code(),
+                field = props.label.as_str(),
+                range = range
+            ),
+            kept_text(&kept, lang)
         )
-        .into_owned()
     });
     let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);
     let oninput = {
@@ -387,7 +434,9 @@ pub fn DurationField(props: &DurationProps) -> Html {
             let i = i.min(UNITS.len() - 1);
             let old = *unit;
             let was_typed = std::mem::replace(&mut *typed.borrow_mut(), false);
-            let shown = parse_whole(&raw).and_then(|n| n.checked_mul(UNITS[old].0));
+            // A refused number (out of range, or not a number) is not a duration to convert: the
+            // text stays as typed and is only checked again in the new unit.
+            let shown = to_ms(&raw, old);
             match shown {
                 // Keep the duration, written in the new unit.
                 Some(v) if !was_typed && v % UNITS[i].0 == 0 => {
@@ -416,13 +465,16 @@ pub fn DurationField(props: &DurationProps) -> Html {
         })
     };
     let applied_note = (*unit_applied).map(|v| {
-        t!(
-            "fixui.unit-applied",
-            locale = lang.code(),
-            value = format!("{} {}", raw.as_str(), name(*unit)),
-            exact = crate::domain::duration::exact(v, lang)
-        )
-        .into_owned()
+        let value = format!("{} {}", raw.as_str(), name(*unit));
+        let exact = crate::domain::duration::exact(v, lang);
+        // "90 min (90 min)" says nothing twice: the exact form only when it reads differently.
+        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        if bare(&value) == bare(&exact) {
+            t!("sheetfix.unit-applied-same", locale = lang.code(), value = value).into_owned()
+        } else {
+            t!("fixui.unit-applied", locale = lang.code(), value = value, exact = exact)
+                .into_owned()
+        }
     });
     let kept_note = (*unit_kept).map(|(n, old, new)| {
         t!(

@@ -34,6 +34,25 @@ fn item(field: FieldId, lang: Lang) -> AttrValue {
     tr(&format!("sheet.field.{}.item", field.id()), lang)
 }
 
+/// The label of a sheet field by its DOM id, in `lang` (the id itself if unknown): names the
+/// fields in a refused copy / download / print ([`SheetNotice::FieldsRefused`]).
+pub fn field_label(id: &str, lang: Lang) -> String {
+    let key = match id {
+        "process-name" | "code-name" | "business-key" | "base" | "cap" | "attempt-timeout"
+        | "lease" | "notice-within" => format!("sheet.ui.{id}"),
+        "retention-done-days" | "retention-dead-days" => {
+            let which = tr(&format!("sheet.ui.{}", id.trim_end_matches("-days")), lang);
+            let sep = if lang == Lang::Ja { "：" } else { ": " };
+            return format!("{which}{sep}{}", tr("sheet.ui.days", lang));
+        }
+        _ => match serde_json::from_value::<FieldId>(serde_json::Value::String(id.to_owned())) {
+            Ok(f) => format!("sheet.field.{}.item", f.id()),
+            Err(_) => return id.to_owned(),
+        },
+    };
+    t!(&key, locale = lang.code()).into_owned()
+}
+
 /// What is shown under a field: what to write, why the default, and its findings.
 fn notes(field: FieldId, sheet: &JobSheet, findings: &[Finding], lang: Lang) -> Html {
     let what = t!(
@@ -160,11 +179,9 @@ pub fn SheetScreen() -> Html {
         Callback::from(move |_| match import_json(example, lang) {
             Ok(s) => {
                 ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                ctx.dispatch(Action::Notice(Some(SheetNotice::Loaded(
-                    t!("sheet.ui.example-loaded", locale = lang.code()).into_owned(),
-                ))));
+                ctx.dispatch(Action::Notice(Some(SheetNotice::ExampleLoaded)));
             }
-            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Error(e.message(lang))))),
+            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Refused(e)))),
         })
     };
     let on_import = {
@@ -178,22 +195,13 @@ pub fn SheetScreen() -> Html {
             let ctx = ctx.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let notice = match glue::read_file(file).await {
-                    Err(msg) => SheetNotice::Error(msg),
+                    Err(msg) => SheetNotice::Browser(msg),
                     Ok(text) => match import_json(&text, lang) {
                         Ok(s) => {
                             ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                            SheetNotice::Loaded(
-                                t!("sheet.ui.imported", locale = lang.code()).into_owned(),
-                            )
+                            SheetNotice::Imported
                         }
-                        Err(err) => SheetNotice::Error(
-                            t!(
-                                "sheet.ui.import-failed",
-                                locale = lang.code(),
-                                error = err.message(lang)
-                            )
-                            .into_owned(),
-                        ),
+                        Err(err) => SheetNotice::ImportFailed(err),
                     },
                 };
                 ctx.dispatch(Action::Notice(Some(notice)));
@@ -206,24 +214,22 @@ pub fn SheetScreen() -> Html {
     };
     let notice = match &ctx.notice {
         None => Html::default(),
-        Some(SheetNotice::Info(m)) => html! {
-            <div class="notice info" role="status" data-notice="info"><p>{ m.clone() }</p>
-                <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
-        },
-        Some(SheetNotice::Loaded(m)) => {
-            let undo = ctx.before_load.is_some().then(|| {
+        Some(n) if n.is_info() => {
+            let undo = (ctx.before_load.is_some()
+                && matches!(n, SheetNotice::ExampleLoaded | SheetNotice::Imported))
+            .then(|| {
                 let ctx = ctx.clone();
                 let onclick = Callback::from(move |_| ctx.dispatch(Action::UndoLoad));
                 html! { <button type="button" class="link" id="undo-load" {onclick}>{ tr("sheet.ui.undo", lang) }</button> }
             });
             html! {
-                <div class="notice info" role="status" data-notice="info"><p>{ m.clone() }</p>
+                <div class="notice info" role="status" data-notice="info"><p>{ n.text(lang, field_label) }</p>
                     <div class="slot">{ undo }</div>
                     <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
             }
         }
-        Some(SheetNotice::Error(m)) => html! {
-            <div class="notice error-notice" role="alert" data-notice="error"><p>{ m.clone() }</p>
+        Some(n) => html! {
+            <div class="notice error-notice" role="alert" data-notice="error"><p>{ n.text(lang, field_label) }</p>
                 <button type="button" class="link" onclick={dismiss.clone()}>{ tr("ui.dismiss", lang) }</button></div>
         },
     };

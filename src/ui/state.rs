@@ -3,6 +3,7 @@
 use crate::domain::flowchart::Answer;
 use crate::domain::place::Place;
 use crate::domain::sheet::edit::SheetEdit;
+use crate::domain::sheet::import::ImportError;
 use crate::domain::sheet::prefill::{for_decision, relocalize};
 use crate::domain::sheet::{Decision, JobSheet};
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId};
@@ -20,15 +21,73 @@ pub enum Screen {
     Simulate,
 }
 
-/// A message about the sheet as a whole (import, copy, download).
+/// A message about the sheet as a whole (import, copy, download, print). Kept as a value and
+/// worded at display time ([`SheetNotice::text`]), so it follows a language switch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SheetNotice {
-    /// Something worked, e.g. "Copied".
-    Info(String),
-    /// A sheet was loaded or imported over the previous one (which can be put back).
-    Loaded(String),
-    /// Something failed; the sheet is unchanged.
-    Error(String),
+    /// The sheet was copied to the clipboard in this format (its label, e.g. "CSV").
+    Copied(&'static str),
+    /// The example sheet was loaded over the previous one (which can be put back).
+    ExampleLoaded,
+    /// A file was imported over the previous sheet (which can be put back).
+    Imported,
+    /// A file was not imported; the sheet is unchanged.
+    ImportFailed(ImportError),
+    /// The example or an edit was refused; the sheet is unchanged.
+    Refused(ImportError),
+    /// The browser refused (reading a file, the clipboard, a download): its own words.
+    Browser(String),
+    /// Copy / download / print refused because these sheet fields (DOM ids) show a value they
+    /// refused: the output would carry the last accepted values instead of what is on screen.
+    FieldsRefused(Output, Vec<String>),
+}
+
+/// What the user asked to produce from the sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Copy to the clipboard.
+    Copy,
+    /// Download a file.
+    Download,
+    /// Print the page.
+    Print,
+}
+
+impl SheetNotice {
+    /// Whether the notice reports success (and a load that can be undone).
+    pub fn is_info(&self) -> bool {
+        matches!(
+            self,
+            SheetNotice::Copied(_) | SheetNotice::ExampleLoaded | SheetNotice::Imported
+        )
+    }
+
+    /// The notice in `lang`; `label` names a sheet field by its DOM id, in `lang`.
+    pub fn text(&self, lang: Lang, label: impl Fn(&str, Lang) -> String) -> String {
+        use rust_i18n::t;
+        let l = lang.code();
+        match self {
+            SheetNotice::Copied(f) => t!("sheet.ui.copied", locale = l, format = *f).into_owned(),
+            SheetNotice::ExampleLoaded => t!("sheet.ui.example-loaded", locale = l).into_owned(),
+            SheetNotice::Imported => t!("sheet.ui.imported", locale = l).into_owned(),
+            SheetNotice::ImportFailed(e) => {
+                t!("sheet.ui.import-failed", locale = l, error = e.message(lang)).into_owned()
+            }
+            SheetNotice::Refused(e) => e.message(lang),
+            SheetNotice::Browser(m) => m.clone(),
+            SheetNotice::FieldsRefused(out, ids) => {
+                let sep = if lang == Lang::Ja { "、" } else { ", " };
+                let fields = ids.iter().map(|id| label(id, lang)).collect::<Vec<_>>().join(sep);
+                let head = match out {
+                    Output::Copy => t!("sheetfix.not-copied", locale = l),
+                    Output::Download => t!("sheetfix.not-downloaded", locale = l),
+                    Output::Print => t!("sheetfix.not-printed", locale = l),
+                };
+                let key = if ids.len() > 1 { "sheetfix.fields-refused" } else { "sheetfix.field-refused" };
+                format!("{head}{}", t!(key, locale = l, fields = fields))
+            }
+        }
+    }
 }
 
 /// Everything the app shows is derived from this.
@@ -256,11 +315,14 @@ impl Reducible for AppState {
                             s.sheet = Some(next);
                             // After an edit, "undo the load" would throw the edit away.
                             s.before_load = None;
-                            if matches!(s.notice, Some(SheetNotice::Loaded(_))) {
+                            if matches!(
+                                s.notice,
+                                Some(SheetNotice::ExampleLoaded | SheetNotice::Imported)
+                            ) {
                                 s.notice = None;
                             }
                         }
-                        Err(e) => s.notice = Some(SheetNotice::Error(e.message(s.lang))),
+                        Err(e) => s.notice = Some(SheetNotice::Refused(e)),
                     }
                 }
             }
