@@ -253,10 +253,11 @@ test('a refused number leaves the sheet exactly as before the edit began', async
     assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/, `${bad}: still 5 attempts`);
     assert.deepEqual(await findings(page), [], `${bad}: no finding from an intermediate value`);
   }
-  // Leaving the field keeps the message; the sheet still says 5.
+  // Leaving the field keeps the message; the sheet still says 5 and says so.
   await page.click('#code-name');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-format="json"] [data-action="download"]')]);
-  assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).retry.max_attempts, 5);
+  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /Until this is fixed, the last accepted value is used: 5\s*attempts\./);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.max_attempts);
+  assert.equal(saved, 5);
   // Text over the limits is refused with a message naming the limit.
   const many = Array.from({ length: 101 }, (_, i) => `error ${i}`).join('\n');
   await page.click('#retryable-errors');
@@ -264,8 +265,8 @@ test('a refused number leaves the sheet exactly as before the edit began', async
   await page.keyboard.type('only one');
   await page.fill('#retryable-errors', many);
   assert.match(await page.textContent('[data-field="retryable-errors"] .error'), /at most 100 items/);
-  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.retryable_errors);
-  assert.equal(saved.length, 3, 'the list is back to what it was before the edit began');
+  const list = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.retryable_errors);
+  assert.equal(list.length, 3, 'the list is back to what it was before the edit began');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -296,6 +297,88 @@ test('switching language translates the defaults nobody changed and keeps the us
   await page.click('.lang button[data-lang="en"]');
   await page.waitForSelector('html[lang="en"]');
   assert.equal(await page.inputValue('#dead-letter'), 'the jobs table, kept with status dead');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a field showing a refused value stops copy, download and print, naming every such field in the current language', async () => {
+  const page = await openPage(browser, server.url);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await decide(page, ENQUEUE);
+  let downloads = 0;
+  page.on('download', () => { downloads += 1; });
+  await page.fill('#max-attempts', '0');
+  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /enter a whole number from 1 to 100 attempts\. Until this is fixed, the last accepted value is used: 5\s*attempts\./);
+  const notice = async () => (await page.waitForSelector('[data-notice="error"]')).textContent();
+  for (const format of ['markdown', 'tsv', 'csv', 'json']) {
+    await page.click(`[data-format="${format}"] [data-action="download"]`);
+    assert.match(await notice(), /^Not downloaded — Max attempts: the field shows a value it refused/, format);
+    await page.click('[data-notice] button');
+    await page.click(`[data-format="${format}"] [data-action="copy"]`);
+    assert.match(await notice(), /^Not copied — Max attempts: the field shows a value it refused/, format);
+    await page.click('[data-notice] button');
+  }
+  // A second refused field: both are named.
+  await page.fill('#lease', 'abc');
+  assert.match(await page.textContent('[data-field="lease"] .error'), /the last accepted value is used: \d/);
+  await page.click('#print');
+  assert.match(await notice(), /^Not printed — Max attempts, Lease \/ visibility timeout: these fields show values they refused/);
+  // The notice follows a language switch.
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await notice(), /^印刷しませんでした。最大試行回数、リース／可視性タイムアウト：/);
+  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /直すまでは最後に受け付けた値（5/);
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForSelector('html[lang="en"]');
+  assert.equal(downloads, 0, 'nothing was downloaded');
+  assert.doesNotMatch(await page.evaluate(() => navigator.clipboard.readText()), /max_attempts|Max attempts/, 'nothing was copied');
+  // Corrected: the download goes ahead with what the screen shows.
+  await page.fill('#max-attempts', '8');
+  await page.fill('#lease', '60');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-format="json"] [data-action="download"]')]);
+  assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).retry.max_attempts, 8);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a unit switch on a refused duration keeps the text as typed; the unit note says nothing twice', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  // 120 min is over the first wait's cap: refused. Switching to ms reads the same "120" in ms.
+  await page.click('#base');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('120');
+  await page.selectOption('#base-unit', '2');
+  assert.equal(await page.getAttribute('#base', 'aria-invalid'), 'true');
+  await page.selectOption('#base-unit', '0');
+  assert.equal(await page.inputValue('#base'), '120', 'the refused number is not converted');
+  assert.equal(await page.getAttribute('#base', 'aria-invalid'), 'false');
+  // A typed number read in the chosen unit: "90 h", not "90 h (90 h)" (the field starts in min).
+  await page.check('#acceptable-wait-stated');
+  await page.fill('#acceptable-wait', '90');
+  await page.selectOption('#acceptable-wait-unit', '3');
+  const note = await page.textContent('[data-field="acceptable-wait"] [data-unit-applied]');
+  assert.equal(note, 'The number you typed is read in the unit you chose: 90 h.');
+  // When the words differ, the exact duration is still given.
+  await page.fill('#acceptable-wait', '120');
+  await page.selectOption('#acceptable-wait-unit', '1');
+  assert.equal(await page.textContent('[data-field="acceptable-wait"] [data-unit-applied]'), 'The number you typed is read in the unit you chose: 120 s (2 min).');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an import error follows a language switch', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.setInputFiles('#import-json', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
+  await page.waitForSelector('[data-notice="error"]');
+  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — .*not valid JSON/);
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await page.textContent('[data-notice="error"]'), /^読み込めませんでした.*JSON として読めません/);
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForSelector('html[lang="en"]');
+  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — .*not valid JSON/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
