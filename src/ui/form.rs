@@ -15,13 +15,10 @@ use yew::prelude::*;
 /// value, so nothing may be copied, downloaded, printed or run from it as if the user had
 /// typed it. Empty outside a browser page.
 pub fn refused_fields(scope: &str) -> Vec<String> {
-    let Some(list) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector_all(&format!("{scope} [aria-invalid=\"true\"]"))
-                .ok()
-        })
-    else {
+    let Some(list) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector_all(&format!("{scope} [aria-invalid=\"true\"]"))
+            .ok()
+    }) else {
         return Vec::new();
     };
     let mut ids: Vec<String> = Vec::new();
@@ -278,7 +275,12 @@ pub fn NumberField(props: &NumberProps) -> Html {
             "{}{}",
             range_error(&props.label, min, max, &props.unit, props.lang),
             kept_text(
-                &format!("{}\u{a0}{}", group_thousands(props.value), props.unit),
+                &format!(
+                    "{}{}{}",
+                    group_thousands(props.value),
+                    if props.lang == Lang::Ja { "" } else { "\u{a0}" },
+                    props.unit
+                ),
                 props.lang
             )
         )),
@@ -470,10 +472,20 @@ pub fn DurationField(props: &DurationProps) -> Html {
         // "90 min (90 min)" says nothing twice: the exact form only when it reads differently.
         let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         if bare(&value) == bare(&exact) {
-            t!("sheetfix.unit-applied-same", locale = lang.code(), value = value).into_owned()
+            t!(
+                "sheetfix.unit-applied-same",
+                locale = lang.code(),
+                value = value
+            )
+            .into_owned()
         } else {
-            t!("fixui.unit-applied", locale = lang.code(), value = value, exact = exact)
-                .into_owned()
+            t!(
+                "fixui.unit-applied",
+                locale = lang.code(),
+                value = value,
+                exact = exact
+            )
+            .into_owned()
         }
     });
     let kept_note = (*unit_kept).map(|(n, old, new)| {

@@ -70,20 +70,31 @@ impl SheetNotice {
             SheetNotice::Copied(f) => t!("sheet.ui.copied", locale = l, format = *f).into_owned(),
             SheetNotice::ExampleLoaded => t!("sheet.ui.example-loaded", locale = l).into_owned(),
             SheetNotice::Imported => t!("sheet.ui.imported", locale = l).into_owned(),
-            SheetNotice::ImportFailed(e) => {
-                t!("sheet.ui.import-failed", locale = l, error = e.message(lang)).into_owned()
-            }
+            SheetNotice::ImportFailed(e) => t!(
+                "sheet.ui.import-failed",
+                locale = l,
+                error = e.message(lang)
+            )
+            .into_owned(),
             SheetNotice::Refused(e) => e.message(lang),
             SheetNotice::Browser(m) => m.clone(),
             SheetNotice::FieldsRefused(out, ids) => {
                 let sep = if lang == Lang::Ja { "、" } else { ", " };
-                let fields = ids.iter().map(|id| label(id, lang)).collect::<Vec<_>>().join(sep);
+                let fields = ids
+                    .iter()
+                    .map(|id| label(id, lang))
+                    .collect::<Vec<_>>()
+                    .join(sep);
                 let head = match out {
                     Output::Copy => t!("sheetfix.not-copied", locale = l),
                     Output::Download => t!("sheetfix.not-downloaded", locale = l),
                     Output::Print => t!("sheetfix.not-printed", locale = l),
                 };
-                let key = if ids.len() > 1 { "sheetfix.fields-refused" } else { "sheetfix.field-refused" };
+                let key = if ids.len() > 1 {
+                    "sheetfix.fields-refused"
+                } else {
+                    "sheetfix.field-refused"
+                };
                 format!("{head}{}", t!(key, locale = l, fields = fields))
             }
         }

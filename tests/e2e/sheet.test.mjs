@@ -327,7 +327,7 @@ test('a field showing a refused value stops copy, download and print, naming eve
   await page.click('.lang button[data-lang="ja"]');
   await page.waitForSelector('html[lang="ja"]');
   assert.match(await notice(), /^印刷しませんでした。最大試行回数、リース／可視性タイムアウト：/);
-  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /直すまでは最後に受け付けた値（5/);
+  assert.match(await page.textContent('[data-field="max-attempts"] .error'), /直すまでは最後に受け付けた値（5回）を使います。/);
   await page.click('.lang button[data-lang="en"]');
   await page.waitForSelector('html[lang="en"]');
   assert.equal(downloads, 0, 'nothing was downloaded');
