@@ -31,6 +31,7 @@ mod sim_props;
 mod sim_review;
 mod sim_run;
 mod sim_seed_runs;
+mod sim_stale;
 mod sim_step;
 mod sim_support;
 mod texts;

@@ -4,7 +4,7 @@
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
     FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, SimConfig,
-    SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, WorkerSpec,
+    SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition, WorkerSpec,
 };
 use proptest::prelude::*;
 
@@ -192,9 +192,17 @@ proptest! {
                 prop_assert_eq!(n, t.count(s));
             }
             if !two_statement {
-                // The two-statement claim is the seed's race: it can push attempts past max.
+                // Two seed races can push attempts past max: the two-statement claim (excluded
+                // here), and a handler that outlives its lease and then fails — its `release`
+                // decides from the attempt number it claimed with (seed's `release`), so the
+                // row goes back to `queued` after another worker's reclaim (see
+                // sim_stale.rs). Each lost lease allows at most one extra claim.
+                let lost_leases = t.transitions()[usize::from(Transition::RECLAIM.0)];
                 for r in t.rows() {
-                    prop_assert!(r.attempts <= r.max_attempts, "job {} attempts {} > {}", r.id.0, r.attempts, r.max_attempts);
+                    prop_assert!(
+                        u64::from(r.attempts) <= u64::from(r.max_attempts) + lost_leases,
+                        "job {} attempts {} > {} + {lost_leases} lost leases", r.id.0, r.attempts, r.max_attempts
+                    );
                 }
             }
         }
