@@ -285,3 +285,24 @@ fn example_configs_validate_and_run() {
         }
     }
 }
+
+/// Help texts point to things a user can read (the README, the example files), never to a
+/// Rust module path.
+#[test]
+fn help_points_to_readable_docs() {
+    for args in [
+        &["--help"][..],
+        &["advise", "--help"],
+        &["sheet", "--help"],
+        &["simulate", "--help"],
+    ] {
+        let out = cli(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!text.contains("::"), "{args:?} names a Rust path:\n{text}");
+    }
+    let out = cli(&["simulate", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("README.md"), "{text}");
+    assert!(text.contains("static/examples/"), "{text}");
+}
