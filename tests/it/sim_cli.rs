@@ -273,7 +273,9 @@ fn example_configs_validate_and_run() {
     assert!(names.len() >= 2, "example configs: {names:?}");
     for path in &names {
         let p = path.to_string_lossy();
-        let v = json(&["simulate", "--config", &p, "--seed", "7", "--format", "json"]);
+        let v = json(&[
+            "simulate", "--config", &p, "--seed", "7", "--format", "json",
+        ]);
         let m = &v["metrics"];
         let done = m["done"].as_u64().unwrap_or(0);
         assert!(done > 0, "{p}: nothing done: {m}");

@@ -134,7 +134,10 @@ fn times_share_the_charts_unit() {
             .expect("a p95 line")
     };
     let s = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-    assert_eq!(p95(Some(1_031_000.0), Some(1_031_000.0)), s("17.2 min", "17.2 min"));
+    assert_eq!(
+        p95(Some(1_031_000.0), Some(1_031_000.0)),
+        s("17.2 min", "17.2 min")
+    );
     assert_eq!(p95(Some(900.0), Some(30_000.0)), s("0.90 s", "30.0 s"));
     assert_eq!(p95(Some(202.0), Some(100.0)), s("202 ms", "100 ms"));
     assert_eq!(p95(None, Some(9_000_000.0)), s("–", "2.5 h"));
