@@ -12,7 +12,9 @@
 //! font family that exists nowhere, so every machine produces the same bytes (a test in
 //! tests/it/diagram.rs pins a digest). The renderer's font cache goes under OUT_DIR.
 
-use mermaid_rs_renderer::{compute_layout, parse_mermaid_strict, render_svg, RenderOptions};
+use mermaid_rs_renderer::{
+    compute_layout, parse_mermaid_strict, render_svg, Layout, NodeShape, RenderOptions,
+};
 use std::env;
 use std::fs;
 use std::path::PathBuf;
@@ -69,6 +71,7 @@ fn render(src: &str, lang: &str) -> String {
     options.layout.rank_spacing = 34.0;
     let parsed = parse_mermaid_strict(src).unwrap_or_else(|e| panic!("flowchart.{lang}.mmd: {e}"));
     let mut layout = compute_layout(&parsed.graph, &options.theme, &options.layout);
+    move_labels_off_nodes(&mut layout, lang);
 
     let mut node_ids = Vec::new();
     let mut ids: Vec<_> = layout.nodes.keys().cloned().collect();
@@ -150,4 +153,136 @@ fn render(src: &str, lang: &str) -> String {
     );
     svg.replace_range(..head_end, &new_head);
     svg
+}
+
+/// A box (x, y = top left), in the layout's units.
+#[derive(Clone, Copy)]
+struct Area {
+    x: f32,
+    y: f32,
+    w: f32,
+    h: f32,
+    diamond: bool,
+}
+
+impl Area {
+    fn contains(&self, (px, py): (f32, f32)) -> bool {
+        if self.diamond {
+            let (a, b) = (self.w / 2.0, self.h / 2.0);
+            let (dx, dy) = ((px - self.x - a).abs(), (py - self.y - b).abs());
+            a > 0.0 && b > 0.0 && dx / a + dy / b <= 1.0
+        } else {
+            px >= self.x && px <= self.x + self.w && py >= self.y && py <= self.y + self.h
+        }
+    }
+
+    /// Whether the (rectangular) label box `r` overlaps this shape, sampled on a 5 × 5 grid
+    /// of `r` plus this shape's corners (exact enough for labels a few words wide).
+    fn overlaps(&self, r: &Area) -> bool {
+        for i in 0..5 {
+            for j in 0..5 {
+                let p = (r.x + r.w * i as f32 / 4.0, r.y + r.h * j as f32 / 4.0);
+                if self.contains(p) {
+                    return true;
+                }
+            }
+        }
+        let corners = if self.diamond {
+            [
+                (self.x + self.w / 2.0, self.y),
+                (self.x + self.w, self.y + self.h / 2.0),
+                (self.x + self.w / 2.0, self.y + self.h),
+                (self.x, self.y + self.h / 2.0),
+            ]
+        } else {
+            [
+                (self.x, self.y),
+                (self.x + self.w, self.y),
+                (self.x + self.w, self.y + self.h),
+                (self.x, self.y + self.h),
+            ]
+        };
+        corners.iter().any(|&c| r.contains(c))
+    }
+}
+
+/// mermaid-rs-renderer sometimes centres an edge label where a node is drawn over it (e.g. the
+/// "yes" under a diamond in the English chart). Such a label moves to the first free spot
+/// beside its own edge: at 50 %, 40 %, 60 %, … of the edge's length, right or left of it.
+/// Deterministic (no randomness, fixed order), so the SVG stays reproducible.
+fn move_labels_off_nodes(layout: &mut Layout, lang: &str) {
+    const PAD: (f32, f32) = (4.5, 2.2); // the renderer's flowchart label padding
+    let mut nodes: Vec<Area> = layout
+        .nodes
+        .values()
+        .map(|n| Area {
+            x: n.x,
+            y: n.y,
+            w: n.width,
+            h: n.height,
+            diamond: matches!(n.shape, NodeShape::Diamond),
+        })
+        .collect();
+    nodes.sort_by(|a, b| (a.x, a.y).partial_cmp(&(b.x, b.y)).expect("finite layout"));
+    let label_box = |(cx, cy): (f32, f32), w: f32, h: f32| Area {
+        x: cx - w / 2.0 - PAD.0,
+        y: cy - h / 2.0 - PAD.1,
+        w: w + 2.0 * PAD.0,
+        h: h + 2.0 * PAD.1,
+        diamond: false,
+    };
+    let mut placed: Vec<Area> = Vec::new();
+    for edge in &mut layout.edges {
+        let (Some(label), Some(anchor)) = (edge.label.as_ref(), edge.label_anchor) else {
+            continue;
+        };
+        let (w, h) = (label.width, label.height);
+        let free = |c: (f32, f32), placed: &[Area]| {
+            let r = label_box(c, w, h);
+            !nodes.iter().any(|n| n.overlaps(&r)) && !placed.iter().any(|p| p.overlaps(&r))
+        };
+        if free(anchor, &placed) {
+            placed.push(label_box(anchor, w, h));
+            continue;
+        }
+        let pts = &edge.points;
+        let lens: Vec<f32> = pts
+            .windows(2)
+            .map(|s| ((s[1].0 - s[0].0).powi(2) + (s[1].1 - s[0].1).powi(2)).sqrt())
+            .collect();
+        let total: f32 = lens.iter().sum();
+        let mut best = None;
+        'search: for frac in [0.5f32, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8] {
+            let mut left = total * frac;
+            for (k, &len) in lens.iter().enumerate() {
+                if left > len || len == 0.0 {
+                    left -= len;
+                    continue;
+                }
+                let (a, b) = (pts[k], pts[k + 1]);
+                let t = left / len;
+                let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+                let (nx, ny) = (-(b.1 - a.1) / len, (b.0 - a.0) / len);
+                let off = (nx.abs() * (w / 2.0 + PAD.0) + ny.abs() * (h / 2.0 + PAD.1)) + 4.0;
+                for side in [1.0f32, -1.0] {
+                    let c = (p.0 + side * nx * off, p.1 + side * ny * off);
+                    if free(c, &placed) {
+                        best = Some(c);
+                        break 'search;
+                    }
+                }
+                break;
+            }
+        }
+        match best {
+            Some(c) => {
+                edge.label_anchor = Some(c);
+                placed.push(label_box(c, w, h));
+            }
+            None => println!(
+                "cargo:warning=flowchart.{lang}: no free spot for the label of {} -> {}",
+                edge.from, edge.to
+            ),
+        }
+    }
 }

@@ -4,7 +4,8 @@ file of its own (boot-<hash>.js), so the page runs under a strict Content-Securi
 (`script-src 'self' 'wasm-unsafe-eval'`, no 'unsafe-inline') — wikis often impose one.
 
 Reads and rewrites $TRUNK_STAGING_DIR/index.html. Fails loudly if the script is not found,
-so a Trunk upgrade that changes the output cannot slip through silently. (2) Give the
+so a Trunk upgrade that changes the output cannot slip through silently. (2) Drop the `integrity`
+attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give the
 simulation worker's loader shim the non-deprecated wasm-bindgen init call.
 """
 import hashlib
@@ -29,6 +30,13 @@ name = f"boot-{digest}.js"
 with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
     f.write(code)
 html = pattern.sub(f'<script type="module" src="./{name}"></script>', html, count=1)
+# Chromium ignores `integrity` on a fetch preload (the wasm) and warns about it on every load;
+# the wasm is fetched by the loader without integrity anyway. Module preloads keep theirs.
+html = re.sub(
+    r'(<link rel="preload"[^>]*?as="fetch"[^>]*?>)',
+    lambda m: re.sub(r'\s+integrity="[^"]*"', "", m.group(1)),
+    html,
+)
 with open(index, "w", encoding="utf-8") as f:
     f.write(html)
 

@@ -56,7 +56,11 @@ export async function openPage(browser, url, { locale = 'en-US', width = 1280, h
   const context = await browser.newContext({ locale, viewport: { width, height } });
   const page = await context.newPage();
   page.errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+  page.warnings = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(msg.text());
+    if (msg.type() === 'warning') page.warnings.push(msg.text());
+  });
   page.on('pageerror', (err) => page.errors.push(String(err)));
   await page.goto(url);
   await page.waitForSelector('form.question, article.result');

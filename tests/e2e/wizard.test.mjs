@@ -237,6 +237,9 @@ test('runs under a strict Content-Security-Policy: no inline script, no violatio
   await page.waitForSelector('article.result[data-outcome="sync-timeout"]');
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   assert.deepEqual(page.errors, []);
+  // Nothing for the console to complain about either (e.g. an ignored `integrity` on the
+  // wasm preload, a deprecated init call).
+  assert.deepEqual(page.warnings, []);
   await page.context().close();
 });
 
