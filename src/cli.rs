@@ -58,7 +58,8 @@ struct SimulateArgs {
     /// Variant of the scenario (default: its first variant).
     #[arg(long, value_name = "V", requires = "scenario")]
     variant: Option<String>,
-    /// A JSON config file (see `modality_advisor::domain::sim::file`).
+    /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
+    /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
     #[arg(long, value_name = "FILE.json")]
     config: Option<std::path::PathBuf>,
     /// RNG seed (overrides the config file's).
@@ -105,7 +106,8 @@ enum SheetFormat {
 
 #[derive(Debug, Args)]
 struct SheetArgs {
-    /// The sheet file (JSON, `schema_version` 1); `-` reads standard input.
+    /// The sheet file, JSON as the app exports it (example:
+    /// static/examples/reservation-mail.json); - reads standard input.
     #[arg(long, value_name = "FILE.json")]
     input: String,
     /// Output format.

@@ -21,9 +21,10 @@ use yew::prelude::*;
 pub struct SimCompareProps {
     /// What A runs (`Err`: why it cannot run now, shown when Compare is pressed).
     pub a: Result<RunRequest, Vec<String>>,
-    /// A's label, e.g. "duplicate-execution / plain".
+    /// A's label, e.g. "Duplicate execution / No key" (translated; the ids are on
+    /// `data-variant`).
     pub a_label: AttrValue,
-    /// B's choices: label and request; the first is the default.
+    /// B's choices: translated label and request; the first is the default.
     pub alternatives: Vec<(AttrValue, RunRequest)>,
 }
 
@@ -264,12 +265,12 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         <section class="sim-compare" aria-labelledby="sim-compare-title">
             <h3 id="sim-compare-title">{ t!("sim.compare.title", locale = l) }</h3>
             <div class="sim-row compare-controls">
-                <p class="compare-a"><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.clone() }</p>
+                <p class="compare-a" data-variant={props.a.as_ref().ok().and_then(|r| r.variant.clone())}><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.clone() }</p>
                 <div class="sfield" data-field="compare-with">
                     <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
                     <select id="compare-with" onchange={on_choice}>
-                        { for props.alternatives.iter().enumerate().map(|(i, (label, _))| html! {
-                            <option value={i.to_string()} selected={i == chosen}>{ label.clone() }</option>
+                        { for props.alternatives.iter().enumerate().map(|(i, (label, req))| html! {
+                            <option value={i.to_string()} selected={i == chosen} data-variant={req.variant.clone()}>{ label.clone() }</option>
                         }) }
                     </select>
                 </div>

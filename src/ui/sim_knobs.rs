@@ -218,8 +218,9 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         Callback::from(move |_| {
             // Never a file that differs from the screen: a field showing a refused value
             // (the settings hold its last good value), a finding or a bad seed refuse it.
-            let refused = if let Some(knob) = refused_knob() {
-                Some(DownloadRefused::Refused(knob))
+            let knobs = refused_knobs();
+            let refused = if !knobs.is_empty() {
+                Some(DownloadRefused::Refused(knobs))
             } else if let Some(f) = c.validate().into_iter().next() {
                 Some(DownloadRefused::Finding(f))
             } else if let Some(seed) = seed {
@@ -235,12 +236,16 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         })
     };
     let download_error = (*download_error).clone().map(|e| match e {
-        DownloadRefused::Refused(knob) => t!(
-            "fixui.download-refused",
-            locale = l,
-            knob = knob.label(lang)
-        )
-        .into_owned(),
+        DownloadRefused::Refused(knobs) => {
+            let names: Vec<String> = knobs.iter().map(|k| k.label(lang)).collect();
+            let key = if names.len() == 1 {
+                "fixui.download-refused"
+            } else {
+                "f2.download-refused-many"
+            };
+            let sep = t!("f2.list-sep", locale = l);
+            t!(key, locale = l, knob = names.join(&sep)).into_owned()
+        }
         DownloadRefused::Finding(f) => f.message(lang),
         DownloadRefused::Seed => t!(
             "sim.ui.seed-error",
@@ -270,8 +275,8 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
 /// Why "Download config JSON" saved nothing.
 #[derive(Debug, Clone, PartialEq)]
 enum DownloadRefused {
-    /// The knob's field shows a refused value.
-    Refused(Knob),
+    /// These knobs' fields show a refused value (at least one, in page order).
+    Refused(Vec<Knob>),
     /// A cross-field or range finding.
     Finding(crate::domain::sim::custom::KnobError),
     /// The seed field is not a whole number 0 ..= `u64::MAX`.
@@ -280,20 +285,25 @@ enum DownloadRefused {
     Browser(String),
 }
 
-/// The first knob whose field shows a refused value (`aria-invalid="true"`): its settings
-/// then hold the last good value, which must not run or download as if the user had typed
-/// it. Found by the field's DOM id `knob-{id}` (or `knob-{id}-unit`'s input).
-pub fn refused_knob() -> Option<Knob> {
-    let el = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(".sim-knobs [aria-invalid=\"true\"]").ok())
-        .flatten()?;
-    let id = el.id();
-    let id = id.strip_prefix("knob-")?;
-    Knob::ALL.into_iter().find(|k| k.id() == id)
+/// Every knob whose field shows a refused value (`aria-invalid="true"` on the field with
+/// DOM id `knob-{id}`), in [`Knob::ALL`] order: its settings then hold the last good value,
+/// which must not run or download as if the user had typed it. Empty when none (or outside
+/// a browser page).
+pub fn refused_knobs() -> Vec<Knob> {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return Vec::new();
+    };
+    Knob::ALL
+        .into_iter()
+        .filter(|k| {
+            doc.get_element_by_id(&format!("knob-{}", k.id()))
+                .and_then(|el| el.get_attribute("aria-invalid"))
+                .is_some_and(|v| v == "true")
+        })
+        .collect()
 }
 
-/// Whether a knob field shows a refused value (see [`refused_knob`]).
+/// Whether a knob field shows a refused value (see [`refused_knobs`]).
 pub fn knob_refused() -> bool {
-    refused_knob().is_some()
+    !refused_knobs().is_empty()
 }

@@ -83,6 +83,16 @@ pub(crate) fn variant_label(id: &str, lang: Lang) -> String {
     t!(format!("sim.variant.{id}"), locale = lang.code()).into_owned()
 }
 
+/// A preset run's title in `lang`: the preset's title and the variant's label, e.g.
+/// "Duplicate execution / No key" (the result heading and Compare's labels).
+pub(crate) fn run_title(scenario: &str, variant: &str, lang: Lang) -> String {
+    format!(
+        "{} / {}",
+        t!(format!("sim.preset.{scenario}.title"), locale = lang.code()),
+        variant_label(variant, lang)
+    )
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum RunStatus {
     Idle,
@@ -181,8 +191,12 @@ pub fn SimulateScreen() -> Html {
             };
             // A knob showing a refused value holds its last good value; do not run that.
             if is_custom {
-                if let Some(knob) = crate::ui::sim_knobs::refused_knob() {
-                    return fail(Problem::Refused(knob));
+                let refused = crate::ui::sim_knobs::refused_knobs();
+                if !refused.is_empty() {
+                    status.set(RunStatus::Failed(
+                        refused.into_iter().map(Problem::Refused).collect(),
+                    ));
+                    return;
                 }
             }
             let custom = match current_config.clone() {
@@ -351,11 +365,11 @@ pub fn SimulateScreen() -> Html {
                         .copied()
                         .filter(|v| *v != variant && Some(*v) != first),
                 )
-                .map(|v| (AttrValue::from(format!("{scenario} / {v}")), base(v, None)))
+                .map(|v| (AttrValue::from(run_title(scenario, v, lang)), base(v, None)))
                 .collect();
             (
                 seed.map(|_| base(variant, None)).ok_or_else(seed_error),
-                AttrValue::from(format!("{scenario} / {variant}")),
+                AttrValue::from(run_title(scenario, variant, lang)),
                 alternatives,
             )
         };
@@ -534,11 +548,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     let title = if v.scenario == "config" {
         t!("knobs.ui.preset-title", locale = l).into_owned()
     } else {
-        format!(
-            "{} / {}",
-            t!(format!("sim.preset.{}.title", v.scenario), locale = l),
-            variant_label(&v.variant, lang)
-        )
+        run_title(&v.scenario, &v.variant, lang)
     };
     let col = |key: &str| t!(format!("sim.ui.col-{key}"), locale = l).into_owned();
     html! {

@@ -143,6 +143,22 @@ pub fn moves_text(moves: &[(u8, u64)], l: &str, named_only: bool) -> String {
 /// The job state machine with live counts.
 #[component]
 pub fn StateMachine(props: &StateMachineProps) -> Html {
+    let boxref = use_node_ref();
+    {
+        // On a phone the drawing is wider than its box (it keeps a readable text size and
+        // scrolls sideways): start scrolled so that "running" (x 330–470 of the 760-wide
+        // viewBox) is in view with the claim arrow, not only "queued".
+        let boxref = boxref.clone();
+        use_effect_with((), move |_| {
+            if let Some(el) = boxref.cast::<web_sys::Element>() {
+                let (sw, cw) = (el.scroll_width(), el.client_width());
+                if sw > cw {
+                    let right = (f64::from(sw) * 490.0 / 760.0) as i32;
+                    el.set_scroll_left((right - cw).max(0));
+                }
+            }
+        });
+    }
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
@@ -203,8 +219,9 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
         }
     });
     html! {
-        <figure class="state-machine">
+        <figure class="state-machine" ref={boxref}>
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
+            <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("f2.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
                 <defs>
                     <marker id="sm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

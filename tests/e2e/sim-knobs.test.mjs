@@ -132,6 +132,29 @@ test('without a sheet the defaults are used and the screen says so (ja)', async 
   await page.context().close();
 });
 
+test('"Not downloaded" names every knob that shows a refused value (en, ja)', async () => {
+  const page = await openPage(browser, server.url);
+  await toSimulate(page);
+  await page.click('.preset[data-scenario="custom"]');
+  await page.fill('#knob-max-attempts', '-1');
+  await page.fill('#knob-workers', '5000');
+  await page.fill('#knob-crash-percent', '300');
+  await page.click('#knobs-download');
+  const msg = await page.textContent('[data-download-refused]');
+  for (const name of [/Max attempts/, /Workers/, /crash/i]) assert.match(msg, name);
+  assert.match(msg, /^Not downloaded/);
+  // Run names each of them too.
+  await page.click('#sim-run');
+  await page.waitForSelector('[data-status="failed"]');
+  const failed = await page.textContent('[data-status="failed"]');
+  for (const name of [/Max attempts/, /Workers/]) assert.match(failed, name);
+  await page.click('[data-lang="ja"]');
+  await page.waitForFunction(() => /ダウンロードしませんでした/.test(document.querySelector('[data-download-refused]')?.textContent ?? ''));
+  assert.match(await page.textContent('[data-download-refused]'), /、/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 async function compare(page) {
   await page.click('#compare-run');
   await page.waitForSelector('.compare-result');
@@ -149,8 +172,19 @@ for (const lang of ['en', 'ja']) {
     await page.click('.preset[data-scenario="duplicate-execution"]');
     await page.check('#variant-plain');
     // B defaults to the teaching variant.
-    assert.match(await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent), /idempotency-key/);
+    const chosen = () => page.$eval('#compare-with', (s) => [s.selectedOptions[0].dataset.variant, s.selectedOptions[0].textContent]);
+    assert.deepEqual(await chosen(), ['idempotency-key', lang === 'en' ? 'Duplicate execution / Idempotency key' : '二重実行 / 冪等キーあり']);
+    // Labels are the translated titles the result uses, never raw ids.
+    const aLabel = await page.textContent('.compare-a');
+    assert.match(aLabel, lang === 'en' ? /Duplicate execution \/ No key$/ : /二重実行 \/ キーなし$/);
+    assert.doesNotMatch(aLabel, /duplicate-execution|plain/);
+    const options = await page.$$eval('#compare-with option', (os) => os.map((o) => o.textContent).join('|'));
+    assert.doesNotMatch(options, /duplicate-execution|idempotency-key/);
     const line = await compare(page);
+    const heads = await page.$$eval('.compare-col > h4', (hs) => hs.map((h) => h.textContent));
+    assert.deepEqual(heads, lang === 'en'
+      ? ['A: Duplicate execution / No key', 'B: Duplicate execution / Idempotency key']
+      : ['A：二重実行 / キーなし', 'B：二重実行 / 冪等キーあり']);
     assert.deepEqual(await line('balance'), { differs: true, a: '200', b: '100' });
     assert.deepEqual(await line('duplicates'), { differs: true, a: '1', b: '0' });
     assert.equal((await line('done')).differs, false);
@@ -187,7 +221,8 @@ test('compare: jitter none vs full, and burst-leveling queue-redelivery vs two-t
   assert.deepEqual(await line('dead'), { differs: true, a: '5', b: '0' });
   await page.click('.preset[data-scenario="jitter-contention"]');
   await page.check('#variant-none');
-  assert.match(await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent), /\/ full$/);
+  assert.deepEqual(await page.$eval('#compare-with', (s) => [s.selectedOptions[0].dataset.variant, s.selectedOptions[0].textContent]),
+    ['full', 'Jitter study (AWS) / Full jitter']);
   line = await compare(page);
   const calls = await line('mean-calls');
   assert.ok(calls.differs);

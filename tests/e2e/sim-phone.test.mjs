@@ -1,6 +1,7 @@
 // The charts fixes in real Chromium: at 390 px the chart and state-machine text renders at a
 // readable size (the SVG scrolls sideways instead of shrinking), the event log scrolls
-// sideways instead of cutting lines; duplicate-execution's depth chart shows its queued job;
+// sideways instead of cutting lines, and each sideways-scrolling box says so (the state machine
+// starts with "running" in view); duplicate-execution's depth chart shows its queued job;
 // Compare puts the differences first and draws both columns on the same axes.
 // Screenshots: {en,ja}-sim-phone, {en,ja}-sim-phone-compare, {en,ja}-sim-wide-compare.
 import { test, before, after } from 'node:test';
@@ -40,6 +41,17 @@ for (const lang of ['en', 'ja']) {
     assert.ok(tick >= 9, `chart tick labels render at ${tick} px`);
     const sm = await minTextPx(page, '.state-machine svg text');
     assert.ok(sm >= 9, `state-machine labels render at ${sm} px`);
+    // The boxes that scroll sideways say so, and the state machine starts with "running" in view.
+    const hints = await page.$$eval('.sim-result [data-scroll-hint]', (ps) =>
+      Object.fromEntries(ps.map((p) => [p.dataset.scrollHint, p.offsetParent !== null ? p.textContent : ''])));
+    assert.equal(hints['state-machine'], lang === 'en' ? 'Scroll sideways to see the whole diagram →' : '横にスクロールすると全体が見えます →');
+    assert.ok(hints.charts && hints.log, JSON.stringify(hints));
+    const sm0 = await page.$eval('.state-machine', (box) => {
+      const b = box.getBoundingClientRect();
+      const r = box.querySelector('[data-state="running"] rect').getBoundingClientRect();
+      return { box: [b.left, b.right], running: [r.left, r.right], scrolled: box.scrollLeft };
+    });
+    assert.ok(sm0.running[0] >= sm0.box[0] - 1 && sm0.running[1] <= sm0.box[1] + 1, `running in view: ${JSON.stringify(sm0)}`);
     // The page itself does not scroll sideways: the SVG boxes do.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     // Whole log lines: none is cut, and the box scrolls sideways when a line is wider.
@@ -99,6 +111,10 @@ for (const lang of ['en', 'ja']) {
         assert.equal(ticks.length, 2);
         assert.equal(ticks[0], ticks[1], `${id}: same y axis in A and B`);
       }
+      // Scroll hints only where the boxes scroll sideways.
+      const shown = await page.$$eval('[data-scroll-hint]', (ps) => ps.filter((p) => p.offsetParent !== null).length);
+      if (width === 1280) assert.equal(shown, 0, 'no scroll hint on a wide screen');
+      else assert.ok(shown > 0, 'scroll hints on a phone');
       if (width === 390) {
         const tick = await minTextPx(page, '.compare-col svg.plot .plot-tick');
         assert.ok(tick >= 9, `compare tick labels render at ${tick} px`);

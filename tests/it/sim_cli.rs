@@ -255,3 +255,56 @@ fn the_example_config_with_every_field_runs() {
     );
     assert_eq!(m["stop"], "drained");
 }
+
+/// Every `static/examples/*.config.json` validates and runs through `simulate --config`, as
+/// the README's command line runs it; the queue example shows its lesson (a capacity-1
+/// downstream answers "busy" and the queue's retries with full jitter get the jobs done).
+#[test]
+fn example_configs_validate_and_run() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/examples");
+    let mut names: Vec<std::path::PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".config.json"))
+            .collect(),
+        Err(e) => panic!("cannot read {}: {e}", dir.display()),
+    };
+    names.sort();
+    assert!(names.len() >= 2, "example configs: {names:?}");
+    for path in &names {
+        let p = path.to_string_lossy();
+        let v = json(&[
+            "simulate", "--config", &p, "--seed", "7", "--format", "json",
+        ]);
+        let m = &v["metrics"];
+        let done = m["done"].as_u64().unwrap_or(0);
+        assert!(done > 0, "{p}: nothing done: {m}");
+        assert_eq!(m["queued"].as_u64(), Some(0), "{p}: {m}");
+        assert_eq!(m["running"].as_u64(), Some(0), "{p}: {m}");
+        if p.ends_with("queue-retry.config.json") {
+            assert!(m["calls_busy"].as_u64().unwrap_or(0) > 0, "{p}: {m}");
+            assert!(done >= 20, "{p}: {m}");
+        }
+    }
+}
+
+/// Help texts point to things a user can read (the README, the example files), never to a
+/// Rust module path.
+#[test]
+fn help_points_to_readable_docs() {
+    for args in [
+        &["--help"][..],
+        &["advise", "--help"],
+        &["sheet", "--help"],
+        &["simulate", "--help"],
+    ] {
+        let out = cli(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!text.contains("::"), "{args:?} names a Rust path:\n{text}");
+    }
+    let out = cli(&["simulate", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("README.md"), "{text}");
+    assert!(text.contains("static/examples/"), "{text}");
+}

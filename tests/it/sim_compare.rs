@@ -1,7 +1,7 @@
 //! Compare's key numbers (`domain::sim::compare`): each preset pair calls out the fact its
 //! lesson is about, and large changes read as a factor.
 
-use modality_advisor::domain::sim::compare::{change, diff};
+use modality_advisor::domain::sim::compare::{change, diff, KeyNumbers};
 
 fn key(scenario: &str, variant: &str) -> modality_advisor::domain::sim::compare::KeyNumbers {
     crate::sim_support::preset_view(scenario, variant).key
@@ -37,7 +37,7 @@ fn each_preset_pair_calls_out_its_lesson() {
                 "calls-busy: 9 → 35",
                 "accepted: 1 → 10",
                 "failed-to-user: 9 → 0",
-                "p95: – → 120 380 ms",
+                "p95: – → 2.0 min",
                 "end: 0.3 s → 120 s (×401)",
             ],
         ),
@@ -52,7 +52,7 @@ fn each_preset_pair_calls_out_its_lesson() {
                 "calls: 40 → 42 (+5 %)",
                 "calls-ok: 5 → 10",
                 "calls-busy: 35 → 32",
-                "p95: 120 380 ms → 32 230 ms (−73 %)",
+                "p95: 2.0 min → 0.54 min (−73 %)",
                 "end: 120 s → 32.2 s (−73 %)",
             ],
         ),
@@ -114,4 +114,40 @@ fn large_changes_read_as_a_factor() {
     for &(a, b, want) in cases {
         assert_eq!(change(a, b).as_deref(), want, "{a} → {b}");
     }
+}
+
+/// Latency lines take one unit for both runs, chosen from the larger value as the latency
+/// chart does (`TimeUnit::for_max_ms`): a 17-minute p95 is not `1 031 000 ms`.
+#[test]
+fn times_share_the_charts_unit() {
+    let k = |p95: Option<f64>| KeyNumbers {
+        queue: true,
+        p95_ms: p95,
+        end_s: 1_031.0,
+        ..KeyNumbers::default()
+    };
+    let p95 = |a, b| {
+        diff(&k(a), &k(b))
+            .into_iter()
+            .find(|l| l.id == "p95")
+            .map(|l| (l.a, l.b))
+            .expect("a p95 line")
+    };
+    let s = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(
+        p95(Some(1_031_000.0), Some(1_031_000.0)),
+        s("17.2 min", "17.2 min")
+    );
+    assert_eq!(p95(Some(900.0), Some(30_000.0)), s("0.90 s", "30.0 s"));
+    assert_eq!(p95(Some(202.0), Some(100.0)), s("202 ms", "100 ms"));
+    assert_eq!(p95(None, Some(9_000_000.0)), s("–", "2.5 h"));
+    let jitter = |at: f64| KeyNumbers {
+        contention: Some((3.0, at)),
+        ..KeyNumbers::default()
+    };
+    let line = diff(&jitter(150_000.0), &jitter(1_200.0))
+        .into_iter()
+        .find(|l| l.id == "mean-completion")
+        .expect("a completion line");
+    assert_eq!((line.a, line.b), s("2.5 min", "0.02 min"));
 }

@@ -339,7 +339,7 @@ fn diff_lines_call_out_the_changes() {
             "calls: 40 → 10 (−75 %)",
             "calls-ok: 5 → 10",
             "calls-busy: 35 → 0",
-            "p95: 120 300 ms → 2 960 ms (−98 %)",
+            "p95: 2.0 min → 0.05 min (−98 %)",
             "end: 121 s → 3.0 s (−98 %)",
         ],
     );
@@ -355,7 +355,7 @@ fn diff_lines_call_out_the_changes() {
         },
         &[
             "mean-calls: 3.4 → 1.7 (−50 %)",
-            "mean-completion: 1 200 ms → 900 ms (−25 %)",
+            "mean-completion: 1.2 s → 0.90 s (−25 %)",
         ],
     );
 }

@@ -2,6 +2,7 @@
 //! [`RunView::key`](super::run::RunView)) and the lines that differ ([`diff`]), e.g.
 //! `balance: 200 → 100`, `downstream calls: 40 → 10 (−75 %)`.
 
+use super::charts::TimeUnit;
 use super::report::Report;
 use crate::domain::number::group_thousands;
 use serde::{Deserialize, Serialize};
@@ -133,6 +134,25 @@ fn decimal(v: f64, unit: &str) -> String {
     }
 }
 
+/// Two times in ms shown in one unit chosen from the larger ([`TimeUnit::for_max_ms`], the
+/// charts' rule): `(202 ms, 100 ms)`; `(2 min, 32.2 s)` → `"2.0 min"`, `"0.54 min"` (two
+/// decimals below one unit, so the smaller run keeps its digits); `–` for none.
+fn times_ms(a: Option<f64>, b: Option<f64>) -> (String, String) {
+    let max = a.unwrap_or(0.0).max(b.unwrap_or(0.0));
+    let tu = TimeUnit::for_max_ms(max);
+    let unit = format!(" {}", tu.key());
+    let show = |v: Option<f64>| {
+        v.map_or_else(
+            || "–".to_owned(),
+            |x| match x / tu.ms() {
+                u if tu != TimeUnit::Ms && u.is_finite() && u < 1.0 => format!("{u:.2}{unit}"),
+                u => decimal(u, &unit),
+            },
+        )
+    };
+    (show(a), show(b))
+}
+
 /// The change from `a` to `b`: a signed whole percentage with a proper minus sign
 /// (`+40 %`, `−75 %`) while `b` is less than ten times `a`; from ten times on, the factor
 /// `×10`, `×401`, `×12 000` (rounded, grouped), since `+40 027 %` reads badly. `None` when
@@ -173,7 +193,9 @@ const MAX_CLAIM_WORKERS: usize = 4;
 /// key), downstream `calls`, `calls-ok`, `calls-busy`, `calls-failed`, `accepted` and
 /// `failed-to-user` (when either run failed a submission back or accepted a different
 /// number), p95 latency and end time (each only when either run has it); for the jitter
-/// study the mean calls and completion time. Counts that change by a ratio get a relative
+/// study the mean calls and completion time. Both values of a time line share one unit,
+/// chosen from the larger as the charts do ([`TimeUnit::for_max_ms`]): `2.0 min → 32.2 s`
+/// reads `2.0 min → 0.5 min`. Counts that change by a ratio get a relative
 /// change ([`change`]).
 pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
     let mut out = Vec::new();
@@ -262,12 +284,12 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
             );
         }
         if a.p95_ms.is_some() || b.p95_ms.is_some() {
-            let show = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |x| decimal(x, " ms"));
             let change = match (a.p95_ms, b.p95_ms) {
                 (Some(x), Some(y)) => change(x, y),
                 _ => None,
             };
-            line("p95", show(a.p95_ms), show(b.p95_ms), change);
+            let (av, bv) = times_ms(a.p95_ms, b.p95_ms);
+            line("p95", av, bv, change);
         }
         line(
             "end",
@@ -283,12 +305,8 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
             decimal(bc, ""),
             change(ac, bc),
         );
-        line(
-            "mean-completion",
-            decimal(at, " ms"),
-            decimal(bt, " ms"),
-            change(at, bt),
-        );
+        let (av, bv) = times_ms(Some(at), Some(bt));
+        line("mean-completion", av, bv, change(at, bt));
     }
     out
 }
