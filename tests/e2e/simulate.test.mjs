@@ -109,7 +109,7 @@ test('a million jobs run in the worker with progress; the page stays responsive'
   const [done, dead, queued, running] = rows.split(' / ').map((x) => Number(x.replace(/ /g, '')));
   assert.equal(done + dead, 1_000_000);
   assert.equal(queued + running, 0);
-  assert.match(await page.textContent('[data-rows-cut]'), /first 1 000 of 1 000 000 rows/);
+  assert.match(await page.textContent('[data-rows-cut]'), /first 200 of 1 000 000 rows/);
   const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
   console.log(`1e6 jobs in the browser: ${seconds.toFixed(2)} s end to end; longest main-thread task ${longest.toFixed(0)} ms`);
   assert.ok(longest < 200, `a main-thread task took ${longest} ms`);

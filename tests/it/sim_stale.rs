@@ -17,7 +17,10 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
     let k = JobKind {
         name: "k".into(),
         max_attempts: 2,
-        duration: DurationDist::Uniform { min_ms: 89, max_ms: 154 },
+        duration: DurationDist::Uniform {
+            min_ms: 89,
+            max_ms: 154,
+        },
         failure: FailureModel::Probability { p: 0.0 },
         error: "E".into(),
         error_class: ErrorClass::Retryable,
@@ -26,16 +29,37 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
     };
     cfg.kinds = vec![k];
     cfg.arrivals = vec![
-        Arrivals { kind: 0, pattern: Pattern::Poisson { rate_per_s: 15.73369847773607, count: 14 } },
-        Arrivals { kind: 0, pattern: Pattern::Times { at_ms: vec![127] } },
+        Arrivals {
+            kind: 0,
+            pattern: Pattern::Poisson {
+                rate_per_s: 15.73369847773607,
+                count: 14,
+            },
+        },
+        Arrivals {
+            kind: 0,
+            pattern: Pattern::Times { at_ms: vec![127] },
+        },
     ];
     cfg.workers = vec![
-        WorkerSpec { start: SimTime::from_ms(809), crash_probability: 0.027450777128696417, ..WorkerSpec::new("w", 0) },
-        WorkerSpec { start: SimTime::from_ms(862), ..WorkerSpec::new("w", 0) },
+        WorkerSpec {
+            start: SimTime::from_ms(809),
+            crash_probability: 0.027450777128696417,
+            ..WorkerSpec::new("w", 0)
+        },
+        WorkerSpec {
+            start: SimTime::from_ms(862),
+            ..WorkerSpec::new("w", 0)
+        },
     ];
     cfg.claim = ClaimStrategy::Atomic;
     cfg.lease = SimDuration::from_ms(54);
-    cfg.retry = BackoffPolicy { base: SimDuration(0), cap: SimDuration(0), growth: Growth::Fixed, jitter: Jitter::None };
+    cfg.retry = BackoffPolicy {
+        base: SimDuration(0),
+        cap: SimDuration(0),
+        growth: Growth::Fixed,
+        jitter: Jitter::None,
+    };
     cfg.downstream = Some(Downstream {
         capacity: 0,
         latency: DurationDist::Fixed { ms: 0 },
@@ -43,8 +67,14 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
         rate_limit: None,
         outage: Some((SimTime(0), SimTime(1_670_000))),
     });
-    cfg.intake = Intake::Queue { publish_failure: 0.0, fallback_calls: 0 };
-    cfg.limits = Limits { max_events: 20_000, max_time: SimTime(3_600_000_000) };
+    cfg.intake = Intake::Queue {
+        publish_failure: 0.0,
+        fallback_calls: 0,
+    };
+    cfg.limits = Limits {
+        max_events: 20_000,
+        max_time: SimTime(3_600_000_000),
+    };
     cfg.log = true;
     let mut sim = Simulation::new(cfg).expect("valid");
     sim.run();
@@ -67,6 +97,16 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
             "1.401593s w job#5 k 3/2: claimed (UPDATE … RETURNING)",
         ]
     );
-    let row = sim.table().rows().into_iter().find(|r| r.id.0 == 5).expect("job 5");
-    assert!(row.attempts > row.max_attempts, "attempts {} of {}", row.attempts, row.max_attempts);
+    let row = sim
+        .table()
+        .rows()
+        .into_iter()
+        .find(|r| r.id.0 == 5)
+        .expect("job 5");
+    assert!(
+        row.attempts > row.max_attempts,
+        "attempts {} of {}",
+        row.attempts,
+        row.max_attempts
+    );
 }
