@@ -94,9 +94,13 @@ pub struct ExportBarProps {
 /// Whether `out` may go ahead: not while a sheet field shows a value it refused (the sheet
 /// holds the last accepted value, so the output would differ from the screen). Refused: says
 /// so, naming every such field, and returns `false`.
-fn allowed(ctx: &AppContext, out: Output) -> bool {
+/// Once every field is fixed, an earlier refusal's notice goes away.
+pub fn allowed(ctx: &AppContext, out: Output) -> bool {
     let ids = refused_fields("section.sheet");
     if ids.is_empty() {
+        if matches!(ctx.notice, Some(SheetNotice::FieldsRefused(..))) {
+            ctx.dispatch(Action::Notice(None));
+        }
         return true;
     }
     ctx.dispatch(Action::Notice(Some(SheetNotice::FieldsRefused(out, ids))));

@@ -167,7 +167,12 @@ pub fn SheetScreen() -> Html {
     };
     let simulate = {
         let ctx = ctx.clone();
-        Callback::from(move |_| ctx.dispatch(Action::SimulateSheet))
+        Callback::from(move |_| {
+            // Not with a refused value on screen: the simulator would get the last accepted one.
+            if crate::ui::export_bar::allowed(&ctx, crate::ui::state::Output::Simulate) {
+                ctx.dispatch(Action::SimulateSheet);
+            }
+        })
     };
     let load_example = {
         let ctx = ctx.clone();

@@ -35,6 +35,8 @@ enum Phase {
     RunningB(u64),
     Cancelled,
     Failed(Vec<String>),
+    /// Knobs showing a refused value: worded at display time, so a language switch follows.
+    Refused(Vec<crate::domain::sim::custom::Knob>),
 }
 
 /// A comparison in progress: A's view once it is done, B's request, both labels.
@@ -147,12 +149,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let a = props.a.clone();
         let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
         Callback::from(move |_: MouseEvent| {
-            if crate::ui::sim_knobs::knob_refused() {
-                phase.set(Phase::Failed(vec![t!(
-                    "knobs.ui.refused-field",
-                    locale = lang.code()
-                )
-                .into_owned()]));
+            let refused = crate::ui::sim_knobs::refused_knobs();
+            if !refused.is_empty() {
+                phase.set(Phase::Refused(refused));
                 return;
             }
             let mut a = match a.clone() {
@@ -211,6 +210,14 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         Phase::Cancelled => {
             html! { <p class="sim-status" role="status" data-compare-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
         }
+        Phase::Refused(knobs) => html! {
+            <div class="notice error-notice" role="alert" data-compare-status="failed">
+                <p>{ t!("sim.compare.failed", locale = l) }</p>
+                <ul>{ for knobs.iter().map(|k| html! {
+                    <li>{ t!("fixui.refused-knob", locale = l, knob = k.label(lang)) }</li>
+                }) }</ul>
+            </div>
+        },
         Phase::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-compare-status="failed">
                 <p>{ t!("sim.compare.failed", locale = l) }</p>

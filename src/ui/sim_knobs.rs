@@ -235,6 +235,9 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             download_error.set(refused);
         })
     };
+    // The file would not validate: say why the button is off (the seed field and the
+    // findings show the details).
+    let blocked = !findings.is_empty() || props.seed.is_none();
     let download_error = (*download_error).clone().map(|e| match e {
         DownloadRefused::Refused(knobs) => {
             let names: Vec<String> = knobs.iter().map(|k| k.label(lang)).collect();
@@ -264,7 +267,8 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             { group(Group::Downstream, "downstream") }
             <div class="actions knob-actions">
                 <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
-                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={!findings.is_empty() || props.seed.is_none()}>{ t!("knobs.ui.download", locale = l) }</button>
+                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={blocked}
+                    title={blocked.then(|| t!("knobs.ui.download-blocked", locale = l).into_owned())}>{ t!("knobs.ui.download", locale = l) }</button>
             </div>
             <p class="hint">{ t!("knobs.ui.download-hint", locale = l, file = file_name) }</p>
             <div class="slot">{ download_error.map(|e| html! { <p class="error" role="alert" data-download-refused="true">{ e }</p> }) }</div>

@@ -186,19 +186,23 @@ pub fn SimulateScreen() -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let fail = |p: Problem| status.set(RunStatus::Failed(vec![p]));
-            let Some(seed) = seed else {
-                return fail(Problem::Seed);
-            };
-            // A knob showing a refused value holds its last good value; do not run that.
-            if is_custom {
-                let refused = crate::ui::sim_knobs::refused_knobs();
-                if !refused.is_empty() {
-                    status.set(RunStatus::Failed(
-                        refused.into_iter().map(Problem::Refused).collect(),
-                    ));
-                    return;
-                }
+            // Every field showing a refused value is named at once: the seed, and the knobs
+            // (a refused knob holds its last good value; do not run that).
+            let mut problems = Vec::new();
+            if seed.is_none() {
+                problems.push(Problem::Seed);
             }
+            if is_custom {
+                problems.extend(
+                    crate::ui::sim_knobs::refused_knobs()
+                        .into_iter()
+                        .map(Problem::Refused),
+                );
+            }
+            let (Some(seed), true) = (seed, problems.is_empty()) else {
+                status.set(RunStatus::Failed(problems));
+                return;
+            };
             let custom = match current_config.clone() {
                 Some(Err(errors)) => {
                     status.set(RunStatus::Failed(errors));

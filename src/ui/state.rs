@@ -51,6 +51,8 @@ pub enum Output {
     Download,
     /// Print the page.
     Print,
+    /// Open the simulator on the sheet's settings.
+    Simulate,
 }
 
 impl SheetNotice {
@@ -89,6 +91,7 @@ impl SheetNotice {
                     Output::Copy => t!("sheetfix.not-copied", locale = l),
                     Output::Download => t!("sheetfix.not-downloaded", locale = l),
                     Output::Print => t!("sheetfix.not-printed", locale = l),
+                    Output::Simulate => t!("sheetfix.not-simulated", locale = l),
                 };
                 let key = if ids.len() > 1 {
                     "sheetfix.fields-refused"

@@ -382,3 +382,28 @@ test('an import error follows a language switch', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('"Simulate these settings" is refused while a sheet field shows a refused value; the notice goes once fixed', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.fill('#max-attempts', '7');
+  await page.press('#max-attempts', 'Tab');
+  await page.fill('#max-attempts', '0');
+  await page.press('#max-attempts', 'Tab');
+  await page.click('section.sheet #simulate-sheet');
+  const notice = await page.waitForSelector('[data-notice="error"]');
+  assert.match(await notice.textContent(), /^Not simulated — Max attempts: the field shows a value it refused/);
+  assert.ok(await page.$('section.sheet'), 'still on the sheet');
+  // Fixed: a download goes ahead and the stale refusal goes away.
+  await page.fill('#max-attempts', '3');
+  await page.press('#max-attempts', 'Tab');
+  const download = page.waitForEvent('download');
+  await page.click('[data-format="csv"] [data-action="download"]');
+  await download;
+  await page.waitForSelector('[data-notice="error"]', { state: 'detached' });
+  await page.click('section.sheet #simulate-sheet');
+  await page.waitForSelector('section.simulate:visible');
+  assert.equal(await page.inputValue('#knob-max-attempts'), '3');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

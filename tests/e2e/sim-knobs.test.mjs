@@ -126,7 +126,22 @@ test('without a sheet the defaults are used and the screen says so (ja)', async 
   // Neither Run nor Compare uses the last good value behind a refused one.
   await page.click('#compare-run');
   await page.waitForSelector('[data-compare-status="failed"]');
-  assert.match(await page.textContent('[data-compare-status="failed"]'), /受け付けられない値/);
+  assert.match(await page.textContent('[data-compare-status="failed"]'), /完了通知前のクラッシュ：受け付けられない値/);
+  // Worded when shown: the refusal follows a language switch.
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForSelector('html[lang="en"]');
+  assert.match(await page.textContent('[data-compare-status="failed"]'), /Crash before acknowledging: the field shows a value it refused/);
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  // A bad seed is named together with the refused knob, not instead of it.
+  await page.fill('#seed', '-1');
+  await page.click('#sim-run');
+  await page.waitForSelector('[data-status="failed"]');
+  const failed = await page.textContent('[data-status="failed"]');
+  assert.match(failed, /シード/);
+  assert.match(failed, /完了通知前のクラッシュ/);
+  assert.ok(await page.getAttribute('#knobs-download', 'title'), 'the disabled download says why');
+  await page.fill('#seed', '1');
   await screenshot(page, 'ja-sim-knobs');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -47,11 +47,7 @@ fn the_load_preset_reports_progress_and_caps_the_table() {
     assert!(seen.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(view.counts.iter().sum::<u64>(), 5_000);
     assert_eq!(view.counts[0] + view.counts[1], 5_000, "all done or dead");
-    assert_eq!(
-        view.jobs.len(),
-        200,
-        "the table sent to the page is capped"
-    );
+    assert_eq!(view.jobs.len(), 200, "the table sent to the page is capped");
     let again = run(&req(LOAD_SCENARIO, None, 1, Some(5_000)), 2_000, |_| {}).expect("runs");
     assert_eq!(again.trace_hash, view.trace_hash, "same seed, same run");
 }
