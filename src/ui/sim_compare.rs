@@ -6,7 +6,7 @@
 
 use crate::domain::number::group_thousands;
 use crate::domain::sim::charts::ChartScale;
-use crate::domain::sim::compare::diff;
+use crate::domain::sim::compare::diff_in;
 use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
 use crate::ui::glue::SimWorker;
 use crate::ui::state::AppContext;
@@ -226,7 +226,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         },
     };
     let result = (*results).clone().map(|pair| {
-        let lines = diff(&pair.a.key, &pair.b.key);
+        let lines = diff_in(&pair.a.key, &pair.b.key, lang);
         let any = lines.iter().any(|d| d.differs);
         let scale = ChartScale::shared(
             &ChartScale::of(&pair.a.charts),
@@ -237,7 +237,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 <div class="compare-col" data-side={side}>
                     <h4>{ name }{ t!("ui.colon", locale = l) }{ label.clone() }</h4>
                     <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
-                        { format!(" (seed {})", v.seed) }</p>
+                        { t!("fixui.seed-n", locale = l, seed = v.seed) }</p>
                     <div class="slot charts-slot">{ charts(v, scale) }</div>
                 </div>
             }

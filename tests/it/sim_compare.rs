@@ -151,3 +151,22 @@ fn times_share_the_charts_unit() {
         .expect("a completion line");
     assert_eq!((line.a, line.b), s("2.5 min", "0.02 min"));
 }
+
+#[test]
+fn times_are_written_in_the_language() {
+    use modality_advisor::domain::sim::compare::diff_in;
+    use modality_advisor::domain::Lang;
+    let (a, b) = (
+        key("duplicate-execution", "plain"),
+        key("duplicate-execution", "idempotency-key"),
+    );
+    let p95 = |lang| {
+        diff_in(&a, &b, lang)
+            .into_iter()
+            .find(|l| l.id == "p95")
+            .map(|l| l.a)
+            .expect("a p95 line")
+    };
+    assert_eq!(p95(Lang::En), "17.2 min");
+    assert_eq!(p95(Lang::Ja), "17.2分");
+}

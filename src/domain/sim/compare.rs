@@ -5,6 +5,7 @@
 use super::charts::TimeUnit;
 use super::report::Report;
 use crate::domain::number::group_thousands;
+use crate::domain::Lang;
 use serde::{Deserialize, Serialize};
 
 /// The figures a comparison looks at. Counts are whole runs; times in ms or s as named.
@@ -125,6 +126,17 @@ fn signed(v: i64) -> String {
     }
 }
 
+/// A time unit's suffix in `lang`: `" min"` in English, `"分"` in Japanese.
+fn unit_suffix(key: &str, lang: Lang) -> String {
+    match (lang, key) {
+        (Lang::Ja, "ms") => "ミリ秒".to_owned(),
+        (Lang::Ja, "s") => "秒".to_owned(),
+        (Lang::Ja, "min") => "分".to_owned(),
+        (Lang::Ja, "h") => "時間".to_owned(),
+        _ => format!(" {key}"),
+    }
+}
+
 fn decimal(v: f64, unit: &str) -> String {
     let v = if v.is_finite() { v } else { 0.0 };
     if v >= 100.0 {
@@ -137,10 +149,10 @@ fn decimal(v: f64, unit: &str) -> String {
 /// Two times in ms shown in one unit chosen from the larger ([`TimeUnit::for_max_ms`], the
 /// charts' rule): `(202 ms, 100 ms)`; `(2 min, 32.2 s)` → `"2.0 min"`, `"0.54 min"` (two
 /// decimals below one unit, so the smaller run keeps its digits); `–` for none.
-fn times_ms(a: Option<f64>, b: Option<f64>) -> (String, String) {
+fn times_ms(a: Option<f64>, b: Option<f64>, lang: Lang) -> (String, String) {
     let max = a.unwrap_or(0.0).max(b.unwrap_or(0.0));
     let tu = TimeUnit::for_max_ms(max);
-    let unit = format!(" {}", tu.key());
+    let unit = unit_suffix(tu.key(), lang);
     let show = |v: Option<f64>| {
         v.map_or_else(
             || "–".to_owned(),
@@ -198,6 +210,11 @@ const MAX_CLAIM_WORKERS: usize = 4;
 /// reads `2.0 min → 0.5 min`. Counts that change by a ratio get a relative
 /// change ([`change`]).
 pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
+    diff_in(a, b, Lang::En)
+}
+
+/// [`diff`] with the time units written in `lang` (`17.2 min` / `17.2分`).
+pub fn diff_in(a: &KeyNumbers, b: &KeyNumbers, lang: Lang) -> Vec<DiffLine> {
     let mut out = Vec::new();
     let mut line = |id: &'static str, av: String, bv: String, change: Option<String>| {
         let differs = av != bv;
@@ -288,13 +305,13 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
                 (Some(x), Some(y)) => change(x, y),
                 _ => None,
             };
-            let (av, bv) = times_ms(a.p95_ms, b.p95_ms);
+            let (av, bv) = times_ms(a.p95_ms, b.p95_ms, lang);
             line("p95", av, bv, change);
         }
         line(
             "end",
-            decimal(a.end_s, " s"),
-            decimal(b.end_s, " s"),
+            decimal(a.end_s, &unit_suffix("s", lang)),
+            decimal(b.end_s, &unit_suffix("s", lang)),
             change(a.end_s, b.end_s),
         );
     }
@@ -305,7 +322,7 @@ pub fn diff(a: &KeyNumbers, b: &KeyNumbers) -> Vec<DiffLine> {
             decimal(bc, ""),
             change(ac, bc),
         );
-        let (av, bv) = times_ms(Some(at), Some(bt));
+        let (av, bv) = times_ms(Some(at), Some(bt), lang);
         line("mean-completion", av, bv, change(at, bt));
     }
     out
