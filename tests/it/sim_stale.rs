@@ -100,7 +100,7 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
     let row = sim
         .table()
         .rows()
-        .into_iter()
+        .iter()
         .find(|r| r.id.0 == 5)
         .expect("job 5");
     assert!(
