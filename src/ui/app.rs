@@ -34,22 +34,30 @@ pub fn App() -> Html {
     use_effect_with(state.session(), glue::save_session);
     // Back / Forward move between questions and screens: each place is a history entry.
     // `moved` is set while the reducer follows the history, so following it adds no entry.
-    let moved = use_mut_ref(|| false);
+    let moved = use_mut_ref(|| true); // the first check corrects the fragment in place
+                                      // Bumped on every history move, so the fragment is checked again even when the move
+                                      // changed nothing (a place that does not exist yet, or an unknown fragment).
+    let pops = use_state(|| 0u32);
+    let pops_seen = use_mut_ref(|| 0u32);
     {
         let (dispatch, moved) = (state.dispatcher(), moved.clone());
+        let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
         use_effect_with((), move |_| {
             let listener = glue::HistoryListener::new(Callback::from(move |fragment: String| {
+                *moved.borrow_mut() = true;
                 if let Some(place) = Place::parse(&fragment) {
-                    *moved.borrow_mut() = true;
                     dispatch.dispatch(Action::GoTo(place));
                 }
+                let n = pops_seen.borrow().wrapping_add(1);
+                *pops_seen.borrow_mut() = n;
+                pops.set(n);
             }));
             move || drop(listener)
         });
     }
     {
         let moved = moved.clone();
-        use_effect_with(state.place(), move |place| {
+        use_effect_with((state.place(), *pops), move |(place, _)| {
             let fragment = place.fragment();
             let now = glue::location_fragment();
             if now != fragment {

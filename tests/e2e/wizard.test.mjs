@@ -314,6 +314,20 @@ test('Back and Forward move between questions and screens; a URL with a place op
   await page.waitForSelector('section.sheet');
   await page.goto(server.url.replace(/\/$/, '') + '/#simulate');
   await page.waitForSelector('section.simulate:visible');
+  // A fragment naming nothing is put right in place.
+  await page.goto(server.url.replace(/\/$/, '') + '/#bogus');
+  await page.waitForFunction(() => location.hash === '#simulate');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+  // A fresh browser asked for the sheet before any decision shows the first question, and
+  // the address says so.
+  const fresh = await openPage(browser, server.url.replace(/\/$/, '') + '/#sheet');
+  await fresh.waitForSelector('form.question[data-question="time-triggered"]');
+  await fresh.waitForFunction(() => location.hash === '#q/time-triggered');
+  // about:blank and this page: the correction added no entry.
+  assert.equal(await fresh.evaluate(() => history.length), 2, 'corrected in place, no extra entry');
+  await fresh.goto(server.url.replace(/\/$/, '') + '/#sheet');
+  await fresh.waitForFunction(() => location.hash === '#q/time-triggered');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context().close();
 });
