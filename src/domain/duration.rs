@@ -3,17 +3,29 @@
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 
+/// The units durations are written and typed in, smallest first: (size in ms, English,
+/// Japanese). The page's unit selects use the index into this table.
+pub const UNITS: [(u64, &str, &str); 5] = [
+    (1, "ms", "ミリ秒"),
+    (1_000, "s", "秒"),
+    (60_000, "min", "分"),
+    (3_600_000, "h", "時間"),
+    (86_400_000, "d", "日"),
+];
+
+/// The suffix of the unit named `key` (`"ms"`, `"s"`, `"min"`, `"h"`, `"d"`) in `lang`:
+/// `" min"` in English (with its space), `"分"` in Japanese; an unknown key is written as is.
+pub fn unit_suffix(key: &str, lang: Lang) -> String {
+    match (lang, UNITS.iter().find(|u| u.1 == key)) {
+        (Lang::Ja, Some(&(_, _, ja))) => ja.to_owned(),
+        _ => format!(" {key}"),
+    }
+}
+
 /// Formats a duration in milliseconds with the largest unit that divides it exactly:
 /// `30_000` → `"30 s"` / `"30秒"`, `600_000` → `"10 min"` / `"10分"`, `1_500` → `"1 500 ms"`.
 /// Units: d, h, min, s, ms (ja: 日, 時間, 分, 秒, ミリ秒). Zero is `"0 s"` / `"0秒"`.
 pub fn exact(ms: u64, lang: Lang) -> String {
-    const UNITS: [(u64, &str, &str); 5] = [
-        (86_400_000, "d", "日"),
-        (3_600_000, "h", "時間"),
-        (60_000, "min", "分"),
-        (1_000, "s", "秒"),
-        (1, "ms", "ミリ秒"),
-    ];
     if ms == 0 {
         return match lang {
             Lang::En => "0 s".into(),
@@ -22,6 +34,7 @@ pub fn exact(ms: u64, lang: Lang) -> String {
     }
     let (size, en, ja) = UNITS
         .into_iter()
+        .rev()
         .find(|(size, _, _)| ms.is_multiple_of(*size))
         .unwrap_or((1, "ms", "ミリ秒"));
     let n = group_thousands(ms / size);

@@ -315,14 +315,8 @@ pub fn NumberField(props: &NumberProps) -> Html {
     }
 }
 
-/// Units a duration can be typed in.
-const UNITS: [(u64, &str, &str); 5] = [
-    (1, "ms", "ミリ秒"),
-    (1_000, "s", "秒"),
-    (60_000, "min", "分"),
-    (3_600_000, "h", "時間"),
-    (86_400_000, "d", "日"),
-];
+// Units a duration can be typed in (the select's value is the index).
+use crate::domain::duration::UNITS;
 
 /// Properties of [`DurationField`].
 #[derive(Properties, PartialEq, Clone)]

@@ -4,6 +4,7 @@
 
 use super::charts::TimeUnit;
 use super::report::Report;
+use crate::domain::duration::unit_suffix;
 use crate::domain::number::group_thousands;
 use crate::domain::Lang;
 use serde::{Deserialize, Serialize};
@@ -123,17 +124,6 @@ fn signed(v: i64) -> String {
         format!("−{}", group_thousands(v.unsigned_abs()))
     } else {
         group_thousands(v as u64)
-    }
-}
-
-/// A time unit's suffix in `lang`: `" min"` in English, `"分"` in Japanese.
-fn unit_suffix(key: &str, lang: Lang) -> String {
-    match (lang, key) {
-        (Lang::Ja, "ms") => "ミリ秒".to_owned(),
-        (Lang::Ja, "s") => "秒".to_owned(),
-        (Lang::Ja, "min") => "分".to_owned(),
-        (Lang::Ja, "h") => "時間".to_owned(),
-        _ => format!(" {key}"),
     }
 }
 
