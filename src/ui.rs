@@ -13,6 +13,7 @@ pub mod sheet;
 pub mod sim_charts;
 pub mod sim_compare;
 pub mod sim_knobs;
+pub mod sim_result;
 pub mod simulate;
 pub mod state;
 pub mod state_machine;
