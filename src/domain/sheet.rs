@@ -138,7 +138,7 @@ impl Decision {
 pub use crate::domain::sim::backoff::Growth as BackoffKind;
 /// Randomisation of the wait (`none` | `full` | `equal` | `decorrelated`; AWS Architecture
 /// Blog, "Exponential Backoff And Jitter"): the simulator's
-/// [`Jitter`](crate::domain::sim::backoff::Jitter).
+/// [`Jitter`].
 pub use crate::domain::sim::backoff::Jitter;
 
 /// The wait strategy between attempts. Units: milliseconds.

@@ -1,5 +1,5 @@
 //! "Your settings" on the simulator screen: the knobs of a
-//! [`CustomRun`](crate::domain::sim::custom::CustomRun) grouped as From the sheet / Load /
+//! [`CustomRun`] grouped as From the sheet / Load /
 //! Failures / Downstream, each with its unit and a one-line explanation; sheet knobs say
 //! whether they still hold the sheet's value. Numbers use the sheet's form fields (a refused
 //! value shows a message naming the range and the settings keep their last good value);

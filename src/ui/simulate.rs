@@ -1,6 +1,6 @@
 //! The simulator screen: the six presets with their lessons, "your settings", variant and
 //! seed, a run in the simulation Web Worker (progress, cancel), the result
-//! ([`RunResult`](crate::ui::sim_result::RunResult)) and Compare. The engine never runs on the
+//! ([`RunResult`]) and Compare. The engine never runs on the
 //! main thread.
 
 use crate::domain::lang::Lang;

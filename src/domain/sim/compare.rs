@@ -189,7 +189,7 @@ fn claim_list(c: &[(String, u64)]) -> String {
 const MAX_CLAIM_WORKERS: usize = 4;
 
 /// The figures of `a` and `b` side by side, in this order, for queue runs: `claims` (worker →
-/// first job, when either run has claims and at most [`MAX_CLAIM_WORKERS`] workers claimed),
+/// first job, when either run has claims and at most `MAX_CLAIM_WORKERS` (4) workers claimed),
 /// `lock-errors` (count and workers, when either run has one), done, dead, unfinished,
 /// runs, balance and duplicates (when a job has a side effect), `prevented` (stopped by the
 /// key), downstream `calls`, `calls-ok`, `calls-busy`, `calls-failed`, `accepted` and

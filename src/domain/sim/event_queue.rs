@@ -6,7 +6,7 @@
 //!
 //! Layout, for speed: `(time, seq)` is packed into one `u128` key (time in the high half), kept
 //! in its own array next to the events, so ordering compares one integer and moves 16 bytes.
-//! A queue of at most [`SMALL`] events (the usual case: one pending event per worker and per
+//! A queue of at most `SMALL` events (the usual case: one pending event per worker and per
 //! arrival stream) is an unordered array with the index of its minimum cached; a larger one
 //! becomes a binary min-heap, and goes back to the array form once it has shrunk to half of
 //! that. Keys are unique, so both forms pop the same event: the order never depends on the form.

@@ -213,7 +213,7 @@ fn fnv1a(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// The page's view of a report (with no log: see [`with_log`]; without [`RunView::charts`],
+/// The page's view of a report (with no log: see `with_log`; without [`RunView::charts`],
 /// which needs the run itself).
 pub fn view_of(report: &Report, events: u64) -> RunView {
     let count = |s: &str| report.jobs.iter().filter(|j| status_name(j) == s).count() as u64;
