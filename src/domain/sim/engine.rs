@@ -17,8 +17,8 @@ use super::config::{
 };
 use super::depth::DepthSeries;
 use super::error::ConfigError;
-use super::event_queue::EventQueue;
-use super::jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+use super::event_queue::{key, EventQueue};
+use super::jobs::{Claimed, ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
 use super::log::{
     ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
@@ -33,6 +33,17 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 const LOCK_ERROR_PAUSE: SimDuration = SimDuration::from_ms(100);
 /// Most buckets kept in the downstream-calls series (the bucket doubles past it).
 const MAX_SERIES_POINTS: usize = 4_096;
+
+/// [`Simulation`]'s `heads` entry of a stream with no arrival left.
+const NO_ARRIVAL: u128 = u128::MAX;
+
+/// The smallest key of `heads` and its index (`(NO_ARRIVAL, 0)` when none is pending).
+fn earliest(heads: &[u128]) -> (u128, usize) {
+    heads
+        .iter()
+        .enumerate()
+        .fold((NO_ARRIVAL, 0), |best, (i, &k)| if k < best.0 { (k, i) } else { best })
+}
 
 /// Why a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,9 +82,6 @@ pub enum CallResult {
 
 #[derive(Debug, Clone, Copy)]
 enum Ev {
-    Arrive {
-        stream: usize,
-    },
     Poll {
         w: usize,
         token: u64,
@@ -117,6 +125,7 @@ enum WState {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Run {
     job: JobId,
+    kind: KindId,
     attempt: u32,
     calls: u32,
     prev_wait: Option<SimDuration>,
@@ -194,6 +203,12 @@ pub struct Simulation {
     cfg: SimConfig,
     now: SimTime,
     queue: EventQueue<Ev>,
+    /// Per arrival stream, the ordering key ([`key`]) of its next arrival, or [`NO_ARRIVAL`]:
+    /// kept out of `queue` (one arrival pending per stream, the most frequent event) but
+    /// ordered against it exactly as if it had been scheduled there.
+    heads: Vec<u128>,
+    /// The smallest of `heads` and its stream.
+    next_arrival: (u128, usize),
     rng: SimRng,
     table: JobsTable,
     errors: Vec<String>,
@@ -254,7 +269,7 @@ impl Simulation {
             call_errors[i] = ErrorId(errors.len() as u32);
             errors.push(r.text().to_owned());
         }
-        let mut queue = EventQueue::new();
+        let mut firsts = Vec::new();
         let mut streams = Vec::new();
         for (i, a) in cfg.arrivals.iter().enumerate() {
             let mut times = Vec::new();
@@ -277,7 +292,7 @@ impl Simulation {
                 },
             });
             if let Some(t) = first {
-                queue.schedule(t, Ev::Arrive { stream: i });
+                firsts.push((t, i));
             }
         }
         let streams_open = streams
@@ -285,20 +300,20 @@ impl Simulation {
             .enumerate()
             .filter(|(i, _)| cfg.job_count_of(*i) > 0)
             .count();
-        // Poisson streams draw their first gap now, in stream order, so the trace is fixed.
+        // Streams start in order of their first instant (ties: stream order); Poisson streams
+        // draw their first gap now, in that order, so the trace is fixed.
+        firsts.sort_unstable();
         let mut rng = SimRng::new(cfg.seed);
         let mut first_queue = EventQueue::new();
-        while let Some((t, ev)) = queue.pop() {
-            let t = match ev {
-                Ev::Arrive { stream } => match cfg.arrivals[stream].pattern {
-                    Pattern::Poisson { rate_per_s, .. } => {
-                        t.plus(SimDuration(round_us(rng.exponential(1e6 / rate_per_s))))
-                    }
-                    _ => t,
-                },
+        let mut heads = vec![NO_ARRIVAL; streams.len()];
+        for (t, stream) in firsts {
+            let t = match cfg.arrivals[stream].pattern {
+                Pattern::Poisson { rate_per_s, .. } => {
+                    t.plus(SimDuration(round_us(rng.exponential(1e6 / rate_per_s))))
+                }
                 _ => t,
             };
-            first_queue.schedule(t, ev);
+            heads[stream] = key(t, first_queue.take_seq());
         }
         let mut workers = Vec::new();
         for (i, w) in cfg.workers.iter().enumerate() {
@@ -349,6 +364,8 @@ impl Simulation {
         Ok(Simulation {
             now: SimTime::ZERO,
             queue: first_queue,
+            next_arrival: earliest(&heads),
+            heads,
             rng,
             table,
             errors,
@@ -436,7 +453,7 @@ impl Simulation {
 
     /// Events scheduled and not yet processed.
     pub fn pending_events(&self) -> usize {
-        self.queue.len()
+        self.queue.len() + self.heads.iter().filter(|&&k| k != NO_ARRIVAL).count()
     }
 
     /// Events processed so far.
@@ -512,20 +529,30 @@ impl Simulation {
             self.stopped = Some(StopReason::MaxEvents);
             return false;
         }
-        let Some(t) = self.queue.peek_time() else {
+        let queued = self.queue.peek_key().unwrap_or(NO_ARRIVAL);
+        let (arrival, stream) = self.next_arrival;
+        let next = queued.min(arrival);
+        if next == NO_ARRIVAL {
             self.stopped = Some(StopReason::Drained);
             return false;
-        };
+        }
+        let t = SimTime((next >> 64) as u64);
         if t > self.cfg.limits.max_time {
             self.stopped = Some(StopReason::MaxTime);
             return false;
         }
-        let Some((t, ev)) = self.queue.pop() else {
-            return false;
-        };
         self.now = t;
         self.events += 1;
-        self.apply(ev);
+        if arrival < queued {
+            self.heads[stream] = NO_ARRIVAL;
+            self.arrive(stream);
+            self.next_arrival = earliest(&self.heads);
+        } else {
+            let Some((_, ev)) = self.queue.pop() else {
+                return false;
+            };
+            self.apply(ev);
+        }
         self.maybe_wake();
         self.sample();
         true
@@ -535,12 +562,18 @@ impl Simulation {
     /// number of events processed.
     pub fn step_until(&mut self, until: SimTime) -> u64 {
         let before = self.events;
-        while self.queue.peek_time().is_some_and(|t| t <= until) {
+        while self.next_time().is_some_and(|t| t <= until) {
             if !self.step() {
                 break;
             }
         }
         self.events - before
+    }
+
+    /// The time of the next event (queued or arrival), if any.
+    fn next_time(&self) -> Option<SimTime> {
+        let next = self.queue.peek_key().unwrap_or(NO_ARRIVAL).min(self.next_arrival.0);
+        (next != NO_ARRIVAL).then_some(SimTime((next >> 64) as u64))
     }
 
     /// Runs until the run stops; returns why.
@@ -649,7 +682,6 @@ impl Simulation {
 
     fn apply(&mut self, ev: Ev) {
         match ev {
-            Ev::Arrive { stream } => self.arrive(stream),
             Ev::Poll { w, token } => {
                 if self.workers[w].token == token {
                     self.poll(w);
@@ -657,7 +689,7 @@ impl Simulation {
             }
             Ev::Mark { w, job, token } => {
                 if self.workers[w].token == token {
-                    if let Some(row) = self.table.mark_running(job, self.now, self.cfg.lease) {
+                    if let Some(row) = self.table.mark_running_claimed(job, self.now, self.cfg.lease) {
                         self.begin_run(w, row);
                     }
                 }
@@ -732,7 +764,7 @@ impl Simulation {
             _ => None,
         };
         match next {
-            Some(t) => self.queue.schedule(t, Ev::Arrive { stream }),
+            Some(t) => self.heads[stream] = key(t, self.queue.take_seq()),
             None => self.streams_open = self.streams_open.saturating_sub(1),
         }
     }
@@ -927,7 +959,7 @@ impl Simulation {
         self.workers[w].state = WState::Idle;
         let now = self.now;
         match self.cfg.claim {
-            ClaimStrategy::Atomic => match self.table.claim(now, self.cfg.lease) {
+            ClaimStrategy::Atomic => match self.table.claim_run(now, self.cfg.lease) {
                 Some(row) => self.begin_run(w, row),
                 None => self.go_idle(w),
             },
@@ -1016,7 +1048,7 @@ impl Simulation {
         let Some(image) = self.table.row(id) else {
             return;
         };
-        if let Some(row) = self.table.mark_running(id, self.now, SimDuration(u64::MAX)) {
+        if let Some(row) = self.table.mark_running_claimed(id, self.now, SimDuration(u64::MAX)) {
             self.locks.insert(id.0, RowLock { holder: w, image });
             self.begin_run(w, row);
         }
@@ -1081,7 +1113,7 @@ impl Simulation {
         }
     }
 
-    fn begin_run(&mut self, w: usize, row: Job) {
+    fn begin_run(&mut self, w: usize, row: Claimed) {
         let id = row.id;
         let attempt = row.attempts;
         self.workers[w].claims += 1;
@@ -1109,6 +1141,7 @@ impl Simulation {
         self.workers[w].token += 1;
         let run = Run {
             job: id,
+            kind: row.kind,
             attempt,
             calls: 0,
             prev_wait: None,
@@ -1138,10 +1171,7 @@ impl Simulation {
         let WState::Running(run) = self.workers[w].state else {
             return;
         };
-        let Some(row) = self.table.row(run.job) else {
-            return;
-        };
-        let k = row.kind.0 as usize;
+        let k = run.kind.0 as usize;
         let failed = match self.cfg.kinds[k].failure {
             FailureModel::Never => false,
             FailureModel::FirstRuns { k: n } => self.info.runs((run.job.0 - 1) as usize) <= n,
@@ -1162,11 +1192,7 @@ impl Simulation {
         if self.info.succeeded(idx) {
             self.counters.duplicate_runs += 1;
         }
-        let kind = self
-            .table
-            .row(run.job)
-            .map(|r| r.kind.0 as usize)
-            .unwrap_or(0);
+        let kind = run.kind.0 as usize;
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
             let key = effect
                 .idempotency_key

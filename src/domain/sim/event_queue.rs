@@ -39,7 +39,8 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
-fn key(time: SimTime, seq: u64) -> u128 {
+/// The packed `(time, seq)` ordering key.
+pub(super) fn key(time: SimTime, seq: u64) -> u128 {
     (u128::from(time.0) << 64) | u128::from(seq)
 }
 
@@ -93,6 +94,21 @@ impl<E> EventQueue<E> {
             self.find_min();
         }
         Some((SimTime((k >> 64) as u64), event))
+    }
+
+    /// Takes the next sequence number without scheduling anything: for an event the caller
+    /// keeps outside the queue (an arrival stream's next arrival) but that must order against
+    /// the queued ones exactly as if it had been scheduled now.
+    pub fn take_seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// The smallest packed key ([`key`]), if any.
+    pub fn peek_key(&self) -> Option<u128> {
+        let at = if self.heap { 0 } else { self.min };
+        self.keys.get(at).copied()
     }
 
     /// The time of the earliest event.

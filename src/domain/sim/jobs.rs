@@ -188,6 +188,14 @@ impl Transition {
     }
 }
 
+/// A row just claimed: its id, its attempt number (`attempts` after the claim) and its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Claimed {
+    pub id: JobId,
+    pub attempts: u32,
+    pub kind: KindId,
+}
+
 /// What [`JobsTable::release`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -492,21 +500,56 @@ impl JobsTable {
     /// unconditionally: the second statement of a two-statement claim, which does not re-check
     /// the status (that is the race). Returns the updated row; `None` for an unknown id.
     pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
-        let via = match self.stored(id)? {
-            r if r.status != Status::Running => Transition::CLAIM,
-            r if r.locked_until().is_some_and(|t| t <= now) => Transition::RECLAIM,
-            _ => Transition::DOUBLE_CLAIM,
+        self.mark_running_claimed(id, now, lease)?;
+        self.row(id)
+    }
+
+    /// [`JobsTable::mark_running`] returning only what a worker needs to start the run (the
+    /// engine's hot path: no [`Job`] is built).
+    pub(super) fn mark_running_claimed(
+        &mut self,
+        id: JobId,
+        now: SimTime,
+        lease: SimDuration,
+    ) -> Option<Claimed> {
+        let i = Self::index(id)?;
+        let row = self.rows.get_mut(i)?;
+        let old = row.status;
+        let via = match old {
+            Status::Running if row.leased && row.lease_end <= now => Transition::RECLAIM,
+            Status::Running => Transition::DOUBLE_CLAIM,
+            _ => Transition::CLAIM,
         };
-        self.set_status(id, Status::Running, via);
-        self.ready.remove(id.0);
         let until = now.plus(lease);
-        let row = self.stored_mut(id)?;
+        row.status = Status::Running;
         row.attempts = row.attempts.saturating_add(1);
         row.lease_end = until;
         row.leased = true;
-        let out = row.job(id.0);
+        let out = Claimed {
+            id,
+            attempts: row.attempts,
+            kind: row.kind,
+        };
+        if self.view.get().is_some() {
+            self.view = OnceCell::new();
+        }
+        self.counts[old.index()] -= 1;
+        self.counts[Status::Running.index()] += 1;
+        self.moves[usize::from(Transition::of(via, old, Status::Running).0)] += 1;
+        self.ready.remove(id.0);
         self.schedule(until, id.0);
         Some(out)
+    }
+
+    /// The kind of row `id` (`None` for an unknown id), without building a [`Job`].
+    pub fn kind_of(&self, id: JobId) -> Option<KindId> {
+        self.stored(id).map(|r| r.kind)
+    }
+
+    /// Atomic claim returning only what a worker needs (see [`JobsTable::claim`]).
+    pub(super) fn claim_run(&mut self, now: SimTime, lease: SimDuration) -> Option<Claimed> {
+        let id = self.peek_claimable(now)?;
+        self.mark_running_claimed(id, now, lease)
     }
 
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
