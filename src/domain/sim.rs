@@ -53,7 +53,7 @@ pub use engine::{CallResult, Counters, Simulation, StopReason};
 pub use error::ConfigError;
 pub use event_queue::EventQueue;
 pub use file::{load_config, SimConfigFile};
-pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Status, Transition};
+pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
 pub use log::{EventLog, LogEntry, LogEvent, LogNames};
 pub use report::{JobRow, Metrics, Percentiles, Report};
 pub use rng::SimRng;

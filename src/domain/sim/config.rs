@@ -7,6 +7,7 @@
 
 use super::backoff::BackoffPolicy;
 use super::error::ConfigError;
+use super::jobs::Retention;
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
 
@@ -334,6 +335,8 @@ pub struct SimConfig {
     pub log: bool,
     /// Width of a bucket of the queue-depth series.
     pub series_bucket: SimDuration,
+    /// Which finished rows the jobs table keeps ([`Retention::All`]: every row, as the seed).
+    pub retention: Retention,
 }
 
 impl SimConfig {
@@ -358,6 +361,7 @@ impl SimConfig {
             limits: Limits::default(),
             log: true,
             series_bucket: SimDuration::from_secs(1),
+            retention: Retention::All,
         }
     }
 

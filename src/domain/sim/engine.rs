@@ -115,11 +115,24 @@ enum Ev {
 enum WState {
     NotStarted,
     Idle,
-    Selecting,
+    /// Between the two statements of a claim of `job`.
+    Selecting { job: JobId },
     WaitingLock { job: JobId },
     Running(Run),
     Down,
     Finished,
+}
+
+impl WState {
+    /// The row this state refers to (the table must not delete it meanwhile).
+    fn job(&self) -> Option<JobId> {
+        match *self {
+            WState::Running(Run { job, .. })
+            | WState::Selecting { job }
+            | WState::WaitingLock { job } => Some(job),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -359,7 +372,7 @@ impl Simulation {
             errors: errors.clone(),
             builtin_errors: expiry_error.0,
         };
-        let mut table = JobsTable::with_capacity(jobs);
+        let mut table = JobsTable::with_retention(jobs, cfg.retention);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
             now: SimTime::ZERO,
@@ -590,7 +603,7 @@ impl Simulation {
             && self
                 .workers
                 .iter()
-                .all(|w| !matches!(w.state, WState::Running(_) | WState::Selecting))
+                .all(|w| !matches!(w.state, WState::Running(_) | WState::Selecting { .. }))
     }
 
     fn no_workers_left(&self) -> bool {
@@ -730,6 +743,26 @@ impl Simulation {
         }
     }
 
+    /// Sets worker `w`'s state, telling the table which row the worker now refers to (see
+    /// [`Retention`](super::Retention)).
+    #[inline]
+    fn set_state(&mut self, w: usize, state: WState) {
+        if !self.table.deletes() {
+            self.workers[w].state = state;
+            return;
+        }
+        let (old, new) = (self.workers[w].state.job(), state.job());
+        self.workers[w].state = state;
+        if old != new {
+            if let Some(j) = new {
+                self.table.hold(j);
+            }
+            if let Some(j) = old {
+                self.table.unhold(j);
+            }
+        }
+    }
+
     fn owner_live(&self, owner: Owner, token: u64) -> bool {
         match owner {
             Owner::Worker(w) => self.workers[w].token == token,
@@ -785,7 +818,7 @@ impl Simulation {
                     // ready set instead of its heap of later rows (same rows, fewer steps).
                     self.table.refresh(self.now);
                     let id = self.table.enqueue(kind, max, self.now);
-                    self.info.push(n, self.now);
+                    self.info.push(n);
                     self.counters.accepted += 1;
                     self.say(None, Some((id, 0)), LogEvent::Enqueued);
                 }
@@ -956,7 +989,7 @@ impl Simulation {
     }
 
     fn poll(&mut self, w: usize) {
-        self.workers[w].state = WState::Idle;
+        self.set_state(w, WState::Idle);
         let now = self.now;
         match self.cfg.claim {
             ClaimStrategy::Atomic => match self.table.claim_run(now, self.cfg.lease) {
@@ -966,7 +999,7 @@ impl Simulation {
             ClaimStrategy::TwoStatement { gap } => match self.table.peek_claimable(now) {
                 Some(id) => {
                     self.say(Some(w), None, LogEvent::Picked { job: id.0 as u32 });
-                    self.workers[w].state = WState::Selecting;
+                    self.set_state(w, WState::Selecting { job: id });
                     let token = self.workers[w].token;
                     self.queue
                         .schedule(now.plus(gap), Ev::Mark { w, job: id, token });
@@ -1012,7 +1045,7 @@ impl Simulation {
                     Some(id) => {
                         if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
                             self.say(Some(w), None, LogEvent::RowLockWait { job: id.0 as u32 });
-                            self.workers[w].state = WState::WaitingLock { job: id };
+                            self.set_state(w, WState::WaitingLock { job: id });
                             self.waiters.push((w, id));
                             if let Some(lt) = lock_timeout {
                                 let token = self.workers[w].token;
@@ -1034,10 +1067,10 @@ impl Simulation {
         self.workers[w].token += 1;
         self.say(Some(w), None, LogEvent::LockError(err));
         if self.cfg.workers[w].probe {
-            self.workers[w].state = WState::Finished;
+            self.set_state(w, WState::Finished);
             return;
         }
-        self.workers[w].state = WState::Idle;
+        self.set_state(w, WState::Idle);
         let pause = self.cfg.workers[w].poll.unwrap_or(LOCK_ERROR_PAUSE);
         let token = self.workers[w].token;
         self.queue
@@ -1066,7 +1099,7 @@ impl Simulation {
             self.waiters = rest;
             for (x, _) in woken {
                 self.workers[x].token += 1;
-                self.workers[x].state = WState::Idle;
+                self.set_state(x, WState::Idle);
                 let token = self.workers[x].token;
                 self.queue.schedule(self.now, Ev::Poll { w: x, token });
             }
@@ -1076,10 +1109,10 @@ impl Simulation {
     fn go_idle(&mut self, w: usize) {
         if self.cfg.workers[w].probe {
             self.say(Some(w), None, LogEvent::NothingToClaim);
-            self.workers[w].state = WState::Finished;
+            self.set_state(w, WState::Finished);
             return;
         }
-        self.workers[w].state = WState::Idle;
+        self.set_state(w, WState::Idle);
         match self.cfg.workers[w].poll {
             Some(p) => {
                 let token = self.workers[w].token;
@@ -1121,7 +1154,10 @@ impl Simulation {
             self.workers[w].first_claim = Some(id);
         }
         let idx = (id.0 - 1) as usize;
-        self.info.claimed(idx, self.now);
+        let span = self.table.enqueued_at(id).map(|t| self.now.since(t));
+        if let Some(span) = span {
+            self.info.claimed(idx, span);
+        }
         let how = match self.cfg.claim {
             ClaimStrategy::Atomic => ClaimHow::Atomic,
             ClaimStrategy::TwoStatement { .. } => ClaimHow::ById,
@@ -1135,7 +1171,7 @@ impl Simulation {
                 self.say(Some(w), Some((id, attempt)), LogEvent::ProbeRollback);
                 self.unlock(id, true);
             }
-            self.workers[w].state = WState::Finished;
+            self.set_state(w, WState::Finished);
             return;
         }
         self.workers[w].token += 1;
@@ -1146,7 +1182,7 @@ impl Simulation {
             calls: 0,
             prev_wait: None,
         };
-        self.workers[w].state = WState::Running(run);
+        self.set_state(w, WState::Running(run));
         self.counters.runs += 1;
         self.info.ran(idx);
         let kind = &self.cfg.kinds[row.kind.0 as usize];
@@ -1189,7 +1225,7 @@ impl Simulation {
     fn succeed(&mut self, w: usize, run: Run) {
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        if self.info.succeeded(idx) {
+        if self.table.mark_succeeded(run.job) {
             self.counters.duplicate_runs += 1;
         }
         let kind = run.kind.0 as usize;
@@ -1212,7 +1248,7 @@ impl Simulation {
                     }
                     let before = self.balance;
                     self.balance = self.balance.saturating_add(effect.amount);
-                    if self.info.effected(idx) {
+                    if self.table.mark_effected(run.job) {
                         self.counters.duplicate_effects += 1;
                     }
                     self.say(Some(w), Some(job), LogEvent::SideEffect { before });
@@ -1224,7 +1260,7 @@ impl Simulation {
             self.counters.crashes += 1;
             self.say(Some(w), Some(job), LogEvent::Crash);
             self.workers[w].token += 1;
-            self.workers[w].state = WState::Down;
+            self.set_state(w, WState::Down);
             if self.cfg.claim.holds_row_lock() {
                 self.unlock(run.job, true);
             }
@@ -1235,7 +1271,9 @@ impl Simulation {
             return;
         }
         self.table.complete(run.job);
-        self.info.done(idx, self.now);
+        if let Some(t) = self.table.enqueued_at(run.job) {
+            self.info.done(idx, self.now.since(t));
+        }
         self.say(Some(w), Some(job), LogEvent::Done);
         if self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
@@ -1283,11 +1321,11 @@ impl Simulation {
         self.workers[w].token += 1;
         let limit = self.cfg.workers[w].max_claims;
         if limit.is_some_and(|m| self.workers[w].claims >= m) {
-            self.workers[w].state = WState::Finished;
+            self.set_state(w, WState::Finished);
             return;
         }
         // The worker loops straight into its next claim, as the seed's `work_once` loop does.
-        self.workers[w].state = WState::Idle;
+        self.set_state(w, WState::Idle);
         self.poll(w);
     }
 }

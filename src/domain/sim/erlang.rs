@@ -116,6 +116,7 @@ impl MmcModel {
         };
         cfg.log = false;
         cfg.series_bucket = SimDuration::from_secs(60);
+        cfg.retention = super::jobs::Retention::FirstRows(200);
         cfg
     }
 }

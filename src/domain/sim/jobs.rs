@@ -43,7 +43,7 @@ pub struct KindId(pub u32);
 pub struct ErrorId(pub u32);
 
 /// A row's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Waiting to be claimed (not before `run_after`).
@@ -212,20 +212,35 @@ pub enum Released {
 /// "No error" in [`Row::last_error`].
 const NO_ERROR: u32 = u32::MAX;
 
-/// A row as stored: 40 bytes instead of the 56 of a [`Job`] (ids are implicit, options are
-/// sentinels). With 10⁶ jobs, first-touch page faults of the table are a large share of a run.
+/// [`Row::flags`]: a run of the job has succeeded.
+const SUCCEEDED: u8 = 1;
+/// [`Row::flags`]: the job's side effect has been applied.
+const EFFECTED: u8 = 2;
+/// [`Row::flags`]: the row has been deleted ([`Retention::FirstRows`]); only its slot is left.
+const DELETED: u8 = 4;
+
+/// A row as stored: ids are implicit, options are sentinels, and the few per-job facts the
+/// engine needs while a job lives (enqueue time, "succeeded before", "effect applied before",
+/// workers holding it) ride along, so they go when the row is deleted.
 #[derive(Debug, Clone, Copy)]
 struct Row {
     run_after: SimTime,
     /// Lease end; meaningful when `leased`.
     lease_end: SimTime,
+    /// When it was enqueued (for the wait and latency spans).
+    enqueued_at: SimTime,
     kind: KindId,
     attempts: u32,
     max_attempts: u32,
     /// An [`ErrorId`], or [`NO_ERROR`].
     last_error: u32,
+    /// Workers whose current step refers to this row (running it, between the two statements
+    /// of a claim, waiting for its lock); `u16::MAX` sticks (the row is then never deleted).
+    holders: u16,
     status: Status,
     leased: bool,
+    /// [`SUCCEEDED`], [`EFFECTED`], [`DELETED`].
+    flags: u8,
 }
 
 impl Row {
@@ -262,6 +277,25 @@ impl Row {
             Status::Done | Status::Dead => None,
         }
     }
+
+    fn finished(&self) -> bool {
+        matches!(self.status, Status::Done | Status::Dead)
+    }
+}
+
+/// Which rows the table keeps once their job is finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Retention {
+    /// Every row stays, as in the seed's table.
+    #[default]
+    All,
+    /// Rows with ids up to `n` stay; any later row is deleted as soon as it is finished
+    /// (`done` or `dead`) and no worker holds it, as a production queue's pruner deletes
+    /// finished jobs. [`JobsTable::count`], [`JobsTable::transitions`],
+    /// [`JobsTable::attempts_summary`] and the engine's wait and latency samples still cover
+    /// every row ever enqueued. Memory then grows with the jobs in flight, not with the run.
+    FirstRows(u64),
 }
 
 /// The jobs table. See the module docs for the semantics.
@@ -269,9 +303,24 @@ impl Row {
 /// Rows are stored compactly; [`JobsTable::rows`] and [`JobsTable::get`] hand out [`Job`]s
 /// from a view built on first use after a change (`O(n)` then), while [`JobsTable::row`] and
 /// [`JobsTable::iter`] build single rows on the fly.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct JobsTable {
+    /// The stored rows: ids `1 ..= keep`, then the later ids not yet removed. A deleted row
+    /// ([`Retention::FirstRows`]) stays as a [`DELETED`] slot until a run of such slots right
+    /// after the kept ids is long enough to remove at once (`removed` counts them), so the row
+    /// of id `i > keep + removed` is `rows[i - 1 - removed]`: one subtraction, no search.
     rows: Vec<Row>,
+    /// Ids that are never deleted: [`u64::MAX`] under [`Retention::All`].
+    keep: u64,
+    /// Rows removed from `rows` (all deleted, ids `keep + 1 ..= keep + removed`).
+    removed: u64,
+    /// Deleted slots right after the kept ids, not yet removed.
+    dead_front: usize,
+    /// Rows ever enqueued (the highest id).
+    enqueued: u64,
+    /// Deleted rows per `(status, attempts, max_attempts)`, in order of first deletion (a
+    /// handful of distinct keys: a list beats a map here).
+    deleted: Vec<((Status, u32, u32), u64)>,
     /// The rows as [`Job`]s, built by [`JobsTable::rows`]; cleared by every change.
     view: OnceCell<Vec<Job>>,
     /// Ids claimable at the time of the latest [`JobsTable::refresh`].
@@ -286,17 +335,65 @@ pub struct JobsTable {
     moves: [u64; Transition::COUNT],
 }
 
+impl Default for JobsTable {
+    fn default() -> JobsTable {
+        JobsTable {
+            rows: Vec::new(),
+            keep: u64::MAX,
+            removed: 0,
+            dead_front: 0,
+            enqueued: 0,
+            deleted: Vec::new(),
+            view: OnceCell::new(),
+            ready: IdSet::default(),
+            later: BinaryHeap::new(),
+            counts: [0; 4],
+            expiry_error: None,
+            refreshed: SimTime::ZERO,
+            moves: [0; Transition::COUNT],
+        }
+    }
+}
+
 impl JobsTable {
-    /// An empty table.
+    /// An empty table that keeps every row.
     pub fn new() -> JobsTable {
         JobsTable::default()
     }
 
     /// An empty table with room for `rows` rows (capped at 2²⁰ up front; it grows past that).
     pub fn with_capacity(rows: u64) -> JobsTable {
+        JobsTable::with_retention(rows, Retention::All)
+    }
+
+    /// An empty table keeping rows as `retention` says, with room for the rows it keeps
+    /// (capped at 2²⁰ up front).
+    pub fn with_retention(rows: u64, retention: Retention) -> JobsTable {
         let mut t = JobsTable::new();
-        t.rows.reserve(rows.min(1 << 20) as usize);
+        if let Retention::FirstRows(n) = retention {
+            t.keep = n.min(u64::MAX - 1);
+        }
+        t.rows.reserve(rows.min(t.keep).min(1 << 20) as usize);
         t
+    }
+
+    /// `true` when some rows may be deleted ([`Retention::FirstRows`]).
+    #[inline]
+    pub(super) fn deletes(&self) -> bool {
+        self.keep != u64::MAX
+    }
+
+    /// Rows deleted so far ([`Retention::FirstRows`]); `0` under [`Retention::All`].
+    pub fn deleted(&self) -> u64 {
+        self.deleted.iter().map(|&(_, n)| n).sum()
+    }
+
+    /// Every row ever enqueued, kept or deleted, as `(status, attempts, max_attempts, rows)`:
+    /// the kept rows one by one, then the deleted ones grouped.
+    pub fn attempts_summary(&self) -> impl Iterator<Item = (Status, u32, u32, u64)> + '_ {
+        self.slots()
+            .map(|(_, r)| (r.status, r.attempts, r.max_attempts, 1))
+            .chain(self.deleted.iter().map(|&((s, a, m), n)| (s, a, m, n)))
     }
 
     /// The `last_error` given to a row whose lease expired on its last attempt (see the
@@ -311,39 +408,153 @@ impl JobsTable {
         self.view.get_or_init(|| self.iter().collect())
     }
 
-    /// All rows in id order, each built on the fly.
+    /// All kept rows in id order, each built on the fly.
     pub fn iter(&self) -> impl Iterator<Item = Job> + '_ {
-        self.rows.iter().zip(1..).map(|(r, id)| r.job(id))
+        self.slots().map(|(id, r)| r.job(id))
     }
 
-    /// The row with `id`, from the view of [`JobsTable::rows`].
+    /// Kept rows with their ids.
+    fn slots(&self) -> impl Iterator<Item = (u64, &Row)> + '_ {
+        let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
+        let (first, later) = self.rows.split_at(kept);
+        let later = (self.keep.saturating_add(self.removed) + 1..)
+            .zip(later)
+            .filter(|(_, r)| r.flags & DELETED == 0);
+        (1..).zip(first).chain(later)
+    }
+
+    /// The kept row with `id`, from the view of [`JobsTable::rows`].
     pub fn get(&self, id: JobId) -> Option<&Job> {
-        let i = Self::index(id)?;
-        self.rows().get(i)
+        let rows = self.rows();
+        rows.binary_search_by_key(&id, |j| j.id)
+            .ok()
+            .and_then(|i| rows.get(i))
     }
 
-    /// The row with `id`, built on the fly (`O(1)`, no view).
+    /// The kept row with `id`, built on the fly (`O(1)`, no view); `None` for an unknown or
+    /// deleted id.
     pub fn row(&self, id: JobId) -> Option<Job> {
-        let i = Self::index(id)?;
-        self.rows.get(i).map(|r| r.job(id.0))
+        self.stored(id).map(|r| r.job(id.0))
     }
 
-    fn index(id: JobId) -> Option<usize> {
-        usize::try_from(id.0.checked_sub(1)?).ok()
+    /// Where row `id` is stored in `rows` (`None` for id 0 or a removed id; a deleted slot
+    /// still has an index).
+    #[inline]
+    fn index(&self, id: u64) -> Option<usize> {
+        let i = id.checked_sub(1)?;
+        let i = if id <= self.keep {
+            i
+        } else if id > self.keep + self.removed {
+            i - self.removed
+        } else {
+            return None;
+        };
+        usize::try_from(i).ok()
     }
 
     fn stored(&self, id: JobId) -> Option<&Row> {
-        self.rows.get(Self::index(id)?)
+        self.rows
+            .get(self.index(id.0)?)
+            .filter(|r| r.flags & DELETED == 0)
     }
 
     /// The stored row, for a change: drops the view.
     fn stored_mut(&mut self, id: JobId) -> Option<&mut Row> {
-        let i = Self::index(id)?;
-        let row = self.rows.get_mut(i)?;
         if self.view.get().is_some() {
             self.view = OnceCell::new();
         }
-        Some(row)
+        let i = self.index(id.0)?;
+        self.rows.get_mut(i).filter(|r| r.flags & DELETED == 0)
+    }
+
+    /// When row `id` was enqueued.
+    pub(super) fn enqueued_at(&self, id: JobId) -> Option<SimTime> {
+        self.stored(id).map(|r| r.enqueued_at)
+    }
+
+    /// Sets flag `bit` on row `id`; returns whether it was already set.
+    fn flag(&mut self, id: JobId, bit: u8) -> bool {
+        self.stored_mut(id).is_some_and(|r| {
+            let before = r.flags & bit != 0;
+            r.flags |= bit;
+            before
+        })
+    }
+
+    /// Records that a run of `id` succeeded; returns whether one had before (a duplicate run).
+    pub(super) fn mark_succeeded(&mut self, id: JobId) -> bool {
+        self.flag(id, SUCCEEDED)
+    }
+
+    /// Records that `id`'s side effect was applied; returns whether it had been before.
+    pub(super) fn mark_effected(&mut self, id: JobId) -> bool {
+        self.flag(id, EFFECTED)
+    }
+
+    /// A worker's current step now refers to row `id` (see [`Retention::FirstRows`]).
+    #[inline]
+    pub(super) fn hold(&mut self, id: JobId) {
+        if id.0 <= self.keep {
+            return;
+        }
+        if let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) {
+            r.holders = r.holders.saturating_add(1);
+        }
+    }
+
+    /// A worker's current step no longer refers to row `id`: the row is deleted if it is
+    /// finished and nobody else holds it.
+    #[inline]
+    pub(super) fn unhold(&mut self, id: JobId) {
+        if id.0 <= self.keep {
+            return;
+        }
+        if let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) {
+            if r.holders != u16::MAX {
+                r.holders = r.holders.saturating_sub(1);
+            }
+        }
+        self.settle(id);
+    }
+
+    /// Deletes row `id` when the retention allows it: past the kept ids, finished, not held.
+    #[inline]
+    fn settle(&mut self, id: JobId) {
+        if id.0 <= self.keep {
+            return;
+        }
+        let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) else {
+            return;
+        };
+        if r.flags & DELETED != 0 || !r.finished() || r.holders != 0 {
+            return;
+        }
+        r.flags |= DELETED;
+        let key = (r.status, r.attempts, r.max_attempts);
+        match self.deleted.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => self.deleted.push((key, 1)),
+        }
+        self.view = OnceCell::new();
+        // Count the deleted slots right after the kept rows; remove them once they are at least
+        // half of the later rows (each row is moved O(1) times on average).
+        if id.0 != self.keep + self.removed + self.dead_front as u64 + 1 {
+            return;
+        }
+        let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
+        while self
+            .rows
+            .get(kept + self.dead_front)
+            .is_some_and(|r| r.flags & DELETED != 0)
+        {
+            self.dead_front += 1;
+        }
+        let later = self.rows.len() - kept;
+        if self.dead_front >= 64 && 2 * self.dead_front >= later {
+            self.rows.drain(kept..kept + self.dead_front);
+            self.removed += self.dead_front as u64;
+            self.dead_front = 0;
+        }
     }
 
     /// Number of rows in `status`.
@@ -357,14 +568,14 @@ impl JobsTable {
         &self.moves
     }
 
-    /// Number of rows.
+    /// Number of rows ever enqueued (kept or deleted): the highest id.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        usize::try_from(self.enqueued).unwrap_or(usize::MAX)
     }
 
-    /// `true` when the table has no rows.
+    /// `true` when no row was ever enqueued.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.enqueued == 0
     }
 
     fn set_status(&mut self, id: JobId, status: Status, via: Transition) {
@@ -379,18 +590,23 @@ impl JobsTable {
 
     /// Adds a `queued` row claimable from `run_after`; returns its id.
     pub fn enqueue(&mut self, kind: KindId, max_attempts: u32, run_after: SimTime) -> JobId {
-        let id = JobId(self.rows.len() as u64 + 1);
+        self.enqueued += 1;
+        let id = JobId(self.enqueued);
         self.view = OnceCell::new();
-        self.rows.push(Row {
+        let row = Row {
             run_after,
             lease_end: SimTime::ZERO,
+            enqueued_at: run_after,
             kind,
             attempts: 0,
             max_attempts,
             last_error: NO_ERROR,
+            holders: 0,
             status: Status::Queued,
             leased: false,
-        });
+            flags: 0,
+        };
+        self.rows.push(row);
         self.counts[Status::Queued.index()] += 1;
         self.moves[usize::from(Transition::ENQUEUE.0)] += 1;
         self.schedule(run_after, id.0);
@@ -426,6 +642,7 @@ impl JobsTable {
                 row.leased = false;
                 row.set_last_error(err);
             }
+            self.settle(JobId(id));
         } else {
             self.ready.insert(id);
         }
@@ -512,8 +729,7 @@ impl JobsTable {
         now: SimTime,
         lease: SimDuration,
     ) -> Option<Claimed> {
-        let i = Self::index(id)?;
-        let row = self.rows.get_mut(i)?;
+        let row = self.stored_mut(id)?;
         let old = row.status;
         let via = match old {
             Status::Running if row.leased && row.lease_end <= now => Transition::RECLAIM,
@@ -530,9 +746,6 @@ impl JobsTable {
             attempts: row.attempts,
             kind: row.kind,
         };
-        if self.view.get().is_some() {
-            self.view = OnceCell::new();
-        }
         self.counts[old.index()] -= 1;
         self.counts[Status::Running.index()] += 1;
         self.moves[usize::from(Transition::of(via, old, Status::Running).0)] += 1;
@@ -564,6 +777,7 @@ impl JobsTable {
         if let Some(row) = self.stored_mut(id) {
             row.leased = false;
         }
+        self.settle(id);
         true
     }
 
@@ -607,6 +821,7 @@ impl JobsTable {
             row.leased = false;
             row.set_last_error(Some(error));
         }
+        self.settle(id);
         true
     }
 
@@ -620,21 +835,23 @@ impl JobsTable {
         self.ready.remove(id.0);
         let due = Self::due(&image);
         if let Some(row) = self.stored_mut(id) {
+            // The image holds the table's columns; what the engine keeps beside them stays.
             *row = Row {
                 run_after: image.run_after,
                 lease_end: image.locked_until.unwrap_or(SimTime::ZERO),
                 kind: image.kind,
                 attempts: image.attempts,
                 max_attempts: image.max_attempts,
-                last_error: NO_ERROR,
                 status: image.status,
                 leased: image.locked_until.is_some(),
+                ..*row
             };
             row.set_last_error(image.last_error);
         }
         if let Some(t) = due {
             self.schedule(t, id.0);
         }
+        self.settle(id);
     }
 
     /// The time at which the row's pending heap entry is still meaningful.

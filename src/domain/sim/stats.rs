@@ -1,20 +1,21 @@
-//! Per-job statistics of a run, stored compactly (column per figure, 17 bytes per job).
+//! Per-job statistics of a run, stored compactly (column per figure, 8 bytes per job).
 //!
 //! With 10⁶ jobs, first-touch page faults of per-job memory are a large share of a run's time,
 //! so each figure has its own column and the columns that only some configs need (runs per job,
-//! arrival numbers, previous retry waits) are kept only for those configs. Spans are stored as
+//! arrival numbers, previous retry waits) are kept only for those configs. What is only needed
+//! while a job lives (its enqueue time, "succeeded before", "effect applied before") is kept in
+//! its row of the jobs table instead, and goes when a [`Retention`](super::Retention) deletes
+//! the row. Spans are stored as
 //! `u32` microseconds (≈ 71 minutes); longer ones go to a side table, so no value is ever
 //! clipped.
 
-use super::time::{SimDuration, SimTime};
+use super::time::SimDuration;
 use std::collections::BTreeMap;
 
 /// "Not yet" in the `u32` span columns.
 const NOT_YET: u32 = u32::MAX;
 /// "Too long for `u32`: see the side table".
 const LONG: u32 = u32::MAX - 1;
-const SUCCEEDED: u8 = 1;
-const EFFECTED: u8 = 2;
 
 /// Which optional columns a run needs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,12 +32,10 @@ pub(super) struct Needs {
 #[derive(Debug, Clone, Default)]
 pub(super) struct JobStats {
     needs: Needs,
-    enqueued_at: Vec<SimTime>,
     /// Enqueue → first claim, µs.
     wait: Vec<u32>,
     /// Enqueue → first `done`, µs.
     latency: Vec<u32>,
-    flags: Vec<u8>,
     runs: Vec<u32>,
     arrival_no: Vec<u32>,
     prev_wait: Vec<u64>,
@@ -51,10 +50,8 @@ impl JobStats {
         let cap = |on: bool| if on { n } else { 0 };
         JobStats {
             needs,
-            enqueued_at: Vec::with_capacity(n),
             wait: Vec::with_capacity(n),
             latency: Vec::with_capacity(n),
-            flags: Vec::with_capacity(n),
             runs: Vec::with_capacity(cap(needs.runs)),
             arrival_no: Vec::with_capacity(cap(needs.arrival_no)),
             prev_wait: Vec::with_capacity(cap(needs.prev_wait)),
@@ -62,12 +59,10 @@ impl JobStats {
         }
     }
 
-    /// Adds the next job: arrival number `arrival_no` of its stream, enqueued at `at`.
-    pub fn push(&mut self, arrival_no: u64, at: SimTime) {
-        self.enqueued_at.push(at);
+    /// Adds the next job: arrival number `arrival_no` of its stream.
+    pub fn push(&mut self, arrival_no: u64) {
         self.wait.push(NOT_YET);
         self.latency.push(NOT_YET);
-        self.flags.push(0);
         if self.needs.runs {
             self.runs.push(0);
         }
@@ -91,8 +86,8 @@ impl JobStats {
         }
     }
 
-    fn set_span(&mut self, i: usize, column: u64, now: SimTime) -> u32 {
-        let d = now.since(self.enqueued_at[i]).0;
+    fn set_span(&mut self, i: usize, column: u64, span: SimDuration) -> u32 {
+        let d = span.0;
         match u32::try_from(d) {
             Ok(us) if us < LONG => us,
             _ => {
@@ -102,17 +97,18 @@ impl JobStats {
         }
     }
 
-    /// Records the first claim of job `i` at `now` (later claims are ignored).
-    pub fn claimed(&mut self, i: usize, now: SimTime) {
-        if self.wait[i] == NOT_YET {
-            self.wait[i] = self.set_span(i, 0, now);
+    /// Records the first claim of job `i`, `span` after its enqueue (later claims are
+    /// ignored).
+    pub fn claimed(&mut self, i: usize, span: SimDuration) {
+        if self.wait.get(i) == Some(&NOT_YET) {
+            self.wait[i] = self.set_span(i, 0, span);
         }
     }
 
-    /// Records the first `done` of job `i` at `now` (later ones are ignored).
-    pub fn done(&mut self, i: usize, now: SimTime) {
-        if self.latency[i] == NOT_YET {
-            self.latency[i] = self.set_span(i, 1, now);
+    /// Records the first `done` of job `i`, `span` after its enqueue (later ones are ignored).
+    pub fn done(&mut self, i: usize, span: SimDuration) {
+        if self.latency.get(i) == Some(&NOT_YET) {
+            self.latency[i] = self.set_span(i, 1, span);
         }
     }
 
@@ -126,20 +122,6 @@ impl JobStats {
     /// Runs of job `i` so far (0 when not kept).
     pub fn runs(&self, i: usize) -> u32 {
         self.runs.get(i).copied().unwrap_or(0)
-    }
-
-    /// Marks a successful run of job `i`; `true` if it had succeeded before.
-    pub fn succeeded(&mut self, i: usize) -> bool {
-        let before = self.flags[i] & SUCCEEDED != 0;
-        self.flags[i] |= SUCCEEDED;
-        before
-    }
-
-    /// Marks an applied side effect of job `i`; `true` if one had been applied before.
-    pub fn effected(&mut self, i: usize) -> bool {
-        let before = self.flags[i] & EFFECTED != 0;
-        self.flags[i] |= EFFECTED;
-        before
     }
 
     /// The arrival number of job `i` (0 when not kept).
