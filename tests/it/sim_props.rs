@@ -4,8 +4,10 @@
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
     FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, SimConfig,
-    SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition, WorkerSpec,
+    Retention, SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition,
+    WorkerSpec,
 };
+use std::collections::BTreeMap;
 use proptest::prelude::*;
 
 fn dist() -> impl Strategy<Value = DurationDist> {
@@ -209,6 +211,58 @@ proptest! {
         prop_assert!(sim.stopped().is_some());
         prop_assert!(sim.events() <= cfg.limits.max_events);
         prop_assert!(sim.now() <= cfg.limits.max_time);
+    }
+
+    #[test]
+    fn deleting_finished_rows_changes_only_which_rows_are_kept(cfg in config(), keep in 0u64..6) {
+        // The same run with every row kept and with `FirstRows(keep)`: step for step the same
+        // events, counts, moves and log; at the end the same counters, samples and attempt
+        // summary, and the kept rows are exactly the full table's rows that must stay (ids up
+        // to `keep`, unfinished rows, finished rows a worker still holds).
+        let Ok(mut all) = Simulation::new(cfg.clone()) else { return Ok(()); };
+        let mut some_cfg = cfg.clone();
+        some_cfg.retention = Retention::FirstRows(keep);
+        let Ok(mut some) = Simulation::new(some_cfg) else { return Ok(()); };
+        loop {
+            let (a, b) = (all.step(), some.step());
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(all.now(), some.now());
+            let (ta, tb) = (all.table(), some.table());
+            prop_assert_eq!(ta.transitions(), tb.transitions());
+            for s in Status::ALL {
+                prop_assert_eq!(ta.count(s), tb.count(s));
+            }
+            prop_assert_eq!(ta.len(), tb.len());
+            prop_assert_eq!(all.log().len(), some.log().len());
+            if !a {
+                break;
+            }
+        }
+        let lines = |s: &Simulation| s.log().iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        prop_assert_eq!(lines(&all), lines(&some));
+        prop_assert_eq!(all.counters(), some.counters());
+        prop_assert_eq!(all.balance(), some.balance());
+        prop_assert_eq!(all.waits(), some.waits());
+        prop_assert_eq!(all.latencies(), some.latencies());
+        prop_assert_eq!(all.depth_series(), some.depth_series());
+        let (ta, tb) = (all.table(), some.table());
+        let summary = |t: &modality_advisor::domain::sim::JobsTable| {
+            let mut m = BTreeMap::new();
+            for (s, a, max, n) in t.attempts_summary() {
+                *m.entry((s.id(), a, max)).or_insert(0u64) += n;
+            }
+            m
+        };
+        prop_assert_eq!(summary(ta), summary(tb));
+        prop_assert_eq!(tb.rows().len() as u64 + tb.deleted(), ta.len() as u64);
+        for r in ta.rows() {
+            let kept = tb.get(r.id);
+            if r.id.0 <= keep || !matches!(r.status, Status::Done | Status::Dead) {
+                prop_assert_eq!(kept, Some(r), "row {} must be kept", r.id.0);
+            } else if let Some(k) = kept {
+                prop_assert_eq!(k, r);
+            }
+        }
     }
 
     #[test]

@@ -98,11 +98,7 @@ impl ChartData {
         ChartData {
             depth,
             calls: CallSeries::of_sim(sim),
-            attempts: attempts_histogram(
-                sim.table()
-                    .iter()
-                    .map(|r| (r.status, r.attempts, r.max_attempts)),
-            ),
+            attempts: attempts_histogram(sim.table().attempts_summary()),
             latency_ms: micros(sim.latencies()),
             wait_ms: micros(sim.waits()),
         }
@@ -253,12 +249,13 @@ fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
     (width, [rate(0), rate(1), rate(2)])
 }
 
-/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts)` rows in,
+/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)`
+/// groups in (as [`JobsTable::attempts_summary`](super::JobsTable::attempts_summary) gives them),
 /// slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
 /// slot collecting the rest), each `[done, dead, other]`. No rows: no slots.
-pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32)>) -> Vec<[u64; 3]> {
+pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32, u64)>) -> Vec<[u64; 3]> {
     let mut h: Vec<[u64; 3]> = Vec::new();
-    for (status, attempts, max) in rows {
+    for (status, attempts, max, n) in rows {
         let top = (attempts.max(max) as usize).min(MAX_ATTEMPT_SLOTS - 1);
         if h.len() <= top {
             h.resize(top + 1, [0; 3]);
@@ -268,7 +265,7 @@ pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32)>) -> Vec
             Status::Dead => 1,
             Status::Queued | Status::Running => 2,
         };
-        h[(attempts as usize).min(MAX_ATTEMPT_SLOTS - 1)][col] += 1;
+        h[(attempts as usize).min(MAX_ATTEMPT_SLOTS - 1)][col] += n;
     }
     h
 }

@@ -417,9 +417,12 @@ impl JobsTable {
     fn slots(&self) -> impl Iterator<Item = (u64, &Row)> + '_ {
         let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
         let (first, later) = self.rows.split_at(kept);
-        let later = (self.keep.saturating_add(self.removed) + 1..)
-            .zip(later)
-            .filter(|(_, r)| r.flags & DELETED == 0);
+        // (Rows first in the zip: the id range is only advanced for a row that exists.)
+        let later = later
+            .iter()
+            .zip(self.keep.saturating_add(self.removed).saturating_add(1)..)
+            .filter(|(r, _)| r.flags & DELETED == 0)
+            .map(|(r, id)| (id, r));
         (1..).zip(first).chain(later)
     }
 

@@ -74,8 +74,12 @@ pub struct Metrics {
     pub events: u64,
     /// Virtual time at the end, seconds.
     pub end_time_s: f64,
-    /// Rows in the table.
+    /// Jobs enqueued (rows in the table, deleted ones included).
     pub jobs: u64,
+    /// Finished rows deleted under [`Retention::FirstRows`](super::Retention::FirstRows) (not
+    /// in [`Report::jobs`]; counted in `done` / `dead`). Absent when every row is kept.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub deleted_rows: u64,
     /// Rows `done`.
     pub done: u64,
     /// Rows `dead`.
@@ -149,6 +153,7 @@ impl Report {
             events: sim.events(),
             end_time_s: sim.now().as_secs_f64(),
             jobs: t.len() as u64,
+            deleted_rows: t.deleted(),
             done: t.count(Status::Done),
             dead: t.count(Status::Dead),
             queued: t.count(Status::Queued),
@@ -282,4 +287,8 @@ impl Report {
         }
         s
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

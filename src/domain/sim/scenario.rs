@@ -367,6 +367,8 @@ pub fn trace_digest(seed: u64) -> u64 {
     }
     let mut cfg = super::erlang::MmcModel::bench(2_000, seed).config();
     cfg.log = true;
+    // The whole table goes into the digest.
+    cfg.retention = super::jobs::Retention::All;
     cfg.kinds[0].duration = DurationDist::LogNormal {
         p50_ms: 80.0,
         p95_ms: 300.0,
