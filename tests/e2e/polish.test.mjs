@@ -79,3 +79,66 @@ for (const lang of ['ja', 'en']) {
     await page.context().close();
   });
 }
+
+async function openSheet(page) {
+  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'no']]) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
+}
+
+const refusedItems = (page) => page.$$eval('.sheet-side [data-refused]', (lis) => lis.map((li) => ({
+  id: li.dataset.refused,
+  name: li.querySelector('a').textContent,
+  href: li.querySelector('a').getAttribute('href'),
+  message: li.querySelector('.finding').textContent,
+})));
+const fieldError = (page, id) => page.textContent(`[data-field="${id}"] > .slot .error`);
+
+test('check panel: lists each field showing a refused value with its message, in page order, in either language', async () => {
+  const page = await openPage(browser, server.url, { locale: 'en' });
+  await openSheet(page);
+  assert.deepEqual(await refusedItems(page), []);
+  await page.fill('#lease', 'abc');
+  await page.fill('#max-attempts', '0');
+  await page.fill('#process-name', 'x'.repeat(10_001));
+  await page.waitForFunction(() => document.querySelectorAll('.sheet-side [data-refused]').length === 3);
+  let items = await refusedItems(page);
+  assert.deepEqual(items.map((i) => i.id), ['process-name', 'max-attempts', 'lease'], 'page order');
+  assert.deepEqual(items.map((i) => i.href), ['#process-name', '#max-attempts', '#lease']);
+  assert.deepEqual(items.map((i) => i.name), ['Process name', 'Max attempts', 'Lease / visibility timeout']);
+  for (const i of items) {
+    assert.ok(i.message.startsWith('Error: '), i.message);
+    assert.equal(i.message.slice('Error: '.length), await fieldError(page, i.id), `${i.id}: the field's own message`);
+  }
+  assert.match(await page.textContent('[data-refused-note]'), /copy, download, print/);
+  // The panel agrees with what copying says.
+  await page.click('.export[data-format="markdown"] button[data-action="copy"]');
+  await page.waitForSelector('[data-notice="error"]');
+  await screenshot(page, 'en-sheet-refused-panel');
+
+  await switchLang(page, 'ja');
+  items = await refusedItems(page);
+  assert.deepEqual(items.map((i) => i.id), ['process-name', 'max-attempts', 'lease']);
+  assert.deepEqual(items.map((i) => i.name), ['処理名（日本語名）', '最大試行回数', 'リース／可視性タイムアウト']);
+  for (const i of items) {
+    assert.ok(i.message.startsWith('エラー: '), i.message);
+    assert.equal(i.message.slice('エラー: '.length), await fieldError(page, i.id), `${i.id}: the field's own message in Japanese`);
+  }
+  // Each message is reworded too (a too-long text's included).
+  assert.match(items[0].message, /10 000 文字までです/);
+  assert.match(items[1].message, /最大試行回数：1〜100/);
+  assert.match(await page.textContent('[data-refused-note]'), /コピー/);
+
+  // Fixed fields leave the panel; with none left, it says so and the note goes.
+  await page.fill('#max-attempts', '5');
+  await page.fill('#lease', '1');
+  await page.fill('#process-name', 'nightly report');
+  await page.waitForFunction(() => document.querySelectorAll('.sheet-side [data-refused]').length === 0);
+  assert.equal(await page.$('[data-refused-note]'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
