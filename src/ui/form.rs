@@ -36,6 +36,28 @@ pub fn refused_fields(scope: &str) -> Vec<String> {
     ids
 }
 
+/// Reports `error` (the message the field shows, if any) to the app state
+/// ([`Action::FieldRefused`](crate::ui::state::Action::FieldRefused)), for a summary elsewhere
+/// on the page (the sheet's checks panel): set while the field refuses, cleared once it
+/// accepts its value again or goes away; reported again when the language rewords it.
+#[hook]
+fn use_report_refused(id: &AttrValue, error: &Option<String>) {
+    use crate::ui::state::{Action, AppContext};
+    let ctx = use_context::<AppContext>();
+    use_effect_with((id.clone(), error.clone()), move |(id, error)| {
+        let ctx = ctx.filter(|_| error.is_some());
+        if let Some(c) = &ctx {
+            c.dispatch(Action::FieldRefused(id.to_string(), error.clone()));
+        }
+        let id = id.to_string();
+        move || {
+            if let Some(c) = ctx {
+                c.dispatch(Action::FieldRefused(id, None));
+            }
+        }
+    });
+}
+
 /// Properties shared by the fields: ids, label, hint.
 #[derive(Properties, PartialEq, Clone)]
 pub struct TextProps {
@@ -60,9 +82,8 @@ pub struct TextProps {
 
 /// Why `text` does not fit a text field (`None`: it fits). Limits from
 /// `domain::sheet::import::limits`: 10 000 characters per text, 100 items per list.
-fn text_error(text: &str, list: bool, label: &str) -> Option<(&'static str, usize, usize)> {
+fn text_error(text: &str, list: bool) -> Option<(&'static str, usize, usize)> {
     use crate::domain::sheet::import::limits::{LIST_ITEMS, TEXT_CHARS};
-    let _ = label;
     if list {
         let items = lines(text);
         if items.len() > LIST_ITEMS {
@@ -89,7 +110,9 @@ pub fn TextField(props: &TextProps) -> Html {
     let lang = use_context::<crate::ui::state::AppContext>()
         .map(|c| c.lang)
         .unwrap_or_default();
-    let error = use_state(|| None::<String>);
+    // Why the text was refused (locale key, limit, count): worded at view time, so a
+    // language switch rewords it.
+    let error = use_state(|| None::<(&'static str, usize, usize)>);
     // What the user typed: the control shows this, not the sheet's value, so a refused text
     // stays on screen with its message instead of being overwritten.
     let raw = use_state(|| props.value.to_string());
@@ -115,14 +138,9 @@ pub fn TextField(props: &TextProps) -> Html {
     };
     let check = {
         let at_focus = at_focus.clone();
-        let (error, onchange, label, list) = (
-            error.clone(),
-            props.onchange.clone(),
-            props.label.clone(),
-            props.list,
-        );
+        let (error, onchange, list) = (error.clone(), props.onchange.clone(), props.list);
         let raw = raw.clone();
-        move |text: String| match text_error(&text, list, &label) {
+        move |text: String| match text_error(&text, list) {
             None => {
                 error.set(None);
                 raw.set(text.clone());
@@ -133,19 +151,21 @@ pub fn TextField(props: &TextProps) -> Html {
                     onchange.emit(before);
                 }
                 raw.set(text);
-                error.set(Some(
-                    t!(
-                        key,
-                        locale = lang.code(),
-                        field = label.as_str(),
-                        max = group_thousands(max as u64),
-                        n = group_thousands(n as u64)
-                    )
-                    .into_owned(),
-                ));
+                error.set(Some((key, max, n)));
             }
         }
     };
+    let message = (*error).map(|(key, max, n)| {
+        t!(
+            key,
+            locale = lang.code(),
+            field = props.label.as_str(),
+            max = group_thousands(max as u64),
+            n = group_thousands(n as u64)
+        )
+        .into_owned()
+    });
+    use_report_refused(&props.id, &message);
     let value = AttrValue::from((*raw).clone());
     let input = if props.multiline || props.list {
         let oninput = Callback::from(move |e: InputEvent| {
@@ -164,7 +184,7 @@ pub fn TextField(props: &TextProps) -> Html {
         <div class="sfield" data-field={props.id.clone()}>
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             { input }
-            <div class="slot">{ (*error).clone().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ message.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
             <div class="slot">{ props.children.clone() }</div>
         </div>
     }
@@ -285,6 +305,7 @@ pub fn NumberField(props: &NumberProps) -> Html {
             )
         )),
     };
+    use_report_refused(&props.id, &error);
     let oninput = {
         let (raw, editing) = (raw.clone(), editing.clone());
         let onchange = props.onchange.clone();
@@ -406,6 +427,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
             kept_text(&kept, lang)
         )
     });
+    use_report_refused(&props.id, &error);
     let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);
     let oninput = {
         let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());

@@ -10,7 +10,7 @@ use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
 };
 use crate::ui::export_bar::ExportBar;
-use crate::ui::form::{lines, ChoiceField, DurationField, NumberField, TextField};
+use crate::ui::form::{lines, refused_fields, ChoiceField, DurationField, NumberField, TextField};
 use crate::ui::glue;
 use crate::ui::print_view::PrintView;
 use crate::ui::state::{Action, AppContext, SheetNotice};
@@ -496,11 +496,27 @@ pub fn SheetScreen() -> Html {
         Html::default()
     };
 
-    let summary = if findings.is_empty() {
+    // Sheet fields showing a refused value, in page order (the reports come after the fields
+    // are drawn, so the page already marks them), first: they are why outputs are refused.
+    let refused: Vec<(String, String)> = if ctx.refused.is_empty() {
+        Vec::new()
+    } else {
+        refused_fields("section.sheet")
+            .into_iter()
+            .filter_map(|id| ctx.refused.iter().find(|(i, _)| *i == id).cloned())
+            .collect()
+    };
+    let summary = if findings.is_empty() && refused.is_empty() {
         html! { <p class="ok" data-findings="0">{ tr("sheet.ui.no-findings", lang) }</p> }
     } else {
+        let error_word = tr("sheet.ui.severity-error", lang);
         html! {
             <ul class="findings" data-findings={findings.len().to_string()}>
+                { for refused.iter().map(|(id, message)| html! {
+                    <li data-refused={id.clone()}><a href={format!("#{id}")}>{ field_label(id, lang) }</a>{ " — " }
+                        <p class="finding error-level" role="status"><strong>{ error_word.clone() }{ ": " }</strong>{ message.clone() }</p>
+                    </li>
+                }) }
                 { for findings.iter().map(|f| html! {
                     <li><a href={format!("#{}", anchor(f.field))}>{ item(f.field, lang) }</a>{ " — " }{ finding(f, lang) }</li>
                 }) }
@@ -537,6 +553,9 @@ pub fn SheetScreen() -> Html {
                 <aside class="sheet-side" aria-labelledby="findings-title">
                     <h3 id="findings-title">{ tr("sheet.ui.findings", lang) }</h3>
                     { summary }
+                    <div class="slot">{ (!refused.is_empty()).then(|| html! {
+                        <p class="hint" data-refused-note="true">{ tr("polish.refused-outputs", lang) }</p>
+                    }) }</div>
                 </aside>
             </div>
             <PrintView sheet={Rc::new(sheet)} />

@@ -2,13 +2,18 @@
 //! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
 //! change). Both run in this component's own simulation worker, A then B; the key numbers
 //! that differ are called out first (`domain::sim::compare::diff`), then each column shows
-//! its charts on scales shared by both columns ([`ChartScale::shared`]).
+//! its charts on scales shared by both columns ([`ChartScale::shared`]). Everything kept from
+//! the moment Compare was pressed (the runs' labels, why it could not run) is data, worded
+//! when shown: switching the language rewords a finished comparison.
 
+use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::charts::ChartScale;
 use crate::domain::sim::compare::diff_in;
+use crate::domain::sim::custom::{Change, CustomRun};
 use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
 use crate::ui::glue::SimWorker;
+use crate::ui::simulate::{run_title, start_worker, Problem};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -16,16 +21,43 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+/// What a compared run is, kept as ids and worded in the language of the moment
+/// ([`RunLabel::text`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunLabel {
+    /// A preset's variant, by ids: "Duplicate execution / No key".
+    Preset {
+        /// Scenario id, e.g. `duplicate-execution`.
+        scenario: AttrValue,
+        /// Variant id, e.g. `plain`.
+        variant: AttrValue,
+    },
+    /// "Your settings".
+    Settings,
+    /// These settings with one change: "Idempotency key: on → off".
+    Changed(Rc<CustomRun>, Change),
+}
+
+impl RunLabel {
+    /// The label in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            RunLabel::Preset { scenario, variant } => run_title(scenario, variant, lang),
+            RunLabel::Settings => t!("knobs.ui.preset-title", locale = lang.code()).into_owned(),
+            RunLabel::Changed(from, change) => from.change_label(*change, lang),
+        }
+    }
+}
+
 /// Properties of [`SimCompare`].
 #[derive(Properties, PartialEq)]
 pub struct SimCompareProps {
     /// What A runs (`Err`: why it cannot run now, shown when Compare is pressed).
-    pub a: Result<RunRequest, Vec<String>>,
-    /// A's label, e.g. "Duplicate execution / No key" (translated; the ids are on
-    /// `data-variant`).
-    pub a_label: AttrValue,
-    /// B's choices: translated label and request; the first is the default.
-    pub alternatives: Vec<(AttrValue, RunRequest)>,
+    pub a: Result<RunRequest, Vec<Problem>>,
+    /// What A is, e.g. "Duplicate execution / No key" (the ids are also on `data-variant`).
+    pub a_label: RunLabel,
+    /// B's choices: label and request; the first is the default.
+    pub alternatives: Vec<(RunLabel, RunRequest)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,16 +66,15 @@ enum Phase {
     RunningA(u64),
     RunningB(u64),
     Cancelled,
-    Failed(Vec<String>),
-    /// Knobs showing a refused value: worded at display time, so a language switch follows.
-    Refused(Vec<crate::domain::sim::custom::Knob>),
+    /// Why the comparison did not run (worded when shown, so a language switch follows).
+    Failed(Vec<Problem>),
 }
 
 /// A comparison in progress: A's view once it is done, B's request, both labels.
 struct Job {
     a: Option<Rc<RunView>>,
     b: RunRequest,
-    labels: (AttrValue, AttrValue),
+    labels: (RunLabel, RunLabel),
 }
 
 /// Both finished runs and their labels.
@@ -51,7 +82,7 @@ struct Job {
 struct Pair {
     a: Rc<RunView>,
     b: Rc<RunView>,
-    labels: (AttrValue, AttrValue),
+    labels: (RunLabel, RunLabel),
 }
 
 /// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact, on
@@ -132,12 +163,14 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                     let sent = req.map_or(Ok(()), |r| send(&worker, &r));
                     match sent {
                         Ok(()) => phase.set(Phase::RunningB(0)),
-                        Err(e) => phase.set(Phase::Failed(vec![e])),
+                        Err(e) => phase.set(Phase::Failed(vec![Problem::Other(e)])),
                     }
                 }
                 RunMessage::Failed { id, errors } if id == current => {
                     job.borrow_mut().take();
-                    phase.set(Phase::Failed(errors));
+                    phase.set(Phase::Failed(
+                        errors.into_iter().map(Problem::Other).collect(),
+                    ));
                 }
                 _ => {}
             }
@@ -151,7 +184,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let refused = crate::ui::sim_knobs::refused_knobs();
             if !refused.is_empty() {
-                phase.set(Phase::Refused(refused));
+                phase.set(Phase::Failed(
+                    refused.into_iter().map(Problem::Refused).collect(),
+                ));
                 return;
             }
             let mut a = match a.clone() {
@@ -161,8 +196,8 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                     return;
                 }
             };
-            if let Err(e) = crate::ui::simulate::ensure_worker(&worker, &on_message, lang) {
-                phase.set(Phase::Failed(vec![e]));
+            if let Err(e) = start_worker(&worker, &on_message) {
+                phase.set(Phase::Failed(vec![Problem::WorkerStart(e)]));
                 return;
             }
             let id = *run_id.borrow() + 1;
@@ -175,7 +210,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             });
             match send(&worker, &a) {
                 Ok(()) => phase.set(Phase::RunningA(0)),
-                Err(e) => phase.set(Phase::Failed(vec![e])),
+                Err(e) => phase.set(Phase::Failed(vec![Problem::Other(e)])),
             }
         })
     };
@@ -210,18 +245,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         Phase::Cancelled => {
             html! { <p class="sim-status" role="status" data-compare-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
         }
-        Phase::Refused(knobs) => html! {
-            <div class="notice error-notice" role="alert" data-compare-status="failed">
-                <p>{ t!("sim.compare.failed", locale = l) }</p>
-                <ul>{ for knobs.iter().map(|k| html! {
-                    <li>{ t!("fixui.refused-knob", locale = l, knob = k.label(lang)) }</li>
-                }) }</ul>
-            </div>
-        },
         Phase::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-compare-status="failed">
                 <p>{ t!("sim.compare.failed", locale = l) }</p>
-                <ul>{ for errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+                <ul>{ for errors.iter().map(|e| html! { <li>{ e.text(lang) }</li> }) }</ul>
             </div>
         },
     };
@@ -232,10 +259,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             &ChartScale::of(&pair.a.charts),
             &ChartScale::of(&pair.b.charts),
         );
-        let col = |side: &'static str, name: String, label: &AttrValue, v: &Rc<RunView>| {
+        let col = |side: &'static str, name: String, label: &RunLabel, v: &Rc<RunView>| {
             html! {
                 <div class="compare-col" data-side={side}>
-                    <h4>{ name }{ t!("ui.colon", locale = l) }{ label.clone() }</h4>
+                    <h4>{ name }{ t!("ui.colon", locale = l) }{ label.text(lang) }</h4>
                     <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
                         { t!("fixui.seed-n", locale = l, seed = v.seed) }</p>
                     <div class="slot charts-slot">{ charts(v, scale) }</div>
@@ -272,12 +299,12 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         <section class="sim-compare" aria-labelledby="sim-compare-title">
             <h3 id="sim-compare-title">{ t!("sim.compare.title", locale = l) }</h3>
             <div class="sim-row compare-controls">
-                <p class="compare-a" data-variant={props.a.as_ref().ok().and_then(|r| r.variant.clone())}><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.clone() }</p>
+                <p class="compare-a" data-variant={props.a.as_ref().ok().and_then(|r| r.variant.clone())}><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.text(lang) }</p>
                 <div class="sfield" data-field="compare-with">
                     <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
                     <select id="compare-with" onchange={on_choice}>
                         { for props.alternatives.iter().enumerate().map(|(i, (label, req))| html! {
-                            <option value={i.to_string()} selected={i == chosen} data-variant={req.variant.clone()}>{ label.clone() }</option>
+                            <option value={i.to_string()} selected={i == chosen} data-variant={req.variant.clone()}>{ label.text(lang) }</option>
                         }) }
                     </select>
                 </div>

@@ -12,7 +12,7 @@ use crate::domain::sim::run::{LogRequest, RunMessage, RunRequest, LOAD_SCENARIO,
 use crate::domain::sim::Scenario;
 use crate::ui::event_log::LogAnswer;
 use crate::ui::glue::SimWorker;
-use crate::ui::sim_compare::SimCompare;
+use crate::ui::sim_compare::{RunLabel, SimCompare};
 use crate::ui::sim_knobs::SimKnobs;
 use crate::ui::sim_result::RunResult;
 use crate::ui::state::{Action, AppContext};
@@ -25,7 +25,7 @@ use yew::prelude::*;
 /// Why a run was not started (or the worker refused it), kept as a value and worded when
 /// shown, so switching the language rewords it.
 #[derive(Debug, Clone, PartialEq)]
-enum Problem {
+pub enum Problem {
     /// The seed field does not hold a whole number 0 ..= `u64::MAX`.
     Seed,
     /// The load preset's job count is not 1 ..= [`MAX_LOAD_JOBS`].
@@ -42,7 +42,8 @@ enum Problem {
 }
 
 impl Problem {
-    fn text(&self, lang: Lang) -> String {
+    /// The problem worded in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
         let l = lang.code();
         match self {
             Problem::Seed => seed_error(lang),
@@ -330,34 +331,35 @@ pub fn SimulateScreen() -> Html {
             jobs: None,
             custom,
         };
-        let seed_error = || vec![Problem::Seed.text(lang)];
         let (a, a_label, alternatives) = if is_load {
-            (Err(Vec::new()), AttrValue::default(), Vec::new())
+            // No Compare for the load preset (no alternatives: the section shows nothing).
+            (Err(Vec::new()), RunLabel::Settings, Vec::new())
         } else if is_custom {
             let a = match (seed, custom_file(&settings)) {
-                (None, _) => Err(seed_error()),
-                (_, Err(e)) => Err(e.iter().map(|p| p.text(lang)).collect()),
+                (None, _) => Err(vec![Problem::Seed]),
+                (_, Err(e)) => Err(e),
                 (Some(_), Ok(file)) => Ok(base("your-settings", Some(file))),
             };
+            let from = Rc::new(settings.clone());
             let alternatives = Change::ALL
                 .into_iter()
                 .map(|c| {
                     // Unchecked here: A is checked when Compare is pressed, and B differs from
                     // A only by a switch (or twice the workers, capped at the knob's maximum).
                     (
-                        AttrValue::from(settings.change_label(c, lang)),
+                        RunLabel::Changed(from.clone(), c),
                         base("your-settings", Some(settings.changed(c))),
                     )
                 })
                 .collect();
-            (
-                a,
-                AttrValue::from(t!("knobs.ui.preset-title", locale = l).into_owned()),
-                alternatives,
-            )
+            (a, RunLabel::Settings, alternatives)
         } else {
             let all = sim_variants(scenario);
             let first = default_alternative(scenario, variant, all);
+            let label = |v: &str| RunLabel::Preset {
+                scenario: AttrValue::from(scenario.to_owned()),
+                variant: AttrValue::from(v.to_owned()),
+            };
             let alternatives = first
                 .into_iter()
                 .chain(
@@ -365,11 +367,12 @@ pub fn SimulateScreen() -> Html {
                         .copied()
                         .filter(|v| *v != variant && Some(*v) != first),
                 )
-                .map(|v| (AttrValue::from(run_title(scenario, v, lang)), base(v, None)))
+                .map(|v| (label(v), base(v, None)))
                 .collect();
             (
-                seed.map(|_| base(variant, None)).ok_or_else(seed_error),
-                AttrValue::from(run_title(scenario, variant, lang)),
+                seed.map(|_| base(variant, None))
+                    .ok_or_else(|| vec![Problem::Seed]),
+                label(variant),
                 alternatives,
             )
         };
@@ -451,21 +454,9 @@ fn custom_file(c: &CustomRun) -> Result<CustomRun, Vec<Problem>> {
 /// the page does not fetch the engine until the first run).
 ///
 /// # Errors
-/// The browser refused the worker: the message to show, in `lang`.
-pub(crate) fn ensure_worker(
-    slot: &RefCell<Option<SimWorker>>,
-    on_message: &Callback<String>,
-    lang: Lang,
-) -> Result<(), String> {
-    if slot.borrow().is_some() {
-        return Ok(());
-    }
-    start_worker(slot, on_message)
-        .map_err(|err| t!("sim.ui.worker-failed", locale = lang.code(), error = err).into_owned())
-}
-
-/// [`ensure_worker`] with the browser's own words on failure (worded by the caller).
-fn start_worker(
+/// The browser refused the worker: its own words (the caller words them as
+/// [`Problem::WorkerStart`]).
+pub(crate) fn start_worker(
     slot: &RefCell<Option<SimWorker>>,
     on_message: &Callback<String>,
 ) -> Result<(), String> {

@@ -135,6 +135,10 @@ pub struct AppState {
     pub sim_sheet_requests: u32,
     /// The simulator's preset, variant, seed, load jobs and edited knobs (saved in the session).
     pub sim: crate::domain::session::SimChoice,
+    /// Form fields showing a value they refused, as they report it ([`Action::FieldRefused`]):
+    /// (DOM id, the message under the field), in the order reported. The sheet's checks panel
+    /// lists those of the sheet.
+    pub refused: Vec<(String, String)>,
 }
 
 /// What the user can do.
@@ -179,6 +183,9 @@ pub enum Action {
     SimResult(std::rc::Rc<crate::domain::sim::run::RunView>),
     /// The simulator's choices changed (a preset, variant, valid seed or jobs, a knob).
     SetSim(crate::domain::session::SimEdit),
+    /// A form field (DOM id) shows a value it refused, with this message (in the page's
+    /// language); `None`: it no longer does (accepted, or gone).
+    FieldRefused(String, Option<String>),
 }
 
 impl AppState {
@@ -197,6 +204,7 @@ impl AppState {
             sim_sheet_requests: 0,
             sim: crate::domain::session::SimChoice::default(),
             before_load: None,
+            refused: Vec::new(),
         }
     }
 
@@ -255,6 +263,24 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // Not the user's doing by itself, and often no change: no new state then.
+        if let Action::FieldRefused(id, message) = action {
+            let mut list: Vec<(String, String)> = self
+                .refused
+                .iter()
+                .filter(|(i, _)| *i != id)
+                .cloned()
+                .collect();
+            if let Some(m) = message {
+                list.push((id, m));
+            }
+            if list == self.refused {
+                return self;
+            }
+            let mut s = (*self).clone();
+            s.refused = list;
+            return Rc::new(s);
+        }
         let mut s = (*self).clone();
         if !matches!(action, Action::SetLang(_) | Action::SetSim(_)) {
             s.interacted = true;
@@ -362,6 +388,7 @@ impl Reducible for AppState {
             }
             Action::SimResult(v) => s.sim_result = Some(v),
             Action::SetSim(edit) => s.sim = s.sim.apply(edit),
+            Action::FieldRefused(..) => {}
         }
         Rc::new(s)
     }

@@ -5,6 +5,7 @@ mod diagram;
 mod flowchart;
 mod place;
 mod plot;
+mod readme_sheet;
 mod sheet_check;
 mod sheet_cli;
 mod sheet_edit;
