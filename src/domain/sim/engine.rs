@@ -23,7 +23,7 @@ use super::log::{
     ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
 };
-use super::rng::{round_us, SimRng};
+use super::rng::{round_us, ExpScale, SimRng};
 use super::stats::{JobStats, Needs};
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
@@ -171,8 +171,8 @@ struct Stream {
     kind: KindId,
     produced: u64,
     times: Vec<u64>,
-    /// Mean gap of a Poisson stream, µs (`1e6 / rate`, computed once).
-    gap_us: f64,
+    /// Gap draws of a Poisson stream: mean `1e6 / rate` µs, scale computed once.
+    gap: ExpScale,
 }
 
 /// Counters of a run; [`Report`](super::Report) derives the other figures.
@@ -226,6 +226,8 @@ pub struct Simulation {
     table: JobsTable,
     errors: Vec<String>,
     kind_error: Vec<ErrorId>,
+    /// Per kind with exponential run times, their scale (µs), computed once.
+    run_scales: Vec<Option<ExpScale>>,
     call_errors: [ErrorId; 3],
     workers: Vec<Worker>,
     idle: VecDeque<usize>,
@@ -299,10 +301,10 @@ impl Simulation {
                 kind: KindId(a.kind as u32),
                 produced: 0,
                 times,
-                gap_us: match a.pattern {
+                gap: ExpScale::of_mean(match a.pattern {
                     Pattern::Poisson { rate_per_s, .. } => 1e6 / rate_per_s,
                     _ => 0.0,
-                },
+                }),
             });
             if let Some(t) = first {
                 firsts.push((t, i));
@@ -383,6 +385,14 @@ impl Simulation {
             table,
             errors,
             kind_error,
+            run_scales: cfg
+                .kinds
+                .iter()
+                .map(|k| match k.duration {
+                    DurationDist::Exponential { mean_ms } => Some(ExpScale::of_mean(mean_ms * 1e3)),
+                    _ => None,
+                })
+                .collect(),
             call_errors,
             workers,
             idle: VecDeque::new(),
@@ -787,7 +797,7 @@ impl Simulation {
         let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
             (Pattern::Poisson { .. }, Some((_, count))) => (produced < count).then(|| {
                 self.now.plus(SimDuration(round_us(
-                    self.rng.exponential(self.streams[stream].gap_us),
+                    self.rng.exponential_with(self.streams[stream].gap),
                 )))
             }),
             (Pattern::Times { .. }, _) => usize::try_from(produced)
@@ -1185,9 +1195,13 @@ impl Simulation {
         self.set_state(w, WState::Running(run));
         self.counters.runs += 1;
         self.info.ran(idx);
-        let kind = &self.cfg.kinds[row.kind.0 as usize];
+        let k = row.kind.0 as usize;
+        let kind = &self.cfg.kinds[k];
         let (dist, calls) = (kind.duration, kind.calls_downstream);
-        let d = self.sample_duration(dist);
+        let d = match self.run_scales.get(k) {
+            Some(&Some(scale)) => SimDuration(round_us(self.rng.exponential_with(scale))),
+            _ => self.sample_duration(dist),
+        };
         let token = self.workers[w].token;
         let at = self.now.plus(d);
         if calls {

@@ -83,6 +83,19 @@ impl SimRng {
         x * scale
     }
 
+    /// An exponential draw with a scale computed once ([`ExpScale::of_mean`]): the same bits as
+    /// [`SimRng::exponential`] with that mean, without the checks and the memo lookup.
+    #[inline]
+    pub fn exponential_with(&mut self, scale: ExpScale) -> f64 {
+        match scale.0 {
+            Some(scale) => {
+                let x: f64 = Exp1.sample(&mut self.0);
+                x * scale
+            }
+            None => 0.0,
+        }
+    }
+
     /// A normal draw `N(mean, sd)` (returns `mean` for an invalid `sd`).
     pub fn normal(&mut self, mean: f64, sd: f64) -> f64 {
         match Normal::new(mean, sd) {
@@ -109,5 +122,18 @@ impl SimRng {
     /// runs agree bit for bit.
     pub fn lognormal(&mut self, mu: f64, sigma: f64) -> f64 {
         libm::exp(self.normal(mu, sigma))
+    }
+}
+
+/// The scale of an exponential distribution, computed once for [`SimRng::exponential_with`]:
+/// `1 / (1 / mean)`, exactly as `rand_distr::Exp::new(1 / mean)` computes it; `None` (draws
+/// are 0) for a non-positive or non-finite mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExpScale(Option<f64>);
+
+impl ExpScale {
+    /// The scale for draws with mean `mean` (any unit; draws come out in that unit).
+    pub fn of_mean(mean: f64) -> ExpScale {
+        ExpScale((mean.is_finite() && mean > 0.0).then(|| 1.0 / (1.0 / mean)))
     }
 }
