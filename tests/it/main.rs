@@ -29,6 +29,7 @@ mod sim_jobs;
 mod sim_knobs;
 mod sim_log;
 mod sim_props;
+mod sim_retention;
 mod sim_review;
 mod sim_run;
 mod sim_seed_runs;

@@ -18,7 +18,7 @@ use super::config::{
 use super::depth::DepthSeries;
 use super::error::ConfigError;
 use super::event_queue::{key, EventQueue};
-use super::jobs::{Claimed, ErrorId, Job, JobId, JobsTable, KindId, Released, Status};
+use super::jobs::{Claimed, ErrorId, SWEEP_EVERY, Job, JobId, JobsTable, KindId, Released, Status};
 use super::log::{
     ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
@@ -541,27 +541,27 @@ impl Simulation {
             return false;
         }
         if self.is_drained() {
-            self.stopped = Some(StopReason::Drained);
+            self.stop(StopReason::Drained);
             return false;
         }
         if self.no_workers_left() {
-            self.stopped = Some(StopReason::NoWorkers);
+            self.stop(StopReason::NoWorkers);
             return false;
         }
         if self.events >= self.cfg.limits.max_events {
-            self.stopped = Some(StopReason::MaxEvents);
+            self.stop(StopReason::MaxEvents);
             return false;
         }
         let queued = self.queue.peek_key().unwrap_or(NO_ARRIVAL);
         let (arrival, stream) = self.next_arrival;
         let next = queued.min(arrival);
         if next == NO_ARRIVAL {
-            self.stopped = Some(StopReason::Drained);
+            self.stop(StopReason::Drained);
             return false;
         }
         let t = SimTime((next >> 64) as u64);
         if t > self.cfg.limits.max_time {
-            self.stopped = Some(StopReason::MaxTime);
+            self.stop(StopReason::MaxTime);
             return false;
         }
         self.now = t;
@@ -753,24 +753,27 @@ impl Simulation {
         }
     }
 
-    /// Sets worker `w`'s state, telling the table which row the worker now refers to (see
-    /// [`Retention`](super::Retention)).
+    /// Sets worker `w`'s state (the one place states change).
     #[inline]
     fn set_state(&mut self, w: usize, state: WState) {
+        self.workers[w].state = state;
+    }
+
+    /// Lets the table delete the finished rows no worker refers to (see
+    /// [`Retention`](super::Retention)).
+    fn sweep(&mut self) {
         if !self.table.deletes() {
-            self.workers[w].state = state;
             return;
         }
-        let (old, new) = (self.workers[w].state.job(), state.job());
-        self.workers[w].state = state;
-        if old != new {
-            if let Some(j) = new {
-                self.table.hold(j);
-            }
-            if let Some(j) = old {
-                self.table.unhold(j);
-            }
-        }
+        let mut held: Vec<JobId> = self.workers.iter().filter_map(|w| w.state.job()).collect();
+        held.sort_unstable();
+        self.table.sweep(&held);
+    }
+
+    /// Stops the run for `reason`.
+    fn stop(&mut self, reason: StopReason) {
+        self.stopped = Some(reason);
+        self.sweep();
     }
 
     fn owner_live(&self, owner: Owner, token: u64) -> bool {
@@ -828,6 +831,9 @@ impl Simulation {
                     // ready set instead of its heap of later rows (same rows, fewer steps).
                     self.table.refresh(self.now);
                     let id = self.table.enqueue(kind, max, self.now);
+                    if id.0 % SWEEP_EVERY == 0 {
+                        self.sweep();
+                    }
                     self.info.push(n);
                     self.counters.accepted += 1;
                     self.say(None, Some((id, 0)), LogEvent::Enqueued);

@@ -234,9 +234,6 @@ struct Row {
     max_attempts: u32,
     /// An [`ErrorId`], or [`NO_ERROR`].
     last_error: u32,
-    /// Workers whose current step refers to this row (running it, between the two statements
-    /// of a claim, waiting for its lock); `u16::MAX` sticks (the row is then never deleted).
-    holders: u16,
     status: Status,
     leased: bool,
     /// [`SUCCEEDED`], [`EFFECTED`], [`DELETED`].
@@ -283,6 +280,9 @@ impl Row {
     }
 }
 
+/// Enqueues between two [`JobsTable::sweep`]s of a table that deletes rows.
+pub const SWEEP_EVERY: u64 = 4_096;
+
 /// Which rows the table keeps once their job is finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -290,9 +290,9 @@ pub enum Retention {
     /// Every row stays, as in the seed's table.
     #[default]
     All,
-    /// Rows with ids up to `n` stay; any later row is deleted as soon as it is finished
-    /// (`done` or `dead`) and no worker holds it, as a production queue's pruner deletes
-    /// finished jobs. [`JobsTable::count`], [`JobsTable::transitions`],
+    /// Rows with ids up to `n` stay; any later row is deleted once it is finished (`done` or
+    /// `dead`) and no worker refers to it, as a production queue's pruner deletes finished
+    /// jobs: in sweeps every [`SWEEP_EVERY`] enqueues and when the run stops. [`JobsTable::count`], [`JobsTable::transitions`],
     /// [`JobsTable::attempts_summary`] and the engine's wait and latency samples still cover
     /// every row ever enqueued. Memory then grows with the jobs in flight, not with the run.
     FirstRows(u64),
@@ -306,16 +306,15 @@ pub enum Retention {
 #[derive(Debug, Clone)]
 pub struct JobsTable {
     /// The stored rows: ids `1 ..= keep`, then the later ids not yet removed. A deleted row
-    /// ([`Retention::FirstRows`]) stays as a [`DELETED`] slot until a run of such slots right
-    /// after the kept ids is long enough to remove at once (`removed` counts them), so the row
-    /// of id `i > keep + removed` is `rows[i - 1 - removed]`: one subtraction, no search.
+    /// ([`Retention::FirstRows`]) stays as a [`DELETED`] slot until every older row past the
+    /// kept ids is deleted too (`removed` counts the slots freed), so the row of id
+    /// `i > keep + removed` is `rows[i - 1 - removed]`: one subtraction, no search.
     rows: Vec<Row>,
     /// Ids that are never deleted: [`u64::MAX`] under [`Retention::All`].
     keep: u64,
     /// Rows removed from `rows` (all deleted, ids `keep + 1 ..= keep + removed`).
     removed: u64,
-    /// Deleted slots right after the kept ids, not yet removed.
-    dead_front: usize,
+
     /// Rows ever enqueued (the highest id).
     enqueued: u64,
     /// Deleted rows per `(status, attempts, max_attempts)`, in order of first deletion (a
@@ -341,7 +340,7 @@ impl Default for JobsTable {
             rows: Vec::new(),
             keep: u64::MAX,
             removed: 0,
-            dead_front: 0,
+
             enqueued: 0,
             deleted: Vec::new(),
             view: OnceCell::new(),
@@ -494,70 +493,40 @@ impl JobsTable {
         self.flag(id, EFFECTED)
     }
 
-    /// A worker's current step now refers to row `id` (see [`Retention::FirstRows`]).
-    #[inline]
-    pub(super) fn hold(&mut self, id: JobId) {
-        if id.0 <= self.keep {
-            return;
-        }
-        if let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) {
-            r.holders = r.holders.saturating_add(1);
-        }
-    }
-
-    /// A worker's current step no longer refers to row `id`: the row is deleted if it is
-    /// finished and nobody else holds it.
-    #[inline]
-    pub(super) fn unhold(&mut self, id: JobId) {
-        if id.0 <= self.keep {
-            return;
-        }
-        if let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) {
-            if r.holders != u16::MAX {
-                r.holders = r.holders.saturating_sub(1);
-            }
-        }
-        self.settle(id);
-    }
-
-    /// Deletes row `id` when the retention allows it: past the kept ids, finished, not held.
-    #[inline]
-    fn settle(&mut self, id: JobId) {
-        if id.0 <= self.keep {
-            return;
-        }
-        let Some(r) = self.index(id.0).and_then(|i| self.rows.get_mut(i)) else {
-            return;
-        };
-        if r.flags & DELETED != 0 || !r.finished() || r.holders != 0 {
-            return;
-        }
-        r.flags |= DELETED;
-        let key = (r.status, r.attempts, r.max_attempts);
-        match self.deleted.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => *n += 1,
-            None => self.deleted.push((key, 1)),
-        }
-        self.view = OnceCell::new();
-        // Count the deleted slots right after the kept rows; remove them once they are at least
-        // half of the later rows (each row is moved O(1) times on average).
-        if id.0 != self.keep + self.removed + self.dead_front as u64 + 1 {
+    /// Deletes every finished row past the kept ids that no worker refers to (`held`: the
+    /// ids workers are running, selecting or waiting for, sorted), then frees the
+    /// leading run of deleted slots. `O(rows stored past the kept ids + held)`; the engine
+    /// calls it every [`SWEEP_EVERY`] enqueues and when a run stops, so a finished run's table
+    /// holds exactly the rows [`Retention::FirstRows`] keeps.
+    pub(super) fn sweep(&mut self, held: &[JobId]) {
+        if self.keep == u64::MAX {
             return;
         }
         let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
-        while self
-            .rows
-            .get(kept + self.dead_front)
-            .is_some_and(|r| r.flags & DELETED != 0)
-        {
-            self.dead_front += 1;
+        let first_id = self.keep + self.removed + 1;
+        let mut deleted_any = false;
+        for (r, id) in self.rows[kept..].iter_mut().zip(first_id..) {
+            if r.flags & DELETED != 0 || !r.finished() || held.binary_search(&JobId(id)).is_ok() {
+                continue;
+            }
+            r.flags |= DELETED;
+            deleted_any = true;
+            let key = (r.status, r.attempts, r.max_attempts);
+            match self.deleted.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => self.deleted.push((key, 1)),
+            }
         }
-        let later = self.rows.len() - kept;
-        if self.dead_front >= 64 && 2 * self.dead_front >= later {
-            self.rows.drain(kept..kept + self.dead_front);
-            self.removed += self.dead_front as u64;
-            self.dead_front = 0;
+        if !deleted_any {
+            return;
         }
+        self.view = OnceCell::new();
+        let dead = self.rows[kept..]
+            .iter()
+            .take_while(|r| r.flags & DELETED != 0)
+            .count();
+        self.rows.drain(kept..kept + dead);
+        self.removed += dead as u64;
     }
 
     /// Number of rows in `status`.
@@ -604,7 +573,6 @@ impl JobsTable {
             attempts: 0,
             max_attempts,
             last_error: NO_ERROR,
-            holders: 0,
             status: Status::Queued,
             leased: false,
             flags: 0,
@@ -645,7 +613,6 @@ impl JobsTable {
                 row.leased = false;
                 row.set_last_error(err);
             }
-            self.settle(JobId(id));
         } else {
             self.ready.insert(id);
         }
@@ -780,7 +747,6 @@ impl JobsTable {
         if let Some(row) = self.stored_mut(id) {
             row.leased = false;
         }
-        self.settle(id);
         true
     }
 
@@ -824,7 +790,6 @@ impl JobsTable {
             row.leased = false;
             row.set_last_error(Some(error));
         }
-        self.settle(id);
         true
     }
 
@@ -854,7 +819,6 @@ impl JobsTable {
         if let Some(t) = due {
             self.schedule(t, id.0);
         }
-        self.settle(id);
     }
 
     /// The time at which the row's pending heap entry is still meaningful.
