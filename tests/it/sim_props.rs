@@ -266,6 +266,18 @@ proptest! {
     }
 
     #[test]
+    fn rounding_microseconds_matches_the_plain_conversion(x in prop_oneof![
+        any::<f64>(),
+        0.0f64..1e7,
+        1e17f64..1e20,
+        Just(4_611_686_018_427_387_904.0f64),
+        Just(f64::INFINITY),
+    ]) {
+        let plain = if x.is_nan() || x <= 0.0 { 0 } else if x >= u64::MAX as f64 { u64::MAX } else { (x + 0.5) as u64 };
+        prop_assert_eq!(modality_advisor::domain::sim::rng::round_us(x), plain);
+    }
+
+    #[test]
     fn same_seed_same_trace(cfg in config()) {
         prop_assert_eq!(trace(&cfg), trace(&cfg));
     }

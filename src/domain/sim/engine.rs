@@ -166,13 +166,24 @@ struct RowLock {
     image: Job,
 }
 
+/// An arrival pattern reduced to what [`Simulation::arrive`] needs per arrival.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// `count` at once.
+    Burst { count: u64 },
+    /// `count` in all, gaps exponential with mean `1e6 / rate` µs (scale computed once).
+    Poisson { count: u64, gap: ExpScale },
+    /// At the stream's sorted `times`.
+    Times,
+}
+
 #[derive(Debug, Clone)]
 struct Stream {
     kind: KindId,
     produced: u64,
     times: Vec<u64>,
-    /// Gap draws of a Poisson stream: mean `1e6 / rate` µs, scale computed once.
-    gap: ExpScale,
+    /// The pattern, as the hot path needs it.
+    shape: Shape,
 }
 
 /// Counters of a run; [`Report`](super::Report) derives the other figures.
@@ -301,10 +312,14 @@ impl Simulation {
                 kind: KindId(a.kind as u32),
                 produced: 0,
                 times,
-                gap: ExpScale::of_mean(match a.pattern {
-                    Pattern::Poisson { rate_per_s, .. } => 1e6 / rate_per_s,
-                    _ => 0.0,
-                }),
+                shape: match a.pattern {
+                    Pattern::Burst { count, .. } => Shape::Burst { count },
+                    Pattern::Poisson { rate_per_s, count } => Shape::Poisson {
+                        count,
+                        gap: ExpScale::of_mean(1e6 / rate_per_s),
+                    },
+                    Pattern::Times { .. } => Shape::Times,
+                },
             });
             if let Some(t) = first {
                 firsts.push((t, i));
@@ -784,12 +799,10 @@ impl Simulation {
     }
 
     fn arrive(&mut self, stream: usize) {
-        let kind = self.streams[stream].kind;
-        // Copy out the little we need: cloning a `Times` list per arrival would be quadratic.
-        let (batch, poisson) = match &self.cfg.arrivals[stream].pattern {
-            Pattern::Burst { count, .. } => (*count, None),
-            Pattern::Poisson { rate_per_s, count } => (1, Some((*rate_per_s, *count))),
-            Pattern::Times { .. } => (1, None),
+        let (kind, shape) = (self.streams[stream].kind, self.streams[stream].shape);
+        let batch = match shape {
+            Shape::Burst { count } => count,
+            Shape::Poisson { .. } | Shape::Times => 1,
         };
         for _ in 0..batch {
             self.streams[stream].produced += 1;
@@ -797,17 +810,16 @@ impl Simulation {
             self.submit(kind, n);
         }
         let produced = self.streams[stream].produced;
-        let next = match (&self.cfg.arrivals[stream].pattern, poisson) {
-            (Pattern::Poisson { .. }, Some((_, count))) => (produced < count).then(|| {
-                self.now.plus(SimDuration(round_us(
-                    self.rng.exponential_with(self.streams[stream].gap),
-                )))
+        let next = match shape {
+            Shape::Poisson { count, gap } => (produced < count).then(|| {
+                self.now
+                    .plus(SimDuration(round_us(self.rng.exponential_with(gap))))
             }),
-            (Pattern::Times { .. }, _) => usize::try_from(produced)
+            Shape::Times => usize::try_from(produced)
                 .ok()
                 .and_then(|i| self.streams[stream].times.get(i))
                 .map(|&t| SimTime::from_ms(t).max(self.now)),
-            _ => None,
+            Shape::Burst { .. } => None,
         };
         match next {
             Some(t) => self.heads[stream] = key(t, self.queue.take_seq()),
@@ -1170,10 +1182,7 @@ impl Simulation {
             self.workers[w].first_claim = Some(id);
         }
         let idx = (id.0 - 1) as usize;
-        let span = self.table.enqueued_at(id).map(|t| self.now.since(t));
-        if let Some(span) = span {
-            self.info.claimed(idx, span);
-        }
+        self.info.claimed(idx, self.now.since(row.enqueued_at));
         let how = match self.cfg.claim {
             ClaimStrategy::Atomic => ClaimHow::Atomic,
             ClaimStrategy::TwoStatement { .. } => ClaimHow::ById,
@@ -1290,8 +1299,7 @@ impl Simulation {
             }
             return;
         }
-        self.table.complete(run.job);
-        if let Some(t) = self.table.enqueued_at(run.job) {
+        if let Some(t) = self.table.complete_run(run.job) {
             self.info.done(idx, self.now.since(t));
         }
         self.say(Some(w), Some(job), LogEvent::Done);

@@ -194,6 +194,7 @@ pub(super) struct Claimed {
     pub id: JobId,
     pub attempts: u32,
     pub kind: KindId,
+    pub enqueued_at: SimTime,
 }
 
 /// What [`JobsTable::release`] did.
@@ -469,11 +470,6 @@ impl JobsTable {
         self.rows.get_mut(i).filter(|r| r.flags & DELETED == 0)
     }
 
-    /// When row `id` was enqueued.
-    pub(super) fn enqueued_at(&self, id: JobId) -> Option<SimTime> {
-        self.stored(id).map(|r| r.enqueued_at)
-    }
-
     /// Sets flag `bit` on row `id`; returns whether it was already set.
     fn flag(&mut self, id: JobId, bit: u8) -> bool {
         self.stored_mut(id).is_some_and(|r| {
@@ -580,7 +576,12 @@ impl JobsTable {
         self.rows.push(row);
         self.counts[Status::Queued.index()] += 1;
         self.moves[usize::from(Transition::ENQUEUE.0)] += 1;
-        self.schedule(run_after, id.0);
+        if run_after <= self.refreshed {
+            // What `admit` would do for this fresh `queued` row, without looking it up.
+            self.ready.insert(id.0);
+        } else {
+            self.schedule(run_after, id.0);
+        }
         id
     }
 
@@ -715,6 +716,7 @@ impl JobsTable {
             id,
             attempts: row.attempts,
             kind: row.kind,
+            enqueued_at: row.enqueued_at,
         };
         self.counts[old.index()] -= 1;
         self.counts[Status::Running.index()] += 1;
@@ -737,17 +739,27 @@ impl JobsTable {
 
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
     pub fn complete(&mut self, id: JobId) -> bool {
-        let via = match self.stored(id) {
-            None => return false,
-            Some(r) if r.status == Status::Done => Transition::COMPLETE_AGAIN,
-            Some(_) => Transition::COMPLETE,
+        self.complete_run(id).is_some()
+    }
+
+    /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued (`None`
+    /// for an unknown id).
+    pub(super) fn complete_run(&mut self, id: JobId) -> Option<SimTime> {
+        let row = self.stored_mut(id)?;
+        let old = row.status;
+        let via = if old == Status::Done {
+            Transition::COMPLETE_AGAIN
+        } else {
+            Transition::COMPLETE
         };
-        self.set_status(id, Status::Done, via);
+        row.status = Status::Done;
+        row.leased = false;
+        let enqueued_at = row.enqueued_at;
+        self.counts[old.index()] -= 1;
+        self.counts[Status::Done.index()] += 1;
+        self.moves[usize::from(Transition::of(via, old, Status::Done).0)] += 1;
         self.ready.remove(id.0);
-        if let Some(row) = self.stored_mut(id) {
-            row.leased = false;
-        }
-        true
+        Some(enqueued_at)
     }
 
     /// `release` after a failed attempt. `attempt` is the attempt number returned by the claim
