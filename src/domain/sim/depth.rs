@@ -92,9 +92,12 @@ impl DepthSeries {
     /// no allocation); a bucket's points are written when the next bucket starts.
     #[inline]
     pub fn record(&mut self, now: SimTime, d: u64) {
-        if d == self.depth {
-            return;
+        if d != self.depth {
+            self.change(now, d);
         }
+    }
+
+    fn change(&mut self, now: SimTime, d: u64) {
         self.depth = d;
         match (self.bucket, &mut self.open) {
             (None, _) => {

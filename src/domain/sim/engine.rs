@@ -241,6 +241,8 @@ pub struct Simulation {
     run_scales: Vec<Option<ExpScale>>,
     call_errors: [ErrorId; 3],
     workers: Vec<Worker>,
+    /// Workers stopped for good (see [`Simulation::gone`]), kept by `set_state`.
+    gone: usize,
     idle: VecDeque<usize>,
     wake_at: Option<SimTime>,
     info: JobStats,
@@ -410,6 +412,7 @@ impl Simulation {
                 .collect(),
             call_errors,
             workers,
+            gone: 0,
             idle: VecDeque::new(),
             wake_at: None,
             info: JobStats::new(needs, jobs),
@@ -632,12 +635,13 @@ impl Simulation {
     }
 
     fn no_workers_left(&self) -> bool {
-        !self.workers.is_empty()
-            && self.subs_open == 0
-            && self.workers.iter().zip(&self.cfg.workers).all(|(w, s)| {
-                w.state == WState::Finished
-                    || (w.state == WState::Down && s.restart_after.is_none())
-            })
+        !self.workers.is_empty() && self.subs_open == 0 && self.gone == self.workers.len()
+    }
+
+    /// Worker `w` in `state` has stopped for good (finished, or down with no restart).
+    fn gone(&self, w: usize, state: &WState) -> bool {
+        *state == WState::Finished
+            || (*state == WState::Down && self.cfg.workers[w].restart_after.is_none())
     }
 
     fn sample(&mut self) {
@@ -768,10 +772,19 @@ impl Simulation {
         }
     }
 
-    /// Sets worker `w`'s state (the one place states change).
+    /// Sets worker `w`'s state (the one place states change), keeping count of the workers
+    /// gone for good.
     #[inline]
     fn set_state(&mut self, w: usize, state: WState) {
+        let (was, is) = (self.gone(w, &self.workers[w].state), self.gone(w, &state));
         self.workers[w].state = state;
+        if was != is {
+            if is {
+                self.gone += 1;
+            } else {
+                self.gone -= 1;
+            }
+        }
     }
 
     /// Lets the table delete the finished rows no worker refers to (see

@@ -60,6 +60,7 @@ impl JobStats {
     }
 
     /// Adds the next job: arrival number `arrival_no` of its stream.
+    #[inline]
     pub fn push(&mut self, arrival_no: u64) {
         self.wait.push(NOT_YET);
         self.latency.push(NOT_YET);
@@ -86,6 +87,7 @@ impl JobStats {
         }
     }
 
+    #[inline]
     fn set_span(&mut self, i: usize, column: u64, span: SimDuration) -> u32 {
         let d = span.0;
         match u32::try_from(d) {
@@ -99,6 +101,7 @@ impl JobStats {
 
     /// Records the first claim of job `i`, `span` after its enqueue (later claims are
     /// ignored).
+    #[inline]
     pub fn claimed(&mut self, i: usize, span: SimDuration) {
         if self.wait.get(i) == Some(&NOT_YET) {
             self.wait[i] = self.set_span(i, 0, span);
@@ -106,6 +109,7 @@ impl JobStats {
     }
 
     /// Records the first `done` of job `i`, `span` after its enqueue (later ones are ignored).
+    #[inline]
     pub fn done(&mut self, i: usize, span: SimDuration) {
         if self.latency.get(i) == Some(&NOT_YET) {
             self.latency[i] = self.set_span(i, 1, span);
@@ -113,6 +117,7 @@ impl JobStats {
     }
 
     /// Counts a run of job `i` (kept only when [`Needs::runs`]).
+    #[inline]
     pub fn ran(&mut self, i: usize) {
         if let Some(r) = self.runs.get_mut(i) {
             *r = r.saturating_add(1);
