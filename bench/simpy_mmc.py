@@ -57,6 +57,57 @@ def run_simpy(jobs, seed=1):
     return time.perf_counter() - t, time.process_time() - c, stats
 
 
+def run_simpy_recording(jobs, seed=1):
+    """The same model, also recording what the engine records during a run: per job the wait
+    (enqueue -> first start) and the latency (enqueue -> done), and the queue depth each time it
+    changes. (The engine's jobs table, leases and per-transition counts have no SimPy
+    counterpart here.)"""
+    rng = random.Random(seed)
+    env = simpy.Environment()
+    workers = simpy.Resource(env, capacity=C)
+    stats = {"done": 0, "dead": 0, "runs": 0}
+    waits, latencies, depth = [], [], []
+
+    def record_depth():
+        d = len(workers.queue)
+        if not depth or depth[-1][1] != d:
+            depth.append((env.now, d))
+
+    def job():
+        enqueued = env.now
+        attempt = 0
+        while True:
+            with workers.request() as req:
+                record_depth()
+                yield req
+                record_depth()
+                if attempt == 0:
+                    waits.append(env.now - enqueued)
+                attempt += 1
+                stats["runs"] += 1
+                yield env.timeout(rng.expovariate(MU))
+                failed = rng.random() < FAIL_P
+            record_depth()
+            if not failed:
+                stats["done"] += 1
+                latencies.append(env.now - enqueued)
+                return
+            if attempt >= MAX_ATTEMPTS:
+                stats["dead"] += 1
+                return
+            yield env.timeout(rng.uniform(0, min(CAP, BASE * 2 ** (attempt - 1))))
+
+    def source():
+        for _ in range(jobs):
+            yield env.timeout(rng.expovariate(LAMBDA))
+            env.process(job())
+
+    env.process(source())
+    t, c = time.perf_counter(), time.process_time()
+    env.run()
+    return time.perf_counter() - t, time.process_time() - c, stats
+
+
 def run_rust(jobs):
     exe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "examples", "mmc_native")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,11 +123,16 @@ def main():
     py_s, py_cpu, stats = run_simpy(jobs)
     print(f"simpy  jobs={jobs} wall_s={py_s:.2f} cpu_s={py_cpu:.2f} jobs_per_s={jobs / py_s:,.0f} "
           f"done={stats['done']} dead={stats['dead']} runs={stats['runs']}")
+    rec_s, rec_cpu, rec = run_simpy_recording(jobs)
+    print(f"simpy+ jobs={jobs} wall_s={rec_s:.2f} cpu_s={rec_cpu:.2f} (also recording waits, "
+          f"latencies and queue depth, as the engine does) done={rec['done']} dead={rec['dead']}")
     rs_s, rs_cpu, events = run_rust(jobs)
     print(f"rust   jobs={jobs} wall_s={rs_s:.3f} cpu_s={rs_cpu:.3f} (whole process) "
           f"jobs_per_s={jobs / rs_s:,.0f} events={events}")
     print(f"ratio  simpy/rust: wall {py_s / rs_s:.1f}x, cpu {py_cpu / rs_cpu:.1f}x "
           f"(same model, same job count)")
+    print(f"ratio  simpy+/rust: wall {rec_s / rs_s:.1f}x, cpu {rec_cpu / rs_cpu:.1f}x "
+          f"(same model and the same recorded outputs)")
 
 
 if __name__ == "__main__":

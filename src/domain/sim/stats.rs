@@ -32,10 +32,8 @@ pub(super) struct Needs {
 #[derive(Debug, Clone, Default)]
 pub(super) struct JobStats {
     needs: Needs,
-    /// Enqueue → first claim, µs.
-    wait: Vec<u32>,
-    /// Enqueue → first `done`, µs.
-    latency: Vec<u32>,
+    /// Per job `[wait, latency]` in µs: enqueue → first claim, enqueue → first `done`.
+    spans: Vec<[u32; 2]>,
     runs: Vec<u32>,
     arrival_no: Vec<u32>,
     prev_wait: Vec<u64>,
@@ -50,8 +48,7 @@ impl JobStats {
         let cap = |on: bool| if on { n } else { 0 };
         JobStats {
             needs,
-            wait: Vec::with_capacity(n),
-            latency: Vec::with_capacity(n),
+            spans: Vec::with_capacity(n),
             runs: Vec::with_capacity(cap(needs.runs)),
             arrival_no: Vec::with_capacity(cap(needs.arrival_no)),
             prev_wait: Vec::with_capacity(cap(needs.prev_wait)),
@@ -62,8 +59,7 @@ impl JobStats {
     /// Adds the next job: arrival number `arrival_no` of its stream.
     #[inline]
     pub fn push(&mut self, arrival_no: u64) {
-        self.wait.push(NOT_YET);
-        self.latency.push(NOT_YET);
+        self.spans.push([NOT_YET; 2]);
         if self.needs.runs {
             self.runs.push(0);
         }
@@ -103,16 +99,16 @@ impl JobStats {
     /// ignored).
     #[inline]
     pub fn claimed(&mut self, i: usize, span: SimDuration) {
-        if self.wait.get(i) == Some(&NOT_YET) {
-            self.wait[i] = self.set_span(i, 0, span);
+        if self.spans.get(i).is_some_and(|s| s[0] == NOT_YET) {
+            self.spans[i][0] = self.set_span(i, 0, span);
         }
     }
 
     /// Records the first `done` of job `i`, `span` after its enqueue (later ones are ignored).
     #[inline]
     pub fn done(&mut self, i: usize, span: SimDuration) {
-        if self.latency.get(i) == Some(&NOT_YET) {
-            self.latency[i] = self.set_span(i, 1, span);
+        if self.spans.get(i).is_some_and(|s| s[1] == NOT_YET) {
+            self.spans[i][1] = self.set_span(i, 1, span);
         }
     }
 
@@ -151,15 +147,15 @@ impl JobStats {
 
     /// Per job in id order: enqueue → first claim.
     pub fn waits(&self) -> Vec<Option<SimDuration>> {
-        (0..self.wait.len())
-            .map(|i| self.span(i, 0, self.wait[i]))
+        (0..self.spans.len())
+            .map(|i| self.span(i, 0, self.spans[i][0]))
             .collect()
     }
 
     /// Per job in id order: enqueue → first `done`.
     pub fn latencies(&self) -> Vec<Option<SimDuration>> {
-        (0..self.latency.len())
-            .map(|i| self.span(i, 1, self.latency[i]))
+        (0..self.spans.len())
+            .map(|i| self.span(i, 1, self.spans[i][1]))
             .collect()
     }
 }
