@@ -41,7 +41,11 @@ use super::time::{SimDuration, SimTime};
 /// woken on work (no polling delay), exponential service at `mu_per_s` per worker, leases
 /// longer than any run. With `failure_p > 0` a run fails with that probability and the job is
 /// retried after a full-jitter wait (base `retry_base_ms`, cap 30× base), up to 5 attempts:
-/// the "M/M/c with retries" model of the benchmarks. No event log.
+/// the "M/M/c with retries" model of the benchmarks. No event log; the jobs table keeps its
+/// first 200 rows and deletes later finished ones ([`Retention::FirstRows`]), as a queue's
+/// pruner would: counts, waits and latencies still cover every job.
+///
+/// [`Retention::FirstRows`]: super::jobs::Retention::FirstRows
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MmcModel {
     /// Workers (`c`).

@@ -23,6 +23,11 @@
 //! bitset over ids: insert, remove and "lowest id" touch one word per level); rows that become
 //! claimable later (a `run_after` or a lease end) sit in a min-heap keyed by that time and move
 //! over when a claim looks at a later `now`. Stale heap entries are skipped.
+//!
+//! A table built with [`Retention::FirstRows`] deletes finished rows past the first `n` ids
+//! (as a production queue's pruner deletes finished jobs), so its memory follows the jobs in
+//! flight instead of the whole run; [`JobsTable::count`], [`JobsTable::transitions`] and
+//! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
 
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
