@@ -217,12 +217,25 @@ fn the_event_queue_pops_in_time_then_schedule_order_at_every_size() {
 
 #[test]
 fn claims_follow_the_lowest_claimable_id_across_many_rows() {
-    // 5 000 rows span several words of every level of the ready set; random claims, completions
-    // and releases must always agree with a scan of the rows.
-    let mut t = table(5_000, 1_000);
-    let mut rng = SimRng::new(3);
+    // 5 000 rows span several words of every level of the ready set's bitset; random claims,
+    // completions and releases must always agree with a scan of the rows.
+    lowest_claimable_agrees_with_a_scan(5_000, 20_000, 3);
+}
+
+#[test]
+fn claims_follow_the_lowest_claimable_id_while_the_ready_set_empties_and_refills() {
+    // 40 rows in one word of the bitset: claims and completions empty the ready set, releases
+    // refill it, over and over.
+    for seed in 0..20 {
+        lowest_claimable_agrees_with_a_scan(40, 2_000, seed);
+    }
+}
+
+fn lowest_claimable_agrees_with_a_scan(rows: u64, steps: u32, seed: u64) {
+    let mut t = table(rows, 1_000);
+    let mut rng = SimRng::new(seed);
     let mut now = 0;
-    for _ in 0..20_000 {
+    for _ in 0..steps {
         now += rng.uniform_u64(0, 3);
         let at = SimTime(now);
         let lowest = t
@@ -231,7 +244,7 @@ fn claims_follow_the_lowest_claimable_id_across_many_rows() {
             .find(|r| JobsTable::claimable(r, at))
             .map(|r| r.id);
         assert_eq!(t.peek_claimable(at), lowest);
-        let id = JobId(rng.uniform_u64(1, 5_000));
+        let id = JobId(rng.uniform_u64(1, rows));
         match rng.uniform_u64(0, 3) {
             0 => {
                 let _ = t.claim(at, SimDuration(1_000));
@@ -243,7 +256,7 @@ fn claims_follow_the_lowest_claimable_id_across_many_rows() {
                 let _ = t.release(id, 1, ErrorId(0), at, SimDuration(rng.uniform_u64(0, 5)));
             }
             _ => {
-                let skip = rng.uniform_u64(1, 5_000);
+                let skip = rng.uniform_u64(1, rows);
                 let want = t
                     .rows()
                     .iter()
