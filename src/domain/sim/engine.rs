@@ -776,6 +776,12 @@ impl Simulation {
     /// gone for good.
     #[inline]
     fn set_state(&mut self, w: usize, state: WState) {
+        let stops = |s: &WState| matches!(s, WState::Finished | WState::Down);
+        if !stops(&self.workers[w].state) && !stops(&state) {
+            // Idle, running, selecting, waiting: never gone (the usual change).
+            self.workers[w].state = state;
+            return;
+        }
         let (was, is) = (self.gone(w, &self.workers[w].state), self.gone(w, &state));
         self.workers[w].state = state;
         if was != is {
