@@ -774,7 +774,7 @@ impl Simulation {
 
     /// Sets worker `w`'s state (the one place states change), keeping count of the workers
     /// gone for good.
-    #[inline]
+    #[inline(always)]
     fn set_state(&mut self, w: usize, state: WState) {
         let stops = |s: &WState| matches!(s, WState::Finished | WState::Down);
         if !stops(&self.workers[w].state) && !stops(&state) {
