@@ -862,7 +862,7 @@ impl Simulation {
                     // ready set instead of its heap of later rows (same rows, fewer steps).
                     self.table.refresh(self.now);
                     let id = self.table.enqueue(kind, max, self.now);
-                    if id.0 % SWEEP_EVERY == 0 {
+                    if id.0.is_multiple_of(SWEEP_EVERY) {
                         self.sweep();
                     }
                     self.info.push(n);

@@ -105,7 +105,7 @@ impl<E> EventQueue<E> {
         seq
     }
 
-    /// The smallest packed key ([`key`]), if any.
+    /// The smallest packed key (time in the high 64 bits, sequence number in the low), if any.
     pub fn peek_key(&self) -> Option<u128> {
         let at = if self.heap { 0 } else { self.min };
         self.keys.get(at).copied()

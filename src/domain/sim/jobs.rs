@@ -286,7 +286,7 @@ impl Row {
     }
 }
 
-/// Enqueues between two [`JobsTable::sweep`]s of a table that deletes rows.
+/// Enqueues between two sweeps of a table that deletes finished rows ([`Retention::FirstRows`]).
 pub const SWEEP_EVERY: u64 = 4_096;
 
 /// Which rows the table keeps once their job is finished.
