@@ -201,6 +201,11 @@ fn bad_configs_exit_2_naming_the_field() {
         "workers.count: invalid type",
     );
     check_bad(
+        "keep.json",
+        &format!(r#"{{{KINDS},"arrivals":[],"workers":{{"count":1}},"keep_rows":-5}}"#),
+        "keep_rows is -5; allowed: 0 to 2000000",
+    );
+    check_bad(
         "unknown.json",
         r#"{"kinds":[],"arrivals":[],"workers":{"count":1},"colour":1}"#,
         "colour",
@@ -307,4 +312,29 @@ fn help_points_to_readable_docs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("README.md"), "{text}");
     assert!(text.contains("static/examples/"), "{text}");
+}
+
+#[test]
+fn keep_rows_keeps_the_first_rows_and_every_count() {
+    // 300 jobs, every one done: with keep_rows 20 the report lists the first 20 rows, says
+    // 280 were deleted, and still counts 300 done with the same latency figures.
+    let config = |keep: &str| {
+        format!(
+            r#"{{"seed":3,"kinds":[{{"name":"k","max_attempts":3,"duration":{{"type":"fixed","ms":5}}}}],
+               "arrivals":[{{"kind":0,"pattern":{{"type":"poisson","rate_per_s":50,"count":300}}}}],
+               "workers":{{"count":2}},"log":false{keep}}}"#
+        )
+    };
+    let all = write_config("keep-all.json", &config(""));
+    let some = write_config("keep-20.json", &config(r#","keep_rows":20"#));
+    let a = json(&["simulate", "--config", &all.to_string_lossy(), "--format", "json"]);
+    let b = json(&["simulate", "--config", &some.to_string_lossy(), "--format", "json"]);
+    assert_eq!(a["jobs"].as_array().map(Vec::len), Some(300));
+    assert_eq!(b["jobs"].as_array().map(Vec::len), Some(20));
+    assert_eq!(b["jobs"][19], a["jobs"][19]);
+    assert_eq!(b["metrics"]["deleted_rows"], 280);
+    assert_eq!(a["metrics"].get("deleted_rows"), None);
+    for k in ["jobs", "done", "dead", "events", "latency_ms", "wait_ms", "queue_depth"] {
+        assert_eq!(a["metrics"][k], b["metrics"][k], "{k}");
+    }
 }

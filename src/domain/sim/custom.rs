@@ -704,6 +704,7 @@ impl CustomRun {
             limits: None,
             log: self.jobs <= LOG_JOBS,
             series_bucket_ms: None,
+            keep_rows: None,
         }
     }
 

@@ -23,6 +23,7 @@ use super::config::{
     MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
 };
 use super::error::ConfigError;
+use super::jobs::Retention;
 use super::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +72,12 @@ pub struct SimConfigFile {
     /// Queue-depth series bucket, ms (default 1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_bucket_ms: Option<i64>,
+    /// Rows of finished jobs the final table keeps: the first `keep_rows` ids, 0 ..= 2 000 000
+    /// (default: every row). Later rows are deleted once finished, as a queue's pruner deletes
+    /// finished jobs; counts, waits, latencies and the attempts chart still cover every job
+    /// (`Retention::FirstRows`). For large runs: memory then follows the jobs in flight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_rows: Option<i64>,
 }
 
 fn one() -> u64 {
@@ -520,6 +527,9 @@ impl SimConfigFile {
         cfg.log = self.log;
         if let Some(b) = self.series_bucket_ms {
             cfg.series_bucket = SimDuration::from_ms(c.int("series_bucket_ms", b, 1, MAX_MS));
+        }
+        if let Some(n) = self.keep_rows {
+            cfg.retention = Retention::FirstRows(c.int("keep_rows", n, 0, MAX_JOBS));
         }
         let mut errs = c.0;
         if errs.is_empty() {
