@@ -46,3 +46,25 @@ fn a_long_run_keeps_the_first_rows_and_the_same_figures() {
     assert_eq!(tb.deleted(), 12_000 - 200);
     assert_eq!(tb.get(modality_advisor::domain::sim::JobId(201)), None);
 }
+
+#[test]
+fn the_page_view_counts_deleted_rows_too() {
+    use modality_advisor::domain::sim::run::view_of;
+    use modality_advisor::domain::sim::Report;
+    let mut sim = Simulation::new(MmcModel::bench(5_000, 2).config()).expect("valid");
+    sim.run();
+    let report = Report::from_sim(&sim, "mmc", "retention");
+    assert_eq!(report.jobs.len(), 200);
+    let view = view_of(&report, sim.events());
+    let t = sim.table();
+    assert_eq!(
+        view.counts,
+        [
+            t.count(Status::Done),
+            t.count(Status::Dead),
+            t.count(Status::Queued),
+            t.count(Status::Running)
+        ]
+    );
+    assert_eq!(view.counts.iter().sum::<u64>(), 5_000);
+}

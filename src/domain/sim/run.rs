@@ -236,12 +236,18 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
                 last_error: j.last_error.clone(),
             })
             .collect(),
-        counts: [
-            count("done"),
-            count("dead"),
-            count("queued"),
-            count("running"),
-        ],
+        // From the metrics when the run has them: they also count rows a retention deleted.
+        counts: m.map_or_else(
+            || {
+                [
+                    count("done"),
+                    count("dead"),
+                    count("queued"),
+                    count("running"),
+                ]
+            },
+            |m| [m.done, m.dead, m.queued, m.running],
+        ),
         balance: report.balance,
         claims: report.claims.iter().map(|(k, v)| (k.clone(), *v)).collect(),
         errors: report
