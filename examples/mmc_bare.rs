@@ -68,7 +68,12 @@ fn main() {
             latencies.push(u32::MAX);
             ready.push_back((produced, now, 0));
             if produced < jobs {
-                events.push(Reverse((now + exp_us(&mut rng, MEAN_GAP_US), seq, ARRIVE, 0)));
+                events.push(Reverse((
+                    now + exp_us(&mut rng, MEAN_GAP_US),
+                    seq,
+                    ARRIVE,
+                    0,
+                )));
                 seq += 1;
             }
         } else {
@@ -96,7 +101,12 @@ fn main() {
                 waits[(id - 1) as usize] = (now - enqueued) as u32;
             }
             running[w] = (id, enqueued, attempts + 1);
-            events.push(Reverse((now + exp_us(&mut rng, MEAN_RUN_US), seq, RUN_END, w)));
+            events.push(Reverse((
+                now + exp_us(&mut rng, MEAN_RUN_US),
+                seq,
+                RUN_END,
+                w,
+            )));
             seq += 1;
         }
     }

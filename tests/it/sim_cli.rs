@@ -327,14 +327,34 @@ fn keep_rows_keeps_the_first_rows_and_every_count() {
     };
     let all = write_config("keep-all.json", &config(""));
     let some = write_config("keep-20.json", &config(r#","keep_rows":20"#));
-    let a = json(&["simulate", "--config", &all.to_string_lossy(), "--format", "json"]);
-    let b = json(&["simulate", "--config", &some.to_string_lossy(), "--format", "json"]);
+    let a = json(&[
+        "simulate",
+        "--config",
+        &all.to_string_lossy(),
+        "--format",
+        "json",
+    ]);
+    let b = json(&[
+        "simulate",
+        "--config",
+        &some.to_string_lossy(),
+        "--format",
+        "json",
+    ]);
     assert_eq!(a["jobs"].as_array().map(Vec::len), Some(300));
     assert_eq!(b["jobs"].as_array().map(Vec::len), Some(20));
     assert_eq!(b["jobs"][19], a["jobs"][19]);
     assert_eq!(b["metrics"]["deleted_rows"], 280);
     assert_eq!(a["metrics"].get("deleted_rows"), None);
-    for k in ["jobs", "done", "dead", "events", "latency_ms", "wait_ms", "queue_depth"] {
+    for k in [
+        "jobs",
+        "done",
+        "dead",
+        "events",
+        "latency_ms",
+        "wait_ms",
+        "queue_depth",
+    ] {
         assert_eq!(a["metrics"][k], b["metrics"][k], "{k}");
     }
 }

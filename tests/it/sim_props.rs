@@ -3,12 +3,12 @@
 
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
-    FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, SimConfig,
-    Retention, SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition,
+    FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, Retention,
+    SimConfig, SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition,
     WorkerSpec,
 };
-use std::collections::BTreeMap;
 use proptest::prelude::*;
+use std::collections::BTreeMap;
 
 fn dist() -> impl Strategy<Value = DurationDist> {
     prop_oneof![

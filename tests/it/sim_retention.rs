@@ -25,12 +25,20 @@ fn a_long_run_keeps_the_first_rows_and_the_same_figures() {
     let mid = modality_advisor::domain::sim::SimTime::from_secs(500);
     all.step_until(mid);
     some.step_until(mid);
-    assert!(some.table().len() > 8_192, "{} rows: two sweeps have run", some.table().len());
+    assert!(
+        some.table().len() > 8_192,
+        "{} rows: two sweeps have run",
+        some.table().len()
+    );
     for s in Status::ALL {
         assert_eq!(all.table().count(s), some.table().count(s));
     }
     assert!(some.table().deleted() > 0);
-    assert!(some.table().rows().len() < 4_096 + 300, "{} rows kept", some.table().rows().len());
+    assert!(
+        some.table().rows().len() < 4_096 + 300,
+        "{} rows kept",
+        some.table().rows().len()
+    );
     all.run();
     some.run();
     let (ta, tb) = (all.table(), some.table());

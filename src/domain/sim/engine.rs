@@ -18,7 +18,7 @@ use super::config::{
 use super::depth::DepthSeries;
 use super::error::ConfigError;
 use super::event_queue::{key, EventQueue};
-use super::jobs::{Claimed, ErrorId, SWEEP_EVERY, Job, JobId, JobsTable, KindId, Released, Status};
+use super::jobs::{Claimed, ErrorId, Job, JobId, JobsTable, KindId, Released, Status, SWEEP_EVERY};
 use super::log::{
     ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
@@ -28,6 +28,9 @@ use super::stats::{JobStats, Needs};
 use super::time::{SimDuration, SimTime};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+mod claims;
+mod downstream;
 
 /// How long a woken worker whose claim hit a locked row waits before trying again.
 const LOCK_ERROR_PAUSE: SimDuration = SimDuration::from_ms(100);
@@ -39,10 +42,10 @@ const NO_ARRIVAL: u128 = u128::MAX;
 
 /// The smallest key of `heads` and its index (`(NO_ARRIVAL, 0)` when none is pending).
 fn earliest(heads: &[u128]) -> (u128, usize) {
-    heads
-        .iter()
-        .enumerate()
-        .fold((NO_ARRIVAL, 0), |best, (i, &k)| if k < best.0 { (k, i) } else { best })
+    heads.iter().enumerate().fold(
+        (NO_ARRIVAL, 0),
+        |best, (i, &k)| if k < best.0 { (k, i) } else { best },
+    )
 }
 
 /// Why a run stopped.
@@ -116,8 +119,12 @@ enum WState {
     NotStarted,
     Idle,
     /// Between the two statements of a claim of `job`.
-    Selecting { job: JobId },
-    WaitingLock { job: JobId },
+    Selecting {
+        job: JobId,
+    },
+    WaitingLock {
+        job: JobId,
+    },
     Running(Run),
     Down,
     Finished,
@@ -613,7 +620,11 @@ impl Simulation {
 
     /// The time of the next event (queued or arrival), if any.
     fn next_time(&self) -> Option<SimTime> {
-        let next = self.queue.peek_key().unwrap_or(NO_ARRIVAL).min(self.next_arrival.0);
+        let next = self
+            .queue
+            .peek_key()
+            .unwrap_or(NO_ARRIVAL)
+            .min(self.next_arrival.0);
         (next != NO_ARRIVAL).then_some(SimTime((next >> 64) as u64))
     }
 
@@ -647,34 +658,6 @@ impl Simulation {
     fn sample(&mut self) {
         self.depth
             .record(self.now, self.table.count(Status::Queued));
-    }
-
-    /// Adds one downstream answer to [`Simulation::calls_series`].
-    fn count_answer(&mut self, result: CallResult) {
-        let col = match result {
-            CallResult::Ok => 0,
-            CallResult::Busy => 1,
-            CallResult::RateLimited | CallResult::Unavailable => 2,
-        };
-        let mut i = self.now.0 / self.calls_bucket.0.max(1);
-        while i >= MAX_SERIES_POINTS as u64 {
-            let merged = self
-                .calls_series
-                .chunks(2)
-                .map(|c| {
-                    c.iter()
-                        .fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
-                })
-                .collect();
-            self.calls_series = merged;
-            self.calls_bucket = SimDuration(self.calls_bucket.0.max(1).saturating_mul(2));
-            i = self.now.0 / self.calls_bucket.0;
-        }
-        let i = i as usize;
-        if self.calls_series.len() <= i {
-            self.calls_series.resize(i + 1, [0; 3]);
-        }
-        self.calls_series[i][col] += 1;
     }
 
     /// Logs a line when the config asks for a log: the check is inlined at every call site,
@@ -731,7 +714,10 @@ impl Simulation {
             }
             Ev::Mark { w, job, token } => {
                 if self.workers[w].token == token {
-                    if let Some(row) = self.table.mark_running_claimed(job, self.now, self.cfg.lease) {
+                    if let Some(row) =
+                        self.table
+                            .mark_running_claimed(job, self.now, self.cfg.lease)
+                    {
                         self.begin_run(w, row);
                     }
                 }
@@ -810,13 +796,6 @@ impl Simulation {
         self.sweep();
     }
 
-    fn owner_live(&self, owner: Owner, token: u64) -> bool {
-        match owner {
-            Owner::Worker(w) => self.workers[w].token == token,
-            Owner::Submission(_) => true,
-        }
-    }
-
     fn arrive(&mut self, stream: usize) {
         let (kind, shape) = (self.streams[stream].kind, self.streams[stream].shape);
         let batch = match shape {
@@ -871,285 +850,6 @@ impl Simulation {
                 }
             }
             Intake::Direct { calls } => self.open_submission(kind, calls),
-        }
-    }
-
-    fn open_submission(&mut self, kind: KindId, max_calls: u32) {
-        let s = self.subs.len();
-        self.subs.push(Submission {
-            calls: 0,
-            max_calls,
-            prev_wait: None,
-        });
-        let calls_downstream = self.cfg.kinds[kind.0 as usize].calls_downstream;
-        if max_calls == 0 {
-            self.counters.failed_to_user += 1;
-            self.say(None, None, LogEvent::SubmissionFailed { n: s as u32 + 1 });
-        } else if !calls_downstream {
-            self.counters.accepted += 1;
-        } else {
-            self.subs_open += 1;
-            self.call(Owner::Submission(s));
-        }
-    }
-
-    fn refill(&mut self, d: &Downstream) {
-        if let Some(tb) = d.rate_limit {
-            let dt = self.now.since(self.bucket_at).0 as f64 / 1e6;
-            self.bucket_tokens = (self.bucket_tokens + dt * tb.rate_per_s).min(f64::from(tb.burst));
-            self.bucket_at = self.now;
-        }
-    }
-
-    fn call(&mut self, owner: Owner) {
-        let Some(d) = self.cfg.downstream else {
-            return;
-        };
-        self.counters.calls += 1;
-        match owner {
-            Owner::Worker(w) => {
-                if let WState::Running(run) = &mut self.workers[w].state {
-                    run.calls += 1;
-                }
-            }
-            Owner::Submission(s) => self.subs[s].calls += 1,
-        }
-        self.refill(&d);
-        let result = if d.outage.is_some_and(|(a, b)| a <= self.now && self.now < b) {
-            CallResult::Unavailable
-        } else if d.rate_limit.is_some() && self.bucket_tokens < 1.0 {
-            CallResult::RateLimited
-        } else if d.capacity > 0 && self.in_flight >= d.capacity {
-            CallResult::Busy
-        } else {
-            CallResult::Ok
-        };
-        if d.rate_limit.is_some() && result != CallResult::Unavailable && self.bucket_tokens >= 1.0
-        {
-            self.bucket_tokens -= 1.0;
-        }
-        let after = if result == CallResult::Ok {
-            self.in_flight += 1;
-            self.sample_duration(d.latency)
-        } else {
-            d.refusal
-        };
-        let token = match owner {
-            Owner::Worker(w) => self.workers[w].token,
-            Owner::Submission(_) => 0,
-        };
-        self.queue.schedule(
-            self.now.plus(after),
-            Ev::Reply {
-                owner,
-                token,
-                result,
-            },
-        );
-    }
-
-    fn reply(&mut self, owner: Owner, result: CallResult) {
-        match result {
-            CallResult::Ok => self.counters.calls_ok += 1,
-            CallResult::Busy => self.counters.calls_busy += 1,
-            CallResult::RateLimited => self.counters.calls_rate_limited += 1,
-            CallResult::Unavailable => self.counters.calls_unavailable += 1,
-        }
-        self.count_answer(result);
-        let retry = self.cfg.in_worker_retry;
-        match owner {
-            Owner::Submission(s) => {
-                let n = s + 1;
-                if result == CallResult::Ok {
-                    self.counters.accepted += 1;
-                    self.subs_open -= 1;
-                    self.say(None, None, LogEvent::SubmissionAccepted { n: n as u32 });
-                    return;
-                }
-                let sub = self.subs[s].clone();
-                if sub.calls < sub.max_calls {
-                    let wait = retry.map_or(SimDuration::ZERO, |r| {
-                        r.backoff.wait(sub.calls - 1, sub.prev_wait, &mut self.rng)
-                    });
-                    self.subs[s].prev_wait = Some(wait);
-                    self.say(
-                        None,
-                        None,
-                        LogEvent::SubmissionRetry {
-                            n: n as u32,
-                            result,
-                            wait,
-                        },
-                    );
-                    self.queue
-                        .schedule(self.now.plus(wait), Ev::Call { owner, token: 0 });
-                } else {
-                    self.counters.failed_to_user += 1;
-                    self.subs_open -= 1;
-                    self.say(
-                        None,
-                        None,
-                        LogEvent::SubmissionGaveUp {
-                            n: n as u32,
-                            result,
-                        },
-                    );
-                }
-            }
-            Owner::Worker(w) => {
-                let WState::Running(run) = self.workers[w].state else {
-                    return;
-                };
-                if result == CallResult::Ok {
-                    self.say(
-                        Some(w),
-                        Some((run.job, run.attempt)),
-                        LogEvent::DownstreamOk,
-                    );
-                    self.succeed(w, run);
-                    return;
-                }
-                let err = match result {
-                    CallResult::RateLimited => self.call_errors[1],
-                    CallResult::Unavailable => self.call_errors[2],
-                    _ => self.call_errors[0],
-                };
-                match retry {
-                    Some(r) if run.calls <= r.max_retries => {
-                        let wait = r.backoff.wait(run.calls - 1, run.prev_wait, &mut self.rng);
-                        if let WState::Running(run) = &mut self.workers[w].state {
-                            run.prev_wait = Some(wait);
-                        }
-                        self.say(
-                            Some(w),
-                            Some((run.job, run.attempt)),
-                            LogEvent::InWorkerRetry { result, wait },
-                        );
-                        let token = self.workers[w].token;
-                        self.queue
-                            .schedule(self.now.plus(wait), Ev::Call { owner, token });
-                    }
-                    _ => self.fail(w, run, err, ErrorClass::Retryable),
-                }
-            }
-        }
-    }
-
-    fn poll(&mut self, w: usize) {
-        self.set_state(w, WState::Idle);
-        let now = self.now;
-        match self.cfg.claim {
-            ClaimStrategy::Atomic => match self.table.claim_run(now, self.cfg.lease) {
-                Some(row) => self.begin_run(w, row),
-                None => self.go_idle(w),
-            },
-            ClaimStrategy::TwoStatement { gap } => match self.table.peek_claimable(now) {
-                Some(id) => {
-                    self.say(Some(w), None, LogEvent::Picked { job: id.0 as u32 });
-                    self.set_state(w, WState::Selecting { job: id });
-                    let token = self.workers[w].token;
-                    self.queue
-                        .schedule(now.plus(gap), Ev::Mark { w, job: id, token });
-                }
-                None => self.go_idle(w),
-            },
-            ClaimStrategy::SkipLocked => match self.table.peek_claimable(now) {
-                Some(id) => {
-                    let skipped: Vec<u32> = self
-                        .locks
-                        .iter()
-                        .filter(|(&j, l)| j < id.0 && JobsTable::claimable(&l.image, now))
-                        .map(|(&j, _)| j as u32)
-                        .collect();
-                    if !skipped.is_empty() {
-                        self.say(
-                            Some(w),
-                            None,
-                            LogEvent::SkipLocked {
-                                jobs: Box::new(skipped),
-                            },
-                        );
-                    }
-                    self.lock_row(w, id);
-                }
-                None => self.go_idle(w),
-            },
-            ClaimStrategy::Nowait | ClaimStrategy::ForUpdate { .. } => {
-                // The first row in the committed view: rows locked by others still look queued.
-                let free = self.table.peek_claimable(now);
-                let locked = self
-                    .locks
-                    .iter()
-                    .find(|(_, l)| JobsTable::claimable(&l.image, now))
-                    .map(|(&j, _)| JobId(j));
-                let first = match (free, locked) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-                match first {
-                    None => self.go_idle(w),
-                    Some(id) if Some(id) == free => self.lock_row(w, id),
-                    Some(id) => {
-                        if let ClaimStrategy::ForUpdate { lock_timeout } = self.cfg.claim {
-                            self.say(Some(w), None, LogEvent::RowLockWait { job: id.0 as u32 });
-                            self.set_state(w, WState::WaitingLock { job: id });
-                            self.waiters.push((w, id));
-                            if let Some(lt) = lock_timeout {
-                                let token = self.workers[w].token;
-                                self.queue
-                                    .schedule(now.plus(lt), Ev::LockTimeout { w, token });
-                            }
-                        } else {
-                            self.lock_error(w, LockError::Nowait);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn lock_error(&mut self, w: usize, err: LockError) {
-        self.counters.lock_errors += 1;
-        self.workers[w].last_error = Some(err.text().to_owned());
-        self.workers[w].token += 1;
-        self.say(Some(w), None, LogEvent::LockError(err));
-        if self.cfg.workers[w].probe {
-            self.set_state(w, WState::Finished);
-            return;
-        }
-        self.set_state(w, WState::Idle);
-        let pause = self.cfg.workers[w].poll.unwrap_or(LOCK_ERROR_PAUSE);
-        let token = self.workers[w].token;
-        self.queue
-            .schedule(self.now.plus(pause), Ev::Poll { w, token });
-    }
-
-    fn lock_row(&mut self, w: usize, id: JobId) {
-        let Some(image) = self.table.row(id) else {
-            return;
-        };
-        if let Some(row) = self.table.mark_running_claimed(id, self.now, SimDuration(u64::MAX)) {
-            self.locks.insert(id.0, RowLock { holder: w, image });
-            self.begin_run(w, row);
-        }
-    }
-
-    /// Ends the transaction holding `job`'s row lock; `rollback` puts the row image back.
-    fn unlock(&mut self, job: JobId, rollback: bool) {
-        if let Some(lock) = self.locks.remove(&job.0) {
-            if rollback {
-                self.table.restore(lock.image);
-            }
-            let _ = lock.holder;
-            let (woken, rest): (Vec<_>, Vec<_>) =
-                self.waiters.iter().partition(|&&(_, j)| j == job);
-            self.waiters = rest;
-            for (x, _) in woken {
-                self.workers[x].token += 1;
-                self.set_state(x, WState::Idle);
-                let token = self.workers[x].token;
-                self.queue.schedule(self.now, Ev::Poll { w: x, token });
-            }
         }
     }
 

@@ -420,7 +420,9 @@ impl JobsTable {
 
     /// Kept rows with their ids.
     fn slots(&self) -> impl Iterator<Item = (u64, &Row)> + '_ {
-        let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
+        let kept = usize::try_from(self.keep)
+            .unwrap_or(usize::MAX)
+            .min(self.rows.len());
         let (first, later) = self.rows.split_at(kept);
         // (Rows first in the zip: the id range is only advanced for a row that exists.)
         let later = later
@@ -503,7 +505,9 @@ impl JobsTable {
         if self.keep == u64::MAX {
             return;
         }
-        let kept = usize::try_from(self.keep).unwrap_or(usize::MAX).min(self.rows.len());
+        let kept = usize::try_from(self.keep)
+            .unwrap_or(usize::MAX)
+            .min(self.rows.len());
         let first_id = self.keep + self.removed + 1;
         let mut deleted_any = false;
         for (r, id) in self.rows[kept..].iter_mut().zip(first_id..) {
