@@ -278,6 +278,28 @@ proptest! {
     }
 
     #[test]
+    fn percentiles_by_selection_match_the_sorted_list(us in proptest::collection::vec(prop_oneof![0u64..50, any::<u64>()], 0..300)) {
+        use modality_advisor::domain::sim::Percentiles;
+        let got = Percentiles::of_micros(us.clone());
+        let mut sorted = us.clone();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        let rank = |q: f64| sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1] as f64 / 1e3;
+        match got {
+            None => prop_assert!(us.is_empty()),
+            Some(p) => {
+                prop_assert_eq!(p.count, n as u64);
+                prop_assert_eq!(p.p50, rank(0.50));
+                prop_assert_eq!(p.p95, rank(0.95));
+                prop_assert_eq!(p.p99, rank(0.99));
+                prop_assert_eq!(p.max, sorted[n - 1] as f64 / 1e3);
+                let sum: u128 = us.iter().map(|&x| u128::from(x)).sum();
+                prop_assert_eq!(p.mean, sum as f64 / n as f64 / 1e3);
+            }
+        }
+    }
+
+    #[test]
     fn same_seed_same_trace(cfg in config()) {
         prop_assert_eq!(trace(&cfg), trace(&cfg));
     }
