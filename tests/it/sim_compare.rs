@@ -110,6 +110,14 @@ fn large_changes_read_as_a_factor() {
         (0.0, 5.0, None),
         (5.0, 5.0, None),
         (f64::NAN, 5.0, None),
+        // Small changes keep their sign and say how small (was "+-0 %").
+        (5_062.0, 5_054.0, Some("−0.2 %")),
+        (5_054.0, 5_062.0, Some("+0.2 %")),
+        (100_000.0, 99_999.0, Some("−<0.1 %")),
+        (100_000.0, 100_001.0, Some("+<0.1 %")),
+        (100.0, 99.4, Some("−0.6 %")),
+        (100.0, 99.5, Some("−0.5 %")),
+        (100.0, 101.0, Some("+1 %")),
     ];
     for &(a, b, want) in cases {
         assert_eq!(change(a, b).as_deref(), want, "{a} → {b}");

@@ -155,10 +155,11 @@ fn times_ms(a: Option<f64>, b: Option<f64>, lang: Lang) -> (String, String) {
     (show(a), show(b))
 }
 
-/// The change from `a` to `b`: a signed whole percentage with a proper minus sign
-/// (`+40 %`, `−75 %`) while `b` is less than ten times `a`; from ten times on, the factor
-/// `×10`, `×401`, `×12 000` (rounded, grouped), since `+40 027 %` reads badly. `None` when
-/// `a` is zero or not finite, or the values are equal.
+/// The change from `a` to `b`: a signed percentage with a proper minus sign (`+40 %`,
+/// `−75 %`; one decimal under 1 %: `−0.2 %`; `+<0.1 %` / `−<0.1 %` below that) while `b` is
+/// less than ten times `a`; from ten times on, the factor `×10`, `×401`, `×12 000` (rounded,
+/// grouped), since `+40 027 %` reads badly. The sign is that of `b − a`. `None` when `a` is
+/// zero or not finite, or the values are equal.
 pub fn change(a: f64, b: f64) -> Option<String> {
     if a == 0.0 || a == b || !a.is_finite() || !b.is_finite() {
         return None;
@@ -167,11 +168,15 @@ pub fn change(a: f64, b: f64) -> Option<String> {
     if ratio >= 10.0 {
         return Some(format!("×{}", group_thousands(ratio.round() as u64)));
     }
-    let p = ((b - a) / a * 100.0).round();
-    Some(if p < 0.0 {
-        format!("−{} %", -p)
+    let p = (b - a) / a * 100.0;
+    let sign = if b < a { "−" } else { "+" };
+    let size = p.abs();
+    Some(if size >= 1.0 {
+        format!("{sign}{} %", size.round())
+    } else if size >= 0.1 {
+        format!("{sign}{size:.1} %")
     } else {
-        format!("+{p} %")
+        format!("{sign}<0.1 %")
     })
 }
 
