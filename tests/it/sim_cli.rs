@@ -200,6 +200,25 @@ fn bad_configs_exit_2_naming_the_field() {
         &format!(r#"{{{KINDS},"arrivals":[],"workers":{{"count":"two"}}}}"#),
         "workers.count: invalid type",
     );
+    // A refused worker count is reported once, not also as "no workers".
+    let out = cli(&[
+        "simulate",
+        "--config",
+        &write_config(
+            "many.json",
+            &format!(
+                r#"{{{KINDS},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":200}}}}],"workers":{{"count":100000}}}}"#
+            ),
+        )
+        .to_string_lossy(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("workers.count is 100000; allowed: 0 to 10000"),
+        "{err}"
+    );
+    assert!(!err.contains("but 200 jobs arrive"), "{err}");
     check_bad(
         "keep.json",
         &format!(r#"{{{KINDS},"arrivals":[],"workers":{{"count":1}},"keep_rows":-5}}"#),

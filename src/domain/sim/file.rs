@@ -535,12 +535,14 @@ impl SimConfigFile {
         if errs.is_empty() {
             errs = cfg.validate();
         } else {
-            // Cross-field checks still run so that every finding is reported at once.
-            errs.extend(
-                cfg.validate()
-                    .into_iter()
-                    .filter(|e| !matches!(e, ConfigError::OutOfRange { .. })),
-            );
+            // Cross-field checks still run so that every finding is reported at once, except
+            // those about a field already refused (its stand-in value would mislead: a refused
+            // worker count must not also read as "no workers").
+            let refused: Vec<String> = errs.iter().map(|e| e.field().to_owned()).collect();
+            errs.extend(cfg.validate().into_iter().filter(|e| {
+                !matches!(e, ConfigError::OutOfRange { .. })
+                    && !refused.iter().any(|f| f == e.field())
+            }));
         }
         if errs.is_empty() {
             Ok(cfg)
