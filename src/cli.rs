@@ -56,7 +56,7 @@ struct SimulateArgs {
     )]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).
-    #[arg(long, value_name = "V", requires = "scenario")]
+    #[arg(long, value_name = "V", requires = "scenario", conflicts_with = "config")]
     variant: Option<String>,
     /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.

@@ -377,3 +377,16 @@ fn keep_rows_keeps_the_first_rows_and_every_count() {
         assert_eq!(a["metrics"][k], b["metrics"][k], "{k}");
     }
 }
+
+#[test]
+fn a_variant_with_a_config_file_is_refused() {
+    let out = cli(&[
+        "simulate",
+        "--config",
+        "static/examples/flaky-handler.config.json",
+        "--variant",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--variant"));
+}
