@@ -56,7 +56,12 @@ struct SimulateArgs {
     )]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).
-    #[arg(long, value_name = "V", requires = "scenario", conflicts_with = "config")]
+    #[arg(
+        long,
+        value_name = "V",
+        requires = "scenario",
+        conflicts_with = "config"
+    )]
     variant: Option<String>,
     /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
@@ -142,7 +147,7 @@ struct AdviseArgs {
         value_name = "MS",
         requires = "p95_ms",
         allow_negative_numbers = true,
-        value_parser = parse_ms
+        value_parser = parse_target_ms
     )]
     target_ms: Option<u64>,
     /// The expected duration at p95 in milliseconds (with --target-ms).
@@ -186,11 +191,20 @@ struct PathJson {
 /// Parses a millisecond value given on the command line (whole number; ASCII or full-width
 /// digits, optionally grouped by threes); the error gives the allowed range.
 fn parse_ms(raw: &str) -> Result<u64, String> {
+    parse_ms_from(raw, 0)
+}
+
+/// A response-time target: as [`parse_ms`] but from 1 ms (a target of 0 cannot be met).
+fn parse_target_ms(raw: &str) -> Result<u64, String> {
+    parse_ms_from(raw, 1)
+}
+
+fn parse_ms_from(raw: &str, min: u64) -> Result<u64, String> {
     crate::domain::number::parse_whole(raw)
-        .filter(|v| *v <= Timing::MAX_MS)
+        .filter(|v| (min..=Timing::MAX_MS).contains(v))
         .ok_or_else(|| {
             format!(
-                "expected a whole number of milliseconds from 0 to {}",
+                "expected a whole number of milliseconds from {min} to {}",
                 group_thousands(Timing::MAX_MS)
             )
         })

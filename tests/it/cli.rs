@@ -177,6 +177,19 @@ fn check_error(args: &[&str], needles: &[&str]) {
 #[test]
 fn errors_exit_2_naming_the_flag() {
     check_error(&["advise"], &["missing answer: --time-triggered"]);
+    // The range a refused value names is the range the flag takes: a target starts at 1 ms.
+    check_error(
+        &["advise", "--target-ms", "604800001", "--p95-ms", "5"],
+        &["--target-ms", "from 1 to 604 800 000"],
+    );
+    check_error(
+        &["advise", "--target-ms", "0", "--p95-ms", "5"],
+        &["--target-ms", "from 1 to 604 800 000"],
+    );
+    check_error(
+        &["advise", "--target-ms", "5", "--p95-ms", "604800001"],
+        &["--p95-ms", "from 0 to 604 800 000"],
+    );
     check_error(
         &["advise", "--time-triggered", "no"],
         &["missing answer: --needs-result-now"],
@@ -227,7 +240,7 @@ fn errors_exit_2_naming_the_flag() {
             "--p95-ms",
             "5",
         ],
-        &["--target-ms", "allowed 1 to 604 800 000 ms"],
+        &["--target-ms", "from 1 to 604 800 000"],
     );
     check_error(
         &[
