@@ -416,16 +416,27 @@ pub fn DurationField(props: &DurationProps) -> Html {
             crate::domain::duration::exact(max, lang)
         );
         let kept = crate::domain::duration::exact(props.value_ms, lang);
-        format!(
-            "{}{}",
-            t!(
+        // A whole number outside the range is told so, with the value in its unit (5 s is a
+        // whole number: "enter a whole number" would mislead).
+        let shown = parse_whole(&raw)
+            .and_then(|n| n.checked_mul(UNITS[*unit].0))
+            .map(|ms| crate::domain::duration::exact(ms, lang));
+        let message = match shown {
+            Some(value) => t!(
+                "sheet.ui.duration-range-error",
+                locale = lang.code(),
+                field = props.label.as_str(),
+                value = value,
+                range = range
+            ),
+            None => t!(
                 "sheet.ui.duration-error",
                 locale = lang.code(),
                 field = props.label.as_str(),
                 range = range
             ),
-            kept_text(&kept, lang)
-        )
+        };
+        format!("{message}{}", kept_text(&kept, lang))
     });
     use_report_refused(&props.id, &error);
     let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);

@@ -407,3 +407,23 @@ test('"Simulate these settings" is refused while a sheet field shows a refused v
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a whole number outside a duration\'s range is told so, with the value, in either language', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  await page.selectOption('#cap-unit', '1'); // seconds: 10 min reads 600 s
+  assert.equal(await page.inputValue('#cap'), '600');
+  await page.fill('#cap', '5');
+  assert.equal(await page.getAttribute('#cap', 'aria-invalid'), 'true');
+  const err = await page.textContent('[data-field="cap"] .error');
+  assert.match(err, /: 5 s is out of range; allowed 10 s – /);
+  assert.doesNotMatch(err, /whole number/);
+  await page.fill('#cap', '5.5');
+  assert.match(await page.textContent('[data-field="cap"] .error'), /enter a whole number; allowed 10 s – /);
+  await page.fill('#cap', '5');
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await page.textContent('[data-field="cap"] .error'), /5秒 は範囲外です（10秒 – /);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
