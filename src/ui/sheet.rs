@@ -53,14 +53,32 @@ pub fn field_label(id: &str, lang: Lang) -> String {
     t!(&key, locale = lang.code()).into_owned()
 }
 
-/// What is shown under a field: what to write, why the default, and its findings.
-fn notes(field: FieldId, sheet: &JobSheet, findings: &[Finding], lang: Lang) -> Html {
+/// What is shown under a field: what to write, why the default (naming the default once the
+/// value differs from it: `changed` from `prefill::changed_from_default`), and its findings.
+fn notes(
+    field: FieldId,
+    sheet: &JobSheet,
+    changed: &[(FieldId, String)],
+    findings: &[Finding],
+    lang: Lang,
+) -> Html {
     let what = t!(
         format!("sheet.field.{}.what", field.id()),
         locale = lang.code()
     )
     .into_owned();
-    let reason = default_reason(field, sheet.decision.outcome, lang);
+    let reason = default_reason(field, sheet.decision.outcome, lang).map(|r| {
+        match changed.iter().find(|(f, _)| *f == field) {
+            Some((_, default)) => t!(
+                "sheet.ui.reason-changed",
+                locale = lang.code(),
+                default = default.as_str(),
+                reason = r.as_str()
+            )
+            .into_owned(),
+            None => r,
+        }
+    });
     html! {
         <>
             <p class="hint">{ what }</p>
@@ -157,7 +175,8 @@ pub fn SheetScreen() -> Html {
         let ctx = ctx.clone();
         Callback::from(move |v: u64| ctx.dispatch(Action::EditSheet(make(v))))
     };
-    let n = |f: FieldId| notes(f, &sheet, &findings, lang);
+    let changed = crate::domain::sheet::prefill::changed_from_default(&sheet, lang);
+    let n = |f: FieldId| notes(f, &sheet, &changed, &findings, lang);
     let p = &sheet.process;
     let outcome = sheet.decision.outcome;
 

@@ -423,7 +423,25 @@ test('a whole number outside a duration\'s range is told so, with the value, in 
   await page.fill('#cap', '5');
   await page.click('.lang button[data-lang="ja"]');
   await page.waitForSelector('html[lang="ja"]');
-  assert.match(await page.textContent('[data-field="cap"] .error'), /5秒 は範囲外です（10秒 – /);
+  assert.match(await page.textContent('[data-field="cap"] .error'), /5秒は範囲外です（10秒 – /);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a changed value\'s reason names the default it explains; back to the default, it reads as before', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, ENQUEUE);
+  const reason = () => page.textContent('[data-field="max-attempts"] .reason');
+  assert.match(await reason(), /^ⓘ 5 attempts ride out a short outage/);
+  await page.fill('#max-attempts', '12');
+  assert.match(await reason(), /^ⓘ The default was 5: 5 attempts ride out a short outage/);
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await reason(), /既定値は5回でした：5回あれば/);
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForSelector('html[lang="en"]');
+  await page.fill('#max-attempts', '5');
+  assert.match(await reason(), /^ⓘ 5 attempts ride out a short outage/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

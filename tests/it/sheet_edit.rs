@@ -245,3 +245,27 @@ mod batch_and_ticket_checks {
         );
     }
 }
+
+/// A changed value's reason names the default it explains: the fields that differ from the
+/// pre-fill, with the default's value as the sheet shows it; back to the default, nothing.
+#[test]
+fn changed_fields_name_their_defaults() {
+    use modality_advisor::domain::sheet::prefill::changed_from_default;
+    use modality_advisor::domain::sheet::FieldId;
+    let s = enqueue();
+    assert_eq!(changed_from_default(&s, Lang::En), vec![]);
+    let s = SheetEdit::MaxAttempts(12).apply(&s).expect("in range");
+    let s = SheetEdit::BaseMs(2_000).apply(&s).expect("in range");
+    let changed = changed_from_default(&s, Lang::En);
+    assert_eq!(changed.len(), 2, "{changed:?}");
+    assert_eq!(changed[0], (FieldId::MaxAttempts, "5".to_owned()));
+    // The first wait is part of the wait strategy's row: the row's default is named whole.
+    assert_eq!(changed[1].0, FieldId::WaitStrategy);
+    assert!(changed[1].1.contains("10 s"), "{changed:?}");
+    let ja = changed_from_default(&s, Lang::Ja);
+    assert!(ja[1].1.contains("10秒"), "{ja:?}");
+    let s = SheetEdit::MaxAttempts(5).apply(&s).expect("in range");
+    let changed = changed_from_default(&s, Lang::En);
+    assert_eq!(changed.len(), 1);
+    assert_eq!(changed[0].0, FieldId::WaitStrategy);
+}

@@ -7,6 +7,7 @@
 
 use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
+use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::{
     BackoffKind, BackoffPolicy, BatchSpec, Decision, FailureSpec, FieldId, Jitter, JobSheet, Keep,
     LastErrorOnDone, MissedRun, Overlap, ProcessFacts, Retention, RetrySpec, SyncSpec, TicketSpec,
@@ -149,6 +150,20 @@ pub fn default_reason(field: FieldId, outcome: Outcome, lang: Lang) -> Option<St
         }
     }
     None
+}
+
+/// The fields of `sheet` whose value differs from what [`prefill`] writes for the same facts
+/// and decision, each with the default's value as the sheet's rows show it (`"5"`,
+/// `"10 s"`, …), in field order. The screen uses it to say which default a field's reason
+/// explains once the user has changed the value.
+pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, String)> {
+    let default = prefill(sheet.process.clone(), sheet.decision.clone(), lang);
+    let (now, then) = (rows(sheet, lang), rows(&default, lang));
+    now.into_iter()
+        .zip(then)
+        .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
+        .map(|(_, b)| (b.field, b.value))
+        .collect()
 }
 
 /// The sheet to show for `decision`: `existing` with the new decision when its outcome is
