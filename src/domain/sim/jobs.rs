@@ -510,32 +510,17 @@ impl JobsTable {
             .min(self.rows.len());
         let first_id = self.keep + self.removed + 1;
         let mut deleted_any = false;
-        // Most deleted rows share a key with the previous one: try that slot first.
-        let mut last = usize::MAX;
-        let (lo, hi) = match (held.first(), held.last()) {
-            (Some(a), Some(b)) => (a.0, b.0),
-            _ => (u64::MAX, 0),
-        };
         for (r, id) in self.rows[kept..].iter_mut().zip(first_id..) {
-            if r.flags & DELETED != 0 || !r.finished() {
-                continue;
-            }
-            if (lo..=hi).contains(&id) && held.binary_search(&JobId(id)).is_ok() {
+            if r.flags & DELETED != 0 || !r.finished() || held.binary_search(&JobId(id)).is_ok() {
                 continue;
             }
             r.flags |= DELETED;
             deleted_any = true;
             let key = (r.status, r.attempts, r.max_attempts);
-            if self.deleted.get(last).is_none_or(|(k, _)| *k != key) {
-                last = match self.deleted.iter().position(|(k, _)| *k == key) {
-                    Some(i) => i,
-                    None => {
-                        self.deleted.push((key, 0));
-                        self.deleted.len() - 1
-                    }
-                };
+            match self.deleted.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => self.deleted.push((key, 1)),
             }
-            self.deleted[last].1 += 1;
         }
         if !deleted_any {
             return;
