@@ -859,29 +859,10 @@ const LEVELS: usize = 4;
 /// A set of ids as a four-level bitset: bit `i` of level 0 is id `i`; bit `i` of level `l + 1`
 /// says word `i` of level `l` is non-zero. Insert and remove touch one word per level; the
 /// lowest id (and the next one after a given id) is found by descending from the top level.
-///
-/// An id inserted into an empty set is kept aside (`lone`) instead of in the bitset: a queue
-/// that keeps up holds zero or one claimable row most of the time, and then inserting,
-/// finding and removing it touch no level at all. A second insert files it into the bitset.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct IdSet {
     levels: [Vec<u64>; LEVELS],
     len: usize,
-    /// The only element, not in `levels` ([`NO_ID`]: none kept aside).
-    lone: u64,
-}
-
-/// [`IdSet::lone`] when no id is kept aside (ids are at most 2·10⁶).
-const NO_ID: u64 = u64::MAX;
-
-impl Default for IdSet {
-    fn default() -> IdSet {
-        IdSet {
-            levels: Default::default(),
-            len: 0,
-            lone: NO_ID,
-        }
-    }
 }
 
 impl IdSet {
@@ -890,24 +871,6 @@ impl IdSet {
     }
 
     fn insert(&mut self, id: u64) {
-        if self.len == 0 {
-            self.lone = id;
-            self.len = 1;
-            return;
-        }
-        if self.lone != NO_ID {
-            if self.lone == id {
-                return;
-            }
-            let lone = self.lone;
-            self.lone = NO_ID;
-            self.len = 0;
-            self.insert_bits(lone);
-        }
-        self.insert_bits(id);
-    }
-
-    fn insert_bits(&mut self, id: u64) {
         let mut pos = id;
         for l in 0..LEVELS {
             let w = (pos >> 6) as usize;
@@ -932,13 +895,6 @@ impl IdSet {
     }
 
     fn remove(&mut self, id: u64) {
-        if self.lone != NO_ID {
-            if self.lone == id {
-                self.lone = NO_ID;
-                self.len = 0;
-            }
-            return;
-        }
         let mut pos = id;
         for l in 0..LEVELS {
             let w = (pos >> 6) as usize;
@@ -961,9 +917,6 @@ impl IdSet {
     }
 
     fn first(&self) -> Option<u64> {
-        if self.lone != NO_ID {
-            return Some(self.lone);
-        }
         // Top down: the first non-zero word of the top level, then the lowest bit of each
         // non-empty word below.
         let top = &self.levels[LEVELS - 1];
@@ -978,9 +931,6 @@ impl IdSet {
 
     /// The lowest id `>= from`.
     fn next_from(&self, from: u64) -> Option<u64> {
-        if self.lone != NO_ID {
-            return (self.lone >= from).then_some(self.lone);
-        }
         let mut pos = from;
         let mut l = 0;
         // Up: find the lowest set bit at or after `pos` on some level.
