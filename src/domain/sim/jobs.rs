@@ -735,11 +735,6 @@ impl JobsTable {
         Some(out)
     }
 
-    /// The kind of row `id` (`None` for an unknown id), without building a [`Job`].
-    pub fn kind_of(&self, id: JobId) -> Option<KindId> {
-        self.stored(id).map(|r| r.kind)
-    }
-
     /// Atomic claim returning only what a worker needs (see [`JobsTable::claim`]).
     pub(super) fn claim_run(&mut self, now: SimTime, lease: SimDuration) -> Option<Claimed> {
         let id = self.peek_claimable(now)?;
