@@ -140,6 +140,8 @@ fn text_output_shows_the_event_log_and_table() {
         text.contains("first claims: A → job#1, B → job#1"),
         "{text}"
     );
+    // Why it stopped, in words rather than the enum's name.
+    assert!(text.contains("stopped: nothing left to do after"), "{text}");
 }
 
 #[test]

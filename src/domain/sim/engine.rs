@@ -62,6 +62,18 @@ pub enum StopReason {
     MaxTime,
 }
 
+impl StopReason {
+    /// Why the run stopped, in words (the CLI's text output; JSON carries the kebab-case id).
+    pub fn text(self) -> &'static str {
+        match self {
+            StopReason::Drained => "nothing left to do",
+            StopReason::NoWorkers => "no worker left to run the jobs",
+            StopReason::MaxEvents => "the event limit was reached",
+            StopReason::MaxTime => "the time limit was reached",
+        }
+    }
+}
+
 /// Who made a downstream call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {

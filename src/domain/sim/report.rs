@@ -290,8 +290,10 @@ impl Report {
             }
             let _ = writeln!(
                 s,
-                "stopped: {:?} after {} events at {:.3}s",
-                m.stop, m.events, m.end_time_s
+                "stopped: {} after {} events at {:.3}s",
+                m.stop.text(),
+                m.events,
+                m.end_time_s
             );
         }
         s
