@@ -30,10 +30,13 @@
 //! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
 
 use super::time::{SimDuration, SimTime};
+use ready::IdSet;
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+mod ready;
 
 /// A job's id: 1, 2, … in enqueue order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -844,129 +847,5 @@ impl JobsTable {
             Status::Running => row.locked_until,
             Status::Done | Status::Dead => None,
         }
-    }
-}
-
-/// Levels of [`IdSet`]: with 64 bits a word, the top level has one word up to 2²⁴ ids (the
-/// table holds at most 2·10⁶ rows); past that the top level is scanned word by word.
-const LEVELS: usize = 4;
-
-/// A set of ids as a four-level bitset: bit `i` of level 0 is id `i`; bit `i` of level `l + 1`
-/// says word `i` of level `l` is non-zero. Insert and remove touch one word per level; the
-/// lowest id (and the next one after a given id) is found by descending from the top level.
-#[derive(Debug, Clone, Default)]
-struct IdSet {
-    levels: [Vec<u64>; LEVELS],
-    len: usize,
-}
-
-impl IdSet {
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn insert(&mut self, id: u64) {
-        let mut pos = id;
-        for l in 0..LEVELS {
-            let w = (pos >> 6) as usize;
-            let level = &mut self.levels[l];
-            if level.len() <= w {
-                level.resize(w + 1, 0);
-            }
-            let bit = 1u64 << (pos & 63);
-            let was = level[w];
-            level[w] = was | bit;
-            if l == 0 {
-                if was & bit != 0 {
-                    return;
-                }
-                self.len += 1;
-            }
-            if was != 0 {
-                return;
-            }
-            pos = w as u64;
-        }
-    }
-
-    fn remove(&mut self, id: u64) {
-        let mut pos = id;
-        for l in 0..LEVELS {
-            let w = (pos >> 6) as usize;
-            let Some(word) = self.levels[l].get_mut(w) else {
-                return;
-            };
-            let bit = 1u64 << (pos & 63);
-            if l == 0 {
-                if *word & bit == 0 {
-                    return;
-                }
-                self.len -= 1;
-            }
-            *word &= !bit;
-            if *word != 0 {
-                return;
-            }
-            pos = w as u64;
-        }
-    }
-
-    fn first(&self) -> Option<u64> {
-        // Top down: the first non-zero word of the top level, then the lowest bit of each
-        // non-empty word below.
-        let top = &self.levels[LEVELS - 1];
-        let (w, word) = top.iter().enumerate().find(|(_, &x)| x != 0)?;
-        let mut pos = (w as u64) * 64 + u64::from(word.trailing_zeros());
-        for l in (0..LEVELS - 1).rev() {
-            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
-            pos = pos * 64 + u64::from(word.trailing_zeros());
-        }
-        Some(pos)
-    }
-
-    /// The lowest id `>= from`.
-    fn next_from(&self, from: u64) -> Option<u64> {
-        let mut pos = from;
-        let mut l = 0;
-        // Up: find the lowest set bit at or after `pos` on some level.
-        let found = loop {
-            let level = &self.levels[l];
-            let w = (pos >> 6) as usize;
-            if l == LEVELS - 1 {
-                let first = level.get(w)? & (u64::MAX << (pos & 63));
-                if first != 0 {
-                    break (w as u64) * 64 + u64::from(first.trailing_zeros());
-                }
-                let (i, word) = level
-                    .iter()
-                    .enumerate()
-                    .skip(w + 1)
-                    .find(|(_, &x)| x != 0)?;
-                break (i as u64) * 64 + u64::from(word.trailing_zeros());
-            }
-            let bits = level.get(w)? & (u64::MAX << (pos & 63));
-            if bits != 0 {
-                break (w as u64) * 64 + u64::from(bits.trailing_zeros());
-            }
-            pos = w as u64 + 1;
-            l += 1;
-        };
-        // Down: the lowest set bit of each non-empty word below.
-        let mut pos = found;
-        while l > 0 {
-            l -= 1;
-            let word = self.levels[l].get(pos as usize).copied().unwrap_or(0);
-            pos = pos * 64 + u64::from(word.trailing_zeros());
-        }
-        Some(pos)
-    }
-
-    fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        let mut next = self.first();
-        std::iter::from_fn(move || {
-            let id = next?;
-            next = id.checked_add(1).and_then(|n| self.next_from(n));
-            Some(id)
-        })
     }
 }
