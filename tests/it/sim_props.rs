@@ -7,6 +7,7 @@ use modality_advisor::domain::sim::{
     SimConfig, SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition,
     WorkerSpec,
 };
+use modality_advisor::domain::sim::erlang::MmcModel;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -266,6 +267,63 @@ proptest! {
     }
 
     #[test]
+    fn plain_configs_run_the_same_on_the_general_path(cfg in config(), keep in prop_oneof![Just(None), (0u64..6).prop_map(Some)]) {
+        // A config made plain (atomic claims, woken workers without probes, claim limits or
+        // crashes, no side effects or downstream calls, plain publishes) runs with the hot
+        // paths' shortcuts and, forced, on the general path: step for step the same events,
+        // counts, moves and log; at the end the same counters, samples and table.
+        let mut cfg = cfg;
+        cfg.claim = ClaimStrategy::Atomic;
+        for w in &mut cfg.workers {
+            w.poll = None;
+            w.probe = false;
+            w.max_claims = None;
+            w.crash_probability = 0.0;
+        }
+        for k in &mut cfg.kinds {
+            k.effect = None;
+            k.calls_downstream = false;
+        }
+        if let Intake::Queue { publish_failure, .. } = &mut cfg.intake {
+            *publish_failure = 0.0;
+        } else {
+            cfg.intake = Intake::Queue { publish_failure: 0.0, fallback_calls: 0 };
+        }
+        if let Some(keep) = keep {
+            cfg.retention = Retention::FirstRows(keep);
+        }
+        prop_assert!(cfg.is_plain());
+        let Ok(mut fast) = Simulation::new(cfg.clone()) else { return Ok(()); };
+        let Ok(general) = Simulation::new(cfg.clone()) else { return Ok(()); };
+        let mut general = general.without_plain_paths();
+        loop {
+            let (a, b) = (fast.step(), general.step());
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(fast.now(), general.now());
+            prop_assert_eq!(fast.events(), general.events());
+            let (ta, tb) = (fast.table(), general.table());
+            prop_assert_eq!(ta.transitions(), tb.transitions());
+            for s in Status::ALL {
+                prop_assert_eq!(ta.count(s), tb.count(s));
+            }
+            prop_assert_eq!(fast.log().len(), general.log().len());
+            if !a {
+                break;
+            }
+        }
+        let lines = |s: &Simulation| s.log().iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        prop_assert_eq!(lines(&fast), lines(&general));
+        prop_assert_eq!(fast.stopped(), general.stopped());
+        prop_assert_eq!(fast.counters(), general.counters());
+        prop_assert_eq!(fast.waits(), general.waits());
+        prop_assert_eq!(fast.latencies(), general.latencies());
+        prop_assert_eq!(fast.depth_series(), general.depth_series());
+        prop_assert_eq!(fast.first_claims(), general.first_claims());
+        prop_assert_eq!(fast.table().rows(), general.table().rows());
+        prop_assert_eq!(fast.table().deleted(), general.table().deleted());
+    }
+
+    #[test]
     fn rounding_microseconds_matches_the_plain_conversion(x in prop_oneof![
         any::<f64>(),
         0.0f64..1e7,
@@ -332,6 +390,30 @@ proptest! {
             let Ok(mut sim) = Simulation::new(cfg) else { return Ok(()); };
             sim.run();
         }
+    }
+}
+
+#[test]
+fn plain_means_none_of_the_features_the_hot_paths_skip() {
+    // The benchmark model is plain; each feature the shortcuts skip makes a config general.
+    let plain = MmcModel::bench(1_000, 1).config();
+    assert!(plain.is_plain());
+    let general: Vec<(&str, fn(&mut SimConfig))> = vec![
+        ("two-statement claim", |c| c.claim = ClaimStrategy::TwoStatement { gap: SimDuration::from_ms(1) }),
+        ("skip locked", |c| c.claim = ClaimStrategy::SkipLocked),
+        ("polling worker", |c| c.workers[0].poll = Some(SimDuration::from_ms(100))),
+        ("probe", |c| c.workers[1].probe = true),
+        ("claim limit", |c| c.workers[2].max_claims = Some(3)),
+        ("crash", |c| c.workers[0].crash_probability = 0.01),
+        ("side effect", |c| c.kinds[0].effect = Some(Effect { amount: 1, idempotency_key: None })),
+        ("downstream call", |c| c.kinds[0].calls_downstream = true),
+        ("publish failure", |c| c.intake = Intake::Queue { publish_failure: 0.1, fallback_calls: 1 }),
+        ("direct intake", |c| c.intake = Intake::Direct { calls: 1 }),
+    ];
+    for (what, change) in general {
+        let mut cfg = plain.clone();
+        change(&mut cfg);
+        assert!(!cfg.is_plain(), "{what} must make the config general");
     }
 }
 

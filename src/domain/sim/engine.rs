@@ -274,6 +274,13 @@ pub struct Simulation {
     subs_open: u64,
     streams: Vec<Stream>,
     streams_open: usize,
+    /// `true` when the config uses none of the features a job's run checks for one by one:
+    /// probes, claim limits, crashes, polling workers, side effects, downstream calls, claims
+    /// that hold row locks, submissions other than plain publishes. Computed once; the hot
+    /// paths test it first and skip those checks (each of which would come out false), so a
+    /// plain config (the benchmark model, the browser's Load preset) runs the same events
+    /// with fewer instructions.
+    plain: bool,
     balance: i64,
     keys: BTreeSet<String>,
     counters: Counters,
@@ -410,6 +417,7 @@ impl Simulation {
             errors: errors.clone(),
             builtin_errors: expiry_error.0,
         };
+        let plain = cfg.is_plain();
         let mut table = JobsTable::with_retention(jobs, cfg.retention);
         table.set_expiry_error(expiry_error);
         Ok(Simulation {
@@ -444,6 +452,7 @@ impl Simulation {
             subs_open: 0,
             streams,
             streams_open,
+            plain,
             balance: 0,
             keys: BTreeSet::new(),
             counters: Counters::default(),
@@ -456,6 +465,14 @@ impl Simulation {
             calls_bucket: bucket,
             cfg,
         })
+    }
+
+    /// The same run taking the general path everywhere, even for a plain config (see
+    /// [`SimConfig::is_plain`]): for the test that proves both paths equal.
+    #[doc(hidden)]
+    pub fn without_plain_paths(mut self) -> Simulation {
+        self.plain = false;
+        self
     }
 
     /// The config this run was built from.
@@ -581,7 +598,7 @@ impl Simulation {
             self.stop(StopReason::Drained);
             return false;
         }
-        if self.no_workers_left() {
+        if !self.plain && self.no_workers_left() {
             self.stop(StopReason::NoWorkers);
             return false;
         }
@@ -775,7 +792,8 @@ impl Simulation {
     #[inline(always)]
     fn set_state(&mut self, w: usize, state: WState) {
         let stops = |s: &WState| matches!(s, WState::Finished | WState::Down);
-        if !stops(&self.workers[w].state) && !stops(&state) {
+        // A plain config never stops a worker (no probes, claim limits or crashes).
+        if self.plain || (!stops(&self.workers[w].state) && !stops(&state)) {
             // Idle, running, selecting, waiting: never gone (the usual change).
             self.workers[w].state = state;
             return;
@@ -843,7 +861,7 @@ impl Simulation {
                 publish_failure,
                 fallback_calls,
             } => {
-                if publish_failure > 0.0 && self.rng.chance(publish_failure) {
+                if !self.plain && publish_failure > 0.0 && self.rng.chance(publish_failure) {
                     self.counters.fallbacks += 1;
                     self.say(None, None, LogEvent::SubmissionFallback { n: n as u32 });
                     self.open_submission(kind, fallback_calls);
@@ -866,6 +884,12 @@ impl Simulation {
     }
 
     fn go_idle(&mut self, w: usize) {
+        if self.plain {
+            // Woken on work, not a probe.
+            self.set_state(w, WState::Idle);
+            self.idle.push_back(w);
+            return;
+        }
         if self.cfg.workers[w].probe {
             self.say(Some(w), None, LogEvent::NothingToClaim);
             self.set_state(w, WState::Finished);
@@ -914,15 +938,17 @@ impl Simulation {
         }
         let idx = (id.0 - 1) as usize;
         self.info.claimed(idx, self.now.since(row.enqueued_at));
-        let how = match self.cfg.claim {
-            ClaimStrategy::Atomic => ClaimHow::Atomic,
-            ClaimStrategy::TwoStatement { .. } => ClaimHow::ById,
-            ClaimStrategy::ForUpdate { .. } => ClaimHow::ForUpdate,
-            ClaimStrategy::Nowait => ClaimHow::Nowait,
-            ClaimStrategy::SkipLocked => ClaimHow::SkipLocked,
-        };
-        self.say(Some(w), Some((id, attempt)), LogEvent::Claimed(how));
-        if self.cfg.workers[w].probe {
+        if self.cfg.log {
+            let how = match self.cfg.claim {
+                ClaimStrategy::Atomic => ClaimHow::Atomic,
+                ClaimStrategy::TwoStatement { .. } => ClaimHow::ById,
+                ClaimStrategy::ForUpdate { .. } => ClaimHow::ForUpdate,
+                ClaimStrategy::Nowait => ClaimHow::Nowait,
+                ClaimStrategy::SkipLocked => ClaimHow::SkipLocked,
+            };
+            self.write_log(Some(w), Some((id, attempt)), LogEvent::Claimed(how));
+        }
+        if !self.plain && self.cfg.workers[w].probe {
             if self.cfg.claim.holds_row_lock() {
                 self.say(Some(w), Some((id, attempt)), LogEvent::ProbeRollback);
                 self.unlock(id, true);
@@ -950,7 +976,7 @@ impl Simulation {
         };
         let token = self.workers[w].token;
         let at = self.now.plus(d);
-        if calls {
+        if !self.plain && calls {
             self.queue.schedule(
                 at,
                 Ev::Call {
@@ -985,10 +1011,34 @@ impl Simulation {
     fn succeed(&mut self, w: usize, run: Run) {
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        if self.table.mark_succeeded(run.job) {
-            self.counters.duplicate_runs += 1;
+        // A plain config has no side effect or crash between the success and `complete`: one
+        // row lookup records both.
+        if !self.plain {
+            if self.table.mark_succeeded(run.job) {
+                self.counters.duplicate_runs += 1;
+            }
+            if self.effect_then_crash(w, run, run.kind.0 as usize) {
+                return;
+            }
         }
-        let kind = run.kind.0 as usize;
+        if let Some((t, again)) = self.table.complete_run(run.job, self.plain) {
+            if again {
+                self.counters.duplicate_runs += 1;
+            }
+            self.info.done(idx, self.now.since(t));
+        }
+        self.say(Some(w), Some(job), LogEvent::Done);
+        if !self.plain && self.cfg.claim.holds_row_lock() {
+            self.unlock(run.job, false);
+        }
+        self.after_run(w);
+    }
+
+    /// The side effect of a successful run (if its kind has one), then the worker's crash
+    /// before `complete` (with its probability). Returns `true` when the worker crashed.
+    fn effect_then_crash(&mut self, w: usize, run: Run, kind: usize) -> bool {
+        let idx = (run.job.0 - 1) as usize;
+        let job = (run.job, run.attempt);
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
             let key = effect
                 .idempotency_key
@@ -1028,16 +1078,9 @@ impl Simulation {
                 let token = self.workers[w].token;
                 self.queue.schedule(self.now.plus(r), Ev::Poll { w, token });
             }
-            return;
+            return true;
         }
-        if let Some(t) = self.table.complete_run(run.job) {
-            self.info.done(idx, self.now.since(t));
-        }
-        self.say(Some(w), Some(job), LogEvent::Done);
-        if self.cfg.claim.holds_row_lock() {
-            self.unlock(run.job, false);
-        }
-        self.after_run(w);
+        false
     }
 
     fn fail(&mut self, w: usize, run: Run, err: ErrorId, class: ErrorClass) {
@@ -1070,7 +1113,7 @@ impl Simulation {
                 None => {}
             }
         }
-        if self.cfg.claim.holds_row_lock() {
+        if !self.plain && self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
         }
         self.after_run(w);
@@ -1079,7 +1122,7 @@ impl Simulation {
     fn after_run(&mut self, w: usize) {
         self.workers[w].token += 1;
         let limit = self.cfg.workers[w].max_claims;
-        if limit.is_some_and(|m| self.workers[w].claims >= m) {
+        if !self.plain && limit.is_some_and(|m| self.workers[w].claims >= m) {
             self.set_state(w, WState::Finished);
             return;
         }
@@ -1090,6 +1133,23 @@ impl Simulation {
 }
 
 impl SimConfig {
+    /// `true` when the config uses none of: claims other than the atomic one, polling or
+    /// probing workers, claim limits, crashes, side effects, downstream calls, direct intake or
+    /// publish failures. [`Simulation`] then skips those features' checks on its hot paths
+    /// (see `Simulation::plain`); the events, table and outputs are the same either way.
+    pub fn is_plain(&self) -> bool {
+        let atomic = matches!(self.claim, ClaimStrategy::Atomic);
+        let workers = self.workers.iter().all(|w| {
+            w.poll.is_none() && !w.probe && w.max_claims.is_none() && w.crash_probability == 0.0
+        });
+        let kinds = self
+            .kinds
+            .iter()
+            .all(|k| k.effect.is_none() && !k.calls_downstream);
+        let intake = matches!(self.intake, Intake::Queue { publish_failure, .. } if publish_failure == 0.0);
+        atomic && workers && kinds && intake
+    }
+
     /// Jobs that arrival stream `i` will create.
     pub fn job_count_of(&self, i: usize) -> u64 {
         self.arrivals.get(i).map_or(0, |a| match &a.pattern {

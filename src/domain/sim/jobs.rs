@@ -746,13 +746,19 @@ impl JobsTable {
 
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
     pub fn complete(&mut self, id: JobId) -> bool {
-        self.complete_run(id).is_some()
+        self.complete_run(id, false).is_some()
     }
 
-    /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued (`None`
-    /// for an unknown id).
-    pub(super) fn complete_run(&mut self, id: JobId) -> Option<SimTime> {
+    /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued and
+    /// whether a run of it had succeeded before (`None` for an unknown id). With `succeeded`,
+    /// also records the run's success (as [`JobsTable::mark_succeeded`] does, in the same
+    /// lookup); without, the second value is `false`.
+    pub(super) fn complete_run(&mut self, id: JobId, succeeded: bool) -> Option<(SimTime, bool)> {
         let row = self.stored_mut(id)?;
+        let again = succeeded && row.flags & SUCCEEDED != 0;
+        if succeeded {
+            row.flags |= SUCCEEDED;
+        }
         let old = row.status;
         let via = if old == Status::Done {
             Transition::COMPLETE_AGAIN
@@ -766,7 +772,7 @@ impl JobsTable {
         self.counts[Status::Done.index()] += 1;
         self.moves[usize::from(Transition::of(via, old, Status::Done).0)] += 1;
         self.ready.remove(id.0);
-        Some(enqueued_at)
+        Some((enqueued_at, again))
     }
 
     /// `release` after a failed attempt. `attempt` is the attempt number returned by the claim
