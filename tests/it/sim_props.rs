@@ -398,7 +398,8 @@ fn plain_means_none_of_the_features_the_hot_paths_skip() {
     // The benchmark model is plain; each feature the shortcuts skip makes a config general.
     let plain = MmcModel::bench(1_000, 1).config();
     assert!(plain.is_plain());
-    let general: Vec<(&str, fn(&mut SimConfig))> = vec![
+    type Change = (&'static str, fn(&mut SimConfig));
+    let general: Vec<Change> = vec![
         ("two-statement claim", |c| c.claim = ClaimStrategy::TwoStatement { gap: SimDuration::from_ms(1) }),
         ("skip locked", |c| c.claim = ClaimStrategy::SkipLocked),
         ("polling worker", |c| c.workers[0].poll = Some(SimDuration::from_ms(100))),
