@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 mod claims;
 mod downstream;
+mod plain;
 
 /// How long a woken worker whose claim hit a locked row waits before trying again.
 const LOCK_ERROR_PAUSE: SimDuration = SimDuration::from_ms(100);
@@ -591,6 +592,9 @@ impl Simulation {
     /// Processes the earliest event. Returns `false` (and does nothing) once the run has
     /// stopped: drained, no workers left, or a limit reached.
     pub fn step(&mut self) -> bool {
+        if self.plain {
+            return self.step_plain();
+        }
         if self.stopped.is_some() {
             return false;
         }
@@ -684,6 +688,7 @@ impl Simulation {
             || (*state == WState::Down && self.cfg.workers[w].restart_after.is_none())
     }
 
+    #[inline(always)]
     fn sample(&mut self) {
         self.depth
             .record(self.now, self.table.count(Status::Queued));
@@ -1126,8 +1131,8 @@ impl Simulation {
             self.set_state(w, WState::Finished);
             return;
         }
-        // The worker loops straight into its next claim, as the seed's `work_once` loop does.
-        self.set_state(w, WState::Idle);
+        // The worker loops straight into its next claim, as the seed's `work_once` loop does
+        // (`poll` sets it idle first).
         self.poll(w);
     }
 }

@@ -19,26 +19,41 @@ impl IdSet {
     }
 
     pub(super) fn insert(&mut self, id: u64) {
-        let mut pos = id;
-        for l in 0..LEVELS {
-            let w = (pos >> 6) as usize;
-            let level = &mut self.levels[l];
+        let w0 = (id >> 6) as usize;
+        if self.levels[0].len() <= w0 {
+            self.grow(w0);
+        }
+        let bit = 1u64 << (id & 63);
+        let was = self.levels[0][w0];
+        if was & bit != 0 {
+            return;
+        }
+        self.levels[0][w0] = was | bit;
+        self.len += 1;
+        // Up the levels while the word below was empty.
+        let mut below_was_empty = was == 0;
+        let mut pos = w0 as u64;
+        for level in &mut self.levels[1..] {
+            if !below_was_empty {
+                return;
+            }
+            let word = &mut level[(pos >> 6) as usize];
+            below_was_empty = *word == 0;
+            *word |= 1u64 << (pos & 63);
+            pos >>= 6;
+        }
+    }
+
+    /// Makes room for word `w0` of level 0 and the words above it (every level sized together,
+    /// so that `insert` checks the size once).
+    #[cold]
+    fn grow(&mut self, w0: usize) {
+        let mut w = w0;
+        for level in &mut self.levels {
             if level.len() <= w {
                 level.resize(w + 1, 0);
             }
-            let bit = 1u64 << (pos & 63);
-            let was = level[w];
-            level[w] = was | bit;
-            if l == 0 {
-                if was & bit != 0 {
-                    return;
-                }
-                self.len += 1;
-            }
-            if was != 0 {
-                return;
-            }
-            pos = w as u64;
+            w >>= 6;
         }
     }
 
@@ -65,6 +80,10 @@ impl IdSet {
     }
 
     pub(super) fn first(&self) -> Option<u64> {
+        // Empty is the usual answer when workers outnumber the waiting jobs.
+        if self.len == 0 {
+            return None;
+        }
         // Top down: the first non-zero word of the top level, then the lowest bit of each
         // non-empty word below.
         let top = &self.levels[LEVELS - 1];

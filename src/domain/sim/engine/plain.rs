@@ -1,0 +1,163 @@
+//! The engine's hot path for plain configs ([`SimConfig::is_plain`]: atomic claims, workers
+//! woken on work, no probes, claim limits, crashes, side effects, downstream calls or publish
+//! failures): one event of [`Simulation::step`] with the run's end, the next claim and the
+//! start of the next run written out in one piece instead of through the general handlers'
+//! checks. It changes the same state in the same order — the same rows, statistics, events
+//! (with the same sequence numbers) and random draws — so a plain run can continue on either
+//! path at any step; `plain_configs_run_the_same_on_the_general_path` (tests/it/sim_props.rs)
+//! compares both, step for step, over generated configs. A failed run (the rarer case) goes
+//! through the general `fail`.
+
+use super::*;
+
+impl Simulation {
+    /// [`Simulation::step`] for a plain config (the caller checked `self.plain`).
+    pub(super) fn step_plain(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        if self.is_drained() {
+            self.stop(StopReason::Drained);
+            return false;
+        }
+        if self.events >= self.cfg.limits.max_events {
+            self.stop(StopReason::MaxEvents);
+            return false;
+        }
+        let queued = self.queue.peek_key().unwrap_or(NO_ARRIVAL);
+        let (arrival, stream) = self.next_arrival;
+        let next = queued.min(arrival);
+        if next == NO_ARRIVAL {
+            self.stop(StopReason::Drained);
+            return false;
+        }
+        let t = SimTime((next >> 64) as u64);
+        if t > self.cfg.limits.max_time {
+            self.stop(StopReason::MaxTime);
+            return false;
+        }
+        self.now = t;
+        self.events += 1;
+        if arrival < queued {
+            self.heads[stream] = NO_ARRIVAL;
+            self.arrive(stream);
+            self.next_arrival = earliest(&self.heads);
+        } else {
+            let Some((_, ev)) = self.queue.pop() else {
+                return false;
+            };
+            match ev {
+                Ev::WorkDone { w, token } => {
+                    if self.workers[w].token == token {
+                        self.run_ended(w);
+                    }
+                }
+                Ev::Wake => self.wake_at = None,
+                // A worker's start; no other event is scheduled for a plain config.
+                ev => self.apply(ev),
+            }
+        }
+        self.wake_idle();
+        self.sample();
+        true
+    }
+
+    /// Worker `w`'s run ended: `work_done`, `succeed` (no side effect, no crash) and
+    /// `after_run` of the general path.
+    #[inline(always)]
+    fn run_ended(&mut self, w: usize) {
+        let WState::Running(run) = self.workers[w].state else {
+            return;
+        };
+        let k = run.kind.0 as usize;
+        let failed = match self.cfg.kinds[k].failure {
+            FailureModel::Never => false,
+            FailureModel::FirstRuns { k: n } => self.info.runs((run.job.0 - 1) as usize) <= n,
+            FailureModel::Probability { p } => self.rng.chance(p),
+            FailureModel::Always => true,
+        };
+        if failed {
+            let class = self.cfg.kinds[k].error_class;
+            self.fail(w, run, self.kind_error[k], class);
+            return;
+        }
+        if let Some((t, again)) = self.table.complete_run(run.job, true) {
+            if again {
+                self.counters.duplicate_runs += 1;
+            }
+            self.info.done((run.job.0 - 1) as usize, self.now.since(t));
+        }
+        self.say(Some(w), Some((run.job, run.attempt)), LogEvent::Done);
+        self.workers[w].token += 1;
+        self.claim_next(w);
+    }
+
+    /// `poll` with the atomic claim, then `begin_run` or `go_idle`, for worker `w`.
+    #[inline(always)]
+    fn claim_next(&mut self, w: usize) {
+        let Some(row) = self.table.claim_run(self.now, self.cfg.lease) else {
+            self.workers[w].state = WState::Idle;
+            self.idle.push_back(w);
+            return;
+        };
+        let (id, attempt) = (row.id, row.attempts);
+        let idx = (id.0 - 1) as usize;
+        let worker = &mut self.workers[w];
+        worker.claims += 1;
+        if worker.first_claim.is_none() {
+            worker.first_claim = Some(id);
+        }
+        worker.token += 1;
+        let token = worker.token;
+        worker.state = WState::Running(Run {
+            job: id,
+            kind: row.kind,
+            attempt,
+            calls: 0,
+            prev_wait: None,
+        });
+        self.info.claimed(idx, self.now.since(row.enqueued_at));
+        if self.cfg.log {
+            self.write_log(
+                Some(w),
+                Some((id, attempt)),
+                LogEvent::Claimed(ClaimHow::Atomic),
+            );
+        }
+        self.counters.runs += 1;
+        self.info.ran(idx);
+        let k = row.kind.0 as usize;
+        let d = match self.run_scales.get(k) {
+            Some(&Some(scale)) => SimDuration(round_us(self.rng.exponential_with(scale))),
+            _ => self.sample_duration(self.cfg.kinds[k].duration),
+        };
+        self.queue
+            .schedule(self.now.plus(d), Ev::WorkDone { w, token });
+    }
+
+    /// `maybe_wake` for woken workers claiming atomically.
+    #[inline(always)]
+    fn wake_idle(&mut self) {
+        // (Idle first: `claimable_count` brings the table up to `now`, which the general path
+        // does only while a worker is idle.)
+        while !self.idle.is_empty() && self.table.claimable_count(self.now) > 0 {
+            let Some(w) = self.idle.pop_front() else {
+                break;
+            };
+            self.workers[w].token += 1;
+            self.claim_next(w);
+        }
+        if self.idle.is_empty() {
+            return;
+        }
+        if let Some(t) = self.table.next_claimable_at() {
+            if t > self.now
+                && t < SimTime::MAX
+                && self.wake_at.is_none_or(|x| t < x || x <= self.now)
+            {
+                self.wake_at = Some(t);
+                self.queue.schedule(t, Ev::Wake);
+            }
+        }
+    }
+}
