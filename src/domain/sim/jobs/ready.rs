@@ -7,10 +7,27 @@ const LEVELS: usize = 4;
 /// A set of ids as a four-level bitset: bit `i` of level 0 is id `i`; bit `i` of level `l + 1`
 /// says word `i` of level `l` is non-zero. Insert and remove touch one word per level; the
 /// lowest id (and the next one after a given id) is found by descending from the top level.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(super) struct IdSet {
     levels: [Vec<u64>; LEVELS],
     len: usize,
+    /// An id inserted into the empty set, kept outside the bitset while it is the only one
+    /// ([`NO_ID`] otherwise): a queue its workers keep up with sees one id in and the same id
+    /// out, and then no level is touched. While it is set, the bitset is empty.
+    lone: u64,
+}
+
+/// No lone id.
+const NO_ID: u64 = u64::MAX;
+
+impl Default for IdSet {
+    fn default() -> Self {
+        IdSet {
+            levels: Default::default(),
+            len: 0,
+            lone: NO_ID,
+        }
+    }
 }
 
 impl IdSet {
@@ -19,6 +36,24 @@ impl IdSet {
     }
 
     pub(super) fn insert(&mut self, id: u64) {
+        if self.len == 0 {
+            self.lone = id;
+            self.len = 1;
+            return;
+        }
+        if self.lone != NO_ID {
+            if self.lone == id {
+                return;
+            }
+            // A second id: both go into the bitset.
+            let lone = std::mem::replace(&mut self.lone, NO_ID);
+            self.len = 0;
+            self.insert_bit(lone);
+        }
+        self.insert_bit(id);
+    }
+
+    fn insert_bit(&mut self, id: u64) {
         let w0 = (id >> 6) as usize;
         if self.levels[0].len() <= w0 {
             self.grow(w0);
@@ -58,6 +93,13 @@ impl IdSet {
     }
 
     pub(super) fn remove(&mut self, id: u64) {
+        if self.lone != NO_ID {
+            if self.lone == id {
+                self.lone = NO_ID;
+                self.len = 0;
+            }
+            return;
+        }
         let mut pos = id;
         for l in 0..LEVELS {
             let w = (pos >> 6) as usize;
@@ -84,6 +126,9 @@ impl IdSet {
         if self.len == 0 {
             return None;
         }
+        if self.lone != NO_ID {
+            return Some(self.lone);
+        }
         // Top down: the first non-zero word of the top level, then the lowest bit of each
         // non-empty word below.
         let top = &self.levels[LEVELS - 1];
@@ -98,6 +143,9 @@ impl IdSet {
 
     /// The lowest id `>= from`.
     pub(super) fn next_from(&self, from: u64) -> Option<u64> {
+        if self.lone != NO_ID {
+            return (self.lone >= from).then_some(self.lone);
+        }
         let mut pos = from;
         let mut l = 0;
         // Up: find the lowest set bit at or after `pos` on some level.
