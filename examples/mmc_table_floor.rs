@@ -99,7 +99,10 @@ fn main() {
                 waits[i] = (now.0 - enqueued_at[i]) as u32;
             }
             running[w] = (job.id, job.attempts, enqueued_at[i]);
-            queue.schedule(SimTime(now.0 + exp_us(&mut rng, MEAN_RUN_US)), Ev::RunEnd(w));
+            queue.schedule(
+                SimTime(now.0 + exp_us(&mut rng, MEAN_RUN_US)),
+                Ev::RunEnd(w),
+            );
         }
     }
     let sampled = waits.iter().filter(|&&w| w != u32::MAX).count()

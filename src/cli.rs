@@ -16,6 +16,7 @@
 use crate::domain::export;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
+use crate::domain::sim::run::LOAD_SCENARIO;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -47,7 +48,8 @@ enum Command {
 #[derive(Debug, Args)]
 struct SimulateArgs {
     /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
-    /// burst-leveling, jitter-contention.
+    /// burst-leveling, jitter-contention; or mmc-load (the browser's Load preset, with
+    /// --jobs).
     #[arg(
         long,
         value_name = "NAME",
@@ -63,6 +65,15 @@ struct SimulateArgs {
         conflicts_with = "config"
     )]
     variant: Option<String>,
+    /// Jobs of the mmc-load scenario (1 to 1 000 000; default 10 000), as the browser's Load
+    /// preset runs them.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "scenario",
+        conflicts_with = "config"
+    )]
+    jobs: Option<u64>,
     /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
     #[arg(long, value_name = "FILE.json")]
@@ -326,8 +337,16 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
             .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
         sim.run();
         Report::from_sim(&sim, "config", "file")
+    } else if args.scenario.as_deref() == Some(LOAD_SCENARIO) {
+        return simulate_load(args);
     } else {
         let name = args.scenario.as_deref().unwrap_or_default();
+        if args.jobs.is_some() {
+            return Err(vec![format!(
+                "--jobs: only for --scenario {LOAD_SCENARIO} (the other scenarios have fixed \
+                 job counts)"
+            )]);
+        }
         run_scenario(name, args.variant.as_deref(), args.seed.unwrap_or(1)).map_err(|e| {
             let flag = if e.field() == "variant" {
                 "--variant"
@@ -336,18 +355,50 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
             };
             // The error already starts with its field name; put the flag in its place.
             let text = e.to_string();
-            let detail = text
+            let mut detail = text
                 .strip_prefix(&format!("{}: ", e.field()))
                 .unwrap_or(&text)
                 .to_owned();
+            if flag == "--scenario" {
+                // The CLI also runs the browser's Load preset.
+                detail.push_str(&format!(", {LOAD_SCENARIO} (with --jobs N)"));
+            }
             vec![format!("{flag}: {detail}")]
         })?
     };
     // The run's fingerprint: the browser's simulator shows the same for the same run.
     let hash = crate::domain::sim::run::trace_hash(&report);
-    Ok(match args.format {
+    Ok(render_report(&report, &hash, args.format))
+}
+
+/// `simulate --scenario mmc-load [--jobs N]`: the browser's Load preset (the benchmark's
+/// M/M/c-with-retries model), with the fingerprint the page shows for the same run.
+fn simulate_load(args: &SimulateArgs) -> Result<String, Vec<String>> {
+    use crate::domain::sim::run::{load_fingerprint, load_preset_config};
+    use crate::domain::sim::{Report, Simulation};
+    if let Some(v) = &args.variant {
+        return Err(vec![format!(
+            "--variant: {LOAD_SCENARIO} has no variants (got \"{v}\")"
+        )]);
+    }
+    let (jobs, seed) = (args.jobs.unwrap_or(10_000), args.seed.unwrap_or(1));
+    let mut cfg = load_preset_config(jobs, seed).map_err(|e| vec![format!("--{e}")])?;
+    // The CLI prints no event log for this scenario: the fingerprint does not depend on it.
+    cfg.log = false;
+    let mut sim = Simulation::new(cfg)
+        .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    sim.run();
+    let (_, hash) = load_fingerprint(&sim, jobs, seed);
+    let report = Report::from_sim(&sim, LOAD_SCENARIO, "bench");
+    Ok(render_report(&report, &hash, args.format))
+}
+
+/// A simulation report as text or JSON, with its trace hash.
+fn render_report(report: &crate::domain::sim::Report, hash: &str, format: Format) -> String {
+    let hash = hash.to_owned();
+    match format {
         Format::Json => {
-            let mut value = serde_json::to_value(&report).unwrap_or_default();
+            let mut value = serde_json::to_value(report).unwrap_or_default();
             if let Some(obj) = value.as_object_mut() {
                 obj.insert("trace_hash".into(), serde_json::Value::String(hash));
             }
@@ -356,7 +407,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
             s
         }
         Format::Text => format!("{}trace hash: {hash}\n", report.to_text()),
-    })
+    }
 }
 
 fn advise(args: &AdviseArgs) -> Result<String, String> {

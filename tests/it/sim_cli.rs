@@ -392,3 +392,105 @@ fn a_variant_with_a_config_file_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--variant"));
 }
+
+#[test]
+fn the_load_preset_runs_from_the_cli_with_the_pages_fingerprint() {
+    use modality_advisor::domain::sim::run::{run, RunRequest, LOAD_SCENARIO};
+    // The page's Load preset at 3 000 jobs, seed 5 (with its event log, which the CLI does
+    // not keep: the fingerprint must not depend on it).
+    let req = RunRequest {
+        id: 1,
+        scenario: LOAD_SCENARIO.into(),
+        variant: None,
+        seed: 5,
+        jobs: Some(3_000),
+        custom: None,
+    };
+    let page = match run(&req, 1_000, |_| {}) {
+        Ok(view) => view,
+        Err(e) => panic!("the page's run failed: {e:?}"),
+    };
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "mmc-load",
+        "--jobs",
+        "3000",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["trace_hash"], page.trace_hash.as_str());
+    assert_eq!(v["scenario"], "mmc-load");
+    let m = &v["metrics"];
+    assert_eq!(m["done"].as_u64(), Some(page.counts[0]));
+    assert_eq!(m["dead"].as_u64(), Some(page.counts[1]));
+    // Another seed, another fingerprint; the text output ends with it too.
+    let other = json(&[
+        "simulate",
+        "--scenario",
+        "mmc-load",
+        "--jobs",
+        "3000",
+        "--seed",
+        "6",
+        "--format",
+        "json",
+    ]);
+    assert_ne!(other["trace_hash"], v["trace_hash"]);
+    let text = cli(&[
+        "simulate",
+        "--scenario",
+        "mmc-load",
+        "--jobs",
+        "3000",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(text.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        out.trim_end()
+            .ends_with(&format!("trace hash: {}", page.trace_hash)),
+        "{out}"
+    );
+}
+
+#[test]
+fn load_preset_flags_are_checked() {
+    for (args, flag) in [
+        (
+            vec!["--scenario", "mmc-load", "--jobs", "0"],
+            "--jobs: 0 is out of range; allowed: 1 to 1000000",
+        ),
+        (
+            vec!["--scenario", "mmc-load", "--jobs", "1000001"],
+            "--jobs: 1000001 is out of range",
+        ),
+        (
+            vec!["--scenario", "retry-dead-letter", "--jobs", "5"],
+            "--jobs: only for --scenario mmc-load",
+        ),
+        (
+            vec!["--scenario", "mmc-load", "--variant", "x"],
+            "--variant: mmc-load has no variants",
+        ),
+        (
+            vec![
+                "--config",
+                "static/examples/flaky-handler.config.json",
+                "--jobs",
+                "5",
+            ],
+            "--jobs",
+        ),
+    ] {
+        let mut all = vec!["simulate"];
+        all.extend(args.iter().copied());
+        let out = cli(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{all:?}: {err}");
+    }
+}

@@ -1,13 +1,13 @@
 //! Properties over generated configs: one state per job, attempts within max, backoff within
 //! `[0, cap]`, same seed ⇒ same trace, no config panics.
 
+use modality_advisor::domain::sim::erlang::MmcModel;
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
     FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, Retention,
     SimConfig, SimDuration, SimRng, SimTime, Simulation, Status, TokenBucket, Transition,
     WorkerSpec,
 };
-use modality_advisor::domain::sim::erlang::MmcModel;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -400,15 +400,31 @@ fn plain_means_none_of_the_features_the_hot_paths_skip() {
     assert!(plain.is_plain());
     type Change = (&'static str, fn(&mut SimConfig));
     let general: Vec<Change> = vec![
-        ("two-statement claim", |c| c.claim = ClaimStrategy::TwoStatement { gap: SimDuration::from_ms(1) }),
+        ("two-statement claim", |c| {
+            c.claim = ClaimStrategy::TwoStatement {
+                gap: SimDuration::from_ms(1),
+            }
+        }),
         ("skip locked", |c| c.claim = ClaimStrategy::SkipLocked),
-        ("polling worker", |c| c.workers[0].poll = Some(SimDuration::from_ms(100))),
+        ("polling worker", |c| {
+            c.workers[0].poll = Some(SimDuration::from_ms(100))
+        }),
         ("probe", |c| c.workers[1].probe = true),
         ("claim limit", |c| c.workers[2].max_claims = Some(3)),
         ("crash", |c| c.workers[0].crash_probability = 0.01),
-        ("side effect", |c| c.kinds[0].effect = Some(Effect { amount: 1, idempotency_key: None })),
+        ("side effect", |c| {
+            c.kinds[0].effect = Some(Effect {
+                amount: 1,
+                idempotency_key: None,
+            })
+        }),
         ("downstream call", |c| c.kinds[0].calls_downstream = true),
-        ("publish failure", |c| c.intake = Intake::Queue { publish_failure: 0.1, fallback_calls: 1 }),
+        ("publish failure", |c| {
+            c.intake = Intake::Queue {
+                publish_failure: 0.1,
+                fallback_calls: 1,
+            }
+        }),
         ("direct intake", |c| c.intake = Intake::Direct { calls: 1 }),
     ];
     for (what, change) in general {

@@ -1151,7 +1151,8 @@ impl SimConfig {
             .kinds
             .iter()
             .all(|k| k.effect.is_none() && !k.calls_downstream);
-        let intake = matches!(self.intake, Intake::Queue { publish_failure, .. } if publish_failure == 0.0);
+        let intake =
+            matches!(self.intake, Intake::Queue { publish_failure, .. } if publish_failure == 0.0);
         atomic && workers && kinds && intake
     }
 

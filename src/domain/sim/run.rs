@@ -296,6 +296,44 @@ fn status_name(j: &super::report::JobRow) -> String {
         .unwrap_or_default()
 }
 
+/// The load preset's config: `jobs` jobs of the benchmark model
+/// ([`MmcModel::bench`](super::erlang::MmcModel::bench)) with seed `seed`, the event log kept up
+/// to [`LOG_MAX_JOBS`] jobs.
+///
+/// # Errors
+/// `jobs` outside `1 ..= MAX_LOAD_JOBS`, as "jobs: N is out of range; allowed: 1 to …".
+pub fn load_preset_config(jobs: u64, seed: u64) -> Result<super::SimConfig, String> {
+    if !(1..=MAX_LOAD_JOBS).contains(&jobs) {
+        return Err(format!(
+            "jobs: {jobs} is out of range; allowed: 1 to {MAX_LOAD_JOBS}"
+        ));
+    }
+    let mut cfg = super::erlang::MmcModel::bench(jobs, seed).config();
+    cfg.log = jobs <= LOG_MAX_JOBS;
+    Ok(cfg)
+}
+
+/// A finished load-preset run's counts per state (done, dead, queued, running) and its trace
+/// hash: 64-bit FNV-1a of the scenario, job count, seed, events, end time (µs) and counts —
+/// a fingerprint that needs no serialised table (the page and `simulate --scenario mmc-load`
+/// show the same one for the same run).
+pub fn load_fingerprint(sim: &Simulation, jobs: u64, seed: u64) -> ([u64; 4], String) {
+    use super::jobs::Status;
+    let t = sim.table();
+    let counts = [
+        t.count(Status::Done),
+        t.count(Status::Dead),
+        t.count(Status::Queued),
+        t.count(Status::Running),
+    ];
+    let fingerprint = format!(
+        "{LOAD_SCENARIO}|{jobs}|{seed}|{}|{}|{counts:?}",
+        sim.events(),
+        sim.now().as_micros()
+    );
+    (counts, fnv1a(fingerprint.as_bytes()))
+}
+
 /// Runs the load preset: `jobs` jobs of the M/M/c-with-retries model, with an event log up
 /// to [`LOG_MAX_JOBS`] jobs.
 fn run_load(
@@ -304,13 +342,7 @@ fn run_load(
     progress: &mut impl FnMut(u64),
 ) -> Result<(RunView, EventLog), Vec<String>> {
     let jobs = req.jobs.unwrap_or(10_000);
-    if !(1..=MAX_LOAD_JOBS).contains(&jobs) {
-        return Err(vec![format!(
-            "jobs: {jobs} is out of range; allowed: 1 to {MAX_LOAD_JOBS}"
-        )]);
-    }
-    let mut cfg = super::erlang::MmcModel::bench(jobs, req.seed).config();
-    cfg.log = jobs <= LOG_MAX_JOBS;
+    let cfg = load_preset_config(jobs, req.seed).map_err(|e| vec![e])?;
     let mut sim = Simulation::new(cfg)
         .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     step_all(&mut sim, every, progress);
@@ -330,27 +362,14 @@ fn run_load(
             last_error: r.last_error.map(|e| sim.error_text(e).to_owned()),
         })
         .collect();
-    use super::jobs::Status;
-    let counts = [
-        t.count(Status::Done),
-        t.count(Status::Dead),
-        t.count(Status::Queued),
-        t.count(Status::Running),
-    ];
-    // A fingerprint of the run that does not need the whole table serialised.
-    let fingerprint = format!(
-        "{LOAD_SCENARIO}|{jobs}|{}|{}|{}|{counts:?}",
-        req.seed,
-        sim.events(),
-        sim.now().as_micros()
-    );
+    let (counts, hash) = load_fingerprint(&sim, jobs, req.seed);
     let (log, names) = sim.take_log();
     let view = RunView {
         run_id: req.id,
         scenario: LOAD_SCENARIO.into(),
         variant: "bench".into(),
         seed: req.seed,
-        trace_hash: fnv1a(fingerprint.as_bytes()),
+        trace_hash: hash,
         jobs: job_rows,
         counts,
         balance: None,
