@@ -127,6 +127,12 @@ enum Ev {
     Wake,
 }
 
+/// What [`Simulation::advance`] took: an arrival of a stream, or a queued event.
+enum Next {
+    Arrival(usize),
+    Event(Ev),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum WState {
     NotStarted,
@@ -595,48 +601,64 @@ impl Simulation {
         if self.plain {
             return self.step_plain();
         }
+        match self.advance() {
+            None => return false,
+            Some(Next::Arrival(stream)) => self.arrival(stream),
+            Some(Next::Event(ev)) => self.apply(ev),
+        }
+        self.maybe_wake();
+        self.sample();
+        true
+    }
+
+    /// The checks before an event (stopped, drained, no workers left, the limits), then the
+    /// clock moved to the earliest event, counted and taken: an arrival (its stream's head
+    /// cleared) or a queued event. `None` (after [`Simulation::stop`] where a check failed)
+    /// when there is no event to process.
+    #[inline(always)]
+    fn advance(&mut self) -> Option<Next> {
         if self.stopped.is_some() {
-            return false;
+            return None;
         }
         if self.is_drained() {
             self.stop(StopReason::Drained);
-            return false;
+            return None;
         }
+        // (A plain config never stops a worker.)
         if !self.plain && self.no_workers_left() {
             self.stop(StopReason::NoWorkers);
-            return false;
+            return None;
         }
         if self.events >= self.cfg.limits.max_events {
             self.stop(StopReason::MaxEvents);
-            return false;
+            return None;
         }
         let queued = self.queue.peek_key().unwrap_or(NO_ARRIVAL);
         let (arrival, stream) = self.next_arrival;
         let next = queued.min(arrival);
         if next == NO_ARRIVAL {
             self.stop(StopReason::Drained);
-            return false;
+            return None;
         }
         let t = SimTime((next >> 64) as u64);
         if t > self.cfg.limits.max_time {
             self.stop(StopReason::MaxTime);
-            return false;
+            return None;
         }
         self.now = t;
         self.events += 1;
         if arrival < queued {
             self.heads[stream] = NO_ARRIVAL;
-            self.arrive(stream);
-            self.next_arrival = earliest(&self.heads);
-        } else {
-            let Some((_, ev)) = self.queue.pop() else {
-                return false;
-            };
-            self.apply(ev);
+            return Some(Next::Arrival(stream));
         }
-        self.maybe_wake();
-        self.sample();
-        true
+        self.queue.pop().map(|(_, ev)| Next::Event(ev))
+    }
+
+    /// Stream `stream`'s arrival: its submissions, then its next arrival filed.
+    #[inline(always)]
+    fn arrival(&mut self, stream: usize) {
+        self.arrive(stream);
+        self.next_arrival = earliest(&self.heads);
     }
 
     /// Processes every event up to and including `until` (bounded by the limits). Returns the
@@ -920,6 +942,13 @@ impl Simulation {
             self.workers[w].token += 1;
             self.poll(w);
         }
+        self.schedule_wake();
+    }
+
+    /// While some worker is idle: a wake-up at the earliest instant a row becomes claimable,
+    /// unless one is already due by then.
+    #[inline(always)]
+    fn schedule_wake(&mut self) {
         if self.idle.is_empty() {
             return;
         }

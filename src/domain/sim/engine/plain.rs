@@ -13,49 +13,17 @@ use super::*;
 impl Simulation {
     /// [`Simulation::step`] for a plain config (the caller checked `self.plain`).
     pub(super) fn step_plain(&mut self) -> bool {
-        if self.stopped.is_some() {
-            return false;
-        }
-        if self.is_drained() {
-            self.stop(StopReason::Drained);
-            return false;
-        }
-        if self.events >= self.cfg.limits.max_events {
-            self.stop(StopReason::MaxEvents);
-            return false;
-        }
-        let queued = self.queue.peek_key().unwrap_or(NO_ARRIVAL);
-        let (arrival, stream) = self.next_arrival;
-        let next = queued.min(arrival);
-        if next == NO_ARRIVAL {
-            self.stop(StopReason::Drained);
-            return false;
-        }
-        let t = SimTime((next >> 64) as u64);
-        if t > self.cfg.limits.max_time {
-            self.stop(StopReason::MaxTime);
-            return false;
-        }
-        self.now = t;
-        self.events += 1;
-        if arrival < queued {
-            self.heads[stream] = NO_ARRIVAL;
-            self.arrive(stream);
-            self.next_arrival = earliest(&self.heads);
-        } else {
-            let Some((_, ev)) = self.queue.pop() else {
-                return false;
-            };
-            match ev {
-                Ev::WorkDone { w, token } => {
-                    if self.workers[w].token == token {
-                        self.run_ended(w);
-                    }
+        match self.advance() {
+            None => return false,
+            Some(Next::Arrival(stream)) => self.arrival(stream),
+            Some(Next::Event(Ev::WorkDone { w, token })) => {
+                if self.workers[w].token == token {
+                    self.run_ended(w);
                 }
-                Ev::Wake => self.wake_at = None,
-                // A worker's start; no other event is scheduled for a plain config.
-                ev => self.apply(ev),
             }
+            Some(Next::Event(Ev::Wake)) => self.wake_at = None,
+            // A worker's start; no other event is scheduled for a plain config.
+            Some(Next::Event(ev)) => self.apply(ev),
         }
         self.wake_idle();
         self.sample();
@@ -147,17 +115,6 @@ impl Simulation {
             self.workers[w].token += 1;
             self.claim_next(w);
         }
-        if self.idle.is_empty() {
-            return;
-        }
-        if let Some(t) = self.table.next_claimable_at() {
-            if t > self.now
-                && t < SimTime::MAX
-                && self.wake_at.is_none_or(|x| t < x || x <= self.now)
-            {
-                self.wake_at = Some(t);
-                self.queue.schedule(t, Ev::Wake);
-            }
-        }
+        self.schedule_wake();
     }
 }
