@@ -410,44 +410,30 @@ fn the_load_preset_runs_from_the_cli_with_the_pages_fingerprint() {
         Ok(view) => view,
         Err(e) => panic!("the page's run failed: {e:?}"),
     };
-    let v = json(&[
-        "simulate",
-        "--scenario",
-        "mmc-load",
-        "--jobs",
-        "3000",
-        "--seed",
-        "5",
-        "--format",
-        "json",
-    ]);
+    let load = |seed: &'static str, json_out: bool| {
+        let mut args = vec![
+            "simulate",
+            "--scenario",
+            "mmc-load",
+            "--jobs",
+            "3000",
+            "--seed",
+            seed,
+        ];
+        if json_out {
+            args.extend(["--format", "json"]);
+        }
+        args
+    };
+    let v = json(&load("5", true));
     assert_eq!(v["trace_hash"], page.trace_hash.as_str());
     assert_eq!(v["scenario"], "mmc-load");
     let m = &v["metrics"];
     assert_eq!(m["done"].as_u64(), Some(page.counts[0]));
     assert_eq!(m["dead"].as_u64(), Some(page.counts[1]));
     // Another seed, another fingerprint; the text output ends with it too.
-    let other = json(&[
-        "simulate",
-        "--scenario",
-        "mmc-load",
-        "--jobs",
-        "3000",
-        "--seed",
-        "6",
-        "--format",
-        "json",
-    ]);
-    assert_ne!(other["trace_hash"], v["trace_hash"]);
-    let text = cli(&[
-        "simulate",
-        "--scenario",
-        "mmc-load",
-        "--jobs",
-        "3000",
-        "--seed",
-        "5",
-    ]);
+    assert_ne!(json(&load("6", true))["trace_hash"], v["trace_hash"]);
+    let text = cli(&load("5", false));
     assert_eq!(text.status.code(), Some(0));
     let out = String::from_utf8_lossy(&text.stdout);
     assert!(

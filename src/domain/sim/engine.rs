@@ -1027,6 +1027,15 @@ impl Simulation {
         let WState::Running(run) = self.workers[w].state else {
             return;
         };
+        if !self.failed_run(w, run) {
+            self.succeed(w, run);
+        }
+    }
+
+    /// Whether `run` failed, by its kind's failure model (drawing from the RNG for a
+    /// probability); a failed run is handed to [`Simulation::fail`] with its kind's error.
+    #[inline(always)]
+    fn failed_run(&mut self, w: usize, run: Run) -> bool {
         let k = run.kind.0 as usize;
         let failed = match self.cfg.kinds[k].failure {
             FailureModel::Never => false,
@@ -1037,9 +1046,8 @@ impl Simulation {
         if failed {
             let class = self.cfg.kinds[k].error_class;
             self.fail(w, run, self.kind_error[k], class);
-        } else {
-            self.succeed(w, run);
         }
+        failed
     }
 
     fn succeed(&mut self, w: usize, run: Run) {

@@ -37,16 +37,7 @@ impl Simulation {
         let WState::Running(run) = self.workers[w].state else {
             return;
         };
-        let k = run.kind.0 as usize;
-        let failed = match self.cfg.kinds[k].failure {
-            FailureModel::Never => false,
-            FailureModel::FirstRuns { k: n } => self.info.runs((run.job.0 - 1) as usize) <= n,
-            FailureModel::Probability { p } => self.rng.chance(p),
-            FailureModel::Always => true,
-        };
-        if failed {
-            let class = self.cfg.kinds[k].error_class;
-            self.fail(w, run, self.kind_error[k], class);
+        if self.failed_run(w, run) {
             return;
         }
         if let Some((t, again)) = self.table.complete_run(run.job, true) {
