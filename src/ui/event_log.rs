@@ -249,7 +249,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let cut = (*gone || props.lost) && total > head;
     let total_text = if cut {
         t!(
-            "fixui.log-readable",
+            "sim-log.ui.readable",
             locale = l,
             total = group_thousands(total),
             head = group_thousands(head)
@@ -269,7 +269,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             <p class="log-total" data-log-total={total.to_string()} data-log-readable={cut.then(|| head.to_string())}>
                 { total_text }
             </p>
-            <p class="scroll-hint" data-scroll-hint="log">{ t!("f2.scroll-hint.log", locale = l) }</p>
+            <p class="scroll-hint" data-scroll-hint="log">{ t!("ui.scroll-hint.log", locale = l) }</p>
             <div class="event-log" ref={boxref} {onscroll} tabindex="0" role="log"
                 aria-label={t!("sim.ui.log", locale = l).into_owned()}>
                 <ol class="log-window">{ for rows }</ol>

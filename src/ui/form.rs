@@ -507,7 +507,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
             .into_owned()
         } else {
             t!(
-                "fixui.unit-applied",
+                "ui.unit-applied",
                 locale = lang.code(),
                 value = value,
                 exact = exact
@@ -517,7 +517,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
     });
     let kept_note = (*unit_kept).map(|(n, old, new)| {
         t!(
-            "fixui.unit-kept",
+            "ui.unit-kept",
             locale = lang.code(),
             value = format!("{} {}", group_thousands(n), name(old)),
             unit = name(new),

@@ -573,7 +573,7 @@ pub fn SheetScreen() -> Html {
                     <h3 id="findings-title">{ tr("sheet.ui.findings", lang) }</h3>
                     { summary }
                     <div class="slot">{ (!refused.is_empty()).then(|| html! {
-                        <p class="hint" data-refused-note="true">{ tr("polish.refused-outputs", lang) }</p>
+                        <p class="hint" data-refused-note="true">{ tr("sheet.ui.refused-outputs", lang) }</p>
                     }) }</div>
                 </aside>
             </div>

@@ -74,7 +74,7 @@ pub fn SimCharts(props: &SimChartsProps) -> Html {
     html! {
         <section class={classes!("sim-charts", props.compact.then_some("compact"))}>
             <h4>{ t!("charts.heading", locale = l) }</h4>
-            <p class="scroll-hint" data-scroll-hint="charts">{ t!("f2.scroll-hint.charts", locale = l) }</p>
+            <p class="scroll-hint" data-scroll-hint="charts">{ t!("ui.scroll-hint.charts", locale = l) }</p>
             <div class="charts-grid">{ for figures }</div>
         </section>
     }

@@ -264,7 +264,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 <div class="compare-col" data-side={side}>
                     <h4>{ name }{ t!("ui.colon", locale = l) }{ label.text(lang) }</h4>
                     <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
-                        { t!("fixui.seed-n", locale = l, seed = v.seed) }</p>
+                        { t!("sim.ui.seed-n", locale = l, seed = v.seed) }</p>
                     <div class="slot charts-slot">{ charts(v, scale) }</div>
                 </div>
             }

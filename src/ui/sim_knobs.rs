@@ -242,11 +242,11 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         DownloadRefused::Refused(knobs) => {
             let names: Vec<String> = knobs.iter().map(|k| k.label(lang)).collect();
             let key = if names.len() == 1 {
-                "fixui.download-refused"
+                "knobs.ui.download-refused"
             } else {
-                "f2.download-refused-many"
+                "knobs.ui.download-refused-many"
             };
-            let sep = t!("f2.list-sep", locale = l);
+            let sep = t!("knobs.ui.list-sep", locale = l);
             t!(key, locale = l, knob = names.join(&sep)).into_owned()
         }
         DownloadRefused::Finding(f) => f.message(lang),

@@ -54,7 +54,7 @@ impl Problem {
             )
             .into_owned(),
             Problem::Refused(knob) => {
-                t!("fixui.refused-knob", locale = l, knob = knob.label(lang)).into_owned()
+                t!("knobs.ui.refused-knob", locale = l, knob = knob.label(lang)).into_owned()
             }
             Problem::Knob(e) => e.message(lang),
             Problem::WorkerStart(e) => {
@@ -392,7 +392,7 @@ pub fn SimulateScreen() -> Html {
         }
         RunStatus::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-status="failed">
-                <p>{ if ctx.sim_result.is_some() { t!("sim.ui.failed", locale = l) } else { t!("fixui.failed-first", locale = l) } }</p>
+                <p>{ if ctx.sim_result.is_some() { t!("sim.ui.failed", locale = l) } else { t!("sim.ui.failed-first", locale = l) } }</p>
                 <ul>{ for errors.iter().map(|e| html! { <li>{ e.text(lang) }</li> }) }</ul>
             </div>
         },

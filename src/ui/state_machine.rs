@@ -221,7 +221,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     html! {
         <figure class="state-machine" ref={boxref}>
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
-            <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("f2.scroll-hint.diagram", locale = l) }</p>
+            <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
                 <defs>
                     <marker id="sm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

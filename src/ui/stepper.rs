@@ -245,7 +245,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
     .into_owned();
     let speeds = SPEEDS.iter().map(|&s| {
         html! {
-            <option value={s.to_string()} selected={s == *speed}>{ if s == 1 { t!("fixui.per-second-one", locale = l) } else { t!("sim.step.per-second", locale = l, n = s) } }</option>
+            <option value={s.to_string()} selected={s == *speed}>{ if s == 1 { t!("sim.step.per-second-one", locale = l) } else { t!("sim.step.per-second", locale = l, n = s) } }</option>
         }
     });
     let lines_html = if pos == 0 {

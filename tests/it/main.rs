@@ -36,4 +36,5 @@ mod sim_seed_runs;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
+mod locale_keys;
 mod texts;
