@@ -82,9 +82,9 @@ fn keys_in_source(prefixes: &BTreeSet<String>) -> BTreeMap<String, String> {
                 };
                 let key_shaped = !rest.is_empty()
                     && !rest.ends_with('.')
-                    && literal
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-');
+                    && literal.chars().all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'
+                    });
                 if key_shaped && prefixes.contains(first) {
                     found
                         .entry(literal.to_owned())
@@ -117,5 +117,8 @@ fn every_key_the_code_names_exists_in_both_languages() {
         .filter(|(k, _)| !keys.contains_key(*k))
         .map(|(k, file)| format!("{k} ({file})"))
         .collect();
-    assert!(missing.is_empty(), "keys missing from locales/: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "keys missing from locales/: {missing:#?}"
+    );
 }

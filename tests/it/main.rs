@@ -3,6 +3,7 @@
 mod cli;
 mod diagram;
 mod flowchart;
+mod locale_keys;
 mod place;
 mod plot;
 mod readme_sheet;
@@ -36,5 +37,4 @@ mod sim_seed_runs;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
-mod locale_keys;
 mod texts;
