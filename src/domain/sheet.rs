@@ -8,6 +8,7 @@
 //! ([`SCHEMA_VERSION`]); see [`crate::domain::sheet::import`] for reading it back.
 
 pub mod check;
+pub mod cron;
 pub mod edit;
 pub mod fields;
 pub mod import;

@@ -9,6 +9,7 @@ mod plot;
 mod readme_sheet;
 mod sheet_check;
 mod sheet_cli;
+mod sheet_cron;
 mod sheet_edit;
 mod sheet_example;
 mod sheet_export;

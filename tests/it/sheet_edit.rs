@@ -8,7 +8,7 @@ use modality_advisor::domain::sheet::prefill::{for_decision, prefill};
 use modality_advisor::domain::sheet::{Decision, JobSheet, Keep, ProcessFacts};
 use modality_advisor::domain::{Answers, Lang, QuestionId};
 
-fn sheet(answers: &[(QuestionId, bool)]) -> JobSheet {
+pub(crate) fn sheet(answers: &[(QuestionId, bool)]) -> JobSheet {
     let mut a = Answers::new();
     for &(q, v) in answers {
         a.set(q, v);

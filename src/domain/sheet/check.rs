@@ -3,6 +3,7 @@
 
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
+use crate::domain::sheet::cron::{check_cron, CronError};
 use crate::domain::sheet::retry_window::retry_window;
 use crate::domain::sheet::{FieldId, JobSheet, Keep};
 use rust_i18n::t;
@@ -192,6 +193,13 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
                 FieldId::Schedule,
                 t!("sheet.finding.no-schedule", locale = l).into_owned(),
             );
+        } else if let Err(e) = check_cron(&b.schedule) {
+            add(
+                "batch-schedule-not-cron",
+                Severity::Warning,
+                FieldId::Schedule,
+                cron_message(&b.schedule, &e, lang),
+            );
         }
         if b.overlap == crate::domain::sheet::Overlap::Allow {
             add(
@@ -214,4 +222,59 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
     }
     out.sort_by_key(|f| f.field);
     out
+}
+
+/// What is wrong with `schedule` as a cron expression, in `lang`: the field, the value and
+/// what the field allows.
+fn cron_message(schedule: &str, e: &CronError, lang: Lang) -> String {
+    let l = lang.code();
+    let name = |f: crate::domain::sheet::cron::CronField| {
+        t!(format!("sheet.cron.field.{}", f.id()), locale = l).into_owned()
+    };
+    let schedule = schedule.trim();
+    match e {
+        CronError::FieldCount { found } => t!(
+            "sheet.finding.cron.fields",
+            locale = l,
+            schedule = schedule,
+            found = found
+        ),
+        CronError::UnknownMacro { word } => {
+            t!("sheet.finding.cron.macro", locale = l, word = word)
+        }
+        CronError::OutOfRange { field, value } => {
+            let (min, max) = field.range();
+            t!(
+                "sheet.finding.cron.range",
+                locale = l,
+                field = name(*field),
+                value = value,
+                min = min,
+                max = max
+            )
+        }
+        CronError::Backwards { field, range } => t!(
+            "sheet.finding.cron.backwards",
+            locale = l,
+            field = name(*field),
+            range = range
+        ),
+        CronError::BadStep { field, step } => {
+            let (min, max) = field.range();
+            t!(
+                "sheet.finding.cron.step",
+                locale = l,
+                field = name(*field),
+                step = step,
+                span = max - min + 1
+            )
+        }
+        CronError::Syntax { field, text } => t!(
+            "sheet.finding.cron.syntax",
+            locale = l,
+            field = name(*field),
+            text = text
+        ),
+    }
+    .into_owned()
 }

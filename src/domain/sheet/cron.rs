@@ -1,0 +1,222 @@
+//! The batch schedule read as a standard cron expression: five fields — minute (0–59), hour
+//! (0–23), day of month (1–31), month (1–12 or `jan`–`dec`), day of week (0–7, 0 and 7 are
+//! Sunday, or `sun`–`sat`) — each `*`, a value, a range `a-b`, a step `*/n` or `a-b/n`, or a
+//! comma-separated list of those; or one of the macros `@yearly`, `@annually`, `@monthly`,
+//! `@weekly`, `@daily`, `@midnight`, `@hourly`. This is the syntax of POSIX cron and Vixie
+//! cron (crontab(5)) that Kubernetes CronJobs, GitHub Actions and most schedulers accept.
+//!
+//! Only a syntax and range check for the sheet's findings: it computes no run times (a cron
+//! crate would, and would bring a date library into the page's wasm).
+
+use serde::Serialize;
+
+/// One of the five fields of a cron expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CronField {
+    /// 0–59.
+    Minute,
+    /// 0–23.
+    Hour,
+    /// 1–31.
+    DayOfMonth,
+    /// 1–12, or `jan`–`dec`.
+    Month,
+    /// 0–7 (0 and 7: Sunday), or `sun`–`sat`.
+    DayOfWeek,
+}
+
+impl CronField {
+    /// The fields in their order in an expression.
+    pub const ALL: [CronField; 5] = [
+        CronField::Minute,
+        CronField::Hour,
+        CronField::DayOfMonth,
+        CronField::Month,
+        CronField::DayOfWeek,
+    ];
+
+    /// The smallest and largest value the field takes.
+    pub fn range(self) -> (u32, u32) {
+        match self {
+            CronField::Minute => (0, 59),
+            CronField::Hour => (0, 23),
+            CronField::DayOfMonth => (1, 31),
+            CronField::Month => (1, 12),
+            CronField::DayOfWeek => (0, 7),
+        }
+    }
+
+    /// Stable id, also the suffix of its text key (`sheet.cron.field.<id>`).
+    pub fn id(self) -> &'static str {
+        match self {
+            CronField::Minute => "minute",
+            CronField::Hour => "hour",
+            CronField::DayOfMonth => "day-of-month",
+            CronField::Month => "month",
+            CronField::DayOfWeek => "day-of-week",
+        }
+    }
+
+    /// The names the field accepts for its values (lowercase; matched case-insensitively).
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            CronField::Month => &[
+                "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+            ],
+            CronField::DayOfWeek => &["sun", "mon", "tue", "wed", "thu", "fri", "sat"],
+            _ => &[],
+        }
+    }
+
+    /// The value of `text` in this field: a number, or a name (`jan` = 1, `sun` = 0).
+    fn value(self, text: &str) -> Option<u32> {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            // Longer digit strings than any field needs are out of range, not unparsable.
+            return Some(text.parse().unwrap_or(u32::MAX));
+        }
+        let lower = text.to_ascii_lowercase();
+        let i = self.names().iter().position(|n| *n == lower)?;
+        let first = if self == CronField::Month { 1 } else { 0 };
+        Some(first + i as u32)
+    }
+}
+
+/// Why a schedule is not a cron expression.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CronError {
+    /// Not five fields (nor a macro); `found` is how many there were.
+    FieldCount {
+        /// Fields found (separated by spaces).
+        found: usize,
+    },
+    /// A value outside the field's range.
+    OutOfRange {
+        /// The field.
+        field: CronField,
+        /// The value as written.
+        value: String,
+    },
+    /// A range whose start is after its end (`5-1`).
+    Backwards {
+        /// The field.
+        field: CronField,
+        /// The range as written.
+        range: String,
+    },
+    /// A step of 0 or one larger than the field's span (`*/0`, `*/99` in minutes).
+    BadStep {
+        /// The field.
+        field: CronField,
+        /// The step as written.
+        step: String,
+    },
+    /// Text that is none of `*`, a value, a range, a step or a list.
+    Syntax {
+        /// The field.
+        field: CronField,
+        /// The field's text.
+        text: String,
+    },
+    /// An `@` word that is not a known macro.
+    UnknownMacro {
+        /// The word as written.
+        word: String,
+    },
+}
+
+/// The macros accepted in place of five fields.
+pub const MACROS: [&str; 7] = [
+    "@yearly",
+    "@annually",
+    "@monthly",
+    "@weekly",
+    "@daily",
+    "@midnight",
+    "@hourly",
+];
+
+/// Checks `schedule` (surrounding spaces ignored; fields separated by any run of spaces or
+/// tabs) as a cron expression.
+///
+/// # Errors
+/// The first problem, field by field from the left: see [`CronError`].
+pub fn check_cron(schedule: &str) -> Result<(), CronError> {
+    let fields: Vec<&str> = schedule.split_whitespace().collect();
+    if let [word] = fields.as_slice() {
+        if word.starts_with('@') {
+            let lower = word.to_ascii_lowercase();
+            return if MACROS.contains(&lower.as_str()) {
+                Ok(())
+            } else {
+                Err(CronError::UnknownMacro {
+                    word: (*word).to_owned(),
+                })
+            };
+        }
+    }
+    if fields.len() != 5 {
+        return Err(CronError::FieldCount {
+            found: fields.len(),
+        });
+    }
+    for (field, text) in CronField::ALL.into_iter().zip(fields) {
+        check_field(field, text)?;
+    }
+    Ok(())
+}
+
+/// One field: a comma-separated list of items.
+fn check_field(field: CronField, text: &str) -> Result<(), CronError> {
+    let syntax = || CronError::Syntax {
+        field,
+        text: text.to_owned(),
+    };
+    let (min, max) = field.range();
+    let in_range = |v: u32, written: &str| {
+        if (min..=max).contains(&v) {
+            Ok(())
+        } else {
+            Err(CronError::OutOfRange {
+                field,
+                value: written.to_owned(),
+            })
+        }
+    };
+    for item in text.split(',') {
+        let (base, step) = match item.split_once('/') {
+            Some((b, s)) => (b, Some(s)),
+            None => (item, None),
+        };
+        if base != "*" {
+            if let Some((a, b)) = base.split_once('-') {
+                let from = field.value(a).ok_or_else(syntax)?;
+                let to = field.value(b).ok_or_else(syntax)?;
+                in_range(from, a)?;
+                in_range(to, b)?;
+                if from > to {
+                    return Err(CronError::Backwards {
+                        field,
+                        range: base.to_owned(),
+                    });
+                }
+            } else {
+                in_range(field.value(base).ok_or_else(syntax)?, base)?;
+            }
+        }
+        if let Some(s) = step {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(syntax());
+            }
+            let n = s.parse::<u32>().unwrap_or(u32::MAX);
+            if n == 0 || n > max - min + 1 {
+                return Err(CronError::BadStep {
+                    field,
+                    step: s.to_owned(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
