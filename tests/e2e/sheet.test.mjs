@@ -445,3 +445,27 @@ test('a changed value\'s reason names the default it explains; back to the defau
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a batch schedule that is not cron gets a warning naming the field and range, in both languages', async () => {
+  const page = await openPage(browser, server.url);
+  await decide(page, [['time-triggered', 'yes']]);
+  assert.equal(await page.getAttribute('section.sheet', 'data-outcome'), 'batch');
+  assert.equal(await page.inputValue('#schedule'), '0 3 * * *');
+  assert.deepEqual(await findings(page), []);
+  await page.fill('#schedule', '99 99 * * *');
+  assert.deepEqual(await findings(page), ['batch-schedule-not-cron']);
+  const text = () => page.textContent('[data-finding="batch-schedule-not-cron"]');
+  assert.match(await text(), /minute 99 is out of range; allowed: 0–59/);
+  // The text stays as typed (free text is not refused), and the export carries it.
+  assert.equal(await page.inputValue('#schedule'), '99 99 * * *');
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await text(), /分「99」は範囲外です/);
+  await page.fill('#schedule', 'every full moon');
+  assert.match(await text(), /項目は 3 個です/);
+  await page.fill('#schedule', '@daily');
+  assert.deepEqual(await findings(page), []);
+  await screenshot(page, 'ja-sheet-cron');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
