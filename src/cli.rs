@@ -78,8 +78,9 @@ struct SimulateArgs {
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
     #[arg(long, value_name = "FILE.json")]
     config: Option<std::path::PathBuf>,
-    /// RNG seed (overrides the config file's).
-    #[arg(long, value_name = "N")]
+    /// RNG seed (overrides the config file's): a whole number from 0 to
+    /// 18 446 744 073 709 551 615.
+    #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -221,6 +222,17 @@ fn parse_ms_from(raw: &str, min: u64) -> Result<u64, String> {
         })
 }
 
+/// A seed: any `u64` (ASCII or full-width digits, optionally grouped by threes); the error
+/// gives the range.
+fn parse_seed(raw: &str) -> Result<u64, String> {
+    crate::domain::number::parse_whole(raw).ok_or_else(|| {
+        format!(
+            "expected a whole number from 0 to {}",
+            group_thousands(u64::MAX)
+        )
+    })
+}
+
 /// The flag that answers `q`, e.g. `--needs-result-now`.
 pub fn flag(q: QuestionId) -> String {
     format!("--{}", q.id())
@@ -328,8 +340,11 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     let report = if let Some(path) = &args.config {
         let text = std::fs::read_to_string(path)
             .map_err(|e| vec![format!("--config {}: {e}", path.display())])?;
-        let mut cfg = load_config(&text)
-            .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        let mut cfg = load_config(&text).map_err(|errs| {
+            errs.iter()
+                .map(|e| format!("{}: {e}", path.display()))
+                .collect::<Vec<_>>()
+        })?;
         if let Some(seed) = args.seed {
             cfg.seed = seed;
         }

@@ -15,6 +15,16 @@ pub fn group_thousands(n: u64) -> String {
     out
 }
 
+/// [`group_thousands`] for a signed number: a leading minus sign (U+2212) when negative
+/// (`−1 900`).
+pub fn group_thousands_signed(v: i64) -> String {
+    if v < 0 {
+        format!("−{}", group_thousands(v.unsigned_abs()))
+    } else {
+        group_thousands(v.unsigned_abs())
+    }
+}
+
 /// Parses a whole number as people type it: ASCII or full-width digits (`２０００`, common
 /// with Japanese input methods), optionally grouped by threes with spaces, `,` or `_`
 /// (`2 000`, `2,000`). Anything else — signs, decimals, `1,5`, letters, overflow — is `None`.

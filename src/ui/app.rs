@@ -69,6 +69,15 @@ pub fn App() -> Html {
             *moved.borrow_mut() = false;
         });
     }
+    // A new screen starts at its top (not the first one: a reload keeps its place).
+    {
+        let first = use_mut_ref(|| true);
+        use_effect_with(state.screen, move |_| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                glue::scroll_to_top();
+            }
+        });
+    }
     let l = lang.code();
     let current = state.current_question();
     let main = match current {

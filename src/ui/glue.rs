@@ -236,6 +236,14 @@ impl Drop for Interval {
     }
 }
 
+/// Scrolls the page back to its top (a new screen starts at its title, not where the
+/// previous one was scrolled to).
+pub fn scroll_to_top() {
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// The page URL's fragment (with its `#`; empty when there is none).
 pub fn location_fragment() -> String {
     web_sys::window()

@@ -49,6 +49,22 @@ impl RunLabel {
     }
 }
 
+/// Why a one-change comparison can come out the same (and the same trace hash: it is the
+/// run's fingerprint, and both runs did the same): when the change only acts on something
+/// these settings never made happen. Empty for other comparisons.
+fn same_why(b: &RunLabel, lang: Lang) -> String {
+    match b {
+        RunLabel::Changed(_, change) => format!(
+            " {}",
+            t!(
+                format!("sim.compare.same-why.{}", change.id()),
+                locale = lang.code()
+            )
+        ),
+        _ => String::new(),
+    }
+}
+
 /// Properties of [`SimCompare`].
 #[derive(Properties, PartialEq)]
 pub struct SimCompareProps {
@@ -272,7 +288,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         html! {
             <div class="compare-result">
                 <h4>{ t!("sim.compare.differences", locale = l) }</h4>
-                <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }</p> }) }</div>
+                <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }{ same_why(&pair.labels.1, lang) }</p> }) }</div>
                 <div class="table-wrap">
                     <table class="compare-diff">
                         <thead><tr><th></th><th>{ "A" }</th><th>{ "B" }</th><th></th></tr></thead>

@@ -72,12 +72,16 @@ pub fn RunResult(props: &RunResultProps) -> Html {
         facts.push(fact(
             "balance",
             t!("sim.ui.balance", locale = l).into_owned(),
-            b.to_string(),
+            crate::domain::number::group_thousands_signed(b),
         ));
         facts.push(fact(
             "duplicates",
             t!("sim.ui.duplicates", locale = l).into_owned(),
-            format!("{} / {}", v.duplicates.0, v.duplicates.1),
+            format!(
+                "{} / {}",
+                group_thousands(v.duplicates.0),
+                group_thousands(v.duplicates.1)
+            ),
         ));
     }
     if !v.claims.is_empty() {

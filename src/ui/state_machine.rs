@@ -8,6 +8,7 @@
 //! counts and the step's moves. Colours come from CSS classes only (the page's CSP forbids
 //! `style=`).
 
+use crate::domain::number::group_thousands;
 use crate::domain::sim::{Status, Transition};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
@@ -202,7 +203,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
                 <g class={classes!("edge", active.then_some("active"))} data-transition={e.t.id()} data-times={n.to_string()}>
                     <path d={e.path} marker-end={marker} />
                     <text x={x.to_string()} y={y.to_string()} text-anchor={e.anchor}>
-                        { label }{ if active { format!(" ×{n}") } else { String::new() } }
+                        { label }{ if active { format!(" ×{}", group_thousands(n)) } else { String::new() } }
                     </text>
                 </g>
             }
@@ -214,7 +215,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             <g class={classes!("node", s.id(), (n > 0).then_some("filled"))} data-state={s.id()} data-count={n.to_string()}>
                 <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height="50" rx="10" />
                 <text class="name" x={cx.to_string()} y={(y + 20).to_string()} text-anchor="middle">{ t!(format!("sim.sm.state.{}", s.id()), locale = l) }</text>
-                <text class="count" x={cx.to_string()} y={(y + 41).to_string()} text-anchor="middle">{ n.to_string() }</text>
+                <text class="count" x={cx.to_string()} y={(y + 41).to_string()} text-anchor="middle">{ group_thousands(n) }</text>
             </g>
         }
     });

@@ -469,3 +469,21 @@ test('a batch schedule that is not cron gets a warning naming the field and rang
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the sheet opens at its top, wherever the result was scrolled to', async () => {
+  const page = await openPage(browser, server.url);
+  for (const [q, v] of ENQUEUE) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.waitForSelector('#open-sheet');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  assert.ok(await page.evaluate(() => window.scrollY) > 100, 'the result is long enough to scroll');
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
+  await page.waitForFunction(() => window.scrollY === 0);
+  assert.ok(await page.isVisible('section.sheet h2, section.sheet h1'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -102,7 +102,10 @@ test('the charts speak Japanese', async () => {
   const byId = Object.fromEntries(all.map((c) => [c.id, c]));
   assert.equal(byId.depth.title, 'キューの長さの推移');
   assert.deepEqual(byId.calls.units, ['呼び出し (件/秒)', '時間 (秒)']);
-  assert.deepEqual(byId.attempts.legend.map(([, t]) => t), ['done (5)', 'dead (5)', 'queued / running (0)']);
+  // Status names stay as the table writes them, with their Japanese meaning (as in the state machine).
+  assert.deepEqual(byId.attempts.legend.map(([, t]) => t), ['done（完了） (5)', 'dead（退避） (5)', 'queued / running（待ち・実行中） (0)']);
+  assert.deepEqual(byId.calls.legend.map(([s]) => s), ['ok', 'busy', 'failed']);
+  assert.match(byId.calls.legend[1][1], /^busy（使用中） \(\d+\)$/);
   // Five delivery rounds 30 s apart: one ok per round (the tooltip names the seconds).
   const okStarts = byId.calls.tips.filter(([s]) => s === 'ok').map(([, tip]) => Number(/: (\d+) – /.exec(tip)?.[1]));
   assert.deepEqual(okStarts, [0, 30, 60, 90, 120]);

@@ -226,6 +226,24 @@ for (const lang of ['en', 'ja']) {
   });
 }
 
+test('compare: when the change makes no difference, the page says why (and both hashes agree)', async () => {
+  const page = await openPage(browser, server.url);
+  await toSimulate(page);
+  await page.click('.preset[data-scenario="custom"]');
+  await page.fill('#knob-crash-percent', '0');
+  const label = await page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent);
+  assert.match(label, /Idempotency key: on → off/);
+  await compare(page);
+  const note = await page.textContent('[data-no-difference]');
+  assert.match(note, /^The key numbers are the same\. An idempotency key only matters when a job runs twice/);
+  assert.equal(await page.textContent('[data-hash="a"]'), await page.textContent('[data-hash="b"]'));
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await page.textContent('[data-no-difference]'), /冪等キーが効くのは同じジョブが2回実行されたときだけ/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('compare: jitter none vs full, and burst-leveling queue-redelivery vs two-tier-jitter', async () => {
   const page = await openPage(browser, server.url);
   await toSimulate(page);

@@ -122,3 +122,25 @@ fn every_key_the_code_names_exists_in_both_languages() {
         "keys missing from locales/: {missing:#?}"
     );
 }
+
+#[test]
+fn keys_built_from_ids_exist_too() {
+    use modality_advisor::domain::sheet::cron::CronField;
+    use modality_advisor::domain::sim::custom::Change;
+    let keys = locale_keys();
+    let built = Change::ALL
+        .iter()
+        .map(|c| format!("sim.compare.same-why.{}", c.id()))
+        .chain(
+            CronField::ALL
+                .iter()
+                .map(|f| format!("sheet.cron.field.{}", f.id())),
+        );
+    for key in built {
+        let langs = keys.get(&key);
+        assert!(
+            langs.is_some_and(|l| l.contains("en") && l.contains("ja")),
+            "{key}: {langs:?}"
+        );
+    }
+}

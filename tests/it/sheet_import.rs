@@ -454,3 +454,13 @@ fn a_short_file_is_prefilled_and_a_full_one_kept() {
     let e = import_json("{}", Lang::En);
     assert_eq!(e, Err(ImportError::SchemaVersion { found: None }));
 }
+
+#[test]
+fn a_byte_order_mark_before_the_json_is_not_part_of_it() {
+    let sheet = example(Lang::En);
+    let text = format!("\u{feff}{}", to_json(&sheet));
+    match import_json(&text, Lang::En) {
+        Ok(back) => assert_eq!(back, sheet),
+        Err(e) => panic!("a BOM made the import fail: {e:?}"),
+    }
+}

@@ -480,3 +480,121 @@ fn load_preset_flags_are_checked() {
         assert!(err.contains(flag), "{all:?}: {err}");
     }
 }
+
+#[test]
+fn config_file_mistakes_are_told_in_the_files_terms() {
+    let base = match std::fs::read_to_string("static/examples/flaky-handler.config.json") {
+        Ok(t) => t,
+        Err(e) => panic!("example config: {e}"),
+    };
+    let with = |key: &str, value: serde_json::Value| {
+        let mut v: serde_json::Value = match serde_json::from_str(&base) {
+            Ok(v) => v,
+            Err(e) => panic!("example config: {e}"),
+        };
+        v[key] = value;
+        v.to_string()
+    };
+    let outage = {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&with("claim", "atomic".into())).unwrap_or_default();
+        v["downstream"] = serde_json::json!({
+            "capacity": 1,
+            "latency": {"type": "fixed", "ms": 10},
+            "outage": {"from_ms": 5000, "until_ms": 1000}
+        });
+        v.to_string()
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "empty.json",
+            String::new(),
+            "config: the file is empty; expected a JSON object",
+        ),
+        (
+            "cut.json",
+            "{".into(),
+            "config: the JSON ends before it is complete",
+        ),
+        (
+            "list.json",
+            "[]".into(),
+            "config: expected a JSON object with the config's fields",
+        ),
+        (
+            "claim.json",
+            with("claim", "bogus".into()),
+            "claim: unknown variant `bogus`, expected one of `atomic`",
+        ),
+        (
+            "backoff.json",
+            with(
+                "in_worker_retry",
+                serde_json::json!({"max_retries": 1, "backoff": 1}),
+            ),
+            "in_worker_retry.backoff: invalid type: integer `1`, expected an object {\"base_ms\"",
+        ),
+        (
+            "kinds.json",
+            with("kinds", serde_json::json!([])),
+            "kinds: no job kind is defined",
+        ),
+        (
+            "outage.json",
+            outage,
+            "downstream.outage: until_ms (1000) is before from_ms (5000)",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let path = write_config(name, &text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{name}: {err}");
+        assert!(err.contains(name), "{name}: the file is named: {err}");
+        for rust in ["SimConfigFile", "ClaimFile", "BackoffFile", "i64", "u32"] {
+            assert!(!err.contains(rust), "{name}: no Rust type names: {err}");
+        }
+    }
+    // The claim by name, and a byte-order mark in front of the JSON, are accepted.
+    for (name, text) in [
+        ("named-claim.json", with("claim", "skip-locked".into())),
+        ("bom.json", format!("\u{feff}{base}")),
+    ] {
+        let path = write_config(name, &text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_bad_seed_names_the_range() {
+    for seed in ["18446744073709551616", "abc", "-1", "1.5"] {
+        let out = cli(&[
+            "simulate",
+            "--scenario",
+            "retry-dead-letter",
+            "--seed",
+            seed,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{seed}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--seed") && err.contains("from 0 to 18 446 744 073 709 551 615"),
+            "{seed}: {err}"
+        );
+    }
+    let out = cli(&[
+        "simulate",
+        "--scenario",
+        "retry-dead-letter",
+        "--seed",
+        "18446744073709551615",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}

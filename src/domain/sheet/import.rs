@@ -483,6 +483,8 @@ fn field_error(path: String, problem: String) -> ImportError {
 /// `schema_version`, a missing / unknown / mistyped field, a value out of range, or a
 /// decision that does not hold together.
 pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
+    // A byte-order mark, as some editors save JSON, is not part of the document.
+    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
             line: e.line(),

@@ -120,11 +120,7 @@ fn count(v: u64) -> String {
 }
 
 fn signed(v: i64) -> String {
-    if v < 0 {
-        format!("−{}", group_thousands(v.unsigned_abs()))
-    } else {
-        group_thousands(v as u64)
-    }
+    crate::domain::number::group_thousands_signed(v)
 }
 
 fn decimal(v: f64, unit: &str) -> String {

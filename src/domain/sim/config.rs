@@ -427,8 +427,15 @@ impl SimConfig {
                 });
             }
         }
+        if self.kinds.is_empty() && !self.arrivals.is_empty() {
+            errs.push(ConfigError::Invalid {
+                field: "kinds".into(),
+                reason: "no job kind is defined, but arrivals need one (add at least one kind)"
+                    .into(),
+            });
+        }
         for (i, a) in self.arrivals.iter().enumerate() {
-            if a.kind >= self.kinds.len() {
+            if a.kind >= self.kinds.len() && !self.kinds.is_empty() {
                 errs.push(ConfigError::range(
                     &format!("arrivals[{i}].kind"),
                     a.kind as f64,
@@ -456,6 +463,18 @@ impl SimConfig {
         }
         if let Some(d) = &self.downstream {
             check_dist("downstream.latency", &d.latency, &mut errs);
+            if let Some((from, until)) = d.outage {
+                if until < from {
+                    errs.push(ConfigError::Invalid {
+                        field: "downstream.outage".into(),
+                        reason: format!(
+                            "until_ms ({}) is before from_ms ({}); the outage must end after it starts",
+                            until.0 / 1_000,
+                            from.0 / 1_000
+                        ),
+                    });
+                }
+            }
             if let Some(tb) = d.rate_limit {
                 if !(tb.rate_per_s.is_finite() && tb.rate_per_s > 0.0 && tb.rate_per_s <= 1e6) {
                     errs.push(ConfigError::range(

@@ -42,8 +42,13 @@ pub struct SimConfigFile {
     pub arrivals: Vec<ArrivalsFile>,
     /// Workers.
     pub workers: WorkersFile,
-    /// Claim strategy (default atomic).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Claim strategy (default atomic): a name (`"atomic"`, `"skip-locked"`, …) or an object
+    /// with `type` and its option (`{"type": "for-update", "lock_timeout_ms": 500}`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "claim_by_name_or_object"
+    )]
     pub claim: Option<ClaimFile>,
     /// Lease, ms (default 30 000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -311,15 +316,91 @@ pub struct LimitsFile {
 /// [`ConfigError::Parse`] (with the field path) for malformed JSON, a wrong type or an
 /// unknown field; otherwise every range and cross-field finding.
 pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
+    // A byte-order mark, as some editors save JSON, is not part of the document.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(vec![ConfigError::Parse {
+            field: "config".into(),
+            message: "the file is empty; expected a JSON object such as {\"seed\": 1, \"kinds\": […], \"arrivals\": […], \"workers\": {…}}".into(),
+        }]);
+    }
     let de = &mut serde_json::Deserializer::from_str(text);
     let file: SimConfigFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
+        let field = if path == "." || path == "?" {
+            "config".to_owned()
+        } else {
+            path
+        };
         vec![ConfigError::Parse {
-            field: path,
-            message: e.into_inner().to_string(),
+            field,
+            message: readable(&e.into_inner().to_string()),
         }]
     })?;
     file.into_config()
+}
+
+/// The claim strategy as a name (`"skip-locked"`) or as the tagged object.
+fn claim_by_name_or_object<'de, D>(de: D) -> Result<Option<ClaimFile>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    let value = serde_json::Value::deserialize(de)?;
+    let value = match value {
+        serde_json::Value::String(name) => serde_json::json!({ "type": name }),
+        other => other,
+    };
+    serde_json::from_value(value)
+        .map(Some)
+        .map_err(D::Error::custom)
+}
+
+/// The JSON decoder's message in the file's terms: no Rust type names, and what a value may be.
+fn readable(message: &str) -> String {
+    const CLAIMS: &str = "\"atomic\", \"two-statement\" (option gap_ms), \"for-update\" (option lock_timeout_ms), \"nowait\" or \"skip-locked\"";
+    if message.contains("EOF while parsing") {
+        let at = message.find(" at line ").map_or("", |i| &message[i..]);
+        return format!("the JSON ends before it is complete{at}");
+    }
+    if message.contains("expected struct SimConfigFile") {
+        return "expected a JSON object with the config's fields, not a list or a single value"
+            .into();
+    }
+    if message.contains("ClaimFile") || message.contains("missing field `type`") {
+        return format!("expected a claim strategy: {CLAIMS}, or an object such as {{\"type\": \"for-update\", \"lock_timeout_ms\": 500}}");
+    }
+    let mut m = message.to_owned();
+    for (rust, file) in [
+        ("expected i64", "expected a whole number"),
+        ("expected u64", "expected a whole number from 0"),
+        ("expected u32", "expected a whole number from 0 to 4 294 967 295"),
+        ("expected f64", "expected a number"),
+        ("expected struct BackoffFile", "expected an object {\"base_ms\": …, \"cap_ms\": …} with optional \"growth\" and \"jitter\""),
+        ("expected struct WorkersFile", "expected an object {\"count\": …} with the workers' options"),
+        ("expected struct KindFile", "expected a job kind object {\"name\": …, \"duration\": {…}, …}"),
+        ("expected internally tagged enum DistFile", "expected a duration object such as {\"type\": \"fixed\", \"ms\": 100}"),
+        ("expected internally tagged enum PatternFile", "expected an arrival pattern such as {\"type\": \"burst\", \"count\": 10}"),
+        ("expected internally tagged enum", "expected an object with a \"type\""),
+        ("expected struct", "expected an object"),
+    ] {
+        if let Some(i) = m.find(rust) {
+            let rest = &m[i + rust.len()..];
+            // After the generic words, drop the type name that follows ("DownstreamFile").
+            let tail = if rust.ends_with("struct") || rust.ends_with("enum") {
+                let r = rest.trim_start();
+                let end = r
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(r.len());
+                &r[end..]
+            } else {
+                rest
+            };
+            m = format!("{}{}{}", &m[..i], file, tail);
+            break;
+        }
+    }
+    m
 }
 
 struct Check(Vec<ConfigError>);
