@@ -52,8 +52,7 @@ for (let i = 0; i < reps; i++) {
 console.log(`wasm   jobs=${jobs} events=${events} best_s=${best.toFixed(3)} events_per_s=${Math.round(events / best)}`);
 console.log(`native jobs=${jobs} events=${nativeEvents} best_s=${nativeBest.toFixed(3)} events_per_s=${Math.round(nativeEvents / nativeBest)}`);
 if (nativeEvents !== events) console.log(`WARNING: event counts differ (native ${nativeEvents}, wasm ${events}): traces diverge`);
-ratios.sort((a, b) => a - b);
-console.log(`ratio  wasm/native = ${(best / nativeBest).toFixed(2)} (best times, same model and seed); per round: ${ratios.map((r) => r.toFixed(2)).join(" ")}`);
+console.log(`ratio  wasm/native = ${(best / nativeBest).toFixed(2)} (best times, same model and seed); per round, in order (the first wasm run also compiles its hot code): ${ratios.map((r) => r.toFixed(2)).join(" ")}`);
 const out = execFileSync(native, ["1000", "1", "digest"]).toString();
 const wasmDigest = (BigInt.asUintN(64, BigInt(instance.exports.trace_digest(1)))).toString(16).padStart(16, "0");
 const nativeDigest = /trace_digest\(1\)=([0-9a-f]+)/.exec(out)[1];

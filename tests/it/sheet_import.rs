@@ -464,3 +464,23 @@ fn a_byte_order_mark_before_the_json_is_not_part_of_it() {
         Err(e) => panic!("a BOM made the import fail: {e:?}"),
     }
 }
+
+#[test]
+fn a_negative_or_fractional_number_is_told_with_the_range_it_may_take() {
+    let base = full(Outcome::AsyncEnqueue);
+    for (value, shown) in [
+        (json!(-1), "`-1`"),
+        (json!(2.5), "`2.5`"),
+        (json!(4_294_967_296_u64), "`4294967296`"),
+    ] {
+        let v = set(base.clone(), "retry.max_attempts", Some(value));
+        check_text(
+            &v.to_string(),
+            &[
+                "retry.max_attempts",
+                shown,
+                "expected a whole number from 0 to 4 294 967 295",
+            ],
+        );
+    }
+}

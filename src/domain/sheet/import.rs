@@ -101,6 +101,8 @@ fn ja_detail(text: &str) -> String {
         ("unknown field ", "不明な項目 "),
         ("unknown variant ", "不明な値 "),
         (", expected one of ", "（使えるのは "),
+        (", expected a whole number from ", "（使えるのは整数 "),
+        (", expected a number", "（数値が必要です"),
         (", expected ", "（期待される型："),
         ("at most ", "最大 "),
         (" characters", " 文字"),
@@ -470,8 +472,34 @@ fn field_error(path: String, problem: String) -> ImportError {
             },
             problem: "missing; this field is required".into(),
         },
-        None => ImportError::Field { path, problem },
+        None => ImportError::Field {
+            path,
+            problem: number_words(&problem),
+        },
     }
+}
+
+/// The decoder's Rust integer types in the file's terms: the range each number may take.
+fn number_words(problem: &str) -> String {
+    let mut p = problem.to_owned();
+    for (rust, file) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65 535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4 294 967 295",
+        ),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18 446 744 073 709 551 615",
+        ),
+        ("expected f64", "expected a number"),
+    ] {
+        if p.ends_with(rust) {
+            p = format!("{}{file}", &p[..p.len() - rust.len()]);
+        }
+    }
+    p
 }
 
 /// Reads a sheet from JSON text. Sections the outcome needs but the file leaves out are
