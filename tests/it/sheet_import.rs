@@ -135,12 +135,16 @@ fn missing_unknown_and_mistyped_fields() {
         &[
             "retry.max_attempts",
             "invalid type: string \"five\"",
-            "expected u32",
+            "expected a whole number from 0 to 4 294 967 295",
         ],
     );
     check(
         set(ae(), "retry.max_attempts", Some(json!(-1))),
-        &["retry.max_attempts", "invalid value", "expected u32"],
+        &[
+            "retry.max_attempts",
+            "invalid value",
+            "expected a whole number from 0 to 4 294 967 295",
+        ],
     );
     check(
         set(ae(), "retry.backoff.jitter", Some(json!("random"))),
