@@ -431,8 +431,18 @@ pub fn SimulateScreen() -> Html {
                 </div>
             </form>
             <div class="slot">{ status_line }</div>
-            <div class="slot">{ ctx.sim_result.clone().map(|v| html! {
-                <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} log_lost={*log_lost} />
+            <div class="slot">{ ctx.sim_result.clone().map(|v| {
+                // The last result stays until the next run; say so when it is not the choice above.
+                let current = match v.scenario.as_str() {
+                    "config" => is_custom,
+                    s => s == scenario && (is_load || v.variant == variant),
+                };
+                html! {
+                    <>
+                        <div class="slot">{ (!current).then(|| html! { <p class="hint" data-other-result="true">{ t!("sim.ui.result-of-last", locale = l) }</p> }) }</div>
+                        <RunResult view={v} log_answer={(*log_answer).clone()} log_request={log_request.clone()} log_lost={*log_lost} />
+                    </>
+                }
             }) }</div>
             <div class="slot">{ compare }</div>
         </section>

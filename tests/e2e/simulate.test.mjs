@@ -155,3 +155,18 @@ test('a run goes on while another screen is shown, and the choices stay', async 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a result kept from another choice says so until the next run', async () => {
+  const page = await open();
+  await runPreset(page, 'retry-dead-letter', 'seed');
+  assert.equal(await page.$('[data-other-result]'), null);
+  await page.click('.preset[data-scenario="mmc-load"]');
+  assert.match(await page.textContent('[data-other-result]'), /result of the last run/);
+  await page.click('.preset[data-scenario="retry-dead-letter"]');
+  await page.check('#variant-classified');
+  assert.ok(await page.$('[data-other-result]'), 'another variant is another choice');
+  await page.check('#variant-seed');
+  assert.equal(await page.$('[data-other-result]'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
