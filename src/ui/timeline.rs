@@ -90,6 +90,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     html! {
         <figure class={classes!("timeline", over.then_some("over"))} data-worst-ms={format!("{:.0}", w.worst_case_ms)}>
             <figcaption>{ t!("sheet.ui.tl-title", locale = l) }</figcaption>
+            <p class="scroll-hint" data-scroll-hint="timeline">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox={format!("0 0 {W} {H}")} role="presentation" aria-hidden="true">
                 { for shapes }
                 <g class="slot">{ marker }</g>

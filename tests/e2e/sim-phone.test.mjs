@@ -104,6 +104,8 @@ for (const lang of ['en', 'ja']) {
       assert.ok(order, 'Differences before the charts');
       const claims = await page.$$eval('tr[data-diff="claims"] td', (t) => t.map((e) => e.textContent));
       assert.deepEqual(claims.slice(0, 2), ['A: #1, B: #1', 'A: #1, B: #2']);
+      const hidden = await page.$eval('.compare-result .table-wrap', (w) => w.scrollHeight - w.clientHeight);
+      assert.ok(hidden <= 1, `the differences table shows every row (${hidden} px hidden)`);
       // Same ticks on both sides, chart by chart.
       for (const id of ['depth', 'latency']) {
         const ticks = await page.$$eval(`.compare-col figure[data-chart="${id}"] svg`, (svgs) => svgs.map((s) =>
