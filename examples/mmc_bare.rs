@@ -9,28 +9,18 @@
 //! time of the run.
 
 use rand::{RngExt, SeedableRng};
-use rand_distr::{Distribution, Exp1};
 use rand_pcg::Pcg64Mcg;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::time::Instant;
 
-const WORKERS: usize = 3;
-const MEAN_GAP_US: f64 = 50_000.0; // λ = 20/s
-const MEAN_RUN_US: f64 = 100_000.0; // μ = 10/s
-const FAIL_P: f64 = 0.1;
-const MAX_ATTEMPTS: u32 = 5;
-const BASE_US: u64 = 50_000;
-const CAP_US: u64 = 1_500_000;
+#[path = "support/mmc_model.rs"]
+mod model;
+use model::{exp_us, BASE_US, CAP_US, FAIL_P, MAX_ATTEMPTS, MEAN_GAP_US, MEAN_RUN_US, WORKERS};
 
 /// Event kinds.
 const ARRIVE: u8 = 0;
 const RUN_END: u8 = 1;
-
-fn exp_us(rng: &mut Pcg64Mcg, mean: f64) -> u64 {
-    let x: f64 = Exp1.sample(rng);
-    (x * mean + 0.5) as u64
-}
 
 fn main() {
     let jobs: u64 = std::env::args()
