@@ -25,6 +25,7 @@ fn standard_expressions_and_macros_pass() {
         "@daily",
         "@HOURLY",
         "@midnight",
+        "@reboot",
     ] {
         assert_eq!(check_cron(ok), Ok(()), "{ok:?}");
     }
@@ -149,6 +150,8 @@ fn each_error_names_the_field_and_what_was_written() {
                 text: "０".into(),
             },
         ),
+        // An ideographic space (a Japanese IME's) does not separate fields in crontab.
+        ("0\u{3000}3 * * *", FieldCount { found: 4 }),
     ];
     for (schedule, want) in cases {
         assert_eq!(check_cron(schedule), Err(want), "{schedule:?}");

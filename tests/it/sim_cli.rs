@@ -433,6 +433,10 @@ fn the_load_preset_runs_from_the_cli_with_the_pages_fingerprint() {
     assert_eq!(m["dead"].as_u64(), Some(page.counts[1]));
     // Another seed, another fingerprint; the text output ends with it too.
     assert_ne!(json(&load("6", true))["trace_hash"], v["trace_hash"]);
+    // Its one variant may be named, as the output names it.
+    let mut named = load("5", true);
+    named.extend(["--variant", "bench"]);
+    assert_eq!(json(&named)["trace_hash"], v["trace_hash"]);
     let text = cli(&load("5", false));
     assert_eq!(text.status.code(), Some(0));
     let out = String::from_utf8_lossy(&text.stdout);
@@ -448,11 +452,19 @@ fn load_preset_flags_are_checked() {
     for (args, flag) in [
         (
             vec!["--scenario", "mmc-load", "--jobs", "0"],
-            "--jobs: 0 is out of range; allowed: 1 to 1000000",
+            "'--jobs <N>': expected a whole number from 1 to 1 000 000",
         ),
         (
             vec!["--scenario", "mmc-load", "--jobs", "1000001"],
-            "--jobs: 1000001 is out of range",
+            "expected a whole number from 1 to 1 000 000",
+        ),
+        (
+            vec!["--scenario", "mmc-load", "--jobs", "-1"],
+            "expected a whole number from 1 to 1 000 000",
+        ),
+        (
+            vec!["--scenario", "mmc-load", "--jobs", "abc"],
+            "expected a whole number from 1 to 1 000 000",
         ),
         (
             vec!["--scenario", "retry-dead-letter", "--jobs", "5"],
@@ -460,7 +472,7 @@ fn load_preset_flags_are_checked() {
         ),
         (
             vec!["--scenario", "mmc-load", "--variant", "x"],
-            "--variant: mmc-load has no variants",
+            "--variant: mmc-load has one variant, bench",
         ),
         (
             vec![

@@ -2,7 +2,10 @@
 //! (0–23), day of month (1–31), month (1–12 or `jan`–`dec`), day of week (0–7, 0 and 7 are
 //! Sunday, or `sun`–`sat`) — each `*`, a value, a range `a-b`, a step `*/n` or `a-b/n`, or a
 //! comma-separated list of those; or one of the macros `@yearly`, `@annually`, `@monthly`,
-//! `@weekly`, `@daily`, `@midnight`, `@hourly`. This is the syntax of POSIX cron and Vixie
+//! `@weekly`, `@daily`, `@midnight`, `@hourly`, `@reboot`. Fields are separated by ASCII
+//! spaces or tabs (crontab takes no other blank, such as the ideographic space U+3000). A step
+//! larger than its field's span (`*/61` in minutes) is reported: it can only mean the first
+//! value. This is the syntax of POSIX cron and Vixie
 //! cron (crontab(5)) that Kubernetes CronJobs, GitHub Actions and most schedulers accept.
 //!
 //! Only a syntax and range check for the sheet's findings: it computes no run times (a cron
@@ -127,7 +130,7 @@ pub enum CronError {
 }
 
 /// The macros accepted in place of five fields.
-pub const MACROS: [&str; 7] = [
+pub const MACROS: [&str; 8] = [
     "@yearly",
     "@annually",
     "@monthly",
@@ -135,15 +138,20 @@ pub const MACROS: [&str; 7] = [
     "@daily",
     "@midnight",
     "@hourly",
+    "@reboot",
 ];
 
-/// Checks `schedule` (surrounding spaces ignored; fields separated by any run of spaces or
+/// Checks `schedule` (surrounding blanks ignored; fields separated by runs of ASCII spaces or
 /// tabs) as a cron expression.
 ///
 /// # Errors
 /// The first problem, field by field from the left: see [`CronError`].
 pub fn check_cron(schedule: &str) -> Result<(), CronError> {
-    let fields: Vec<&str> = schedule.split_whitespace().collect();
+    let fields: Vec<&str> = schedule
+        .trim()
+        .split([' ', '\t'])
+        .filter(|f| !f.is_empty())
+        .collect();
     if let [word] = fields.as_slice() {
         if word.starts_with('@') {
             let lower = word.to_ascii_lowercase();

@@ -446,7 +446,7 @@ impl SimConfig {
             if let Pattern::Poisson { rate_per_s, .. } = a.pattern {
                 if !(rate_per_s.is_finite() && rate_per_s > 0.0 && rate_per_s <= 1e6) {
                     errs.push(ConfigError::range(
-                        &format!("arrivals[{i}].rate_per_s"),
+                        &format!("arrivals[{i}].pattern.rate_per_s"),
                         rate_per_s,
                         1e-9,
                         1e6,

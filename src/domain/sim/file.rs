@@ -332,10 +332,8 @@ pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
         } else {
             path
         };
-        vec![ConfigError::Parse {
-            field,
-            message: readable(&e.into_inner().to_string()),
-        }]
+        let message = readable(&field, &e.into_inner().to_string());
+        vec![ConfigError::Parse { field, message }]
     })?;
     file.into_config()
 }
@@ -356,8 +354,9 @@ where
         .map_err(D::Error::custom)
 }
 
-/// The JSON decoder's message in the file's terms: no Rust type names, and what a value may be.
-fn readable(message: &str) -> String {
+/// The JSON decoder's message about `field` in the file's terms: no Rust type names, and what
+/// a value may be.
+fn readable(field: &str, message: &str) -> String {
     const CLAIMS: &str = "\"atomic\", \"two-statement\" (option gap_ms), \"for-update\" (option lock_timeout_ms), \"nowait\" or \"skip-locked\"";
     if message.contains("EOF while parsing") {
         let at = message.find(" at line ").map_or("", |i| &message[i..]);
@@ -367,12 +366,17 @@ fn readable(message: &str) -> String {
         return "expected a JSON object with the config's fields, not a list or a single value"
             .into();
     }
-    if message.contains("ClaimFile") || message.contains("missing field `type`") {
+    if message.contains("ClaimFile")
+        || (field == "claim" && message.contains("missing field `type`"))
+    {
         return format!("expected a claim strategy: {CLAIMS}, or an object such as {{\"type\": \"for-update\", \"lock_timeout_ms\": 500}}");
     }
     let mut m = message.to_owned();
     for (rust, file) in [
-        ("expected i64", "expected a whole number"),
+        (
+            "expected i64",
+            "expected a whole number from −9 223 372 036 854 775 808 to 9 223 372 036 854 775 807 (and within the field's range)",
+        ),
         ("expected u64", "expected a whole number from 0"),
         ("expected u32", "expected a whole number from 0 to 4 294 967 295"),
         ("expected f64", "expected a number"),
@@ -383,6 +387,9 @@ fn readable(message: &str) -> String {
         ("expected internally tagged enum PatternFile", "expected an arrival pattern such as {\"type\": \"burst\", \"count\": 10}"),
         ("expected internally tagged enum", "expected an object with a \"type\""),
         ("expected struct", "expected an object"),
+        ("invalid type: map", "invalid type: object"),
+        ("expected a sequence", "expected a list"),
+        ("invalid type: sequence", "invalid type: list"),
     ] {
         if let Some(i) = m.find(rust) {
             let rest = &m[i + rust.len()..];
@@ -397,7 +404,6 @@ fn readable(message: &str) -> String {
                 rest
             };
             m = format!("{}{}{}", &m[..i], file, tail);
-            break;
         }
     }
     m
