@@ -328,6 +328,18 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
     let sheet = import_json(&text, asked.unwrap_or_default())
         .map_err(|e| format!("{source}: {}", e.message(asked.unwrap_or_default())))?;
     let lang = asked.or(sheet.lang).unwrap_or_default();
+    // Markdown lists the sheet's findings in the document; the other formats carry only the
+    // rows, so the findings go to stderr (the exit code stays 0: they are warnings to weigh).
+    if args.format != SheetFormat::Markdown {
+        for f in crate::domain::sheet::check::validate(&sheet, lang) {
+            let key = match f.severity {
+                crate::domain::sheet::check::Severity::Error => "cli.finding-error",
+                crate::domain::sheet::check::Severity::Warning => "cli.finding-warning",
+            };
+            let severity = rust_i18n::t!(key, locale = lang.code());
+            eprintln!("{source}: {severity} [{}]: {}", f.code, f.message);
+        }
+    }
     let out = match args.format {
         SheetFormat::Markdown => export::to_markdown(&sheet, lang),
         SheetFormat::Tsv => export::to_tsv(&sheet, lang),

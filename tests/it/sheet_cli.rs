@@ -213,3 +213,62 @@ fn errors_exit_2_naming_the_field_flag_or_path() {
         &["cannot write /nonexistent/dir/out.tsv"],
     );
 }
+
+#[test]
+fn formats_without_a_findings_section_report_findings_on_stderr() {
+    let mut sheet: serde_json::Value =
+        match std::fs::read_to_string("examples/sheets/nightly-report.sheet.json")
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+        {
+            Some(v) => v,
+            None => panic!("the example sheet"),
+        };
+    sheet["batch"]["schedule"] = "99 99 * * *".into();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("cron-finding.sheet.json");
+    if let Err(e) = std::fs::write(&path, sheet.to_string()) {
+        panic!("cannot write {}: {e}", path.display());
+    }
+    let run = |format: &str, lang: &str| match std::process::Command::new(env!(
+        "CARGO_BIN_EXE_modality-advisor"
+    ))
+    .args([
+        "sheet",
+        "--input",
+        &path.to_string_lossy(),
+        "--format",
+        format,
+        "--lang",
+        lang,
+    ])
+    .output()
+    {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run the CLI: {e}"),
+    };
+    for format in ["json", "csv", "tsv"] {
+        let out = run(format, "en");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{format}: findings are warnings"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning [batch-schedule-not-cron]: The schedule's minute 99 is out of range; allowed: 0–59."),
+            "{format}: {err}"
+        );
+    }
+    let ja = run("json", "ja");
+    assert!(String::from_utf8_lossy(&ja.stderr)
+        .contains("注意 [batch-schedule-not-cron]: スケジュールの分「99」は範囲外です"));
+    // Markdown has them in the document instead.
+    let md = run("markdown", "en");
+    assert!(
+        md.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&md.stderr)
+    );
+    assert!(String::from_utf8_lossy(&md.stdout).contains("minute 99 is out of range"));
+}
