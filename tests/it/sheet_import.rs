@@ -135,7 +135,7 @@ fn missing_unknown_and_mistyped_fields() {
         &[
             "retry.max_attempts",
             "invalid type: string \"five\"",
-            "expected a whole number from 0 to 4 294 967 295",
+            "expected a whole number from 1 to 100",
         ],
     );
     check(
@@ -143,7 +143,7 @@ fn missing_unknown_and_mistyped_fields() {
         &[
             "retry.max_attempts",
             "invalid value",
-            "expected a whole number from 0 to 4 294 967 295",
+            "expected a whole number from 1 to 100",
         ],
     );
     check(
@@ -470,7 +470,7 @@ fn a_byte_order_mark_before_the_json_is_not_part_of_it() {
 }
 
 #[test]
-fn a_negative_or_fractional_number_is_told_with_the_range_it_may_take() {
+fn a_negative_fractional_or_huge_number_is_told_with_the_fields_range() {
     let base = full(Outcome::AsyncEnqueue);
     for (value, shown) in [
         (json!(-1), "`-1`"),
@@ -483,8 +483,17 @@ fn a_negative_or_fractional_number_is_told_with_the_range_it_may_take() {
             &[
                 "retry.max_attempts",
                 shown,
-                "expected a whole number from 0 to 4 294 967 295",
+                "expected a whole number from 1 to 100",
             ],
         );
+    }
+}
+
+#[test]
+fn a_wrong_type_and_a_value_out_of_range_name_the_same_range() {
+    let base = full(Outcome::Batch);
+    for value in [json!(-1), json!(0), json!("1h"), json!(1e30)] {
+        let v = set(base.clone(), "batch.run_timeout_ms", Some(value.clone()));
+        check_text(&v.to_string(), &["batch.run_timeout_ms", "1 to 604800000"]);
     }
 }

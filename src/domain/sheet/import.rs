@@ -472,11 +472,39 @@ fn field_error(path: String, problem: String) -> ImportError {
             },
             problem: "missing; this field is required".into(),
         },
-        None => ImportError::Field {
-            path,
-            problem: number_words(&problem),
-        },
+        None => {
+            let problem = match field_limits(&path) {
+                // A number field: the field's own range, as a value of the right type outside
+                // it would be told (not the range of the type the file is read into).
+                Some((min, max))
+                    if problem.contains("expected u") || problem.contains("expected f") =>
+                {
+                    let head = problem.split(", expected ").next().unwrap_or(&problem);
+                    // (Written as the range check writes it: "1 to 100".)
+                    format!("{head}, expected a whole number from {min} to {max}")
+                }
+                _ => number_words(&problem),
+            };
+            ImportError::Field { path, problem }
+        }
     }
+}
+
+/// The allowed range of a number field of the file, by its JSON path ([`limits`]).
+fn field_limits(path: &str) -> Option<(u64, u64)> {
+    Some(match path {
+        "process.acceptable_wait_ms" => limits::ACCEPTABLE_WAIT_MS,
+        "retry.max_attempts" => limits::MAX_ATTEMPTS,
+        "retry.backoff.base_ms" => limits::BASE_MS,
+        "retry.backoff.cap_ms" => limits::CAP_MS,
+        "retry.attempt_timeout_ms" | "retry.lease_ms" => limits::TIMEOUT_MS,
+        "failure.notice_within_h" => limits::NOTICE_H,
+        "failure.retention.done.days" | "failure.retention.dead.days" => limits::RETENTION_DAYS,
+        "ticket.poll_interval_ms" => limits::POLL_MS,
+        "batch.run_timeout_ms" => limits::RUN_TIMEOUT_MS,
+        "sync.call_timeout_ms" => limits::CALL_TIMEOUT_MS,
+        _ => return None,
+    })
 }
 
 /// The decoder's Rust integer types in the file's terms: the range each number may take.
