@@ -1053,24 +1053,19 @@ impl Simulation {
     fn succeed(&mut self, w: usize, run: Run) {
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        // A plain config has no side effect or crash between the success and `complete`: one
-        // row lookup records both.
-        if !self.plain {
-            if self.table.mark_succeeded(run.job) {
-                self.counters.duplicate_runs += 1;
-            }
-            if self.effect_then_crash(w, run, run.kind.0 as usize) {
-                return;
-            }
+        // (Only the general path gets here: a plain config's runs end in `plain::run_ended`,
+        // which records the success and `complete` in one row lookup.)
+        if self.table.mark_succeeded(run.job) {
+            self.counters.duplicate_runs += 1;
         }
-        if let Some((t, again)) = self.table.complete_run(run.job, self.plain) {
-            if again {
-                self.counters.duplicate_runs += 1;
-            }
+        if self.effect_then_crash(w, run, run.kind.0 as usize) {
+            return;
+        }
+        if let Some((t, _)) = self.table.complete_run(run.job, false) {
             self.info.done(idx, self.now.since(t));
         }
         self.say(Some(w), Some(job), LogEvent::Done);
-        if !self.plain && self.cfg.claim.holds_row_lock() {
+        if self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
         }
         self.after_run(w);
