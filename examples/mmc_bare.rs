@@ -16,17 +16,16 @@ use std::time::Instant;
 
 #[path = "support/mmc_model.rs"]
 mod model;
-use model::{exp_us, BASE_US, CAP_US, FAIL_P, MAX_ATTEMPTS, MEAN_GAP_US, MEAN_RUN_US, WORKERS};
+use model::{
+    exp_us, jobs_arg, BASE_US, CAP_US, FAIL_P, MAX_ATTEMPTS, MEAN_GAP_US, MEAN_RUN_US, WORKERS,
+};
 
 /// Event kinds.
 const ARRIVE: u8 = 0;
 const RUN_END: u8 = 1;
 
 fn main() {
-    let jobs: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1_000_000);
+    let jobs = jobs_arg();
     let start = Instant::now();
     let mut rng = Pcg64Mcg::seed_from_u64(1);
     // (time µs, seq, kind, worker)

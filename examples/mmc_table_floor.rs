@@ -16,7 +16,9 @@ use std::time::Instant;
 
 #[path = "support/mmc_model.rs"]
 mod model;
-use model::{exp_us, BASE_US, CAP_US, FAIL_P, MAX_ATTEMPTS, MEAN_GAP_US, MEAN_RUN_US, WORKERS};
+use model::{
+    exp_us, jobs_arg, BASE_US, CAP_US, FAIL_P, MAX_ATTEMPTS, MEAN_GAP_US, MEAN_RUN_US, WORKERS,
+};
 
 /// What happened: an arrival, the end of worker `w`'s run, or a retried row coming due.
 #[derive(Clone, Copy)]
@@ -27,10 +29,7 @@ enum Ev {
 }
 
 fn main() {
-    let jobs: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1_000_000);
+    let jobs = jobs_arg();
     let start = Instant::now();
     let mut rng = Pcg64Mcg::seed_from_u64(1);
     let mut table = JobsTable::with_retention(jobs, Retention::All);

@@ -25,3 +25,11 @@ pub fn exp_us(rng: &mut Pcg64Mcg, mean: f64) -> u64 {
     let x: f64 = Exp1.sample(rng);
     (x * mean + 0.5) as u64
 }
+
+/// The job count from the first command-line argument (default 10⁶).
+pub fn jobs_arg() -> u64 {
+    std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000)
+}
