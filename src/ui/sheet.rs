@@ -83,10 +83,14 @@ fn notes(
         <>
             <p class="hint">{ what }</p>
             <div class="slot">{ reason.map(|r| html! { <p class="reason"><span aria-hidden="true">{"ⓘ "}</span>{ r }</p> }) }</div>
-            <div class="slot">{ for findings.iter().filter(|f| f.field == field).map(|f| finding(f, lang)) }</div>
+            <div class="slot">{ for findings.iter().filter(|f| f.field == field && f.code != PROCESS_NAME).map(|f| finding(f, lang)) }</div>
         </>
     }
 }
+
+/// The finding shown under the process-name input (the job name's other findings are under the
+/// name in code, with the field's notes).
+const PROCESS_NAME: &str = "no-process-name";
 
 fn finding(f: &Finding, lang: Lang) -> Html {
     let (class, word) = match f.severity {
@@ -272,7 +276,9 @@ pub fn SheetScreen() -> Html {
         <fieldset class="section" id="sec-process">
             <legend>{ tr("sheet.ui.sec-process", lang) }</legend>
             <div class="grid2">
-                <TextField id="process-name" label={tr("sheet.ui.process-name", lang)} value={p.process_name.clone()} onchange={edit(SheetEdit::ProcessName)} />
+                <TextField id="process-name" label={tr("sheet.ui.process-name", lang)} value={p.process_name.clone()} onchange={edit(SheetEdit::ProcessName)}>
+                    <div class="slot">{ for findings.iter().filter(|f| f.code == PROCESS_NAME).map(|f| finding(f, lang)) }</div>
+                </TextField>
                 <TextField id="code-name" label={tr("sheet.ui.code-name", lang)} value={p.code_name.clone()} onchange={edit(SheetEdit::CodeName)}>
                     { n(FieldId::JobName) }
                 </TextField>
@@ -537,7 +543,7 @@ pub fn SheetScreen() -> Html {
                     </li>
                 }) }
                 { for findings.iter().map(|f| html! {
-                    <li><a href={format!("#{}", anchor(f.field))}>{ item(f.field, lang) }</a>{ " — " }{ finding(f, lang) }</li>
+                    <li><a href={format!("#{}", anchor(f))}>{ item(f.field, lang) }</a>{ " — " }{ finding(f, lang) }</li>
                 }) }
             </ul>
         }
@@ -582,9 +588,12 @@ pub fn SheetScreen() -> Html {
     }
 }
 
-/// The DOM id to jump to for a field's finding.
-fn anchor(field: FieldId) -> &'static str {
-    match field {
+/// The DOM id to jump to for a finding: its field's input.
+fn anchor(f: &Finding) -> &'static str {
+    match f.field {
+        FieldId::JobName if f.code == PROCESS_NAME => "process-name",
+        FieldId::JobName => "code-name",
+        FieldId::Trigger => "trigger",
         FieldId::MaxAttempts => "max-attempts",
         FieldId::WaitStrategy => "base",
         FieldId::Timeout => "lease",

@@ -16,6 +16,7 @@ mod sheet_export;
 mod sheet_hostile;
 mod sheet_import;
 mod sheet_relocalize;
+mod sheet_required;
 mod sheet_retry_window;
 mod sheet_roundtrip;
 mod sheet_support;

@@ -212,9 +212,26 @@ mod batch_and_ticket_checks {
         validate(s, Lang::En).iter().map(|f| f.code).collect()
     }
 
+    /// The findings of a sheet with no process facts, before any section's own.
+    const BLANK: [&str; 3] = ["no-process-name", "no-code-name", "no-trigger"];
+
+    /// `s` with the fields every sheet needs filled in, so only the section's findings remain.
+    fn named(
+        s: modality_advisor::domain::sheet::JobSheet,
+    ) -> modality_advisor::domain::sheet::JobSheet {
+        assert_eq!(codes(&s), BLANK, "a blank sheet names its missing fields");
+        let s = SheetEdit::ProcessName("nightly report".into())
+            .apply(&s)
+            .expect("ok");
+        let s = SheetEdit::CodeName("nightly_report".into())
+            .apply(&s)
+            .expect("ok");
+        SheetEdit::Trigger("the clock".into()).apply(&s).expect("ok")
+    }
+
     #[test]
     fn batch_schedule_and_overlap_findings_fire_and_clear() {
-        let batch = super::sheet(&[(QuestionId::TimeTriggered, true)]);
+        let batch = named(super::sheet(&[(QuestionId::TimeTriggered, true)]));
         assert_eq!(codes(&batch), Vec::<&str>::new());
         let s = SheetEdit::Schedule(" ".into()).apply(&batch).expect("ok");
         assert_eq!(codes(&s), ["batch-no-schedule"]);
@@ -229,11 +246,11 @@ mod batch_and_ticket_checks {
 
     #[test]
     fn ticket_without_a_way_to_tell_the_user_is_flagged() {
-        let ticket = super::sheet(&[
+        let ticket = named(super::sheet(&[
             (QuestionId::TimeTriggered, false),
             (QuestionId::NeedsResultNow, true),
             (QuestionId::WithinSeconds, false),
-        ]);
+        ]));
         assert_eq!(codes(&ticket), Vec::<&str>::new());
         let s = SheetEdit::TicketCompletion(String::new())
             .apply(&ticket)

@@ -67,6 +67,33 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             message,
         });
     };
+    // The fields no sheet can do without (DOMAIN.md §6: the job name, code + human, and the
+    // trigger); a blank sheet must not read as "no problems".
+    let p = &sheet.process;
+    for (code, empty, field, key) in [
+        (
+            "no-process-name",
+            p.process_name.trim().is_empty(),
+            FieldId::JobName,
+            "sheet.finding.no-process-name",
+        ),
+        (
+            "no-code-name",
+            p.code_name.trim().is_empty(),
+            FieldId::JobName,
+            "sheet.finding.no-code-name",
+        ),
+        (
+            "no-trigger",
+            p.trigger.trim().is_empty(),
+            FieldId::Trigger,
+            "sheet.finding.no-trigger",
+        ),
+    ] {
+        if empty {
+            add(code, Severity::Warning, field, t!(key, locale = l).into_owned());
+        }
+    }
     if let Some(r) = &sheet.retry {
         let w = retry_window(&r.backoff, r.max_attempts, r.attempt_timeout_ms);
         if let Some(acceptable) = sheet.process.acceptable_wait_ms {
