@@ -233,7 +233,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let rows = (first..last).map(|i| {
         let current = props.highlight == Some(i);
         let (text, pending) = match entry(i) {
-            Some(e) => (v.log_names.line(e).render(lang), false),
+            Some(e) => (v.log_line(e).render(lang), false),
             None => ("…".to_owned(), true),
         };
         html! {

@@ -176,7 +176,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
         .enumerate()
         .take(cur_len)
         .skip(prev_len)
-        .map(|(i, e)| (i, v.log_names.line(e).render(ctx.lang)))
+        .map(|(i, e)| (i, v.log_line(e).render(ctx.lang)))
         .collect();
     let btn = |id: &'static str,
                key: &'static str,

@@ -31,6 +31,7 @@ mod sim_jitter;
 mod sim_jobs;
 mod sim_knobs;
 mod sim_log;
+mod sim_log_times;
 mod sim_props;
 mod sim_retention;
 mod sim_review;

@@ -88,7 +88,8 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
     assert_eq!(
         lines,
         [
-            "0.127s job#5 k 0/2: enqueued",
+            // One precision per log: this log has microseconds, so every time has six decimals.
+            "0.127000s job#5 k 0/2: enqueued",
             "1.265801s w job#5 k 1/2: claimed (UPDATE … RETURNING)",
             // The lease (54 ms) ran out under the first run: the second worker reclaims.
             "1.400854s w job#5 k 2/2: claimed (UPDATE … RETURNING)",

@@ -178,6 +178,42 @@ pub enum LogEvent {
 /// No worker (`LogEntry::worker`).
 pub const NO_WORKER: u16 = u16::MAX;
 
+/// Seconds as a log writes them: `1031.000s` when the log is in milliseconds, `0.066988s`
+/// when it has any time or wait with a sub-millisecond part ([`EventLog::micros`]). One choice
+/// per log, so its times line up; a value with a sub-millisecond part always gets six decimals,
+/// so nothing is ever rounded.
+#[derive(Clone, Copy)]
+struct Secs {
+    us: u64,
+    micros: bool,
+}
+
+impl fmt::Display for Secs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, frac) = (self.us / 1_000_000, self.us % 1_000_000);
+        if self.micros || frac % 1_000 != 0 {
+            write!(f, "{s}.{frac:06}s")
+        } else {
+            write!(f, "{s}.{:03}s", frac / 1_000)
+        }
+    }
+}
+
+impl LogEntry {
+    /// Whether a time or wait this entry writes has a sub-millisecond part.
+    pub fn has_micros(&self) -> bool {
+        let sub = |us: u64| us % 1_000 != 0;
+        sub(self.time.0)
+            || match &self.event {
+                LogEvent::ErrorQueued { until, .. } => sub(until.0),
+                LogEvent::InWorkerRetry { wait, .. } | LogEvent::SubmissionRetry { wait, .. } => {
+                    sub(wait.0)
+                }
+                _ => false,
+            }
+    }
+}
+
 /// One line of the event log, 40 bytes. On the wire (JSON between the worker and the page)
 /// it is one array of integers, see [`LogEntry::to_words`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -469,6 +505,13 @@ impl EventLog {
         self.chunks.iter().flatten()
     }
 
+    /// Whether the log is written in microseconds: true when any entry has a time or wait
+    /// with a sub-millisecond part ([`LogEntry::has_micros`]); then every line's times get
+    /// six decimals, else three.
+    pub fn micros(&self) -> bool {
+        self.iter().any(LogEntry::has_micros)
+    }
+
     /// Up to `count` entries from `from` (fewer at the end; none when `from >= len`).
     pub fn slice(&self, from: usize, count: usize) -> Vec<LogEntry> {
         (from..self.len.min(from.saturating_add(count)))
@@ -484,6 +527,9 @@ pub struct Line<'a> {
     pub entry: &'a LogEntry,
     /// The run's names.
     pub names: &'a LogNames,
+    /// Times with six decimals: the whole log's [`EventLog::micros`], so the time column
+    /// lines up (false: three, unless this entry's own value needs six).
+    pub micros: bool,
 }
 
 /// A run's log with its names (what [`Simulation::log`](super::Simulation::log) returns).
@@ -496,10 +542,15 @@ pub struct Log<'a> {
 }
 
 impl<'a> Log<'a> {
-    /// Lines in order.
+    /// Lines in order, their times all with the log's precision ([`EventLog::micros`]).
     pub fn iter(self) -> impl Iterator<Item = Line<'a>> {
         let names = self.names;
-        self.entries.iter().map(move |entry| Line { entry, names })
+        let micros = self.entries.micros();
+        self.entries.iter().map(move |entry| Line {
+            entry,
+            names,
+            micros,
+        })
     }
 
     /// Number of lines.
@@ -544,9 +595,15 @@ impl LogNames {
         before.saturating_add(self.kind(k).map_or(0, |k| k.amount))
     }
 
-    /// Pairs an entry with these names.
+    /// Pairs an entry with these names, its times in milliseconds unless the entry itself
+    /// needs microseconds (set [`Line::micros`] to the log's [`EventLog::micros`] to line a
+    /// whole log up).
     pub fn line<'a>(&'a self, entry: &'a LogEntry) -> Line<'a> {
-        Line { entry, names: self }
+        Line {
+            entry,
+            names: self,
+            micros: false,
+        }
     }
 }
 
@@ -558,9 +615,17 @@ fn job_list(jobs: &[u32]) -> String {
 }
 
 impl Line<'_> {
+    /// `us` microseconds as this line writes seconds.
+    fn secs(&self, us: u64) -> Secs {
+        Secs {
+            us,
+            micros: self.micros,
+        }
+    }
+
     fn head(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (e, n) = (self.entry, self.names);
-        write!(f, "{}", e.time)?;
+        write!(f, "{}", self.secs(e.time.0))?;
         if let Some(w) = n.workers.get(usize::from(e.worker)) {
             write!(f, " {w}")?;
         }
@@ -604,7 +669,7 @@ impl Line<'_> {
             LogEvent::Done => ("sim-log.done", vec![]),
             LogEvent::ErrorQueued { err: id, until } => (
                 "sim-log.error-queued",
-                vec![err(*id), ("until", until.to_string())],
+                vec![err(*id), ("until", self.secs(until.0).to_string())],
             ),
             LogEvent::ErrorDead { err: id } => ("sim-log.error-dead", vec![err(*id)]),
             LogEvent::ErrorPermanent { err: id } => ("sim-log.error-permanent", vec![err(*id)]),
@@ -635,7 +700,10 @@ impl Line<'_> {
             LogEvent::DownstreamOk => ("sim-log.downstream-ok", vec![]),
             LogEvent::InWorkerRetry { result, wait } => (
                 "sim-log.in-worker-retry",
-                vec![("result", call(*result)), ("wait", wait.to_string())],
+                vec![
+                    ("result", call(*result)),
+                    ("wait", self.secs(wait.0).to_string()),
+                ],
             ),
             LogEvent::SubmissionFallback { n } => {
                 ("sim-log.submission-fallback", vec![("n", n.to_string())])
@@ -651,7 +719,7 @@ impl Line<'_> {
                 vec![
                     ("n", n.to_string()),
                     ("result", call(*result)),
-                    ("wait", wait.to_string()),
+                    ("wait", self.secs(wait.0).to_string()),
                 ],
             ),
             LogEvent::SubmissionGaveUp { n, result } => (
@@ -699,6 +767,7 @@ impl fmt::Display for Line<'_> {
             LogEvent::ProbeRollback => f.write_str("ROLLBACK (the probe only looks)"),
             LogEvent::Done => f.write_str("done"),
             LogEvent::ErrorQueued { err, until } => {
+                let until = self.secs(until.0);
                 write!(f, "error {} → queued until {until}", n.error(*err))
             }
             LogEvent::ErrorDead { err } => write!(f, "error {} → dead", n.error(*err)),
@@ -725,6 +794,7 @@ impl fmt::Display for Line<'_> {
             LogEvent::LockError(le) => write!(f, "error: {}", le.text()),
             LogEvent::DownstreamOk => f.write_str("downstream ok"),
             LogEvent::InWorkerRetry { result, wait } => {
+                let wait = self.secs(wait.0);
                 write!(f, "{} → retry in the worker in {wait}", result.text())
             }
             LogEvent::SubmissionFallback { n } => write!(
@@ -739,8 +809,9 @@ impl fmt::Display for Line<'_> {
             }
             LogEvent::SubmissionRetry { n, result, wait } => write!(
                 f,
-                "submission {n}: {} → call again in {wait}",
-                result.text()
+                "submission {n}: {} → call again in {}",
+                result.text(),
+                self.secs(wait.0)
             ),
             LogEvent::SubmissionGaveUp { n, result } => write!(
                 f,

@@ -135,6 +135,10 @@ pub struct RunView {
     pub log_head: Vec<LogEntry>,
     /// The names and texts the entries refer to.
     pub log_names: LogNames,
+    /// The whole log's times have six decimals ([`EventLog::micros`]); render lines with
+    /// [`RunView::log_line`] so the page's time column matches the CLI's.
+    #[serde(default)]
+    pub log_micros: bool,
     /// `Some(n)` when no log was recorded because the run had more than `n` jobs (the load
     /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](super::custom::LOG_JOBS)).
     pub log_bound: Option<u64>,
@@ -274,6 +278,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         log_total: 0,
         log_head: Vec::new(),
         log_names: LogNames::default(),
+        log_micros: false,
         log_bound: None,
         frames: Vec::new(),
         key: super::compare::KeyNumbers::of_report(report),
@@ -286,7 +291,19 @@ fn with_log(mut view: RunView, log: &EventLog, names: LogNames) -> RunView {
     view.log_total = log.len() as u64;
     view.log_head = log.slice(0, LOG_HEAD);
     view.log_names = names;
+    view.log_micros = log.micros();
     view
+}
+
+impl RunView {
+    /// Entry `e` of this run's log as a [`Line`](super::log::Line), its times with the whole
+    /// log's precision ([`RunView::log_micros`]).
+    pub fn log_line<'a>(&'a self, e: &'a LogEntry) -> super::log::Line<'a> {
+        super::log::Line {
+            micros: self.log_micros,
+            ..self.log_names.line(e)
+        }
+    }
 }
 
 fn status_name(j: &super::report::JobRow) -> String {
@@ -382,6 +399,7 @@ fn run_load(
         log_total: 0,
         log_head: Vec::new(),
         log_names: LogNames::default(),
+        log_micros: false,
         log_bound: (jobs > LOG_MAX_JOBS).then_some(LOG_MAX_JOBS),
         frames: Vec::new(),
         key: super::compare::KeyNumbers {
