@@ -191,7 +191,7 @@ struct Secs {
 impl fmt::Display for Secs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (s, frac) = (self.us / 1_000_000, self.us % 1_000_000);
-        if self.micros || frac % 1_000 != 0 {
+        if self.micros || !frac.is_multiple_of(1_000) {
             write!(f, "{s}.{frac:06}s")
         } else {
             write!(f, "{s}.{:03}s", frac / 1_000)
@@ -202,7 +202,7 @@ impl fmt::Display for Secs {
 impl LogEntry {
     /// Whether a time or wait this entry writes has a sub-millisecond part.
     pub fn has_micros(&self) -> bool {
-        let sub = |us: u64| us % 1_000 != 0;
+        let sub = |us: u64| !us.is_multiple_of(1_000);
         sub(self.time.0)
             || match &self.event {
                 LogEvent::ErrorQueued { until, .. } => sub(until.0),
