@@ -26,7 +26,8 @@ pub struct SimChartsProps {
     pub scale: Option<ChartScale>,
 }
 
-/// The four charts of `view`, or nothing when the run has none (the jitter study).
+/// The four charts of `view`, or nothing when the run has none (the jitter study). A run
+/// without downstream calls gets a one-line explanation in place of the calls chart.
 #[component]
 pub fn SimCharts(props: &SimChartsProps) -> Html {
     let lang = use_context::<AppContext>().map(|c| c.lang);
@@ -60,7 +61,17 @@ pub fn SimCharts(props: &SimChartsProps) -> Html {
         return Html::default();
     }
     let l = lang.code();
+    // A run without downstream calls gets one line saying so, not an empty chart box.
+    let no_calls = v.charts.calls.buckets.is_empty();
     let figures = svgs.into_iter().map(|(id, svg)| {
+        if id == "calls" && no_calls {
+            return html! {
+                <figure class="sim-chart chart-none" data-chart={id} data-empty="true">
+                    <figcaption><strong>{ t!("charts.calls.title", locale = l) }</strong></figcaption>
+                    <p class="chart-none-why">{ t!("charts.calls.none-why", locale = l) }</p>
+                </figure>
+            };
+        }
         html! {
             <figure class="sim-chart" data-chart={id}>
                 <figcaption>

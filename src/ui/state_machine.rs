@@ -144,22 +144,6 @@ pub fn moves_text(moves: &[(u8, u64)], l: &str, named_only: bool) -> String {
 /// The job state machine with live counts.
 #[component]
 pub fn StateMachine(props: &StateMachineProps) -> Html {
-    let boxref = use_node_ref();
-    {
-        // On a phone the drawing is wider than its box (it keeps a readable text size and
-        // scrolls sideways): start scrolled so that "running" (x 330–470 of the 760-wide
-        // viewBox) is in view with the claim arrow, not only "queued".
-        let boxref = boxref.clone();
-        use_effect_with((), move |_| {
-            if let Some(el) = boxref.cast::<web_sys::Element>() {
-                let (sw, cw) = (el.scroll_width(), el.client_width());
-                if sw > cw {
-                    let right = (f64::from(sw) * 490.0 / 760.0) as i32;
-                    el.set_scroll_left((right - cw).max(0));
-                }
-            }
-        });
-    }
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
@@ -219,8 +203,11 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             </g>
         }
     });
+    // On a phone the drawing is wider than its box (it keeps a readable text size and scrolls
+    // sideways): it opens at its start, the entry arrow and "queued", as any scrolling box
+    // does; the hint above it says there is more to the right.
     html! {
-        <figure class="state-machine" ref={boxref}>
+        <figure class="state-machine">
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
             <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
