@@ -1,7 +1,7 @@
 // The charts fixes in real Chromium: at 390 px the chart and state-machine text renders at a
 // readable size (the SVG scrolls sideways instead of shrinking), the event log scrolls
 // sideways instead of cutting lines, and each sideways-scrolling box says so (the state machine
-// starts with "running" in view); duplicate-execution's depth chart shows its queued job;
+// opens at its start, "queued" in view); duplicate-execution's depth chart shows its queued job;
 // Compare puts the differences first and draws both columns on the same axes.
 // Screenshots: {en,ja}-sim-phone, {en,ja}-sim-phone-compare, {en,ja}-sim-wide-compare.
 import { test, before, after } from 'node:test';
@@ -26,7 +26,7 @@ async function runPreset(page, scenario, variant) {
   await page.fill('#seed', '1');
   await page.click('#sim-run');
   const sel = `.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`;
-  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"] svg.plot`, { timeout: 120_000 });
+  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"]`, { timeout: 120_000 });
 }
 
 /** Smallest rendered height (px) of the texts matching `sel`. */
@@ -41,17 +41,17 @@ for (const lang of ['en', 'ja']) {
     assert.ok(tick >= 9, `chart tick labels render at ${tick} px`);
     const sm = await minTextPx(page, '.state-machine svg text');
     assert.ok(sm >= 9, `state-machine labels render at ${sm} px`);
-    // The boxes that scroll sideways say so, and the state machine starts with "running" in view.
+    // The boxes that scroll sideways say so, and the state machine opens at its start.
     const hints = await page.$$eval('.sim-result [data-scroll-hint]', (ps) =>
       Object.fromEntries(ps.map((p) => [p.dataset.scrollHint, p.offsetParent !== null ? p.textContent : ''])));
     assert.equal(hints['state-machine'], lang === 'en' ? 'Scroll sideways to see the whole diagram →' : '横にスクロールすると全体が見えます →');
     assert.ok(hints.charts && hints.log, JSON.stringify(hints));
     const sm0 = await page.$eval('.state-machine', (box) => {
       const b = box.getBoundingClientRect();
-      const r = box.querySelector('[data-state="running"] rect').getBoundingClientRect();
-      return { box: [b.left, b.right], running: [r.left, r.right], scrolled: box.scrollLeft };
+      const r = box.querySelector('[data-state="queued"] rect').getBoundingClientRect();
+      return { box: [b.left, b.right], queued: [r.left, r.right], scrolled: box.scrollLeft };
     });
-    assert.ok(sm0.running[0] >= sm0.box[0] - 1 && sm0.running[1] <= sm0.box[1] + 1, `running in view: ${JSON.stringify(sm0)}`);
+    assert.ok(sm0.queued[0] >= sm0.box[0] - 1 && sm0.queued[1] <= sm0.box[1] + 1, `queued in view: ${JSON.stringify(sm0)}`);
     // The page itself does not scroll sideways: the SVG boxes do.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     // Whole log lines: none is cut, and the box scrolls sideways when a line is wider.
@@ -76,11 +76,11 @@ for (const lang of ['en', 'ja']) {
     // The latency chart is in minutes (the claim waits 1 000 s).
     const units = await page.$$eval('.sim-result figure[data-chart="latency"] .plot-unit', (t) => t.map((e) => e.textContent));
     assert.ok(units.some((u) => (lang === 'en' ? /\(min\)/ : /\(分\)/).test(u)), units.join(' | '));
-    // No downstream in this preset: a note, no axes.
-    const calls = await page.$eval('.sim-result figure[data-chart="calls"] svg', (s) => ({
-      axes: s.querySelectorAll('.plot-axis').length, note: s.querySelector('.plot-empty')?.textContent,
+    // No downstream in this preset: a line saying so, no drawing.
+    const calls = await page.$eval('.sim-result figure[data-chart="calls"]', (f) => ({
+      svgs: f.querySelectorAll('svg').length, note: f.querySelector('.chart-none-why')?.textContent,
     }));
-    assert.equal(calls.axes, 0);
+    assert.equal(calls.svgs, 0);
     assert.match(calls.note, lang === 'en' ? /No downstream calls/ : /下流の呼び出しはありません/);
     await page.locator('.sim-result .sim-charts').scrollIntoViewIfNeeded();
     await screenshot(page, `${lang}-sim-phone`);
