@@ -689,6 +689,8 @@ impl JobsTable {
 
     /// The lowest claimable id at `now`, without claiming it (the first statement of a
     /// two-statement claim, or the row a `FOR UPDATE` would lock).
+    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
+    #[inline(always)]
     pub fn peek_claimable(&mut self, now: SimTime) -> Option<JobId> {
         self.refresh(now);
         self.ready.first().map(JobId)
@@ -722,6 +724,8 @@ impl JobsTable {
 
     /// [`JobsTable::mark_running`] returning only what a worker needs to start the run (the
     /// engine's hot path: no [`Job`] is built).
+    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
+    #[inline(always)]
     pub(super) fn mark_running_claimed(
         &mut self,
         id: JobId,
@@ -755,6 +759,8 @@ impl JobsTable {
     }
 
     /// Atomic claim returning only what a worker needs (see [`JobsTable::claim`]).
+    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
+    #[inline(always)]
     pub(super) fn claim_run(&mut self, now: SimTime, lease: SimDuration) -> Option<Claimed> {
         let id = self.peek_claimable(now)?;
         self.mark_running_claimed(id, now, lease)
@@ -769,6 +775,8 @@ impl JobsTable {
     /// whether a run of it had succeeded before (`None` for an unknown id). With `succeeded`,
     /// also records the run's success (as [`JobsTable::mark_succeeded`] does, in the same
     /// lookup); without, the second value is `false`.
+    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
+    #[inline(always)]
     pub(super) fn complete_run(&mut self, id: JobId, succeeded: bool) -> Option<(SimTime, bool)> {
         let row = self.stored_mut(id)?;
         let again = succeeded && row.flags & SUCCEEDED != 0;
