@@ -52,7 +52,6 @@ impl<E> EventQueue<E> {
 
     /// Schedules `event` at `time`. Ties with earlier-scheduled events at the same time pop
     /// after them.
-    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
     #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let k = key(time, self.next_seq);
@@ -76,7 +75,6 @@ impl<E> EventQueue<E> {
     }
 
     /// Removes and returns the earliest event.
-    // Inlined into the engine's step: see bench/RESULTS.md (fourth round).
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         if self.keys.is_empty() {
