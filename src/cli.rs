@@ -6,6 +6,7 @@
 //!     --target-ms 2000 --p95-ms 8000 --format json --lang ja
 //! modality-advisor sheet --input static/examples/reservation-mail.json --format tsv --lang ja
 //! modality-advisor sheet --input - --format csv --bom --output sheet.csv < sheet.json
+//! modality-advisor simulate --config - --format json < run.config.json
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
@@ -78,8 +79,9 @@ struct SimulateArgs {
     jobs: Option<u64>,
     /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
+    /// - reads standard input.
     #[arg(long, value_name = "FILE.json")]
-    config: Option<std::path::PathBuf>,
+    config: Option<String>,
     /// RNG seed (overrides the config file's): a whole number from 0 to
     /// 18 446 744 073 709 551 615.
     #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
@@ -303,28 +305,35 @@ fn lang_of(arg: LangArg) -> Lang {
     }
 }
 
-/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
-fn sheet(args: &SheetArgs) -> Result<(), String> {
-    use std::io::{Read, Write};
-    if args.bom && args.format != SheetFormat::Csv {
-        return Err("--bom is only allowed with --format csv".into());
-    }
-    let asked = args.lang.map(lang_of);
-    let text = if args.input == "-" {
+/// Reads an input file named on the command line; `-` reads standard input to its end.
+/// Returns the text and the name errors about it use: the path as given, or `standard input`
+/// (the name `sheet` has always used).
+///
+/// # Errors
+/// "cannot read NAME: <the system's reason>" (a missing file, a directory, text that is not
+/// UTF-8).
+fn read_input(arg: &str) -> Result<(String, String), String> {
+    use std::io::Read;
+    if arg == "-" {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        s
+        Ok((s, "standard input".into()))
     } else {
-        std::fs::read_to_string(&args.input)
-            .map_err(|e| format!("cannot read {}: {e}", args.input))?
-    };
-    let source = if args.input == "-" {
-        "standard input"
-    } else {
-        &args.input
-    };
+        let s = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+        Ok((s, arg.to_owned()))
+    }
+}
+
+/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
+fn sheet(args: &SheetArgs) -> Result<(), String> {
+    use std::io::Write;
+    if args.bom && args.format != SheetFormat::Csv {
+        return Err("--bom is only allowed with --format csv".into());
+    }
+    let asked = args.lang.map(lang_of);
+    let (text, source) = read_input(&args.input)?;
     let sheet = import_json(&text, asked.unwrap_or_default())
         .map_err(|e| format!("{source}: {}", e.message(asked.unwrap_or_default())))?;
     let lang = asked.or(sheet.lang).unwrap_or_default();
@@ -365,11 +374,10 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
 fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     use crate::domain::sim::{load_config, run_scenario, Report, Simulation};
     let report = if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| vec![format!("--config {}: {e}", path.display())])?;
+        let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
         let mut cfg = load_config(&text).map_err(|errs| {
             errs.iter()
-                .map(|e| format!("{}: {e}", path.display()))
+                .map(|e| format!("{source}: {e}"))
                 .collect::<Vec<_>>()
         })?;
         if let Some(seed) = args.seed {

@@ -610,3 +610,81 @@ fn a_bad_seed_names_the_range() {
     ]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Runs the CLI with `input` on its standard input.
+fn cli_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = match Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot run the CLI: {e}"),
+    };
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let text = input.to_owned();
+    // Written from another thread so that a large output cannot block the pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(text.as_bytes());
+    });
+    let out = match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => panic!("the CLI did not finish: {e}"),
+    };
+    writer.join().expect("stdin written");
+    out
+}
+
+/// `--config -` reads the config from standard input, as `sheet --input -` does: the same run
+/// as from the file, and errors name "standard input" as the file (as `sheet` does).
+#[test]
+fn config_from_stdin() {
+    let path = "static/examples/flaky-handler.config.json";
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => panic!("{path}: {e}"),
+    };
+    let from_file = json(&["simulate", "--config", path, "--format", "json"]);
+    let out = cli_stdin(&["simulate", "--config", "-", "--format", "json"], &text);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_stdin: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON: {e}"),
+    };
+    assert_eq!(from_stdin["trace_hash"], from_file["trace_hash"]);
+    assert!(from_stdin["trace_hash"].is_string());
+
+    let bad = text.replace(r#""count": 2"#, r#""count": 99999999"#);
+    assert_ne!(bad, text);
+    let out = cli_stdin(&["simulate", "--config", "-"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("standard input: workers.count is 99999999; allowed: 0 to 10000"),
+        "{err}"
+    );
+    let out = cli_stdin(&["simulate", "--config", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("standard input: config: the file is empty"),
+        "{err}"
+    );
+    // A file that cannot be read names the flag and the path.
+    let out = cli(&["simulate", "--config", "/nonexistent/run.config.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--config: cannot read /nonexistent/run.config.json"),
+        "{err}"
+    );
+}
