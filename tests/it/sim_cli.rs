@@ -688,3 +688,54 @@ fn config_from_stdin() {
         "{err}"
     );
 }
+
+/// `effect.amount` has a range (so that the balance, at most one effect per engine event,
+/// cannot reach the limits of its 64-bit integer): a file outside it exits 2 naming
+/// `kinds[i].effect.amount` and the range; the ends of the range run.
+#[test]
+fn effect_amount_has_a_range() {
+    let config = |amount: &str| {
+        format!(
+            r#"{{"kinds":[{{"name":"pay","duration":{{"type":"fixed","ms":1}}}},
+                         {{"name":"charge","effect":{{"amount":{amount}}}}}],
+                "arrivals":[{{"kind":1,"pattern":{{"type":"burst","count":2}}}}],
+                "workers":{{"count":1}},"log":false}}"#
+        )
+    };
+    for amount in ["1000000001", "-1000000001", "9223372036854775807"] {
+        check_bad("amount.json", &config(amount), "kinds[1].effect.amount is ");
+        check_bad(
+            "amount.json",
+            &config(amount),
+            "allowed: -1000000000 to 1000000000",
+        );
+    }
+    for (amount, balance) in [
+        ("1000000000", 2_000_000_000_i64),
+        ("-1000000000", -2_000_000_000),
+    ] {
+        let path = write_config("amount-ok.json", &config(amount));
+        let v = json(&[
+            "simulate",
+            "--config",
+            &path.to_string_lossy(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["balance"].as_i64(), Some(balance), "{amount}");
+    }
+    // A config built in code is held to the same range.
+    let mut cfg = match modality_advisor::domain::sim::load_config(&config("5")) {
+        Ok(c) => c,
+        Err(e) => panic!("{e:?}"),
+    };
+    assert!(cfg.validate().is_empty());
+    if let Some(e) = cfg.kinds[1].effect.as_mut() {
+        e.amount = -5_000_000_000;
+    }
+    let errs: Vec<String> = cfg.validate().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errs,
+        ["kinds[1].effect.amount is -5000000000; allowed: -1000000000 to 1000000000"]
+    );
+}

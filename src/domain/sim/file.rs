@@ -20,7 +20,7 @@ use super::backoff::{BackoffPolicy, Growth, Jitter};
 use super::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
-    MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+    MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
 };
 use super::error::ConfigError;
 use super::jobs::Retention;
@@ -160,6 +160,8 @@ pub enum FailureFile {
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct EffectFile {
+    /// Added to the balance by each applied run: a whole number from −1 000 000 000 to
+    /// 1 000 000 000 ([`MAX_EFFECT_AMOUNT`]).
     pub amount: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
@@ -422,6 +424,16 @@ impl Check {
         }
     }
 
+    /// A side effect's amount: within ±[`MAX_EFFECT_AMOUNT`] (0 stands in for a refused one).
+    fn amount(&mut self, field: &str, v: i64) -> i64 {
+        if v.unsigned_abs() > MAX_EFFECT_AMOUNT {
+            self.0.push(super::config::effect_amount_range(field, v));
+            0
+        } else {
+            v
+        }
+    }
+
     fn ms(&mut self, field: &str, v: i64) -> u64 {
         self.int(field, v, 0, MAX_MS)
     }
@@ -479,7 +491,7 @@ impl SimConfigFile {
                 error: k.error.clone().unwrap_or_else(|| "error".into()),
                 error_class: k.error_class.unwrap_or(ErrorClass::Retryable),
                 effect: k.effect.as_ref().map(|e| Effect {
-                    amount: e.amount,
+                    amount: c.amount(&f("effect.amount"), e.amount),
                     idempotency_key: e.idempotency_key.clone(),
                 }),
                 calls_downstream: k.calls_downstream,
