@@ -739,3 +739,201 @@ fn effect_amount_has_a_range() {
         ["kinds[1].effect.amount is -5000000000; allowed: -1000000000 to 1000000000"]
     );
 }
+
+/// Shapes serde's derive would let through are refused, naming the path: a unit variant with
+/// extra fields, a struct (or a tagged object) written as a list of its values; a wrong type
+/// inside a tagged object names the field itself and its range.
+#[test]
+fn loose_shapes_are_refused_naming_the_path() {
+    const K: &str = r#""kinds":[{"name":"k","duration":{"type":"fixed","ms":1}}]"#;
+    let cases: Vec<(String, &[&str])> = vec![
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"atomic","x":1}}}}"#),
+            &["claim.x: unknown field `x`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"skip-locked","gap_ms":1}}}}"#),
+            &["claim.gap_ms: unknown field `gap_ms`"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","failure":{"type":"never","p":1}}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].failure.p: unknown field `p`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"intake":{{"type":"direct","publish_failure":0.5}}}}"#),
+            &["intake.publish_failure: unknown field `publish_failure`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":[1,50]}}"#),
+            &["workers: invalid type: list, expected an object {\"count\": …}"],
+        ),
+        (
+            r#"[1,[{"name":"k"}],[],{"count":1}]"#.into(),
+            &["config: expected a JSON object with the config's fields"],
+        ),
+        (
+            r#"{"kinds":[["k",3]],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0]: invalid type: list, expected a job kind object"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","duration":["fixed",5]}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].duration: invalid type: list, expected a duration object such as"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","effect":[5]}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].effect: invalid type: list, expected an object"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"retry":[100,200]}}"#),
+            &["retry: invalid type: list, expected an object {\"base_ms\""],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"limits":[5]}}"#),
+            &["limits: invalid type: list, expected an object"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":"200","rate_per_s":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.count: invalid type: string \"200\", expected a whole number from 0 to 2000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"times","at_ms":[0,"5"]}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.at_ms[1]: invalid type: string \"5\", expected a whole number from 0 to 2592000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":5,"rate_per_s":"fast"}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.rate_per_s: invalid type: string \"fast\", expected a number from 0.000000001 to 1000000"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","failure":{"type":"probability","p":"high"}}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].failure.p: invalid type: string \"high\", expected a number from 0 to 1"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: missing field `rate_per_s`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"wave","count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: unknown variant `wave`, expected one of `burst`, `poisson`, `times`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: missing field `type`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}}}} {{"seed":2}}"#),
+            &["config: unexpected text after the end of the JSON object at line 1"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"two-statement","gap_ms":"x"}}}}"#),
+            &["claim.gap_ms: invalid type: string \"x\", expected a whole number from 0 to 2592000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":1,"count":2}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: duplicate field `count`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1.5}}}}"#),
+            &["workers.count: invalid type: floating point `1.5`, expected a whole number from 0 to 10000"],
+        ),
+    ];
+    for (text, needles) in &cases {
+        let path = write_config("loose.json", text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        for n in *needles {
+            assert!(err.contains(n), "{text}:\nexpected {n:?} in\n{err}");
+        }
+        for rust in ["File", "i64", "f64", "u64", "sequence", "struct", "enum"] {
+            assert!(!err.contains(rust), "{text}: no Rust terms: {err}");
+        }
+    }
+    // The regular shapes still run: a unit variant by name or as {"type"}, key order free.
+    for claim in [
+        r#""atomic""#,
+        r#"{"type":"atomic"}"#,
+        r#"{"lock_timeout_ms":5,"type":"for-update"}"#,
+    ] {
+        let text = format!(
+            r#"{{{K},"arrivals":[{{"pattern":{{"count":2,"type":"burst"}},"kind":0}}],"workers":{{"count":1}},"claim":{claim}}}"#
+        );
+        let path = write_config("tight.json", &text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A wrong-type value in a number field names the same range as an out-of-range value of
+/// the right type does.
+#[test]
+fn wrong_type_and_out_of_range_name_the_same_range() {
+    use modality_advisor::domain::sim::load_config;
+    let base: serde_json::Value = serde_json::json!({
+        "kinds": [{"name": "k", "max_attempts": 3, "duration": {"type": "fixed", "ms": 1},
+                   "failure": {"type": "first-runs", "k": 1}, "effect": {"amount": 1}}],
+        "arrivals": [{"kind": 0, "pattern": {"type": "burst", "count": 1, "at_ms": 0}}],
+        "workers": {"count": 1, "poll_ms": 5, "restart_after_ms": 5},
+        "lease_ms": 100,
+        "retry": {"base_ms": 1, "cap_ms": 1},
+        "in_worker_retry": {"max_retries": 1, "backoff": {"base_ms": 1, "cap_ms": 1}},
+        "intake": {"type": "queue", "fallback_calls": 1},
+        "limits": {"max_events": 100, "max_time_ms": 100},
+        "series_bucket_ms": 100,
+        "keep_rows": 1
+    });
+    assert!(load_config(&base.to_string()).is_ok());
+    let fields: &[(&[&str], i64)] = &[
+        (&["kinds", "0", "max_attempts"], 0),
+        (&["kinds", "0", "duration", "ms"], -1),
+        (&["kinds", "0", "failure", "k"], -1),
+        (&["kinds", "0", "effect", "amount"], 2_000_000_000),
+        (&["arrivals", "0", "pattern", "count"], -1),
+        (&["arrivals", "0", "pattern", "at_ms"], -1),
+        (&["workers", "count"], -1),
+        (&["workers", "poll_ms"], -1),
+        (&["workers", "restart_after_ms"], -1),
+        (&["lease_ms"], 0),
+        (&["retry", "base_ms"], -1),
+        (&["in_worker_retry", "max_retries"], -1),
+        (&["in_worker_retry", "backoff", "cap_ms"], -1),
+        (&["intake", "fallback_calls"], -1),
+        (&["limits", "max_events"], 0),
+        (&["limits", "max_time_ms"], 0),
+        (&["series_bucket_ms"], 0),
+        (&["keep_rows"], -1),
+    ];
+    let set = |path: &[&str], value: serde_json::Value| {
+        let mut v = base.clone();
+        let mut at = &mut v;
+        for p in path {
+            at = match p.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[*p],
+            };
+        }
+        *at = value;
+        let errs = match load_config(&v.to_string()) {
+            Ok(_) => panic!("{path:?}: accepted"),
+            Err(e) => e,
+        };
+        assert_eq!(errs.len(), 1, "{path:?}: {errs:?}");
+        errs[0].to_string()
+    };
+    for (path, bad) in fields {
+        let range = set(path, (*bad).into());
+        let range = match range.split_once("; allowed: ") {
+            Some((_, r)) => r.to_owned(),
+            None => panic!("{path:?}: {range}"),
+        };
+        let typed = set(path, "x".into());
+        assert!(
+            typed.contains(&format!("expected a whole number from {range}")),
+            "{path:?}: {typed} (range {range})"
+        );
+    }
+}
