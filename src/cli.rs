@@ -86,9 +86,46 @@ struct SimulateArgs {
     /// 18 446 744 073 709 551 615.
     #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
+    /// Event-log lines to print (text and JSON): a whole number, or all. A longer log is cut
+    /// after that many lines and says how many were left out; the trace hash still covers
+    /// every line.
+    #[arg(
+        long,
+        value_name = "N|all",
+        default_value = "10000",
+        value_parser = parse_log_lines,
+        allow_negative_numbers = true
+    )]
+    log_lines: LogLines,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+}
+
+/// How much of the event log `simulate` prints: the first N lines, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LogLines {
+    First(u64),
+    All,
+}
+
+/// Event-log lines `simulate` prints by default (`--log-lines`): about 0.7 MB of text.
+pub const DEFAULT_LOG_LINES: u64 = 10_000;
+
+/// `--log-lines`: `all`, or a whole number (ASCII or full-width digits, optionally grouped by
+/// threes); the error gives what is allowed.
+fn parse_log_lines(raw: &str) -> Result<LogLines, String> {
+    if raw.trim().eq_ignore_ascii_case("all") {
+        return Ok(LogLines::All);
+    }
+    crate::domain::number::parse_whole(raw)
+        .map(LogLines::First)
+        .ok_or_else(|| {
+            format!(
+                "expected all, or a whole number from 0 to {}",
+                group_thousands(u64::MAX)
+            )
+        })
 }
 
 /// A yes/no answer on the command line.
@@ -418,7 +455,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     };
     // The run's fingerprint: the browser's simulator shows the same for the same run.
     let hash = crate::domain::sim::run::trace_hash(&report);
-    Ok(render_report(&report, &hash, args.format))
+    Ok(render_report(report, &hash, args))
 }
 
 /// `simulate --scenario mmc-load [--jobs N]`: the browser's Load preset (the benchmark's
@@ -440,23 +477,62 @@ fn simulate_load(args: &SimulateArgs) -> Result<String, Vec<String>> {
     sim.run();
     let (_, hash) = load_fingerprint(&sim, jobs, seed);
     let report = Report::from_sim(&sim, LOAD_SCENARIO, "bench");
-    Ok(render_report(&report, &hash, args.format))
+    Ok(render_report(report, &hash, args))
 }
 
-/// A simulation report as text or JSON, with its trace hash.
-fn render_report(report: &crate::domain::sim::Report, hash: &str, format: Format) -> String {
+/// A simulation report as text or JSON, with its trace hash (computed before, over the whole
+/// log), and at most `--log-lines` lines of its event log: a longer log ends with a line (text)
+/// or `events_left_out` (JSON) saying how many lines were left out.
+fn render_report(
+    mut report: crate::domain::sim::Report,
+    hash: &str,
+    args: &SimulateArgs,
+) -> String {
+    let total = report.events.len() as u64;
+    let shown = match args.log_lines {
+        LogLines::First(n) => n.min(total),
+        LogLines::All => total,
+    };
+    report.events.truncate(shown as usize);
+    let left_out = total - shown;
     let hash = hash.to_owned();
-    match format {
+    match args.format {
         Format::Json => {
-            let mut value = serde_json::to_value(report).unwrap_or_default();
+            let mut value = serde_json::to_value(&report).unwrap_or_default();
             if let Some(obj) = value.as_object_mut() {
+                if left_out > 0 {
+                    obj.insert("events_left_out".into(), left_out.into());
+                }
                 obj.insert("trace_hash".into(), serde_json::Value::String(hash));
             }
             let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Text => format!("{}trace hash: {hash}\n", report.to_text()),
+        Format::Text => {
+            let mut text = report.to_text();
+            if left_out > 0 {
+                // After the last printed event line, before the jobs table.
+                let note = if shown == 0 {
+                    format!(
+                        "\nevents: {} lines left out (--log-lines all prints every line)\n",
+                        group_thousands(left_out)
+                    )
+                } else {
+                    format!(
+                        "  … {} more event lines left out (the first {} are printed; \
+                         --log-lines all prints every line)\n",
+                        group_thousands(left_out),
+                        group_thousands(shown)
+                    )
+                };
+                match text.find("\njobs:\n") {
+                    Some(i) => text.insert_str(i, &note),
+                    None => text.push_str(&note),
+                }
+            }
+            format!("{text}trace hash: {hash}\n")
+        }
     }
 }
 

@@ -937,3 +937,101 @@ fn wrong_type_and_out_of_range_name_the_same_range() {
         );
     }
 }
+
+/// The printed event log is capped (`--log-lines`, default 10 000 lines): a longer log ends with
+/// a line saying how many lines were left out and how to print them; JSON says it in
+/// `events_left_out`; the trace hash covers the whole log either way.
+#[test]
+fn the_printed_event_log_is_capped() {
+    // 4 000 jobs at once: their arrival, claim and done lines make more than 10 000.
+    let path = write_config(
+        "long-log.json",
+        r#"{"kinds":[{"name":"k","duration":{"type":"fixed","ms":1}}],
+            "arrivals":[{"kind":0,"pattern":{"type":"burst","count":4000}}],
+            "workers":{"count":4,"poll_ms":0},"keep_rows":10}"#,
+    );
+    let p = path.to_string_lossy();
+    let all = json(&[
+        "simulate",
+        "--config",
+        &p,
+        "--format",
+        "json",
+        "--log-lines",
+        "all",
+    ]);
+    let total = all["events"].as_array().map_or(0, Vec::len);
+    assert!(total > 10_000, "{total} lines");
+    assert_eq!(all.get("events_left_out"), None);
+
+    let capped = json(&["simulate", "--config", &p, "--format", "json"]);
+    assert_eq!(capped["events"].as_array().map(Vec::len), Some(10_000));
+    assert_eq!(capped["events"][9_999], all["events"][9_999]);
+    assert_eq!(
+        capped["events_left_out"].as_u64(),
+        Some(total as u64 - 10_000)
+    );
+    assert_eq!(capped["trace_hash"], all["trace_hash"]);
+    assert_eq!(capped["metrics"], all["metrics"]);
+
+    let out = cli(&["simulate", "--config", &p, "--log-lines", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| *l == "events:").unwrap_or(0);
+    assert_eq!(
+        lines[at + 1].trim(),
+        all["events"][0].as_str().unwrap_or("?")
+    );
+    assert_eq!(
+        lines[at + 3].trim(),
+        all["events"][2].as_str().unwrap_or("?")
+    );
+    let left = total - 3;
+    let left = modality_advisor::domain::number::group_thousands(left as u64);
+    assert_eq!(
+        lines[at + 4],
+        format!("  … {left} more event lines left out (the first 3 are printed; --log-lines all prints every line)")
+    );
+    assert_eq!(lines[at + 5], "");
+    assert_eq!(lines[at + 6], "jobs:");
+    let hash = format!("trace hash: {}", all["trace_hash"].as_str().unwrap_or("?"));
+    assert_eq!(lines.last().copied(), Some(hash.as_str()));
+
+    // None printed: the count alone.
+    let out = cli(&["simulate", "--config", &p, "--log-lines", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "\nevents: {} lines left out (--log-lines all prints every line)\n\njobs:\n",
+            modality_advisor::domain::number::group_thousands(total as u64)
+        )),
+        "{text}"
+    );
+    // A short log is printed whole, with no note.
+    let out = cli(&[
+        "simulate",
+        "--scenario",
+        "retry-dead-letter",
+        "--log-lines",
+        "14",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("left out"), "{text}");
+    // A bad value names the flag and what is allowed.
+    for bad in ["-1", "some", "1.5"] {
+        let out = cli(&[
+            "simulate",
+            "--scenario",
+            "retry-dead-letter",
+            "--log-lines",
+            bad,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--log-lines") && err.contains("expected all, or a whole number from 0"),
+            "{bad}: {err}"
+        );
+    }
+}
