@@ -9,7 +9,7 @@
 //! time of the run.
 
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::time::Instant;
@@ -27,7 +27,7 @@ const RUN_END: u8 = 1;
 fn main() {
     let jobs = jobs_arg();
     let start = Instant::now();
-    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     // (time µs, seq, kind, worker)
     let mut events: BinaryHeap<Reverse<(u64, u64, u8, usize)>> = BinaryHeap::new();
     let mut seq = 0;

@@ -11,7 +11,7 @@ use modality_advisor::domain::sim::{
     ErrorId, EventQueue, JobId, JobsTable, KindId, Released, Retention,
 };
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Instant;
 
 #[path = "support/mmc_model.rs"]
@@ -31,7 +31,7 @@ enum Ev {
 fn main() {
     let jobs = jobs_arg();
     let start = Instant::now();
-    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let mut table = JobsTable::with_retention(jobs, Retention::All);
     let mut queue: EventQueue<Ev> = EventQueue::new();
     // Per worker: the job it runs, its attempt number and when the job was enqueued (µs).

@@ -3,7 +3,7 @@
 //! src/domain/sim/erlang.rs, written out.
 
 use rand_distr::{Distribution, Exp1};
-use rand_pcg::Pcg64Mcg;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Workers (c).
 pub const WORKERS: usize = 3;
@@ -21,7 +21,7 @@ pub const BASE_US: u64 = 50_000;
 pub const CAP_US: u64 = 1_500_000;
 
 /// An exponential draw with mean `mean` µs, rounded to whole µs.
-pub fn exp_us(rng: &mut Pcg64Mcg, mean: f64) -> u64 {
+pub fn exp_us(rng: &mut Xoshiro256PlusPlus, mean: f64) -> u64 {
     let x: f64 = Exp1.sample(rng);
     (x * mean + 0.5) as u64
 }

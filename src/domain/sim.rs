@@ -3,7 +3,7 @@
 //!
 //! * [`time`]: [`SimTime`] / [`SimDuration`], integer microseconds.
 //! * [`event_queue`]: the future event list, ordered by `(time, seq)` (ties FIFO).
-//! * [`rng`]: [`SimRng`], seeded PCG (`rand_pcg`), `u64`/`f64` draws only.
+//! * [`rng`]: [`SimRng`], seeded Xoshiro256++ (`rand_xoshiro`), `u64`/`f64` draws only.
 //! * [`backoff`]: fixed, exponential, full / equal / decorrelated jitter (AWS blog).
 //! * [`jobs`]: the jobs table with the seed's `enqueue` / `claim` / `complete` / `release`.
 //! * [`config`]: a run's typed description; [`file`](mod@file): the JSON config file and its checks.

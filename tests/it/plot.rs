@@ -429,7 +429,7 @@ fn burst_leveling_calls_per_bucket() {
     assert!(jitter.calls.totals()[1] > 0);
     assert_eq!(
         jitter.calls.buckets[0],
-        [3, 28, 0],
+        [3, 32, 0],
         "{:?}",
         jitter.calls.buckets
     );

@@ -48,12 +48,12 @@ fn each_preset_pair_calls_out_its_lesson() {
             &[
                 "done: 5 → 10",
                 "dead: 5 → 0",
-                "runs: 40 → 12 (−70 %)",
-                "calls: 40 → 42 (+5 %)",
+                "runs: 40 → 14 (−65 %)",
+                "calls: 40 → 48 (+20 %)",
                 "calls-ok: 5 → 10",
-                "calls-busy: 35 → 32",
-                "p95: 2.0 min → 0.54 min (−73 %)",
-                "end: 120 s → 32.2 s (−73 %)",
+                "calls-busy: 35 → 38",
+                "p95: 2.0 min → 0.56 min (−72 %)",
+                "end: 120 s → 33.6 s (−72 %)",
             ],
         ),
         // SKIP LOCKED takes the next row; NOWAIT / lock_timeout report an error instead.

@@ -88,13 +88,13 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
     assert_eq!(
         lines,
         [
-            "0.127s job#5 k 0/2: enqueued",
-            "1.265801s w job#5 k 1/2: claimed (UPDATE … RETURNING)",
+            "0.181840s job#5 k 0/2: enqueued",
+            "1.205698s w job#5 k 1/2: claimed (UPDATE … RETURNING)",
             // The lease (54 ms) ran out under the first run: the second worker reclaims.
-            "1.400854s w job#5 k 2/2: claimed (UPDATE … RETURNING)",
+            "1.296096s w job#5 k 2/2: claimed (UPDATE … RETURNING)",
             // The first run fails late and releases with ITS attempt number (1 of 2).
-            "1.401593s w job#5 k 1/2: error unavailable: downstream is down → queued until 1.401593s",
-            "1.401593s w job#5 k 3/2: claimed (UPDATE … RETURNING)",
+            "1.330141s w job#5 k 1/2: error unavailable: downstream is down → queued until 1.330141s",
+            "1.330141s w job#5 k 3/2: claimed (UPDATE … RETURNING)",
         ]
     );
     let row = sim

@@ -513,16 +513,32 @@ impl JobsTable {
             .min(self.rows.len());
         let first_id = self.keep + self.removed + 1;
         let mut deleted_any = false;
+        // Rows below the lowest held id need no search in `held`; the group of the previous
+        // deletion is tried first (most deleted rows share one: done on their first attempt).
+        let held_from = held.first().map_or(u64::MAX, |h| h.0);
+        let mut group = 0;
         for (r, id) in self.rows[kept..].iter_mut().zip(first_id..) {
-            if r.flags & DELETED != 0 || !r.finished() || held.binary_search(&JobId(id)).is_ok() {
+            if r.flags & DELETED != 0
+                || !r.finished()
+                || (id >= held_from && held.binary_search(&JobId(id)).is_ok())
+            {
                 continue;
             }
             r.flags |= DELETED;
             deleted_any = true;
             let key = (r.status, r.attempts, r.max_attempts);
-            match self.deleted.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, n)) => *n += 1,
-                None => self.deleted.push((key, 1)),
+            match self.deleted.get_mut(group) {
+                Some((k, n)) if *k == key => *n += 1,
+                _ => match self.deleted.iter().position(|(k, _)| *k == key) {
+                    Some(i) => {
+                        group = i;
+                        self.deleted[i].1 += 1;
+                    }
+                    None => {
+                        group = self.deleted.len();
+                        self.deleted.push((key, 1));
+                    }
+                },
             }
         }
         if !deleted_any {

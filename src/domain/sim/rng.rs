@@ -1,17 +1,26 @@
-//! The run's only source of randomness: a seeded PCG generator.
+//! The run's only source of randomness: a seeded Xoshiro256++ generator.
 //!
-//! `rand_pcg::Pcg64Mcg` with `rand` default features off: no OS entropy, no thread-local
-//! generator, identical streams natively and in wasm32. Draws are `u64` or `f64`, never `usize`
-//! (32 bits in wasm). Normal draws use `rand_distr` without `std_math`, so the math comes from
-//! `libm` and is bit-identical on every target.
+//! `rand_xoshiro::Xoshiro256PlusPlus` (the rust-random project's; the algorithm behind
+//! `rand`'s `SmallRng` on 64-bit targets, named here so that wasm32 gets the same one) with
+//! `rand` default features off: no OS entropy, no thread-local generator, identical streams
+//! natively and in wasm32, seeded through SplitMix64 (`seed_from_u64`). Draws are `u64` or
+//! `f64`, never `usize` (32 bits in wasm). Normal draws use `rand_distr` without `std_math`,
+//! so the math comes from `libm` and is bit-identical on every target.
+//!
+//! Why not `rand_pcg`'s `Pcg64Mcg` (the first choice, used until 2026-11-30): its 128-bit
+//! multiply is one instruction natively but a call to `__multi3` (four 32-bit partial
+//! products) in wasm32, which has no wide multiply; Xoshiro256++ is shifts, rotations and
+//! 64-bit adds on both. Same native speed, 8 % less time for the whole benchmark model in
+//! wasm (bench/RESULTS.md). Changing the generator changed every seeded run's numbers (not
+//! the seed's four deterministic runs, which draw nothing).
 
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Exp1, Normal};
-use rand_pcg::Pcg64Mcg;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A seeded random number generator. Same seed ⇒ same sequence of draws.
 #[derive(Debug, Clone)]
-pub struct SimRng(Pcg64Mcg, ExpScales);
+pub struct SimRng(Xoshiro256PlusPlus, ExpScales);
 
 /// The two latest exponential means (as bits) and their scale factors `1 / (1 / mean)`: a run
 /// alternates between few means (arrival gaps, run times), and the two divisions per draw
@@ -24,7 +33,7 @@ impl SimRng {
     pub fn new(seed: u64) -> SimRng {
         // NaN bits: never a valid mean, so the memo starts empty.
         SimRng(
-            Pcg64Mcg::seed_from_u64(seed),
+            Xoshiro256PlusPlus::seed_from_u64(seed),
             ExpScales([(u64::MAX, f64::NAN); 2]),
         )
     }
