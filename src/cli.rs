@@ -6,6 +6,7 @@
 //!     --target-ms 2000 --p95-ms 8000 --format json --lang ja
 //! modality-advisor sheet --input static/examples/reservation-mail.json --format tsv --lang ja
 //! modality-advisor sheet --input - --format csv --bom --output sheet.csv < sheet.json
+//! modality-advisor simulate --config - --format json < run.config.json
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
@@ -78,15 +79,53 @@ struct SimulateArgs {
     jobs: Option<u64>,
     /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
+    /// - reads standard input.
     #[arg(long, value_name = "FILE.json")]
-    config: Option<std::path::PathBuf>,
+    config: Option<String>,
     /// RNG seed (overrides the config file's): a whole number from 0 to
     /// 18 446 744 073 709 551 615.
     #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
     seed: Option<u64>,
+    /// Event-log lines to print (text and JSON): a whole number, or all. A longer log is cut
+    /// after that many lines and says how many were left out; the trace hash still covers
+    /// every line.
+    #[arg(
+        long,
+        value_name = "N|all",
+        default_value = "10000",
+        value_parser = parse_log_lines,
+        allow_negative_numbers = true
+    )]
+    log_lines: LogLines,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+}
+
+/// How much of the event log `simulate` prints: the first N lines, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LogLines {
+    First(u64),
+    All,
+}
+
+/// Event-log lines `simulate` prints by default (`--log-lines`): about 0.7 MB of text.
+pub const DEFAULT_LOG_LINES: u64 = 10_000;
+
+/// `--log-lines`: `all`, or a whole number (ASCII or full-width digits, optionally grouped by
+/// threes); the error gives what is allowed.
+fn parse_log_lines(raw: &str) -> Result<LogLines, String> {
+    if raw.trim().eq_ignore_ascii_case("all") {
+        return Ok(LogLines::All);
+    }
+    crate::domain::number::parse_whole(raw)
+        .map(LogLines::First)
+        .ok_or_else(|| {
+            format!(
+                "expected all, or a whole number from 0 to {}",
+                group_thousands(u64::MAX)
+            )
+        })
 }
 
 /// A yes/no answer on the command line.
@@ -303,28 +342,35 @@ fn lang_of(arg: LangArg) -> Lang {
     }
 }
 
-/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
-fn sheet(args: &SheetArgs) -> Result<(), String> {
-    use std::io::{Read, Write};
-    if args.bom && args.format != SheetFormat::Csv {
-        return Err("--bom is only allowed with --format csv".into());
-    }
-    let asked = args.lang.map(lang_of);
-    let text = if args.input == "-" {
+/// Reads an input file named on the command line; `-` reads standard input to its end.
+/// Returns the text and the name errors about it use: the path as given, or `standard input`
+/// (the name `sheet` has always used).
+///
+/// # Errors
+/// "cannot read NAME: <the system's reason>" (a missing file, a directory, text that is not
+/// UTF-8).
+fn read_input(arg: &str) -> Result<(String, String), String> {
+    use std::io::Read;
+    if arg == "-" {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        s
+        Ok((s, "standard input".into()))
     } else {
-        std::fs::read_to_string(&args.input)
-            .map_err(|e| format!("cannot read {}: {e}", args.input))?
-    };
-    let source = if args.input == "-" {
-        "standard input"
-    } else {
-        &args.input
-    };
+        let s = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+        Ok((s, arg.to_owned()))
+    }
+}
+
+/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
+fn sheet(args: &SheetArgs) -> Result<(), String> {
+    use std::io::Write;
+    if args.bom && args.format != SheetFormat::Csv {
+        return Err("--bom is only allowed with --format csv".into());
+    }
+    let asked = args.lang.map(lang_of);
+    let (text, source) = read_input(&args.input)?;
     let sheet = import_json(&text, asked.unwrap_or_default())
         .map_err(|e| format!("{source}: {}", e.message(asked.unwrap_or_default())))?;
     let lang = asked.or(sheet.lang).unwrap_or_default();
@@ -365,11 +411,10 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
 fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     use crate::domain::sim::{load_config, run_scenario, Report, Simulation};
     let report = if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| vec![format!("--config {}: {e}", path.display())])?;
+        let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
         let mut cfg = load_config(&text).map_err(|errs| {
             errs.iter()
-                .map(|e| format!("{}: {e}", path.display()))
+                .map(|e| format!("{source}: {e}"))
                 .collect::<Vec<_>>()
         })?;
         if let Some(seed) = args.seed {
@@ -410,7 +455,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     };
     // The run's fingerprint: the browser's simulator shows the same for the same run.
     let hash = crate::domain::sim::run::trace_hash(&report);
-    Ok(render_report(&report, &hash, args.format))
+    Ok(render_report(report, &hash, args))
 }
 
 /// `simulate --scenario mmc-load [--jobs N]`: the browser's Load preset (the benchmark's
@@ -432,23 +477,62 @@ fn simulate_load(args: &SimulateArgs) -> Result<String, Vec<String>> {
     sim.run();
     let (_, hash) = load_fingerprint(&sim, jobs, seed);
     let report = Report::from_sim(&sim, LOAD_SCENARIO, "bench");
-    Ok(render_report(&report, &hash, args.format))
+    Ok(render_report(report, &hash, args))
 }
 
-/// A simulation report as text or JSON, with its trace hash.
-fn render_report(report: &crate::domain::sim::Report, hash: &str, format: Format) -> String {
+/// A simulation report as text or JSON, with its trace hash (computed before, over the whole
+/// log), and at most `--log-lines` lines of its event log: a longer log ends with a line (text)
+/// or `events_left_out` (JSON) saying how many lines were left out.
+fn render_report(
+    mut report: crate::domain::sim::Report,
+    hash: &str,
+    args: &SimulateArgs,
+) -> String {
+    let total = report.events.len() as u64;
+    let shown = match args.log_lines {
+        LogLines::First(n) => n.min(total),
+        LogLines::All => total,
+    };
+    report.events.truncate(shown as usize);
+    let left_out = total - shown;
     let hash = hash.to_owned();
-    match format {
+    match args.format {
         Format::Json => {
-            let mut value = serde_json::to_value(report).unwrap_or_default();
+            let mut value = serde_json::to_value(&report).unwrap_or_default();
             if let Some(obj) = value.as_object_mut() {
+                if left_out > 0 {
+                    obj.insert("events_left_out".into(), left_out.into());
+                }
                 obj.insert("trace_hash".into(), serde_json::Value::String(hash));
             }
             let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Text => format!("{}trace hash: {hash}\n", report.to_text()),
+        Format::Text => {
+            let mut text = report.to_text();
+            if left_out > 0 {
+                // After the last printed event line, before the jobs table.
+                let note = if shown == 0 {
+                    format!(
+                        "\nevents: {} lines left out (--log-lines all prints every line)\n",
+                        group_thousands(left_out)
+                    )
+                } else {
+                    format!(
+                        "  … {} more event lines left out (the first {} are printed; \
+                         --log-lines all prints every line)\n",
+                        group_thousands(left_out),
+                        group_thousands(shown)
+                    )
+                };
+                match text.find("\njobs:\n") {
+                    Some(i) => text.insert_str(i, &note),
+                    None => text.push_str(&note),
+                }
+            }
+            format!("{text}trace hash: {hash}\n")
+        }
     }
 }
 

@@ -610,3 +610,428 @@ fn a_bad_seed_names_the_range() {
     ]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Runs the CLI with `input` on its standard input.
+fn cli_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = match Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot run the CLI: {e}"),
+    };
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let text = input.to_owned();
+    // Written from another thread so that a large output cannot block the pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(text.as_bytes());
+    });
+    let out = match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => panic!("the CLI did not finish: {e}"),
+    };
+    writer.join().expect("stdin written");
+    out
+}
+
+/// `--config -` reads the config from standard input, as `sheet --input -` does: the same run
+/// as from the file, and errors name "standard input" as the file (as `sheet` does).
+#[test]
+fn config_from_stdin() {
+    let path = "static/examples/flaky-handler.config.json";
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => panic!("{path}: {e}"),
+    };
+    let from_file = json(&["simulate", "--config", path, "--format", "json"]);
+    let out = cli_stdin(&["simulate", "--config", "-", "--format", "json"], &text);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_stdin: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON: {e}"),
+    };
+    assert_eq!(from_stdin["trace_hash"], from_file["trace_hash"]);
+    assert!(from_stdin["trace_hash"].is_string());
+
+    let bad = text.replace(r#""count": 2"#, r#""count": 99999999"#);
+    assert_ne!(bad, text);
+    let out = cli_stdin(&["simulate", "--config", "-"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("standard input: workers.count is 99999999; allowed: 0 to 10000"),
+        "{err}"
+    );
+    let out = cli_stdin(&["simulate", "--config", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("standard input: config: the file is empty"),
+        "{err}"
+    );
+    // A file that cannot be read names the flag and the path.
+    let out = cli(&["simulate", "--config", "/nonexistent/run.config.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--config: cannot read /nonexistent/run.config.json"),
+        "{err}"
+    );
+}
+
+/// `effect.amount` has a range (so that the balance, at most one effect per engine event,
+/// cannot reach the limits of its 64-bit integer): a file outside it exits 2 naming
+/// `kinds[i].effect.amount` and the range; the ends of the range run.
+#[test]
+fn effect_amount_has_a_range() {
+    let config = |amount: &str| {
+        format!(
+            r#"{{"kinds":[{{"name":"pay","duration":{{"type":"fixed","ms":1}}}},
+                         {{"name":"charge","effect":{{"amount":{amount}}}}}],
+                "arrivals":[{{"kind":1,"pattern":{{"type":"burst","count":2}}}}],
+                "workers":{{"count":1}},"log":false}}"#
+        )
+    };
+    for amount in ["1000000001", "-1000000001", "9223372036854775807"] {
+        check_bad("amount.json", &config(amount), "kinds[1].effect.amount is ");
+        check_bad(
+            "amount.json",
+            &config(amount),
+            "allowed: -1000000000 to 1000000000",
+        );
+    }
+    for (amount, balance) in [
+        ("1000000000", 2_000_000_000_i64),
+        ("-1000000000", -2_000_000_000),
+    ] {
+        let path = write_config("amount-ok.json", &config(amount));
+        let v = json(&[
+            "simulate",
+            "--config",
+            &path.to_string_lossy(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["balance"].as_i64(), Some(balance), "{amount}");
+    }
+    // A config built in code is held to the same range.
+    let mut cfg = match modality_advisor::domain::sim::load_config(&config("5")) {
+        Ok(c) => c,
+        Err(e) => panic!("{e:?}"),
+    };
+    assert!(cfg.validate().is_empty());
+    if let Some(e) = cfg.kinds[1].effect.as_mut() {
+        e.amount = -5_000_000_000;
+    }
+    let errs: Vec<String> = cfg.validate().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errs,
+        ["kinds[1].effect.amount is -5000000000; allowed: -1000000000 to 1000000000"]
+    );
+}
+
+/// Shapes serde's derive would let through are refused, naming the path: a unit variant with
+/// extra fields, a struct (or a tagged object) written as a list of its values; a wrong type
+/// inside a tagged object names the field itself and its range.
+#[test]
+fn loose_shapes_are_refused_naming_the_path() {
+    const K: &str = r#""kinds":[{"name":"k","duration":{"type":"fixed","ms":1}}]"#;
+    let cases: Vec<(String, &[&str])> = vec![
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"atomic","x":1}}}}"#),
+            &["claim.x: unknown field `x`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"skip-locked","gap_ms":1}}}}"#),
+            &["claim.gap_ms: unknown field `gap_ms`"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","failure":{"type":"never","p":1}}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].failure.p: unknown field `p`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"intake":{{"type":"direct","publish_failure":0.5}}}}"#),
+            &["intake.publish_failure: unknown field `publish_failure`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":[1,50]}}"#),
+            &["workers: invalid type: list, expected an object {\"count\": …}"],
+        ),
+        (
+            r#"[1,[{"name":"k"}],[],{"count":1}]"#.into(),
+            &["config: expected a JSON object with the config's fields"],
+        ),
+        (
+            r#"{"kinds":[["k",3]],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0]: invalid type: list, expected a job kind object"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","duration":["fixed",5]}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].duration: invalid type: list, expected a duration object such as"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","effect":[5]}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].effect: invalid type: list, expected an object"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"retry":[100,200]}}"#),
+            &["retry: invalid type: list, expected an object {\"base_ms\""],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"limits":[5]}}"#),
+            &["limits: invalid type: list, expected an object"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":"200","rate_per_s":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.count: invalid type: string \"200\", expected a whole number from 0 to 2000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"times","at_ms":[0,"5"]}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.at_ms[1]: invalid type: string \"5\", expected a whole number from 0 to 2592000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":5,"rate_per_s":"fast"}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern.rate_per_s: invalid type: string \"fast\", expected a number from 0.000000001 to 1000000"],
+        ),
+        (
+            r#"{"kinds":[{"name":"k","failure":{"type":"probability","p":"high"}}],"arrivals":[],"workers":{"count":1}}"#.into(),
+            &["kinds[0].failure.p: invalid type: string \"high\", expected a number from 0 to 1"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"poisson","count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: missing field `rate_per_s`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"wave","count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: unknown variant `wave`, expected one of `burst`, `poisson`, `times`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"count":5}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: missing field `type`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}}}} {{"seed":2}}"#),
+            &["config: unexpected text after the end of the JSON object at line 1"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1}},"claim":{{"type":"two-statement","gap_ms":"x"}}}}"#),
+            &["claim.gap_ms: invalid type: string \"x\", expected a whole number from 0 to 2592000000"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[{{"kind":0,"pattern":{{"type":"burst","count":1,"count":2}}}}],"workers":{{"count":1}}}}"#),
+            &["arrivals[0].pattern: duplicate field `count`"],
+        ),
+        (
+            format!(r#"{{{K},"arrivals":[],"workers":{{"count":1.5}}}}"#),
+            &["workers.count: invalid type: floating point `1.5`, expected a whole number from 0 to 10000"],
+        ),
+    ];
+    for (text, needles) in &cases {
+        let path = write_config("loose.json", text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        for n in *needles {
+            assert!(err.contains(n), "{text}:\nexpected {n:?} in\n{err}");
+        }
+        for rust in ["File", "i64", "f64", "u64", "sequence", "struct", "enum"] {
+            assert!(!err.contains(rust), "{text}: no Rust terms: {err}");
+        }
+    }
+    // The regular shapes still run: a unit variant by name or as {"type"}, key order free.
+    for claim in [
+        r#""atomic""#,
+        r#"{"type":"atomic"}"#,
+        r#"{"lock_timeout_ms":5,"type":"for-update"}"#,
+    ] {
+        let text = format!(
+            r#"{{{K},"arrivals":[{{"pattern":{{"count":2,"type":"burst"}},"kind":0}}],"workers":{{"count":1}},"claim":{claim}}}"#
+        );
+        let path = write_config("tight.json", &text);
+        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A wrong-type value in a number field names the same range as an out-of-range value of
+/// the right type does.
+#[test]
+fn wrong_type_and_out_of_range_name_the_same_range() {
+    use modality_advisor::domain::sim::load_config;
+    let base: serde_json::Value = serde_json::json!({
+        "kinds": [{"name": "k", "max_attempts": 3, "duration": {"type": "fixed", "ms": 1},
+                   "failure": {"type": "first-runs", "k": 1}, "effect": {"amount": 1}}],
+        "arrivals": [{"kind": 0, "pattern": {"type": "burst", "count": 1, "at_ms": 0}}],
+        "workers": {"count": 1, "poll_ms": 5, "restart_after_ms": 5},
+        "lease_ms": 100,
+        "retry": {"base_ms": 1, "cap_ms": 1},
+        "in_worker_retry": {"max_retries": 1, "backoff": {"base_ms": 1, "cap_ms": 1}},
+        "intake": {"type": "queue", "fallback_calls": 1},
+        "limits": {"max_events": 100, "max_time_ms": 100},
+        "series_bucket_ms": 100,
+        "keep_rows": 1
+    });
+    assert!(load_config(&base.to_string()).is_ok());
+    let fields: &[(&[&str], i64)] = &[
+        (&["kinds", "0", "max_attempts"], 0),
+        (&["kinds", "0", "duration", "ms"], -1),
+        (&["kinds", "0", "failure", "k"], -1),
+        (&["kinds", "0", "effect", "amount"], 2_000_000_000),
+        (&["arrivals", "0", "pattern", "count"], -1),
+        (&["arrivals", "0", "pattern", "at_ms"], -1),
+        (&["workers", "count"], -1),
+        (&["workers", "poll_ms"], -1),
+        (&["workers", "restart_after_ms"], -1),
+        (&["lease_ms"], 0),
+        (&["retry", "base_ms"], -1),
+        (&["in_worker_retry", "max_retries"], -1),
+        (&["in_worker_retry", "backoff", "cap_ms"], -1),
+        (&["intake", "fallback_calls"], -1),
+        (&["limits", "max_events"], 0),
+        (&["limits", "max_time_ms"], 0),
+        (&["series_bucket_ms"], 0),
+        (&["keep_rows"], -1),
+    ];
+    let set = |path: &[&str], value: serde_json::Value| {
+        let mut v = base.clone();
+        let mut at = &mut v;
+        for p in path {
+            at = match p.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[*p],
+            };
+        }
+        *at = value;
+        let errs = match load_config(&v.to_string()) {
+            Ok(_) => panic!("{path:?}: accepted"),
+            Err(e) => e,
+        };
+        assert_eq!(errs.len(), 1, "{path:?}: {errs:?}");
+        errs[0].to_string()
+    };
+    for (path, bad) in fields {
+        let range = set(path, (*bad).into());
+        let range = match range.split_once("; allowed: ") {
+            Some((_, r)) => r.to_owned(),
+            None => panic!("{path:?}: {range}"),
+        };
+        let typed = set(path, "x".into());
+        assert!(
+            typed.contains(&format!("expected a whole number from {range}")),
+            "{path:?}: {typed} (range {range})"
+        );
+    }
+}
+
+/// The printed event log is capped (`--log-lines`, default 10 000 lines): a longer log ends with
+/// a line saying how many lines were left out and how to print them; JSON says it in
+/// `events_left_out`; the trace hash covers the whole log either way.
+#[test]
+fn the_printed_event_log_is_capped() {
+    // 4 000 jobs at once: their arrival, claim and done lines make more than 10 000.
+    let path = write_config(
+        "long-log.json",
+        r#"{"kinds":[{"name":"k","duration":{"type":"fixed","ms":1}}],
+            "arrivals":[{"kind":0,"pattern":{"type":"burst","count":4000}}],
+            "workers":{"count":4,"poll_ms":0},"keep_rows":10}"#,
+    );
+    let p = path.to_string_lossy();
+    let all = json(&[
+        "simulate",
+        "--config",
+        &p,
+        "--format",
+        "json",
+        "--log-lines",
+        "all",
+    ]);
+    let total = all["events"].as_array().map_or(0, Vec::len);
+    assert!(total > 10_000, "{total} lines");
+    assert_eq!(all.get("events_left_out"), None);
+
+    let capped = json(&["simulate", "--config", &p, "--format", "json"]);
+    assert_eq!(capped["events"].as_array().map(Vec::len), Some(10_000));
+    assert_eq!(capped["events"][9_999], all["events"][9_999]);
+    assert_eq!(
+        capped["events_left_out"].as_u64(),
+        Some(total as u64 - 10_000)
+    );
+    assert_eq!(capped["trace_hash"], all["trace_hash"]);
+    assert_eq!(capped["metrics"], all["metrics"]);
+
+    let out = cli(&["simulate", "--config", &p, "--log-lines", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| *l == "events:").unwrap_or(0);
+    assert_eq!(
+        lines[at + 1].trim(),
+        all["events"][0].as_str().unwrap_or("?")
+    );
+    assert_eq!(
+        lines[at + 3].trim(),
+        all["events"][2].as_str().unwrap_or("?")
+    );
+    let left = total - 3;
+    let left = modality_advisor::domain::number::group_thousands(left as u64);
+    assert_eq!(
+        lines[at + 4],
+        format!("  … {left} more event lines left out (the first 3 are printed; --log-lines all prints every line)")
+    );
+    assert_eq!(lines[at + 5], "");
+    assert_eq!(lines[at + 6], "jobs:");
+    let hash = format!("trace hash: {}", all["trace_hash"].as_str().unwrap_or("?"));
+    assert_eq!(lines.last().copied(), Some(hash.as_str()));
+
+    // None printed: the count alone.
+    let out = cli(&["simulate", "--config", &p, "--log-lines", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "\nevents: {} lines left out (--log-lines all prints every line)\n\njobs:\n",
+            modality_advisor::domain::number::group_thousands(total as u64)
+        )),
+        "{text}"
+    );
+    // A short log is printed whole, with no note.
+    let out = cli(&[
+        "simulate",
+        "--scenario",
+        "retry-dead-letter",
+        "--log-lines",
+        "14",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("left out"), "{text}");
+    // A bad value names the flag and what is allowed.
+    for bad in ["-1", "some", "1.5"] {
+        let out = cli(&[
+            "simulate",
+            "--scenario",
+            "retry-dead-letter",
+            "--log-lines",
+            bad,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--log-lines") && err.contains("expected all, or a whole number from 0"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -21,6 +21,13 @@ pub const MAX_ATTEMPTS: u64 = 1_000;
 pub const MAX_EVENTS: u64 = 100_000_000;
 /// Largest virtual-time budget (and any duration), in milliseconds: 30 days.
 pub const MAX_MS: u64 = 30 * 24 * 3_600 * 1_000;
+/// Largest size of a side effect, either sign: `effect.amount` is in
+/// `−MAX_EFFECT_AMOUNT ..= MAX_EFFECT_AMOUNT` (one billion). A run applies at most one effect
+/// per engine event and processes at most [`MAX_EVENTS`] events, so the balance stays within
+/// ±10¹⁷ and never reaches the ends of its `i64` (where it would saturate).
+pub const MAX_EFFECT_AMOUNT: u64 = 1_000_000_000;
+// The bound above holds: MAX_EVENTS × MAX_EFFECT_AMOUNT fits an i64.
+const _: () = assert!(MAX_EVENTS * MAX_EFFECT_AMOUNT <= i64::MAX as u64);
 
 /// The distribution of a handler's (or a downstream call's) duration. Milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -88,7 +95,8 @@ pub enum ErrorClass {
 /// whole write back).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Effect {
-    /// Added to the balance by each applied run.
+    /// Added to the balance by each applied run; within ±[`MAX_EFFECT_AMOUNT`]
+    /// ([`SimConfig::validate`] refuses others).
     pub amount: i64,
     /// Key template; `{n}` is replaced by the job's arrival number (1-based), which stands for
     /// the real-world event. `None`: no guard.
@@ -378,7 +386,7 @@ impl SimConfig {
 
     /// Every cross-field problem: cap below base, zero workers with jobs, a kind index out of
     /// range, downstream kinds without a downstream, sizes over the limits, probabilities
-    /// outside `[0, 1]`. Empty when the config can run.
+    /// outside `[0, 1]`, effect amounts outside ±[`MAX_EFFECT_AMOUNT`]. Empty when the config can run.
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errs = Vec::new();
         let jobs = self.job_count();
@@ -417,6 +425,11 @@ impl SimConfig {
                 ));
             }
             check_dist(&f("duration"), &k.duration, &mut errs);
+            if let Some(e) = &k.effect {
+                if e.amount.unsigned_abs() > MAX_EFFECT_AMOUNT {
+                    errs.push(effect_amount_range(&f("effect.amount"), e.amount));
+                }
+            }
             if let FailureModel::Probability { p } = k.failure {
                 check_prob(&f("failure.p"), p, &mut errs);
             }
@@ -510,6 +523,12 @@ impl SimConfig {
         }
         errs
     }
+}
+
+/// The range error of an `effect.amount` outside ±[`MAX_EFFECT_AMOUNT`].
+pub(crate) fn effect_amount_range(field: &str, amount: i64) -> ConfigError {
+    let max = MAX_EFFECT_AMOUNT as f64;
+    ConfigError::range(field, amount as f64, -max, max)
 }
 
 fn check_backoff(field: &str, b: &BackoffPolicy, errs: &mut Vec<ConfigError>) {

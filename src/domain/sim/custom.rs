@@ -34,6 +34,8 @@ pub const MAX_CUSTOM_JOBS: u64 = 100_000;
 pub const LOG_JOBS: u64 = 2_000;
 /// The side effect of each job: points added to the balance.
 pub const EFFECT_AMOUNT: i64 = 100;
+// The config file's range for `effect.amount` admits it.
+const _: () = assert!(EFFECT_AMOUNT.unsigned_abs() <= super::config::MAX_EFFECT_AMOUNT);
 /// A crashed worker restarts after this long (ms).
 pub const RESTART_MS: u64 = 1_000;
 

@@ -52,6 +52,7 @@ impl<E> EventQueue<E> {
 
     /// Schedules `event` at `time`. Ties with earlier-scheduled events at the same time pop
     /// after them.
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let k = key(time, self.next_seq);
         self.next_seq += 1;
@@ -74,6 +75,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Removes and returns the earliest event.
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         if self.keys.is_empty() {
             return None;

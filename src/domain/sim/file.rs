@@ -2,8 +2,12 @@
 //!
 //! Numbers are read as signed integers and floats, then checked, so that a negative count or
 //! an absurd size is reported with its field path and allowed range instead of a bare parse
-//! error. Unknown fields are rejected. Times are whole milliseconds. Every finding is
-//! returned, not only the first. Example:
+//! error. Unknown fields are rejected, also beside a `type` that takes no options
+//! (`{"type": "atomic", "x": 1}`); an object must be written as a JSON object (serde would also
+//! take a list of its values in field order); nothing may follow the top-level object. A value
+//! of the wrong type names its path, inside tagged objects too (`arrivals[0].pattern.count`),
+//! and a number field's range. Times are whole milliseconds. Every range finding is returned,
+//! not only the first. Example:
 //!
 //! ```json
 //! { "seed": 7,
@@ -20,12 +24,195 @@ use super::backoff::{BackoffPolicy, Growth, Jitter};
 use super::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
-    MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+    MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
 };
 use super::error::ConfigError;
 use super::jobs::Retention;
 use super::time::{SimDuration, SimTime};
+use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Declares a tagged enum of the file (`{"type": "<variant in kebab-case>", …its fields}`):
+/// the public enum, written with its `type` tag, and a private externally tagged copy
+/// (`{"<variant>": {…its fields}}`) that [`tagged`] reads it through. serde's own internally
+/// tagged enums accept extra fields on a unit variant, accept a list in place of the object,
+/// and lose the path below the enum; reading through the copy refuses the first two and names
+/// the field (`arrivals[0].pattern.count`). `expecting` completes "expected …" when the value
+/// is not an object.
+macro_rules! tagged_file_enum {
+    (
+        $(#[$m:meta])*
+        pub enum $name:ident read as $mirror:ident, expecting $what:expr, {
+            $(
+                $(#[$vm:meta])*
+                $variant:ident $({
+                    $( $(#[$fm:meta])* $field:ident : $ty:ty ),* $(,)?
+                })?
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        pub enum $name {
+            $( $(#[$vm])* $variant $({ $( $(#[$fm])* $field: $ty ),* })? ),*
+        }
+
+        #[derive(Deserialize)]
+        #[serde(rename_all = "kebab-case", deny_unknown_fields)]
+        enum $mirror {
+            $( $variant { $($( $(#[$fm])* $field: $ty ),*)? } ),*
+        }
+
+        impl From<$mirror> for $name {
+            fn from(m: $mirror) -> $name {
+                match m {
+                    $( $mirror::$variant { $($($field),*)? } => $name::$variant $({ $($field),* })? ),*
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                tagged::<$mirror, D>(d, $what).map(Into::into)
+            }
+        }
+    };
+}
+
+/// The prefix of an error from inside a tagged object, naming the field below it:
+/// `in `count`: invalid type: …` ([`load_config`] moves the field into the path).
+const INSIDE: &str = "in `";
+
+/// Reads a tagged object (`{"type": "poisson", "count": 100, …}`) as `M`, its externally
+/// tagged copy (`{"poisson": {"count": 100, …}}`); only a JSON object is accepted.
+///
+/// # Errors
+/// Not an object ("expected {what}"); a duplicate field; `missing field `type``; an unknown
+/// `type` (listing the allowed ones); an unknown or missing field or a wrong value of the
+/// variant, prefixed with [`INSIDE`] and the field's path below the object.
+fn tagged<'de, M: DeserializeOwned, D: Deserializer<'de>>(
+    d: D,
+    what: &'static str,
+) -> Result<M, D::Error> {
+    struct Tagged<M>(&'static str, PhantomData<M>);
+    impl<'de, M: DeserializeOwned> Visitor<'de> for Tagged<M> {
+        type Value = M;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+            use serde::de::Error;
+            use serde_json::{Map, Value};
+            let (mut tag, mut fields) = (None, Map::new());
+            while let Some(key) = map.next_key::<String>()? {
+                let value: Value = map.next_value()?;
+                let twice = if key == "type" {
+                    tag.replace(value).is_some()
+                } else {
+                    fields.insert(key.clone(), value).is_some()
+                };
+                if twice {
+                    return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
+                }
+            }
+            let name = match tag {
+                Some(Value::String(name)) => name,
+                Some(other) => other.to_string(),
+                None => return Err(A::Error::missing_field("type")),
+            };
+            let outer = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
+            serde_path_to_error::deserialize(outer).map_err(|e| {
+                // The path starts with the variant's name; below it is the field.
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                match path.split_once('.') {
+                    Some((_, field)) if !field.is_empty() && field != "?" => {
+                        A::Error::custom(format_args!("{INSIDE}{field}`: {inner}"))
+                    }
+                    _ => A::Error::custom(inner),
+                }
+            })
+        }
+    }
+    d.deserialize_map(Tagged(what, PhantomData))
+}
+
+/// A struct of the file, read only from a JSON object: serde's derived structs also take a
+/// list of the field values in declaration order, which nobody writing a file means.
+/// `T::WHAT` completes "expected …" when the value is not an object.
+struct Obj<T>(T);
+
+/// What a struct of the file is, for "expected …".
+trait FileObject {
+    const WHAT: &'static str;
+}
+
+impl<'de, T: Deserialize<'de> + FileObject> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Obj<T>, D::Error> {
+        struct Object<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + FileObject> Visitor<'de> for Object<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(T::WHAT)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                // The fields are read from the same map, so their paths are kept.
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(Object(PhantomData)).map(Obj)
+    }
+}
+
+/// `deserialize_with` for a struct field: an object only.
+fn object<'de, D: Deserializer<'de>, T: Deserialize<'de> + FileObject>(
+    d: D,
+) -> Result<T, D::Error> {
+    Obj::deserialize(d).map(|Obj(t)| t)
+}
+
+/// `deserialize_with` for an optional struct field: an object or `null`.
+fn opt_object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + FileObject,
+{
+    Option::<Obj<T>>::deserialize(d).map(|o| o.map(|Obj(t)| t))
+}
+
+/// `deserialize_with` for a list of structs: a list of objects.
+fn objects<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + FileObject,
+{
+    Vec::<Obj<T>>::deserialize(d).map(|v| v.into_iter().map(|Obj(t)| t).collect())
+}
+
+macro_rules! file_objects {
+    ($($t:ty => $what:expr),* $(,)?) => {
+        $(impl FileObject for $t {
+            const WHAT: &'static str = $what;
+        })*
+    };
+}
+
+file_objects! {
+    SimConfigFile => "a JSON object with the config's fields",
+    KindFile => "a job kind object {\"name\": …, \"duration\": {…}, …}",
+    EffectFile => "an object {\"amount\": …} with an optional \"idempotency_key\"",
+    ArrivalsFile => "an object {\"kind\": …, \"pattern\": {…}}",
+    WorkersFile => "an object {\"count\": …} with the workers' options",
+    BackoffFile => "an object {\"base_ms\": …, \"cap_ms\": …} with optional \"growth\" and \"jitter\"",
+    InWorkerRetryFile => "an object {\"max_retries\": …, \"backoff\": {…}}",
+    DownstreamFile => "an object {\"latency\": {…}} with the downstream's options",
+    RateLimitFile => "an object {\"rate_per_s\": …, \"burst\": …}",
+    OutageFile => "an object {\"from_ms\": …, \"until_ms\": …}",
+    LimitsFile => "an object with \"max_events\" and/or \"max_time_ms\"",
+}
 
 /// The file's top level. See the module docs for an example.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,10 +224,13 @@ pub struct SimConfigFile {
     #[serde(default = "one", deserialize_with = "seed_in_range")]
     pub seed: u64,
     /// Job kinds.
+    #[serde(deserialize_with = "objects")]
     pub kinds: Vec<KindFile>,
     /// Arrivals.
+    #[serde(deserialize_with = "objects")]
     pub arrivals: Vec<ArrivalsFile>,
     /// Workers.
+    #[serde(deserialize_with = "object")]
     pub workers: WorkersFile,
     /// Claim strategy (default atomic): a name (`"atomic"`, `"skip-locked"`, …) or an object
     /// with `type` and its option (`{"type": "for-update", "lock_timeout_ms": 500}`).
@@ -54,22 +244,38 @@ pub struct SimConfigFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease_ms: Option<i64>,
     /// Queue retry wait (default fixed 200 ms).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub retry: Option<BackoffFile>,
     /// Permanent errors go to `dead` at once (default false).
     #[serde(default)]
     pub classify_errors: bool,
     /// Retries inside the worker for downstream calls.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub in_worker_retry: Option<InWorkerRetryFile>,
     /// The downstream.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub downstream: Option<DownstreamFile>,
     /// Intake (default queue, no publish failures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub intake: Option<IntakeFile>,
     /// Run bounds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub limits: Option<LimitsFile>,
     /// Record the event log (default true).
     #[serde(default = "yes")]
@@ -84,6 +290,9 @@ pub struct SimConfigFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_rows: Option<i64>,
 }
+
+/// Largest `downstream.rate_limit.burst`.
+const MAX_BURST: u64 = 1_000_000;
 
 fn one() -> u64 {
     1
@@ -123,7 +332,11 @@ pub struct KindFile {
     pub error: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_class: Option<ErrorClass>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub effect: Option<EffectFile>,
     #[serde(default)]
     pub calls_downstream: bool,
@@ -133,26 +346,28 @@ fn three() -> i64 {
     3
 }
 
-/// A duration distribution in the file (ms).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-#[allow(missing_docs)]
-pub enum DistFile {
-    Fixed { ms: i64 },
-    Uniform { min_ms: i64, max_ms: i64 },
-    Exponential { mean_ms: f64 },
-    Lognormal { p50_ms: f64, p95_ms: f64 },
+tagged_file_enum! {
+    /// A duration distribution in the file (ms).
+    #[allow(missing_docs)]
+    pub enum DistFile read as DistRead,
+        expecting "a duration object such as {\"type\": \"fixed\", \"ms\": 100}", {
+        Fixed { ms: i64 },
+        Uniform { min_ms: i64, max_ms: i64 },
+        Exponential { mean_ms: f64 },
+        Lognormal { p50_ms: f64, p95_ms: f64 },
+    }
 }
 
-/// A failure model in the file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-#[allow(missing_docs)]
-pub enum FailureFile {
-    Never,
-    FirstRuns { k: i64 },
-    Probability { p: f64 },
-    Always,
+tagged_file_enum! {
+    /// A failure model in the file.
+    #[allow(missing_docs)]
+    pub enum FailureFile read as FailureRead,
+        expecting "a failure object such as {\"type\": \"probability\", \"p\": 0.2}", {
+        Never,
+        FirstRuns { k: i64 },
+        Probability { p: f64 },
+        Always,
+    }
 }
 
 /// A side effect in the file.
@@ -160,6 +375,8 @@ pub enum FailureFile {
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct EffectFile {
+    /// Added to the balance by each applied run: a whole number from −1 000 000 000 to
+    /// 1 000 000 000 ([`MAX_EFFECT_AMOUNT`]).
     pub amount: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
@@ -174,23 +391,24 @@ pub struct ArrivalsFile {
     pub pattern: PatternFile,
 }
 
-/// An arrival pattern in the file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-#[allow(missing_docs)]
-pub enum PatternFile {
-    Burst {
-        count: i64,
-        #[serde(default)]
-        at_ms: i64,
-    },
-    Poisson {
-        rate_per_s: f64,
-        count: i64,
-    },
-    Times {
-        at_ms: Vec<i64>,
-    },
+tagged_file_enum! {
+    /// An arrival pattern in the file.
+    #[allow(missing_docs)]
+    pub enum PatternFile read as PatternRead,
+        expecting "an arrival pattern such as {\"type\": \"burst\", \"count\": 10}", {
+        Burst {
+            count: i64,
+            #[serde(default)]
+            at_ms: i64,
+        },
+        Poisson {
+            rate_per_s: f64,
+            count: i64,
+        },
+        Times {
+            at_ms: Vec<i64>,
+        },
+    }
 }
 
 /// Workers in the file: `count` alike workers named `A`, `B`, ….
@@ -208,23 +426,26 @@ pub struct WorkersFile {
     pub restart_after_ms: Option<i64>,
 }
 
-/// A claim strategy in the file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-#[allow(missing_docs)]
-pub enum ClaimFile {
-    Atomic,
-    TwoStatement {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        gap_ms: Option<i64>,
-    },
-    ForUpdate {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        lock_timeout_ms: Option<i64>,
-    },
-    Nowait,
-    SkipLocked,
+tagged_file_enum! {
+    /// A claim strategy in the file.
+    #[allow(missing_docs)]
+    pub enum ClaimFile read as ClaimRead, expecting CLAIM_EXPECTED, {
+        Atomic,
+        TwoStatement {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            gap_ms: Option<i64>,
+        },
+        ForUpdate {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            lock_timeout_ms: Option<i64>,
+        },
+        Nowait,
+        SkipLocked,
+    }
 }
+
+/// What a claim strategy may be, for "expected …".
+const CLAIM_EXPECTED: &str = "a claim strategy: \"atomic\", \"two-statement\" (option gap_ms), \"for-update\" (option lock_timeout_ms), \"nowait\" or \"skip-locked\", or an object such as {\"type\": \"for-update\", \"lock_timeout_ms\": 500}";
 
 /// A backoff policy in the file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -245,6 +466,7 @@ pub struct BackoffFile {
 #[allow(missing_docs)]
 pub struct InWorkerRetryFile {
     pub max_retries: i64,
+    #[serde(deserialize_with = "object")]
     pub backoff: BackoffFile,
 }
 
@@ -258,9 +480,17 @@ pub struct DownstreamFile {
     pub latency: DistFile,
     #[serde(default)]
     pub refusal_ms: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub rate_limit: Option<RateLimitFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
     pub outage: Option<OutageFile>,
 }
 
@@ -282,21 +512,22 @@ pub struct OutageFile {
     pub until_ms: i64,
 }
 
-/// Intake in the file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-#[allow(missing_docs)]
-pub enum IntakeFile {
-    Queue {
-        #[serde(default)]
-        publish_failure: f64,
-        #[serde(default)]
-        fallback_calls: i64,
-    },
-    Direct {
-        #[serde(default = "one_i64")]
-        calls: i64,
-    },
+tagged_file_enum! {
+    /// Intake in the file.
+    #[allow(missing_docs)]
+    pub enum IntakeFile read as IntakeRead,
+        expecting "an intake object such as {\"type\": \"queue\", \"publish_failure\": 0.01}", {
+        Queue {
+            #[serde(default)]
+            publish_failure: f64,
+            #[serde(default)]
+            fallback_calls: i64,
+        },
+        Direct {
+            #[serde(default = "one_i64")]
+            calls: i64,
+        },
+    }
 }
 
 /// Limits in the file.
@@ -325,17 +556,89 @@ pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
         }]);
     }
     let de = &mut serde_json::Deserializer::from_str(text);
-    let file: SimConfigFile = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." || path == "?" {
+    let parse_error = |path: String, message: String| {
+        let mut field = if path == "." || path == "?" {
             "config".to_owned()
         } else {
             path
         };
-        let message = readable(&field, &e.into_inner().to_string());
+        // An error from inside a tagged object names the field below it: move it to the path.
+        let mut message = message.as_str();
+        if let Some((inner, rest)) = message
+            .strip_prefix(INSIDE)
+            .and_then(|m| m.split_once("`: "))
+        {
+            field = format!("{field}.{inner}");
+            message = rest;
+        }
+        let message = readable(&field, message);
         vec![ConfigError::Parse { field, message }]
-    })?;
+    };
+    let Obj(file): Obj<SimConfigFile> = serde_path_to_error::deserialize(&mut *de)
+        .map_err(|e| parse_error(e.path().to_string(), e.into_inner().to_string()))?;
+    // Only whitespace may follow the object.
+    de.end()
+        .map_err(|e| parse_error(".".into(), e.to_string()))?;
     file.into_config()
+}
+
+/// The range of a number field, by its path with the list indexes left out
+/// (`arrivals.pattern.count`): whether it is whole, and its smallest and largest value — as
+/// the range checks ([`SimConfigFile::into_config`], [`SimConfig::validate`]) allow, so that a
+/// value of the wrong type is told the same range as one out of range.
+fn number_range(field: &str) -> Option<(bool, f64, f64)> {
+    let mut path = String::with_capacity(field.len());
+    let mut in_index = false;
+    for c in field.chars() {
+        match c {
+            '[' => in_index = true,
+            ']' => in_index = false,
+            c if !in_index => path.push(c),
+            _ => {}
+        }
+    }
+    let ms = (true, 0.0, MAX_MS as f64);
+    let attempts = (true, 0.0, MAX_ATTEMPTS as f64);
+    let rate = (false, 1e-9, 1e6);
+    let probability = (false, 0.0, 1.0);
+    let positive_ms = (false, 0.001, MAX_MS as f64);
+    let dist = |name: &str| match name {
+        "ms" | "min_ms" | "max_ms" => Some(ms),
+        "mean_ms" | "p50_ms" | "p95_ms" => Some(positive_ms),
+        _ => None,
+    };
+    if let Some(name) = path
+        .strip_prefix("kinds.duration.")
+        .or_else(|| path.strip_prefix("downstream.latency."))
+    {
+        return dist(name);
+    }
+    Some(match path.as_str() {
+        "kinds.max_attempts" | "intake.calls" => (true, 1.0, MAX_ATTEMPTS as f64),
+        "kinds.failure.k" | "in_worker_retry.max_retries" | "intake.fallback_calls" => attempts,
+        "kinds.failure.p" | "workers.crash_probability" | "intake.publish_failure" => probability,
+        "kinds.effect.amount" => (true, -(MAX_EFFECT_AMOUNT as f64), MAX_EFFECT_AMOUNT as f64),
+        "arrivals.kind" => (true, 0.0, f64::from(u32::MAX)),
+        "arrivals.pattern.count" | "keep_rows" => (true, 0.0, MAX_JOBS as f64),
+        "arrivals.pattern.rate_per_s" | "downstream.rate_limit.rate_per_s" => rate,
+        "workers.count" | "downstream.capacity" => (true, 0.0, MAX_WORKERS as f64),
+        "downstream.rate_limit.burst" => (true, 1.0, MAX_BURST as f64),
+        "lease_ms" | "limits.max_time_ms" | "series_bucket_ms" => (true, 1.0, MAX_MS as f64),
+        "limits.max_events" => (true, 1.0, MAX_EVENTS as f64),
+        "arrivals.pattern.at_ms"
+        | "workers.poll_ms"
+        | "workers.restart_after_ms"
+        | "claim.gap_ms"
+        | "claim.lock_timeout_ms"
+        | "retry.base_ms"
+        | "retry.cap_ms"
+        | "in_worker_retry.backoff.base_ms"
+        | "in_worker_retry.backoff.cap_ms"
+        | "downstream.refusal_ms"
+        | "downstream.outage.from_ms"
+        | "downstream.outage.until_ms" => ms,
+        _ => return None,
+    })
 }
 
 /// The claim strategy as a name (`"skip-locked"`) or as the tagged object.
@@ -357,53 +660,49 @@ where
 /// The JSON decoder's message about `field` in the file's terms: no Rust type names, and what
 /// a value may be.
 fn readable(field: &str, message: &str) -> String {
-    const CLAIMS: &str = "\"atomic\", \"two-statement\" (option gap_ms), \"for-update\" (option lock_timeout_ms), \"nowait\" or \"skip-locked\"";
     if message.contains("EOF while parsing") {
         let at = message.find(" at line ").map_or("", |i| &message[i..]);
         return format!("the JSON ends before it is complete{at}");
     }
-    if message.contains("expected struct SimConfigFile") {
+    if let Some(at) = message.strip_prefix("trailing characters") {
+        return format!("unexpected text after the end of the JSON object{at}");
+    }
+    if field == "config" && message.contains(SimConfigFile::WHAT) {
         return "expected a JSON object with the config's fields, not a list or a single value"
             .into();
     }
-    if message.contains("ClaimFile")
-        || (field == "claim" && message.contains("missing field `type`"))
-    {
-        return format!("expected a claim strategy: {CLAIMS}, or an object such as {{\"type\": \"for-update\", \"lock_timeout_ms\": 500}}");
+    if field == "claim" && message.contains("missing field `type`") {
+        return format!("expected {CLAIM_EXPECTED}");
     }
     let mut m = message.to_owned();
+    // A number field of the wrong type: the field's own range, as a value out of it is told.
+    if let Some((whole, min, max)) = number_range(field) {
+        for rust in ["expected i64", "expected f64"] {
+            if let Some(i) = m.find(rust) {
+                let what = if whole { "a whole number" } else { "a number" };
+                m = format!(
+                    "{}expected {what} from {min} to {max}{}",
+                    &m[..i],
+                    &m[i + rust.len()..]
+                );
+            }
+        }
+    }
+    // Structs and tagged objects say what they expect themselves ([`FileObject`],
+    // [`tagged_file_enum!`]); what is left is the decoder's words for JSON values.
     for (rust, file) in [
         (
             "expected i64",
             "expected a whole number from −9 223 372 036 854 775 808 to 9 223 372 036 854 775 807 (and within the field's range)",
         ),
         ("expected u64", "expected a whole number from 0"),
-        ("expected u32", "expected a whole number from 0 to 4 294 967 295"),
         ("expected f64", "expected a number"),
-        ("expected struct BackoffFile", "expected an object {\"base_ms\": …, \"cap_ms\": …} with optional \"growth\" and \"jitter\""),
-        ("expected struct WorkersFile", "expected an object {\"count\": …} with the workers' options"),
-        ("expected struct KindFile", "expected a job kind object {\"name\": …, \"duration\": {…}, …}"),
-        ("expected internally tagged enum DistFile", "expected a duration object such as {\"type\": \"fixed\", \"ms\": 100}"),
-        ("expected internally tagged enum PatternFile", "expected an arrival pattern such as {\"type\": \"burst\", \"count\": 10}"),
-        ("expected internally tagged enum", "expected an object with a \"type\""),
-        ("expected struct", "expected an object"),
         ("invalid type: map", "invalid type: object"),
         ("expected a sequence", "expected a list"),
         ("invalid type: sequence", "invalid type: list"),
     ] {
         if let Some(i) = m.find(rust) {
-            let rest = &m[i + rust.len()..];
-            // After the generic words, drop the type name that follows ("DownstreamFile").
-            let tail = if rust.ends_with("struct") || rust.ends_with("enum") {
-                let r = rest.trim_start();
-                let end = r
-                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(r.len());
-                &r[end..]
-            } else {
-                rest
-            };
-            m = format!("{}{}{}", &m[..i], file, tail);
+            m = format!("{}{}{}", &m[..i], file, &m[i + rust.len()..]);
         }
     }
     m
@@ -419,6 +718,16 @@ impl Check {
             min
         } else {
             v as u64
+        }
+    }
+
+    /// A side effect's amount: within ±[`MAX_EFFECT_AMOUNT`] (0 stands in for a refused one).
+    fn amount(&mut self, field: &str, v: i64) -> i64 {
+        if v.unsigned_abs() > MAX_EFFECT_AMOUNT {
+            self.0.push(super::config::effect_amount_range(field, v));
+            0
+        } else {
+            v
         }
     }
 
@@ -479,7 +788,7 @@ impl SimConfigFile {
                 error: k.error.clone().unwrap_or_else(|| "error".into()),
                 error_class: k.error_class.unwrap_or(ErrorClass::Retryable),
                 effect: k.effect.as_ref().map(|e| Effect {
-                    amount: e.amount,
+                    amount: c.amount(&f("effect.amount"), e.amount),
                     idempotency_key: e.idempotency_key.clone(),
                 }),
                 calls_downstream: k.calls_downstream,
@@ -578,7 +887,7 @@ impl SimConfigFile {
                 refusal: SimDuration::from_ms(c.ms("downstream.refusal_ms", d.refusal_ms)),
                 rate_limit: d.rate_limit.as_ref().map(|r| TokenBucket {
                     rate_per_s: r.rate_per_s,
-                    burst: c.int("downstream.rate_limit.burst", r.burst, 1, 1_000_000) as u32,
+                    burst: c.int("downstream.rate_limit.burst", r.burst, 1, MAX_BURST) as u32,
                 }),
                 outage: d.outage.as_ref().map(|o| {
                     (
@@ -624,11 +933,15 @@ impl SimConfigFile {
         } else {
             // Cross-field checks still run so that every finding is reported at once, except
             // those about a field already refused (its stand-in value would mislead: a refused
-            // worker count must not also read as "no workers").
+            // worker count must not also read as "no workers", nor a refused cap_ms as a
+            // cap below its base).
             let refused: Vec<String> = errs.iter().map(|e| e.field().to_owned()).collect();
             errs.extend(cfg.validate().into_iter().filter(|e| {
-                !matches!(e, ConfigError::OutOfRange { .. })
-                    && !refused.iter().any(|f| f == e.field())
+                let about = |f: &String| {
+                    f.strip_prefix(e.field())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                };
+                !matches!(e, ConfigError::OutOfRange { .. }) && !refused.iter().any(about)
             }));
         }
         if errs.is_empty() {

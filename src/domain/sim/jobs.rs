@@ -187,6 +187,7 @@ impl Transition {
     }
 
     /// `via` when it matches the move from `old` to `new`, else the catch-all for the pair.
+    #[inline(always)]
     fn of(via: Transition, old: Status, new: Status) -> Transition {
         if via.from() == Some(old) && via.to() == new {
             via
@@ -452,7 +453,7 @@ impl JobsTable {
 
     /// Where row `id` is stored in `rows` (`None` for id 0 or a removed id; a deleted slot
     /// still has an index).
-    #[inline]
+    #[inline(always)]
     fn index(&self, id: u64) -> Option<usize> {
         let i = id.checked_sub(1)?;
         let i = if id <= self.keep {
@@ -465,6 +466,7 @@ impl JobsTable {
         usize::try_from(i).ok()
     }
 
+    #[inline(always)]
     fn stored(&self, id: JobId) -> Option<&Row> {
         self.rows
             .get(self.index(id.0)?)
@@ -472,6 +474,7 @@ impl JobsTable {
     }
 
     /// The stored row, for a change: drops the view.
+    #[inline(always)]
     fn stored_mut(&mut self, id: JobId) -> Option<&mut Row> {
         if self.view.get().is_some() {
             self.view = OnceCell::new();
@@ -689,6 +692,7 @@ impl JobsTable {
 
     /// The lowest claimable id at `now`, without claiming it (the first statement of a
     /// two-statement claim, or the row a `FOR UPDATE` would lock).
+    #[inline(always)]
     pub fn peek_claimable(&mut self, now: SimTime) -> Option<JobId> {
         self.refresh(now);
         self.ready.first().map(JobId)
@@ -722,6 +726,7 @@ impl JobsTable {
 
     /// [`JobsTable::mark_running`] returning only what a worker needs to start the run (the
     /// engine's hot path: no [`Job`] is built).
+    #[inline(always)]
     pub(super) fn mark_running_claimed(
         &mut self,
         id: JobId,
@@ -755,6 +760,7 @@ impl JobsTable {
     }
 
     /// Atomic claim returning only what a worker needs (see [`JobsTable::claim`]).
+    #[inline(always)]
     pub(super) fn claim_run(&mut self, now: SimTime, lease: SimDuration) -> Option<Claimed> {
         let id = self.peek_claimable(now)?;
         self.mark_running_claimed(id, now, lease)
@@ -769,6 +775,7 @@ impl JobsTable {
     /// whether a run of it had succeeded before (`None` for an unknown id). With `succeeded`,
     /// also records the run's success (as [`JobsTable::mark_succeeded`] does, in the same
     /// lookup); without, the second value is `false`.
+    #[inline(always)]
     pub(super) fn complete_run(&mut self, id: JobId, succeeded: bool) -> Option<(SimTime, bool)> {
         let row = self.stored_mut(id)?;
         let again = succeeded && row.flags & SUCCEEDED != 0;

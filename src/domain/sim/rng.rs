@@ -64,11 +64,13 @@ impl SimRng {
     }
 
     /// A uniform float in `[0, 1)`.
+    #[inline(always)]
     pub fn unit(&mut self) -> f64 {
         self.0.random::<f64>()
     }
 
     /// `true` with probability `p` (clamped to `[0, 1]`; NaN counts as 0).
+    #[inline(always)]
     pub fn chance(&mut self, p: f64) -> bool {
         if p.is_nan() || p <= 0.0 {
             false

@@ -204,17 +204,41 @@ pub enum RunMessage {
 /// The same scenario, variant and seed give the same hash natively (`simulate`) and in the
 /// browser.
 pub fn trace_hash(report: &Report) -> String {
-    fnv1a(serde_json::to_string(report).unwrap_or_default().as_bytes())
+    // Hashed as it is written: a long run's JSON is never held whole.
+    let mut h = Fnv1a(FNV_OFFSET);
+    let _ = serde_json::to_writer(&mut h, report);
+    format!("{:016x}", h.0)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A running 64-bit FNV-1a over the bytes written to it.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+impl std::io::Write for Fnv1a {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.add(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// 64-bit FNV-1a of `bytes` as 16 hex digits.
 fn fnv1a(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    let mut h = Fnv1a(FNV_OFFSET);
+    h.add(bytes);
+    format!("{:016x}", h.0)
 }
 
 /// The page's view of a report (with no log: see `with_log`; without [`RunView::charts`],

@@ -83,7 +83,7 @@ impl JobStats {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_span(&mut self, i: usize, column: u64, span: SimDuration) -> u32 {
         let d = span.0;
         match u32::try_from(d) {
@@ -97,7 +97,7 @@ impl JobStats {
 
     /// Records the first claim of job `i`, `span` after its enqueue (later claims are
     /// ignored).
-    #[inline]
+    #[inline(always)]
     pub fn claimed(&mut self, i: usize, span: SimDuration) {
         if self.spans.get(i).is_some_and(|s| s[0] == NOT_YET) {
             self.spans[i][0] = self.set_span(i, 0, span);
@@ -105,7 +105,7 @@ impl JobStats {
     }
 
     /// Records the first `done` of job `i`, `span` after its enqueue (later ones are ignored).
-    #[inline]
+    #[inline(always)]
     pub fn done(&mut self, i: usize, span: SimDuration) {
         if self.spans.get(i).is_some_and(|s| s[1] == NOT_YET) {
             self.spans[i][1] = self.set_span(i, 1, span);

@@ -35,6 +35,7 @@ impl IdSet {
         self.len
     }
 
+    #[inline(always)]
     pub(super) fn insert(&mut self, id: u64) {
         if self.len == 0 {
             self.lone = id;
@@ -92,6 +93,7 @@ impl IdSet {
         }
     }
 
+    #[inline(always)]
     pub(super) fn remove(&mut self, id: u64) {
         if self.lone != NO_ID {
             if self.lone == id {
@@ -121,6 +123,7 @@ impl IdSet {
         }
     }
 
+    #[inline(always)]
     pub(super) fn first(&self) -> Option<u64> {
         // Empty is the usual answer when workers outnumber the waiting jobs.
         if self.len == 0 {
