@@ -1164,6 +1164,12 @@ impl Simulation {
 
     fn after_run(&mut self, w: usize) {
         self.workers[w].token += 1;
+        if self.plain {
+            // `poll` for a plain config (after a failed run; a successful one ends in
+            // `plain::run_ended`).
+            self.claim_next(w);
+            return;
+        }
         let limit = self.cfg.workers[w].max_claims;
         if !self.plain && limit.is_some_and(|m| self.workers[w].claims >= m) {
             self.set_state(w, WState::Finished);

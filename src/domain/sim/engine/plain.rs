@@ -53,7 +53,7 @@ impl Simulation {
 
     /// `poll` with the atomic claim, then `begin_run` or `go_idle`, for worker `w`.
     #[inline(always)]
-    fn claim_next(&mut self, w: usize) {
+    pub(super) fn claim_next(&mut self, w: usize) {
         let Some(row) = self.table.claim_run(self.now, self.cfg.lease) else {
             self.workers[w].state = WState::Idle;
             self.idle.push_back(w);
