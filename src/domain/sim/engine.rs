@@ -605,8 +605,15 @@ impl Simulation {
     /// stopped: drained, no workers left, or a limit reached.
     pub fn step(&mut self) -> bool {
         if self.plain {
-            return self.step_plain();
+            self.step_plain()
+        } else {
+            self.step_general()
         }
+    }
+
+    /// [`Simulation::step`] for a config that is not plain.
+    #[inline(always)]
+    fn step_general(&mut self) -> bool {
         match self.advance() {
             None => return false,
             Some(Next::Arrival(stream)) => self.arrival(stream),
@@ -691,7 +698,13 @@ impl Simulation {
 
     /// Runs until the run stops; returns why.
     pub fn run(&mut self) -> StopReason {
-        while self.step() {}
+        // The plain test once, and each path's step inlined into its loop: as a call per
+        // event, `step`'s register saves and restores were 3 % of a plain run's instructions.
+        if self.plain {
+            while self.step_plain() {}
+        } else {
+            while self.step_general() {}
+        }
         self.stopped.unwrap_or(StopReason::Drained)
     }
 

@@ -12,6 +12,7 @@ use super::*;
 
 impl Simulation {
     /// [`Simulation::step`] for a plain config (the caller checked `self.plain`).
+    #[inline(always)]
     pub(super) fn step_plain(&mut self) -> bool {
         match self.advance() {
             None => return false,
