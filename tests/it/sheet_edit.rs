@@ -226,7 +226,9 @@ mod batch_and_ticket_checks {
         let s = SheetEdit::CodeName("nightly_report".into())
             .apply(&s)
             .expect("ok");
-        SheetEdit::Trigger("the clock".into()).apply(&s).expect("ok")
+        SheetEdit::Trigger("the clock".into())
+            .apply(&s)
+            .expect("ok")
     }
 
     #[test]

@@ -14,7 +14,11 @@ fn blank_sheets() -> Vec<(Outcome, modality_advisor::domain::sheet::JobSheet)> {
     let paths: [&[(QuestionId, bool)]; 5] = [
         &[(TimeTriggered, true)],
         &[(TimeTriggered, false), (NeedsResultNow, false)],
-        &[(TimeTriggered, false), (NeedsResultNow, true), (WithinSeconds, false)],
+        &[
+            (TimeTriggered, false),
+            (NeedsResultNow, true),
+            (WithinSeconds, false),
+        ],
         &[
             (TimeTriggered, false),
             (NeedsResultNow, true),
@@ -37,7 +41,10 @@ fn blank_sheets() -> Vec<(Outcome, modality_advisor::domain::sheet::JobSheet)> {
                 .fold(Answers::new(), |a, (q, yes)| a.with(*q, *yes));
             let decision = Decision::from_answers(&answers).expect("complete");
             let outcome = decision.outcome;
-            (outcome, prefill(ProcessFacts::default(), decision, Lang::En))
+            (
+                outcome,
+                prefill(ProcessFacts::default(), decision, Lang::En),
+            )
         })
         .collect()
 }
@@ -97,8 +104,15 @@ fn each_field_alone_and_blank_space_counts_as_empty() {
         change(&mut sheet.process);
         validate(&sheet, Lang::En).iter().map(|f| f.code).collect()
     };
-    assert_eq!(codes(&|_| {}), Vec::<&str>::new(), "the example is complete");
-    assert_eq!(codes(&|p| p.process_name = " \t".into()), ["no-process-name"]);
+    assert_eq!(
+        codes(&|_| {}),
+        Vec::<&str>::new(),
+        "the example is complete"
+    );
+    assert_eq!(
+        codes(&|p| p.process_name = " \t".into()),
+        ["no-process-name"]
+    );
     assert_eq!(codes(&|p| p.code_name = "　".into()), ["no-code-name"]);
     assert_eq!(codes(&|p| p.trigger.clear()), ["no-trigger"]);
     // Arguments are not required: a job may take none (a nightly clean-up).

@@ -91,7 +91,12 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
         ),
     ] {
         if empty {
-            add(code, Severity::Warning, field, t!(key, locale = l).into_owned());
+            add(
+                code,
+                Severity::Warning,
+                field,
+                t!(key, locale = l).into_owned(),
+            );
         }
     }
     if let Some(r) = &sheet.retry {

@@ -660,8 +660,18 @@ impl JobsTable {
     }
 
     /// Moves rows that have become claimable by `now` into the ready set.
+    #[inline(always)]
     pub fn refresh(&mut self, now: SimTime) {
         self.refreshed = self.refreshed.max(now);
+        // Inlined check, out-of-line work: most calls find nothing due.
+        if self.later.peek().is_some_and(|&Reverse((t, _))| t <= now) {
+            self.admit_due(now);
+        }
+    }
+
+    /// [`JobsTable::refresh`]'s work: admits every row due by `now`.
+    #[inline(never)]
+    fn admit_due(&mut self, now: SimTime) {
         while let Some(&Reverse((t, id))) = self.later.peek() {
             if t > now {
                 break;
