@@ -73,12 +73,37 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 }
 
-/** Opens the app in `lang` and goes to the Simulate tab. */
-export async function openSimulate(browser, url, lang = 'en') {
-  const page = await openPage(browser, url, { locale: lang });
+/** Opens the app in `lang` at `width` px (a phone's height below 600 px) and goes to the
+ * Simulate tab. */
+export async function openSimulate(browser, url, lang = 'en', width = 1280) {
+  const page = await openPage(browser, url, { locale: lang, width, height: width < 600 ? 844 : 900 });
   await page.click('.tabs button:nth-child(3)');
   await page.waitForSelector('section.simulate');
   return page;
+}
+
+/** Runs preset `scenario` / `variant` with seed 1 and waits for its charts; returns the
+ * result's selector. */
+export async function runPreset(page, scenario, variant) {
+  await page.click(`.preset[data-scenario="${scenario}"]`);
+  await page.check(`#variant-${variant}`);
+  await page.fill('#seed', '1');
+  await page.click('#sim-run');
+  const sel = `.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`;
+  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"]`, { timeout: 120_000 });
+  return sel;
+}
+
+/** Answers the wizard's first two questions (not time-triggered, no result needed now) and
+ * opens the job definition sheet. */
+export async function openSheet(page) {
+  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'no']]) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${v}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet');
 }
 
 /**

@@ -4,7 +4,7 @@
 // Screenshots: {en,ja}-tabs-390, en-sheet-refused-panel, ja-sim-compare-relang.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, openSimulate, screenshot } from './harness.mjs';
+import { serve, launch, openPage, openSheet, openSimulate, screenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -78,16 +78,6 @@ for (const lang of ['ja', 'en']) {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
-}
-
-async function openSheet(page) {
-  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'no']]) {
-    await page.waitForSelector(`form.question[data-question="${q}"]`);
-    await page.check(`#q-${q}-${v}`);
-    await page.click('form.question button[type="submit"]');
-  }
-  await page.click('#open-sheet');
-  await page.waitForSelector('section.sheet');
 }
 
 const refusedItems = (page) => page.$$eval('.sheet-side [data-refused]', (lis) => lis.map((li) => ({

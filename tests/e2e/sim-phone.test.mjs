@@ -6,28 +6,12 @@
 // Screenshots: {en,ja}-sim-phone, {en,ja}-sim-phone-compare, {en,ja}-sim-wide-compare.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, screenshot, openPage } from './harness.mjs';
+import { serve, launch, screenshot, openPage, openSimulate, runPreset } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
-
-async function openSim(lang, width) {
-  const page = await openPage(browser, server.url, { locale: lang, width, height: 844 });
-  await page.click('.tabs button:nth-child(3)');
-  await page.waitForSelector('section.simulate');
-  return page;
-}
-
-async function runPreset(page, scenario, variant) {
-  await page.click(`.preset[data-scenario="${scenario}"]`);
-  await page.check(`#variant-${variant}`);
-  await page.fill('#seed', '1');
-  await page.click('#sim-run');
-  const sel = `.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`;
-  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"]`, { timeout: 120_000 });
-}
 
 /** Smallest rendered height (px) of the texts matching `sel`. */
 const minTextPx = (page, sel) => page.$$eval(sel, (els) => Math.min(...els
@@ -35,7 +19,7 @@ const minTextPx = (page, sel) => page.$$eval(sel, (els) => Math.min(...els
 
 for (const lang of ['en', 'ja']) {
   test(`at 390 px charts, state machine and log lines are readable (${lang})`, async () => {
-    const page = await openSim(lang, 390);
+    const page = await openSimulate(browser, server.url, lang, 390);
     await runPreset(page, 'duplicate-execution', 'plain');
     const tick = await minTextPx(page, '.sim-result .sim-charts svg.plot .plot-tick');
     assert.ok(tick >= 9, `chart tick labels render at ${tick} px`);
@@ -90,7 +74,7 @@ for (const lang of ['en', 'ja']) {
 
   for (const width of [390, 1280]) {
     test(`compare at ${width} px: differences first, shared axes, the lesson called out (${lang})`, async () => {
-      const page = await openSim(lang, width);
+      const page = await openSimulate(browser, server.url, lang, width);
       await page.click('.preset[data-scenario="claim-race"]');
       await page.check('#variant-two-statement');
       await page.click('#compare-run');

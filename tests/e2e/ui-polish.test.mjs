@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+import { serve, launch, openPage, openSheet, openSimulate, runPreset, screenshot, root } from './harness.mjs';
 
 let server;
 let browser;
@@ -20,13 +20,7 @@ const BLANK = ['no-code-name', 'no-process-name', 'no-trigger'];
 
 async function blankSheet(lang) {
   const page = await openPage(browser, server.url, { locale: lang });
-  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'no']]) {
-    await page.waitForSelector(`form.question[data-question="${q}"]`);
-    await page.check(`#q-${q}-${v}`);
-    await page.click('form.question button[type="submit"]');
-  }
-  await page.click('#open-sheet');
-  await page.waitForSelector('section.sheet');
+  await openSheet(page);
   return page;
 }
 
@@ -63,26 +57,9 @@ for (const lang of ['en', 'ja']) {
   });
 }
 
-async function openSim(lang, width = 1280) {
-  const page = await openPage(browser, server.url, { locale: lang, width, height: width < 600 ? 844 : 900 });
-  await page.click('.tabs button:nth-child(3)');
-  await page.waitForSelector('section.simulate');
-  return page;
-}
-
-async function runPreset(page, scenario, variant) {
-  await page.click(`.preset[data-scenario="${scenario}"]`);
-  await page.check(`#variant-${variant}`);
-  await page.fill('#seed', '1');
-  await page.click('#sim-run');
-  const sel = `.sim-result[data-scenario="${scenario}"][data-variant="${variant}"]`;
-  await page.waitForSelector(`${sel} .sim-charts figure[data-chart="calls"]`, { timeout: 120_000 });
-  return sel;
-}
-
 for (const lang of ['en', 'ja']) {
   test(`no downstream calls: one explanatory line, not an empty chart box (${lang})`, async () => {
-    const page = await openSim(lang);
+    const page = await openSimulate(browser, server.url, lang);
     const sel = await runPreset(page, 'retry-dead-letter', 'seed');
     const calls = await page.$eval(`${sel} figure[data-chart="calls"]`, (f) => ({
       svg: f.querySelectorAll('svg').length,
@@ -124,7 +101,7 @@ function cli() {
 
 for (const lang of ['en', 'ja']) {
   test(`the event log's times have one precision per log (${lang})`, async () => {
-    const page = await openSim(lang);
+    const page = await openSimulate(browser, server.url, lang);
     // Jittered waits have microseconds: every time gets six decimals, 0 s included.
     const sel = await runPreset(page, 'burst-leveling', 'two-tier-jitter');
     await page.waitForSelector('.event-log li .tx');
@@ -147,7 +124,7 @@ for (const lang of ['en', 'ja']) {
 
 for (const lang of ['en', 'ja']) {
   test(`at 390 px the state machine opens at its start, "queued" in view (${lang})`, async () => {
-    const page = await openSim(lang, 390);
+    const page = await openSimulate(browser, server.url, lang, 390);
     await runPreset(page, 'duplicate-execution', 'plain');
     const sm = await page.$eval('.state-machine', (box) => {
       const b = box.getBoundingClientRect();

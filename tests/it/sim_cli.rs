@@ -35,6 +35,19 @@ fn write_config(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
+/// Writes `text` to config file `name` and requires `simulate --config` to run it (exit 0);
+/// `what` names the case in the failure message.
+fn assert_config_runs(name: &str, text: &str, what: &str) {
+    let path = write_config(name, text);
+    let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn scenario_json_carries_jobs_metrics_and_key_facts() {
     let v = json(&[
@@ -573,14 +586,7 @@ fn config_file_mistakes_are_told_in_the_files_terms() {
         ("named-claim.json", with("claim", "skip-locked".into())),
         ("bom.json", format!("\u{feff}{base}")),
     ] {
-        let path = write_config(name, &text);
-        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_config_runs(name, &text, name);
     }
 }
 
@@ -857,14 +863,7 @@ fn loose_shapes_are_refused_naming_the_path() {
         let text = format!(
             r#"{{{K},"arrivals":[{{"pattern":{{"count":2,"type":"burst"}},"kind":0}}],"workers":{{"count":1}},"claim":{claim}}}"#
         );
-        let path = write_config("tight.json", &text);
-        let out = cli(&["simulate", "--config", &path.to_string_lossy()]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{text}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_config_runs("tight.json", &text, &text);
     }
 }
 
