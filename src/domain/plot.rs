@@ -302,7 +302,7 @@ pub fn lines(frame: &Frame, series: &[Line]) -> String {
     x1 = x1.max(usable(frame.limits.x_hi));
     y1 = y1.max(usable(frame.limits.y_hi));
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
-    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(y1));
+    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(y1), 0.0);
     let xt = nice_ticks(x0.min(0.0), x1, c.x_intervals());
     c.x_axis_linear(&xt);
     for (s, pts) in series.iter().zip(&thinned) {
@@ -351,7 +351,10 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
         .max(usable(frame.limits.y_hi));
     let empty = count == 0 || series.is_empty();
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
-    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(top));
+    // Grouped bars write their value above them: a line of room below the y axis title, so
+    // the tallest bar's value never runs into it.
+    let room = if layout == Layout::Grouped { FONT + 3.0 } else { 0.0 };
+    let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(top), room);
     // Slot 0's left edge and the slots' width, in pixels.
     let (first, w) = match slots {
         Slots::Categories(names) => {
@@ -532,7 +535,9 @@ fn axis_title(a: &Axis) -> String {
 
 const FONT: f64 = 11.0;
 
-/// The drawing in progress: the header, legend and y axis are written by [`Canvas::new`].
+/// The drawing in progress: the header, legend and y axis are written by [`Canvas::new`]
+/// (`room`: extra pixels between the y axis title and the top of the plot, for labels drawn
+/// above the data).
 struct Canvas<'f> {
     frame: &'f Frame<'f>,
     out: String,
@@ -545,7 +550,7 @@ struct Canvas<'f> {
 }
 
 impl<'f> Canvas<'f> {
-    fn new(frame: &'f Frame<'f>, legend: &[(&str, &str)], y: Ticks) -> Canvas<'f> {
+    fn new(frame: &'f Frame<'f>, legend: &[(&str, &str)], y: Ticks, room: f64) -> Canvas<'f> {
         let (width, height) = if frame.compact {
             (480.0, 280.0)
         } else {
@@ -607,7 +612,7 @@ impl<'f> Canvas<'f> {
             left: 8.0 + widest + 6.0,
             // Room for half of the last x tick label (e.g. "50 000").
             right: width - 26.0,
-            top: ly + 10.0,
+            top: ly + 10.0 + room,
             bottom: height - 40.0,
             y,
         };

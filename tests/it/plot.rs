@@ -613,3 +613,39 @@ fn a_custom_run_from_a_sheet_has_charts_too() {
     }
     assert!(seen > 0, "no example sheet in {path}");
 }
+
+/// The `y` attributes of the `<text class="{class}" …>` elements of `svg`.
+fn text_ys(svg: &str, class: &str) -> Vec<f64> {
+    svg.split(&format!(r#"<text class="{class}""#))
+        .skip(1)
+        .filter_map(|rest| {
+            let y = rest.split(" y=\"").nth(1)?;
+            y.split('"').next()?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn grouped_bar_values_stay_clear_of_the_y_axis_title() {
+    // The tallest bar reaches the top tick: its value label sits above the plot, where the
+    // y axis title is (the latency chart's "Time (ms)" over its "400").
+    let names = ["p50".to_owned(), "p95".to_owned()];
+    for layout in [Layout::Grouped] {
+        let svg = bars(
+            &FRAME,
+            Slots::Categories(&names),
+            layout,
+            &[Bars {
+                name: "latency",
+                key: "latency",
+                values: &[400.0, 200.0],
+            }],
+        );
+        let title = text_ys(&svg, "plot-unit")[0];
+        // Text of 11 px: the title's descent ends ~3 px below its baseline, a value's cap
+        // height starts ~9 px above its own.
+        for v in text_ys(&svg, "plot-value") {
+            assert!(v - 9.0 >= title + 3.0, "{layout:?}: value at {v}, title at {title}\n{svg}");
+        }
+    }
+}
