@@ -150,7 +150,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
                             { for v.jobs.iter().take(SHOW_LINES).map(|j| html! {
                                 <tr data-job={j.id.to_string()} data-status={j.status.clone()}>
                                     <td>{ j.id }</td><td>{ j.name.clone() }</td><td class={classes!("st", j.status.clone())}>{ j.status.clone() }</td>
-                                    <td>{ format!("{}/{}", j.attempts, j.max_attempts) }</td><td>{ j.last_error.clone().unwrap_or_default() }</td>
+                                    <td>{ format!("{}/{}", j.attempts, j.max_attempts) }</td><td>{ j.last_error_in(lang) }</td>
                                 </tr>
                             }) }
                         </tbody>

@@ -82,3 +82,41 @@ fn bad_requests_fail_as_messages() {
         "jobs",
     );
 }
+
+#[test]
+fn last_error_reads_in_the_pages_language_and_stays_english_in_the_view() {
+    use modality_advisor::domain::lang::Lang;
+    use modality_advisor::domain::sim::log::BUILTIN_ERRORS;
+    use modality_advisor::domain::sim::run::JobView;
+    let view = crate::sim_support::preset_view("burst-leveling", "queue-redelivery");
+    let busy = view
+        .jobs
+        .iter()
+        .find(|j| j.last_error.as_deref() == Some(BUILTIN_ERRORS[1]))
+        .expect("a job last refused as busy");
+    assert_eq!(busy.last_error_in(Lang::En), BUILTIN_ERRORS[1]);
+    assert_eq!(
+        busy.last_error_in(Lang::Ja),
+        "busy：下流システムは別の書き込みでロック中"
+    );
+    // Each of the engine's own errors has its translation; English reads as in the JSON.
+    for e in BUILTIN_ERRORS {
+        let j = JobView {
+            id: 1,
+            name: "k".into(),
+            status: "dead".into(),
+            attempts: 1,
+            max_attempts: 1,
+            last_error: Some(e.into()),
+        };
+        assert_eq!(j.last_error_in(Lang::En), e);
+        let ja = j.last_error_in(Lang::Ja);
+        assert!(ja != e && !ja.starts_with("sim-log."), "{e}: {ja}");
+    }
+    // A handler's own message and no error at all stay as they are.
+    let mut j = busy.clone();
+    j.last_error = Some("TimeoutError: took too long".into());
+    assert_eq!(j.last_error_in(Lang::Ja), "TimeoutError: took too long");
+    j.last_error = None;
+    assert_eq!(j.last_error_in(Lang::Ja), "");
+}

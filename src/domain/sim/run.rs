@@ -14,7 +14,9 @@
 use super::charts::ChartData;
 use super::engine::Simulation;
 use super::frames::{run_with_frames, Frame};
-use super::log::{EventLog, LogEntry, LogNames};
+use super::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
+use crate::domain::lang::Lang;
+use rust_i18n::t;
 use super::report::Report;
 use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
@@ -95,6 +97,29 @@ pub struct JobView {
     pub max_attempts: u32,
     /// Error of the latest failed attempt (kept on `done`).
     pub last_error: Option<String>,
+}
+
+/// The locale keys of the engine's own error texts, in [`BUILTIN_ERRORS`] order (the event
+/// log's translations of them, `locales/sim-log.yml`).
+const BUILTIN_ERROR_KEYS: [&str; 4] = [
+    "sim-log.err.lease-expired",
+    "sim-log.call.busy",
+    "sim-log.call.rate-limited",
+    "sim-log.call.unavailable",
+];
+
+impl JobView {
+    /// [`JobView::last_error`] in `lang` (empty when there is none): the engine's own errors
+    /// (lease expired, busy, rate limited, unavailable) in the words the event log uses for
+    /// them; a handler's own message (e.g. `TimeoutError: …`) stays as raised. The CLI and
+    /// JSON keep the English `last_error`.
+    pub fn last_error_in(&self, lang: Lang) -> String {
+        let e = self.last_error.as_deref().unwrap_or_default();
+        match BUILTIN_ERRORS.iter().position(|b| *b == e) {
+            Some(i) => t!(BUILTIN_ERROR_KEYS[i], locale = lang.code()).into_owned(),
+            None => e.to_owned(),
+        }
+    }
 }
 
 /// What the page shows of a finished run.
