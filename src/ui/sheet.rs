@@ -275,12 +275,15 @@ pub fn SheetScreen() -> Html {
     let facts = html! {
         <fieldset class="section" id="sec-process">
             <legend>{ tr("sheet.ui.sec-process", lang) }</legend>
+            // The job name's hint is about both names: above the pair, so the two fields'
+            // warnings start level.
+            <p class="hint name-pair">{ t!("sheet.field.job-name.what", locale = lang.code()) }</p>
             <div class="grid2">
                 <TextField id="process-name" label={tr("sheet.ui.process-name", lang)} value={p.process_name.clone()} onchange={edit(SheetEdit::ProcessName)}>
                     <div class="slot">{ for findings.iter().filter(|f| f.code == PROCESS_NAME).map(|f| finding(f, lang)) }</div>
                 </TextField>
                 <TextField id="code-name" label={tr("sheet.ui.code-name", lang)} value={p.code_name.clone()} onchange={edit(SheetEdit::CodeName)}>
-                    { n(FieldId::JobName) }
+                    <div class="slot">{ for findings.iter().filter(|f| f.field == FieldId::JobName && f.code != PROCESS_NAME).map(|f| finding(f, lang)) }</div>
                 </TextField>
             </div>
             <TextField id="trigger" label={item(FieldId::Trigger, lang)} value={p.trigger.clone()} onchange={edit(SheetEdit::Trigger)}>{ n(FieldId::Trigger) }</TextField>
@@ -538,12 +541,12 @@ pub fn SheetScreen() -> Html {
         html! {
             <ul class="findings" data-findings={findings.len().to_string()}>
                 { for refused.iter().map(|(id, message)| html! {
-                    <li data-refused={id.clone()}><a href={format!("#{id}")}>{ field_label(id, lang) }</a>{ " — " }
+                    <li data-refused={id.clone()}><a href={format!("#{id}")}>{ field_label(id, lang) }</a>
                         <p class="finding error-level" role="status"><strong>{ error_word.clone() }{ ": " }</strong>{ message.clone() }</p>
                     </li>
                 }) }
                 { for findings.iter().map(|f| html! {
-                    <li><a href={format!("#{}", anchor(f))}>{ item(f.field, lang) }</a>{ " — " }{ finding(f, lang) }</li>
+                    <li><a href={format!("#{}", anchor(f))}>{ link_label(f, lang) }</a>{ finding(f, lang) }</li>
                 }) }
             </ul>
         }
@@ -585,6 +588,15 @@ pub fn SheetScreen() -> Html {
             </div>
             <PrintView sheet={Rc::new(sheet)} />
         </section>
+    }
+}
+
+/// A findings-summary link's text: the job name's two findings name their own input
+/// ("Process name", "Name in code"), the others their field.
+fn link_label(f: &Finding, lang: Lang) -> AttrValue {
+    match f.field {
+        FieldId::JobName => field_label(anchor(f), lang).into(),
+        _ => item(f.field, lang),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::sim::{Status, Transition};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of [`StateMachine`].
@@ -144,6 +145,11 @@ pub fn moves_text(moves: &[(u8, u64)], l: &str, named_only: bool) -> String {
 /// The job state machine with live counts.
 #[component]
 pub fn StateMachine(props: &StateMachineProps) -> Html {
+    let fig = use_node_ref();
+    {
+        let fig = fig.clone();
+        use_effect_with(props.moves.clone(), move |_| reveal_lit(&fig));
+    }
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
@@ -205,9 +211,10 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     });
     // On a phone the drawing is wider than its box (it keeps a readable text size and scrolls
     // sideways): it opens at its start, the entry arrow and "queued", as any scrolling box
-    // does; the hint above it says there is more to the right.
+    // does; the hint above it says there is more to the right. A step lighting an arrow out
+    // of view scrolls the box to it ([`reveal_lit`]).
     html! {
-        <figure class="state-machine">
+        <figure class="state-machine" ref={fig}>
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
             <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
@@ -228,4 +235,41 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             }) }</div>
         </figure>
     }
+}
+
+/// Scrolls the diagram's box `fig` sideways so the lit arrows (`.edge.active`) are in view,
+/// when they are not (a phone's box is narrower than the drawing); when they are wider than
+/// the box (claim and complete in one step), their right end: the arrow the job took last.
+/// Does nothing when the box does not scroll.
+fn reveal_lit(fig: &NodeRef) {
+    let Some(f) = fig.cast::<web_sys::Element>() else {
+        return;
+    };
+    if f.scroll_width() <= f.client_width() {
+        return;
+    }
+    let Ok(lit) = f.query_selector_all(".edge.active") else {
+        return;
+    };
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for i in 0..lit.length() {
+        if let Some(e) = lit.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            let r = e.get_bounding_client_rect();
+            lo = lo.min(r.left());
+            hi = hi.max(r.right());
+        }
+    }
+    if lo > hi {
+        return;
+    }
+    let b = f.get_bounding_client_rect();
+    let pad = 12.0;
+    let by = if lo < b.left() && hi - lo <= b.width() - 2.0 * pad {
+        lo - b.left() - pad
+    } else if hi > b.right() || hi - lo > b.width() - 2.0 * pad {
+        hi - b.right() + pad
+    } else {
+        return;
+    };
+    f.set_scroll_left(f.scroll_left() + by.round() as i32);
 }

@@ -278,10 +278,12 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 </button>
                 { btn("step-forward", "sim.step.forward", icon(ICON_STEP), || Step::By(1), pos >= last) }
                 { btn("step-end", "sim.step.to-end", icon(ICON_END), || Step::To(usize::MAX), pos >= last) }
-                <label class="step-speed" for="step-speed">{ t!("sim.step.speed", locale = l) }</label>
-                <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
+                <span class="speed-pair">
+                    <label class="step-speed" for="step-speed">{ t!("sim.step.speed", locale = l) }</label>
+                    <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
+                </span>
                 <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
-                    aria-label={t!("sim.step.slider", locale = l).into_owned()} oninput={on_slider}
+                    aria-label={t!("sim.step.slider-position", locale = l).into_owned()} oninput={on_slider}
                     aria-valuetext={where_text.clone()} />
                 <span class="step-where">
                     <span id="step-frame">{ where_text }</span>
