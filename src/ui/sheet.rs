@@ -541,12 +541,12 @@ pub fn SheetScreen() -> Html {
         html! {
             <ul class="findings" data-findings={findings.len().to_string()}>
                 { for refused.iter().map(|(id, message)| html! {
-                    <li data-refused={id.clone()}><a href={format!("#{id}")}>{ field_label(id, lang) }</a>
+                    <li data-refused={id.clone()}><a href={format!("#{id}")}>{ field_label(id, lang) }</a>{ " " }
                         <p class="finding error-level" role="status"><strong>{ error_word.clone() }{ ": " }</strong>{ message.clone() }</p>
                     </li>
                 }) }
                 { for findings.iter().map(|f| html! {
-                    <li><a href={format!("#{}", anchor(f))}>{ link_label(f, lang) }</a>{ finding(f, lang) }</li>
+                    <li><a href={format!("#{}", anchor(f))}>{ link_label(f, lang) }</a>{ " " }{ finding(f, lang) }</li>
                 }) }
             </ul>
         }

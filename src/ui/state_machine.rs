@@ -33,6 +33,8 @@ pub struct StateMachineProps {
 /// One arrow: its transition, SVG path, label position and anchor.
 struct Edge {
     t: Transition,
+    /// The state it leads to (shown with it when the box scrolls to a lit arrow).
+    to: Status,
     path: &'static str,
     label: (i32, i32),
     anchor: &'static str,
@@ -45,6 +47,7 @@ struct Edge {
 const EDGES: [Edge; 10] = [
     Edge {
         t: Transition::ENQUEUE,
+        to: Status::Queued,
         path: "M20,145 L58,145",
         label: (4, 132),
         anchor: "start",
@@ -52,6 +55,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::CLAIM,
+        to: Status::Running,
         path: "M200,133 L328,133",
         label: (265, 112),
         anchor: "middle",
@@ -59,6 +63,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::RETRY,
+        to: Status::Queued,
         path: "M330,158 L202,158",
         label: (265, 186),
         anchor: "middle",
@@ -66,6 +71,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::ROLLBACK,
+        to: Status::Queued,
         path: "M350,170 C350,240 150,240 150,172",
         label: (250, 250),
         anchor: "middle",
@@ -73,6 +79,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::RECLAIM,
+        to: Status::Running,
         path: "M380,120 C365,62 445,62 430,118",
         label: (400, 56),
         anchor: "middle",
@@ -80,6 +87,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::DOUBLE_CLAIM,
+        to: Status::Running,
         path: "M395,170 C385,214 435,214 425,172",
         label: (410, 232),
         anchor: "middle",
@@ -87,6 +95,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::COMPLETE,
+        to: Status::Done,
         path: "M470,130 L598,72",
         label: (596, 56),
         anchor: "end",
@@ -94,6 +103,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::DEAD_LETTER,
+        to: Status::Dead,
         path: "M470,160 L598,218",
         label: (540, 184),
         anchor: "start",
@@ -101,6 +111,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::EXPIRE,
+        to: Status::Dead,
         path: "M460,170 C470,240 540,245 598,240",
         label: (530, 276),
         anchor: "middle",
@@ -108,6 +119,7 @@ const EDGES: [Edge; 10] = [
     },
     Edge {
         t: Transition::COMPLETE_AGAIN,
+        to: Status::Done,
         path: "M650,40 C640,6 700,6 690,38",
         label: (636, 16),
         anchor: "end",
@@ -147,8 +159,13 @@ pub fn moves_text(moves: &[(u8, u64)], l: &str, named_only: bool) -> String {
 pub fn StateMachine(props: &StateMachineProps) -> Html {
     let fig = use_node_ref();
     {
-        let fig = fig.clone();
-        use_effect_with(props.moves.clone(), move |_| reveal_lit(&fig));
+        // Not on the first drawing: a result opens at the diagram's start; a step moves it.
+        let (fig, drawn) = (fig.clone(), use_mut_ref(|| false));
+        use_effect_with(props.moves.clone(), move |_| {
+            if drawn.replace(true) {
+                reveal_lit(&fig);
+            }
+        });
     }
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
@@ -190,7 +207,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             let (x, y) = e.label;
             let label = t!(format!("sim.sm.t.{}", e.t.id()), locale = l);
             html! {
-                <g class={classes!("edge", active.then_some("active"))} data-transition={e.t.id()} data-times={n.to_string()}>
+                <g class={classes!("edge", active.then_some("active"))} data-transition={e.t.id()} data-to={e.to.id()} data-times={n.to_string()}>
                     <path d={e.path} marker-end={marker} />
                     <text x={x.to_string()} y={y.to_string()} text-anchor={e.anchor}>
                         { label }{ if active { format!(" ×{}", group_thousands(n)) } else { String::new() } }
@@ -211,8 +228,8 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     });
     // On a phone the drawing is wider than its box (it keeps a readable text size and scrolls
     // sideways): it opens at its start, the entry arrow and "queued", as any scrolling box
-    // does; the hint above it says there is more to the right. A step lighting an arrow out
-    // of view scrolls the box to it ([`reveal_lit`]).
+    // does; the hint above it says there is more to the right. A later step lighting an arrow
+    // out of view scrolls the box to it ([`reveal_lit`]).
     html! {
         <figure class="state-machine" ref={fig}>
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
@@ -237,7 +254,8 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     }
 }
 
-/// Scrolls the diagram's box `fig` sideways so the lit arrows (`.edge.active`) are in view,
+/// Scrolls the diagram's box `fig` sideways so the lit arrows (`.edge.active`) and the states
+/// they lead to are in view,
 /// when they are not (a phone's box is narrower than the drawing); when they are wider than
 /// the box (claim and complete in one step), their right end: the arrow the job took last.
 /// Does nothing when the box does not scroll.
@@ -252,11 +270,19 @@ fn reveal_lit(fig: &NodeRef) {
         return;
     };
     let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    let mut take = |e: &web_sys::Element| {
+        let r = e.get_bounding_client_rect();
+        lo = lo.min(r.left());
+        hi = hi.max(r.right());
+    };
     for i in 0..lit.length() {
         if let Some(e) = lit.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-            let r = e.get_bounding_client_rect();
-            lo = lo.min(r.left());
-            hi = hi.max(r.right());
+            take(&e);
+            // The arrow's state box too, so the count it changed is read with it.
+            let to = e.get_attribute("data-to").unwrap_or_default();
+            if let Ok(Some(node)) = f.query_selector(&format!("[data-state=\"{to}\"]")) {
+                take(&node);
+            }
         }
     }
     if lo > hi {

@@ -31,12 +31,13 @@ for (const lang of ['en', 'ja']) {
     const page = await blankSheet(lang);
     assert.deepEqual(await findings(page), BLANK);
     assert.equal(await page.$('[data-findings="0"]'), null, 'no "No problems found"');
-    // The summary links each finding to its input, and says which field it is.
+    // The summary links each finding to its input, named by that input (web-fixes), the
+    // message below the link.
     const items = await page.$$eval('ul.findings li', (lis) => lis.map((li) => [li.querySelector('a').getAttribute('href'), li.textContent]));
     assert.deepEqual(items.map(([h]) => h), ['#process-name', '#code-name', '#trigger']);
     const words = lang === 'en'
-      ? [/Job name — Warning: Process name is empty/, /Job name — Warning: Name in code is empty/, /Trigger — Warning: Trigger is empty/]
-      : [/ジョブ名 — 注意: 処理名（日本語名）が空です/, /ジョブ名 — 注意: コード上の名前が空です/, /起点 — 注意: 起点が空です/];
+      ? [/^Process name Warning: Process name is empty/, /^Name in code Warning: Name in code is empty/, /^Trigger Warning: Trigger is empty/]
+      : [/^処理名（日本語名） 注意: 処理名（日本語名）が空です/, /^コード上の名前 注意: コード上の名前が空です/, /^起点 注意: 起点が空です/];
     items.forEach(([, text], i) => assert.match(text, words[i]));
     // Each finding sits under its own input.
     assert.ok(await page.$('[data-field="process-name"] [data-finding="no-process-name"]'));

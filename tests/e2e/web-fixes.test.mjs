@@ -144,14 +144,17 @@ test('ja: the jobs table shows last_error in Japanese, as the event log does', a
 });
 
 for (const lang of ['en', 'ja']) {
-  test(`${lang} 390px: stepping keeps the lit transition in the diagram's view`, async () => {
+  test(`${lang} 390px: stepping keeps the lit transition and its state in the diagram's view`, async () => {
     const page = await openSimulate(browser, server.url, lang, 390);
     await runPreset(page, 'retry-dead-letter', 'seed');
     const inView = () => page.evaluate(() => {
       const box = document.querySelector('.state-machine').getBoundingClientRect();
       const lit = [...document.querySelectorAll('.state-machine .edge.active')];
+      // Each lit arrow with the state box it leads to.
       return lit.map((g) => {
-        const r = g.getBoundingClientRect();
+        const a = g.getBoundingClientRect();
+        const n = document.querySelector(`.state-machine [data-state="${g.dataset.to}"]`).getBoundingClientRect();
+        const r = { left: Math.min(a.left, n.left), right: Math.max(a.right, n.right) };
         return { t: g.dataset.transition, ok: r.left >= box.left - 1 && r.right <= box.right + 1, l: r.left, r: r.right, bl: box.left, br: box.right };
       });
     });
@@ -163,11 +166,11 @@ for (const lang of ['en', 'ja']) {
       return last.ok && lit.every((x) => x.r > x.bl && x.l < x.br) && Math.max(...lit.map((x) => x.r)) - Math.min(...lit.map((x) => x.l)) > x0(lit);
     };
     const x0 = (lit) => lit[0].br - lit[0].bl;
-    // The finished run sits on its last step: dead-letter, at the right of the drawing.
+    // The finished run sits on its last step (dead-letter, at the right of the drawing) and
+    // the diagram opens at its start (sim-phone.test.mjs); stepping moves it.
     let lit = await inView();
     assert.deepEqual(lit.map((x) => x.t), ['dead-letter']);
-    assert.ok(shown(lit), JSON.stringify(lit));
-    await screenshot(page, `${lang}-390-web-fixes-diagram`);
+    assert.equal(await page.$eval('.state-machine', (b) => b.scrollLeft), 0);
     // Back to the start and step through: each lit transition is in view.
     await page.click('#step-start');
     const frames = Number(await page.getAttribute('.step-view', 'data-frames'));
@@ -177,6 +180,8 @@ for (const lang of ['en', 'ja']) {
       lit = await inView();
       assert.ok(shown(lit), `step ${i}: ${JSON.stringify(lit)}`);
     }
+    assert.deepEqual(lit.map((x) => x.t), ['dead-letter']);
+    await screenshot(page, `${lang}-390-web-fixes-diagram`);
     // The slider and the forward button have different names; Speed stays beside its select.
     const slider = await page.getAttribute('#step-slider', 'aria-label');
     const forward = await page.getAttribute('#step-forward', 'aria-label') ?? await page.textContent('#step-forward');
