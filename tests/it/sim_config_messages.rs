@@ -1,8 +1,9 @@
 //! What `simulate --config` says about a bad value, and what it accepts: ranges as stated,
 //! numbers printed readably, the wrong type told as such with the field's range, whole ms
-//! only, no `null`.
+//! only, no `null`; and the command line without a scenario or a config.
 
 use modality_advisor::domain::sim::load_config;
+use std::process::Command;
 
 /// The one error `text` gets, as the CLI prints it (after the file name).
 fn the_error(text: &str) -> String {
@@ -197,4 +198,22 @@ fn times_are_whole_ms_and_null_is_refused() {
         );
     }
     assert!(load_config(&with(r#""lease_ms":1000"#)).is_ok());
+}
+
+#[test]
+fn simulate_without_a_source_names_both() {
+    let out = match Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .arg("simulate")
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run the CLI: {e}"),
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert!(
+        first.contains("--scenario") && first.contains("--config"),
+        "{err}"
+    );
 }
