@@ -217,3 +217,15 @@ fn simulate_without_a_source_names_both() {
         "{err}"
     );
 }
+
+#[test]
+fn submission_lines_read_like_job_lines() {
+    use modality_advisor::domain::sim::run_scenario;
+    let report = match run_scenario("burst-leveling", Some("direct"), 1) {
+        Ok(r) => r,
+        Err(e) => panic!("{e:?}"),
+    };
+    let text = report.events.join("\n");
+    assert!(text.contains("s submission 2: "), "{text}");
+    assert!(!text.contains("s: submission"), "{text}");
+}
