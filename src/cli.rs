@@ -19,7 +19,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sim::run::LOAD_SCENARIO;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -47,16 +47,12 @@ enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("source").required(true).args(["scenario", "config"])))]
 struct SimulateArgs {
     /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
     /// burst-leveling, jitter-contention; or mmc-load (the browser's Load preset, with
     /// --jobs).
-    #[arg(
-        long,
-        value_name = "NAME",
-        required_unless_present = "config",
-        conflicts_with = "config"
-    )]
+    #[arg(long, value_name = "NAME")]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).
     #[arg(

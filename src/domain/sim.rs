@@ -50,7 +50,7 @@ pub use config::{
 };
 pub use contention::{run_contention, ContentionConfig, ContentionResult};
 pub use engine::{CallResult, Counters, Simulation, StopReason};
-pub use error::ConfigError;
+pub use error::{ConfigError, Num};
 pub use event_queue::EventQueue;
 pub use file::{load_config, SimConfigFile};
 pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};

@@ -24,6 +24,7 @@ mod sim_burst;
 mod sim_chart_scales;
 mod sim_cli;
 mod sim_compare;
+mod sim_config_messages;
 mod sim_depth;
 mod sim_engine;
 mod sim_erlang;

@@ -15,8 +15,10 @@ fn english_lines_are_unchanged_so_the_trace_digest_is_too() {
     // Then again when a log with any sub-millisecond time began writing all its times with
     // six decimals (`0.000000s` beside `0.066988s`): only the two-tier-jitter run's and the
     // M/M/c run's lines changed, in formatting only; the seed runs' logs are in
-    // milliseconds and unchanged.
-    assert_eq!(format!("{:016x}", trace_digest(1)), "5715650dd8e97c37");
+    // milliseconds and unchanged. Then (was 5715650dd8e97c37) when a direct submission's
+    // line lost the colon after its time (`0.020s submission 2: …`, as `0.020s job#2 …: …`):
+    // only the burst-leveling `direct` run's submission lines changed, in formatting only.
+    assert_eq!(format!("{:016x}", trace_digest(1)), "a637140df5af4417");
 }
 
 use modality_advisor::domain::lang::Lang;
@@ -239,11 +241,11 @@ fn every_kind_of_line_in_english() {
     0.020s A: error: canceling statement due to lock timeout
     0.021s A job#1 add_points 2/3: downstream ok
     0.022s A job#1 add_points 2/3: busy: downstream is locked by another write → retry in the worker in 0.250s
-    0.023s: submission 4: publish failed, calling the downstream directly
-    0.024s: submission 5: failed back to the user
-    0.025s: submission 6: downstream ok → accepted
-    0.026s: submission 7: rate limited: too many requests → call again in 1.500s
-    0.027s: submission 8: unavailable: downstream is down → failed back to the user
+    0.023s submission 4: publish failed, calling the downstream directly
+    0.024s submission 5: failed back to the user
+    0.025s submission 6: downstream ok → accepted
+    0.026s submission 7: rate limited: too many requests → call again in 1.500s
+    0.027s submission 8: unavailable: downstream is down → failed back to the user
     "#);
 }
 
@@ -278,11 +280,11 @@ fn every_kind_of_line_in_japanese() {
     0.020s A: エラー：canceling statement due to lock timeout
     0.021s A job#1 add_points 2/3: 下流システムの呼び出し成功
     0.022s A job#1 add_points 2/3: busy：下流システムは別の書き込みでロック中 → 0.250s 後にワーカー内で再試行
-    0.023s: 受付 4：キューへの発行に失敗、下流システムを直接呼び出し
-    0.024s: 受付 5：利用者にエラーを返却
-    0.025s: 受付 6：下流システムの呼び出し成功 → 受付完了
-    0.026s: 受付 7：rate limited：リクエストが多すぎる（レート制限） → 1.500s 後に再度呼び出し
-    0.027s: 受付 8：unavailable：下流システムが停止中 → 利用者にエラーを返却
+    0.023s 受付 4：キューへの発行に失敗、下流システムを直接呼び出し
+    0.024s 受付 5：利用者にエラーを返却
+    0.025s 受付 6：下流システムの呼び出し成功 → 受付完了
+    0.026s 受付 7：rate limited：リクエストが多すぎる（レート制限） → 1.500s 後に再度呼び出し
+    0.027s 受付 8：unavailable：下流システムが停止中 → 利用者にエラーを返却
     "#);
 }
 

@@ -391,19 +391,19 @@ impl SimConfig {
         let mut errs = Vec::new();
         let jobs = self.job_count();
         if jobs > MAX_JOBS {
-            errs.push(ConfigError::range(
+            errs.push(ConfigError::int_range(
                 "arrivals",
-                jobs as f64,
-                0.0,
-                MAX_JOBS as f64,
+                i64::try_from(jobs).unwrap_or(i64::MAX),
+                0,
+                MAX_JOBS as i64,
             ));
         }
         if self.workers.len() as u64 > MAX_WORKERS {
-            errs.push(ConfigError::range(
+            errs.push(ConfigError::int_range(
                 "workers",
-                self.workers.len() as f64,
-                0.0,
-                MAX_WORKERS as f64,
+                i64::try_from(self.workers.len()).unwrap_or(i64::MAX),
+                0,
+                MAX_WORKERS as i64,
             ));
         }
         let queued = matches!(self.intake, Intake::Queue { .. });
@@ -417,11 +417,11 @@ impl SimConfig {
         for (i, k) in self.kinds.iter().enumerate() {
             let f = |name: &str| format!("kinds[{i}].{name}");
             if k.max_attempts == 0 || u64::from(k.max_attempts) > MAX_ATTEMPTS {
-                errs.push(ConfigError::range(
+                errs.push(ConfigError::int_range(
                     &f("max_attempts"),
-                    f64::from(k.max_attempts),
-                    1.0,
-                    MAX_ATTEMPTS as f64,
+                    i64::from(k.max_attempts),
+                    1,
+                    MAX_ATTEMPTS as i64,
                 ));
             }
             check_dist(&f("duration"), &k.duration, &mut errs);
@@ -449,22 +449,19 @@ impl SimConfig {
         }
         for (i, a) in self.arrivals.iter().enumerate() {
             if a.kind >= self.kinds.len() && !self.kinds.is_empty() {
-                errs.push(ConfigError::range(
+                errs.push(ConfigError::int_range(
                     &format!("arrivals[{i}].kind"),
-                    a.kind as f64,
-                    0.0,
-                    self.kinds.len().saturating_sub(1) as f64,
+                    i64::try_from(a.kind).unwrap_or(i64::MAX),
+                    0,
+                    i64::try_from(self.kinds.len() - 1).unwrap_or(i64::MAX),
                 ));
             }
             if let Pattern::Poisson { rate_per_s, .. } = a.pattern {
-                if !(rate_per_s.is_finite() && rate_per_s > 0.0 && rate_per_s <= 1e6) {
-                    errs.push(ConfigError::range(
-                        &format!("arrivals[{i}].pattern.rate_per_s"),
-                        rate_per_s,
-                        1e-9,
-                        1e6,
-                    ));
-                }
+                check_rate(
+                    &format!("arrivals[{i}].pattern.rate_per_s"),
+                    rate_per_s,
+                    &mut errs,
+                );
             }
         }
         for (i, w) in self.workers.iter().enumerate() {
@@ -489,14 +486,7 @@ impl SimConfig {
                 }
             }
             if let Some(tb) = d.rate_limit {
-                if !(tb.rate_per_s.is_finite() && tb.rate_per_s > 0.0 && tb.rate_per_s <= 1e6) {
-                    errs.push(ConfigError::range(
-                        "downstream.rate_limit.rate_per_s",
-                        tb.rate_per_s,
-                        1e-9,
-                        1e6,
-                    ));
-                }
+                check_rate("downstream.rate_limit.rate_per_s", tb.rate_per_s, &mut errs);
             }
         }
         if let Intake::Queue {
@@ -506,19 +496,19 @@ impl SimConfig {
             check_prob("intake.publish_failure", publish_failure, &mut errs);
         }
         if self.limits.max_events > MAX_EVENTS {
-            errs.push(ConfigError::range(
+            errs.push(ConfigError::int_range(
                 "limits.max_events",
-                self.limits.max_events as f64,
-                0.0,
-                MAX_EVENTS as f64,
+                i64::try_from(self.limits.max_events).unwrap_or(i64::MAX),
+                0,
+                MAX_EVENTS as i64,
             ));
         }
         if self.series_bucket.0 == 0 {
-            errs.push(ConfigError::range(
+            errs.push(ConfigError::int_range(
                 "series_bucket_ms",
-                0.0,
-                1.0,
-                MAX_MS as f64,
+                0,
+                1,
+                MAX_MS as i64,
             ));
         }
         errs
@@ -527,8 +517,8 @@ impl SimConfig {
 
 /// The range error of an `effect.amount` outside ±[`MAX_EFFECT_AMOUNT`].
 pub(crate) fn effect_amount_range(field: &str, amount: i64) -> ConfigError {
-    let max = MAX_EFFECT_AMOUNT as f64;
-    ConfigError::range(field, amount as f64, -max, max)
+    let max = MAX_EFFECT_AMOUNT as i64;
+    ConfigError::int_range(field, amount, -max, max)
 }
 
 fn check_backoff(field: &str, b: &BackoffPolicy, errs: &mut Vec<ConfigError>) {
@@ -540,6 +530,19 @@ fn check_backoff(field: &str, b: &BackoffPolicy, errs: &mut Vec<ConfigError>) {
         });
     }
 }
+
+/// Smallest and largest rate, per second, of Poisson arrivals and of a token bucket.
+pub const RATE_RANGE: (f64, f64) = (1e-9, 1e6);
+
+fn check_rate(field: &str, rate: f64, errs: &mut Vec<ConfigError>) {
+    let (min, max) = RATE_RANGE;
+    if !(min..=max).contains(&rate) {
+        errs.push(ConfigError::range(field, rate, min, max));
+    }
+}
+
+/// Smallest mean or median of a random duration, ms (the file takes whole ms from 1).
+pub const MIN_DIST_MS: f64 = 0.001;
 
 fn check_prob(field: &str, p: f64, errs: &mut Vec<ConfigError>) {
     if !(0.0..=1.0).contains(&p) {
@@ -560,21 +563,21 @@ fn check_dist(field: &str, d: &DurationDist, errs: &mut Vec<ConfigError>) {
             }
         }
         DurationDist::Exponential { mean_ms } => {
-            if !(mean_ms.is_finite() && mean_ms > 0.0 && mean_ms <= max) {
+            if !(MIN_DIST_MS..=max).contains(&mean_ms) {
                 errs.push(ConfigError::range(
                     &format!("{field}.mean_ms"),
                     mean_ms,
-                    0.001,
+                    MIN_DIST_MS,
                     max,
                 ));
             }
         }
         DurationDist::LogNormal { p50_ms, p95_ms } => {
-            if !(p50_ms.is_finite() && p50_ms > 0.0 && p50_ms <= max) {
+            if !(MIN_DIST_MS..=max).contains(&p50_ms) {
                 errs.push(ConfigError::range(
                     &format!("{field}.p50_ms"),
                     p50_ms,
-                    0.001,
+                    MIN_DIST_MS,
                     max,
                 ));
             } else if !(p95_ms.is_finite() && p95_ms >= p50_ms && p95_ms <= max) {

@@ -619,12 +619,10 @@ impl CustomRun {
                 min_ms: a,
                 max_ms: b,
             },
-            DurationMode::Exponential => DistFile::Exponential {
-                mean_ms: self.duration_ms as f64,
-            },
+            DurationMode::Exponential => DistFile::Exponential { mean_ms: a },
             DurationMode::Lognormal => DistFile::Lognormal {
-                p50_ms: self.duration_ms as f64,
-                p95_ms: self.duration_hi_ms as f64,
+                p50_ms: a,
+                p95_ms: b,
             },
         };
         let failure = match self.failure {

@@ -19,11 +19,11 @@ pub enum ConfigError {
         /// Path of the field.
         field: String,
         /// The rejected value.
-        value: f64,
+        value: Num,
         /// Smallest allowed value.
-        min: f64,
+        min: Num,
         /// Largest allowed value.
-        max: f64,
+        max: Num,
     },
     /// A backoff whose cap is below its base.
     CapBelowBase {
@@ -48,14 +48,47 @@ pub enum ConfigError {
     },
 }
 
+/// A number in an error message, kept as it was read: a whole number exactly (also beyond
+/// 2^53, which an `f64` would round), any other number readably ([`Num::Float`]'s display).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A whole number (counts, ms, indexes).
+    Int(i64),
+    /// A number that may have a fraction (rates, probabilities).
+    Float(f64),
+}
+
+impl fmt::Display for Num {
+    /// `Int` in full (`9007199254740993`); `Float` in plain decimals from 10^-9 up to 10^15
+    /// (`0.000000001`, `40.5`, `1000000`), otherwise with an exponent (`1e300`, `1e-300`),
+    /// never as a 300-digit number; both with the shortest digits that read back the same.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Float(x) if x == 0.0 || (1e-9..1e15).contains(&x.abs()) => write!(f, "{x}"),
+            Num::Float(x) => write!(f, "{x:e}"),
+        }
+    }
+}
+
 impl ConfigError {
-    /// An [`ConfigError::OutOfRange`] for `field`.
+    /// An [`ConfigError::OutOfRange`] for `field`, of a number that may have a fraction.
     pub fn range(field: &str, value: f64, min: f64, max: f64) -> ConfigError {
         ConfigError::OutOfRange {
             field: field.to_owned(),
-            value,
-            min,
-            max,
+            value: Num::Float(value),
+            min: Num::Float(min),
+            max: Num::Float(max),
+        }
+    }
+
+    /// An [`ConfigError::OutOfRange`] for `field`, of a whole number.
+    pub fn int_range(field: &str, value: i64, min: i64, max: i64) -> ConfigError {
+        ConfigError::OutOfRange {
+            field: field.to_owned(),
+            value: Num::Int(value),
+            min: Num::Int(min),
+            max: Num::Int(max),
         }
     }
 
@@ -91,7 +124,7 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::NoWorkers { jobs } => write!(
                 f,
-                "workers.count is 0 but {jobs} jobs arrive; allowed: 1 to {} when there are jobs",
+                "workers.count is 0 but {jobs} jobs arrive; allowed: 0 to {} (at least 1 when jobs arrive)",
                 super::config::MAX_WORKERS
             ),
             ConfigError::Invalid { field, reason } => write!(f, "{field}: {reason}"),

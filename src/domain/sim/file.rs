@@ -6,8 +6,10 @@
 //! (`{"type": "atomic", "x": 1}`); an object must be written as a JSON object (serde would also
 //! take a list of its values in field order); nothing may follow the top-level object. A value
 //! of the wrong type names its path, inside tagged objects too (`arrivals[0].pattern.count`),
-//! and a number field's range. Times are whole milliseconds. Every range finding is returned,
-//! not only the first. Example:
+//! and a number field's range. Times are whole milliseconds (`mean_ms`, `p50_ms`, `p95_ms`
+//! too, from 1). An optional field is left out for its default; `null` is refused as the wrong
+//! type. `growth` and `jitter` are names (`"exponential"`), not objects. Every range finding is
+//! returned, not only the first. Example:
 //!
 //! ```json
 //! { "seed": 7,
@@ -24,9 +26,9 @@ use super::backoff::{BackoffPolicy, Growth, Jitter};
 use super::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
-    MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+    MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS, RATE_RANGE,
 };
-use super::error::ConfigError;
+use super::error::{ConfigError, Num};
 use super::jobs::Retention;
 use super::time::{SimDuration, SimTime};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
@@ -174,13 +176,61 @@ fn object<'de, D: Deserializer<'de>, T: Deserialize<'de> + FileObject>(
     Obj::deserialize(d).map(|Obj(t)| t)
 }
 
-/// `deserialize_with` for an optional struct field: an object or `null`.
+/// `deserialize_with` for an optional struct field: an object (left out: `None`; `null` is
+/// refused as the wrong type, as it means nothing a left-out field does not).
 fn opt_object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de> + FileObject,
 {
-    Option::<Obj<T>>::deserialize(d).map(|o| o.map(|Obj(t)| t))
+    Obj::<T>::deserialize(d).map(|Obj(t)| Some(t))
+}
+
+/// `deserialize_with` for an optional field: its value (left out: `None`, the default);
+/// `null` is refused as the wrong type, naming what the field takes.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A JSON value's type as the decoder names it in "invalid type: …".
+fn json_type(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
+        Value::Number(n) => format!("integer `{n}`"),
+        Value::String(s) => format!("string {s:?}"),
+        Value::Array(_) => "list".to_owned(),
+        Value::Object(_) => "object".to_owned(),
+    }
+}
+
+/// `deserialize_with` for a field that takes one of the `names` (`"fixed" or "exponential"`)
+/// as a JSON string: anything else (an object `{"type": "fixed"}`, `null`) is refused naming
+/// them.
+fn by_name<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+    names: &str,
+) -> Result<Option<T>, D::Error> {
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        v @ serde_json::Value::String(_) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(D::Error::custom),
+        other => Err(D::Error::custom(format_args!(
+            "invalid type: {}, expected a name as a string: {names}",
+            json_type(&other)
+        ))),
+    }
+}
+
+fn growth_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Growth>, D::Error> {
+    by_name(d, "\"fixed\" or \"exponential\"")
+}
+
+fn jitter_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Jitter>, D::Error> {
+    by_name(d, "\"none\", \"full\", \"equal\" or \"decorrelated\"")
 }
 
 /// `deserialize_with` for a list of structs: a list of objects.
@@ -241,7 +291,11 @@ pub struct SimConfigFile {
     )]
     pub claim: Option<ClaimFile>,
     /// Lease, ms (default 30 000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub lease_ms: Option<i64>,
     /// Queue retry wait (default fixed 200 ms).
     #[serde(
@@ -268,7 +322,11 @@ pub struct SimConfigFile {
     )]
     pub downstream: Option<DownstreamFile>,
     /// Intake (default queue, no publish failures).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub intake: Option<IntakeFile>,
     /// Run bounds.
     #[serde(
@@ -281,13 +339,21 @@ pub struct SimConfigFile {
     #[serde(default = "yes")]
     pub log: bool,
     /// Queue-depth series bucket, ms (default 1000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub series_bucket_ms: Option<i64>,
     /// Rows of finished jobs the final table keeps: the first `keep_rows` ids, 0 ..= 2 000 000
     /// (default: every row). Later rows are deleted once finished, as a queue's pruner deletes
     /// finished jobs; counts, waits, latencies and the attempts chart still cover every job
     /// (`Retention::FirstRows`). For large runs: memory then follows the jobs in flight.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub keep_rows: Option<i64>,
 }
 
@@ -301,16 +367,29 @@ fn one_i64() -> i64 {
     1
 }
 
-/// Reads `seed` as any integer and refuses those outside `0 ..= u64::MAX` with a message
-/// naming the allowed range.
+/// Reads `seed` as any JSON value: a whole number outside `0 ..= u64::MAX` is refused as out
+/// of range, anything else (a string, a fraction, …) as the wrong type, both naming the range.
 fn seed_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    let v = serde_json::Value::deserialize(d)?;
-    v.as_u64().ok_or_else(|| {
-        serde::de::Error::custom(format!(
-            "{v} is out of range; allowed: 0 to {} (a whole number)",
+    use serde_json::Value;
+    let v = Value::deserialize(d)?;
+    if let Some(seed) = v.as_u64() {
+        return Ok(seed);
+    }
+    let whole = |n: &serde_json::Number| {
+        n.as_i64().is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+    };
+    let message = match &v {
+        Value::Number(n) if whole(n) => format!(
+            "{n} is out of range; allowed: 0 to {} (a whole number)",
             u64::MAX
-        ))
-    })
+        ),
+        other => format!(
+            "invalid type: {}, expected a whole number from 0 to {}",
+            json_type(other),
+            u64::MAX
+        ),
+    };
+    Err(serde::de::Error::custom(message))
 }
 fn yes() -> bool {
     true
@@ -324,13 +403,29 @@ pub struct KindFile {
     pub name: String,
     #[serde(default = "three")]
     pub max_attempts: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub duration: Option<DistFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub failure: Option<FailureFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub error: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub error_class: Option<ErrorClass>,
     #[serde(
         default,
@@ -353,8 +448,8 @@ tagged_file_enum! {
         expecting "a duration object such as {\"type\": \"fixed\", \"ms\": 100}", {
         Fixed { ms: i64 },
         Uniform { min_ms: i64, max_ms: i64 },
-        Exponential { mean_ms: f64 },
-        Lognormal { p50_ms: f64, p95_ms: f64 },
+        Exponential { mean_ms: i64 },
+        Lognormal { p50_ms: i64, p95_ms: i64 },
     }
 }
 
@@ -378,7 +473,11 @@ pub struct EffectFile {
     /// Added to the balance by each applied run: a whole number from −1 000 000 000 to
     /// 1 000 000 000 ([`MAX_EFFECT_AMOUNT`]).
     pub amount: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub idempotency_key: Option<String>,
 }
 
@@ -418,11 +517,19 @@ tagged_file_enum! {
 pub struct WorkersFile {
     pub count: i64,
     /// Idle poll interval, ms; 0: woken on work (default 50).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub poll_ms: Option<i64>,
     #[serde(default)]
     pub crash_probability: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub restart_after_ms: Option<i64>,
 }
 
@@ -432,11 +539,11 @@ tagged_file_enum! {
     pub enum ClaimFile read as ClaimRead, expecting CLAIM_EXPECTED, {
         Atomic,
         TwoStatement {
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
             gap_ms: Option<i64>,
         },
         ForUpdate {
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
             lock_timeout_ms: Option<i64>,
         },
         Nowait,
@@ -454,9 +561,17 @@ const CLAIM_EXPECTED: &str = "a claim strategy: \"atomic\", \"two-statement\" (o
 pub struct BackoffFile {
     pub base_ms: i64,
     pub cap_ms: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "growth_by_name"
+    )]
     pub growth: Option<Growth>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "jitter_by_name"
+    )]
     pub jitter: Option<Jitter>,
 }
 
@@ -535,9 +650,17 @@ tagged_file_enum! {
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct LimitsFile {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub max_events: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub max_time_ms: Option<i64>,
 }
 
@@ -599,9 +722,9 @@ fn number_range(field: &str) -> Option<(bool, f64, f64)> {
     }
     let ms = (true, 0.0, MAX_MS as f64);
     let attempts = (true, 0.0, MAX_ATTEMPTS as f64);
-    let rate = (false, 1e-9, 1e6);
+    let rate = (false, RATE_RANGE.0, RATE_RANGE.1);
     let probability = (false, 0.0, 1.0);
-    let positive_ms = (false, 0.001, MAX_MS as f64);
+    let positive_ms = (true, 1.0, MAX_MS as f64);
     let dist = |name: &str| match name {
         "ms" | "min_ms" | "max_ms" => Some(ms),
         "mean_ms" | "p50_ms" | "p95_ms" => Some(positive_ms),
@@ -618,7 +741,6 @@ fn number_range(field: &str) -> Option<(bool, f64, f64)> {
         "kinds.failure.k" | "in_worker_retry.max_retries" | "intake.fallback_calls" => attempts,
         "kinds.failure.p" | "workers.crash_probability" | "intake.publish_failure" => probability,
         "kinds.effect.amount" => (true, -(MAX_EFFECT_AMOUNT as f64), MAX_EFFECT_AMOUNT as f64),
-        "arrivals.kind" => (true, 0.0, f64::from(u32::MAX)),
         "arrivals.pattern.count" | "keep_rows" => (true, 0.0, MAX_JOBS as f64),
         "arrivals.pattern.rate_per_s" | "downstream.rate_limit.rate_per_s" => rate,
         "workers.count" | "downstream.capacity" => (true, 0.0, MAX_WORKERS as f64),
@@ -675,18 +797,47 @@ fn readable(field: &str, message: &str) -> String {
         return format!("expected {CLAIM_EXPECTED}");
     }
     let mut m = message.to_owned();
-    // A number field of the wrong type: the field's own range, as a value out of it is told.
-    if let Some((whole, min, max)) = number_range(field) {
-        for rust in ["expected i64", "expected f64"] {
-            if let Some(i) = m.find(rust) {
-                let what = if whole { "a whole number" } else { "a number" };
-                m = format!(
-                    "{}expected {what} from {min} to {max}{}",
-                    &m[..i],
-                    &m[i + rust.len()..]
-                );
+    // A float as the decoder prints it (`1e300` in full, 301 digits): readably.
+    let float = "floating point `";
+    if let Some(i) = m.find(float).map(|i| i + float.len()) {
+        if let Some(j) = m[i..].find('`').map(|j| i + j) {
+            if let Ok(x) = m[i..j].parse::<f64>() {
+                m = format!("{}{}{}", &m[..i], Num::Float(x), &m[j..]);
             }
         }
+    }
+    // A number field of the wrong type: the field's own range, as a value out of it is told.
+    let range = number_range(field).map(|(whole, min, max)| {
+        let what = if whole { "a whole number" } else { "a number" };
+        let note = if field == "workers.count" {
+            " (at least 1 when jobs arrive)"
+        } else {
+            ""
+        };
+        format!(
+            "expected {what} from {} to {}{note}",
+            Num::Float(min),
+            Num::Float(max)
+        )
+    });
+    let range = range.or_else(|| {
+        (field.starts_with("arrivals[") && field.ends_with("].kind")).then(|| {
+            "expected a whole number: the index of a kind in `kinds`, from 0 (the first) to their count − 1".to_owned()
+        })
+    });
+    if let Some(range) = range {
+        for rust in ["expected i64", "expected f64"] {
+            if let Some(i) = m.find(rust) {
+                m = format!("{}{range}{}", &m[..i], &m[i + rust.len()..]);
+            }
+        }
+    }
+    if m.starts_with("invalid type: null") {
+        let at = m.find(" at line ").unwrap_or(m.len());
+        m.insert_str(
+            at,
+            "; null is not a value here: leave the field out for its default",
+        );
     }
     // Structs and tagged objects say what they expect themselves ([`FileObject`],
     // [`tagged_file_enum!`]); what is left is the decoder's words for JSON values.
@@ -714,7 +865,7 @@ impl Check {
     fn int(&mut self, field: &str, v: i64, min: u64, max: u64) -> u64 {
         if v < 0 || (v as u64) < min || (v as u64) > max {
             self.0
-                .push(ConfigError::range(field, v as f64, min as f64, max as f64));
+                .push(ConfigError::int_range(field, v, min as i64, max as i64));
             min
         } else {
             v as u64
@@ -744,8 +895,13 @@ impl Check {
                 min_ms: self.ms(&format!("{field}.min_ms"), min_ms),
                 max_ms: self.ms(&format!("{field}.max_ms"), max_ms),
             },
-            DistFile::Exponential { mean_ms } => DurationDist::Exponential { mean_ms },
-            DistFile::Lognormal { p50_ms, p95_ms } => DurationDist::LogNormal { p50_ms, p95_ms },
+            DistFile::Exponential { mean_ms } => DurationDist::Exponential {
+                mean_ms: self.int(&format!("{field}.mean_ms"), mean_ms, 1, MAX_MS) as f64,
+            },
+            DistFile::Lognormal { p50_ms, p95_ms } => DurationDist::LogNormal {
+                p50_ms: self.int(&format!("{field}.p50_ms"), p50_ms, 1, MAX_MS) as f64,
+                p95_ms: self.int(&format!("{field}.p95_ms"), p95_ms, 1, MAX_MS) as f64,
+            },
         }
     }
 
@@ -807,11 +963,11 @@ impl SimConfigFile {
                 },
                 PatternFile::Times { at_ms } => {
                     if at_ms.len() as u64 > MAX_JOBS {
-                        c.0.push(ConfigError::range(
+                        c.0.push(ConfigError::int_range(
                             &f("pattern.at_ms"),
-                            at_ms.len() as f64,
-                            0.0,
-                            MAX_JOBS as f64,
+                            i64::try_from(at_ms.len()).unwrap_or(i64::MAX),
+                            0,
+                            MAX_JOBS as i64,
                         ));
                     }
                     Pattern::Times {
@@ -824,10 +980,12 @@ impl SimConfigFile {
                     }
                 }
             };
-            cfg.arrivals.push(Arrivals {
-                kind: c.int(&f("kind"), a.kind, 0, u32::MAX.into()) as usize,
-                pattern,
-            });
+            // The kinds defined are the range; with none, `validate` says that instead.
+            let kind = match self.kinds.len() {
+                0 => 0,
+                n => c.int(&f("kind"), a.kind, 0, n as u64 - 1) as usize,
+            };
+            cfg.arrivals.push(Arrivals { kind, pattern });
         }
         let w = &self.workers;
         let count = c.int("workers.count", w.count, 0, MAX_WORKERS);

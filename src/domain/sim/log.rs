@@ -635,7 +635,17 @@ impl Line<'_> {
                 .map_or(("", 0), |k| (k.name.as_str(), k.max_attempts));
             write!(f, " job#{} {name} {}/{max}", e.job, e.attempt)?;
         }
-        f.write_str(": ")
+        // A submission's line names it where a job's names the job, then its colon:
+        // `0.020s submission 2: downstream ok → accepted`, as `0.020s job#2 …: done`.
+        let submission = matches!(
+            e.event,
+            LogEvent::SubmissionFallback { .. }
+                | LogEvent::SubmissionFailed { .. }
+                | LogEvent::SubmissionAccepted { .. }
+                | LogEvent::SubmissionRetry { .. }
+                | LogEvent::SubmissionGaveUp { .. }
+        );
+        f.write_str(if submission { " " } else { ": " })
     }
 
     /// The line in `lang`, from the templates in `locales/sim-log.yml`: the English ones are
