@@ -5,13 +5,17 @@ worker, 10 % of runs fail and the job is retried after a full-jitter wait
 U(0, min(1.5 s, 50 ms * 2**n)) (n = retry number, 0-based), at most 5 attempts, then dead.
 The same as `MmcModel::bench` in src/domain/sim/erlang.rs.
 
-Usage: python3 bench/simpy_mmc.py [JOBS]   (default 1_000_000; needs `pip install simpy`)
+Usage: python3 bench/simpy_mmc.py [JOBS] [ROUNDS]   (defaults 1_000_000 and 3; needs
+`pip install simpy`)
 Build the Rust side first: `cargo build --profile bench --example mmc_native`. The script
 runs SimPy, then target/release/examples/mmc_native, and prints wall time and CPU time for
 both and their ratios (CPU time is the fairer figure on a shared, loaded machine). Both sides
 time the run inside their own process (SimPy: `env.run()`; Rust: `Simulation::new` to the end
-of `run`) in a fresh process: SimPy once, Rust seven times (the median is reported); the Rust
-process's whole CPU time (start-up, page faults, exit) is printed too.
+of `run`) in a fresh process. Each round runs SimPy once per variant with the Rust model run
+in seven fresh processes right before and seven right after it (the median of those 14 is
+that SimPy run's Rust figure, so both come from the same minutes of a machine whose speed
+drifts); the Rust process's whole CPU time (start-up, page faults, exit) is printed too. The
+last two lines give the median ratio over the rounds.
 """
 import os
 import random
@@ -131,23 +135,50 @@ def run_rust(jobs, runs=7):
     return results[len(results) // 2]
 
 
+def around(jobs, simpy_run):
+    """Runs `simpy_run(jobs)` with the Rust model measured right before and right after it
+    (7 fresh processes each side) and returns SimPy's result and the median of those 14 Rust
+    runs: on a shared machine whose speed drifts from one minute to the next, the Rust figure
+    then comes from the same minutes as SimPy's, not from whenever the script reaches it."""
+    before = [run_rust_once(jobs) for _ in range(7)]
+    py = simpy_run(jobs)
+    after = [run_rust_once(jobs) for _ in range(7)]
+    rust = sorted(before + after, key=lambda r: r[1])
+    return py, rust[len(rust) // 2]
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def main():
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    py_s, py_cpu, stats = run_simpy(jobs)
-    print(f"simpy  jobs={jobs} wall_s={py_s:.2f} cpu_s={py_cpu:.2f} jobs_per_s={jobs / py_s:,.0f} "
-          f"done={stats['done']} dead={stats['dead']} runs={stats['runs']}")
-    rec_s, rec_cpu, rec = run_simpy_recording(jobs)
-    print(f"simpy+ jobs={jobs} wall_s={rec_s:.2f} cpu_s={rec_cpu:.2f} (also recording waits, "
-          f"latencies and queue depth, as the engine does) done={rec['done']} dead={rec['dead']}")
-    rs_s, rs_cpu, rs_whole, events = run_rust(jobs)
-    print(f"rust   jobs={jobs} wall_s={rs_s:.3f} cpu_s={rs_cpu:.3f} (the run, timed in the process as "
-          f"SimPy's is; median of 7 fresh processes) whole_process_cpu_s={rs_whole:.3f} "
-          f"jobs_per_s={jobs / rs_s:,.0f} events={events}")
-    print(f"ratio  simpy/rust: wall {py_s / rs_s:.1f}x, cpu {py_cpu / rs_cpu:.1f}x "
-          f"(same model, same job count; {py_cpu / rs_whole:.1f}x against the whole Rust process)")
-    print(f"ratio  simpy+/rust: wall {rec_s / rs_s:.1f}x, cpu {rec_cpu / rs_cpu:.1f}x "
-          f"(same model and the same recorded outputs; {rec_cpu / rs_whole:.1f}x against the whole "
-          f"Rust process)")
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    bare, rec = [], []
+    for r in range(1, rounds + 1):
+        (py_s, py_cpu, stats), (rs_s, rs_cpu, rs_whole, events) = around(jobs, run_simpy)
+        print(f"round {r}: simpy  jobs={jobs} cpu_s={py_cpu:.2f} jobs_per_s={jobs / py_s:,.0f} "
+              f"done={stats['done']} dead={stats['dead']} runs={stats['runs']}")
+        print(f"round {r}: rust   cpu_s={rs_cpu:.3f} wall_s={rs_s:.3f} (the run, timed in the process "
+              f"as SimPy's is; median of 7 fresh processes before and 7 after SimPy) "
+              f"whole_process_cpu_s={rs_whole:.3f} events={events}")
+        print(f"round {r}: ratio  simpy/rust cpu {py_cpu / rs_cpu:.1f}x (wall {py_s / rs_s:.1f}x; "
+              f"{py_cpu / rs_whole:.1f}x against the whole Rust process)")
+        bare.append(py_cpu / rs_cpu)
+        (rec_s, rec_cpu, rec_stats), (rs_s, rs_cpu, rs_whole, _) = around(jobs, run_simpy_recording)
+        print(f"round {r}: simpy+ cpu_s={rec_cpu:.2f} (also recording waits, latencies and queue "
+              f"depth, as the engine does) done={rec_stats['done']} dead={rec_stats['dead']}")
+        print(f"round {r}: rust   cpu_s={rs_cpu:.3f} (median of the 14 runs around simpy+)")
+        print(f"round {r}: ratio  simpy+/rust cpu {rec_cpu / rs_cpu:.1f}x (same model and the same "
+              f"recorded outputs)")
+        rec.append(rec_cpu / rs_cpu)
+    print(f"ratio  simpy/rust (same model, same job count), median of {rounds} rounds: "
+          f"{median(bare):.1f}x (rounds: {', '.join(f'{x:.1f}' for x in bare)})")
+    print(f"ratio  simpy+/rust (same model and the same recorded outputs), median of {rounds} "
+          f"rounds: {median(rec):.1f}x (rounds: {', '.join(f'{x:.1f}' for x in rec)})")
+
 
 if __name__ == "__main__":
     main()
