@@ -353,7 +353,11 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
     // Grouped bars write their value above them: a line of room below the y axis title, so
     // the tallest bar's value never runs into it.
-    let room = if layout == Layout::Grouped { FONT + 3.0 } else { 0.0 };
+    let room = if layout == Layout::Grouped {
+        FONT + 3.0
+    } else {
+        0.0
+    };
     let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(top), room);
     // Slot 0's left edge and the slots' width, in pixels.
     let (first, w) = match slots {

@@ -276,7 +276,10 @@ fn reveal_lit(fig: &NodeRef) {
         hi = hi.max(r.right());
     };
     for i in 0..lit.length() {
-        if let Some(e) = lit.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+        if let Some(e) = lit
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        {
             take(&e);
             // The arrow's state box too, so the count it changed is read with it.
             let to = e.get_attribute("data-to").unwrap_or_default();

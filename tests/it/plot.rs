@@ -645,7 +645,10 @@ fn grouped_bar_values_stay_clear_of_the_y_axis_title() {
         // Text of 11 px: the title's descent ends ~3 px below its baseline, a value's cap
         // height starts ~9 px above its own.
         for v in text_ys(&svg, "plot-value") {
-            assert!(v - 9.0 >= title + 3.0, "{layout:?}: value at {v}, title at {title}\n{svg}");
+            assert!(
+                v - 9.0 >= title + 3.0,
+                "{layout:?}: value at {v}, title at {title}\n{svg}"
+            );
         }
     }
 }

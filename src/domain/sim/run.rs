@@ -15,10 +15,10 @@ use super::charts::ChartData;
 use super::engine::Simulation;
 use super::frames::{run_with_frames, Frame};
 use super::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
-use crate::domain::lang::Lang;
-use rust_i18n::t;
 use super::report::Report;
 use super::scenario::Scenario;
+use crate::domain::lang::Lang;
+use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
 /// What to run.
