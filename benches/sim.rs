@@ -2,7 +2,7 @@
 //! Run: `cargo bench --bench sim`. See bench/README.md for the SimPy and wasm comparisons.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
 use modality_advisor::domain::sim::Simulation;
 use std::hint::black_box;
 

@@ -4,7 +4,7 @@
 //! bench/simpy_mmc.py measures SimPy's `env.run()`) and events/s; with `digest`, also
 //! `trace_digest(1)` (compared with wasm by bench/wasm_node.mjs).
 
-use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
 use modality_advisor::domain::sim::Simulation;
 use std::time::Instant;
 

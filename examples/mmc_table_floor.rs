@@ -6,7 +6,7 @@
 //! gap between its instruction count and the engine's is the cost of that. Run:
 //! `cargo run --profile bench --example mmc_table_floor -- [JOBS]`.
 
-use modality_advisor::domain::sim::time::{SimDuration, SimTime};
+use modality_advisor::domain::sim::core::time::{SimDuration, SimTime};
 use modality_advisor::domain::sim::{
     ErrorId, EventQueue, JobId, JobsTable, KindId, Released, Retention,
 };

@@ -2,7 +2,7 @@
 //! `cargo build --profile bench --target wasm32-unknown-unknown --example mmc_wasm`, run with
 //! `node bench/wasm_node.mjs`.
 
-use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
 use modality_advisor::domain::sim::Simulation;
 
 /// Runs the M/M/c-with-retries model with `jobs` jobs; returns the number of events

@@ -17,7 +17,7 @@
 use crate::domain::export;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
-use crate::domain::sim::run::LOAD_SCENARIO;
+use crate::domain::sim::runner::LOAD_SCENARIO;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -272,7 +272,7 @@ fn parse_seed(raw: &str) -> Result<u64, String> {
 
 /// The mmc-load scenario's job count: 1 to [`MAX_LOAD_JOBS`]; the error gives the range.
 fn parse_jobs(raw: &str) -> Result<u64, String> {
-    use crate::domain::sim::run::MAX_LOAD_JOBS;
+    use crate::domain::sim::runner::MAX_LOAD_JOBS;
     crate::domain::number::parse_whole(raw)
         .filter(|n| (1..=MAX_LOAD_JOBS).contains(n))
         .ok_or_else(|| {
@@ -450,14 +450,14 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
         })?
     };
     // The run's fingerprint: the browser's simulator shows the same for the same run.
-    let hash = crate::domain::sim::run::trace_hash(&report);
+    let hash = crate::domain::sim::runner::trace_hash(&report);
     Ok(render_report(report, &hash, args))
 }
 
 /// `simulate --scenario mmc-load [--jobs N]`: the browser's Load preset (the benchmark's
 /// M/M/c-with-retries model), with the fingerprint the page shows for the same run.
 fn simulate_load(args: &SimulateArgs) -> Result<String, Vec<String>> {
-    use crate::domain::sim::run::{load_fingerprint, load_preset_config};
+    use crate::domain::sim::runner::{load_fingerprint, load_preset_config};
     use crate::domain::sim::{Report, Simulation};
     if let Some(v) = args.variant.as_deref().filter(|v| *v != "bench") {
         return Err(vec![format!(

@@ -1,7 +1,7 @@
 //! The simulation Web Worker (built by Trunk with `data-type="worker"`): receives a
 //! `RunRequest` as JSON text, runs the queue engine, posts progress and the result back; keeps
 //! the last run's event log and answers `LogRequest`s with slices of it.
-//! All logic is in `modality_advisor::domain::sim::run`; this only moves strings.
+//! All logic is in `modality_advisor::domain::sim::runner`; this only moves strings.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -10,7 +10,7 @@ fn main() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post_scope = scope.clone();
     // The last finished run's event log lives here, answering the page's slice requests.
-    let mut state = modality_advisor::domain::sim::run::WorkerState::new();
+    let mut state = modality_advisor::domain::sim::runner::WorkerState::new();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
@@ -24,7 +24,9 @@ fn main() {
     // The handler lives as long as the worker.
     onmessage.forget();
     // Tell the page that requests can come (it holds them until then).
-    let _ = scope.post_message(&JsValue::from_str(modality_advisor::ui::glue::WORKER_READY));
+    let _ = scope.post_message(&JsValue::from_str(
+        modality_advisor::ui::browser::WORKER_READY,
+    ));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

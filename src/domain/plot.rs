@@ -1,6 +1,6 @@
 //! A small SVG chart writer: linear scales with "nice" 1-2-5 ticks, axes with tick labels and
 //! unit labels, line / step series, grouped or stacked bars, a legend. Pure string work, no
-//! browser, no dependency; the simulator's charts ([`crate::domain::sim::charts`]) are built
+//! browser, no dependency; the simulator's charts ([`crate::domain::sim::results::charts`]) are built
 //! on it.
 //!
 //! What the output looks like:

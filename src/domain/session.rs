@@ -7,8 +7,8 @@
 use crate::domain::flowchart::{Answer, Answers, QuestionId};
 use crate::domain::sheet::import::check_sheet;
 use crate::domain::sheet::{DecisionAnswer, JobSheet};
-use crate::domain::sim::custom::{CustomRun, KnobError};
-use crate::domain::sim::run::{LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::runner::{LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::setup::knobs::{CustomRun, KnobError};
 use crate::domain::sim::Scenario;
 use serde::{Deserialize, Serialize};
 

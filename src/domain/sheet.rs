@@ -134,13 +134,13 @@ impl Decision {
 }
 
 /// How the wait between attempts grows (`fixed` | `exponential`): the simulator's
-/// [`Growth`](crate::domain::sim::backoff::Growth), so a sheet's policy means exactly what the
+/// [`Growth`](crate::domain::sim::core::backoff::Growth), so a sheet's policy means exactly what the
 /// engine runs.
-pub use crate::domain::sim::backoff::Growth as BackoffKind;
+pub use crate::domain::sim::core::backoff::Growth as BackoffKind;
 /// Randomisation of the wait (`none` | `full` | `equal` | `decorrelated`; AWS Architecture
 /// Blog, "Exponential Backoff And Jitter"): the simulator's
 /// [`Jitter`].
-pub use crate::domain::sim::backoff::Jitter;
+pub use crate::domain::sim::core::backoff::Jitter;
 
 /// The wait strategy between attempts. Units: milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

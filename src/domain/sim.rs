@@ -21,41 +21,27 @@
 //! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
-pub mod backoff;
-pub mod charts;
-pub mod compare;
-pub mod config;
-pub mod contention;
-pub mod custom;
-pub mod depth;
+pub mod core;
 pub mod engine;
-pub mod erlang;
-pub mod error;
-pub mod event_queue;
-pub mod file;
-pub mod frames;
 pub mod jobs;
-pub mod log;
-pub mod report;
-pub mod rng;
-pub mod run;
-pub mod scenario;
-mod stats;
-pub mod time;
+pub mod reference;
+pub mod results;
+pub mod runner;
+pub mod setup;
 
-pub use backoff::{BackoffPolicy, Growth, Jitter, Strategy};
-pub use config::{
+pub use self::core::backoff::{BackoffPolicy, Growth, Jitter, Strategy};
+pub use self::core::event_queue::EventQueue;
+pub use self::core::rng::SimRng;
+pub use self::core::time::{SimDuration, SimTime};
+pub use engine::{CallResult, Counters, Simulation, StopReason};
+pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
+pub use reference::contention::{run_contention, ContentionConfig, ContentionResult};
+pub use results::log::{EventLog, LogEntry, LogEvent, LogNames};
+pub use results::report::{JobRow, Metrics, Percentiles, Report};
+pub use setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Limits, Pattern, SimConfig, TokenBucket, WorkerSpec,
 };
-pub use contention::{run_contention, ContentionConfig, ContentionResult};
-pub use engine::{CallResult, Counters, Simulation, StopReason};
-pub use error::{ConfigError, Num};
-pub use event_queue::EventQueue;
-pub use file::{load_config, SimConfigFile};
-pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
-pub use log::{EventLog, LogEntry, LogEvent, LogNames};
-pub use report::{JobRow, Metrics, Percentiles, Report};
-pub use rng::SimRng;
-pub use scenario::{run_scenario, trace_digest, Scenario};
-pub use time::{SimDuration, SimTime};
+pub use setup::config_file::{load_config, SimConfigFile};
+pub use setup::error::{ConfigError, Num};
+pub use setup::scenario::{run_scenario, trace_digest, Scenario};

@@ -2,13 +2,13 @@
 
 use crate::domain::place::Place;
 use crate::domain::Lang;
-use crate::ui::chart::Chart;
-use crate::ui::glue;
-use crate::ui::result::ResultCard;
+use crate::ui::browser;
+use crate::ui::decide::flowchart::Chart;
+use crate::ui::decide::result::ResultCard;
+use crate::ui::decide::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
 use crate::ui::sheet::SheetScreen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, AppState, Screen};
-use crate::ui::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
 use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,6 +1,11 @@
 //! The job definition sheet screen: every field editable with units, the default's reason and
 //! the findings beside each field, the retry timeline, import, the example, and the print view.
 
+pub mod export_bar;
+pub mod form;
+pub mod print_view;
+pub mod timeline;
+
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Finding, Severity};
 use crate::domain::sheet::edit::SheetEdit;
@@ -9,12 +14,14 @@ use crate::domain::sheet::prefill::default_reason;
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
 };
-use crate::ui::export_bar::ExportBar;
-use crate::ui::form::{lines, refused_fields, ChoiceField, DurationField, NumberField, TextField};
-use crate::ui::glue;
-use crate::ui::print_view::PrintView;
+use crate::ui::browser;
+use crate::ui::sheet::export_bar::ExportBar;
+use crate::ui::sheet::form::{
+    lines, refused_fields, ChoiceField, DurationField, NumberField, TextField,
+};
+use crate::ui::sheet::print_view::PrintView;
+use crate::ui::sheet::timeline::Timeline;
 use crate::ui::state::{Action, AppContext, SheetNotice};
-use crate::ui::timeline::Timeline;
 use rust_i18n::t;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -192,7 +199,7 @@ pub fn SheetScreen() -> Html {
         let ctx = ctx.clone();
         Callback::from(move |_| {
             // Not with a refused value on screen: the simulator would get the last accepted one.
-            if crate::ui::export_bar::allowed(&ctx, crate::ui::state::Output::Simulate) {
+            if crate::ui::sheet::export_bar::allowed(&ctx, crate::ui::state::Output::Simulate) {
                 ctx.dispatch(Action::SimulateSheet);
             }
         })

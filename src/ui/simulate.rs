@@ -3,18 +3,28 @@
 //! ([`RunResult`]) and Compare. The engine never runs on the
 //! main thread.
 
+pub mod charts;
+pub mod compare;
+pub mod event_log;
+pub mod job_states;
+pub mod knobs;
+pub mod run_result;
+pub mod stepper;
+
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::session::{sim_presets, sim_variants, SimEdit, CUSTOM_PRESET};
-use crate::domain::sim::compare::default_alternative;
-use crate::domain::sim::custom::{Change, CustomRun, Knob, KnobError};
-use crate::domain::sim::run::{LogRequest, RunMessage, RunRequest, LOAD_SCENARIO, MAX_LOAD_JOBS};
+use crate::domain::sim::results::compare::default_alternative;
+use crate::domain::sim::runner::{
+    LogRequest, RunMessage, RunRequest, LOAD_SCENARIO, MAX_LOAD_JOBS,
+};
+use crate::domain::sim::setup::knobs::{Change, CustomRun, Knob, KnobError};
 use crate::domain::sim::Scenario;
-use crate::ui::event_log::LogAnswer;
-use crate::ui::glue::SimWorker;
-use crate::ui::sim_compare::{RunLabel, SimCompare};
-use crate::ui::sim_knobs::SimKnobs;
-use crate::ui::sim_result::RunResult;
+use crate::ui::browser::SimWorker;
+use crate::ui::simulate::compare::{RunLabel, SimCompare};
+use crate::ui::simulate::event_log::LogAnswer;
+use crate::ui::simulate::knobs::SimKnobs;
+use crate::ui::simulate::run_result::RunResult;
 use crate::ui::state::{Action, AppContext};
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -191,7 +201,7 @@ pub fn SimulateScreen() -> Html {
             }
             if is_custom {
                 problems.extend(
-                    crate::ui::sim_knobs::refused_knobs()
+                    crate::ui::simulate::knobs::refused_knobs()
                         .into_iter()
                         .map(Problem::Refused),
                 );

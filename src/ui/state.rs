@@ -129,7 +129,7 @@ pub struct AppState {
     /// What a load or import replaced (sheet and answers), so it can be undone.
     pub before_load: Option<Box<(Option<JobSheet>, Answers)>>,
     /// The last finished simulation run (kept while the user visits other screens).
-    pub sim_result: Option<std::rc::Rc<crate::domain::sim::run::RunView>>,
+    pub sim_result: Option<std::rc::Rc<crate::domain::sim::runner::RunView>>,
     /// How many times "simulate these settings" was pressed: the simulator selects "your
     /// settings" (from the sheet) each time this changes.
     pub sim_sheet_requests: u32,
@@ -180,7 +180,7 @@ pub enum Action {
     /// Put back the sheet and answers a load or import replaced.
     UndoLoad,
     /// A simulation run finished.
-    SimResult(std::rc::Rc<crate::domain::sim::run::RunView>),
+    SimResult(std::rc::Rc<crate::domain::sim::runner::RunView>),
     /// The simulator's choices changed (a preset, variant, valid seed or jobs, a knob).
     SetSim(crate::domain::session::SimEdit),
     /// A form field (DOM id) shows a value it refused, with this message (in the page's

@@ -126,7 +126,7 @@ fn every_key_the_code_names_exists_in_both_languages() {
 #[test]
 fn keys_built_from_ids_exist_too() {
     use modality_advisor::domain::sheet::cron::CronField;
-    use modality_advisor::domain::sim::custom::Change;
+    use modality_advisor::domain::sim::setup::knobs::Change;
     let keys = locale_keys();
     let built = Change::ALL
         .iter()

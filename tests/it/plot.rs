@@ -1,13 +1,13 @@
 //! The SVG chart module (`domain::plot`) and the simulator's four charts
-//! (`domain::sim::charts`): ticks, escaping, degenerate series, the downstream-calls series.
+//! (`domain::sim::results::charts`): ticks, escaping, degenerate series, the downstream-calls series.
 
 use crate::sim_support::preset_view as view;
 use modality_advisor::domain::plot::{
     bars, escape, format_tick, lines, nice_ticks, Axis, Bars, Frame, Layout, Limits, Line, Slots,
     MAX_LINE_POINTS,
 };
-use modality_advisor::domain::sim::charts::{self, CallSeries, ChartData};
-use modality_advisor::domain::sim::run::{run, RunRequest, LOAD_SCENARIO};
+use modality_advisor::domain::sim::results::charts::{self, CallSeries, ChartData};
+use modality_advisor::domain::sim::runner::{run, RunRequest, LOAD_SCENARIO};
 use modality_advisor::domain::sim::{Scenario, SimDuration, Simulation, TokenBucket};
 use modality_advisor::domain::Lang;
 
@@ -598,7 +598,9 @@ fn a_custom_run_from_a_sheet_has_charts_too() {
             variant: None,
             seed: 1,
             jobs: None,
-            custom: Some(modality_advisor::domain::sim::custom::CustomRun::from_sheet(&sheet)),
+            custom: Some(
+                modality_advisor::domain::sim::setup::knobs::CustomRun::from_sheet(&sheet),
+            ),
         };
         let v = run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{:?}: {e:?}", entry.path()));
         let [done, dead, _] = v.charts.attempt_totals();

@@ -2,7 +2,7 @@
 //! unit from the data (`TimeUnit`), and a run without downstream calls says so.
 
 use crate::sim_support::preset_view as view;
-use modality_advisor::domain::sim::charts::{self, render_scaled, ChartScale, TimeUnit};
+use modality_advisor::domain::sim::results::charts::{self, render_scaled, ChartScale, TimeUnit};
 use modality_advisor::domain::Lang;
 
 /// The text of the first `<g class="{class}">…</g>` group: the axis ticks.

@@ -408,7 +408,7 @@ fn a_variant_with_a_config_file_is_refused() {
 
 #[test]
 fn the_load_preset_runs_from_the_cli_with_the_pages_fingerprint() {
-    use modality_advisor::domain::sim::run::{run, RunRequest, LOAD_SCENARIO};
+    use modality_advisor::domain::sim::runner::{run, RunRequest, LOAD_SCENARIO};
     // The page's Load preset at 3 000 jobs, seed 5 (with its event log, which the CLI does
     // not keep: the fingerprint must not depend on it).
     let req = RunRequest {

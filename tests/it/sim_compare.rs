@@ -1,9 +1,12 @@
-//! Compare's key numbers (`domain::sim::compare`): each preset pair calls out the fact its
+//! Compare's key numbers (`domain::sim::results::compare`): each preset pair calls out the fact its
 //! lesson is about, and large changes read as a factor.
 
-use modality_advisor::domain::sim::compare::{change, diff, KeyNumbers};
+use modality_advisor::domain::sim::results::compare::{change, diff, KeyNumbers};
 
-fn key(scenario: &str, variant: &str) -> modality_advisor::domain::sim::compare::KeyNumbers {
+fn key(
+    scenario: &str,
+    variant: &str,
+) -> modality_advisor::domain::sim::results::compare::KeyNumbers {
     crate::sim_support::preset_view(scenario, variant).key
 }
 
@@ -162,7 +165,7 @@ fn times_share_the_charts_unit() {
 
 #[test]
 fn times_are_written_in_the_language() {
-    use modality_advisor::domain::sim::compare::diff_in;
+    use modality_advisor::domain::sim::results::compare::diff_in;
     use modality_advisor::domain::Lang;
     let (a, b) = (
         key("duplicate-execution", "plain"),

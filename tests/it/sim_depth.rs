@@ -1,8 +1,8 @@
-//! The queue-depth series (`domain::sim::depth`): a step line with every change for small
+//! The queue-depth series (`domain::sim::results::depth`): a step line with every change for small
 //! runs, checked against the per-step frames; a bounded, peak-keeping envelope for big runs.
 
-use modality_advisor::domain::sim::depth::{DepthSeries, MAX_DEPTH_POINTS};
-use modality_advisor::domain::sim::frames::FrameRecorder;
+use modality_advisor::domain::sim::results::depth::{DepthSeries, MAX_DEPTH_POINTS};
+use modality_advisor::domain::sim::results::frames::FrameRecorder;
 use modality_advisor::domain::sim::{run_scenario, Scenario, SimDuration, SimTime, Simulation};
 
 /// The depth the step line shows at `t` seconds: the value of the last point at or before `t`.

@@ -1,7 +1,7 @@
 //! M/M/c without failures against Erlang C: the simulated mean wait lies inside the 95 %
 //! confidence interval (batch means) of the simulation, around the theoretical value.
 
-use modality_advisor::domain::sim::erlang::{erlang_c, mean_wait, MmcModel};
+use modality_advisor::domain::sim::reference::erlang::{erlang_c, mean_wait, MmcModel};
 use modality_advisor::domain::sim::Simulation;
 
 /// Batch-means 95 % CI of the mean wait (seconds): drops the first 5 % as warm-up and splits

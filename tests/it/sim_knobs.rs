@@ -3,11 +3,11 @@
 
 use modality_advisor::domain::lang::Lang;
 use modality_advisor::domain::sheet::import::import_json;
-use modality_advisor::domain::sim::compare::{default_alternative, diff, KeyNumbers};
-use modality_advisor::domain::sim::custom::{
+use modality_advisor::domain::sim::results::compare::{default_alternative, diff, KeyNumbers};
+use modality_advisor::domain::sim::runner::{handle, run, RunMessage, RunRequest};
+use modality_advisor::domain::sim::setup::knobs::{
     ArrivalMode, Change, CustomRun, DurationMode, Knob, KnobError,
 };
-use modality_advisor::domain::sim::run::{handle, run, RunMessage, RunRequest};
 use modality_advisor::domain::sim::{Growth, Jitter, Scenario};
 use std::process::Command;
 

@@ -22,10 +22,10 @@ fn english_lines_are_unchanged_so_the_trace_digest_is_too() {
 }
 
 use modality_advisor::domain::lang::Lang;
-use modality_advisor::domain::sim::log::{
+use modality_advisor::domain::sim::results::log::{
     ClaimHow, KindNames, LockError, LogEntry, LogEvent, LogNames, NO_WORKER,
 };
-use modality_advisor::domain::sim::run::{
+use modality_advisor::domain::sim::runner::{
     run, LogRequest, RunMessage, RunRequest, WorkerState, LOAD_SCENARIO, LOG_HEAD, LOG_MAX_JOBS,
     MAX_SLICE,
 };

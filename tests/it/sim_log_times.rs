@@ -3,8 +3,8 @@
 //! any sub-millisecond value writes six everywhere (`0.127000s` beside `1.265801s`), so the
 //! column lines up and no value is rounded.
 
-use modality_advisor::domain::sim::erlang::MmcModel;
-use modality_advisor::domain::sim::run::{run, RunRequest};
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
+use modality_advisor::domain::sim::runner::{run, RunRequest};
 use modality_advisor::domain::sim::{run_scenario, Scenario, Simulation};
 use modality_advisor::domain::Lang;
 

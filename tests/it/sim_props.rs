@@ -1,7 +1,7 @@
 //! Properties over generated configs: one state per job, attempts within max, backoff within
 //! `[0, cap]`, same seed ⇒ same trace, no config panics.
 
-use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
     FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, Retention,
@@ -332,7 +332,7 @@ proptest! {
         Just(f64::INFINITY),
     ]) {
         let plain = if x.is_nan() || x <= 0.0 { 0 } else if x >= u64::MAX as f64 { u64::MAX } else { (x + 0.5) as u64 };
-        prop_assert_eq!(modality_advisor::domain::sim::rng::round_us(x), plain);
+        prop_assert_eq!(modality_advisor::domain::sim::core::rng::round_us(x), plain);
     }
 
     #[test]

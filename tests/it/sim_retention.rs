@@ -2,7 +2,7 @@
 //! `SWEEP_EVERY` enqueues): the same run as with every row kept, minus the deleted rows.
 //! Generated small configs are covered by `sim_props::deleting_finished_rows_…`.
 
-use modality_advisor::domain::sim::erlang::MmcModel;
+use modality_advisor::domain::sim::reference::erlang::MmcModel;
 use modality_advisor::domain::sim::{JobsTable, Retention, Simulation, Status};
 use std::collections::BTreeMap;
 
@@ -57,7 +57,7 @@ fn a_long_run_keeps_the_first_rows_and_the_same_figures() {
 
 #[test]
 fn the_page_view_counts_deleted_rows_too() {
-    use modality_advisor::domain::sim::run::view_of;
+    use modality_advisor::domain::sim::runner::view_of;
     use modality_advisor::domain::sim::Report;
     let mut sim = Simulation::new(MmcModel::bench(5_000, 2).config()).expect("valid");
     sim.run();

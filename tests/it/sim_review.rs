@@ -3,8 +3,8 @@
 //! like the CLI's `--seed` and the browser.
 
 use modality_advisor::domain::session::{Session, SimChoice, SimEdit, CUSTOM_PRESET};
-use modality_advisor::domain::sim::custom::CustomRun;
-use modality_advisor::domain::sim::file::load_config;
+use modality_advisor::domain::sim::setup::config_file::load_config;
+use modality_advisor::domain::sim::setup::knobs::CustomRun;
 use modality_advisor::domain::{Answers, QuestionId};
 
 fn session_with(sim: Option<SimChoice>) -> Session {

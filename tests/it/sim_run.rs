@@ -1,9 +1,9 @@
 //! The worker protocol: requests in, progress and a result out, as JSON; never a panic.
 
-use modality_advisor::domain::sim::run::{
+use modality_advisor::domain::sim::run_scenario;
+use modality_advisor::domain::sim::runner::{
     handle, run, trace_hash, RunMessage, RunRequest, LOAD_SCENARIO,
 };
-use modality_advisor::domain::sim::run_scenario;
 
 fn req(scenario: &str, variant: Option<&str>, seed: u64, jobs: Option<u64>) -> RunRequest {
     RunRequest {
@@ -86,8 +86,8 @@ fn bad_requests_fail_as_messages() {
 #[test]
 fn last_error_reads_in_the_pages_language_and_stays_english_in_the_view() {
     use modality_advisor::domain::lang::Lang;
-    use modality_advisor::domain::sim::log::BUILTIN_ERRORS;
-    use modality_advisor::domain::sim::run::JobView;
+    use modality_advisor::domain::sim::results::log::BUILTIN_ERRORS;
+    use modality_advisor::domain::sim::runner::JobView;
     let view = crate::sim_support::preset_view("burst-leveling", "queue-redelivery");
     let busy = view
         .jobs

@@ -1,9 +1,9 @@
-//! Frames for stepping small runs (`domain::sim::frames`): the exact table moves per engine
+//! Frames for stepping small runs (`domain::sim::results::frames`): the exact table moves per engine
 //! step, replaying to the final table.
 
 use modality_advisor::domain::lang::Lang;
-use modality_advisor::domain::sim::frames::{Frame, MAX_FRAME_EVENTS};
-use modality_advisor::domain::sim::run::{run, RunRequest, RunView, LOAD_SCENARIO};
+use modality_advisor::domain::sim::results::frames::{Frame, MAX_FRAME_EVENTS};
+use modality_advisor::domain::sim::runner::{run, RunRequest, RunView, LOAD_SCENARIO};
 use modality_advisor::domain::sim::{
     JobsTable, KindId, Scenario, SimDuration, SimTime, Status, Transition,
 };
@@ -294,7 +294,7 @@ fn the_table_counts_every_write_it_accepts() {
 
 #[test]
 fn custom_runs_from_the_knobs_get_frames_too() {
-    use modality_advisor::domain::sim::custom::{ArrivalMode, CustomRun, DurationMode};
+    use modality_advisor::domain::sim::setup::knobs::{ArrivalMode, CustomRun, DurationMode};
     let configs = [
         CustomRun::default(),
         // Workers that die before complete: leases expire and rows are claimed again.

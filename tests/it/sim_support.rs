@@ -1,6 +1,6 @@
 //! Shared helpers for the simulator tests.
 
-use modality_advisor::domain::sim::run::{run, RunRequest, RunView};
+use modality_advisor::domain::sim::runner::{run, RunRequest, RunView};
 
 /// The page's view of `scenario` / `variant` at seed 1 (the load preset at 2 000 jobs), as
 /// the worker produces it. Panics (failing the test) when the run is refused.

@@ -17,21 +17,23 @@
 //! 13 % of the benchmark's instructions (bench/RESULTS.md, fourth round). `arrive` stays a
 //! call: inlined, it made the step slower (register pressure).
 
-use super::backoff::Jitter;
-use super::config::{
-    ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
+use crate::domain::sim::core::backoff::Jitter;
+use crate::domain::sim::core::event_queue::{key, EventQueue};
+use crate::domain::sim::core::rng::{round_us, ExpScale, SimRng};
+use crate::domain::sim::core::stats::{JobStats, Needs};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::jobs::{
+    Claimed, ErrorId, Job, JobId, JobsTable, KindId, Released, Status, SWEEP_EVERY,
 };
-use super::depth::DepthSeries;
-use super::error::ConfigError;
-use super::event_queue::{key, EventQueue};
-use super::jobs::{Claimed, ErrorId, Job, JobId, JobsTable, KindId, Released, Status, SWEEP_EVERY};
-use super::log::{
+use crate::domain::sim::results::depth::DepthSeries;
+use crate::domain::sim::results::log::{
     ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
     NO_WORKER,
 };
-use super::rng::{round_us, ExpScale, SimRng};
-use super::stats::{JobStats, Needs};
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::setup::config::{
+    ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
+};
+use crate::domain::sim::setup::error::ConfigError;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -585,7 +587,7 @@ impl Simulation {
     }
 
     /// Queue depth (rows `queued`) over time as a step line: every change while the run is
-    /// small, a peak-keeping envelope past [`super::depth::MAX_DEPTH_POINTS`] changes (see
+    /// small, a peak-keeping envelope past [`crate::domain::sim::results::depth::MAX_DEPTH_POINTS`] changes (see
     /// [`DepthSeries`] for what a point means).
     pub fn depth_series(&self) -> Vec<(SimTime, u64)> {
         self.depth.points()

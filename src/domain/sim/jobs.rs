@@ -29,7 +29,7 @@
 //! flight instead of the whole run; [`JobsTable::count`], [`JobsTable::transitions`] and
 //! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
 
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
 use ready::IdSet;
 use serde::Serialize;
 use std::cell::OnceCell;

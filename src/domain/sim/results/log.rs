@@ -14,10 +14,10 @@
 //! [`EventLog`] stores entries in fixed 65 536-entry chunks, so a log of millions of lines
 //! grows without reallocating (and copying) one huge buffer.
 
-use super::engine::CallResult;
-use super::jobs::ErrorId;
-use super::time::{SimDuration, SimTime};
 use crate::domain::lang::Lang;
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::engine::CallResult;
+use crate::domain::sim::jobs::ErrorId;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 use std::fmt;

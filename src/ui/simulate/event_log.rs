@@ -14,8 +14,8 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sim::log::LogEntry;
-use crate::domain::sim::run::{LogRequest, RunView, MAX_SLICE};
+use crate::domain::sim::results::log::LogEntry;
+use crate::domain::sim::runner::{LogRequest, RunView, MAX_SLICE};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;

@@ -125,7 +125,7 @@ impl fmt::Display for ConfigError {
             ConfigError::NoWorkers { jobs } => write!(
                 f,
                 "workers.count is 0 but {jobs} jobs arrive; allowed: 0 to {} (at least 1 when jobs arrive)",
-                super::config::MAX_WORKERS
+                crate::domain::sim::setup::config::MAX_WORKERS
             ),
             ConfigError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
         }

@@ -14,8 +14,8 @@
 //!
 //! Every wait lies in `[0, c]`.
 
-use super::rng::SimRng;
-use super::time::SimDuration;
+use crate::domain::sim::core::rng::SimRng;
+use crate::domain::sim::core::time::SimDuration;
 use serde::{Deserialize, Serialize};
 
 /// How the un-jittered wait grows with the retry number.

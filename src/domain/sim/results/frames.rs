@@ -9,8 +9,8 @@
 //! subtracts one from its [`Transition::from`] state and adds one to its [`Transition::to`]);
 //! the last frame's `counts` are the final table's.
 
-use super::engine::Simulation;
-use super::jobs::{Status, Transition};
+use crate::domain::sim::engine::Simulation;
+use crate::domain::sim::jobs::{Status, Transition};
 use serde::{Deserialize, Serialize};
 
 /// Runs with more events than this get no frames.

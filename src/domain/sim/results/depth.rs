@@ -13,7 +13,7 @@
 //! any number of jobs (10⁶ included); once coarsened, a change costs a comparison and a few
 //! stores (the bucket being filled is kept apart until the next one starts).
 
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
 
 /// Most points the series holds before it is coarsened.
 pub const MAX_DEPTH_POINTS: usize = 4_096;

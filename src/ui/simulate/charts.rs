@@ -1,13 +1,13 @@
 //! The four charts of a finished run — queue depth over time, attempts per job, latency
 //! percentiles, downstream calls per second (ok / busy / failed) — each with a caption saying
-//! what to look for. The SVG comes from [`crate::domain::sim::charts::render`] (classes only,
+//! what to look for. The SVG comes from [`crate::domain::sim::results::charts::render`] (classes only,
 //! no inline style, so the page's CSP holds); this component only places it.
 //!
 //! Reusable for a side-by-side comparison: give each side its own `view`, `compact` and the
 //! same `scale` ([`ChartScale::shared`] of both runs), so equal bars mean equal values.
 
-use crate::domain::sim::charts::{render_scaled, text, ChartScale};
-use crate::domain::sim::run::RunView;
+use crate::domain::sim::results::charts::{render_scaled, text, ChartScale};
+use crate::domain::sim::runner::RunView;
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::rc::Rc;

@@ -11,10 +11,10 @@
 //! read-modify-write) and the time the last client learned of its success, averaged over
 //! `runs` runs.
 
-use super::backoff::{BackoffPolicy, Strategy};
-use super::event_queue::EventQueue;
-use super::rng::{round_us, SimRng};
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::core::backoff::{BackoffPolicy, Strategy};
+use crate::domain::sim::core::event_queue::EventQueue;
+use crate::domain::sim::core::rng::{round_us, SimRng};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
 use serde::Serialize;
 
 /// Parameters of the contention model.

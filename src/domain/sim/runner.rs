@@ -11,13 +11,13 @@
 //! last finished run's log; the page asks for the lines it shows with a [`LogRequest`] and
 //! gets a [`RunMessage::LogSlice`] (or a [`RunMessage::LogError`]), in request order.
 
-use super::charts::ChartData;
-use super::engine::Simulation;
-use super::frames::{run_with_frames, Frame};
-use super::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
-use super::report::Report;
-use super::scenario::Scenario;
 use crate::domain::lang::Lang;
+use crate::domain::sim::engine::Simulation;
+use crate::domain::sim::results::charts::ChartData;
+use crate::domain::sim::results::frames::{run_with_frames, Frame};
+use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
+use crate::domain::sim::results::report::Report;
+use crate::domain::sim::setup::scenario::Scenario;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -37,13 +37,13 @@ pub struct RunRequest {
     #[serde(default)]
     pub jobs: Option<u64>,
     /// "Your settings" to run instead of a named scenario (`scenario` is then ignored). Run
-    /// as its config file ([`CustomRun::to_file`](super::custom::CustomRun::to_file)) with
+    /// as its config file ([`CustomRun::to_file`](crate::domain::sim::setup::knobs::CustomRun::to_file)) with
     /// `seed`, named `config` / `file` like the CLI's `--config` run, so the trace hashes
     /// agree. A refused config comes back as [`RunMessage::Failed`] naming each file field.
     /// (The flat settings, not the file, cross the worker boundary: the file's parser would
     /// add ~20 KB to the worker.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub custom: Option<super::custom::CustomRun>,
+    pub custom: Option<crate::domain::sim::setup::knobs::CustomRun>,
 }
 
 /// The load preset: the benchmark's M/M/c-with-retries model (3 workers, λ = 20/s,
@@ -165,16 +165,16 @@ pub struct RunView {
     #[serde(default)]
     pub log_micros: bool,
     /// `Some(n)` when no log was recorded because the run had more than `n` jobs (the load
-    /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](super::custom::LOG_JOBS)).
+    /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](crate::domain::sim::setup::knobs::LOG_JOBS)).
     pub log_bound: Option<u64>,
     /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
     /// jitter study, the load preset and runs over
-    /// [`MAX_FRAME_EVENTS`](super::frames::MAX_FRAME_EVENTS) events.
+    /// [`MAX_FRAME_EVENTS`](crate::domain::sim::results::frames::MAX_FRAME_EVENTS) events.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<Frame>,
     /// The figures a comparison looks at.
     #[serde(default)]
-    pub key: super::compare::KeyNumbers,
+    pub key: crate::domain::sim::results::compare::KeyNumbers,
     /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
     #[serde(default)]
     pub charts: ChartData,
@@ -330,7 +330,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         log_micros: false,
         log_bound: None,
         frames: Vec::new(),
-        key: super::compare::KeyNumbers::of_report(report),
+        key: crate::domain::sim::results::compare::KeyNumbers::of_report(report),
         charts: ChartData::default(),
     }
 }
@@ -345,17 +345,17 @@ fn with_log(mut view: RunView, log: &EventLog, names: LogNames) -> RunView {
 }
 
 impl RunView {
-    /// Entry `e` of this run's log as a [`Line`](super::log::Line), its times with the whole
+    /// Entry `e` of this run's log as a [`Line`](crate::domain::sim::results::log::Line), its times with the whole
     /// log's precision ([`RunView::log_micros`]).
-    pub fn log_line<'a>(&'a self, e: &'a LogEntry) -> super::log::Line<'a> {
-        super::log::Line {
+    pub fn log_line<'a>(&'a self, e: &'a LogEntry) -> crate::domain::sim::results::log::Line<'a> {
+        crate::domain::sim::results::log::Line {
             micros: self.log_micros,
             ..self.log_names.line(e)
         }
     }
 }
 
-fn status_name(j: &super::report::JobRow) -> String {
+fn status_name(j: &crate::domain::sim::results::report::JobRow) -> String {
     serde_json::to_value(j.status)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -363,7 +363,7 @@ fn status_name(j: &super::report::JobRow) -> String {
 }
 
 /// The load preset's config: `jobs` jobs of the benchmark model
-/// ([`MmcModel::bench`](super::erlang::MmcModel::bench)) with seed `seed`, the event log kept up
+/// ([`MmcModel::bench`](crate::domain::sim::reference::erlang::MmcModel::bench)) with seed `seed`, the event log kept up
 /// to [`LOG_MAX_JOBS`] jobs.
 ///
 /// # Errors
@@ -374,7 +374,7 @@ pub fn load_preset_config(jobs: u64, seed: u64) -> Result<super::SimConfig, Stri
             "jobs: {jobs} is out of range; allowed: 1 to {MAX_LOAD_JOBS}"
         ));
     }
-    let mut cfg = super::erlang::MmcModel::bench(jobs, seed).config();
+    let mut cfg = crate::domain::sim::reference::erlang::MmcModel::bench(jobs, seed).config();
     cfg.log = jobs <= LOG_MAX_JOBS;
     Ok(cfg)
 }
@@ -384,7 +384,7 @@ pub fn load_preset_config(jobs: u64, seed: u64) -> Result<super::SimConfig, Stri
 /// a fingerprint that needs no serialised table (the page and `simulate --scenario mmc-load`
 /// show the same one for the same run).
 pub fn load_fingerprint(sim: &Simulation, jobs: u64, seed: u64) -> ([u64; 4], String) {
-    use super::jobs::Status;
+    use crate::domain::sim::jobs::Status;
     let t = sim.table();
     let counts = [
         t.count(Status::Done),
@@ -451,7 +451,7 @@ fn run_load(
         log_micros: false,
         log_bound: (jobs > LOG_MAX_JOBS).then_some(LOG_MAX_JOBS),
         frames: Vec::new(),
-        key: super::compare::KeyNumbers {
+        key: crate::domain::sim::results::compare::KeyNumbers {
             queue: true,
             done: counts[0],
             dead: counts[1],
@@ -469,7 +469,7 @@ fn run_load(
 /// N`): the same report, hence the same trace hash. The jobs table sent to the page is cut to
 /// [`MAX_VIEW_ROWS`] (the counts cover every row).
 fn run_config(
-    custom: &super::custom::CustomRun,
+    custom: &crate::domain::sim::setup::knobs::CustomRun,
     seed: u64,
     every: u64,
     progress: &mut impl FnMut(u64),
@@ -487,7 +487,7 @@ fn run_config(
     let mut view = view_of(&report, sim.events());
     view.jobs.truncate(MAX_VIEW_ROWS);
     view.frames = frames;
-    view.log_bound = (!logged).then_some(super::custom::LOG_JOBS);
+    view.log_bound = (!logged).then_some(crate::domain::sim::setup::knobs::LOG_JOBS);
     view.charts = ChartData::of_sim(&sim);
     let (log, names) = sim.take_log();
     Ok((with_log(view, &log, names), log))
@@ -553,8 +553,9 @@ pub fn run_with_log(
         }
         None => {
             // The jitter study is not a queue model: its own runner, same report shape.
-            let report = super::scenario::run_scenario(sc.id(), Some(v), req.seed)
-                .map_err(|e| vec![e.to_string()])?;
+            let report =
+                crate::domain::sim::setup::scenario::run_scenario(sc.id(), Some(v), req.seed)
+                    .map_err(|e| vec![e.to_string()])?;
             let mut view = view_of(&report, 0);
             view.run_id = req.id;
             Ok((view, EventLog::new()))

@@ -1,11 +1,11 @@
 //! Comparing two runs on the same seed: the key numbers of each ([`KeyNumbers`], carried in
-//! [`RunView::key`](super::run::RunView)) and the lines that differ ([`diff`]), e.g.
+//! [`RunView::key`](crate::domain::sim::runner::RunView)) and the lines that differ ([`diff`]), e.g.
 //! `balance: 200 → 100`, `downstream calls: 40 → 10 (−75 %)`.
 
-use super::charts::TimeUnit;
-use super::report::Report;
 use crate::domain::duration::unit_suffix;
 use crate::domain::number::group_thousands;
+use crate::domain::sim::results::charts::TimeUnit;
+use crate::domain::sim::results::report::Report;
 use crate::domain::Lang;
 use serde::{Deserialize, Serialize};
 

@@ -3,8 +3,8 @@
 use crate::domain::export;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
-use crate::ui::form::refused_fields;
-use crate::ui::glue;
+use crate::ui::browser;
+use crate::ui::sheet::form::refused_fields;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
 use std::rc::Rc;

@@ -5,10 +5,10 @@
 //! [`SimConfigFile`](super::SimConfigFile). [`SimConfig::validate`] returns every finding, not
 //! only the first; [`Simulation::new`](super::Simulation::new) refuses an invalid config.
 
-use super::backoff::BackoffPolicy;
-use super::error::ConfigError;
-use super::jobs::Retention;
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::core::backoff::BackoffPolicy;
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::jobs::Retention;
+use crate::domain::sim::setup::error::ConfigError;
 use serde::Serialize;
 
 /// Largest number of jobs (arrivals) a run may create.

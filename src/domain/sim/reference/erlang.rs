@@ -30,12 +30,12 @@ pub fn mean_wait(c: u32, lambda: f64, mu: f64) -> Option<f64> {
     Some(erlang_c(c, lambda, mu)? / (f64::from(c) * mu - lambda))
 }
 
-use super::backoff::{BackoffPolicy, Strategy};
-use super::config::{
+use crate::domain::sim::core::backoff::{BackoffPolicy, Strategy};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::setup::config::{
     Arrivals, DurationDist, ErrorClass, FailureModel, JobKind, Limits, Pattern, SimConfig,
     WorkerSpec,
 };
-use super::time::{SimDuration, SimTime};
 
 /// An M/M/c queue as a [`SimConfig`]: Poisson arrivals at `lambda_per_s`, `servers` workers
 /// woken on work (no polling delay), exponential service at `mu_per_s` per worker, leases
@@ -45,7 +45,7 @@ use super::time::{SimDuration, SimTime};
 /// first 200 rows and deletes later finished ones ([`Retention::FirstRows`]), as a queue's
 /// pruner would: counts, waits and latencies still cover every job.
 ///
-/// [`Retention::FirstRows`]: super::jobs::Retention::FirstRows
+/// [`Retention::FirstRows`]: crate::domain::sim::jobs::Retention::FirstRows
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MmcModel {
     /// Workers (`c`).
@@ -115,12 +115,12 @@ impl MmcModel {
         cfg.retry =
             BackoffPolicy::named(Strategy::Full, base, SimDuration(base.0.saturating_mul(30)));
         cfg.limits = Limits {
-            max_events: super::config::MAX_EVENTS,
+            max_events: crate::domain::sim::setup::config::MAX_EVENTS,
             max_time: SimTime::MAX,
         };
         cfg.log = false;
         cfg.series_bucket = SimDuration::from_secs(60);
-        cfg.retention = super::jobs::Retention::FirstRows(200);
+        cfg.retention = crate::domain::sim::jobs::Retention::FirstRows(200);
         cfg
     }
 }

@@ -9,22 +9,22 @@
 //! its allowed range ([`KnobError::message`], ja / en from `locales/sim-knobs.yml`).
 //! [`CustomRun::to_file`] maps it to a [`SimConfigFile`]: the JSON that
 //! `modality-advisor simulate --config FILE.json` reads, so a run in the browser and the CLI
-//! give the same [`trace_hash`](super::run::trace_hash).
+//! give the same [`trace_hash`](crate::domain::sim::runner::trace_hash).
 //!
 //! Every value is a whole number: durations in milliseconds, probabilities in percent, rates
 //! per second. Each job adds 100 to a balance (guarded by the key `job-{n}` when the
 //! idempotency key is on), so duplicate side effects show.
 
-use super::backoff::{Growth, Jitter};
-use super::config::ErrorClass;
-use super::file::{
-    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, EffectFile, FailureFile, KindFile,
-    OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
-};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::JobSheet;
+use crate::domain::sim::core::backoff::{Growth, Jitter};
+use crate::domain::sim::setup::config::ErrorClass;
+use crate::domain::sim::setup::config_file::{
+    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, EffectFile, FailureFile, KindFile,
+    OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
+};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +35,8 @@ pub const LOG_JOBS: u64 = 2_000;
 /// The side effect of each job: points added to the balance.
 pub const EFFECT_AMOUNT: i64 = 100;
 // The config file's range for `effect.amount` admits it.
-const _: () = assert!(EFFECT_AMOUNT.unsigned_abs() <= super::config::MAX_EFFECT_AMOUNT);
+const _: () =
+    assert!(EFFECT_AMOUNT.unsigned_abs() <= crate::domain::sim::setup::config::MAX_EFFECT_AMOUNT);
 /// A crashed worker restarts after this long (ms).
 pub const RESTART_MS: u64 = 1_000;
 

@@ -14,12 +14,12 @@
 //! *Failed* calls are the downstream's other refusals: rate limited plus unavailable (outage).
 //! Calls are counted when their answer reaches the caller, as the run's counters count them.
 
-use super::engine::Simulation;
-use super::jobs::Status;
-use super::report::Percentiles;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, Slots};
+use crate::domain::sim::engine::Simulation;
+use crate::domain::sim::jobs::Status;
+use crate::domain::sim::results::report::Percentiles;
 use serde::{Deserialize, Serialize};
 
 /// Slots of the attempts histogram at most: attempts `0 ..= 49`, the last slot also holding
@@ -66,7 +66,7 @@ impl CallSeries {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChartData {
     /// Queue depth over time: `[seconds, rows queued]` as a step line (each depth holds
-    /// until the next point; see [`super::depth`]): every change for small runs, a
+    /// until the next point; see [`crate::domain::sim::results::depth`]): every change for small runs, a
     /// peak-keeping envelope past 4 096 changes; plus the end of the run.
     pub depth: Vec<(f64, u64)>,
     /// Downstream answers per bucket.
@@ -92,7 +92,7 @@ impl ChartData {
         if depth.last().is_some_and(|&(t, _)| t < end) {
             depth.push((end, sim.table().count(Status::Queued)));
         }
-        let micros = |v: Vec<Option<super::time::SimDuration>>| {
+        let micros = |v: Vec<Option<crate::domain::sim::core::time::SimDuration>>| {
             Percentiles::of_micros(v.into_iter().flatten().map(|d| d.as_micros()).collect())
         };
         ChartData {

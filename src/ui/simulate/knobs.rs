@@ -7,12 +7,12 @@
 //! "Download config JSON" (the file `modality-advisor simulate --config` reads).
 
 use crate::domain::lang::Lang;
-use crate::domain::sim::backoff::{Growth, Jitter};
-use crate::domain::sim::config::ErrorClass;
-use crate::domain::sim::custom::{
+use crate::domain::sim::core::backoff::{Growth, Jitter};
+use crate::domain::sim::setup::config::ErrorClass;
+use crate::domain::sim::setup::knobs::{
     with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, Unit,
 };
-use crate::ui::form::{ChoiceField, DurationField, NumberField};
+use crate::ui::sheet::form::{ChoiceField, DurationField, NumberField};
 use rust_i18n::t;
 use yew::prelude::*;
 
@@ -226,7 +226,7 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             } else if let Some(seed) = seed {
                 serde_json::to_string_pretty(&c.to_file(seed))
                     .map_err(|e| e.to_string())
-                    .and_then(|json| crate::ui::glue::download(&name, "application/json", &json))
+                    .and_then(|json| crate::ui::browser::download(&name, "application/json", &json))
                     .err()
                     .map(DownloadRefused::Browser)
             } else {
@@ -282,7 +282,7 @@ enum DownloadRefused {
     /// These knobs' fields show a refused value (at least one, in page order).
     Refused(Vec<Knob>),
     /// A cross-field or range finding.
-    Finding(crate::domain::sim::custom::KnobError),
+    Finding(crate::domain::sim::setup::knobs::KnobError),
     /// The seed field is not a whole number 0 ..= `u64::MAX`.
     Seed,
     /// The browser refused the download (its own words).

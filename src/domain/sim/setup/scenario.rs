@@ -11,16 +11,16 @@
 //!
 //! The first variant is the default.
 
-use super::backoff::{BackoffPolicy, Strategy};
-use super::config::{
+use crate::domain::sim::core::backoff::{BackoffPolicy, Strategy};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::engine::Simulation;
+use crate::domain::sim::reference::contention::{run_contention, ContentionConfig};
+use crate::domain::sim::results::report::Report;
+use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, WorkerSpec,
 };
-use super::contention::{run_contention, ContentionConfig};
-use super::engine::Simulation;
-use super::error::ConfigError;
-use super::report::Report;
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::setup::error::ConfigError;
 use std::collections::BTreeMap;
 
 /// A named scenario.
@@ -365,10 +365,10 @@ pub fn trace_digest(seed: u64) -> u64 {
             }
         }
     }
-    let mut cfg = super::erlang::MmcModel::bench(2_000, seed).config();
+    let mut cfg = crate::domain::sim::reference::erlang::MmcModel::bench(2_000, seed).config();
     cfg.log = true;
     // The whole table goes into the digest.
-    cfg.retention = super::jobs::Retention::All;
+    cfg.retention = crate::domain::sim::jobs::Retention::All;
     cfg.kinds[0].duration = DurationDist::LogNormal {
         p50_ms: 80.0,
         p95_ms: 300.0,

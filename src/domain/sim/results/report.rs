@@ -1,9 +1,9 @@
 //! What a run shows: the event log, the final jobs table, metrics and per-scenario key facts.
 //! Serialised as the CLI's JSON (`simulate --format json`).
 
-use super::contention::ContentionResult;
-use super::engine::{Counters, Simulation, StopReason};
-use super::jobs::Status;
+use crate::domain::sim::engine::{Counters, Simulation, StopReason};
+use crate::domain::sim::jobs::Status;
+use crate::domain::sim::reference::contention::ContentionResult;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -106,7 +106,7 @@ pub struct Metrics {
     pub wait_ms: Option<Percentiles>,
     /// Queue depth (`queued` rows) over time: `[seconds, depth]` pairs of a step line, the
     /// depth holding until the next pair; every change for small runs, a peak-keeping
-    /// envelope past 4 096 changes (see [`super::depth`]).
+    /// envelope past 4 096 changes (see [`crate::domain::sim::results::depth`]).
     pub queue_depth: Vec<(f64, u64)>,
 }
 
@@ -154,7 +154,7 @@ impl Report {
                 last_error: r.last_error.map(|e| sim.error_text(e).to_owned()),
             })
             .collect();
-        let micros = |v: Vec<Option<super::time::SimDuration>>| {
+        let micros = |v: Vec<Option<crate::domain::sim::core::time::SimDuration>>| {
             Percentiles::of_micros(v.into_iter().flatten().map(|d| d.as_micros()).collect())
         };
         let metrics = Metrics {

@@ -1,18 +1,18 @@
 //! Compare: two configurations on the same seed side by side. A is what the screen would run
 //! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
 //! change). Both run in this component's own simulation worker, A then B; the key numbers
-//! that differ are called out first (`domain::sim::compare::diff`), then each column shows
+//! that differ are called out first (`domain::sim::results::compare::diff`), then each column shows
 //! its charts on scales shared by both columns ([`ChartScale::shared`]). Everything kept from
 //! the moment Compare was pressed (the runs' labels, why it could not run) is data, worded
 //! when shown: switching the language rewords a finished comparison.
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sim::charts::ChartScale;
-use crate::domain::sim::compare::diff_in;
-use crate::domain::sim::custom::{Change, CustomRun};
-use crate::domain::sim::run::{RunMessage, RunRequest, RunView};
-use crate::ui::glue::SimWorker;
+use crate::domain::sim::results::charts::ChartScale;
+use crate::domain::sim::results::compare::diff_in;
+use crate::domain::sim::runner::{RunMessage, RunRequest, RunView};
+use crate::domain::sim::setup::knobs::{Change, CustomRun};
+use crate::ui::browser::SimWorker;
 use crate::ui::simulate::{run_title, start_worker, Problem};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
@@ -101,10 +101,10 @@ struct Pair {
     labels: (RunLabel, RunLabel),
 }
 
-/// The charts of one column: [`SimCharts`](crate::ui::sim_charts::SimCharts), compact, on
+/// The charts of one column: [`SimCharts`](crate::ui::simulate::charts::SimCharts), compact, on
 /// the scales both columns share.
 fn charts(view: &Rc<RunView>, scale: ChartScale) -> Html {
-    html! { <crate::ui::sim_charts::SimCharts view={view.clone()} compact=true scale={Some(scale)} /> }
+    html! { <crate::ui::simulate::charts::SimCharts view={view.clone()} compact=true scale={Some(scale)} /> }
 }
 
 fn send(worker: &RefCell<Option<SimWorker>>, req: &RunRequest) -> Result<(), String> {
@@ -198,7 +198,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let a = props.a.clone();
         let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
         Callback::from(move |_: MouseEvent| {
-            let refused = crate::ui::sim_knobs::refused_knobs();
+            let refused = crate::ui::simulate::knobs::refused_knobs();
             if !refused.is_empty() {
                 phase.set(Phase::Failed(
                     refused.into_iter().map(Problem::Refused).collect(),

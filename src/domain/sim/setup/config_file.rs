@@ -22,15 +22,15 @@
 //!   "retry": { "base_ms": 100, "cap_ms": 5000, "growth": "exponential", "jitter": "full" } }
 //! ```
 
-use super::backoff::{BackoffPolicy, Growth, Jitter};
-use super::config::{
+use crate::domain::sim::core::backoff::{BackoffPolicy, Growth, Jitter};
+use crate::domain::sim::core::time::{SimDuration, SimTime};
+use crate::domain::sim::jobs::Retention;
+use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
     MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS, RATE_RANGE,
 };
-use super::error::{ConfigError, Num};
-use super::jobs::Retention;
-use super::time::{SimDuration, SimTime};
+use crate::domain::sim::setup::error::{ConfigError, Num};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -875,7 +875,10 @@ impl Check {
     /// A side effect's amount: within ±[`MAX_EFFECT_AMOUNT`] (0 stands in for a refused one).
     fn amount(&mut self, field: &str, v: i64) -> i64 {
         if v.unsigned_abs() > MAX_EFFECT_AMOUNT {
-            self.0.push(super::config::effect_amount_range(field, v));
+            self.0
+                .push(crate::domain::sim::setup::config::effect_amount_range(
+                    field, v,
+                ));
             0
         } else {
             v

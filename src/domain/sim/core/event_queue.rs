@@ -11,7 +11,7 @@
 //! becomes a binary min-heap, and goes back to the array form once it has shrunk to half of
 //! that. Keys are unique, so both forms pop the same event: the order never depends on the form.
 
-use super::time::SimTime;
+use crate::domain::sim::core::time::SimTime;
 
 /// Events up to which the queue stays an unordered array.
 const SMALL: usize = 16;
@@ -40,7 +40,7 @@ impl<E> Default for EventQueue<E> {
 }
 
 /// The packed `(time, seq)` ordering key.
-pub(super) fn key(time: SimTime, seq: u64) -> u128 {
+pub(in crate::domain::sim) fn key(time: SimTime, seq: u64) -> u128 {
     (u128::from(time.0) << 64) | u128::from(seq)
 }
 

@@ -3,17 +3,17 @@
 //! with the [`StateMachine`] and the log lines the current step wrote. Runs without frames
 //! (the load preset) show the state machine with the final counts only.
 //!
-//! The frames come from the worker ([`RunView::frames`]; see `domain::sim::frames`): position
+//! The frames come from the worker ([`RunView::frames`]; see `domain::sim::results::frames`): position
 //! 0 is the start, position `n` the state after the `n`-th engine event. A finished run opens
 //! at the end. Keys on the focused diagram: ← / → step, Space plays or pauses, Home / End.
 
 use crate::domain::number::group_thousands;
-use crate::domain::sim::frames::Frame;
-use crate::domain::sim::run::RunView;
+use crate::domain::sim::results::frames::Frame;
+use crate::domain::sim::runner::RunView;
 use crate::domain::sim::{SimTime, Transition};
-use crate::ui::glue::Interval;
+use crate::ui::browser::Interval;
+use crate::ui::simulate::job_states::StateMachine;
 use crate::ui::state::AppContext;
-use crate::ui::state_machine::StateMachine;
 use rust_i18n::t;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};

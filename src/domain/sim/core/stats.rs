@@ -9,7 +9,7 @@
 //! `u32` microseconds (≈ 71 minutes); longer ones go to a side table, so no value is ever
 //! clipped.
 
-use super::time::SimDuration;
+use crate::domain::sim::core::time::SimDuration;
 use std::collections::BTreeMap;
 
 /// "Not yet" in the `u32` span columns.
@@ -19,7 +19,7 @@ const LONG: u32 = u32::MAX - 1;
 
 /// Which optional columns a run needs.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Needs {
+pub(in crate::domain::sim) struct Needs {
     /// Runs per job (the `FirstRuns` failure model).
     pub runs: bool,
     /// Arrival numbers (an idempotency-key template).
@@ -30,7 +30,7 @@ pub(super) struct Needs {
 
 /// The statistics of every job, indexed by `id - 1`.
 #[derive(Debug, Clone, Default)]
-pub(super) struct JobStats {
+pub(in crate::domain::sim) struct JobStats {
     needs: Needs,
     /// Per job `[wait, latency]` in µs: enqueue → first claim, enqueue → first `done`.
     spans: Vec<[u32; 2]>,

@@ -79,7 +79,7 @@ impl SimDuration {
 
 /// Seconds with millisecond precision, and microseconds only when there are any:
 /// `1031.000s`, `0.010250s`. (The event log picks one precision per log instead, so its time
-/// column lines up: [`EventLog::micros`](super::log::EventLog::micros).)
+/// column lines up: [`EventLog::micros`](crate::domain::sim::results::log::EventLog::micros).)
 fn write_secs(f: &mut fmt::Formatter<'_>, us: u64) -> fmt::Result {
     let (s, frac) = (us / 1_000_000, us % 1_000_000);
     if frac % 1_000 == 0 {

@@ -2,11 +2,11 @@
 //! and the event log.
 
 use crate::domain::number::group_thousands;
-use crate::domain::sim::run::{LogRequest, RunView};
-use crate::ui::event_log::{EventLog, LogAnswer};
+use crate::domain::sim::runner::{LogRequest, RunView};
+use crate::ui::simulate::event_log::{EventLog, LogAnswer};
 use crate::ui::simulate::run_title;
+use crate::ui::simulate::stepper::StepView;
 use crate::ui::state::AppContext;
-use crate::ui::stepper::StepView;
 use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -138,7 +138,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
             <dl class="facts">{ for facts }</dl>
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
-            <div class="slot"><crate::ui::sim_charts::SimCharts view={props.view.clone()} /></div>
+            <div class="slot"><crate::ui::simulate::charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
                 <div class="table-wrap">
