@@ -1,7 +1,7 @@
 # The two commands a person needs: `make serve` and `make test`. Both install what is
 # missing first (scripts/install-tools.sh skips what is already there).
 
-.PHONY: serve test tools build test-native test-e2e clean
+.PHONY: serve test tools build lint test-native test-e2e clean
 
 tools:
 	@bash scripts/install-tools.sh
@@ -14,9 +14,19 @@ build: tools
 serve: tools
 	trunk serve --release --no-autoreload
 
-# Every test: native (domain, CLI, diagrams), then the release build in real Chromium, and
-# the size budget.
-test: tools
+# The code's habits, enforced: formatting, clippy with warnings as errors (natively, and for
+# wasm32 where the page, the worker and src/ui build), and the docs without a warning (every
+# public item documented: `#![deny(missing_docs)]`, every intra-doc link resolved).
+lint: tools
+	cargo fmt --all -- --check
+	cargo clippy --all-targets --locked -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked --lib --target wasm32-unknown-unknown
+
+# Every test: the habits above, native tests (domain, CLI, diagrams), then the release build in
+# real Chromium, and the size budget.
+test: lint
 	cargo test --locked
 	trunk build --release
 	cd tests/e2e && node --test --test-concurrency=1

@@ -2,7 +2,7 @@
 # Installs what building, serving and testing need, skipping whatever is already present at
 # the right version, so a warm machine stays fast and a fresh one gets everything:
 #   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots)
-#   rustup: the wasm32-unknown-unknown target
+#   rustup: the wasm32-unknown-unknown target, rustfmt and clippy
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli at exactly the version Cargo.lock pins
 #   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core)
 #   cargo fetch --locked (Trunk builds offline)
@@ -31,6 +31,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
+
+# rustfmt and clippy for `make lint` (part of `make test`).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "rustup component add $component"
+    rustup component add "$component"
+  fi
+done
 
 TRUNK_VERSION=0.21.14
 if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then

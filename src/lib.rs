@@ -6,7 +6,7 @@
 //!   time. It is tested natively and also compiles to wasm32.
 //! * `ui` (wasm32 only) is the Yew single-page app. It renders domain values and dispatches
 //!   actions; it holds no business rules.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 // Translations: `locales/*.yml`, embedded at compile time. Every lookup passes its locale
 // explicitly (see `domain::Lang`); the crate's global locale is never used.
