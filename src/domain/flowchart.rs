@@ -1,7 +1,7 @@
 //! The decision flowchart: five yes/no questions lead to one of five outcomes.
 //!
 //! Source: seed `000` (the flowchart choosing sync / async / batch), restated in
-//! `DOMAIN.md` §1. The flowchart is data ([`RULES`]); [`evaluate`] walks it. Answers to
+//! `docs/DOMAIN.md` §1. The flowchart is data ([`RULES`]); [`evaluate`] walks it. Answers to
 //! questions that are not on the walked path are ignored and reported in
 //! [`Evaluation::ignored`].
 
@@ -143,7 +143,7 @@ impl Outcome {
         .into_owned()
     }
 
-    /// What choosing this outcome costs (DOMAIN.md §1: state management, retries and
+    /// What choosing this outcome costs (docs/DOMAIN.md §1: state management, retries and
     /// idempotency for async; the schedule's latency for batch; coupling to the slowest
     /// dependency for sync), in `lang`.
     pub fn tradeoffs(self, lang: Lang) -> Vec<String> {
@@ -194,7 +194,7 @@ pub struct Rule {
 /// The question every walk starts with.
 pub const START: QuestionId = QuestionId::TimeTriggered;
 
-/// The flowchart as data (DOMAIN.md §1), one rule per question in [`QuestionId::ALL`] order.
+/// The flowchart as data (docs/DOMAIN.md §1), one rule per question in [`QuestionId::ALL`] order.
 pub const RULES: [Rule; 5] = [
     Rule {
         question: QuestionId::TimeTriggered,

@@ -1,5 +1,5 @@
 //! The job definition sheet: one per job, written before the code (seed `000`, "ジョブ定義書";
-//! DOMAIN.md §6). It holds the process facts, the decision it came from, and the fields that
+//! docs/DOMAIN.md §6). It holds the process facts, the decision it came from, and the fields that
 //! say how the job behaves when things go wrong. Sections that do not apply to the outcome
 //! are `None` and are shown as "does not apply", never hidden.
 //!

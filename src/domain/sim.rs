@@ -18,7 +18,7 @@
 //! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
 //! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
 //!
-//! Sources: seed `000` and `003` (`DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
+//! Sources: seed `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod core;

@@ -88,15 +88,15 @@ impl SheetNotice {
                     .collect::<Vec<_>>()
                     .join(sep);
                 let head = match out {
-                    Output::Copy => t!("sheetfix.not-copied", locale = l),
-                    Output::Download => t!("sheetfix.not-downloaded", locale = l),
-                    Output::Print => t!("sheetfix.not-printed", locale = l),
-                    Output::Simulate => t!("sheetfix.not-simulated", locale = l),
+                    Output::Copy => t!("sheet.refused.not-copied", locale = l),
+                    Output::Download => t!("sheet.refused.not-downloaded", locale = l),
+                    Output::Print => t!("sheet.refused.not-printed", locale = l),
+                    Output::Simulate => t!("sheet.refused.not-simulated", locale = l),
                 };
                 let key = if ids.len() > 1 {
-                    "sheetfix.fields-refused"
+                    "sheet.refused.fields"
                 } else {
-                    "sheetfix.field-refused"
+                    "sheet.refused.field"
                 };
                 format!("{head}{}", t!(key, locale = l, fields = fields))
             }

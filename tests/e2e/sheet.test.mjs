@@ -24,7 +24,7 @@ async function decide(page, answers) {
 const ENQUEUE = [['time-triggered', 'no'], ['needs-result-now', 'no']];
 const findings = (page) => page.$$eval('.sheet-form [data-finding]', (els) => els.map((e) => e.dataset.finding).sort());
 /** A sheet opened from the flowchart has no process facts: these three findings come first
- * (ui-polish.test.mjs tests them); `blank(...codes)` is them plus `codes`, sorted. */
+ * (sheet-findings.test.mjs tests them); `blank(...codes)` is them plus `codes`, sorted. */
 const BLANK = ['no-code-name', 'no-process-name', 'no-trigger'];
 const blank = (...codes) => [...BLANK, ...codes].sort();
 

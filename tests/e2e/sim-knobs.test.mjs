@@ -1,13 +1,15 @@
 // "Your settings" and Compare in real Chromium: the knobs are pre-filled from the sheet,
 // a custom run's downloaded config gives the same trace hash in the CLI, an out-of-range knob
 // is refused with a message and the previous result stays, and Compare calls out the
-// differences (duplicate-execution plain vs idempotency-key: balance 200 vs 100).
+// differences (duplicate-execution plain vs idempotency-key: balance 200 vs 100). A download
+// (and a run) is refused, naming the knob, while a field shows a refused value; switching a
+// duration's unit keeps the duration, or keeps the unit and says why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, root } from './harness.mjs';
+import { serve, launch, openPage, openSimulate, screenshot, root } from './harness.mjs';
 
 let server;
 let browser;
@@ -288,6 +290,67 @@ test('"Simulate these settings" on the result and on the sheet opens your settin
   await page.waitForSelector('section.simulate:visible');
   assert.equal(await page.getAttribute('.preset[data-scenario="custom"]', 'aria-pressed'), 'true');
   assert.equal(await page.inputValue('#knob-max-attempts'), '3');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** The Simulate screen, straight from the tabs (no sheet). */
+const open = (lang = 'en') => openSimulate(browser, server.url, lang);
+
+test('download is refused, naming the knob, while a field shows a refused value', async () => {
+  const page = await open();
+  await page.click('.preset[data-scenario="custom"]');
+  let downloads = 0;
+  page.on('download', () => { downloads += 1; });
+  await page.fill('#knob-max-attempts', '-1');
+  assert.ok(await page.textContent('[data-field="knob-max-attempts"] .error'));
+  await page.click('#knobs-download');
+  assert.match(await page.textContent('[data-download-refused]'), /Max attempts: the field shows a value it refused/);
+  // Run refuses it the same way, naming the knob.
+  await page.click('#sim-run');
+  assert.match(await page.textContent('[data-status="failed"]'), /Max attempts: the field shows a value it refused/);
+  // Fixed: the download goes through.
+  await page.fill('#knob-max-attempts', '4');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#knobs-download')]);
+  assert.ok(download);
+  assert.equal(await page.$('[data-download-refused]'), null);
+  assert.equal(downloads, 1, 'only the valid download happened');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('switching a unit keeps the duration, or keeps the unit and says why', async () => {
+  const page = await open();
+  await page.click('.preset[data-scenario="custom"]');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10');
+  assert.equal(await page.inputValue('#knob-base-wait-unit'), '1'); // s
+  await page.selectOption('#knob-base-wait-unit', '0');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10000', '10 s = 10 000 ms');
+  await page.selectOption('#knob-base-wait-unit', '1');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10');
+  // 10 s is not a whole number of minutes: the unit stays, with a note.
+  await page.selectOption('#knob-base-wait-unit', '2');
+  assert.equal(await page.inputValue('#knob-base-wait-unit'), '1');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10');
+  assert.match(await page.textContent('[data-field="knob-base-wait"] [data-unit-kept]'), /10 s is not a whole number of min, so the unit stays s/);
+  // A value shown in ms (not just typed): 1500 ms → s is refused, never 1500 s.
+  await page.selectOption('#knob-base-wait-unit', '0');
+  await page.fill('#knob-base-wait', '1500');
+  await page.click('#knob-workers'); // elsewhere
+  await page.selectOption('#knob-base-wait-unit', '0'); // the typed number's unit: ms (unchanged)
+  assert.equal(await page.$('[data-field="knob-base-wait"] [data-unit-applied]'), null);
+  await page.selectOption('#knob-base-wait-unit', '1');
+  assert.equal(await page.inputValue('#knob-base-wait'), '1500');
+  assert.equal(await page.inputValue('#knob-base-wait-unit'), '0');
+  assert.match(await page.textContent('[data-field="knob-base-wait"] [data-unit-kept]'), /1 500 ms is not a whole number of s/);
+  // A number just typed takes the unit chosen next (type 90, choose min: 90 min), and the
+  // field says what it now means; after that the unit keeps the duration again.
+  await page.fill('#knob-cap-wait', '90');
+  await page.selectOption('#knob-cap-wait-unit', '1');
+  assert.match(await page.textContent('[data-field="knob-cap-wait"] [data-unit-applied]'), /chose: 90 s\.$/, 'the words are not repeated: not \"90 s (90 s)\"');
+  await page.selectOption('#knob-cap-wait-unit', '0');
+  assert.equal(await page.inputValue('#knob-cap-wait'), '90000', '90 s = 90 000 ms');
+  assert.equal(await page.$('[data-field="knob-cap-wait"] [data-unit-applied]'), null);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

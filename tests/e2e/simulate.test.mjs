@@ -1,5 +1,6 @@
 // The simulator screen in real Chromium: presets run in the Web Worker and show the seed's
-// results; the trace hash equals the CLI's; bad seeds are refused and the result stays.
+// results; the trace hash equals the CLI's; bad seeds are refused and the result stays; the
+// small texts (1 event/s, no engine events for the jitter study, the log after Cancel).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -167,6 +168,36 @@ test('a result kept from another choice says so until the next run', async () =>
   assert.ok(await page.$('[data-other-result]'), 'another variant is another choice');
   await page.check('#variant-seed');
   assert.equal(await page.$('[data-other-result]'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+async function run(page, scenario) {
+  await page.click('#sim-run');
+  await page.waitForSelector(`.sim-result[data-scenario="${scenario}"]`, { timeout: 60_000 });
+}
+
+test('small texts: 1 event/s, no engine events for the jitter study, the log after Cancel', async () => {
+  const page = await open();
+  await page.click('.preset[data-scenario="duplicate-execution"]');
+  await run(page, 'duplicate-execution');
+  assert.equal(await page.textContent('#step-speed option[value="1"]'), '1 event/s');
+  assert.equal(await page.textContent('#step-speed option[value="4"]'), '4 events/s');
+  await page.click('.preset[data-scenario="jitter-contention"]');
+  await run(page, 'jitter-contention');
+  assert.equal(await page.$('.sim-result [data-fact="events"]'), null);
+  // A result whose log lives in the worker, then a run cancelled: only the head can be read.
+  await page.click('.preset[data-scenario="mmc-load"]');
+  await page.fill('#jobs', '2000');
+  await run(page, 'mmc-load');
+  const total = Number(await page.getAttribute('.log-total', 'data-log-total'));
+  assert.ok(total > 200, `${total} lines`);
+  assert.equal(await page.getAttribute('.log-total', 'data-log-readable'), null);
+  await page.fill('#jobs', '1000000');
+  await runThenCancel(page);
+  await page.waitForSelector('[data-status="cancelled"]');
+  assert.equal(await page.getAttribute('.log-total', 'data-log-readable'), '200');
+  assert.match(await page.textContent('.log-total'), /lines; only the first 200 can be read here/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -4,7 +4,7 @@ use modality_advisor::domain::flowchart::{Answer, Next, RULES};
 use modality_advisor::domain::{evaluate, Answers, Lang, Outcome, QuestionId, Status, Timing};
 use QuestionId::*;
 
-/// The flowchart of DOMAIN.md §1, written out independently of the production table:
+/// The flowchart of docs/DOMAIN.md §1, written out independently of the production table:
 /// given the five answers (tt, nrn, ws, ec, kaw), the expected outcome and how many
 /// questions are on the path.
 fn expected(a: [bool; 5]) -> (&'static str, usize) {

@@ -1,6 +1,6 @@
 //! Integration tests: one binary, one file per feature.
 
-mod cli;
+mod cli_advise;
 mod diagram;
 mod flowchart;
 mod locale_keys;
@@ -35,8 +35,8 @@ mod sim_log;
 mod sim_log_times;
 mod sim_props;
 mod sim_retention;
-mod sim_review;
 mod sim_run;
+mod sim_saved_choices;
 mod sim_seed_runs;
 mod sim_stale;
 mod sim_step;

@@ -1,4 +1,4 @@
-//! The fields no sheet can do without (DOMAIN.md §6: job name — code and human name — and
+//! The fields no sheet can do without (docs/DOMAIN.md §6: job name — code and human name — and
 //! trigger): a blank sheet, as the wizard opens it, is not "no problems found".
 
 use crate::sheet_support::example;

@@ -1,5 +1,5 @@
 //! The retry window against hand-computed values (AWS "Exponential Backoff And Jitter",
-//! DOMAIN.md §5). Units: ms.
+//! docs/DOMAIN.md §5). Units: ms.
 
 use modality_advisor::domain::sheet::retry_window::retry_window;
 use modality_advisor::domain::sheet::{BackoffKind, BackoffPolicy, Jitter};

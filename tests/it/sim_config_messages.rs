@@ -1,8 +1,10 @@
 //! What `simulate --config` says about a bad value, and what it accepts: ranges as stated,
 //! numbers printed readably, the wrong type told as such with the field's range, whole ms
-//! only, no `null`; and the command line without a scenario or a config.
+//! only, no `null`; and the command line without a scenario or a config. Config files take the
+//! full `u64` seed range, like the CLI's `--seed` and the browser.
 
 use modality_advisor::domain::sim::load_config;
+use modality_advisor::domain::sim::setup::knobs::CustomRun;
 use std::process::Command;
 
 /// The one error `text` gets, as the CLI prints it (after the file name).
@@ -228,4 +230,27 @@ fn submission_lines_read_like_job_lines() {
     let text = report.events.join("\n");
     assert!(text.contains("s submission 2: "), "{text}");
     assert!(!text.contains("s: submission"), "{text}");
+}
+
+const FILE: &str = r#"{"seed":SEED,"kinds":[{"name":"job","max_attempts":3}],
+    "arrivals":[{"kind":0,"pattern":{"type":"burst","count":3,"at_ms":0}}],"workers":{"count":1}}"#;
+
+#[test]
+fn config_files_take_every_u64_seed_and_refuse_others_naming_the_field_and_range() {
+    let max = load_config(&FILE.replace("SEED", "18446744073709551615")).expect("u64::MAX runs");
+    assert_eq!(max.seed, u64::MAX);
+    let file = CustomRun::default().to_file(u64::MAX);
+    let text = serde_json::to_string(&file).expect("serialises");
+    assert!(text.contains("\"seed\":18446744073709551615"), "{text}");
+    for bad in ["-1", "18446744073709551616", "1.5"] {
+        let errs = load_config(&FILE.replace("SEED", bad)).expect_err(bad);
+        let msg = errs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        assert!(msg.starts_with("seed: "), "{bad}: {msg}");
+        // Out of range ("allowed: 0 to …") or, for 1.5, the wrong type ("from 0 to …").
+        assert!(msg.contains(" 0 to 18446744073709551615"), "{bad}: {msg}");
+    }
 }

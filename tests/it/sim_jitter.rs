@@ -1,4 +1,4 @@
-//! The AWS jitter study's contention model at 100 clients (`DOMAIN.md` §5).
+//! The AWS jitter study's contention model at 100 clients (`docs/DOMAIN.md` §5).
 
 use modality_advisor::domain::sim::{run_contention, ContentionConfig, ContentionResult, Strategy};
 

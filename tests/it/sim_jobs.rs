@@ -1,4 +1,4 @@
-//! The jobs table's operations (`DOMAIN.md` §2) and the backoff formulas (§5).
+//! The jobs table's operations (`docs/DOMAIN.md` §2) and the backoff formulas (§5).
 
 use modality_advisor::domain::sim::{
     BackoffPolicy, ErrorId, EventQueue, JobId, JobsTable, KindId, Released, SimDuration, SimRng,

@@ -1,4 +1,4 @@
-//! The seed's four runs (seed `000`, `DOMAIN.md` §3), reproduced exactly by the named
+//! The seed's four runs (seed `000`, `docs/DOMAIN.md` §3), reproduced exactly by the named
 //! scenarios: order of events, attempts, statuses, `last_error`, balance, claims, lock errors.
 
 use modality_advisor::domain::sim::{run_scenario, Report, Scenario, Simulation, Status};

@@ -67,7 +67,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             message,
         });
     };
-    // The fields no sheet can do without (DOMAIN.md §6: the job name, code + human, and the
+    // The fields no sheet can do without (docs/DOMAIN.md §6: the job name, code + human, and the
     // trigger); a blank sheet must not read as "no problems".
     let p = &sheet.process;
     for (code, empty, field, key) in [

@@ -1,7 +1,7 @@
 //! The retry window: how long a job can take from its first attempt until it is done or
 //! dead, given its attempts, waits and attempt timeout. Pure arithmetic, no randomness.
 //!
-//! Waits follow the AWS Architecture Blog "Exponential Backoff And Jitter" (DOMAIN.md §5):
+//! Waits follow the AWS Architecture Blog "Exponential Backoff And Jitter" (docs/DOMAIN.md §5):
 //! for retry n (0-based), base b, cap c, t = min(c, b·2ⁿ) (exponential) or b (fixed):
 //! none: t · full: U(0, t) · equal: t/2 + U(0, t/2) ·
 //! decorrelated: min(c, U(b, 3·previous)), previous starting at b.

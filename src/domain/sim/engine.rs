@@ -6,7 +6,8 @@
 //! same trace on every target. Every run is bounded by [`Limits`](super::Limits) (events and
 //! virtual time).
 //!
-//! Semantics follow seed `000` (`DOMAIN.md` §2) for the queue and seed `003` (`DOMAIN.md` §4)
+//! Semantics follow seed `000` (`docs/DOMAIN.md` §2) for the queue and seed `003`
+//! (`docs/DOMAIN.md` §4)
 //! for load leveling: a worker claims, runs its handler, then completes or releases; a worker
 //! that dies after the side effect leaves the row `running` until its lease expires; a handler
 //! that outlives its lease is claimed again while still running.

@@ -1,6 +1,6 @@
 //! The jobs table and its four operations, with the seed's exact semantics.
 //!
-//! Source: seed `000` (`miniqueue.py`), restated in `DOMAIN.md` §2. One row per job:
+//! Source: seed `000` (`miniqueue.py`), restated in `docs/DOMAIN.md` §2. One row per job:
 //! `id` (1, 2, …), `name`, `status`, `attempts` (times claimed), `max_attempts`, `run_after`,
 //! `locked_until` (lease end), `last_error`. Every row is in exactly one [`Status`] at any time.
 //!

@@ -236,7 +236,7 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
 /// " Until this is fixed, the last accepted value is used: 5 attempts." — said after a refused
 /// value's message, so the sheet's summaries using `kept` are not a silent surprise.
 fn kept_text(kept: &str, lang: Lang) -> String {
-    t!("sheetfix.kept", locale = lang.code(), kept = kept).into_owned()
+    t!("sheet.refused.kept", locale = lang.code(), kept = kept).into_owned()
 }
 
 /// Remembers the field's value when the user starts editing it (`Some` while focused), so a
@@ -499,12 +499,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
         // "90 min (90 min)" says nothing twice: the exact form only when it reads differently.
         let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         if bare(&value) == bare(&exact) {
-            t!(
-                "sheetfix.unit-applied-same",
-                locale = lang.code(),
-                value = value
-            )
-            .into_owned()
+            t!("ui.unit-applied-same", locale = lang.code(), value = value).into_owned()
         } else {
             t!(
                 "ui.unit-applied",

@@ -1,7 +1,7 @@
 //! Retry waits: fixed, exponential, and full / equal / decorrelated jitter.
 //!
 //! Source: AWS Architecture Blog, "Exponential Backoff And Jitter" (Marc Brooker, 2015),
-//! restated in `DOMAIN.md` §5. With retry `n` (0-based), base `b`, cap `c` and
+//! restated in `docs/DOMAIN.md` §5. With retry `n` (0-based), base `b`, cap `c` and
 //! `t = min(c, b·2ⁿ)`:
 //!
 //! | strategy | wait |

@@ -1,4 +1,4 @@
-//! The engine's claim strategies (`DOMAIN.md` §2): the atomic claim, the two-statement claim
+//! The engine's claim strategies (`docs/DOMAIN.md` §2): the atomic claim, the two-statement claim
 //! (select, then update by id: the race), PostgreSQL `FOR UPDATE` waiting with `lock_timeout`,
 //! `NOWAIT` and `SKIP LOCKED`, with the row locks they hold until commit or rollback.
 

@@ -2,7 +2,7 @@
 //! each client needs one successful conditional write.
 //!
 //! Source: AWS Architecture Blog, "Exponential Backoff And Jitter" (2015), restated in
-//! `DOMAIN.md` §5. One call is an optimistic read-modify-write: read the row's version, then
+//! `docs/DOMAIN.md` §5. One call is an optimistic read-modify-write: read the row's version, then
 //! write conditionally on it. Every message (read, its answer, write, its answer) takes
 //! `|N(10 ms, 2 ms)|`. The server accepts a write whose version is still the row's (the
 //! version then goes up by one) and refuses it when another write landed in between. A

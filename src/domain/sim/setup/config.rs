@@ -240,7 +240,7 @@ impl ClaimStrategy {
 }
 
 /// Short retries inside one worker run before giving the message back to the queue (the first
-/// tier of two-tier retry, `DOMAIN.md` §4). Applies to downstream calls that fail retryably.
+/// tier of two-tier retry, `docs/DOMAIN.md` §4). Applies to downstream calls that fail retryably.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct InWorkerRetry {
     /// Extra calls after the first.
