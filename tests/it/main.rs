@@ -42,3 +42,4 @@ mod sim_stale;
 mod sim_step;
 mod sim_support;
 mod texts;
+mod tidy;

@@ -1,0 +1,285 @@
+//! The house rules that hold the code's shape, checked on the source tree itself (as
+//! rust-analyzer's `tidy` tests do): `domain` knows nothing of the browser, the worker does not
+//! reach into the page's UI, files stay a size one can read (or say why not at their top), file
+//! names name features rather than work rounds, and the modules import each other without
+//! circles. See docs/ARCHITECTURE.md.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The source without `//` comments (doc links are not imports).
+fn code_of(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_domain_knows_nothing_of_the_browser() {
+    let banned = ["yew::", "web_sys::", "gloo", "js_sys::", "wasm_bindgen"];
+    let mut found = Vec::new();
+    for f in rust_files(&root().join("src/domain")) {
+        let code = code_of(&fs::read_to_string(&f).unwrap());
+        for b in banned {
+            if code.contains(b) {
+                found.push(format!("{} uses {b}", f.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_worker_and_the_cli_do_not_import_the_page() {
+    for bin in [
+        "src/bin/sim-worker.rs",
+        "src/bin/modality-advisor.rs",
+        "src/cli.rs",
+    ] {
+        let code = code_of(&fs::read_to_string(root().join(bin)).unwrap());
+        assert!(!code.contains("::ui::"), "{bin} imports from ui");
+    }
+}
+
+#[test]
+fn long_files_say_why_at_their_top() {
+    let mut long = Vec::new();
+    for f in rust_files(&root().join("src")) {
+        let text = fs::read_to_string(&f).unwrap();
+        let lines = text.lines().count();
+        let head: String = text.lines().take(40).collect::<Vec<_>>().join("\n");
+        if lines > 700 && !head.contains("Why this file is long") {
+            long.push(format!("{}: {lines} lines", f.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "over 700 lines without a reason: {long:#?}"
+    );
+}
+
+#[test]
+fn files_are_named_for_features_not_work_rounds() {
+    let mut bad = Vec::new();
+    for dir in ["locales", "tests/e2e", "tests/it", "src"] {
+        let mut stack = vec![root().join(dir)];
+        while let Some(d) = stack.pop() {
+            for entry in fs::read_dir(&d).unwrap() {
+                let p = entry.unwrap().path();
+                let name = p.file_name().unwrap().to_string_lossy().to_lowercase();
+                if name == "node_modules" || name == "snapshots" {
+                    continue;
+                }
+                if p.is_dir() {
+                    stack.push(p.clone());
+                }
+                if ["fix", "polish", "review"].iter().any(|w| name.contains(w)) {
+                    bad.push(p.display().to_string());
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// The module path of a source file: `src/domain/sim/engine.rs` → `domain::sim::engine`.
+fn module_of(file: &Path, src: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts == ["lib"] {
+        Vec::new()
+    } else {
+        parts
+    }
+}
+
+/// The file that holds the longest prefix of `path` that is a module of the crate.
+fn file_of(path: &[String], modules: &BTreeMap<Vec<String>, PathBuf>) -> Option<Vec<String>> {
+    (1..=path.len())
+        .rev()
+        .map(|n| path[..n].to_vec())
+        .find(|p| modules.contains_key(p))
+}
+
+/// Each file's imports of other files of the crate (`crate::…` and `super::…` paths).
+fn import_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let src = root().join("src");
+    let files: Vec<PathBuf> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("bin")))
+        .collect();
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|f| (module_of(f, &src), f.clone()))
+        .collect();
+    let mut graph = BTreeMap::new();
+    for (module, file) in &modules {
+        let code = code_of(&fs::read_to_string(file).unwrap());
+        let mut deps = BTreeSet::new();
+        let bytes = code.as_bytes();
+        let mut i = 0;
+        while i < code.len() {
+            let rest = &code[i..];
+            let start = if rest.starts_with("crate::") {
+                Some((Vec::new(), "crate::".len()))
+            } else if rest.starts_with("super::") {
+                let mut base = module.clone();
+                let mut n = 0;
+                while code[i + n..].starts_with("super::") {
+                    base.pop();
+                    n += "super::".len();
+                }
+                Some((base, n))
+            } else {
+                None
+            };
+            let word_before =
+                i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+            match start {
+                Some((mut path, n)) if !word_before => {
+                    let mut j = i + n;
+                    loop {
+                        let seg: String = code[j..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        if seg.is_empty() || !seg.starts_with(|c: char| c.is_ascii_lowercase()) {
+                            break;
+                        }
+                        path.push(seg.clone());
+                        j += seg.len();
+                        if code[j..].starts_with("::") {
+                            j += 2;
+                        } else {
+                            break;
+                        }
+                    }
+                    if let Some(target) = file_of(&path, &modules) {
+                        deps.insert(target);
+                    }
+                    i = j.max(i + 1);
+                }
+                _ => i += rest.chars().next().map_or(1, char::len_utf8),
+            }
+        }
+        // A module and its ancestors (the `mod` declarations, re-exports) are one line of
+        // descent, not a circle.
+        deps.retain(|d| !module.starts_with(d) && !d.starts_with(module));
+        graph.insert(module.clone(), deps);
+    }
+    graph
+}
+
+/// The strongly connected components with more than one module (Tarjan).
+fn circles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        index: BTreeMap<&'a Vec<String>, usize>,
+        low: BTreeMap<&'a Vec<String>, usize>,
+        stack: Vec<&'a Vec<String>>,
+        on_stack: BTreeSet<&'a Vec<String>>,
+        found: Vec<Vec<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a Vec<String>) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let Some((w, _)) = self.graph.get_key_value(w) else {
+                    continue;
+                };
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let lw = self.low[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if self.on_stack.contains(w) {
+                    let iw = self.index[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.push(w.join("::"));
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v) {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+#[test]
+fn modules_import_each_other_without_circles() {
+    let graph = import_graph();
+    // The reader sees imports at all: the sheet screen uses the domain's sheet.
+    let sheet_ui = vec!["ui".to_string(), "sheet".to_string()];
+    assert!(graph[&sheet_ui].contains(&vec!["domain".to_string(), "sheet".to_string()]));
+    assert_eq!(circles(&graph), Vec::<Vec<String>>::new());
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle() {
+    let m = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    let mut g = BTreeMap::new();
+    g.insert(m("a::x"), BTreeSet::from([m("a::y")]));
+    g.insert(m("a::y"), BTreeSet::from([m("b")]));
+    g.insert(m("b"), BTreeSet::from([m("a::x")]));
+    g.insert(m("c"), BTreeSet::from([m("b")]));
+    assert_eq!(circles(&g), vec![vec!["a::x", "a::y", "b"]]);
+}
