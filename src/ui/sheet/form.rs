@@ -9,37 +9,11 @@ use rust_i18n::t;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-/// The DOM ids of the fields under `scope` (a CSS selector, e.g. `"section.sheet"`) that
-/// show a value they refused (`aria-invalid="true"`), in page order, each once (a duration's
-/// number input is its field's id). The state behind such a field holds its last accepted
-/// value, so nothing may be copied, downloaded, printed or run from it as if the user had
-/// typed it. Empty outside a browser page.
-pub fn refused_fields(scope: &str) -> Vec<String> {
-    let Some(list) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector_all(&format!("{scope} [aria-invalid=\"true\"]"))
-            .ok()
-    }) else {
-        return Vec::new();
-    };
-    let mut ids: Vec<String> = Vec::new();
-    for i in 0..list.length() {
-        if let Some(el) = list
-            .item(i)
-            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-        {
-            let id = el.id();
-            if !id.is_empty() && !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-    }
-    ids
-}
-
 /// Reports `error` (the message the field shows, if any) to the app state
-/// ([`Action::FieldRefused`](crate::ui::state::Action::FieldRefused)), for a summary elsewhere
-/// on the page (the sheet's checks panel): set while the field refuses, cleared once it
-/// accepts its value again or goes away; reported again when the language rewords it.
+/// ([`Action::FieldRefused`](crate::ui::state::Action::FieldRefused)), the one record of
+/// refused fields (the sheet's checks panel lists them; outputs wait until they are fixed):
+/// set while the field refuses, cleared once it accepts its value again or goes away; reported
+/// again when the language rewords it.
 #[hook]
 fn use_report_refused(id: &AttrValue, error: &Option<String>) {
     use crate::ui::state::{Action, AppContext};
