@@ -16,5 +16,7 @@ pub mod sheet;
 pub mod sim;
 
 pub use error::{ParseError, TimingError};
-pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};
+pub use flowchart::{
+    evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing, TimingField,
+};
 pub use lang::Lang;

@@ -149,7 +149,7 @@ pub struct AppState {
     /// The simulator's preset, variant, seed, load jobs and edited knobs (saved in the session).
     pub sim: SimChoice,
     /// Form fields showing a value they refused, as they report it ([`Action::FieldRefused`]):
-    /// (DOM id, the message under the field), in the order reported. The one record of them:
+    /// (DOM id, the message under the field), in the order first reported. The one record of them:
     /// the sheet's checks panel lists those of the sheet ([`AppState::sheet_refused`]) and
     /// outputs are refused while there are any ([`AppState::check_output`]).
     pub refused: Vec<(String, String)>,
@@ -368,17 +368,16 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
 
 /// A field's report ([`Action::FieldRefused`]): `None` when it changes nothing.
 fn field_refused(state: &AppState, id: String, message: Option<String>) -> Option<AppState> {
-    let mut list: Vec<(String, String)> = state
-        .refused
-        .iter()
-        .filter(|(i, _)| *i != id)
-        .cloned()
-        .collect();
-    if let Some(m) = message {
-        list.push((id, m));
-    }
-    if list == state.refused {
-        return None;
+    let at = state.refused.iter().position(|(i, _)| *i == id);
+    let mut list = state.refused.clone();
+    match (at, message) {
+        (Some(at), Some(m)) if list[at].1 == m => return None,
+        (Some(at), Some(m)) => list[at].1 = m,
+        (Some(at), None) => {
+            list.remove(at);
+        }
+        (None, Some(m)) => list.push((id, m)),
+        (None, None) => return None,
     }
     let mut s = state.clone();
     s.refused = list;
