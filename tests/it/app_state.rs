@@ -45,7 +45,8 @@ fn on_sheet() -> AppState {
 #[test]
 fn answers_walk_the_flowchart_to_an_outcome() {
     // (answers, outcome or the next question)
-    let cases: [(&[(QuestionId, bool)], Result<Outcome, QuestionId>); 5] = [
+    type Case<'a> = (&'a [(QuestionId, bool)], Result<Outcome, QuestionId>);
+    let cases: [Case; 5] = [
         (&[], Err(TimeTriggered)),
         (&[(TimeTriggered, true)], Ok(Outcome::Batch)),
         (&[(TimeTriggered, false)], Err(NeedsResultNow)),
