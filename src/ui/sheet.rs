@@ -1,7 +1,7 @@
 //! The job definition sheet screen: every field editable with units, the default's reason and
 //! the findings beside each field, the retry timeline, import, the example, and the print view.
-//! The screen is its header ([`header`]), the notice about the sheet as a whole, the export
-//! bar, the form's sections ([`sections`]) and the checks panel ([`checks_panel`]).
+//! The screen is its header, the notice about the sheet as a whole, the export
+//! bar, the form's sections ([`sections`]) and the checks panel.
 
 pub mod export_bar;
 pub mod form;
