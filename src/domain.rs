@@ -1,5 +1,7 @@
-//! The pure domain: decision flowchart, texts, diagrams. Knows nothing of the browser.
+//! The pure domain: decision flowchart, texts, diagrams, the sheet, the simulator, and the
+//! app's state machine ([`app_state`]). Knows nothing of the browser.
 
+pub mod app_state;
 pub mod diagram;
 pub mod duration;
 pub mod error;
@@ -14,5 +16,7 @@ pub mod sheet;
 pub mod sim;
 
 pub use error::{ParseError, TimingError};
-pub use flowchart::{evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing};
+pub use flowchart::{
+    evaluate, Answers, Evaluation, Outcome, QuestionId, Status, Step, Timing, TimingField,
+};
 pub use lang::Lang;

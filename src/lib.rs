@@ -2,8 +2,9 @@
 //! ticket) and scheduled batch processing, and explain the decision.
 //!
 //! * [`domain`] is pure Rust (no browser APIs, no clock, no global RNG). It holds the decision
-//!   engine, its texts in Japanese and English, and the flowchart diagrams rendered at build
-//!   time. It is tested natively and also compiles to wasm32.
+//!   engine, its texts in Japanese and English, the flowchart diagrams rendered at build
+//!   time, and the app's state machine ([`domain::app_state`]). It is tested natively and
+//!   also compiles to wasm32.
 //! * `ui` (wasm32 only) is the Yew single-page app. It renders domain values and dispatches
 //!   actions; it holds no business rules.
 #![deny(missing_docs)]

@@ -7,7 +7,7 @@
 
 use crate::domain::error::{ParseError, TimingError};
 use crate::domain::lang::Lang;
-use crate::domain::number::group_thousands;
+use crate::domain::number::{group_thousands, parse_whole};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -249,11 +249,11 @@ impl Timing {
     /// [`TimingError::OutOfRange`] naming `target_ms` (allowed 1 ..= 604 800 000) or `p95_ms`
     /// (allowed 0 ..= 604 800 000).
     pub fn new(target_ms: u64, p95_ms: u64) -> Result<Timing, TimingError> {
-        if !(1..=Self::MAX_MS).contains(&target_ms) {
+        if !(TimingField::Target.min()..=Self::MAX_MS).contains(&target_ms) {
             return Err(TimingError::OutOfRange {
                 field: "target_ms",
                 value: target_ms,
-                min: 1,
+                min: TimingField::Target.min(),
                 max: Self::MAX_MS,
             });
         }
@@ -266,6 +266,13 @@ impl Timing {
             });
         }
         Ok(Timing { target_ms, p95_ms })
+    }
+
+    /// Reads a number typed into one of the two fields ([`parse_whole`]: ASCII or full-width
+    /// digits, optionally grouped by threes with spaces, `,` or `_`) and checks its range.
+    /// `None`: not a whole number, or outside `field.min() ..= Timing::MAX_MS` milliseconds.
+    pub fn parse_field(field: TimingField, raw: &str) -> Option<u64> {
+        parse_whole(raw).filter(|v| (field.min()..=Self::MAX_MS).contains(v))
     }
 
     /// The derived answer to `within-seconds`.
@@ -288,6 +295,25 @@ impl Timing {
             t!("timing.target", locale = lang.code()),
             group_thousands(self.target_ms)
         )
+    }
+}
+
+/// One of the two numbers of a [`Timing`], as the questions ask for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimingField {
+    /// The response-time target ([`Timing::target_ms`]).
+    Target,
+    /// The expected duration at the 95th percentile ([`Timing::p95_ms`]).
+    P95,
+}
+
+impl TimingField {
+    /// The smallest accepted value in milliseconds: 1 for the target, 0 for the p95.
+    pub fn min(self) -> u64 {
+        match self {
+            TimingField::Target => 1,
+            TimingField::P95 => 0,
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod cron;
 pub mod edit;
 pub mod fields;
 pub mod import;
+pub mod inputs;
 pub mod prefill;
 pub mod retry_window;
 

@@ -191,6 +191,28 @@ test('within-seconds from numbers: the comparison is shown and decides the answe
   await page.context().close();
 });
 
+test('within-seconds from numbers: full-width digits are read as the sheet reads them (Japanese input methods)', async () => {
+  const page = await openPage(browser, server.url);
+  await answer(page, 'time-triggered', 'no');
+  await answer(page, 'needs-result-now', 'yes');
+  await page.waitForSelector('form.question[data-question="within-seconds"]');
+  await page.check('#mode-numbers');
+  await page.fill('#target-ms', '２０００');
+  await page.fill('#p95-ms', '８，０００');
+  assert.equal(await page.getAttribute('#target-ms', 'aria-invalid'), 'false');
+  assert.equal(await page.getAttribute('#p95-ms', 'aria-invalid'), 'false');
+  assert.equal((await page.textContent('.comparison')).trim(), 'p95 8 000 ms > target 2 000 ms → no');
+  // A number grouped wrongly is refused, as in the sheet's fields.
+  await page.fill('#p95-ms', '8,00');
+  assert.equal(await page.getAttribute('#p95-ms', 'aria-invalid'), 'true');
+  assert.equal(await page.$('.comparison'), null);
+  await page.fill('#p95-ms', '８０００');
+  await page.click('form.question button[type="submit"]');
+  await page.waitForSelector('article.result[data-outcome="async-ticket"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('language: defaults from the browser, switches, and is remembered across reloads', async () => {
   const page = await openPage(browser, server.url, { locale: 'ja-JP' });
   assert.equal(await page.getAttribute('html', 'lang'), 'ja');

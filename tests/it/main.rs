@@ -1,5 +1,6 @@
 //! Integration tests: one binary, one file per feature.
 
+mod app_state;
 mod cli_advise;
 mod diagram;
 mod flowchart;

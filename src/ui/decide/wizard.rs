@@ -2,7 +2,8 @@
 //! about answers dropped by a change.
 
 use crate::domain::flowchart::Answer;
-use crate::domain::{Lang, QuestionId, Timing, TimingError};
+use crate::domain::number::group_thousands;
+use crate::domain::{Lang, QuestionId, Timing, TimingError, TimingField};
 use crate::ui::state::{Action, AppContext};
 use rust_i18n::t;
 use web_sys::HtmlInputElement;
@@ -32,27 +33,43 @@ fn yes_no(v: bool, lang: Lang) -> String {
     .into_owned()
 }
 
-/// Parses a millisecond field; the error names the field and the allowed range.
-fn parse_ms(raw: &str, label: &str, min: u64, lang: Lang) -> Result<u64, String> {
-    let err = || {
+/// Reads a millisecond field with the domain's rule ([`Timing::parse_field`]: ASCII or
+/// full-width digits, grouped or not); the error names the field and the allowed range.
+fn parse_ms(raw: &str, field: TimingField, label: &str, lang: Lang) -> Result<u64, String> {
+    Timing::parse_field(field, raw).ok_or_else(|| {
         t!(
             "ui.error-number",
             locale = lang.code(),
             field = label,
-            min = crate::domain::number::group_thousands(min).replace(' ', "\u{a0}"),
-            max = crate::domain::number::group_thousands(Timing::MAX_MS).replace(' ', "\u{a0}")
+            min = group_thousands(field.min()).replace(' ', "\u{a0}"),
+            max = group_thousands(Timing::MAX_MS).replace(' ', "\u{a0}")
         )
         .into_owned()
-    };
-    let v: u64 = raw
-        .trim()
-        .replace([' ', ',', '_'], "")
-        .parse()
-        .map_err(|_| err())?;
-    if v < min || v > Timing::MAX_MS {
-        return Err(err());
+    })
+}
+
+/// The two timing fields read together: the timing, or each field's error (`None`: that
+/// field is fine).
+type TimingRead = Result<Timing, (Option<String>, Option<String>)>;
+
+fn read_timing(target_raw: &str, p95_raw: &str, lang: Lang) -> TimingRead {
+    let l = lang.code();
+    let tr = parse_ms(
+        target_raw,
+        TimingField::Target,
+        &t!("ui.target-ms", locale = l),
+        lang,
+    );
+    let pr = parse_ms(
+        p95_raw,
+        TimingField::P95,
+        &t!("ui.p95-ms", locale = l),
+        lang,
+    );
+    match (tr, pr) {
+        (Ok(t), Ok(p)) => Timing::new(t, p).map_err(|e: TimingError| (Some(e.to_string()), None)),
+        (t, p) => Err((t.err(), p.err())),
     }
-    Ok(v)
 }
 
 /// The card asking one question: why it matters, yes / no (or numbers for
@@ -97,25 +114,13 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
         .unwrap_or(ctx.evaluation().path.len())
         + 1;
 
-    let target_label = t!("ui.target-ms", locale = l).into_owned();
-    let p95_label = t!("ui.p95-ms", locale = l).into_owned();
-    let timing: Result<Timing, (Option<String>, Option<String>)> = {
-        let tr = parse_ms(&target_raw, &target_label, 1, lang);
-        let pr = parse_ms(&p95_raw, &p95_label, 0, lang);
-        match (tr, pr) {
-            (Ok(t), Ok(p)) => {
-                Timing::new(t, p).map_err(|e: TimingError| (Some(e.to_string()), None))
-            }
-            (t, p) => Err((t.err(), p.err())),
-        }
-    };
+    let timing = read_timing(&target_raw, &p95_raw, lang);
     let numbers = q == QuestionId::WithinSeconds && *mode == Mode::Numbers;
     let answer: Option<Answer> = if numbers {
         timing.as_ref().ok().map(|t| Answer::Derived(*t))
     } else {
         selected.map(Answer::Given)
     };
-
     let onsubmit = {
         let ctx = ctx.clone();
         let show_errors = show_errors.clone();
@@ -132,11 +137,51 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
         Callback::from(move |_| ctx.dispatch(Action::Back))
     };
     let can_go_back = q != crate::domain::flowchart::START;
+    let modes = if q == QuestionId::WithinSeconds {
+        mode_switch(&mode, &show_errors, lang)
+    } else {
+        Html::default()
+    };
+    let body = if numbers {
+        let fields = TimingFields {
+            target_raw: &target_raw,
+            p95_raw: &p95_raw,
+            show_errors: *show_errors,
+        };
+        timing_numbers(&fields, &timing, lang)
+    } else {
+        choices(q, &selected, &show_errors, lang)
+    };
 
+    html! {
+        <form class="card question" data-question={q.id()} {onsubmit}>
+            <p class="step">{ t!("ui.step", locale = l, n = step_no) }</p>
+            <h2 ref={heading} tabindex="-1" id={format!("q-{}-title", q.id())}>{ q.text(lang) }</h2>
+            <p class="why" id={format!("why-{}", q.id())}>
+                <strong>{ t!("ui.why", locale = l) }{ t!("ui.colon", locale = l) }</strong>{ q.why(lang) }
+            </p>
+            { modes }
+            { body }
+            <div class="actions">
+                <div class="slot">{ can_go_back.then(|| html! {
+                    <button type="button" class="secondary" onclick={on_back.clone()}>{ t!("ui.back", locale = l) }</button>
+                }) }</div>
+                <button type="submit" class="primary">{ t!("ui.next", locale = l) }</button>
+            </div>
+        </form>
+    }
+}
+
+/// The yes / no choice of `q`, with "pick one" once an empty answer was submitted.
+fn choices(
+    q: QuestionId,
+    selected: &UseStateHandle<Option<bool>>,
+    show_errors: &UseStateHandle<bool>,
+    lang: Lang,
+) -> Html {
     let radio = |value: bool| {
-        let checked = *selected == Some(value);
-        let selected = selected.clone();
-        let show_errors = show_errors.clone();
+        let checked = **selected == Some(value);
+        let (selected, show_errors) = (selected.clone(), show_errors.clone());
         let id = format!("q-{}-{}", q.id(), if value { "yes" } else { "no" });
         let onchange = Callback::from(move |_| {
             selected.set(Some(value));
@@ -151,99 +196,99 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
             </label>
         }
     };
-    let mode_switch = if q == QuestionId::WithinSeconds {
-        let mode_radio = |m: Mode, key: &'static str| {
-            let checked = *mode == m;
-            let mode = mode.clone();
-            let show_errors = show_errors.clone();
-            let id = format!("mode-{key}");
-            let onchange = Callback::from(move |_| {
-                mode.set(m);
-                show_errors.set(false);
-            });
-            html! {
-                <label class="mode" for={id.clone()}>
-                    <input type="radio" id={id} name="within-mode" {checked} {onchange} />
-                    <span>{ t!(format!("ui.mode-{key}"), locale = l) }</span>
-                </label>
-            }
-        };
-        html! {
-            <div class="modes">
-                { mode_radio(Mode::Direct, "direct") }
-                { mode_radio(Mode::Numbers, "numbers") }
-            </div>
-        }
-    } else {
-        Html::default()
-    };
-
-    let number_field = |id: &'static str,
-                        label: &str,
-                        raw: &UseStateHandle<String>,
-                        err: Option<String>| {
-        let raw_h = raw.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            raw_h.set(e.target_unchecked_into::<HtmlInputElement>().value());
-        });
-        let show = *show_errors || !raw.is_empty();
-        let err = err.filter(|_| show);
-        let err_id = format!("{id}-error");
-        html! {
-            <div class="field">
-                <label for={id}>{ label.to_owned() }</label>
-                <input id={id} type="text" inputmode="numeric" autocomplete="off"
-                    value={(**raw).clone()} {oninput}
-                    aria-invalid={err.is_some().to_string()}
-                    aria-describedby={err.as_ref().map(|_| err_id.clone())} />
-                <div class="slot">{ err.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
-            </div>
-        }
-    };
-
-    let body = if numbers {
-        let (te, pe) = match &timing {
-            Ok(_) => (None, None),
-            Err((a, b)) => (a.clone(), b.clone()),
-        };
-        html! {
-            <div class="numbers">
-                { number_field("target-ms", &target_label, &target_raw, te) }
-                { number_field("p95-ms", &p95_label, &p95_raw, pe) }
-                <p class="help">{ t!("ui.numbers-help", locale = l) }</p>
-                <div class="slot">{ timing.as_ref().ok().map(|t| html! {
-                    <p class="comparison" data-within={t.within().to_string()}>{ t.comparison(lang) }</p>
-                }) }</div>
-            </div>
-        }
-    } else {
-        let missing = *show_errors && selected.is_none();
-        html! {
-            <fieldset class="choices" aria-describedby={format!("why-{}", q.id())}>
-                <legend class="visually-hidden">{ q.text(lang) }</legend>
-                { radio(true) }
-                { radio(false) }
-                <div class="slot">{ missing.then(|| html! { <p class="error" role="alert">{ t!("ui.pick-one", locale = l) }</p> }) }</div>
-            </fieldset>
-        }
-    };
-
+    let missing = **show_errors && selected.is_none();
     html! {
-        <form class="card question" data-question={q.id()} {onsubmit}>
-            <p class="step">{ t!("ui.step", locale = l, n = step_no) }</p>
-            <h2 ref={heading} tabindex="-1" id={format!("q-{}-title", q.id())}>{ q.text(lang) }</h2>
-            <p class="why" id={format!("why-{}", q.id())}>
-                <strong>{ t!("ui.why", locale = l) }{ t!("ui.colon", locale = l) }</strong>{ q.why(lang) }
-            </p>
-            { mode_switch }
-            { body }
-            <div class="actions">
-                <div class="slot">{ can_go_back.then(|| html! {
-                    <button type="button" class="secondary" onclick={on_back.clone()}>{ t!("ui.back", locale = l) }</button>
-                }) }</div>
-                <button type="submit" class="primary">{ t!("ui.next", locale = l) }</button>
-            </div>
-        </form>
+        <fieldset class="choices" aria-describedby={format!("why-{}", q.id())}>
+            <legend class="visually-hidden">{ q.text(lang) }</legend>
+            { radio(true) }
+            { radio(false) }
+            <div class="slot">{ missing.then(|| html! { <p class="error" role="alert">{ t!("ui.pick-one", locale = lang.code()) }</p> }) }</div>
+        </fieldset>
+    }
+}
+
+/// How `within-seconds` is answered: directly, or from the two timing numbers.
+fn mode_switch(
+    mode: &UseStateHandle<Mode>,
+    show_errors: &UseStateHandle<bool>,
+    lang: Lang,
+) -> Html {
+    let mode_radio = |m: Mode, key: &'static str| {
+        let checked = **mode == m;
+        let (mode, show_errors) = (mode.clone(), show_errors.clone());
+        let id = format!("mode-{key}");
+        let onchange = Callback::from(move |_| {
+            mode.set(m);
+            show_errors.set(false);
+        });
+        html! {
+            <label class="mode" for={id.clone()}>
+                <input type="radio" id={id} name="within-mode" {checked} {onchange} />
+                <span>{ t!(format!("ui.mode-{key}"), locale = lang.code()) }</span>
+            </label>
+        }
+    };
+    html! {
+        <div class="modes">
+            { mode_radio(Mode::Direct, "direct") }
+            { mode_radio(Mode::Numbers, "numbers") }
+        </div>
+    }
+}
+
+/// The two timing fields as typed, and whether to show their errors before anything is typed
+/// (after an empty answer was submitted).
+struct TimingFields<'a> {
+    target_raw: &'a UseStateHandle<String>,
+    p95_raw: &'a UseStateHandle<String>,
+    show_errors: bool,
+}
+
+/// The target and p95 fields, their errors, and the comparison once both are valid.
+fn timing_numbers(fields: &TimingFields, timing: &TimingRead, lang: Lang) -> Html {
+    let l = lang.code();
+    let (te, pe) = match timing {
+        Ok(_) => (None, None),
+        Err((a, b)) => (a.clone(), b.clone()),
+    };
+    let target_label = t!("ui.target-ms", locale = l).into_owned();
+    let p95_label = t!("ui.p95-ms", locale = l).into_owned();
+    html! {
+        <div class="numbers">
+            { number_field("target-ms", &target_label, fields.target_raw, te, fields.show_errors) }
+            { number_field("p95-ms", &p95_label, fields.p95_raw, pe, fields.show_errors) }
+            <p class="help">{ t!("ui.numbers-help", locale = l) }</p>
+            <div class="slot">{ timing.as_ref().ok().map(|t| html! {
+                <p class="comparison" data-within={t.within().to_string()}>{ t.comparison(lang) }</p>
+            }) }</div>
+        </div>
+    }
+}
+
+/// One millisecond field; its error shows once something is typed or an answer was submitted.
+fn number_field(
+    id: &'static str,
+    label: &str,
+    raw: &UseStateHandle<String>,
+    err: Option<String>,
+    show_errors: bool,
+) -> Html {
+    let raw_h = raw.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        raw_h.set(e.target_unchecked_into::<HtmlInputElement>().value());
+    });
+    let show = show_errors || !raw.is_empty();
+    let err = err.filter(|_| show);
+    let err_id = format!("{id}-error");
+    html! {
+        <div class="field">
+            <label for={id}>{ label.to_owned() }</label>
+            <input id={id} type="text" inputmode="numeric" autocomplete="off"
+                value={(**raw).clone()} {oninput}
+                aria-invalid={err.is_some().to_string()}
+                aria-describedby={err.as_ref().map(|_| err_id.clone())} />
+            <div class="slot">{ err.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
+        </div>
     }
 }
 

@@ -4,7 +4,6 @@ use crate::domain::export;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
 use crate::ui::browser;
-use crate::ui::sheet::form::refused_fields;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
 use std::rc::Rc;
@@ -91,20 +90,23 @@ pub struct ExportBarProps {
     pub sheet: Rc<JobSheet>,
 }
 
-/// Whether `out` may go ahead: not while a sheet field shows a value it refused (the sheet
-/// holds the last accepted value, so the output would differ from the screen). Refused: says
-/// so, naming every such field, and returns `false`.
-/// Once every field is fixed, an earlier refusal's notice goes away.
+/// Whether `out` may go ahead ([`AppState::check_output`](crate::ui::state::AppState::check_output)):
+/// not while a sheet input shows a value it refused. Refused: the notice names every such
+/// input, and this returns `false`. Once every input is fixed, an earlier refusal's notice
+/// goes away.
 pub fn allowed(ctx: &AppContext, out: Output) -> bool {
-    let ids = refused_fields("section.sheet");
-    if ids.is_empty() {
-        if matches!(ctx.notice, Some(SheetNotice::FieldsRefused(..))) {
-            ctx.dispatch(Action::Notice(None));
+    match ctx.check_output(out) {
+        Ok(()) => {
+            if matches!(ctx.notice, Some(SheetNotice::FieldsRefused(..))) {
+                ctx.dispatch(Action::Notice(None));
+            }
+            true
         }
-        return true;
+        Err(notice) => {
+            ctx.dispatch(Action::Notice(Some(notice)));
+            false
+        }
     }
-    ctx.dispatch(Action::Notice(Some(SheetNotice::FieldsRefused(out, ids))));
-    false
 }
 
 /// Copy / download buttons per format, and print.

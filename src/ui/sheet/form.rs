@@ -9,37 +9,11 @@ use rust_i18n::t;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-/// The DOM ids of the fields under `scope` (a CSS selector, e.g. `"section.sheet"`) that
-/// show a value they refused (`aria-invalid="true"`), in page order, each once (a duration's
-/// number input is its field's id). The state behind such a field holds its last accepted
-/// value, so nothing may be copied, downloaded, printed or run from it as if the user had
-/// typed it. Empty outside a browser page.
-pub fn refused_fields(scope: &str) -> Vec<String> {
-    let Some(list) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector_all(&format!("{scope} [aria-invalid=\"true\"]"))
-            .ok()
-    }) else {
-        return Vec::new();
-    };
-    let mut ids: Vec<String> = Vec::new();
-    for i in 0..list.length() {
-        if let Some(el) = list
-            .item(i)
-            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-        {
-            let id = el.id();
-            if !id.is_empty() && !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-    }
-    ids
-}
-
 /// Reports `error` (the message the field shows, if any) to the app state
-/// ([`Action::FieldRefused`](crate::ui::state::Action::FieldRefused)), for a summary elsewhere
-/// on the page (the sheet's checks panel): set while the field refuses, cleared once it
-/// accepts its value again or goes away; reported again when the language rewords it.
+/// ([`Action::FieldRefused`](crate::ui::state::Action::FieldRefused)), the one record of
+/// refused fields (the sheet's checks panel lists them; outputs wait until they are fixed):
+/// set while the field refuses, cleared once it accepts its value again or goes away; reported
+/// again when the language rewords it.
 #[hook]
 fn use_report_refused(id: &AttrValue, error: &Option<String>) {
     use crate::ui::state::{Action, AppContext};
@@ -366,135 +340,199 @@ fn best_unit(ms: u64) -> usize {
         .unwrap_or(0)
 }
 
+/// A duration field's state besides its props: what is typed, in which unit, and the notes
+/// about the last unit change.
+#[derive(Clone)]
+struct DurationState {
+    /// The unit on show (an index into [`UNITS`]).
+    unit: UseStateHandle<usize>,
+    /// The number as typed.
+    raw: UseStateHandle<String>,
+    /// The value when the user started editing (`Some` while focused).
+    editing: std::rc::Rc<std::cell::RefCell<Option<u64>>>,
+    /// Whether the number was typed since the unit was last chosen: the unit chosen next is
+    /// then the typed number's unit ("30", then "s": 30 s). Otherwise a new unit keeps the
+    /// duration (10 s → ms: 10 000 ms), and is refused when the duration is not a whole
+    /// number in it (1 500 ms → s), saying so: the number never silently changes meaning.
+    typed: std::rc::Rc<std::cell::RefCell<bool>>,
+    /// A refused unit change: (the number shown, its unit, the unit refused).
+    unit_kept: UseStateHandle<Option<(u64, usize, usize)>>,
+    /// A just-typed number read in a newly chosen unit: the duration it now means (ms), said
+    /// next to the field so the change of meaning is visible.
+    unit_applied: UseStateHandle<Option<u64>>,
+}
+
+/// `text` read in unit `u`, in milliseconds, if it is a whole number inside `range` (ms).
+fn duration_ms(text: &str, u: usize, (min, max): (u64, u64)) -> Option<u64> {
+    parse_whole(text)
+        .and_then(|n| n.checked_mul(UNITS[u].0))
+        .filter(|v| (min..=max).contains(v))
+}
+
+/// A unit's name in `lang`.
+fn unit_name(i: usize, lang: Lang) -> &'static str {
+    if lang == Lang::Ja {
+        UNITS[i].2
+    } else {
+        UNITS[i].1
+    }
+}
+
 /// A duration typed as a whole number in a chosen unit (ms, s, min, h).
 #[component]
 pub fn DurationField(props: &DurationProps) -> Html {
-    let unit = use_state(|| best_unit(props.value_ms));
-    let raw = use_state(|| (props.value_ms / UNITS[best_unit(props.value_ms)].0).to_string());
-    let editing = use_mut_ref(|| None::<u64>);
-    // Whether the number was typed since the unit was last chosen: the unit chosen next is
-    // then the typed number's unit ("30", then "s": 30 s). Otherwise a new unit keeps the
-    // duration (10 s → ms: 10 000 ms), and is refused when the duration is not a whole
-    // number in it (1 500 ms → s), saying so: the number never silently changes meaning.
-    let typed = use_mut_ref(|| false);
-    // A refused unit change: (the number shown, its unit, the unit refused).
-    let unit_kept = use_state(|| None::<(u64, usize, usize)>);
-    // A just-typed number read in a newly chosen unit: the duration it now means (ms), said
-    // next to the field so the change of meaning is visible.
-    let unit_applied = use_state(|| None::<u64>);
+    let st = DurationState {
+        unit: use_state(|| best_unit(props.value_ms)),
+        raw: use_state(|| (props.value_ms / UNITS[best_unit(props.value_ms)].0).to_string()),
+        editing: use_mut_ref(|| None::<u64>),
+        typed: use_mut_ref(|| false),
+        unit_kept: use_state(|| None::<(u64, usize, usize)>),
+        unit_applied: use_state(|| None::<u64>),
+    };
     {
-        let (raw, unit, editing, typed) =
-            (raw.clone(), unit.clone(), editing.clone(), typed.clone());
+        let st = st.clone();
         use_effect_with(props.value_ms, move |v| {
-            let current = parse_whole(&raw).and_then(|n| n.checked_mul(UNITS[*unit].0));
-            if editing.borrow().is_none() && current != Some(*v) {
+            let current = parse_whole(&st.raw).and_then(|n| n.checked_mul(UNITS[*st.unit].0));
+            if st.editing.borrow().is_none() && current != Some(*v) {
                 let u = best_unit(*v);
-                unit.set(u);
-                raw.set((*v / UNITS[u].0).to_string());
-                *typed.borrow_mut() = false;
+                st.unit.set(u);
+                st.raw.set((*v / UNITS[u].0).to_string());
+                *st.typed.borrow_mut() = false;
             }
         });
     }
-    let (min, max) = props.range_ms;
     let lang = props.lang;
-    let name = |i: usize| {
-        if lang == Lang::Ja {
-            UNITS[i].2
-        } else {
-            UNITS[i].1
-        }
-    };
-    let to_ms = move |text: &str, u: usize| {
-        parse_whole(text)
-            .and_then(|n| n.checked_mul(UNITS[u].0))
-            .filter(|v| (min..=max).contains(v))
-    };
-    let error = to_ms(&raw, *unit).is_none().then(|| {
-        let range = format!(
-            "{} – {}",
-            crate::domain::duration::exact(min, lang),
-            crate::domain::duration::exact(max, lang)
-        );
-        let kept = crate::domain::duration::exact(props.value_ms, lang);
-        // A whole number outside the range is told so, with the value in its unit (5 s is a
-        // whole number: "enter a whole number" would mislead).
-        let shown = parse_whole(&raw)
-            .and_then(|n| n.checked_mul(UNITS[*unit].0))
-            .map(|ms| crate::domain::duration::exact(ms, lang));
-        let message = match shown {
-            Some(value) => t!(
-                "sheet.ui.duration-range-error",
-                locale = lang.code(),
-                field = props.label.as_str(),
-                value = value,
-                range = range
-            ),
-            None => t!(
-                "sheet.ui.duration-error",
-                locale = lang.code(),
-                field = props.label.as_str(),
-                range = range
-            ),
-        };
-        format!("{message}{}", kept_text(&kept, lang))
-    });
+    let error = duration_error(&st, props);
     use_report_refused(&props.id, &error);
-    let (onfocus, onblur) = focus_tracking(&editing, props.value_ms);
+    let (onfocus, onblur) = focus_tracking(&st.editing, props.value_ms);
     let oninput = {
-        let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
-        let (editing, typed, unit_kept) = (editing.clone(), typed.clone(), unit_kept.clone());
-        let unit_applied = unit_applied.clone();
+        let (st, range, onchange) = (st.clone(), props.range_ms, props.onchange.clone());
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            commit_or_revert(to_ms(&text, *unit), &editing, &onchange);
-            *typed.borrow_mut() = true;
-            unit_kept.set(None);
-            unit_applied.set(None);
-            raw.set(text);
+            commit_or_revert(duration_ms(&text, *st.unit, range), &st.editing, &onchange);
+            *st.typed.borrow_mut() = true;
+            st.unit_kept.set(None);
+            st.unit_applied.set(None);
+            st.raw.set(text);
         })
     };
-    let on_unit = {
-        let (raw, unit, onchange) = (raw.clone(), unit.clone(), props.onchange.clone());
-        let (typed, unit_kept, unit_applied) =
-            (typed.clone(), unit_kept.clone(), unit_applied.clone());
-        Callback::from(move |e: Event| {
-            let select = e.target_unchecked_into::<HtmlSelectElement>();
-            let i: usize = select.value().parse().unwrap_or(0);
-            let i = i.min(UNITS.len() - 1);
-            let old = *unit;
-            let was_typed = std::mem::replace(&mut *typed.borrow_mut(), false);
-            // A refused number (out of range, or not a number) is not a duration to convert: the
-            // text stays as typed and is only checked again in the new unit.
-            let shown = to_ms(&raw, old);
-            match shown {
-                // Keep the duration, written in the new unit.
-                Some(v) if !was_typed && v % UNITS[i].0 == 0 => {
-                    raw.set((v / UNITS[i].0).to_string());
-                    unit_kept.set(None);
-                    unit_applied.set(None);
-                    unit.set(i);
-                }
-                // Not whole in the new unit: the unit stays, and the field says why.
-                Some(v) if !was_typed => {
-                    select.set_value(&old.to_string());
-                    unit_kept.set(Some((v / UNITS[old].0, old, i)));
-                    unit_applied.set(None);
-                }
-                // A number just typed (or no number yet): the new unit is its unit.
-                _ => {
-                    let v = to_ms(&raw, i);
-                    if let Some(v) = v {
-                        onchange.emit(v);
-                    }
-                    unit_kept.set(None);
-                    unit_applied.set(v.filter(|_| i != old));
-                    unit.set(i);
-                }
+    let (kept_note, applied_note) = unit_notes(&st, lang);
+    let err_id = format!("{}-error", props.id);
+    html! {
+        <div class="sfield" data-field={props.id.clone()}>
+            <label for={props.id.clone()}>{ props.label.clone() }</label>
+            <span class="with-unit">
+                <input id={props.id.clone()} type="text" inputmode="numeric" autocomplete="off"
+                    value={(*st.raw).clone()} {oninput} {onfocus} {onblur}
+                    aria-invalid={error.is_some().to_string()}
+                    aria-describedby={error.as_ref().map(|_| err_id.clone())} />
+                <select id={format!("{}-unit", props.id)} onchange={on_unit_change(&st, props)}
+                    aria-label={t!("sheet.ui.unit", locale = lang.code()).into_owned()}>
+                    { for (0..UNITS.len()).map(|i| html! {
+                        <option value={i.to_string()} selected={i == *st.unit}>{ unit_name(i, lang) }</option>
+                    }) }
+                </select>
+            </span>
+            <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
+            <div class="slot">{ kept_note.map(|n| html! { <p class="hint unit-kept" role="status" data-unit-kept="true">{ n }</p> }) }</div>
+            <div class="slot">{ applied_note.map(|n| html! { <p class="hint unit-applied" role="status" data-unit-applied="true">{ n }</p> }) }</div>
+            <div class="slot">{ props.children.clone() }</div>
+        </div>
+    }
+}
+
+/// Why the typed duration is refused (`None`: it is taken), naming the field, the range and
+/// the value the sheet keeps meanwhile.
+fn duration_error(st: &DurationState, props: &DurationProps) -> Option<String> {
+    let (min, max) = props.range_ms;
+    let lang = props.lang;
+    duration_ms(&st.raw, *st.unit, props.range_ms)
+        .is_none()
+        .then(|| {
+            let range = format!(
+                "{} – {}",
+                crate::domain::duration::exact(min, lang),
+                crate::domain::duration::exact(max, lang)
+            );
+            let kept = crate::domain::duration::exact(props.value_ms, lang);
+            // A whole number outside the range is told so, with the value in its unit (5 s is
+            // a whole number: "enter a whole number" would mislead).
+            let shown = parse_whole(&st.raw)
+                .and_then(|n| n.checked_mul(UNITS[*st.unit].0))
+                .map(|ms| crate::domain::duration::exact(ms, lang));
+            let message = match shown {
+                Some(value) => t!(
+                    "sheet.ui.duration-range-error",
+                    locale = lang.code(),
+                    field = props.label.as_str(),
+                    value = value,
+                    range = range
+                ),
+                None => t!(
+                    "sheet.ui.duration-error",
+                    locale = lang.code(),
+                    field = props.label.as_str(),
+                    range = range
+                ),
+            };
+            format!("{message}{}", kept_text(&kept, lang))
+        })
+}
+
+/// A new unit chosen: a shown duration is kept and rewritten in it (or the unit is refused when
+/// the duration is not whole in it); a number just typed is read in it.
+fn on_unit_change(st: &DurationState, props: &DurationProps) -> Callback<Event> {
+    let (st, range, onchange) = (st.clone(), props.range_ms, props.onchange.clone());
+    Callback::from(move |e: Event| {
+        let select = e.target_unchecked_into::<HtmlSelectElement>();
+        let i: usize = select.value().parse().unwrap_or(0);
+        let i = i.min(UNITS.len() - 1);
+        let old = *st.unit;
+        let was_typed = std::mem::replace(&mut *st.typed.borrow_mut(), false);
+        // A refused number (out of range, or not a number) is not a duration to convert: the
+        // text stays as typed and is only checked again in the new unit.
+        match duration_ms(&st.raw, old, range) {
+            // Keep the duration, written in the new unit.
+            Some(v) if !was_typed && v % UNITS[i].0 == 0 => {
+                st.raw.set((v / UNITS[i].0).to_string());
+                st.unit_kept.set(None);
+                st.unit_applied.set(None);
+                st.unit.set(i);
             }
-        })
-    };
-    let applied_note = (*unit_applied).map(|v| {
-        let value = format!("{} {}", raw.as_str(), name(*unit));
+            // Not whole in the new unit: the unit stays, and the field says why.
+            Some(v) if !was_typed => {
+                select.set_value(&old.to_string());
+                st.unit_kept.set(Some((v / UNITS[old].0, old, i)));
+                st.unit_applied.set(None);
+            }
+            // A number just typed (or no number yet): the new unit is its unit.
+            _ => {
+                let v = duration_ms(&st.raw, i, range);
+                if let Some(v) = v {
+                    onchange.emit(v);
+                }
+                st.unit_kept.set(None);
+                st.unit_applied.set(v.filter(|_| i != old));
+                st.unit.set(i);
+            }
+        }
+    })
+}
+
+/// The notes after a unit change: (the unit was refused, the typed number now means this).
+fn unit_notes(st: &DurationState, lang: Lang) -> (Option<String>, Option<String>) {
+    let kept = (*st.unit_kept).map(|(n, old, new)| {
+        t!(
+            "ui.unit-kept",
+            locale = lang.code(),
+            value = format!("{} {}", group_thousands(n), unit_name(old, lang)),
+            unit = unit_name(new, lang),
+            old = unit_name(old, lang)
+        )
+        .into_owned()
+    });
+    let applied = (*st.unit_applied).map(|v| {
+        let value = format!("{} {}", st.raw.as_str(), unit_name(*st.unit, lang));
         let exact = crate::domain::duration::exact(v, lang);
         // "90 min (90 min)" says nothing twice: the exact form only when it reads differently.
         let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
@@ -510,38 +548,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
             .into_owned()
         }
     });
-    let kept_note = (*unit_kept).map(|(n, old, new)| {
-        t!(
-            "ui.unit-kept",
-            locale = lang.code(),
-            value = format!("{} {}", group_thousands(n), name(old)),
-            unit = name(new),
-            old = name(old)
-        )
-        .into_owned()
-    });
-    let err_id = format!("{}-error", props.id);
-    html! {
-        <div class="sfield" data-field={props.id.clone()}>
-            <label for={props.id.clone()}>{ props.label.clone() }</label>
-            <span class="with-unit">
-                <input id={props.id.clone()} type="text" inputmode="numeric" autocomplete="off"
-                    value={(*raw).clone()} {oninput} {onfocus} {onblur}
-                    aria-invalid={error.is_some().to_string()}
-                    aria-describedby={error.as_ref().map(|_| err_id.clone())} />
-                <select id={format!("{}-unit", props.id)} onchange={on_unit}
-                    aria-label={t!("sheet.ui.unit", locale = lang.code()).into_owned()}>
-                    { for (0..UNITS.len()).map(|i| html! {
-                        <option value={i.to_string()} selected={i == *unit}>{ name(i) }</option>
-                    }) }
-                </select>
-            </span>
-            <div class="slot">{ error.map(|e| html! { <p class="error" id={err_id.clone()} role="alert">{ e }</p> }) }</div>
-            <div class="slot">{ kept_note.map(|n| html! { <p class="hint unit-kept" role="status" data-unit-kept="true">{ n }</p> }) }</div>
-            <div class="slot">{ applied_note.map(|n| html! { <p class="hint unit-applied" role="status" data-unit-applied="true">{ n }</p> }) }</div>
-            <div class="slot">{ props.children.clone() }</div>
-        </div>
-    }
+    (kept, applied)
 }
 
 /// Properties of [`ChoiceField`].
