@@ -18,6 +18,7 @@
 //! call: inlined, it made the step slower (register pressure).
 
 use crate::domain::sim::core::backoff::Jitter;
+pub use crate::domain::sim::core::call::CallResult;
 use crate::domain::sim::core::event_queue::{key, EventQueue};
 use crate::domain::sim::core::rng::{round_us, ExpScale, SimRng};
 use crate::domain::sim::core::stats::{JobStats, Needs};
@@ -88,20 +89,6 @@ impl StopReason {
 enum Owner {
     Worker(usize),
     Submission(usize),
-}
-
-/// A downstream answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CallResult {
-    /// Served.
-    Ok,
-    /// Refused: already serving its capacity.
-    Busy,
-    /// Refused by the rate limit.
-    RateLimited,
-    /// Refused: inside the outage window.
-    Unavailable,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -15,8 +15,8 @@
 //! grows without reallocating (and copying) one huge buffer.
 
 use crate::domain::lang::Lang;
+use crate::domain::sim::core::call::CallResult;
 use crate::domain::sim::core::time::{SimDuration, SimTime};
-use crate::domain::sim::engine::CallResult;
 use crate::domain::sim::jobs::ErrorId;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
