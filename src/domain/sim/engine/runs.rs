@@ -6,6 +6,8 @@
 use super::*;
 
 impl Simulation {
+    /// A run's duration drawn from `d` (µs; an exponential one with its scale computed once is
+    /// drawn in `begin_run` instead). Kept out of line: most configs never call it per event.
     #[inline(never)]
     pub(super) fn sample_duration(&mut self, d: DurationDist) -> SimDuration {
         SimDuration(match d {
