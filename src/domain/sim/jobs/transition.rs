@@ -4,13 +4,13 @@
 use super::Status;
 use serde::Serialize;
 
-/// A move of a row between states, counted by [`JobsTable::transitions`]. Each value has fixed
-/// end states ([`Transition::from`], [`Transition::to`]; `from` is `None` for an enqueue), so
-/// the counts per state are the enqueues plus the moves in minus the moves out. The first
-/// [`Transition::NAMED`] values are the moves the seed's operations make; the rest,
-/// [`Transition::other`], catch a write the table accepts without re-checking the status
-/// (e.g. a late `release` by a worker whose lease expired and whose job another worker has
-/// since completed: `done → queued`).
+/// A move of a row between states, counted by
+/// [`JobsTable::transitions`](super::JobsTable::transitions). Each value has fixed end states
+/// ([`Transition::from`], [`Transition::to`]; `from` is `None` for an enqueue), so the counts per
+/// state are the enqueues plus the moves in minus the moves out. The first [`Transition::NAMED`]
+/// values are the moves the seed's operations make; the rest, [`Transition::other`], catch a write
+/// the table accepts without re-checking the status (e.g. a late `release` by a worker whose lease
+/// expired and whose job another worker has since completed: `done → queued`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Transition(pub u8);
 

@@ -249,9 +249,9 @@ fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
     (width, [rate(0), rate(1), rate(2)])
 }
 
-/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)`
-/// groups in (as [`JobsTable::attempts_summary`](super::JobsTable::attempts_summary) gives them),
-/// slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
+/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)` groups
+/// in (as [`JobsTable::attempts_summary`](crate::domain::sim::JobsTable::attempts_summary) gives
+/// them), slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
 /// slot collecting the rest), each `[done, dead, other]`. No rows: no slots.
 pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32, u64)>) -> Vec<[u64; 3]> {
     let mut h: Vec<[u64; 3]> = Vec::new();

@@ -7,7 +7,7 @@
 //!
 //! * English through [`std::fmt::Display`], byte for byte the text the seed's printed runs use
 //!   (`1000.000s A job#1 add_points 1/3: claimed (UPDATE … RETURNING)`); this is what
-//!   [`Report::events`](super::Report), its trace hash and the CLI carry.
+//!   [`Report::events`](crate::domain::sim::Report), its trace hash and the CLI carry.
 //! * Japanese through [`Line::render`] with the words in `locales/sim-log.yml`; ids, times,
 //!   SQL, worker and kind names and the handlers' own error messages stay as they are.
 //!
@@ -354,7 +354,8 @@ pub struct Line<'a> {
     pub micros: bool,
 }
 
-/// A run's log with its names (what [`Simulation::log`](super::Simulation::log) returns).
+/// A run's log with its names (what [`Simulation::log`](crate::domain::sim::Simulation::log)
+/// returns).
 #[derive(Debug, Clone, Copy)]
 pub struct Log<'a> {
     /// The entries.
