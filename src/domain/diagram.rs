@@ -6,11 +6,8 @@
 //! and its label (`fc-label`, `fc-label-bg`). Highlighting adds the class `on-path` to those
 //! elements, and `is-current` to the node of the question being asked.
 
-use crate::domain::flowchart::{Evaluation, Next, QuestionId, Status, RULES, START};
+use crate::domain::flowchart::{Evaluation, Next, QuestionId, Status, RULES, START, START_NODE};
 use crate::domain::lang::Lang;
-
-/// The id of the diagram's start node ("one process").
-pub const START_NODE: &str = "start";
 
 /// The class added to every node and edge element on the walked path.
 pub const ON_PATH: &str = "on-path";

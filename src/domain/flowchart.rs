@@ -194,6 +194,10 @@ pub struct Rule {
 /// The question every walk starts with.
 pub const START: QuestionId = QuestionId::TimeTriggered;
 
+/// The id of the diagram's start node ("one process"), before [`START`]: the first of
+/// [`Evaluation::node_ids`] and of the diagram's `data-node` ids (`domain::diagram`).
+pub const START_NODE: &str = "start";
+
 /// The flowchart as data (docs/DOMAIN.md §1), one rule per question in [`QuestionId::ALL`] order.
 pub const RULES: [Rule; 5] = [
     Rule {
@@ -549,7 +553,7 @@ impl Evaluation {
     /// The diagram node ids on the path: `start`, each question asked (including the pending
     /// one), then the outcome. These match the `data-node` attributes of the flowchart SVG.
     pub fn node_ids(&self) -> Vec<&'static str> {
-        let mut ids = vec![crate::domain::diagram::START_NODE];
+        let mut ids = vec![START_NODE];
         ids.extend(self.path.iter().map(|s| s.question.id()));
         match self.status {
             Status::Decided(o) => ids.push(o.id()),

@@ -12,17 +12,25 @@
 //!   colours (light and dark), which keeps the markup valid under a strict CSP;
 //! * every text that comes in (titles, labels, units, category names) is XML-escaped, and
 //!   characters XML forbids are replaced by U+FFFD;
-//! * numbers on ticks use [`group_thousands`] for whole values (`12 000`), otherwise as few
-//!   decimals as the tick step needs;
+//! * numbers on ticks use [`group_thousands`](crate::domain::number::group_thousands) for
+//!   whole values (`12 000`), otherwise as few decimals as the tick step needs;
 //! * bars carry `data-series`, `data-slot` and `data-value` (the value drawn) and a `<title>`
 //!   tooltip; legend entries carry `data-series`.
 //!
 //! Nothing here panics: empty series draw the axes over `0 … 1` and the `empty` message;
 //! non-finite or negative bar values count as zero; very long lines are thinned to at most
 //! [`MAX_LINE_POINTS`] points keeping each chunk's highest value.
+//!
+//! Files: this one holds the chart types and the two chart shapes ([`lines`], [`bars`]);
+//! `scale`: ticks and the numbers written on them; `canvas`: the drawing both shapes share.
 
-use crate::domain::number::group_thousands;
 use std::fmt::Write;
+
+mod canvas;
+mod scale;
+
+use canvas::{n, Canvas, FONT};
+pub use scale::{format_tick, format_value, nice_ticks, Ticks};
 
 /// Buckets the x axis of [`Slots::Buckets`] spans at least.
 pub const MIN_BUCKETS: usize = 10;
@@ -154,116 +162,6 @@ pub enum Layout {
     Grouped,
     /// On top of one another (the bar's height is the slot's total).
     Stacked,
-}
-
-/// Ticks of a linear scale: the (widened) domain `lo … hi` and the tick values `step` apart.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ticks {
-    /// Lower end of the domain (a multiple of `step`).
-    pub lo: f64,
-    /// Upper end of the domain (a multiple of `step`).
-    pub hi: f64,
-    /// Distance between ticks: 1, 2 or 5 times a power of ten.
-    pub step: f64,
-    /// Tick values from `lo` to `hi`.
-    pub values: Vec<f64>,
-}
-
-/// "Nice" ticks covering `lo … hi` with about `target` intervals (at least 1): the step is
-/// 1, 2 or 5 × 10ⁿ, the smallest such step giving at most `target` intervals, and the domain
-/// is widened outward to multiples of it. `lo == hi` widens to include zero (`0 … 1` for
-/// `0 … 0`); non-finite bounds give `0 … 1`; the bounds are swapped if reversed.
-pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Ticks {
-    let (mut lo, mut hi) = if lo.is_finite() && hi.is_finite() {
-        (lo.min(hi), lo.max(hi))
-    } else {
-        (0.0, 1.0)
-    };
-    if lo == hi {
-        if lo == 0.0 {
-            hi = 1.0;
-        } else {
-            lo = lo.min(0.0);
-            hi = hi.max(0.0);
-        }
-    }
-    let raw = (hi / 2.0 - lo / 2.0) * 2.0 / target.max(1) as f64;
-    let mag = power_of_ten_below(raw);
-    if !raw.is_finite() || raw <= 0.0 || mag <= 0.0 {
-        return Ticks {
-            lo,
-            hi,
-            step: hi - lo,
-            values: vec![lo, hi],
-        };
-    }
-    let norm = raw / mag;
-    let mult = if norm <= 1.0 + 1e-9 {
-        1.0
-    } else if norm <= 2.0 + 1e-9 {
-        2.0
-    } else if norm <= 5.0 + 1e-9 {
-        5.0
-    } else {
-        10.0
-    };
-    let step = mult * mag;
-    let first = libm::floor(lo / step + 1e-9);
-    let last = libm::ceil(hi / step - 1e-9);
-    let n = (last - first).clamp(1.0, 1_000.0) as usize;
-    let values: Vec<f64> = (0..=n).map(|i| (first + i as f64) * step).collect();
-    Ticks {
-        lo: values[0],
-        hi: values[n],
-        step,
-        values,
-    }
-}
-
-/// A tick label for `v` on a scale of step `step`: whole numbers grouped by thousands
-/// (`12 000`), otherwise the decimals the step needs (`0.25`, `2.5`), a leading `-` when
-/// negative, scientific notation from 10¹⁵ on. Never `-0`.
-pub fn format_tick(v: f64, step: f64) -> String {
-    if !v.is_finite() {
-        return String::new();
-    }
-    // As many decimals as the step has: 0.2 → 1, 0.05 → 2 (9 at most).
-    let mut decimals = 0;
-    let mut scaled = if step.is_finite() && step > 0.0 {
-        step
-    } else {
-        1.0
-    };
-    while scaled < 1.0 - 1e-9 && decimals < 9 {
-        scaled *= 10.0;
-        decimals += 1;
-    }
-    let a = v.abs();
-    let text = if a >= 1e15 {
-        // Beyond what a chart of jobs or milliseconds needs; kept short and finite.
-        let mut exp = 15;
-        let mut m = a / 1e15;
-        while m >= 10.0 && exp < 400 {
-            m /= 10.0;
-            exp += 1;
-        }
-        format!("{m:.2}e{exp}")
-    } else {
-        let s = format!("{a:.decimals$}");
-        match s.split_once('.') {
-            Some((int, frac)) => format!(
-                "{}.{frac}",
-                int.parse::<u64>().map_or(int.to_owned(), group_thousands)
-            ),
-            None => s.parse::<u64>().map_or(s, group_thousands),
-        }
-    };
-    let zero = text.bytes().all(|b| matches!(b, b'0' | b'.' | b' '));
-    if v < 0.0 && !zero {
-        format!("-{text}")
-    } else {
-        text
-    }
 }
 
 /// `s` escaped for XML text and attribute values; characters XML 1.0 forbids become U+FFFD.
@@ -457,40 +355,6 @@ pub fn note(frame: &Frame) -> String {
     )
 }
 
-/// A value as drawn on a bar: grouped thousands when whole, else one decimal (or more when
-/// small).
-pub fn format_value(v: f64) -> String {
-    if !v.is_finite() {
-        return "0".into();
-    }
-    if (v - libm::round(v)).abs() < 1e-9 {
-        format_tick(libm::round(v), 1.0)
-    } else if v.abs() < 1.0 {
-        format_tick(v, 0.001)
-    } else {
-        format_tick(v, 0.1)
-    }
-}
-
-/// The largest power of ten not above `v` (finite, > 0), by repeated multiplication: no
-/// `log10` / `pow` code in the wasm for this.
-fn power_of_ten_below(v: f64) -> f64 {
-    let mut m = 1.0;
-    for _ in 0..400 {
-        if m * 10.0 > v {
-            break;
-        }
-        m *= 10.0;
-    }
-    for _ in 0..400 {
-        if m <= v * (1.0 + 1e-12) {
-            break;
-        }
-        m /= 10.0;
-    }
-    m
-}
-
 /// Keeps at most [`MAX_LINE_POINTS`] finite points: each chunk's first x with its highest y.
 fn thin(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let finite: Vec<(f64, f64)> = points
@@ -511,229 +375,4 @@ fn thin(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
             )
         })
         .collect()
-}
-
-/// A coordinate with one decimal.
-fn n(v: f64) -> String {
-    let v = if v.is_finite() { v } else { 0.0 };
-    let s = format!("{v:.1}");
-    s.strip_suffix(".0").map_or(s.clone(), str::to_owned)
-}
-
-/// Estimated width of `s` at font size `size`: wide (CJK) characters count as 1 em, others
-/// as 0.6 em.
-fn text_width(s: &str, size: f64) -> f64 {
-    s.chars()
-        .map(|c| if (c as u32) < 0x1100 { 0.6 } else { 1.0 })
-        .sum::<f64>()
-        * size
-}
-
-fn axis_title(a: &Axis) -> String {
-    if a.unit.is_empty() {
-        a.label.to_owned()
-    } else {
-        format!("{} ({})", a.label, a.unit)
-    }
-}
-
-const FONT: f64 = 11.0;
-
-/// The drawing in progress: the header, legend and y axis are written by [`Canvas::new`]
-/// (`room`: extra pixels between the y axis title and the top of the plot, for labels drawn
-/// above the data).
-struct Canvas<'f> {
-    frame: &'f Frame<'f>,
-    out: String,
-    height: f64,
-    left: f64,
-    right: f64,
-    top: f64,
-    bottom: f64,
-    y: Ticks,
-}
-
-impl<'f> Canvas<'f> {
-    fn new(frame: &'f Frame<'f>, legend: &[(&str, &str)], y: Ticks, room: f64) -> Canvas<'f> {
-        let (width, height) = if frame.compact {
-            (480.0, 280.0)
-        } else {
-            (640.0, 320.0)
-        };
-        let mut out = String::with_capacity(4_096);
-        let _ = write!(
-            out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 {} {}" role="img" aria-label="{t}"><title>{t}</title><desc>{}</desc>"#,
-            n(width),
-            n(height),
-            escape(frame.desc),
-            t = escape(frame.title),
-        );
-        // Legend: swatch + name, left to right, wrapping.
-        let (mut lx, mut ly) = (8.0, 14.0);
-        if !legend.is_empty() {
-            out.push_str(r#"<g class="plot-legend">"#);
-            for (name, key) in legend {
-                let w = 16.0 + text_width(name, FONT) + 14.0;
-                if lx > 8.0 && lx + w > width - 8.0 {
-                    lx = 8.0;
-                    ly += 16.0;
-                }
-                let _ = write!(
-                    out,
-                    r#"<g data-series="{k}"><rect class="plot-swatch s-{k}" x="{}" y="{}" width="10" height="10"/><text x="{}" y="{}">{}</text></g>"#,
-                    n(lx),
-                    n(ly - 9.0),
-                    n(lx + 14.0),
-                    n(ly),
-                    escape(name),
-                    k = escape(key),
-                );
-                lx += w;
-            }
-            out.push_str("</g>");
-            ly += 20.0;
-        } else {
-            ly = 8.0;
-        }
-        // The y axis title sits above the axis, left-aligned, so long (CJK) titles stay
-        // horizontal and readable.
-        let _ = write!(
-            out,
-            r#"<text class="plot-unit" x="8" y="{}">{}</text>"#,
-            n(ly),
-            escape(&axis_title(&frame.y))
-        );
-        let labels: Vec<String> = y.values.iter().map(|&v| format_tick(v, y.step)).collect();
-        let widest = labels
-            .iter()
-            .map(|l| text_width(l, FONT))
-            .fold(0.0, f64::max);
-        let mut c = Canvas {
-            frame,
-            out,
-            height,
-            left: 8.0 + widest + 6.0,
-            // Room for half of the last x tick label (e.g. "50 000").
-            right: width - 26.0,
-            top: ly + 10.0 + room,
-            bottom: height - 40.0,
-            y,
-        };
-        c.out.push_str(r#"<g class="plot-y">"#);
-        for (v, label) in c.y.values.clone().iter().zip(&labels) {
-            let py = c.sy(*v);
-            let _ = write!(
-                c.out,
-                r#"<line class="plot-grid" x1="{l}" x2="{r}" y1="{y}" y2="{y}"/><text class="plot-tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
-                n(c.left - 5.0),
-                n(py + 4.0),
-                escape(label),
-                l = n(c.left),
-                r = n(c.right),
-                y = n(py),
-            );
-        }
-        c.out.push_str("</g>");
-        c
-    }
-
-    fn plot_w(&self) -> f64 {
-        self.right - self.left
-    }
-
-    /// About how many x intervals fit without labels colliding.
-    fn x_intervals(&self) -> usize {
-        ((self.plot_w() / 70.0) as usize).clamp(2, 8)
-    }
-
-    fn sy(&self, v: f64) -> f64 {
-        let span = self.y.hi - self.y.lo;
-        let f = if span > 0.0 {
-            (v - self.y.lo) / span
-        } else {
-            0.0
-        };
-        self.bottom - f.clamp(0.0, 1.0) * (self.bottom - self.top)
-    }
-
-    fn sx(&self, t: &Ticks, v: f64) -> f64 {
-        let span = t.hi - t.lo;
-        let f = if span > 0.0 { (v - t.lo) / span } else { 0.0 };
-        self.left + f.clamp(0.0, 1.0) * self.plot_w()
-    }
-
-    fn x_title(&mut self) {
-        let _ = write!(
-            self.out,
-            r#"<text class="plot-unit" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-            n((self.left + self.right) / 2.0),
-            n(self.height - 8.0),
-            escape(&axis_title(&self.frame.x))
-        );
-    }
-
-    fn x_axis_linear(&mut self, t: &Ticks) {
-        self.out.push_str(r#"<g class="plot-x">"#);
-        for &v in &t.values {
-            let px = self.sx(t, v);
-            let _ = write!(
-                self.out,
-                r#"<line class="plot-axis" x1="{x}" x2="{x}" y1="{}" y2="{}"/><text class="plot-tick" x="{x}" y="{}" text-anchor="middle">{}</text>"#,
-                n(self.bottom),
-                n(self.bottom + 4.0),
-                n(self.bottom + 16.0),
-                escape(&format_tick(v, t.step)),
-                x = n(px),
-            );
-        }
-        self.out.push_str("</g>");
-        self.x_title();
-    }
-
-    fn x_axis_categories(&mut self, names: &[String], w: f64) {
-        let widest = names
-            .iter()
-            .map(|s| text_width(s, FONT))
-            .fold(0.0, f64::max);
-        let every = if w > 0.0 {
-            (((widest + 8.0) / w).ceil() as usize).max(1)
-        } else {
-            1
-        };
-        self.out.push_str(r#"<g class="plot-x">"#);
-        for (i, name) in names.iter().enumerate().step_by(every) {
-            let _ = write!(
-                self.out,
-                r#"<text class="plot-tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                n(self.left + (i as f64 + 0.5) * w),
-                n(self.bottom + 16.0),
-                escape(name)
-            );
-        }
-        self.out.push_str("</g>");
-        self.x_title();
-    }
-
-    fn finish(mut self, empty: bool) -> String {
-        let _ = write!(
-            self.out,
-            r#"<path class="plot-axis" d="M{l} {t}V{b}H{r}"/>"#,
-            l = n(self.left),
-            t = n(self.top),
-            b = n(self.bottom),
-            r = n(self.right),
-        );
-        if empty && !self.frame.empty.is_empty() {
-            let _ = write!(
-                self.out,
-                r#"<text class="plot-empty" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                n((self.left + self.right) / 2.0),
-                n((self.top + self.bottom) / 2.0),
-                escape(self.frame.empty)
-            );
-        }
-        self.out.push_str("</svg>");
-        self.out
-    }
 }

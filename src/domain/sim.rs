@@ -1,22 +1,23 @@
 //! The job-queue engine and deterministic discrete-event simulator. Pure Rust: no browser,
 //! no clock, no global RNG; compiles to wasm32 and gives the same trace there.
 //!
-//! * [`time`]: [`SimTime`] / [`SimDuration`], integer microseconds.
-//! * [`event_queue`]: the future event list, ordered by `(time, seq)` (ties FIFO).
-//! * [`rng`]: [`SimRng`], seeded Xoshiro256++ (`rand_xoshiro`), `u64`/`f64` draws only.
-//! * [`backoff`]: fixed, exponential, full / equal / decorrelated jitter (AWS blog).
+//! Its rooms, by role:
+//! * [`core`](mod@core): integer time ([`SimTime`] / [`SimDuration`], microseconds), the
+//!   future event list ([`EventQueue`], ordered by `(time, seq)`, ties FIFO), [`SimRng`]
+//!   (seeded Xoshiro256++, `u64`/`f64` draws only), backoff (fixed, exponential, full / equal /
+//!   decorrelated jitter, AWS blog), the per-job statistics columns, a downstream's
+//!   [`CallResult`].
 //! * [`jobs`]: the jobs table with the seed's `enqueue` / `claim` / `complete` / `release`.
-//! * [`config`]: a run's typed description; [`file`](mod@file): the JSON config file and its checks.
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
-//! * [`contention`]: the AWS study's versioned-row contention model.
-//! * [`erlang`]: Erlang C (M/M/c mean wait) for checking the engine against theory.
-//! * [`depth`]: the queue-depth step series (exact for small runs, peak-keeping buckets past).
-//! * [`frames`]: per-step frames of small runs, for stepping them in the page.
-//! * [`log`](mod@log): the event log as typed entries, rendered in English or Japanese.
-//! * [`custom`]: "your settings" from the sheet plus load knobs; [`compare`]: key numbers
-//!   of two runs side by side.
-//! * [`scenario`]: the named scenarios; [`report`]: event log, table, metrics, key facts.
-//! * [`charts`]: the data and SVG of the four charts (queue depth, attempts, latency, calls).
+//! * [`setup`]: what a run is made of: [`SimConfig`] and its checks, [`ConfigError`], the named
+//!   scenarios, "Your settings" and the JSON config file.
+//! * [`results`]: what a run produced: the report, the event log (typed entries, rendered in
+//!   English or Japanese), per-step frames, the queue-depth series, the four charts and the
+//!   comparison of two runs.
+//! * [`reference`](mod@reference): the models the engine is checked against: Erlang C (M/M/c
+//!   mean wait) and the AWS study's versioned-row contention model.
+//! * [`runner`]: a named scenario run in slices with progress, and the messages exchanged
+//!   with the browser's simulation worker.
 //!
 //! Sources: seed `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.

@@ -1,5 +1,6 @@
 //! Live checks on a sheet: each finding names the field it concerns, its severity, and a
-//! message in either language. `validate` returns every finding, not only the first.
+//! message in either language. `validate` returns every finding, not only the first, section
+//! by section (one function each), sorted by field.
 
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
@@ -57,18 +58,42 @@ pub fn key_uses_job_id(key: &str) -> bool {
 
 /// Every finding for `sheet`, messages in `lang`, in field order.
 pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
-    let l = lang.code();
-    let mut out = Vec::new();
-    let mut add = |code: &'static str, severity, field, message: String| {
-        out.push(Finding {
+    let mut out = Findings {
+        lang,
+        list: Vec::new(),
+    };
+    required_fields(&mut out, sheet);
+    retry_findings(&mut out, sheet);
+    failure_findings(&mut out, sheet);
+    sync_findings(&mut out, sheet);
+    batch_findings(&mut out, sheet);
+    ticket_findings(&mut out, sheet);
+    let mut out = out.list;
+    out.sort_by_key(|f| f.field);
+    out
+}
+
+/// The findings so far, and the language of their messages.
+struct Findings {
+    lang: Lang,
+    list: Vec<Finding>,
+}
+
+impl Findings {
+    fn add(&mut self, code: &'static str, severity: Severity, field: FieldId, message: String) {
+        self.list.push(Finding {
             code,
             severity,
             field,
             message,
         });
-    };
-    // The fields no sheet can do without (docs/DOMAIN.md §6: the job name, code + human, and the
-    // trigger); a blank sheet must not read as "no problems".
+    }
+}
+
+/// The fields no sheet can do without (docs/DOMAIN.md §6: the job name, code + human, and the
+/// trigger); a blank sheet must not read as "no problems".
+fn required_fields(out: &mut Findings, sheet: &JobSheet) {
+    let l = out.lang.code();
     let p = &sheet.process;
     for (code, empty, field, key) in [
         (
@@ -91,7 +116,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
         ),
     ] {
         if empty {
-            add(
+            out.add(
                 code,
                 Severity::Warning,
                 field,
@@ -99,6 +124,12 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
+}
+
+/// The retry section: the retry window against the acceptable wait, attempts, lease,
+/// idempotency key and permanent errors.
+fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
+    let (lang, l) = (out.lang, out.lang.code());
     if let Some(r) = &sheet.retry {
         let w = retry_window(&r.backoff, r.max_attempts, r.attempt_timeout_ms);
         if let Some(acceptable) = sheet.process.acceptable_wait_ms {
@@ -108,7 +139,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
                 } else {
                     Severity::Warning
                 };
-                add(
+                out.add(
                     "retry-window-exceeds-wait",
                     severity,
                     FieldId::WaitStrategy,
@@ -124,7 +155,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             }
         }
         if r.max_attempts == 1 && !r.retryable_errors.is_empty() {
-            add(
+            out.add(
                 "retryable-but-one-attempt",
                 Severity::Warning,
                 FieldId::MaxAttempts,
@@ -132,7 +163,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
         if r.lease_ms <= r.attempt_timeout_ms {
-            add(
+            out.add(
                 "lease-not-longer-than-timeout",
                 Severity::Error,
                 FieldId::Timeout,
@@ -146,14 +177,14 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
         if r.idempotency_key.trim().is_empty() {
-            add(
+            out.add(
                 "no-idempotency-key",
                 Severity::Warning,
                 FieldId::IdempotencyKey,
                 t!("sheet.finding.no-key", locale = l).into_owned(),
             );
         } else if key_uses_job_id(&r.idempotency_key) {
-            add(
+            out.add(
                 "idempotency-key-uses-job-id",
                 Severity::Error,
                 FieldId::IdempotencyKey,
@@ -161,7 +192,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
         if r.non_retryable_errors.iter().all(|e| e.trim().is_empty()) {
-            add(
+            out.add(
                 "no-non-retryable-errors",
                 Severity::Warning,
                 FieldId::NonRetryableErrors,
@@ -174,9 +205,14 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
+}
+
+/// The failure section: who is notified, and how long dead jobs are kept.
+fn failure_findings(out: &mut Findings, sheet: &JobSheet) {
+    let (lang, l) = (out.lang, out.lang.code());
     if let Some(f) = &sheet.failure {
         if f.notify.trim().is_empty() {
-            add(
+            out.add(
                 "dead-letter-nobody-notified",
                 Severity::Warning,
                 FieldId::Notify,
@@ -186,7 +222,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
         if let Keep::Days(days) = f.retention.dead {
             let kept_h = u64::from(days) * 24;
             if kept_h < u64::from(f.notice_within_h) {
-                add(
+                out.add(
                     "dead-retention-shorter-than-notice",
                     Severity::Error,
                     FieldId::Retention,
@@ -201,9 +237,14 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             }
         }
     }
+}
+
+/// The sync section: the call timeout against the acceptable wait.
+fn sync_findings(out: &mut Findings, sheet: &JobSheet) {
+    let (lang, l) = (out.lang, out.lang.code());
     if let (Some(s), Some(acceptable)) = (&sheet.sync, sheet.process.acceptable_wait_ms) {
         if s.call_timeout_ms > acceptable {
-            add(
+            out.add(
                 "call-timeout-exceeds-wait",
                 Severity::Warning,
                 FieldId::CallTimeout,
@@ -217,16 +258,21 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
+}
+
+/// The batch section: the schedule and overlapping runs.
+fn batch_findings(out: &mut Findings, sheet: &JobSheet) {
+    let (lang, l) = (out.lang, out.lang.code());
     if let Some(b) = &sheet.batch {
         if b.schedule.trim().is_empty() {
-            add(
+            out.add(
                 "batch-no-schedule",
                 Severity::Warning,
                 FieldId::Schedule,
                 t!("sheet.finding.no-schedule", locale = l).into_owned(),
             );
         } else if let Err(e) = check_cron(&b.schedule) {
-            add(
+            out.add(
                 "batch-schedule-not-cron",
                 Severity::Warning,
                 FieldId::Schedule,
@@ -234,7 +280,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
         if b.overlap == crate::domain::sheet::Overlap::Allow {
-            add(
+            out.add(
                 "batch-overlap-allowed",
                 Severity::Warning,
                 FieldId::Overlap,
@@ -242,9 +288,14 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
+}
+
+/// The ticket section: how the caller learns of completion.
+fn ticket_findings(out: &mut Findings, sheet: &JobSheet) {
+    let l = out.lang.code();
     if let Some(tk) = &sheet.ticket {
         if tk.completion.trim().is_empty() {
-            add(
+            out.add(
                 "ticket-no-completion",
                 Severity::Warning,
                 FieldId::TicketCompletion,
@@ -252,8 +303,6 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
             );
         }
     }
-    out.sort_by_key(|f| f.field);
-    out
 }
 
 /// What is wrong with `schedule` as a cron expression, in `lang`: the field, the value and

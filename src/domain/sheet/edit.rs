@@ -3,7 +3,8 @@
 
 use crate::domain::sheet::import::{check_range, limits, ImportError};
 use crate::domain::sheet::{
-    BackoffKind, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
+    BackoffKind, BatchSpec, FailureSpec, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun,
+    Overlap, RetrySpec, SyncSpec, TicketSpec,
 };
 
 /// An edit of one field. Durations in milliseconds, notice in hours, retention in days.
@@ -119,43 +120,7 @@ impl SheetEdit {
             | SheetEdit::IdempotencyKey(_)
             | SheetEdit::RetryableErrors(_)
             | SheetEdit::NonRetryableErrors(_) => {
-                let r = s.retry.as_mut().ok_or_else(|| na("retry"))?;
-                match self {
-                    SheetEdit::MaxAttempts(v) => {
-                        check_range("retry.max_attempts", v, limits::MAX_ATTEMPTS)?;
-                        r.max_attempts = u32::try_from(v).unwrap_or(u32::MAX);
-                    }
-                    SheetEdit::BackoffKind(v) => r.backoff.kind = v,
-                    SheetEdit::BaseMs(v) => {
-                        check_range(
-                            "retry.backoff.base_ms",
-                            v,
-                            (limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms)),
-                        )?;
-                        r.backoff.base_ms = v;
-                    }
-                    SheetEdit::CapMs(v) => {
-                        check_range(
-                            "retry.backoff.cap_ms",
-                            v,
-                            (r.backoff.base_ms, limits::CAP_MS.1),
-                        )?;
-                        r.backoff.cap_ms = v;
-                    }
-                    SheetEdit::Jitter(v) => r.backoff.jitter = v,
-                    SheetEdit::AttemptTimeoutMs(v) => {
-                        check_range("retry.attempt_timeout_ms", v, limits::TIMEOUT_MS)?;
-                        r.attempt_timeout_ms = v;
-                    }
-                    SheetEdit::LeaseMs(v) => {
-                        check_range("retry.lease_ms", v, limits::TIMEOUT_MS)?;
-                        r.lease_ms = v;
-                    }
-                    SheetEdit::IdempotencyKey(v) => r.idempotency_key = v,
-                    SheetEdit::RetryableErrors(v) => r.retryable_errors = v,
-                    SheetEdit::NonRetryableErrors(v) => r.non_retryable_errors = v,
-                    _ => {}
-                }
+                self.apply_retry(s.retry.as_mut().ok_or_else(|| na("retry"))?)?;
             }
             SheetEdit::DeadLetter(_)
             | SheetEdit::Notify(_)
@@ -164,81 +129,157 @@ impl SheetEdit {
             | SheetEdit::RetentionDone(_)
             | SheetEdit::RetentionDead(_)
             | SheetEdit::LastErrorOnDone(_) => {
-                let f = s.failure.as_mut().ok_or_else(|| na("failure"))?;
-                match self {
-                    SheetEdit::DeadLetter(v) => f.dead_letter = v,
-                    SheetEdit::Notify(v) => f.notify = v,
-                    SheetEdit::NoticeWithinH(v) => {
-                        check_range("failure.notice_within_h", v, limits::NOTICE_H)?;
-                        f.notice_within_h = u32::try_from(v).unwrap_or(u32::MAX);
-                    }
-                    SheetEdit::Rerun(v) => f.rerun = v,
-                    SheetEdit::RetentionDone(k) => {
-                        days("failure.retention.done.days", k)?;
-                        f.retention.done = k;
-                    }
-                    SheetEdit::RetentionDead(k) => {
-                        days("failure.retention.dead.days", k)?;
-                        f.retention.dead = k;
-                    }
-                    SheetEdit::LastErrorOnDone(v) => f.last_error_on_done = v,
-                    _ => {}
-                }
+                self.apply_failure(s.failure.as_mut().ok_or_else(|| na("failure"))?)?;
             }
             SheetEdit::TicketStates(_)
             | SheetEdit::TicketCompletion(_)
             | SheetEdit::PollIntervalMs(_) => {
-                let t = s.ticket.as_mut().ok_or_else(|| na("ticket"))?;
-                match self {
-                    SheetEdit::TicketStates(v) => {
-                        if v.is_empty() {
-                            return Err(ImportError::OutOfRange {
-                                path: "ticket.states".into(),
-                                value: "0 items".into(),
-                                allowed: format!("1 to {} items", limits::LIST_ITEMS),
-                            });
-                        }
-                        t.states = v;
-                    }
-                    SheetEdit::TicketCompletion(v) => t.completion = v,
-                    SheetEdit::PollIntervalMs(v) => {
-                        check_range("ticket.poll_interval_ms", v, limits::POLL_MS)?;
-                        t.poll_interval_ms = v;
-                    }
-                    _ => {}
-                }
+                self.apply_ticket(s.ticket.as_mut().ok_or_else(|| na("ticket"))?)?;
             }
             SheetEdit::Schedule(_)
             | SheetEdit::Overlap(_)
             | SheetEdit::MissedRun(_)
             | SheetEdit::RunTimeoutMs(_)
             | SheetEdit::PartialFailure(_) => {
-                let b = s.batch.as_mut().ok_or_else(|| na("batch"))?;
-                match self {
-                    SheetEdit::Schedule(v) => b.schedule = v,
-                    SheetEdit::Overlap(v) => b.overlap = v,
-                    SheetEdit::MissedRun(v) => b.missed_run = v,
-                    SheetEdit::RunTimeoutMs(v) => {
-                        check_range("batch.run_timeout_ms", v, limits::RUN_TIMEOUT_MS)?;
-                        b.run_timeout_ms = v;
-                    }
-                    SheetEdit::PartialFailure(v) => b.partial_failure = v,
-                    _ => {}
-                }
+                self.apply_batch(s.batch.as_mut().ok_or_else(|| na("batch"))?)?;
             }
             SheetEdit::CallTimeoutMs(_) | SheetEdit::OnTimeout(_) => {
-                let y = s.sync.as_mut().ok_or_else(|| na("sync"))?;
-                match self {
-                    SheetEdit::CallTimeoutMs(v) => {
-                        check_range("sync.call_timeout_ms", v, limits::CALL_TIMEOUT_MS)?;
-                        y.call_timeout_ms = v;
-                    }
-                    SheetEdit::OnTimeout(v) => y.on_timeout = v,
-                    _ => {}
-                }
+                self.apply_sync(s.sync.as_mut().ok_or_else(|| na("sync"))?)?;
             }
         }
         crate::domain::sheet::import::check_sheet(&s)?;
         Ok(s)
+    }
+
+    /// Applies an edit of the retry section to `r` (an edit of another section: nothing).
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] as [`SheetEdit::apply`].
+    fn apply_retry(self, r: &mut RetrySpec) -> Result<(), ImportError> {
+        match self {
+            SheetEdit::MaxAttempts(v) => {
+                check_range("retry.max_attempts", v, limits::MAX_ATTEMPTS)?;
+                r.max_attempts = u32::try_from(v).unwrap_or(u32::MAX);
+            }
+            SheetEdit::BackoffKind(v) => r.backoff.kind = v,
+            SheetEdit::BaseMs(v) => {
+                check_range(
+                    "retry.backoff.base_ms",
+                    v,
+                    (limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms)),
+                )?;
+                r.backoff.base_ms = v;
+            }
+            SheetEdit::CapMs(v) => {
+                check_range(
+                    "retry.backoff.cap_ms",
+                    v,
+                    (r.backoff.base_ms, limits::CAP_MS.1),
+                )?;
+                r.backoff.cap_ms = v;
+            }
+            SheetEdit::Jitter(v) => r.backoff.jitter = v,
+            SheetEdit::AttemptTimeoutMs(v) => {
+                check_range("retry.attempt_timeout_ms", v, limits::TIMEOUT_MS)?;
+                r.attempt_timeout_ms = v;
+            }
+            SheetEdit::LeaseMs(v) => {
+                check_range("retry.lease_ms", v, limits::TIMEOUT_MS)?;
+                r.lease_ms = v;
+            }
+            SheetEdit::IdempotencyKey(v) => r.idempotency_key = v,
+            SheetEdit::RetryableErrors(v) => r.retryable_errors = v,
+            SheetEdit::NonRetryableErrors(v) => r.non_retryable_errors = v,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies an edit of the failure section to `f` (an edit of another section: nothing).
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] as [`SheetEdit::apply`].
+    fn apply_failure(self, f: &mut FailureSpec) -> Result<(), ImportError> {
+        match self {
+            SheetEdit::DeadLetter(v) => f.dead_letter = v,
+            SheetEdit::Notify(v) => f.notify = v,
+            SheetEdit::NoticeWithinH(v) => {
+                check_range("failure.notice_within_h", v, limits::NOTICE_H)?;
+                f.notice_within_h = u32::try_from(v).unwrap_or(u32::MAX);
+            }
+            SheetEdit::Rerun(v) => f.rerun = v,
+            SheetEdit::RetentionDone(k) => {
+                days("failure.retention.done.days", k)?;
+                f.retention.done = k;
+            }
+            SheetEdit::RetentionDead(k) => {
+                days("failure.retention.dead.days", k)?;
+                f.retention.dead = k;
+            }
+            SheetEdit::LastErrorOnDone(v) => f.last_error_on_done = v,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies an edit of the ticket section to `t` (an edit of another section: nothing).
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] as [`SheetEdit::apply`].
+    fn apply_ticket(self, t: &mut TicketSpec) -> Result<(), ImportError> {
+        match self {
+            SheetEdit::TicketStates(v) => {
+                if v.is_empty() {
+                    return Err(ImportError::OutOfRange {
+                        path: "ticket.states".into(),
+                        value: "0 items".into(),
+                        allowed: format!("1 to {} items", limits::LIST_ITEMS),
+                    });
+                }
+                t.states = v;
+            }
+            SheetEdit::TicketCompletion(v) => t.completion = v,
+            SheetEdit::PollIntervalMs(v) => {
+                check_range("ticket.poll_interval_ms", v, limits::POLL_MS)?;
+                t.poll_interval_ms = v;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies an edit of the batch section to `b` (an edit of another section: nothing).
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] as [`SheetEdit::apply`].
+    fn apply_batch(self, b: &mut BatchSpec) -> Result<(), ImportError> {
+        match self {
+            SheetEdit::Schedule(v) => b.schedule = v,
+            SheetEdit::Overlap(v) => b.overlap = v,
+            SheetEdit::MissedRun(v) => b.missed_run = v,
+            SheetEdit::RunTimeoutMs(v) => {
+                check_range("batch.run_timeout_ms", v, limits::RUN_TIMEOUT_MS)?;
+                b.run_timeout_ms = v;
+            }
+            SheetEdit::PartialFailure(v) => b.partial_failure = v,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies an edit of the sync section to `y` (an edit of another section: nothing).
+    ///
+    /// # Errors
+    /// [`ImportError::OutOfRange`] as [`SheetEdit::apply`].
+    fn apply_sync(self, y: &mut SyncSpec) -> Result<(), ImportError> {
+        match self {
+            SheetEdit::CallTimeoutMs(v) => {
+                check_range("sync.call_timeout_ms", v, limits::CALL_TIMEOUT_MS)?;
+                y.call_timeout_ms = v;
+            }
+            SheetEdit::OnTimeout(v) => y.on_timeout = v,
+            _ => {}
+        }
+        Ok(())
     }
 }

@@ -28,6 +28,10 @@
 //! (as a production queue's pruner deletes finished jobs), so its memory follows the jobs in
 //! flight instead of the whole run; [`JobsTable::count`], [`JobsTable::transitions`] and
 //! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
+//!
+//! Files: this one holds the table and its operations; `row`: a row as stored; `ready`: the
+//! set of claimable ids; `transition`: the counted moves between states; `retention`: which
+//! finished rows are kept, and the sweep that deletes the others.
 
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use ready::IdSet;
@@ -37,6 +41,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 mod ready;
+mod retention;
+mod row;
+mod transition;
+
+pub use retention::{Retention, SWEEP_EVERY};
+use row::{Row, DELETED, EFFECTED, NO_ERROR, SUCCEEDED};
+pub use transition::Transition;
 
 /// A job's id: 1, 2, … in enqueue order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -104,99 +115,6 @@ pub struct Job {
     pub last_error: Option<ErrorId>,
 }
 
-/// A move of a row between states, counted by [`JobsTable::transitions`]. Each value has fixed
-/// end states ([`Transition::from`], [`Transition::to`]; `from` is `None` for an enqueue), so
-/// the counts per state are the enqueues plus the moves in minus the moves out. The first
-/// [`Transition::NAMED`] values are the moves the seed's operations make; the rest,
-/// [`Transition::other`], catch a write the table accepts without re-checking the status
-/// (e.g. a late `release` by a worker whose lease expired and whose job another worker has
-/// since completed: `done → queued`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub struct Transition(pub u8);
-
-impl Transition {
-    /// `enqueue`: a new row, `queued`.
-    pub const ENQUEUE: Transition = Transition(0);
-    /// `claim`: `queued → running` (`attempts += 1`, lease set).
-    pub const CLAIM: Transition = Transition(1);
-    /// Lease expired, claimed again by a worker: `running → running` (`attempts += 1`).
-    pub const RECLAIM: Transition = Transition(2);
-    /// Claimed again while its lease still runs (the two-statement race's second `UPDATE`):
-    /// `running → running`.
-    pub const DOUBLE_CLAIM: Transition = Transition(3);
-    /// `complete`: `running → done`.
-    pub const COMPLETE: Transition = Transition(4);
-    /// `release` with attempts left: `running → queued` with `run_after = now + wait`.
-    pub const RETRY: Transition = Transition(5);
-    /// `release` with attempts used up, or a permanent error: `running → dead`.
-    pub const DEAD_LETTER: Transition = Transition(6);
-    /// Lease expired on the last attempt: `running → dead`.
-    pub const EXPIRE: Transition = Transition(7);
-    /// A rolled-back transaction puts the row image back: `running → queued`.
-    pub const ROLLBACK: Transition = Transition(8);
-    /// `complete` on a row already `done` (a duplicate run finishing): `done → done`.
-    pub const COMPLETE_AGAIN: Transition = Transition(9);
-    /// Number of named transitions (indices `0 .. NAMED`).
-    pub const NAMED: usize = 10;
-    /// Size of the counter array: the named ones, then one per `(from, to)` pair of states.
-    pub const COUNT: usize = Self::NAMED + 16;
-
-    /// Any other write from `from` to `to`.
-    pub const fn other(from: Status, to: Status) -> Transition {
-        Transition((Self::NAMED + from as usize * 4 + to as usize) as u8)
-    }
-
-    /// The state it leaves (`None` for an enqueue).
-    pub fn from(self) -> Option<Status> {
-        Some(match self.0 {
-            0 => return None,
-            1 => Status::Queued,
-            2..=8 => Status::Running,
-            9 => Status::Done,
-            n => Status::ALL[(usize::from(n).saturating_sub(Self::NAMED) / 4) % 4],
-        })
-    }
-
-    /// The state it enters.
-    pub fn to(self) -> Status {
-        match self.0 {
-            0 | 5 | 8 => Status::Queued,
-            1..=3 => Status::Running,
-            4 | 9 => Status::Done,
-            6 | 7 => Status::Dead,
-            n => Status::ALL[usize::from(n).saturating_sub(Self::NAMED) % 4],
-        }
-    }
-
-    /// A stable name: `enqueue`, `claim`, `reclaim`, `double-claim`, `complete`, `retry`,
-    /// `dead-letter`, `expire`, `rollback`, `complete-again`, else `other`.
-    pub fn id(self) -> &'static str {
-        match self.0 {
-            0 => "enqueue",
-            1 => "claim",
-            2 => "reclaim",
-            3 => "double-claim",
-            4 => "complete",
-            5 => "retry",
-            6 => "dead-letter",
-            7 => "expire",
-            8 => "rollback",
-            9 => "complete-again",
-            _ => "other",
-        }
-    }
-
-    /// `via` when it matches the move from `old` to `new`, else the catch-all for the pair.
-    #[inline(always)]
-    fn of(via: Transition, old: Status, new: Status) -> Transition {
-        if via.from() == Some(old) && via.to() == new {
-            via
-        } else {
-            Transition::other(old, new)
-        }
-    }
-}
-
 /// A row just claimed: its id, its attempt number (`attempts` after the claim) and its kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Claimed {
@@ -217,95 +135,6 @@ pub enum Released {
     },
     /// Attempts used up: `dead`.
     Dead,
-}
-
-/// "No error" in [`Row::last_error`].
-const NO_ERROR: u32 = u32::MAX;
-
-/// [`Row::flags`]: a run of the job has succeeded.
-const SUCCEEDED: u8 = 1;
-/// [`Row::flags`]: the job's side effect has been applied.
-const EFFECTED: u8 = 2;
-/// [`Row::flags`]: the row has been deleted ([`Retention::FirstRows`]); only its slot is left.
-const DELETED: u8 = 4;
-
-/// A row as stored: ids are implicit, options are sentinels, and the few per-job facts the
-/// engine needs while a job lives (enqueue time, "succeeded before", "effect applied before",
-/// workers holding it) ride along, so they go when the row is deleted.
-#[derive(Debug, Clone, Copy)]
-struct Row {
-    run_after: SimTime,
-    /// Lease end; meaningful when `leased`.
-    lease_end: SimTime,
-    /// When it was enqueued (for the wait and latency spans).
-    enqueued_at: SimTime,
-    kind: KindId,
-    attempts: u32,
-    max_attempts: u32,
-    /// An [`ErrorId`], or [`NO_ERROR`].
-    last_error: u32,
-    status: Status,
-    leased: bool,
-    /// [`SUCCEEDED`], [`EFFECTED`], [`DELETED`].
-    flags: u8,
-}
-
-impl Row {
-    fn locked_until(&self) -> Option<SimTime> {
-        self.leased.then_some(self.lease_end)
-    }
-
-    fn last_error(&self) -> Option<ErrorId> {
-        (self.last_error != NO_ERROR).then_some(ErrorId(self.last_error))
-    }
-
-    fn set_last_error(&mut self, e: Option<ErrorId>) {
-        self.last_error = e.map_or(NO_ERROR, |e| e.0);
-    }
-
-    fn job(&self, id: u64) -> Job {
-        Job {
-            id: JobId(id),
-            kind: self.kind,
-            status: self.status,
-            attempts: self.attempts,
-            max_attempts: self.max_attempts,
-            run_after: self.run_after,
-            locked_until: self.locked_until(),
-            last_error: self.last_error(),
-        }
-    }
-
-    /// The time at which the row's pending heap entry is still meaningful.
-    fn due(&self) -> Option<SimTime> {
-        match self.status {
-            Status::Queued => Some(self.run_after),
-            Status::Running => self.locked_until(),
-            Status::Done | Status::Dead => None,
-        }
-    }
-
-    fn finished(&self) -> bool {
-        matches!(self.status, Status::Done | Status::Dead)
-    }
-}
-
-/// Enqueues between two sweeps of a table that deletes finished rows ([`Retention::FirstRows`]).
-pub const SWEEP_EVERY: u64 = 4_096;
-
-/// Which rows the table keeps once their job is finished.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Retention {
-    /// Every row stays, as in the seed's table.
-    #[default]
-    All,
-    /// Rows with ids up to `n` stay; any later row is deleted once it is finished (`done` or
-    /// `dead`) and no worker refers to it, as a production queue's pruner deletes finished
-    /// jobs: in sweeps every [`SWEEP_EVERY`] enqueues and when the run stops. [`JobsTable::count`], [`JobsTable::transitions`],
-    /// [`JobsTable::attempts_summary`] and the engine's wait and latency samples still cover
-    /// every row ever enqueued. Memory then grows with the jobs in flight, not with the run.
-    FirstRows(u64),
 }
 
 /// The jobs table. See the module docs for the semantics.
@@ -384,17 +213,6 @@ impl JobsTable {
         }
         t.rows.reserve(rows.min(t.keep).min(1 << 20) as usize);
         t
-    }
-
-    /// `true` when some rows may be deleted ([`Retention::FirstRows`]).
-    #[inline]
-    pub(super) fn deletes(&self) -> bool {
-        self.keep != u64::MAX
-    }
-
-    /// Rows deleted so far ([`Retention::FirstRows`]); `0` under [`Retention::All`].
-    pub fn deleted(&self) -> u64 {
-        self.deleted.iter().map(|&(_, n)| n).sum()
     }
 
     /// Every row ever enqueued, kept or deleted, as `(status, attempts, max_attempts, rows)`:
@@ -500,60 +318,6 @@ impl JobsTable {
     /// Records that `id`'s side effect was applied; returns whether it had been before.
     pub(super) fn mark_effected(&mut self, id: JobId) -> bool {
         self.flag(id, EFFECTED)
-    }
-
-    /// Deletes every finished row past the kept ids that no worker refers to (`held`: the
-    /// ids workers are running, selecting or waiting for, sorted), then frees the
-    /// leading run of deleted slots. `O(rows stored past the kept ids + held)`; the engine
-    /// calls it every [`SWEEP_EVERY`] enqueues and when a run stops, so a finished run's table
-    /// holds exactly the rows [`Retention::FirstRows`] keeps.
-    pub(super) fn sweep(&mut self, held: &[JobId]) {
-        if self.keep == u64::MAX {
-            return;
-        }
-        let kept = usize::try_from(self.keep)
-            .unwrap_or(usize::MAX)
-            .min(self.rows.len());
-        let first_id = self.keep + self.removed + 1;
-        let mut deleted_any = false;
-        // Rows below the lowest held id need no search in `held`; the group of the previous
-        // deletion is tried first (most deleted rows share one: done on their first attempt).
-        let held_from = held.first().map_or(u64::MAX, |h| h.0);
-        let mut group = 0;
-        for (r, id) in self.rows[kept..].iter_mut().zip(first_id..) {
-            if r.flags & DELETED != 0
-                || !r.finished()
-                || (id >= held_from && held.binary_search(&JobId(id)).is_ok())
-            {
-                continue;
-            }
-            r.flags |= DELETED;
-            deleted_any = true;
-            let key = (r.status, r.attempts, r.max_attempts);
-            match self.deleted.get_mut(group) {
-                Some((k, n)) if *k == key => *n += 1,
-                _ => match self.deleted.iter().position(|(k, _)| *k == key) {
-                    Some(i) => {
-                        group = i;
-                        self.deleted[i].1 += 1;
-                    }
-                    None => {
-                        group = self.deleted.len();
-                        self.deleted.push((key, 1));
-                    }
-                },
-            }
-        }
-        if !deleted_any {
-            return;
-        }
-        self.view = OnceCell::new();
-        let dead = self.rows[kept..]
-            .iter()
-            .take_while(|r| r.flags & DELETED != 0)
-            .count();
-        self.rows.drain(kept..kept + dead);
-        self.removed += dead as u64;
     }
 
     /// Number of rows in `status`.

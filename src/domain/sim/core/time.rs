@@ -1,8 +1,9 @@
 //! Virtual time: integer microseconds since the start of a run.
 //!
-//! Time is never a float: two events at the same instant compare equal, and ties are broken by
-//! the order in which they were scheduled (see [`EventQueue`](super::EventQueue)). Microseconds
-//! (not milliseconds) because the AWS jitter model needs sub-millisecond network delays.
+//! Time is never a float: two events at the same instant compare equal, and ties are broken by the
+//! order in which they were scheduled (see [`EventQueue`](crate::domain::sim::EventQueue)).
+//! Microseconds (not milliseconds) because the AWS jitter model needs sub-millisecond network
+//! delays.
 
 use serde::Serialize;
 use std::fmt;

@@ -249,9 +249,9 @@ fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
     (width, [rate(0), rate(1), rate(2)])
 }
 
-/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)`
-/// groups in (as [`JobsTable::attempts_summary`](super::JobsTable::attempts_summary) gives them),
-/// slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
+/// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)` groups
+/// in (as [`JobsTable::attempts_summary`](crate::domain::sim::JobsTable::attempts_summary) gives
+/// them), slots `0 ..= max(max_attempts, attempts)` out (capped at [`MAX_ATTEMPT_SLOTS`], the last
 /// slot collecting the rest), each `[done, dead, other]`. No rows: no slots.
 pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32, u64)>) -> Vec<[u64; 3]> {
     let mut h: Vec<[u64; 3]> = Vec::new();
@@ -302,7 +302,27 @@ pub fn render_scaled(
     scale: &ChartScale,
     text: &dyn Fn(&str) -> String,
 ) -> Vec<(&'static str, String)> {
-    let t = |k: &str| text(k);
+    vec![
+        ("depth", depth_chart(data, compact, scale, text)),
+        ("attempts", attempts_chart(data, compact, scale, text)),
+        ("latency", latency_chart(data, compact, scale, text)),
+        ("calls", calls_chart(data, compact, scale, text)),
+    ]
+}
+
+/// `"{name} ({total})"`: a legend entry of the attempts or calls chart, `name` the text of key
+/// `k`.
+fn with_total(text: &dyn Fn(&str) -> String, k: &str, n: u64) -> String {
+    format!("{} ({})", text(k), group_thousands(n))
+}
+
+/// The queue-depth chart: a step line over time.
+fn depth_chart(
+    data: &ChartData,
+    compact: bool,
+    scale: &ChartScale,
+    t: &dyn Fn(&str) -> String,
+) -> String {
     let empty = t("empty");
     let unit = |k: &str| t(&format!("unit.{k}"));
     let (title_d, desc_d) = (t("depth.title"), t("depth.desc"));
@@ -310,7 +330,7 @@ pub fn render_scaled(
     let (u_s, u_jobs) = (unit("s"), unit("jobs"));
     let depth_pts: Vec<(f64, f64)> = data.depth.iter().map(|&(x, y)| (x, y as f64)).collect();
     let depth_name = t("series.depth");
-    let depth = plot::lines(
+    plot::lines(
         &Frame {
             title: &title_d,
             desc: &desc_d,
@@ -335,9 +355,18 @@ pub fn render_scaled(
             points: &depth_pts,
             step: true,
         }],
-    );
+    )
+}
 
-    // Attempts: from 1 unless some job was never claimed.
+/// The attempts chart: jobs per number of attempts, stacked by how they ended.
+fn attempts_chart(
+    data: &ChartData,
+    compact: bool,
+    scale: &ChartScale,
+    t: &dyn Fn(&str) -> String,
+) -> String {
+    let empty = t("empty");
+    // From attempt 1 unless some job was never claimed.
     let from = usize::from(
         data.attempts
             .first()
@@ -361,11 +390,10 @@ pub fn render_scaled(
     let totals = data.attempt_totals();
     let col = |c: usize| -> Vec<f64> { slots.iter().map(|s| s[c] as f64).collect() };
     let cols = [col(0), col(1), col(2)];
-    let with_total = |k: &str, n: u64| format!("{} ({})", t(k), group_thousands(n));
     let att_names = [
-        with_total("series.done", totals[0]),
-        with_total("series.dead", totals[1]),
-        with_total("series.other", totals[2]),
+        with_total(t, "series.done", totals[0]),
+        with_total(t, "series.dead", totals[1]),
+        with_total(t, "series.other", totals[2]),
     ];
     let (title_a, desc_a, ax_att, ax_jobs) = (
         t("attempts.title"),
@@ -373,7 +401,7 @@ pub fn render_scaled(
         t("axis.attempts"),
         t("axis.jobs"),
     );
-    let attempts = plot::bars(
+    plot::bars(
         &Frame {
             title: &title_a,
             desc: &desc_a,
@@ -412,9 +440,19 @@ pub fn render_scaled(
                 values: &cols[2],
             },
         ],
-    );
+    )
+}
 
-    // Latency percentiles.
+/// The latency chart: percentiles of latency and wait, grouped, in [`TimeUnit::for_max_ms`]
+/// of the scale.
+fn latency_chart(
+    data: &ChartData,
+    compact: bool,
+    scale: &ChartScale,
+    t: &dyn Fn(&str) -> String,
+) -> String {
+    let empty = t("empty");
+    let unit = |k: &str| t(&format!("unit.{k}"));
     let tu = TimeUnit::for_max_ms(scale.latency.y_hi);
     let per = tu.ms();
     let pct = |p: &Option<Percentiles>| -> Vec<f64> {
@@ -436,7 +474,7 @@ pub fn render_scaled(
         unit(tu.key()),
     );
     let (n_lat, n_wait) = (t("series.latency"), t("series.wait"));
-    let latency = plot::bars(
+    plot::bars(
         &Frame {
             title: &title_l,
             desc: &desc_l,
@@ -469,16 +507,28 @@ pub fn render_scaled(
                 values: &wait,
             },
         ],
-    );
+    )
+}
 
-    // Downstream calls per second, buckets merged down to MAX_CALL_BARS.
+/// The downstream-calls chart: answers per second over time, stacked; a note when the run
+/// made no call.
+fn calls_chart(
+    data: &ChartData,
+    compact: bool,
+    scale: &ChartScale,
+    t: &dyn Fn(&str) -> String,
+) -> String {
+    let empty = t("empty");
+    let unit = |k: &str| t(&format!("unit.{k}"));
+    let (ax_time, u_s) = (t("axis.time"), unit("s"));
+    // Buckets merged down to MAX_CALL_BARS.
     let (width, rates) = call_rates(data);
     let bars_n = rates[0].len();
     let ct = data.calls.totals();
     let call_names = [
-        with_total("series.ok", ct[0]),
-        with_total("series.busy", ct[1]),
-        with_total("series.failed", ct[2]),
+        with_total(t, "series.ok", ct[0]),
+        with_total(t, "series.busy", ct[1]),
+        with_total(t, "series.failed", ct[2]),
     ];
     let (title_c, desc_c, ax_calls, u_cps) = (
         t("calls.title"),
@@ -502,7 +552,7 @@ pub fn render_scaled(
         compact,
         limits: scale.calls,
     };
-    let calls = if bars_n == 0 {
+    if bars_n == 0 {
         plot::note(&calls_frame)
     } else {
         plot::bars(
@@ -531,11 +581,5 @@ pub fn render_scaled(
                 },
             ],
         )
-    };
-    vec![
-        ("depth", depth),
-        ("attempts", attempts),
-        ("latency", latency),
-        ("calls", calls),
-    ]
+    }
 }

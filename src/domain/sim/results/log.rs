@@ -7,20 +7,26 @@
 //!
 //! * English through [`std::fmt::Display`], byte for byte the text the seed's printed runs use
 //!   (`1000.000s A job#1 add_points 1/3: claimed (UPDATE … RETURNING)`); this is what
-//!   [`Report::events`](super::Report), its trace hash and the CLI carry.
+//!   [`Report::events`](crate::domain::sim::Report), its trace hash and the CLI carry.
 //! * Japanese through [`Line::render`] with the words in `locales/sim-log.yml`; ids, times,
 //!   SQL, worker and kind names and the handlers' own error messages stay as they are.
 //!
 //! [`EventLog`] stores entries in fixed 65 536-entry chunks, so a log of millions of lines
 //! grows without reallocating (and copying) one huge buffer.
+//!
+//! Files: this one holds the entry types, the names and the log's storage; `render`: a line
+//! as English or Japanese text; `words`: an entry as integers (its JSON form).
 
 use crate::domain::lang::Lang;
+use crate::domain::sim::core::call::CallResult;
 use crate::domain::sim::core::time::{SimDuration, SimTime};
-use crate::domain::sim::engine::CallResult;
 use crate::domain::sim::jobs::ErrorId;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod render;
+mod words;
 
 /// How a claim was made (the claim strategy's statement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,27 +184,6 @@ pub enum LogEvent {
 /// No worker (`LogEntry::worker`).
 pub const NO_WORKER: u16 = u16::MAX;
 
-/// Seconds as a log writes them: `1031.000s` when the log is in milliseconds, `0.066988s`
-/// when it has any time or wait with a sub-millisecond part ([`EventLog::micros`]). One choice
-/// per log, so its times line up; a value with a sub-millisecond part always gets six decimals,
-/// so nothing is ever rounded.
-#[derive(Clone, Copy)]
-struct Secs {
-    us: u64,
-    micros: bool,
-}
-
-impl fmt::Display for Secs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (s, frac) = (self.us / 1_000_000, self.us % 1_000_000);
-        if self.micros || !frac.is_multiple_of(1_000) {
-            write!(f, "{s}.{frac:06}s")
-        } else {
-            write!(f, "{s}.{:03}s", frac / 1_000)
-        }
-    }
-}
-
 impl LogEntry {
     /// Whether a time or wait this entry writes has a sub-millisecond part.
     pub fn has_micros(&self) -> bool {
@@ -230,169 +215,6 @@ pub struct LogEntry {
     pub attempt: u32,
     /// Worker index (into [`LogNames::workers`]), or [`NO_WORKER`].
     pub worker: u16,
-}
-
-fn call_of(w: u64) -> Option<CallResult> {
-    [
-        CallResult::Ok,
-        CallResult::Busy,
-        CallResult::RateLimited,
-        CallResult::Unavailable,
-    ]
-    .get(usize::try_from(w).ok()?)
-    .copied()
-}
-
-fn call_word(r: CallResult) -> u64 {
-    match r {
-        CallResult::Ok => 0,
-        CallResult::Busy => 1,
-        CallResult::RateLimited => 2,
-        CallResult::Unavailable => 3,
-    }
-}
-
-impl LogEntry {
-    /// The entry as integers: `[time µs, job, kind, attempt, worker, tag, payload…]`, where
-    /// the tag numbers the [`LogEvent`] variants in declaration order (0 = `Enqueued` …
-    /// 21 = `SubmissionGaveUp`) and the payload is its fields in order (signed balances as
-    /// their two's-complement bits; `SkipLocked`: the job ids).
-    pub fn to_words(&self) -> Vec<u64> {
-        use LogEvent as E;
-        let (tag, payload): (u64, Vec<u64>) = match &self.event {
-            E::Enqueued => (0, vec![]),
-            E::Claimed(h) => (1, vec![*h as u64]),
-            E::Picked { job } => (2, vec![u64::from(*job)]),
-            E::NothingToClaim => (3, vec![]),
-            E::ProbeRollback => (4, vec![]),
-            E::Done => (5, vec![]),
-            E::ErrorQueued { err, until } => (6, vec![u64::from(err.0), until.0]),
-            E::ErrorDead { err } => (7, vec![u64::from(err.0)]),
-            E::ErrorPermanent { err } => (8, vec![u64::from(err.0)]),
-            E::SideEffect { before } => (9, vec![*before as u64]),
-            E::KeyRejected { arrival, balance } => (10, vec![u64::from(*arrival), *balance as u64]),
-            E::Crash => (11, vec![]),
-            E::RowLockWait { job } => (12, vec![u64::from(*job)]),
-            E::SkipLocked { jobs } => (13, jobs.iter().map(|&j| u64::from(j)).collect()),
-            E::LockError(le) => (14, vec![*le as u64]),
-            E::DownstreamOk => (15, vec![]),
-            E::InWorkerRetry { result, wait } => (16, vec![call_word(*result), wait.0]),
-            E::SubmissionFallback { n } => (17, vec![u64::from(*n)]),
-            E::SubmissionFailed { n } => (18, vec![u64::from(*n)]),
-            E::SubmissionAccepted { n } => (19, vec![u64::from(*n)]),
-            E::SubmissionRetry { n, result, wait } => {
-                (20, vec![u64::from(*n), call_word(*result), wait.0])
-            }
-            E::SubmissionGaveUp { n, result } => (21, vec![u64::from(*n), call_word(*result)]),
-        };
-        let mut w = vec![
-            self.time.0,
-            u64::from(self.job),
-            u64::from(self.kind),
-            u64::from(self.attempt),
-            u64::from(self.worker),
-            tag,
-        ];
-        w.extend(payload);
-        w
-    }
-
-    /// Reads [`LogEntry::to_words`]; `None` for anything malformed (never panics).
-    pub fn from_words(w: &[u64]) -> Option<LogEntry> {
-        use LogEvent as E;
-        let u32_at = |i: usize| w.get(i).and_then(|&x| u32::try_from(x).ok());
-        let at = |i: usize| w.get(i).copied();
-        let p = |i: usize| u32_at(6 + i);
-        let event = match at(5)? {
-            0 => E::Enqueued,
-            1 => E::Claimed(
-                [
-                    ClaimHow::Atomic,
-                    ClaimHow::ById,
-                    ClaimHow::ForUpdate,
-                    ClaimHow::Nowait,
-                    ClaimHow::SkipLocked,
-                ]
-                .get(usize::try_from(at(6)?).ok()?)
-                .copied()?,
-            ),
-            2 => E::Picked { job: p(0)? },
-            3 => E::NothingToClaim,
-            4 => E::ProbeRollback,
-            5 => E::Done,
-            6 => E::ErrorQueued {
-                err: ErrorId(p(0)?),
-                until: SimTime(at(7)?),
-            },
-            7 => E::ErrorDead {
-                err: ErrorId(p(0)?),
-            },
-            8 => E::ErrorPermanent {
-                err: ErrorId(p(0)?),
-            },
-            9 => E::SideEffect {
-                before: at(6)? as i64,
-            },
-            10 => E::KeyRejected {
-                arrival: p(0)?,
-                balance: at(7)? as i64,
-            },
-            11 => E::Crash,
-            12 => E::RowLockWait { job: p(0)? },
-            13 => E::SkipLocked {
-                jobs: Box::new(
-                    w[6.min(w.len())..]
-                        .iter()
-                        .map(|&j| u32::try_from(j).ok())
-                        .collect::<Option<Vec<u32>>>()?,
-                ),
-            },
-            14 => E::LockError(match at(6)? {
-                0 => LockError::Nowait,
-                1 => LockError::Timeout,
-                _ => return None,
-            }),
-            15 => E::DownstreamOk,
-            16 => E::InWorkerRetry {
-                result: call_of(at(6)?)?,
-                wait: SimDuration(at(7)?),
-            },
-            17 => E::SubmissionFallback { n: p(0)? },
-            18 => E::SubmissionFailed { n: p(0)? },
-            19 => E::SubmissionAccepted { n: p(0)? },
-            20 => E::SubmissionRetry {
-                n: p(0)?,
-                result: call_of(at(7)?)?,
-                wait: SimDuration(at(8)?),
-            },
-            21 => E::SubmissionGaveUp {
-                n: p(0)?,
-                result: call_of(at(7)?)?,
-            },
-            _ => return None,
-        };
-        Some(LogEntry {
-            time: SimTime(at(0)?),
-            event,
-            job: u32_at(1)?,
-            kind: u32_at(2)?,
-            attempt: u32_at(3)?,
-            worker: u16::try_from(at(4)?).ok()?,
-        })
-    }
-}
-
-impl Serialize for LogEntry {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_words().serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for LogEntry {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LogEntry, D::Error> {
-        let w = Vec::<u64>::deserialize(d)?;
-        LogEntry::from_words(&w).ok_or_else(|| serde::de::Error::custom("not a log entry"))
-    }
 }
 
 /// What a kind contributes to its log lines.
@@ -532,7 +354,8 @@ pub struct Line<'a> {
     pub micros: bool,
 }
 
-/// A run's log with its names (what [`Simulation::log`](super::Simulation::log) returns).
+/// A run's log with its names (what [`Simulation::log`](crate::domain::sim::Simulation::log)
+/// returns).
 #[derive(Debug, Clone, Copy)]
 pub struct Log<'a> {
     /// The entries.
@@ -561,274 +384,6 @@ impl<'a> Log<'a> {
     /// Whether the log is empty (the config turned logging off, or nothing happened).
     pub fn is_empty(self) -> bool {
         self.entries.is_empty()
-    }
-}
-
-impl LogNames {
-    fn kind(&self, k: u32) -> Option<&KindNames> {
-        self.kinds.get(k as usize)
-    }
-
-    fn error(&self, e: ErrorId) -> &str {
-        self.errors.get(e.0 as usize).map_or("", String::as_str)
-    }
-
-    /// The error text in `lang`: the engine's own errors come from the locale file, the
-    /// handlers' own messages (e.g. `TimeoutError: …`) stay as raised.
-    fn error_in(&self, e: ErrorId, lang: Lang) -> String {
-        match e.0.checked_sub(self.builtin_errors).map(|i| i as usize) {
-            Some(i) if i < BUILTIN_KEYS.len() => {
-                t!(BUILTIN_KEYS[i], locale = lang.code()).into_owned()
-            }
-            _ => self.error(e).to_owned(),
-        }
-    }
-
-    fn key(&self, k: u32, arrival: u32) -> String {
-        self.kind(k)
-            .and_then(|k| k.key.as_deref())
-            .map(|t| t.replace("{n}", &arrival.to_string()))
-            .unwrap_or_default()
-    }
-
-    fn after(&self, k: u32, before: i64) -> i64 {
-        before.saturating_add(self.kind(k).map_or(0, |k| k.amount))
-    }
-
-    /// Pairs an entry with these names, its times in milliseconds unless the entry itself
-    /// needs microseconds (set [`Line::micros`] to the log's [`EventLog::micros`] to line a
-    /// whole log up).
-    pub fn line<'a>(&'a self, entry: &'a LogEntry) -> Line<'a> {
-        Line {
-            entry,
-            names: self,
-            micros: false,
-        }
-    }
-}
-
-fn job_list(jobs: &[u32]) -> String {
-    jobs.iter()
-        .map(|j| format!("job#{j}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl Line<'_> {
-    /// `us` microseconds as this line writes seconds.
-    fn secs(&self, us: u64) -> Secs {
-        Secs {
-            us,
-            micros: self.micros,
-        }
-    }
-
-    fn head(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (e, n) = (self.entry, self.names);
-        write!(f, "{}", self.secs(e.time.0))?;
-        if let Some(w) = n.workers.get(usize::from(e.worker)) {
-            write!(f, " {w}")?;
-        }
-        if e.job != 0 {
-            let (name, max) = n
-                .kind(e.kind)
-                .map_or(("", 0), |k| (k.name.as_str(), k.max_attempts));
-            write!(f, " job#{} {name} {}/{max}", e.job, e.attempt)?;
-        }
-        // A submission's line names it where a job's names the job, then its colon:
-        // `0.020s submission 2: downstream ok → accepted`, as `0.020s job#2 …: done`.
-        let submission = matches!(
-            e.event,
-            LogEvent::SubmissionFallback { .. }
-                | LogEvent::SubmissionFailed { .. }
-                | LogEvent::SubmissionAccepted { .. }
-                | LogEvent::SubmissionRetry { .. }
-                | LogEvent::SubmissionGaveUp { .. }
-        );
-        f.write_str(if submission { " " } else { ": " })
-    }
-
-    /// The line in `lang`, from the templates in `locales/sim-log.yml`: the English ones are
-    /// the [`Display`](fmt::Display) text (a test holds them equal); Japanese keeps the time,
-    /// worker, job, kind, attempt, SQL and the handlers' own error messages and translates
-    /// the rest.
-    pub fn render(&self, lang: Lang) -> String {
-        struct Head<'a>(&'a Line<'a>);
-        impl fmt::Display for Head<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.0.head(f)
-            }
-        }
-        let mut s = Head(self).to_string();
-        let (key, args) = self.template(lang);
-        fill(&mut s, &t!(key, locale = lang.code()), &args);
-        s
-    }
-
-    /// The template key of the event and its `%{name}` values.
-    fn template(&self, lang: Lang) -> (&'static str, Vec<(&'static str, String)>) {
-        let (e, n) = (self.entry, self.names);
-        let call = |r: CallResult| t!(r.key(), locale = lang.code()).into_owned();
-        let err = |id: ErrorId| ("error", n.error_in(id, lang));
-        match &e.event {
-            LogEvent::Enqueued => ("sim-log.enqueued", vec![]),
-            LogEvent::Claimed(how) => ("sim-log.claimed", vec![("sql", how.sql().to_owned())]),
-            LogEvent::Picked { job } => ("sim-log.picked", vec![("job", job.to_string())]),
-            LogEvent::NothingToClaim => ("sim-log.nothing", vec![]),
-            LogEvent::ProbeRollback => ("sim-log.probe-rollback", vec![]),
-            LogEvent::Done => ("sim-log.done", vec![]),
-            LogEvent::ErrorQueued { err: id, until } => (
-                "sim-log.error-queued",
-                vec![err(*id), ("until", self.secs(until.0).to_string())],
-            ),
-            LogEvent::ErrorDead { err: id } => ("sim-log.error-dead", vec![err(*id)]),
-            LogEvent::ErrorPermanent { err: id } => ("sim-log.error-permanent", vec![err(*id)]),
-            LogEvent::SideEffect { before } => (
-                "sim-log.side-effect",
-                vec![
-                    ("before", before.to_string()),
-                    ("after", n.after(e.kind, *before).to_string()),
-                ],
-            ),
-            LogEvent::KeyRejected { arrival, balance } => (
-                "sim-log.key-rejected",
-                vec![
-                    ("key", n.key(e.kind, *arrival)),
-                    ("balance", balance.to_string()),
-                ],
-            ),
-            LogEvent::Crash => ("sim-log.crash", vec![]),
-            LogEvent::RowLockWait { job } => {
-                ("sim-log.row-lock-wait", vec![("job", job.to_string())])
-            }
-            LogEvent::SkipLocked { jobs } => {
-                ("sim-log.skip-locked", vec![("jobs", job_list(jobs))])
-            }
-            LogEvent::LockError(le) => {
-                ("sim-log.lock-error", vec![("error", le.text().to_owned())])
-            }
-            LogEvent::DownstreamOk => ("sim-log.downstream-ok", vec![]),
-            LogEvent::InWorkerRetry { result, wait } => (
-                "sim-log.in-worker-retry",
-                vec![
-                    ("result", call(*result)),
-                    ("wait", self.secs(wait.0).to_string()),
-                ],
-            ),
-            LogEvent::SubmissionFallback { n } => {
-                ("sim-log.submission-fallback", vec![("n", n.to_string())])
-            }
-            LogEvent::SubmissionFailed { n } => {
-                ("sim-log.submission-failed", vec![("n", n.to_string())])
-            }
-            LogEvent::SubmissionAccepted { n } => {
-                ("sim-log.submission-accepted", vec![("n", n.to_string())])
-            }
-            LogEvent::SubmissionRetry { n, result, wait } => (
-                "sim-log.submission-retry",
-                vec![
-                    ("n", n.to_string()),
-                    ("result", call(*result)),
-                    ("wait", self.secs(wait.0).to_string()),
-                ],
-            ),
-            LogEvent::SubmissionGaveUp { n, result } => (
-                "sim-log.submission-gave-up",
-                vec![("n", n.to_string()), ("result", call(*result))],
-            ),
-        }
-    }
-}
-
-/// Appends `template` to `out` with each `%{name}` replaced by its value, in one pass (a
-/// value that itself contains `%{…}` is left alone). Unknown names stay as written.
-fn fill(out: &mut String, template: &str, args: &[(&str, String)]) {
-    let mut rest = template;
-    while let Some(i) = rest.find("%{") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        match after.find('}') {
-            Some(j) => {
-                let name = &after[..j];
-                match args.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
-                    None => out.push_str(&rest[i..i + 3 + j]),
-                }
-                rest = &after[j + 1..];
-            }
-            None => {
-                out.push_str(&rest[i..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-}
-
-impl fmt::Display for Line<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.head(f)?;
-        let (e, n) = (self.entry, self.names);
-        match &e.event {
-            LogEvent::Enqueued => f.write_str("enqueued"),
-            LogEvent::Claimed(how) => write!(f, "claimed ({})", how.sql()),
-            LogEvent::Picked { job } => write!(f, "SELECT picks job#{job}"),
-            LogEvent::NothingToClaim => f.write_str("nothing to claim"),
-            LogEvent::ProbeRollback => f.write_str("ROLLBACK (the probe only looks)"),
-            LogEvent::Done => f.write_str("done"),
-            LogEvent::ErrorQueued { err, until } => {
-                let until = self.secs(until.0);
-                write!(f, "error {} → queued until {until}", n.error(*err))
-            }
-            LogEvent::ErrorDead { err } => write!(f, "error {} → dead", n.error(*err)),
-            LogEvent::ErrorPermanent { err } => {
-                write!(f, "error {} (permanent) → dead", n.error(*err))
-            }
-            LogEvent::SideEffect { before } => write!(
-                f,
-                "side effect applied: balance {before} → {}",
-                n.after(e.kind, *before)
-            ),
-            LogEvent::KeyRejected { arrival, balance } => write!(
-                f,
-                "idempotency key {} already recorded (unique constraint) → ROLLBACK, balance stays {balance}",
-                n.key(e.kind, *arrival)
-            ),
-            LogEvent::Crash => f.write_str("worker dies before complete()"),
-            LogEvent::RowLockWait { job } => {
-                write!(f, "FOR UPDATE waits for the row lock on job#{job}")
-            }
-            LogEvent::SkipLocked { jobs } => {
-                write!(f, "SKIP LOCKED passes over {}", job_list(jobs))
-            }
-            LogEvent::LockError(le) => write!(f, "error: {}", le.text()),
-            LogEvent::DownstreamOk => f.write_str("downstream ok"),
-            LogEvent::InWorkerRetry { result, wait } => {
-                let wait = self.secs(wait.0);
-                write!(f, "{} → retry in the worker in {wait}", result.text())
-            }
-            LogEvent::SubmissionFallback { n } => write!(
-                f,
-                "submission {n}: publish failed, calling the downstream directly"
-            ),
-            LogEvent::SubmissionFailed { n } => {
-                write!(f, "submission {n}: failed back to the user")
-            }
-            LogEvent::SubmissionAccepted { n } => {
-                write!(f, "submission {n}: downstream ok → accepted")
-            }
-            LogEvent::SubmissionRetry { n, result, wait } => write!(
-                f,
-                "submission {n}: {} → call again in {}",
-                result.text(),
-                self.secs(wait.0)
-            ),
-            LogEvent::SubmissionGaveUp { n, result } => write!(
-                f,
-                "submission {n}: {} → failed back to the user",
-                result.text()
-            ),
-        }
     }
 }
 

@@ -85,8 +85,9 @@ pub struct Metrics {
     pub end_time_s: f64,
     /// Jobs enqueued (rows in the table, deleted ones included).
     pub jobs: u64,
-    /// Finished rows deleted under [`Retention::FirstRows`](super::Retention::FirstRows) (not
-    /// in [`Report::jobs`]; counted in `done` / `dead`). Absent when every row is kept.
+    /// Finished rows deleted under
+    /// [`Retention::FirstRows`](crate::domain::sim::Retention::FirstRows) (not in [`Report::jobs`];
+    /// counted in `done` / `dead`). Absent when every row is kept.
     #[serde(skip_serializing_if = "is_zero")]
     pub deleted_rows: u64,
     /// Rows `done`.
