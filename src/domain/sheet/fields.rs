@@ -6,8 +6,8 @@ use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
-    BackoffKind, BackoffPolicy, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun,
-    Overlap,
+    BackoffKind, BackoffPolicy, BatchSpec, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone,
+    MissedRun, Overlap, RetrySpec,
 };
 use rust_i18n::t;
 
@@ -85,41 +85,84 @@ fn not_applicable(outcome: Outcome, lang: Lang) -> String {
 /// The rows of `sheet` in `lang`: the seed's 13 fields in its order, then the acceptable wait,
 /// then the rows of the outcome's own section (ticket, batch or sync).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
-    let p = &sheet.process;
-    let outcome = sheet.decision.outcome;
-    let na = not_applicable(outcome, lang);
-    let mut out = Vec::with_capacity(24);
-    let mut push = |field: FieldId, value: Option<String>| {
+    let mut out = Rows {
+        out: Vec::with_capacity(24),
+        na: not_applicable(sheet.decision.outcome, lang),
+        lang,
+    };
+    process_rows(&mut out, sheet);
+    retry_rows(&mut out, sheet.retry.as_ref());
+    failure_rows(&mut out, sheet);
+    if let Some(tk) = &sheet.ticket {
+        out.push(FieldId::TicketStates, Some(tk.states.join(" → ")));
+        out.push(
+            FieldId::TicketCompletion,
+            Some(tk.completion.trim().to_owned()),
+        );
+        out.push(
+            FieldId::PollInterval,
+            Some(exact(tk.poll_interval_ms, lang)),
+        );
+    }
+    if let Some(b) = &sheet.batch {
+        batch_rows(&mut out, b);
+    }
+    if let Some(s) = &sheet.sync {
+        out.push(FieldId::CallTimeout, Some(exact(s.call_timeout_ms, lang)));
+        out.push(FieldId::OnTimeout, Some(s.on_timeout.trim().to_owned()));
+    }
+    out.out
+}
+
+/// The rows being written, in `lang`; a field that does not apply to the outcome reads `na`.
+struct Rows {
+    out: Vec<Row>,
+    na: String,
+    lang: Lang,
+}
+
+impl Rows {
+    fn push(&mut self, field: FieldId, value: Option<String>) {
+        let lang = self.lang;
         let applies = value.is_some();
-        out.push(Row {
+        self.out.push(Row {
             field,
             item: tr(&format!("sheet.field.{}.item", field.id()), lang),
             what: tr(&format!("sheet.field.{}.what", field.id()), lang),
-            value: value.unwrap_or_else(|| na.clone()),
+            value: value.unwrap_or_else(|| self.na.clone()),
             applies,
         });
-    };
+    }
+}
+
+/// The job's name (code name and human name), trigger and arguments.
+fn process_rows(out: &mut Rows, sheet: &JobSheet) {
+    let (p, lang) = (&sheet.process, out.lang);
     let job_name = match (p.process_name.trim().is_empty(), lang) {
         (true, _) => p.code_name.trim().to_owned(),
         (false, Lang::En) => format!("{} ({})", p.code_name.trim(), p.process_name.trim()),
         (false, Lang::Ja) => format!("{}（{}）", p.code_name.trim(), p.process_name.trim()),
     };
-    push(FieldId::JobName, Some(job_name));
-    push(FieldId::Trigger, Some(p.trigger.trim().to_owned()));
-    push(FieldId::Arguments, Some(join_list(&p.arguments, lang)));
-    let r = sheet.retry.as_ref();
-    push(
+    out.push(FieldId::JobName, Some(job_name));
+    out.push(FieldId::Trigger, Some(p.trigger.trim().to_owned()));
+    out.push(FieldId::Arguments, Some(join_list(&p.arguments, lang)));
+}
+
+/// Attempts, wait strategy, timeout and lease, idempotency key, which errors retry.
+fn retry_rows(out: &mut Rows, r: Option<&RetrySpec>) {
+    let lang = out.lang;
+    out.push(
         FieldId::MaxAttempts,
         r.map(|r| match lang {
             Lang::En => r.max_attempts.to_string(),
             Lang::Ja => format!("{}回", r.max_attempts),
         }),
     );
-    push(
+    out.push(
         FieldId::WaitStrategy,
         r.map(|r| describe_backoff(&r.backoff, lang)),
     );
-    push(
+    out.push(
         FieldId::Timeout,
         r.map(|r| {
             let a = exact(r.attempt_timeout_ms, lang);
@@ -130,24 +173,29 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
             }
         }),
     );
-    push(
+    out.push(
         FieldId::IdempotencyKey,
         r.map(|r| r.idempotency_key.trim().to_owned()),
     );
-    push(
+    out.push(
         FieldId::RetryableErrors,
         r.map(|r| join_list(&r.retryable_errors, lang)),
     );
-    push(
+    out.push(
         FieldId::NonRetryableErrors,
         r.map(|r| join_list(&r.non_retryable_errors, lang)),
     );
+}
+
+/// Dead-letter, who is notified, re-run, retention, and the acceptable wait.
+fn failure_rows(out: &mut Rows, sheet: &JobSheet) {
+    let (p, lang) = (&sheet.process, out.lang);
     let f = sheet.failure.as_ref();
-    push(
+    out.push(
         FieldId::DeadLetter,
         f.map(|f| f.dead_letter.trim().to_owned()),
     );
-    push(
+    out.push(
         FieldId::Notify,
         f.map(|f| {
             let who = if f.notify.trim().is_empty() {
@@ -162,8 +210,8 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
             }
         }),
     );
-    push(FieldId::Rerun, f.map(|f| f.rerun.trim().to_owned()));
-    push(
+    out.push(FieldId::Rerun, f.map(|f| f.rerun.trim().to_owned()));
+    out.push(
         FieldId::Retention,
         f.map(|f| {
             let (d, x) = (keep(f.retention.done, lang), keep(f.retention.dead, lang));
@@ -179,56 +227,43 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
             }
         }),
     );
-    push(
+    out.push(
         FieldId::AcceptableWait,
         Some(match p.acceptable_wait_ms {
             Some(ms) => exact(ms, lang),
             None => tr("sheet.not-stated", lang),
         }),
     );
-    if let Some(tk) = &sheet.ticket {
-        push(FieldId::TicketStates, Some(tk.states.join(" → ")));
-        push(
-            FieldId::TicketCompletion,
-            Some(tk.completion.trim().to_owned()),
-        );
-        push(
-            FieldId::PollInterval,
-            Some(exact(tk.poll_interval_ms, lang)),
-        );
-    }
-    if let Some(b) = &sheet.batch {
-        push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
-        push(
-            FieldId::Overlap,
-            Some(tr(
-                match b.overlap {
-                    Overlap::Forbid => "sheet.overlap.forbid",
-                    Overlap::Replace => "sheet.overlap.replace",
-                    Overlap::Allow => "sheet.overlap.allow",
-                },
-                lang,
-            )),
-        );
-        push(
-            FieldId::MissedRun,
-            Some(tr(
-                match b.missed_run {
-                    MissedRun::RunOnce => "sheet.missed.run-once",
-                    MissedRun::Skip => "sheet.missed.skip",
-                },
-                lang,
-            )),
-        );
-        push(FieldId::RunTimeout, Some(exact(b.run_timeout_ms, lang)));
-        push(
-            FieldId::PartialFailure,
-            Some(b.partial_failure.trim().to_owned()),
-        );
-    }
-    if let Some(s) = &sheet.sync {
-        push(FieldId::CallTimeout, Some(exact(s.call_timeout_ms, lang)));
-        push(FieldId::OnTimeout, Some(s.on_timeout.trim().to_owned()));
-    }
-    out
+}
+
+/// The batch section: schedule, overlap, missed runs, run timeout, partial failure.
+fn batch_rows(out: &mut Rows, b: &BatchSpec) {
+    let lang = out.lang;
+    out.push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
+    out.push(
+        FieldId::Overlap,
+        Some(tr(
+            match b.overlap {
+                Overlap::Forbid => "sheet.overlap.forbid",
+                Overlap::Replace => "sheet.overlap.replace",
+                Overlap::Allow => "sheet.overlap.allow",
+            },
+            lang,
+        )),
+    );
+    out.push(
+        FieldId::MissedRun,
+        Some(tr(
+            match b.missed_run {
+                MissedRun::RunOnce => "sheet.missed.run-once",
+                MissedRun::Skip => "sheet.missed.skip",
+            },
+            lang,
+        )),
+    );
+    out.push(FieldId::RunTimeout, Some(exact(b.run_timeout_ms, lang)));
+    out.push(
+        FieldId::PartialFailure,
+        Some(b.partial_failure.trim().to_owned()),
+    );
 }
