@@ -27,10 +27,13 @@ use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::jobs::Retention;
 use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
-    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec, MAX_ATTEMPTS,
-    MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS, RATE_RANGE,
+    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
 };
 use crate::domain::sim::setup::error::{ConfigError, Num};
+use crate::domain::sim::setup::limits::{
+    MAX_ATTEMPTS, MAX_BURST, MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
+    RATE_RANGE,
+};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -357,9 +360,6 @@ pub struct SimConfigFile {
     pub keep_rows: Option<i64>,
 }
 
-/// Largest `downstream.rate_limit.burst`.
-const MAX_BURST: u64 = 1_000_000;
-
 fn one() -> u64 {
     1
 }
@@ -670,6 +670,16 @@ pub struct LimitsFile {
 /// [`ConfigError::Parse`] (with the field path) for malformed JSON, a wrong type or an
 /// unknown field; otherwise every range and cross-field finding.
 pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
+    parse_file(text)?.into_config()
+}
+
+/// Reads a JSON config file into its typed form (not yet checked against the ranges: see
+/// [`SimConfigFile::into_config`]).
+///
+/// # Errors
+/// [`ConfigError::Parse`] (with the field path) for an empty document, malformed JSON, a wrong
+/// type or an unknown field.
+pub fn parse_file(text: &str) -> Result<SimConfigFile, Vec<ConfigError>> {
     // A byte-order mark, as some editors save JSON, is not part of the document.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
@@ -702,7 +712,7 @@ pub fn load_config(text: &str) -> Result<SimConfig, Vec<ConfigError>> {
     // Only whitespace may follow the object.
     de.end()
         .map_err(|e| parse_error(".".into(), e.to_string()))?;
-    file.into_config()
+    Ok(file)
 }
 
 /// The range of a number field, by its path with the list indexes left out

@@ -28,15 +28,12 @@ use crate::domain::sim::setup::config_file::{
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
-/// Jobs a custom run may create at most.
-pub const MAX_CUSTOM_JOBS: u64 = 100_000;
-/// The event log is recorded when a run has at most this many jobs.
-pub const LOG_JOBS: u64 = 2_000;
+pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
 /// The side effect of each job: points added to the balance.
 pub const EFFECT_AMOUNT: i64 = 100;
 // The config file's range for `effect.amount` admits it.
 const _: () =
-    assert!(EFFECT_AMOUNT.unsigned_abs() <= crate::domain::sim::setup::config::MAX_EFFECT_AMOUNT);
+    assert!(EFFECT_AMOUNT.unsigned_abs() <= crate::domain::sim::setup::limits::MAX_EFFECT_AMOUNT);
 /// A crashed worker restarts after this long (ms).
 pub const RESTART_MS: u64 = 1_000;
 
@@ -189,14 +186,24 @@ impl Knob {
 
     /// The unit and allowed range of a numeric knob (`None` for choices and switches).
     pub fn range(self) -> Option<(Unit, u64, u64)> {
+        use crate::domain::sim::setup::limits as lim;
         use Knob::*;
-        const DAY: u64 = 86_400_000;
+        const DAY: u64 = lim::DAY_MS;
+        let (p, b, c, l) = (
+            lim::POLICY_ATTEMPTS,
+            lim::POLICY_BASE_MS,
+            lim::POLICY_CAP_MS,
+            lim::POLICY_LEASE_MS,
+        );
+        // Ranges of the page's knobs: a job's policy as the sheet allows it
+        // (`limits::POLICY_*`), page bounds for the run's size; the rest (arrival rate, call
+        // figures, times of day) are the knobs' own and lie within the engine's ranges.
         Some(match self {
-            MaxAttempts => (Unit::Count("attempts"), 1, 100),
-            BaseWait => (Unit::Ms, 1, DAY),
-            CapWait => (Unit::Ms, 1, 7 * DAY),
-            Lease => (Unit::Ms, 1, DAY),
-            Workers => (Unit::Count("workers"), 1, 1_000),
+            MaxAttempts => (Unit::Count("attempts"), p.0, p.1),
+            BaseWait => (Unit::Ms, b.0, b.1),
+            CapWait => (Unit::Ms, c.0, c.1),
+            Lease => (Unit::Ms, l.0, l.1),
+            Workers => (Unit::Count("workers"), 1, lim::KNOB_WORKERS),
             Jobs => (Unit::Count("jobs"), 1, MAX_CUSTOM_JOBS),
             BurstAt => (Unit::Ms, 0, DAY),
             Rate => (Unit::Count("per-s"), 1, 10_000),
@@ -204,7 +211,7 @@ impl Knob {
             FailurePercent | CrashPercent => (Unit::Count("percent"), 0, 100),
             FailFirst => (Unit::Count("runs"), 0, 100),
             Capacity => (Unit::Count("calls"), 0, 10_000),
-            CallMs => (Unit::Ms, 0, 600_000),
+            CallMs => (Unit::Ms, 0, lim::CALL_MS.1),
             RateLimit => (Unit::Count("per-s"), 0, 100_000),
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
             Growth | Jitter | IdempotencyKey | ClassifyErrors | Arrivals | Duration | Failure
