@@ -17,9 +17,9 @@ use yew::prelude::*;
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| {
-        let restored = AppState::restored(glue::initial_lang(), glue::load_session());
+        let restored = AppState::restored(browser::initial_lang(), browser::load_session());
         // A URL naming a place (a reload, a bookmark) opens there when it still exists.
-        match Place::parse(&glue::location_fragment()) {
+        match Place::parse(&browser::location_fragment()) {
             Some(place) => {
                 let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
                 s.interacted = false;
@@ -29,9 +29,9 @@ pub fn App() -> Html {
         }
     });
     let lang = state.lang;
-    use_effect_with(lang, |lang| glue::remember_lang(*lang));
+    use_effect_with(lang, |lang| browser::remember_lang(*lang));
     // Save what the user has done so a reload loses nothing.
-    use_effect_with(state.session(), glue::save_session);
+    use_effect_with(state.session(), browser::save_session);
     // Back / Forward move between questions and screens: each place is a history entry.
     // `moved` is set while the reducer follows the history, so following it adds no entry.
     let moved = use_mut_ref(|| true); // the first check corrects the fragment in place
@@ -43,7 +43,7 @@ pub fn App() -> Html {
         let (dispatch, moved) = (state.dispatcher(), moved.clone());
         let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
         use_effect_with((), move |_| {
-            let listener = glue::HistoryListener::new(Callback::from(move |fragment: String| {
+            let listener = browser::HistoryListener::new(Callback::from(move |fragment: String| {
                 *moved.borrow_mut() = true;
                 if let Some(place) = Place::parse(&fragment) {
                     dispatch.dispatch(Action::GoTo(place));
@@ -59,12 +59,12 @@ pub fn App() -> Html {
         let moved = moved.clone();
         use_effect_with((state.place(), *pops), move |(place, _)| {
             let fragment = place.fragment();
-            let now = glue::location_fragment();
+            let now = browser::location_fragment();
             if now != fragment {
                 // A fresh page, or a history entry the app could not follow exactly, is
                 // corrected in place; anything the user did gets its own entry.
                 let push = !now.is_empty() && !*moved.borrow();
-                glue::set_fragment(&fragment, push);
+                browser::set_fragment(&fragment, push);
             }
             *moved.borrow_mut() = false;
         });
@@ -74,7 +74,7 @@ pub fn App() -> Html {
         let first = use_mut_ref(|| true);
         use_effect_with(state.screen, move |_| {
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
-                glue::scroll_to_top();
+                browser::scroll_to_top();
             }
         });
     }

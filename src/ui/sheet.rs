@@ -229,7 +229,7 @@ pub fn SheetScreen() -> Html {
             input.set_value("");
             let ctx = ctx.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let notice = match glue::read_file(file).await {
+                let notice = match browser::read_file(file).await {
                     Err(msg) => SheetNotice::Browser(msg),
                     Ok(text) => match import_json(&text, lang) {
                         Ok(s) => {

@@ -125,7 +125,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
                 let text = f.render(&sheet, lang, false);
                 let ctx = ctx.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let notice = match glue::copy_text(text).await {
+                    let notice = match browser::copy_text(text).await {
                         Ok(()) => SheetNotice::Copied(f.label()),
                         Err(e) => SheetNotice::Browser(e),
                     };
@@ -140,7 +140,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
                     return;
                 }
                 let (name, mime) = f.file(&sheet.process.code_name);
-                if let Err(e) = glue::download(&name, mime, &f.render(&sheet, lang, true)) {
+                if let Err(e) = browser::download(&name, mime, &f.render(&sheet, lang, true)) {
                     ctx.dispatch(Action::Notice(Some(SheetNotice::Browser(e))));
                 }
             })
@@ -159,7 +159,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         let ctx = ctx.clone();
         Callback::from(move |_| {
             if allowed(&ctx, Output::Print) {
-                glue::print();
+                browser::print();
             }
         })
     };
