@@ -43,15 +43,16 @@ pub fn App() -> Html {
         let (dispatch, moved) = (state.dispatcher(), moved.clone());
         let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
         use_effect_with((), move |_| {
-            let listener = browser::HistoryListener::new(Callback::from(move |fragment: String| {
-                *moved.borrow_mut() = true;
-                if let Some(place) = Place::parse(&fragment) {
-                    dispatch.dispatch(Action::GoTo(place));
-                }
-                let n = pops_seen.borrow().wrapping_add(1);
-                *pops_seen.borrow_mut() = n;
-                pops.set(n);
-            }));
+            let listener =
+                browser::HistoryListener::new(Callback::from(move |fragment: String| {
+                    *moved.borrow_mut() = true;
+                    if let Some(place) = Place::parse(&fragment) {
+                        dispatch.dispatch(Action::GoTo(place));
+                    }
+                    let n = pops_seen.borrow().wrapping_add(1);
+                    *pops_seen.borrow_mut() = n;
+                    pops.set(n);
+                }));
             move || drop(listener)
         });
     }

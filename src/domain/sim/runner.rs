@@ -13,13 +13,15 @@
 //!
 //! The one run path is [`execute`] of a [`RunSpec`] ([`path`](mod@path)); the page's view of a
 //! finished run is [`RunView`] ([`view`]); the worker's messages and state are in
-//! [`protocol`].
+//! [`protocol`]; Compare's choices of a second run are [`alternatives`].
 
+mod alternatives;
 mod path;
 mod protocol;
 mod view;
 
 pub use crate::domain::sim::setup::limits::{LOG_MAX_JOBS, MAX_LOAD_JOBS};
+pub use alternatives::{alternatives, Alternative};
 pub use path::{
     execute, load_fingerprint, load_preset_config, Finished, Preset, Purpose, RunSpec, CONFIG_RUN,
     LOAD_SCENARIO,
