@@ -11,9 +11,9 @@
 //! last finished run's log; the page asks for the lines it shows with a [`LogRequest`] and
 //! gets a [`RunMessage::LogSlice`] (or a [`RunMessage::LogError`]), in request order.
 //!
-//! The one run path is [`execute`] of a [`RunSpec`] ([`path`](mod@path)); the page's view of a
-//! finished run is [`RunView`] ([`view`]); the worker's messages and state are in
-//! [`protocol`]; Compare's choices of a second run are [`alternatives`].
+//! The one run path is [`execute`] of a [`RunSpec`] (`runner/path.rs`); the page's view of a
+//! finished run is [`RunView`] (`runner/view.rs`); the worker's messages and state are in
+//! `runner/protocol.rs`; Compare's choices of a second run are [`alternatives`].
 
 mod alternatives;
 mod path;

@@ -62,7 +62,8 @@ impl JobView {
 /// What the page shows of a finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunView {
-    /// The request's id ([`RunRequest::id`]): what [`LogRequest::log_of`] names.
+    /// The request's id ([`RunRequest::id`](super::RunRequest::id)), set by the one run path
+    /// for every run kind: what [`LogRequest::log_of`](super::LogRequest::log_of) names.
     #[serde(default)]
     pub run_id: u64,
     /// Scenario name.
@@ -102,7 +103,7 @@ pub struct RunView {
     #[serde(default)]
     pub log_micros: bool,
     /// `Some(n)` when no log was recorded because the run had more than `n` jobs (the load
-    /// preset: [`LOG_MAX_JOBS`]; custom settings: [`LOG_JOBS`](crate::domain::sim::setup::knobs::LOG_JOBS)).
+    /// preset: [`LOG_MAX_JOBS`](super::LOG_MAX_JOBS); custom settings: [`LOG_JOBS`](crate::domain::sim::setup::knobs::LOG_JOBS)).
     pub log_bound: Option<u64>,
     /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
     /// jitter study, the load preset and runs over
@@ -116,8 +117,6 @@ pub struct RunView {
     #[serde(default)]
     pub charts: ChartData,
 }
-
-/// A message from the worker.
 
 /// The page's view of a report (with no log: see `with_log`; without [`RunView::charts`],
 /// which needs the run itself).

@@ -2,8 +2,8 @@
 //! retry policy, downstream, intake, limits.
 //!
 //! Built in code by the named scenarios, or from a JSON file by
-//! [`SimConfigFile`](super::SimConfigFile). [`SimConfig::validate`] returns every finding, not
-//! only the first; [`Simulation::new`](super::Simulation::new) refuses an invalid config.
+//! [`SimConfigFile`](super::config_file::SimConfigFile). [`SimConfig::validate`] returns every finding, not
+//! only the first; [`Simulation::new`](crate::domain::sim::Simulation::new) refuses an invalid config.
 
 use crate::domain::sim::core::backoff::BackoffPolicy;
 use crate::domain::sim::core::time::{SimDuration, SimTime};

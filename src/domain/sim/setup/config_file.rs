@@ -257,7 +257,7 @@ tagged_file_enum! {
 #[allow(missing_docs)]
 pub struct EffectFile {
     /// Added to the balance by each applied run: a whole number from −1 000 000 000 to
-    /// 1 000 000 000 ([`MAX_EFFECT_AMOUNT`]).
+    /// 1 000 000 000 ([`MAX_EFFECT_AMOUNT`](crate::domain::sim::setup::limits::MAX_EFFECT_AMOUNT)).
     pub amount: i64,
     #[serde(
         default,
