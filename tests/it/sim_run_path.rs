@@ -279,3 +279,34 @@ fn every_config_error_reads_in_japanese_and_as_the_cli_prints_it_in_english() {
         "jobs: 0 is out of range; allowed: 1 to 1000000"
     );
 }
+
+#[test]
+fn the_cli_words_a_refused_config_in_japanese_with_lang_ja_only() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-path-bad.config.json");
+    let bad = CustomRun {
+        max_attempts: 0,
+        ..CustomRun::default()
+    };
+    std::fs::write(&path, serde_json::to_string(&bad.to_file(1)).expect("json")).expect("writes");
+    let file = path.to_str().expect("utf-8");
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+            .args(["simulate", "--config", file])
+            .args(extra)
+            .output()
+            .expect("runs the CLI");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let en = run(&[]);
+    assert!(
+        en.contains("kinds[0].max_attempts is 0; allowed: 1 to 1000"),
+        "{en}"
+    );
+    assert_eq!(run(&["--lang", "en"]), en);
+    let ja = run(&["--lang", "ja"]);
+    assert!(
+        ja.contains("kinds[0].max_attempts が 0 です。1〜1000 の範囲で指定してください"),
+        "{ja}"
+    );
+}

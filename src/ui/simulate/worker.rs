@@ -105,10 +105,13 @@ impl SimRun {
         }
         let (run_id, listener) = (self.run_id.clone(), self.listener.clone());
         let on_message = Callback::from(move |text: String| {
-            if let Some(event) = event_of(&text, *run_id.borrow()) {
-                let cb = listener.borrow().clone();
-                cb.emit(event);
-            }
+            // Neither cell stays borrowed while the handler runs: it may start the next run.
+            let current = *run_id.borrow();
+            let Some(event) = event_of(&text, current) else {
+                return;
+            };
+            let handler = listener.borrow().clone();
+            handler.emit(event);
         });
         *self.worker.borrow_mut() = Some(SimWorker::spawn(on_message)?);
         Ok(())

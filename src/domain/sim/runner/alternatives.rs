@@ -64,6 +64,8 @@ pub fn alternatives(a: &RunSpec) -> Vec<Alternative> {
                 .collect()
         }
         Preset::YourSettings(_) => Change::ALL.into_iter().map(Alternative::Change).collect(),
-        Preset::Load { .. } | Preset::File(_) => Vec::new(),
+        Preset::Load { .. } => Vec::new(),
+        #[cfg(not(target_arch = "wasm32"))]
+        Preset::File(_) => Vec::new(),
     }
 }

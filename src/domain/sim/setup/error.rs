@@ -6,12 +6,19 @@
 use crate::domain::lang::Lang;
 use crate::domain::sim::setup::limits::{MAX_LOAD_JOBS, MAX_WORKERS};
 use rust_i18n::t;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 use std::fmt;
 
 /// A problem with a simulation config. `field` is the path in the JSON config file, e.g.
 /// `workers.count` or `kinds[0].max_attempts`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// As JSON (the worker's [`RunMessage::Failed`](crate::domain::sim::runner::RunMessage)),
+/// serde's externally tagged form: `{"OutOfRange": {"field": "workers.count", "value":
+/// {"Int": 20000}, "min": {"Int": 0}, "max": {"Int": 10000}}}`. It is read back by hand
+/// ([`ConfigError::from_json`]): serde's derived readers of these enums took ~30 KB of the
+/// page's wasm, which has a tight size budget.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum ConfigError {
     /// The file is not valid JSON for the config shape (wrong type, unknown field, syntax).
     Parse {
@@ -61,7 +68,7 @@ pub enum ConfigError {
 }
 
 /// Why a value is not allowed ([`ConfigError::Invalid`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Reason {
     /// No scenario has this name.
     UnknownScenario {
@@ -102,42 +109,65 @@ pub enum Reason {
 impl Reason {
     /// The reason in `lang` (English: as [`Display`](fmt::Display) prints it).
     pub fn message(&self, lang: Lang) -> String {
-        let l = lang.code();
-        match self {
-            Reason::UnknownScenario { got, allowed } => t!(
+        let (key, args): (&str, Args) = match self {
+            Reason::UnknownScenario { got, allowed } => (
                 "sim-config.unknown-scenario",
-                locale = l,
-                got = format!("{got:?}"),
-                allowed = allowed.join(", ")
+                vec![("got", format!("{got:?}")), ("allowed", allowed.join(", "))],
             ),
             Reason::UnknownVariant {
                 got,
                 scenario,
                 allowed,
-            } => t!(
+            } => (
                 "sim-config.unknown-variant",
-                locale = l,
-                got = format!("{got:?}"),
-                scenario = scenario,
-                allowed = allowed.join(", ")
+                vec![
+                    ("got", format!("{got:?}")),
+                    ("scenario", scenario.clone()),
+                    ("allowed", allowed.join(", ")),
+                ],
             ),
-            Reason::NoDownstream => t!("sim-config.no-downstream", locale = l),
-            Reason::NoKind => t!("sim-config.no-kind", locale = l),
-            Reason::OutageBackwards { from_ms, until_ms } => t!(
+            Reason::NoDownstream => ("sim-config.no-downstream", Vec::new()),
+            Reason::NoKind => ("sim-config.no-kind", Vec::new()),
+            Reason::OutageBackwards { from_ms, until_ms } => (
                 "sim-config.outage-backwards",
-                locale = l,
-                from = from_ms,
-                until = until_ms
+                vec![
+                    ("from", from_ms.to_string()),
+                    ("until", until_ms.to_string()),
+                ],
             ),
-            Reason::MaxBelowMin { min_ms, max_ms } => t!(
+            Reason::MaxBelowMin { min_ms, max_ms } => (
                 "sim-config.max-below-min",
-                locale = l,
-                min = min_ms,
-                max = max_ms
+                vec![("min", min_ms.to_string()), ("max", max_ms.to_string())],
             ),
-        }
-        .into_owned()
+        };
+        fill(&t!(key, locale = lang.code()), &args)
     }
+}
+
+/// The named values of a message: `("field", "workers.count")` fills `%{field}`.
+type Args = Vec<(&'static str, String)>;
+
+/// `template` with each `%{name}` replaced by its value in `args`, in one pass (a value that
+/// itself holds `%{…}` stays as it is); an unknown name stays as written. One routine for
+/// every config message keeps the page's wasm small (a `t!` with arguments expands in place).
+fn fill(template: &str, args: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(i) = rest.find("%{") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 2..];
+        let Some(end) = tail.find('}') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        match args.iter().find(|(k, _)| *k == &tail[..end]) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str(&rest[i..i + 3 + end]),
+        }
+        rest = &tail[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 impl fmt::Display for Reason {
@@ -174,7 +204,7 @@ impl fmt::Display for Reason {
 
 /// A number in an error message, kept as it was read: a whole number exactly (also beyond
 /// 2^53, which an `f64` would round), any other number readably ([`Num::Float`]'s display).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub enum Num {
     /// A whole number (counts, ms, indexes).
     Int(i64),
@@ -228,67 +258,59 @@ impl ConfigError {
         }
     }
 
-    /// The error in `lang`, naming the field and the allowed range (English: exactly as
-    /// [`Display`](fmt::Display) prints it, which the CLI prints). A parse error keeps the
-    /// JSON decoder's own (English) words after a translated lead.
+    /// The error in `lang`, naming the field and the allowed range (English: the same text
+    /// as [`Display`](fmt::Display), which the CLI prints; the page words it from the locale
+    /// file, so its wasm holds no second copy). A parse error keeps the JSON decoder's own
+    /// (English) words after a translated lead.
     pub fn message(&self, lang: Lang) -> String {
-        if lang == Lang::En {
-            return self.to_string();
-        }
-        let l = lang.code();
-        match self {
-            ConfigError::Parse { field, message } => {
-                t!(
-                    "sim-config.parse",
-                    locale = l,
-                    field = field,
-                    message = message
-                )
-            }
+        let (key, args): (&str, Args) = match self {
+            ConfigError::Parse { field, message } => (
+                "sim-config.parse",
+                vec![("field", field.clone()), ("message", message.clone())],
+            ),
             ConfigError::OutOfRange {
                 field,
                 value,
                 min,
                 max,
-            } => t!(
+            } => (
                 "sim-config.out-of-range",
-                locale = l,
-                field = field,
-                value = value,
-                min = min,
-                max = max
+                vec![
+                    ("field", field.clone()),
+                    ("value", value.to_string()),
+                    ("min", min.to_string()),
+                    ("max", max.to_string()),
+                ],
             ),
             ConfigError::CapBelowBase {
                 field,
                 base_ms,
                 cap_ms,
-            } => t!(
+            } => (
                 "sim-config.cap-below-base",
-                locale = l,
-                field = field,
-                base = base_ms,
-                cap = cap_ms
+                vec![
+                    ("field", field.clone()),
+                    ("base", base_ms.to_string()),
+                    ("cap", cap_ms.to_string()),
+                ],
             ),
-            ConfigError::NoWorkers { jobs } => t!(
+            ConfigError::NoWorkers { jobs } => (
                 "sim-config.no-workers",
-                locale = l,
-                jobs = jobs,
-                max = MAX_WORKERS
+                vec![("jobs", jobs.to_string()), ("max", MAX_WORKERS.to_string())],
             ),
-            ConfigError::Invalid { field, reason } => t!(
+            ConfigError::Invalid { field, reason } => (
                 "sim-config.invalid",
-                locale = l,
-                field = field,
-                reason = reason.message(lang)
+                vec![("field", field.clone()), ("reason", reason.message(lang))],
             ),
-            ConfigError::LoadJobs { jobs } => t!(
+            ConfigError::LoadJobs { jobs } => (
                 "sim-config.load-jobs",
-                locale = l,
-                jobs = jobs,
-                max = MAX_LOAD_JOBS
+                vec![
+                    ("jobs", jobs.to_string()),
+                    ("max", MAX_LOAD_JOBS.to_string()),
+                ],
             ),
-        }
-        .into_owned()
+        };
+        fill(&t!(key, locale = lang.code()), &args)
     }
 }
 
@@ -324,3 +346,101 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl<'de> Deserialize<'de> for ConfigError {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ConfigError, D::Error> {
+        let v = Value::deserialize(d)?;
+        ConfigError::from_json(&v).ok_or_else(|| serde::de::Error::custom("not a config error"))
+    }
+}
+
+impl ConfigError {
+    /// Reads the JSON that [`Serialize`] writes; `None` for anything else.
+    pub fn from_json(v: &Value) -> Option<ConfigError> {
+        let (tag, b) = v.as_object()?.iter().next()?;
+        let text = |k: &str| b.get(k)?.as_str().map(str::to_owned);
+        let num = |k: &str| Num::from_json(b.get(k)?);
+        Some(match tag.as_str() {
+            "Parse" => ConfigError::Parse {
+                field: text("field")?,
+                message: text("message")?,
+            },
+            "OutOfRange" => ConfigError::OutOfRange {
+                field: text("field")?,
+                value: num("value")?,
+                min: num("min")?,
+                max: num("max")?,
+            },
+            "CapBelowBase" => ConfigError::CapBelowBase {
+                field: text("field")?,
+                base_ms: b.get("base_ms")?.as_f64()?,
+                cap_ms: b.get("cap_ms")?.as_f64()?,
+            },
+            "NoWorkers" => ConfigError::NoWorkers {
+                jobs: b.get("jobs")?.as_u64()?,
+            },
+            "Invalid" => ConfigError::Invalid {
+                field: text("field")?,
+                reason: Reason::from_json(b.get("reason")?)?,
+            },
+            "LoadJobs" => ConfigError::LoadJobs {
+                jobs: b.get("jobs")?.as_u64()?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl Reason {
+    /// Reads the JSON that [`Serialize`] writes; `None` for anything else.
+    fn from_json(v: &Value) -> Option<Reason> {
+        match v.as_str() {
+            Some("NoDownstream") => return Some(Reason::NoDownstream),
+            Some("NoKind") => return Some(Reason::NoKind),
+            Some(_) => return None,
+            None => {}
+        }
+        let (tag, b) = v.as_object()?.iter().next()?;
+        let text = |k: &str| b.get(k)?.as_str().map(str::to_owned);
+        let list = |k: &str| -> Option<Vec<String>> {
+            b.get(k)?
+                .as_array()?
+                .iter()
+                .map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        };
+        let ms = |k: &str| b.get(k)?.as_u64();
+        Some(match tag.as_str() {
+            "UnknownScenario" => Reason::UnknownScenario {
+                got: text("got")?,
+                allowed: list("allowed")?,
+            },
+            "UnknownVariant" => Reason::UnknownVariant {
+                got: text("got")?,
+                scenario: text("scenario")?,
+                allowed: list("allowed")?,
+            },
+            "OutageBackwards" => Reason::OutageBackwards {
+                from_ms: ms("from_ms")?,
+                until_ms: ms("until_ms")?,
+            },
+            "MaxBelowMin" => Reason::MaxBelowMin {
+                min_ms: ms("min_ms")?,
+                max_ms: ms("max_ms")?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl Num {
+    /// Reads `{"Int": n}` or `{"Float": x}`.
+    fn from_json(v: &Value) -> Option<Num> {
+        let (tag, x) = v.as_object()?.iter().next()?;
+        match tag.as_str() {
+            "Int" => x.as_i64().map(Num::Int),
+            "Float" => x.as_f64().map(Num::Float),
+            _ => None,
+        }
+    }
+}
