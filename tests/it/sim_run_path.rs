@@ -310,3 +310,43 @@ fn the_cli_words_a_refused_config_in_japanese_with_lang_ja_only() {
         "{ja}"
     );
 }
+
+#[test]
+fn compares_alternatives_are_chosen_in_the_domain_and_each_run_has_its_id() {
+    use modality_advisor::domain::sim::runner::{alternatives, Alternative};
+    use modality_advisor::domain::sim::setup::knobs::Change;
+    let preset = RunSpec {
+        preset: Preset::Scenario {
+            name: "duplicate-execution".into(),
+            variant: Some("plain".into()),
+        },
+        seed: Some(1),
+    };
+    let alts = alternatives(&preset);
+    assert_eq!(alts[0], Alternative::Variant("idempotency-key"));
+    assert!(!alts.contains(&Alternative::Variant("plain")));
+    let settings = RunSpec {
+        preset: Preset::YourSettings(your_settings(300)),
+        seed: Some(4),
+    };
+    assert_eq!(
+        alternatives(&settings),
+        Change::ALL.map(Alternative::Change).to_vec()
+    );
+    assert!(alternatives(&RunSpec {
+        preset: Preset::Load { jobs: 10 },
+        seed: Some(1),
+    })
+    .is_empty());
+    // A then B in one worker, as Compare runs them: B on A's seed, each view named by its id.
+    let mut state = WorkerState::new();
+    for a in [&preset, &settings] {
+        let b = alternatives(a)[0].apply(a);
+        assert_eq!(b.seed, a.seed);
+        assert_ne!(&b, a);
+        let va = run_in_worker(&mut state, 70, a);
+        let vb = run_in_worker(&mut state, 71, &b);
+        assert_eq!((va.run_id, vb.run_id), (70, 71));
+        assert_eq!(va.seed, vb.seed);
+    }
+}
