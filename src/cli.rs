@@ -96,6 +96,9 @@ struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Language of a refused config's messages (the report itself is in English).
+    #[arg(long, value_enum, default_value = "en")]
+    lang: LangArg,
 }
 
 /// How much of the event log `simulate` prints: the first N lines, or all of them.
@@ -402,35 +405,67 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
     }
 }
 
-/// `simulate`: runs a scenario or a config file. Errors name the field (or flag) and the
+/// `simulate`: runs a scenario or a config file through the one run path
+/// ([`execute`](crate::domain::sim::runner::execute)). Errors name the field (or flag) and the
 /// allowed values; the simulator's output is in English only for now.
 fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
-    use crate::domain::sim::{load_config, run_scenario, Report, Simulation};
-    let report = if let Some(path) = &args.config {
+    use crate::domain::sim::runner::{execute, Purpose};
+    let (spec, source) = run_spec(args)?;
+    let lang = lang_of(args.lang);
+    let finished = execute(&spec, Purpose::Report, |_| {}).map_err(|errs| {
+        errs.iter()
+            .map(|e| match &source {
+                Some(source) => format!("{source}: {}", e.message(lang)),
+                None => e.message(lang),
+            })
+            .collect::<Vec<_>>()
+    })?;
+    // The run's fingerprint: the browser's simulator shows the same for the same run.
+    let (report, hash) = finished.report();
+    Ok(render_report(report, &hash, args))
+}
+
+/// What `simulate`'s flags ask to run, and the config file's name (its errors are prefixed
+/// with it). Flag errors name the flag: `--scenario`, `--variant`, `--jobs`, `--config`.
+fn run_spec(
+    args: &SimulateArgs,
+) -> Result<(crate::domain::sim::runner::RunSpec, Option<String>), Vec<String>> {
+    use crate::domain::sim::runner::{Preset, RunSpec};
+    use crate::domain::sim::setup::limits::DEFAULT_LOAD_JOBS;
+    use crate::domain::sim::{parse_file, Scenario};
+    if let Some(path) = &args.config {
         let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
-        let mut cfg = load_config(&text).map_err(|errs| {
+        let lang = lang_of(args.lang);
+        let file = parse_file(&text).map_err(|errs| {
             errs.iter()
-                .map(|e| format!("{source}: {e}"))
+                .map(|e| format!("{source}: {}", e.message(lang)))
                 .collect::<Vec<_>>()
         })?;
-        if let Some(seed) = args.seed {
-            cfg.seed = seed;
+        let spec = RunSpec {
+            preset: Preset::File(Box::new(file)),
+            seed: args.seed,
+        };
+        return Ok((spec, Some(source)));
+    }
+    let name = args.scenario.as_deref().unwrap_or_default();
+    let preset = if name == LOAD_SCENARIO {
+        if let Some(v) = args.variant.as_deref().filter(|v| *v != "bench") {
+            return Err(vec![format!(
+                "--variant: {LOAD_SCENARIO} has one variant, bench (got \"{v}\")"
+            )]);
         }
-        let mut sim = Simulation::new(cfg)
-            .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        sim.run();
-        Report::from_sim(&sim, "config", "file")
-    } else if args.scenario.as_deref() == Some(LOAD_SCENARIO) {
-        return simulate_load(args);
+        Preset::Load {
+            jobs: args.jobs.unwrap_or(DEFAULT_LOAD_JOBS),
+        }
     } else {
-        let name = args.scenario.as_deref().unwrap_or_default();
         if args.jobs.is_some() {
             return Err(vec![format!(
                 "--jobs: only for --scenario {LOAD_SCENARIO} (the other scenarios have fixed \
                  job counts)"
             )]);
         }
-        run_scenario(name, args.variant.as_deref(), args.seed.unwrap_or(1)).map_err(|e| {
+        // Checked here so the error names the flag.
+        let flag_error = |e: crate::domain::sim::ConfigError| {
             let flag = if e.field() == "variant" {
                 "--variant"
             } else {
@@ -447,33 +482,19 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
                 detail.push_str(&format!(", {LOAD_SCENARIO} (with --jobs N)"));
             }
             vec![format!("{flag}: {detail}")]
-        })?
+        };
+        let sc = Scenario::parse(name).map_err(flag_error)?;
+        sc.variant(args.variant.as_deref()).map_err(flag_error)?;
+        Preset::Scenario {
+            name: name.to_owned(),
+            variant: args.variant.clone(),
+        }
     };
-    // The run's fingerprint: the browser's simulator shows the same for the same run.
-    let hash = crate::domain::sim::runner::trace_hash(&report);
-    Ok(render_report(report, &hash, args))
-}
-
-/// `simulate --scenario mmc-load [--jobs N]`: the browser's Load preset (the benchmark's
-/// M/M/c-with-retries model), with the fingerprint the page shows for the same run.
-fn simulate_load(args: &SimulateArgs) -> Result<String, Vec<String>> {
-    use crate::domain::sim::runner::{load_fingerprint, load_preset_config};
-    use crate::domain::sim::{Report, Simulation};
-    if let Some(v) = args.variant.as_deref().filter(|v| *v != "bench") {
-        return Err(vec![format!(
-            "--variant: {LOAD_SCENARIO} has one variant, bench (got \"{v}\")"
-        )]);
-    }
-    let (jobs, seed) = (args.jobs.unwrap_or(10_000), args.seed.unwrap_or(1));
-    let mut cfg = load_preset_config(jobs, seed).map_err(|e| vec![format!("--{e}")])?;
-    // The CLI prints no event log for this scenario: the fingerprint does not depend on it.
-    cfg.log = false;
-    let mut sim = Simulation::new(cfg)
-        .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    sim.run();
-    let (_, hash) = load_fingerprint(&sim, jobs, seed);
-    let report = Report::from_sim(&sim, LOAD_SCENARIO, "bench");
-    Ok(render_report(report, &hash, args))
+    let spec = RunSpec {
+        preset,
+        seed: Some(args.seed.unwrap_or(1)),
+    };
+    Ok((spec, None))
 }
 
 /// A simulation report as text or JSON, with its trace hash (computed before, over the whole

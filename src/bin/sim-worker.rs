@@ -25,7 +25,7 @@ fn main() {
     onmessage.forget();
     // Tell the page that requests can come (it holds them until then).
     let _ = scope.post_message(&JsValue::from_str(
-        modality_advisor::ui::browser::WORKER_READY,
+        modality_advisor::domain::sim::runner::WORKER_READY,
     ));
 }
 

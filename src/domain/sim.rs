@@ -43,6 +43,6 @@ pub use setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Limits, Pattern, SimConfig, TokenBucket, WorkerSpec,
 };
-pub use setup::config_file::{load_config, SimConfigFile};
-pub use setup::error::{ConfigError, Num};
+pub use setup::config_file::{load_config, parse_file, SimConfigFile};
+pub use setup::error::{ConfigError, Num, Reason};
 pub use setup::scenario::{run_scenario, trace_digest, Scenario};

@@ -135,8 +135,7 @@ pub struct SimWorker {
     _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
-/// What the worker posts once its message handler is installed.
-pub const WORKER_READY: &str = "ready";
+use crate::domain::sim::runner::WORKER_READY;
 
 impl SimWorker {
     /// Starts the worker; `on_message` receives each message (JSON text) it posts.

@@ -242,7 +242,11 @@ fn a_refused_config_fails_naming_the_fields_without_a_panic() {
     match serde_json::from_str::<RunMessage>(&out).expect("a message") {
         RunMessage::Failed { id, errors } => {
             assert_eq!(id, 4);
-            let all = errors.join("\n");
+            let all = errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n");
             assert!(all.contains("workers.crash_probability"), "{all}");
             assert!(all.contains("kinds[0].max_attempts"), "{all}");
         }

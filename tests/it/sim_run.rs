@@ -59,7 +59,10 @@ fn bad_requests_fail_as_messages() {
         let msg: RunMessage = serde_json::from_str(&out).expect("a message");
         match msg {
             RunMessage::Failed { errors, .. } => {
-                assert!(errors.iter().any(|e| e.contains(needle)), "{errors:?}")
+                assert!(
+                    errors.iter().any(|e| e.to_string().contains(needle)),
+                    "{errors:?}"
+                )
             }
             other => panic!("expected a failure for {json}, got {other:?}"),
         }

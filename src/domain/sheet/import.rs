@@ -182,18 +182,24 @@ impl ImportError {
     }
 }
 
-/// Allowed ranges, shared by import and the form. Durations in milliseconds.
+/// Allowed ranges, shared by import and the form. Durations in milliseconds. The retry
+/// policy's ranges are the simulator's policy ranges
+/// ([`sim::setup::limits`](crate::domain::sim::setup::limits)), which "Your settings" offers
+/// too; the rest are the sheet's own.
 pub mod limits {
-    /// `retry.max_attempts`.
-    pub const MAX_ATTEMPTS: (u64, u64) = (1, 100);
+    use crate::domain::sim::setup::limits as sim;
+    /// `retry.max_attempts`: 1 to 100 ([`sim::POLICY_ATTEMPTS`]; a config file takes up to
+    /// [`sim::MAX_ATTEMPTS`], for studies of extreme retries).
+    pub const MAX_ATTEMPTS: (u64, u64) = sim::POLICY_ATTEMPTS;
     /// `retry.backoff.base_ms`: up to 1 day.
-    pub const BASE_MS: (u64, u64) = (1, 86_400_000);
+    pub const BASE_MS: (u64, u64) = sim::POLICY_BASE_MS;
     /// `retry.backoff.cap_ms`: up to 7 days (and at least `base_ms`).
-    pub const CAP_MS: (u64, u64) = (1, 604_800_000);
+    pub const CAP_MS: (u64, u64) = sim::POLICY_CAP_MS;
     /// `retry.attempt_timeout_ms` and `retry.lease_ms`: up to 1 day.
-    pub const TIMEOUT_MS: (u64, u64) = (1, 86_400_000);
-    /// `process.acceptable_wait_ms`: up to 30 days.
-    pub const ACCEPTABLE_WAIT_MS: (u64, u64) = (1, 2_592_000_000);
+    pub const TIMEOUT_MS: (u64, u64) = sim::POLICY_LEASE_MS;
+    /// `process.acceptable_wait_ms`: up to 30 days (the simulator's longest time,
+    /// [`sim::MAX_MS`]).
+    pub const ACCEPTABLE_WAIT_MS: (u64, u64) = (1, sim::MAX_MS);
     /// `failure.notice_within_h`: up to a year.
     pub const NOTICE_H: (u64, u64) = (1, 8_760);
     /// `failure.retention.*.days`: up to 10 years.
@@ -203,7 +209,7 @@ pub mod limits {
     /// `batch.run_timeout_ms`: up to 7 days.
     pub const RUN_TIMEOUT_MS: (u64, u64) = (1, 604_800_000);
     /// `sync.call_timeout_ms`: up to 10 minutes.
-    pub const CALL_TIMEOUT_MS: (u64, u64) = (1, 600_000);
+    pub const CALL_TIMEOUT_MS: (u64, u64) = sim::CALL_MS;
     /// Any text field, in characters.
     pub const TEXT_CHARS: usize = 10_000;
     /// Any list, in items.

@@ -1,6 +1,7 @@
 //! Compare: two configurations on the same seed side by side. A is what the screen would run
 //! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
-//! change). Both run in this component's own simulation worker, A then B; the key numbers
+//! change: [`alternatives`], chosen in the domain). Both run in this component's own
+//! simulation worker session ([`use_sim_run`]), A then B; the key numbers
 //! that differ are called out first (`domain::sim::results::compare::diff`), then each column shows
 //! its charts on scales shared by both columns ([`ChartScale::shared`]). Everything kept from
 //! the moment Compare was pressed (the runs' labels, why it could not run) is data, worded
@@ -10,10 +11,10 @@ use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::results::charts::ChartScale;
 use crate::domain::sim::results::compare::diff_in;
-use crate::domain::sim::runner::{RunMessage, RunRequest, RunView};
+use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
 use crate::domain::sim::setup::knobs::{Change, CustomRun};
-use crate::ui::browser::SimWorker;
-use crate::ui::simulate::{run_title, start_worker, Problem};
+use crate::ui::simulate::labels::{run_title, Problem};
+use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;
@@ -68,12 +69,12 @@ fn same_why(b: &RunLabel, lang: Lang) -> String {
 /// Properties of [`SimCompare`].
 #[derive(Properties, PartialEq)]
 pub struct SimCompareProps {
-    /// What A runs (`Err`: why it cannot run now, shown when Compare is pressed).
-    pub a: Result<RunRequest, Vec<Problem>>,
+    /// What A runs (B is one of its [`alternatives`]).
+    pub a: RunSpec,
+    /// Why A cannot run now (shown when Compare is pressed); empty when it can.
+    pub a_problems: Vec<Problem>,
     /// What A is, e.g. "Duplicate execution / No key" (the ids are also on `data-variant`).
     pub a_label: RunLabel,
-    /// B's choices: label and request; the first is the default.
-    pub alternatives: Vec<(RunLabel, RunRequest)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,10 +87,10 @@ enum Phase {
     Failed(Vec<Problem>),
 }
 
-/// A comparison in progress: A's view once it is done, B's request, both labels.
+/// A comparison in progress: A's view once it is done, B's run, both labels.
 struct Job {
     a: Option<Rc<RunView>>,
-    b: RunRequest,
+    b: RunSpec,
     labels: (RunLabel, RunLabel),
 }
 
@@ -107,9 +108,70 @@ fn charts(view: &Rc<RunView>, scale: ChartScale) -> Html {
     html! { <crate::ui::simulate::charts::SimCharts view={view.clone()} compact=true scale={Some(scale)} /> }
 }
 
-fn send(worker: &RefCell<Option<SimWorker>>, req: &RunRequest) -> Result<(), String> {
-    let json = serde_json::to_string(req).map_err(|e| e.to_string())?;
-    worker.borrow().as_ref().map_or(Ok(()), |w| w.send(&json))
+/// B's label for `alt` of A = `a`.
+fn label_of(a: &RunSpec, alt: Alternative) -> RunLabel {
+    match (alt, &a.preset) {
+        (Alternative::Variant(v), Preset::Scenario { name, .. }) => RunLabel::Preset {
+            scenario: AttrValue::from(name.clone()),
+            variant: AttrValue::from(v),
+        },
+        (Alternative::Change(c), Preset::YourSettings(s)) => {
+            RunLabel::Changed(Rc::new(s.clone()), c)
+        }
+        _ => RunLabel::Settings,
+    }
+}
+
+/// The variant id a run shows on `data-variant` (`your-settings` for settings).
+fn variant_id(spec: &RunSpec) -> Option<String> {
+    match &spec.preset {
+        Preset::Scenario { variant, .. } => variant.clone(),
+        Preset::YourSettings(_) => Some("your-settings".into()),
+        _ => None,
+    }
+}
+
+/// Hands the session's events to the comparison: A done starts B on the same seed; B done
+/// makes the pair.
+fn listen(
+    session: &SimRun,
+    phase: &UseStateHandle<Phase>,
+    results: &UseStateHandle<Option<Rc<Pair>>>,
+    job: &Rc<RefCell<Option<Job>>>,
+) {
+    let (phase, results, job, next) =
+        (phase.clone(), results.clone(), job.clone(), session.clone());
+    session.listen(Callback::from(move |event: RunEvent| {
+        let a_done = job.borrow().as_ref().is_some_and(|j| j.a.is_some());
+        match event {
+            RunEvent::Progress(n) if a_done => phase.set(Phase::RunningB(n)),
+            RunEvent::Progress(n) => phase.set(Phase::RunningA(n)),
+            RunEvent::Done(view) if a_done => {
+                if let Some(Job {
+                    a: Some(a), labels, ..
+                }) = job.borrow_mut().take()
+                {
+                    results.set(Some(Rc::new(Pair { a, b: view, labels })));
+                }
+                phase.set(Phase::Idle);
+            }
+            RunEvent::Done(view) => {
+                let b = job.borrow_mut().as_mut().map(|j| {
+                    j.a = Some(view);
+                    j.b.clone()
+                });
+                match b.map_or(Ok(0), |b| next.start(&b)) {
+                    Ok(_) => phase.set(Phase::RunningB(0)),
+                    Err(p) => phase.set(Phase::Failed(vec![p])),
+                }
+            }
+            RunEvent::Failed(problems) => {
+                job.borrow_mut().take();
+                phase.set(Phase::Failed(problems));
+            }
+            RunEvent::Log(_) => {}
+        }
+    }));
 }
 
 /// The compare section. Shows nothing when there is no alternative.
@@ -119,84 +181,25 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let choice = use_state(|| 0usize);
     let phase = use_state(|| Phase::Idle);
     let results = use_state(|| None::<Rc<Pair>>);
-    let worker: Rc<RefCell<Option<SimWorker>>> = use_mut_ref(|| None);
-    // Ids of this component's requests (the page's own runs use another worker).
-    let run_id = use_mut_ref(|| 0u64);
+    // This component's own worker (the page's own runs use another).
+    let session = use_sim_run();
     let job = use_mut_ref(|| None::<Job>);
+    let alts = alternatives(&props.a);
     let Some(ctx) = ctx else {
         return Html::default();
     };
-    if props.alternatives.is_empty() {
+    if alts.is_empty() {
         return Html::default();
     }
+    listen(&session, &phase, &results, &job);
     let lang = ctx.lang;
     let l = lang.code();
-    let chosen = (*choice).min(props.alternatives.len() - 1);
+    let chosen = alts[(*choice).min(alts.len() - 1)];
 
-    let on_message = {
-        let (phase, results, run_id, job, worker) = (
-            phase.clone(),
-            results.clone(),
-            run_id.clone(),
-            job.clone(),
-            worker.clone(),
-        );
-        Callback::from(move |text: String| {
-            let Ok(msg) = serde_json::from_str::<RunMessage>(&text) else {
-                return;
-            };
-            let current = *run_id.borrow();
-            let a_done = job.borrow().as_ref().is_some_and(|j| j.a.is_some());
-            match msg {
-                RunMessage::Progress { id, events } if id == current => phase.set(if a_done {
-                    Phase::RunningB(events)
-                } else {
-                    Phase::RunningA(events)
-                }),
-                RunMessage::Done { id, view } if id == current => {
-                    let view = Rc::new(*view);
-                    if a_done {
-                        if let Some(j) = job.borrow_mut().take() {
-                            if let Some(a) = j.a {
-                                results.set(Some(Rc::new(Pair {
-                                    a,
-                                    b: view,
-                                    labels: j.labels,
-                                })));
-                            }
-                        }
-                        phase.set(Phase::Idle);
-                        return;
-                    }
-                    // A is done: run B on the same seed.
-                    let next = current + 1;
-                    *run_id.borrow_mut() = next;
-                    let req = job.borrow_mut().as_mut().map(|j| {
-                        j.a = Some(view);
-                        j.b.id = next;
-                        j.b.clone()
-                    });
-                    let sent = req.map_or(Ok(()), |r| send(&worker, &r));
-                    match sent {
-                        Ok(()) => phase.set(Phase::RunningB(0)),
-                        Err(e) => phase.set(Phase::Failed(vec![Problem::Other(e)])),
-                    }
-                }
-                RunMessage::Failed { id, errors } if id == current => {
-                    job.borrow_mut().take();
-                    phase.set(Phase::Failed(
-                        errors.into_iter().map(Problem::Other).collect(),
-                    ));
-                }
-                _ => {}
-            }
-        })
-    };
     let start = {
-        let (phase, run_id, job, worker) =
-            (phase.clone(), run_id.clone(), job.clone(), worker.clone());
-        let a = props.a.clone();
-        let (a_label, (b_label, b)) = (props.a_label.clone(), props.alternatives[chosen].clone());
+        let (phase, job, session) = (phase.clone(), job.clone(), session.clone());
+        let (a, problems) = (props.a.clone(), props.a_problems.clone());
+        let labels = (props.a_label.clone(), label_of(&props.a, chosen));
         Callback::from(move |_: MouseEvent| {
             let refused = crate::ui::simulate::knobs::refused_knobs();
             if !refused.is_empty() {
@@ -205,38 +208,29 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 ));
                 return;
             }
-            let mut a = match a.clone() {
-                Ok(a) => a,
-                Err(errors) => {
-                    phase.set(Phase::Failed(errors));
-                    return;
-                }
-            };
-            if let Err(e) = start_worker(&worker, &on_message) {
-                phase.set(Phase::Failed(vec![Problem::WorkerStart(e)]));
+            if !problems.is_empty() {
+                phase.set(Phase::Failed(problems.clone()));
                 return;
             }
-            let id = *run_id.borrow() + 1;
-            *run_id.borrow_mut() = id;
-            a.id = id;
             *job.borrow_mut() = Some(Job {
                 a: None,
-                b: b.clone(),
-                labels: (a_label.clone(), b_label.clone()),
+                b: chosen.apply(&a),
+                labels: labels.clone(),
             });
-            match send(&worker, &a) {
-                Ok(()) => phase.set(Phase::RunningA(0)),
-                Err(e) => phase.set(Phase::Failed(vec![Problem::Other(e)])),
+            match session.start(&a) {
+                Ok(_) => phase.set(Phase::RunningA(0)),
+                Err(p) => {
+                    job.borrow_mut().take();
+                    phase.set(Phase::Failed(vec![p]));
+                }
             }
         })
     };
     let cancel = {
-        let (phase, run_id, job, worker) =
-            (phase.clone(), run_id.clone(), job.clone(), worker.clone());
+        let (phase, job, session) = (phase.clone(), job.clone(), session.clone());
         Callback::from(move |_: MouseEvent| {
-            worker.borrow_mut().take();
+            session.cancel();
             job.borrow_mut().take();
-            *run_id.borrow_mut() += 1;
             phase.set(Phase::Cancelled);
         })
     };
@@ -248,10 +242,40 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         })
     };
     let running = matches!(*phase, Phase::RunningA(_) | Phase::RunningB(_));
-    let status = match &*phase {
+    let options = alts.iter().enumerate().map(|(i, alt)| {
+        let selected = *alt == chosen;
+        let b = alt.apply(&props.a);
+        html! {
+            <option value={i.to_string()} {selected} data-variant={variant_id(&b)}>{ label_of(&props.a, *alt).text(lang) }</option>
+        }
+    });
+    html! {
+        <section class="sim-compare" aria-labelledby="sim-compare-title">
+            <h3 id="sim-compare-title">{ t!("sim.compare.title", locale = l) }</h3>
+            <div class="sim-row compare-controls">
+                <p class="compare-a" data-variant={variant_id(&props.a)}><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.text(lang) }</p>
+                <div class="sfield" data-field="compare-with">
+                    <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
+                    <select id="compare-with" onchange={on_choice}>{ for options }</select>
+                </div>
+                <div class="actions">
+                    <button type="button" class="primary" id="compare-run" disabled={running} onclick={start}>{ t!("sim.compare.run", locale = l) }</button>
+                    <button type="button" class="secondary" id="compare-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
+                </div>
+            </div>
+            <div class="slot">{ phase_status(&phase, lang) }</div>
+            <div class="slot">{ (*results).clone().map(|pair| compare_result(&pair, lang)) }</div>
+        </section>
+    }
+}
+
+/// The comparison's status: running A or B with its events, cancelled, or why it failed.
+fn phase_status(phase: &Phase, lang: Lang) -> Html {
+    let l = lang.code();
+    match phase {
         Phase::Idle => Html::default(),
         Phase::RunningA(n) | Phase::RunningB(n) => {
-            let key = if matches!(*phase, Phase::RunningA(_)) {
+            let key = if matches!(phase, Phase::RunningA(_)) {
                 "sim.compare.running-a"
             } else {
                 "sim.compare.running-b"
@@ -267,70 +291,51 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 <ul>{ for errors.iter().map(|e| html! { <li>{ e.text(lang) }</li> }) }</ul>
             </div>
         },
-    };
-    let result = (*results).clone().map(|pair| {
-        let lines = diff_in(&pair.a.key, &pair.b.key, lang);
-        let any = lines.iter().any(|d| d.differs);
-        let scale = ChartScale::shared(
-            &ChartScale::of(&pair.a.charts),
-            &ChartScale::of(&pair.b.charts),
-        );
-        let col = |side: &'static str, name: String, label: &RunLabel, v: &Rc<RunView>| {
-            html! {
-                <div class="compare-col" data-side={side}>
-                    <h4>{ name }{ t!("ui.colon", locale = l) }{ label.text(lang) }</h4>
-                    <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
-                        { t!("sim.ui.seed-n", locale = l, seed = v.seed) }</p>
-                    <div class="slot charts-slot">{ charts(v, scale) }</div>
-                </div>
-            }
-        };
+    }
+}
+
+/// Both runs: the key numbers that differ, then each column's charts on shared scales.
+fn compare_result(pair: &Pair, lang: Lang) -> Html {
+    let l = lang.code();
+    let lines = diff_in(&pair.a.key, &pair.b.key, lang);
+    let any = lines.iter().any(|d| d.differs);
+    let scale = ChartScale::shared(
+        &ChartScale::of(&pair.a.charts),
+        &ChartScale::of(&pair.b.charts),
+    );
+    let col = |side: &'static str, name: String, label: &RunLabel, v: &Rc<RunView>| {
         html! {
-            <div class="compare-result">
-                <h4>{ t!("sim.compare.differences", locale = l) }</h4>
-                <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }{ same_why(&pair.labels.1, lang) }</p> }) }</div>
-                <div class="table-wrap">
-                    <table class="compare-diff">
-                        <thead><tr><th></th><th>{ "A" }</th><th>{ "B" }</th><th></th></tr></thead>
-                        <tbody>
-                            { for lines.iter().map(|d| html! {
-                                <tr data-diff={d.id} data-line={d.to_string()} class={classes!(d.differs.then_some("differs"))}>
-                                    <th scope="row">{ t!(format!("sim.compare.{}", d.id), locale = l) }</th>
-                                    <td>{ d.a.clone() }</td>
-                                    <td>{ d.b.clone() }</td>
-                                    <td class="change">{ d.change.clone().unwrap_or_else(|| if d.differs { "≠".into() } else { String::new() }) }</td>
-                                </tr>
-                            }) }
-                        </tbody>
-                    </table>
-                </div>
-                <div class="compare-cols">
-                    { col("a", "A".into(), &pair.labels.0, &pair.a) }
-                    { col("b", "B".into(), &pair.labels.1, &pair.b) }
-                </div>
+            <div class="compare-col" data-side={side}>
+                <h4>{ name }{ t!("ui.colon", locale = l) }{ label.text(lang) }</h4>
+                <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
+                    { t!("sim.ui.seed-n", locale = l, seed = v.seed) }</p>
+                <div class="slot charts-slot">{ charts(v, scale) }</div>
             </div>
         }
-    });
+    };
     html! {
-        <section class="sim-compare" aria-labelledby="sim-compare-title">
-            <h3 id="sim-compare-title">{ t!("sim.compare.title", locale = l) }</h3>
-            <div class="sim-row compare-controls">
-                <p class="compare-a" data-variant={props.a.as_ref().ok().and_then(|r| r.variant.clone())}><strong>{ t!("sim.compare.a", locale = l) }</strong>{ t!("ui.colon", locale = l) }{ props.a_label.text(lang) }</p>
-                <div class="sfield" data-field="compare-with">
-                    <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
-                    <select id="compare-with" onchange={on_choice}>
-                        { for props.alternatives.iter().enumerate().map(|(i, (label, req))| html! {
-                            <option value={i.to_string()} selected={i == chosen} data-variant={req.variant.clone()}>{ label.text(lang) }</option>
+        <div class="compare-result">
+            <h4>{ t!("sim.compare.differences", locale = l) }</h4>
+            <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }{ same_why(&pair.labels.1, lang) }</p> }) }</div>
+            <div class="table-wrap">
+                <table class="compare-diff">
+                    <thead><tr><th></th><th>{ "A" }</th><th>{ "B" }</th><th></th></tr></thead>
+                    <tbody>
+                        { for lines.iter().map(|d| html! {
+                            <tr data-diff={d.id} data-line={d.to_string()} class={classes!(d.differs.then_some("differs"))}>
+                                <th scope="row">{ t!(format!("sim.compare.{}", d.id), locale = l) }</th>
+                                <td>{ d.a.clone() }</td>
+                                <td>{ d.b.clone() }</td>
+                                <td class="change">{ d.change.clone().unwrap_or_else(|| if d.differs { "≠".into() } else { String::new() }) }</td>
+                            </tr>
                         }) }
-                    </select>
-                </div>
-                <div class="actions">
-                    <button type="button" class="primary" id="compare-run" disabled={running} onclick={start}>{ t!("sim.compare.run", locale = l) }</button>
-                    <button type="button" class="secondary" id="compare-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
-                </div>
+                    </tbody>
+                </table>
             </div>
-            <div class="slot">{ status }</div>
-            <div class="slot">{ result }</div>
-        </section>
+            <div class="compare-cols">
+                { col("a", "A".into(), &pair.labels.0, &pair.a) }
+                { col("b", "B".into(), &pair.labels.1, &pair.b) }
+            </div>
+        </div>
     }
 }

@@ -4,7 +4,7 @@
 use crate::domain::number::group_thousands;
 use crate::domain::sim::runner::{LogRequest, RunView};
 use crate::ui::simulate::event_log::{EventLog, LogAnswer};
-use crate::ui::simulate::run_title;
+use crate::ui::simulate::labels::run_title;
 use crate::ui::simulate::stepper::StepView;
 use crate::ui::state::AppContext;
 use rust_i18n::t;

@@ -2,32 +2,19 @@
 //! retry policy, downstream, intake, limits.
 //!
 //! Built in code by the named scenarios, or from a JSON file by
-//! [`SimConfigFile`](super::SimConfigFile). [`SimConfig::validate`] returns every finding, not
-//! only the first; [`Simulation::new`](super::Simulation::new) refuses an invalid config.
+//! [`SimConfigFile`](super::config_file::SimConfigFile). [`SimConfig::validate`] returns every finding, not
+//! only the first; [`Simulation::new`](crate::domain::sim::Simulation::new) refuses an invalid config.
 
 use crate::domain::sim::core::backoff::BackoffPolicy;
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::jobs::Retention;
-use crate::domain::sim::setup::error::ConfigError;
+use crate::domain::sim::setup::error::{ConfigError, Reason};
 use serde::Serialize;
 
-/// Largest number of jobs (arrivals) a run may create.
-pub const MAX_JOBS: u64 = 2_000_000;
-/// Largest number of workers.
-pub const MAX_WORKERS: u64 = 10_000;
-/// Largest `max_attempts` of a kind.
-pub const MAX_ATTEMPTS: u64 = 1_000;
-/// Largest event budget of a run.
-pub const MAX_EVENTS: u64 = 100_000_000;
-/// Largest virtual-time budget (and any duration), in milliseconds: 30 days.
-pub const MAX_MS: u64 = 30 * 24 * 3_600 * 1_000;
-/// Largest size of a side effect, either sign: `effect.amount` is in
-/// `−MAX_EFFECT_AMOUNT ..= MAX_EFFECT_AMOUNT` (one billion). A run applies at most one effect
-/// per engine event and processes at most [`MAX_EVENTS`] events, so the balance stays within
-/// ±10¹⁷ and never reaches the ends of its `i64` (where it would saturate).
-pub const MAX_EFFECT_AMOUNT: u64 = 1_000_000_000;
-// The bound above holds: MAX_EVENTS × MAX_EFFECT_AMOUNT fits an i64.
-const _: () = assert!(MAX_EVENTS * MAX_EFFECT_AMOUNT <= i64::MAX as u64);
+pub use crate::domain::sim::setup::limits::{
+    MAX_ATTEMPTS, MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS, MIN_DIST_MS,
+    RATE_RANGE,
+};
 
 /// The distribution of a handler's (or a downstream call's) duration. Milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -436,15 +423,14 @@ impl SimConfig {
             if k.calls_downstream && self.downstream.is_none() {
                 errs.push(ConfigError::Invalid {
                     field: f("calls_downstream"),
-                    reason: "the kind calls the downstream but no downstream is configured".into(),
+                    reason: Reason::NoDownstream,
                 });
             }
         }
         if self.kinds.is_empty() && !self.arrivals.is_empty() {
             errs.push(ConfigError::Invalid {
                 field: "kinds".into(),
-                reason: "no job kind is defined, but arrivals need one (add at least one kind)"
-                    .into(),
+                reason: Reason::NoKind,
             });
         }
         for (i, a) in self.arrivals.iter().enumerate() {
@@ -477,11 +463,10 @@ impl SimConfig {
                 if until < from {
                     errs.push(ConfigError::Invalid {
                         field: "downstream.outage".into(),
-                        reason: format!(
-                            "until_ms ({}) is before from_ms ({}); the outage must end after it starts",
-                            until.0 / 1_000,
-                            from.0 / 1_000
-                        ),
+                        reason: Reason::OutageBackwards {
+                            from_ms: from.0 / 1_000,
+                            until_ms: until.0 / 1_000,
+                        },
                     });
                 }
             }
@@ -531,18 +516,12 @@ fn check_backoff(field: &str, b: &BackoffPolicy, errs: &mut Vec<ConfigError>) {
     }
 }
 
-/// Smallest and largest rate, per second, of Poisson arrivals and of a token bucket.
-pub const RATE_RANGE: (f64, f64) = (1e-9, 1e6);
-
 fn check_rate(field: &str, rate: f64, errs: &mut Vec<ConfigError>) {
     let (min, max) = RATE_RANGE;
     if !(min..=max).contains(&rate) {
         errs.push(ConfigError::range(field, rate, min, max));
     }
 }
-
-/// Smallest mean or median of a random duration, ms (the file takes whole ms from 1).
-pub const MIN_DIST_MS: f64 = 0.001;
 
 fn check_prob(field: &str, p: f64, errs: &mut Vec<ConfigError>) {
     if !(0.0..=1.0).contains(&p) {
@@ -558,7 +537,7 @@ fn check_dist(field: &str, d: &DurationDist, errs: &mut Vec<ConfigError>) {
             if max_ms < min_ms {
                 errs.push(ConfigError::Invalid {
                     field: format!("{field}.max_ms"),
-                    reason: format!("max_ms ({max_ms}) is below min_ms ({min_ms})"),
+                    reason: Reason::MaxBelowMin { min_ms, max_ms },
                 });
             }
         }

@@ -21,22 +21,19 @@ use crate::domain::number::group_thousands;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::core::backoff::{Growth, Jitter};
 use crate::domain::sim::setup::config::ErrorClass;
-use crate::domain::sim::setup::config_file::{
-    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, EffectFile, FailureFile, KindFile,
-    OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
-};
+#[cfg(doc)]
+use crate::domain::sim::setup::config_file::SimConfigFile;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
-/// Jobs a custom run may create at most.
-pub const MAX_CUSTOM_JOBS: u64 = 100_000;
-/// The event log is recorded when a run has at most this many jobs.
-pub const LOG_JOBS: u64 = 2_000;
+mod to_file;
+
+pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
 /// The side effect of each job: points added to the balance.
 pub const EFFECT_AMOUNT: i64 = 100;
 // The config file's range for `effect.amount` admits it.
 const _: () =
-    assert!(EFFECT_AMOUNT.unsigned_abs() <= crate::domain::sim::setup::config::MAX_EFFECT_AMOUNT);
+    assert!(EFFECT_AMOUNT.unsigned_abs() <= crate::domain::sim::setup::limits::MAX_EFFECT_AMOUNT);
 /// A crashed worker restarts after this long (ms).
 pub const RESTART_MS: u64 = 1_000;
 
@@ -189,14 +186,24 @@ impl Knob {
 
     /// The unit and allowed range of a numeric knob (`None` for choices and switches).
     pub fn range(self) -> Option<(Unit, u64, u64)> {
+        use crate::domain::sim::setup::limits as lim;
         use Knob::*;
-        const DAY: u64 = 86_400_000;
+        const DAY: u64 = lim::DAY_MS;
+        let (p, b, c, l) = (
+            lim::POLICY_ATTEMPTS,
+            lim::POLICY_BASE_MS,
+            lim::POLICY_CAP_MS,
+            lim::POLICY_LEASE_MS,
+        );
+        // Ranges of the page's knobs: a job's policy as the sheet allows it
+        // (`limits::POLICY_*`), page bounds for the run's size; the rest (arrival rate, call
+        // figures, times of day) are the knobs' own and lie within the engine's ranges.
         Some(match self {
-            MaxAttempts => (Unit::Count("attempts"), 1, 100),
-            BaseWait => (Unit::Ms, 1, DAY),
-            CapWait => (Unit::Ms, 1, 7 * DAY),
-            Lease => (Unit::Ms, 1, DAY),
-            Workers => (Unit::Count("workers"), 1, 1_000),
+            MaxAttempts => (Unit::Count("attempts"), p.0, p.1),
+            BaseWait => (Unit::Ms, b.0, b.1),
+            CapWait => (Unit::Ms, c.0, c.1),
+            Lease => (Unit::Ms, l.0, l.1),
+            Workers => (Unit::Count("workers"), 1, lim::KNOB_WORKERS),
             Jobs => (Unit::Count("jobs"), 1, MAX_CUSTOM_JOBS),
             BurstAt => (Unit::Ms, 0, DAY),
             Rate => (Unit::Count("per-s"), 1, 10_000),
@@ -204,7 +211,7 @@ impl Knob {
             FailurePercent | CrashPercent => (Unit::Count("percent"), 0, 100),
             FailFirst => (Unit::Count("runs"), 0, 100),
             Capacity => (Unit::Count("calls"), 0, 10_000),
-            CallMs => (Unit::Ms, 0, 600_000),
+            CallMs => (Unit::Ms, 0, lim::CALL_MS.1),
             RateLimit => (Unit::Count("per-s"), 0, 100_000),
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
             Growth | Jitter | IdempotencyKey | ClassifyErrors | Arrivals | Duration | Failure
@@ -606,107 +613,6 @@ impl CustomRun {
             );
         }
         errs
-    }
-
-    /// The config file of this run with `seed`: what the browser runs and what
-    /// "Download config JSON" saves. Call [`CustomRun::validate`] first; values it would refuse
-    /// are passed through and refused again by [`SimConfigFile::into_config`].
-    pub fn to_file(&self, seed: u64) -> SimConfigFile {
-        let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
-        let duration = match self.duration {
-            DurationMode::Fixed => DistFile::Fixed { ms: a },
-            DurationMode::Uniform => DistFile::Uniform {
-                min_ms: a,
-                max_ms: b,
-            },
-            DurationMode::Exponential => DistFile::Exponential { mean_ms: a },
-            DurationMode::Lognormal => DistFile::Lognormal {
-                p50_ms: a,
-                p95_ms: b,
-            },
-        };
-        let failure = match self.failure {
-            FailureMode::Probability if self.failure_percent == 0 => FailureFile::Never,
-            FailureMode::Probability => FailureFile::Probability {
-                p: self.failure_percent as f64 / 100.0,
-            },
-            FailureMode::FirstRuns => FailureFile::FirstRuns {
-                k: ms(self.fail_first),
-            },
-        };
-        let error = match self.error_class {
-            ErrorClass::Retryable => self.retryable_error.clone(),
-            ErrorClass::Permanent => self.permanent_error.clone(),
-        };
-        let pattern = match self.arrivals {
-            ArrivalMode::Burst => PatternFile::Burst {
-                count: ms(self.jobs),
-                at_ms: ms(self.burst_at_ms),
-            },
-            ArrivalMode::Poisson => PatternFile::Poisson {
-                rate_per_s: self.rate_per_s as f64,
-                count: ms(self.jobs),
-            },
-        };
-        let downstream = self.downstream.then(|| DownstreamFile {
-            capacity: ms(self.capacity),
-            latency: DistFile::Fixed {
-                ms: ms(self.call_ms),
-            },
-            refusal_ms: 20,
-            rate_limit: (self.rate_limit_per_s > 0).then(|| RateLimitFile {
-                rate_per_s: self.rate_limit_per_s as f64,
-                burst: ms(self.rate_limit_per_s.max(1)),
-            }),
-            outage: (self.outage_for_ms > 0).then(|| OutageFile {
-                from_ms: ms(self.outage_from_ms),
-                until_ms: ms(self.outage_from_ms.saturating_add(self.outage_for_ms)),
-            }),
-        });
-        SimConfigFile {
-            seed,
-            kinds: vec![KindFile {
-                name: "job".into(),
-                max_attempts: i64::from(self.max_attempts),
-                duration: Some(duration),
-                failure: Some(failure),
-                error: Some(if self.downstream {
-                    "busy".into()
-                } else {
-                    error
-                }),
-                error_class: Some(self.error_class),
-                effect: Some(EffectFile {
-                    amount: EFFECT_AMOUNT,
-                    idempotency_key: self.idempotency_key.then(|| "job-{n}".into()),
-                }),
-                calls_downstream: self.downstream,
-            }],
-            arrivals: vec![ArrivalsFile { kind: 0, pattern }],
-            workers: WorkersFile {
-                count: i64::from(self.workers),
-                poll_ms: Some(0),
-                crash_probability: self.crash_percent as f64 / 100.0,
-                restart_after_ms: (self.crash_percent > 0).then_some(RESTART_MS as i64),
-            },
-            claim: None,
-            lease_ms: Some(ms(self.lease_ms)),
-            retry: Some(BackoffFile {
-                base_ms: ms(self.base_ms),
-                cap_ms: ms(self.cap_ms),
-                growth: Some(self.growth),
-                jitter: Some(self.jitter),
-            }),
-            classify_errors: self.classify_errors,
-            in_worker_retry: None,
-            downstream,
-            intake: None,
-            limits: None,
-            log: self.jobs <= LOG_JOBS,
-            series_bucket_ms: None,
-            keep_rows: None,
-        }
     }
 
     /// A copy with one change, for comparing.

@@ -20,7 +20,7 @@ use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Pattern, SimConfig, WorkerSpec,
 };
-use crate::domain::sim::setup::error::ConfigError;
+use crate::domain::sim::setup::error::{ConfigError, Reason};
 use std::collections::BTreeMap;
 
 /// A named scenario.
@@ -83,12 +83,12 @@ impl Scenario {
         Scenario::ALL
             .into_iter()
             .find(|x| x.id() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Scenario::ALL.iter().map(|x| x.id()).collect();
-                ConfigError::Invalid {
-                    field: "scenario".into(),
-                    reason: format!("unknown scenario {s:?}; allowed: {}", names.join(", ")),
-                }
+            .ok_or_else(|| ConfigError::Invalid {
+                field: "scenario".into(),
+                reason: Reason::UnknownScenario {
+                    got: s.to_owned(),
+                    allowed: Scenario::ALL.iter().map(|x| x.id().to_owned()).collect(),
+                },
             })
     }
 
@@ -106,11 +106,11 @@ impl Scenario {
                 .find(|x| *x == v)
                 .ok_or_else(|| ConfigError::Invalid {
                     field: "variant".into(),
-                    reason: format!(
-                        "unknown variant {v:?} of {}; allowed: {}",
-                        self.id(),
-                        all.join(", ")
-                    ),
+                    reason: Reason::UnknownVariant {
+                        got: v.to_owned(),
+                        scenario: self.id().to_owned(),
+                        allowed: all.iter().map(|x| (*x).to_owned()).collect(),
+                    },
                 }),
         }
     }
