@@ -1,5 +1,5 @@
 //! Exports of the job definition sheet, one pure function per format, all built from the
-//! same rows ([`fields::rows`]: the seed's three columns item / what to write / this job's
+//! same rows ([`fields::rows`]: the source documents' three columns item / what to write / this job's
 //! value) and, for Markdown, the live checks ([`check::validate`]).
 //!
 //! | format | function | shape |

@@ -1,6 +1,6 @@
 //! The decision flowchart: five yes/no questions lead to one of five outcomes.
 //!
-//! Source: seed `000` (the flowchart choosing sync / async / batch), restated in
+//! Source: source document `000` (the flowchart choosing sync / async / batch), restated in
 //! `docs/DOMAIN.md` §1. The flowchart is data ([`RULES`]); [`evaluate`] walks it. Answers to
 //! questions that are not on the walked path are ignored and reported in
 //! [`Evaluation::ignored`].

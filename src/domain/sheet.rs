@@ -1,4 +1,4 @@
-//! The job definition sheet: one per job, written before the code (seed `000`, "ジョブ定義書";
+//! The job definition sheet: one per job, written before the code (source document `000`, "ジョブ定義書";
 //! docs/DOMAIN.md §6). It holds the process facts, the decision it came from, and the fields that
 //! say how the job behaves when things go wrong. Sections that do not apply to the outcome
 //! are `None` and are shown as "does not apply", never hidden.
@@ -199,7 +199,7 @@ pub struct Retention {
     pub dead: Keep,
 }
 
-/// What `complete` does with the error of an earlier attempt (the seed's job 1 is `done` yet
+/// What `complete` does with the error of an earlier attempt (the source documents' job 1 is `done` yet
 /// still shows its timeout).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -288,7 +288,7 @@ pub struct SyncSpec {
     pub on_timeout: String,
 }
 
-/// A field of the sheet that findings and the UI refer to. The first 13 are the seed's
+/// A field of the sheet that findings and the UI refer to. The first 13 are the source documents'
 /// template rows, in its order; the rest belong to the outcome-specific sections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -7,7 +7,7 @@
 //!   (seeded Xoshiro256++, `u64`/`f64` draws only), backoff (fixed, exponential, full / equal /
 //!   decorrelated jitter, AWS blog), the per-job statistics columns, a downstream's
 //!   [`CallResult`].
-//! * [`jobs`]: the jobs table with the seed's `enqueue` / `claim` / `complete` / `release`.
+//! * [`jobs`]: the jobs table with the source documents' `enqueue` / `claim` / `complete` / `release`.
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`setup`]: what a run is made of: [`SimConfig`] and its checks, [`ConfigError`], the named
 //!   scenarios, "Your settings" and the JSON config file.
@@ -19,7 +19,7 @@
 //! * [`runner`]: a named scenario run in slices with progress, and the messages exchanged
 //!   with the browser's simulation worker.
 //!
-//! Sources: seed `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
+//! Sources: source document `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
 //! Backoff And Jitter" (§5), Erlang C.
 
 pub mod core;

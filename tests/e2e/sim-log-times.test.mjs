@@ -42,7 +42,7 @@ for (const lang of ['en', 'ja']) {
     assert.equal(JSON.parse(out).trace_hash, hash.trim());
     await page.locator('.event-log').scrollIntoViewIfNeeded();
     await screenshot(page, `${lang}-sim-log-times`);
-    // The seed's runs are in whole milliseconds: three decimals, as the seed prints them.
+    // The source documents' runs are in whole milliseconds: three decimals, as the seed prints them.
     await runPreset(page, 'retry-dead-letter', 'seed');
     await page.waitForFunction(() => /^0\.000s /.test(document.querySelector('.event-log li:first-child .tx')?.textContent ?? ''));
     assert.deepEqual(await logDecimals(page), [3]);

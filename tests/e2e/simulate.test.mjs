@@ -1,4 +1,4 @@
-// The simulator screen in real Chromium: presets run in the Web Worker and show the seed's
+// The simulator screen in real Chromium: presets run in the Web Worker and show the source documents'
 // results; the trace hash equals the CLI's; bad seeds are refused and the result stays; the
 // small texts (1 event/s, no engine events for the jitter study, the log after Cancel).
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-//! Each live check firing and not firing: one line per case, starting from the seed's
+//! Each live check firing and not firing: one line per case, starting from the source documents'
 //! example (which passes every check) with one change.
 
 use crate::sheet_support::example;

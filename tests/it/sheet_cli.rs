@@ -84,7 +84,7 @@ fn the_issues_command_prints_the_seeds_values() {
         assert!(tsv.contains(value), "{value}: {tsv}");
     }
     // Without --lang the file's own language is used: the issue's exact command prints the
-    // seed's values.
+    // source documents' values.
     let plain = stdout(&["sheet", "--input", EXAMPLE, "--format", "tsv"], None);
     assert_eq!(plain, tsv);
     // --lang overrides the labels; the file's texts and its defaults stay Japanese.

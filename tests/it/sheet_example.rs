@@ -1,4 +1,4 @@
-//! The seed's worked example (seed 000, 記入例: 備品予約システムの予約確定メール) reproduced
+//! The source documents' worked example (source document 000, 記入例: 備品予約システムの予約確定メール) reproduced
 //! field by field from `static/examples/reservation-mail.json` through import and rows.
 
 use crate::sheet_support::example;
@@ -7,8 +7,8 @@ use modality_advisor::domain::sheet::fields::rows;
 use modality_advisor::domain::sheet::FieldId;
 use modality_advisor::domain::{Lang, Outcome};
 
-/// The seed's tab-separated template, verbatim: item, what to write, example value.
-const SEED_TSV: &str = "\
+/// The source documents' tab-separated template, verbatim: item, what to write, example value.
+const SOURCE_TSV: &str = "\
 ジョブ名\tコード上の名前と日本語名\tsend_reservation_mail（予約確定メール送信）
 起点\tどの操作・どのデータの発生で登録されるか\t利用者が予約を確定したとき
 引数\tジョブに渡す値\t予約ID
@@ -23,41 +23,41 @@ const SEED_TSV: &str = "\
 再実行の手順\t退避したジョブをどう戻すか\tstatusをqueued、attemptsを0に戻す
 保存期間\t完了・退避したジョブをいつまで残すか\tdoneは30日、deadは対応が終わるまで";
 
-/// Our row for the seed's line: same item; our "what" and value start with the seed's (our
+/// Our row for the source documents' line: same item; our "what" and value start with the source documents' (our
 /// rendering may add detail in parentheses, e.g. the lease after the timeout).
-fn check(ours: &modality_advisor::domain::sheet::fields::Row, seed_line: &str) {
-    let cols: Vec<&str> = seed_line.split('\t').collect();
+fn check(ours: &modality_advisor::domain::sheet::fields::Row, source_line: &str) {
+    let cols: Vec<&str> = source_line.split('\t').collect();
     let [item, what, value] = cols[..] else {
-        panic!("seed line has three columns: {seed_line}")
+        panic!("source line has three columns: {source_line}")
     };
     assert_eq!(ours.item, item, "{:?}", ours.field);
     assert!(
         ours.what.starts_with(what),
-        "{:?}: {} vs seed {what}",
+        "{:?}: {} vs source {what}",
         ours.field,
         ours.what
     );
     assert!(
         ours.value.starts_with(value),
-        "{:?}: {} vs seed {value}",
+        "{:?}: {} vs source {value}",
         ours.field,
         ours.value
     );
     let rest = &ours.value[value.len()..];
     assert!(
         rest.is_empty() || rest.starts_with('（'),
-        "{:?}: only a parenthesised detail may follow the seed's value: {rest}",
+        "{:?}: only a parenthesised detail may follow the source documents' value: {rest}",
         ours.field
     );
     assert!(ours.applies, "{:?}", ours.field);
 }
 
 #[test]
-fn the_seeds_thirteen_values_field_by_field() {
+fn the_source_documents_thirteen_values_field_by_field() {
     let sheet = example(Lang::Ja);
     assert_eq!(sheet.decision.outcome, Outcome::AsyncEnqueue);
     let rows = rows(&sheet, Lang::Ja);
-    let seed: Vec<&str> = SEED_TSV.lines().collect();
+    let seed: Vec<&str> = SOURCE_TSV.lines().collect();
     assert_eq!(seed.len(), 13);
     for (ours, line) in rows.iter().zip(&seed) {
         check(ours, line);
@@ -92,7 +92,7 @@ fn the_example_passes_every_check_in_both_languages() {
     for lang in Lang::ALL {
         let sheet = example(lang);
         assert_eq!(validate(&sheet, lang), [], "{lang:?}");
-        // The retry model is the seed's: 5 attempts, 10 s → 10 min, full jitter, 30 s.
+        // The retry model is the source documents': 5 attempts, 10 s → 10 min, full jitter, 30 s.
         let r = sheet.retry.as_ref().expect("async has a retry section");
         assert_eq!(
             (

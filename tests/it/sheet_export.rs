@@ -1,4 +1,4 @@
-//! Each export of the seed's example, in both languages, as inline snapshots.
+//! Each export of the source documents' example, in both languages, as inline snapshots.
 
 use crate::sheet_support::example;
 use modality_advisor::domain::export::{to_csv, to_json, to_markdown, to_tsv};

@@ -4,7 +4,7 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::Lang;
 
-/// `static/examples/reservation-mail.json` (the seed's worked example, Japanese).
+/// `static/examples/reservation-mail.json` (the source documents' worked example, Japanese).
 pub const EXAMPLE_JA: &str = include_str!("../../static/examples/reservation-mail.json");
 
 /// `static/examples/reservation-mail.en.json` (the same in English).

@@ -1,4 +1,4 @@
-//! Load leveling (seed `003`, `docs/DOMAIN.md` §4): ten simultaneous submissions against a
+//! Load leveling (source document `003`, `docs/DOMAIN.md` §4): ten simultaneous submissions against a
 //! capacity-1 downstream.
 
 use modality_advisor::domain::sim::{run_scenario, Report, Status};

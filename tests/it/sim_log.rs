@@ -1,4 +1,4 @@
-//! The typed event log: English rendering is byte for byte the text of the seed's runs
+//! The typed event log: English rendering is byte for byte the text of the source documents' runs
 //! (pinned by `trace_digest`), Japanese rendering of every kind of line, and the worker's
 //! log-slice protocol (bounds, errors as values).
 

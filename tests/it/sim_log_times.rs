@@ -1,5 +1,5 @@
 //! The event log's time column: one precision per log. A log whose times and waits are all
-//! whole milliseconds writes three decimals (the seed's printed runs: `1031.000s`); a log with
+//! whole milliseconds writes three decimals (the source documents' printed runs: `1031.000s`); a log with
 //! any sub-millisecond value writes six everywhere (`0.127000s` beside `1.265801s`), so the
 //! column lines up and no value is rounded.
 

@@ -197,7 +197,7 @@ proptest! {
             if !two_statement {
                 // Two seed races can push attempts past max: the two-statement claim (excluded
                 // here), and a handler that outlives its lease and then fails — its `release`
-                // decides from the attempt number it claimed with (seed's `release`), so the
+                // decides from the attempt number it claimed with (source documents' `release`), so the
                 // row goes back to `queued` after another worker's reclaim (see
                 // sim_stale.rs). Each lost lease allows at most one extra claim.
                 let lost_leases = t.transitions()[usize::from(Transition::RECLAIM.0)];

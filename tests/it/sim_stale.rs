@@ -1,7 +1,7 @@
-//! A handler that outlives its lease and then fails: the seed's `release` decides from the
+//! A handler that outlives its lease and then fails: the source documents' `release` decides from the
 //! attempt number the worker claimed with, not the row's, so its late release puts the row
 //! back to `queued` although another worker has since reclaimed it with the last attempt — and
-//! the job runs a third time with `max_attempts` 2. The engine reproduces the seed's semantics
+//! the job runs a third time with `max_attempts` 2. The engine reproduces the source documents' semantics
 //! (docs/DOMAIN.md §2); this is why handlers must be idempotent and leases longer than the handler.
 //! Found by the property test in sim_props.rs (seed 4391738752589779663, shrunk).
 

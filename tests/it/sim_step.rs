@@ -167,7 +167,7 @@ fn frames_replay_to_the_table_for_every_scenario_and_variant() {
                 }
                 assert!(v.events <= MAX_FRAME_EVENTS, "{} is small", sc.id());
                 check_frames(&v);
-                // The presets only make the seed's moves, never a catch-all one.
+                // The presets only make the source documents' moves, never a catch-all one.
                 assert!(
                     v.frames
                         .iter()

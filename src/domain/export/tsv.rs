@@ -1,4 +1,4 @@
-//! The sheet as tab-separated text with the seed's three columns (item, what to write, this
+//! The sheet as tab-separated text with the source documents' three columns (item, what to write, this
 //! job's value), to paste into Google Sheets or Excel as cells.
 //!
 //! Shape: a header line, then one line per row of [`rows`]; lines end in `\n`.

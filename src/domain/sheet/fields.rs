@@ -1,4 +1,4 @@
-//! The sheet as rows of (item, what to write, this job's value) — the seed's three columns —
+//! The sheet as rows of (item, what to write, this job's value) — the source documents' three columns —
 //! in either language. Every export and the print view are built from these rows.
 
 use crate::domain::duration::exact;
@@ -82,7 +82,7 @@ fn not_applicable(outcome: Outcome, lang: Lang) -> String {
     tr(&format!("sheet.na.{}", outcome.id()), lang)
 }
 
-/// The rows of `sheet` in `lang`: the seed's 13 fields in its order, then the acceptable wait,
+/// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait,
 /// then the rows of the outcome's own section (ticket, batch or sync).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     let mut out = Rows {

@@ -1,7 +1,7 @@
 //! Pre-filling a sheet from the process facts and the decision, each default with a one-line
 //! reason (the UI shows it beside the field).
 //!
-//! Queue defaults follow the seed's worked example (seed `000`, the reservation confirmation
+//! Queue defaults follow the source documents' worked example (source document `000`, the reservation confirmation
 //! mail): 5 attempts; exponential backoff from 10 s capped at 10 min with full jitter; 30 s per
 //! attempt; key = business key + purpose; dead jobs kept until handled; done kept 30 days.
 

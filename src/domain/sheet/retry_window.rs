@@ -52,7 +52,7 @@ pub fn ceiling_ms(policy: &BackoffPolicy, n: u32) -> u64 {
 /// Computes the retry window of `max_attempts` attempts with `policy` and
 /// `attempt_timeout_ms` per attempt.
 ///
-/// Example (the seed's reservation mail): 5 attempts, exponential from 10 s capped at 10 min,
+/// Example (the source documents' reservation mail): 5 attempts, exponential from 10 s capped at 10 min,
 /// full jitter, 30 s per attempt → waits ≤ 10, 20, 40, 80 s; total wait min 0 / expected
 /// 75 s / max 150 s; worst case 150 s + 5 × 30 s = 300 s.
 pub fn retry_window(

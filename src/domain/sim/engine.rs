@@ -6,7 +6,7 @@
 //! same trace on every target. Every run is bounded by [`Limits`](super::Limits) (events and
 //! virtual time).
 //!
-//! Semantics follow seed `000` (`docs/DOMAIN.md` §2) for the queue and seed `003`
+//! Semantics follow source document `000` (`docs/DOMAIN.md` §2) for the queue and source document `003`
 //! (`docs/DOMAIN.md` §4)
 //! for load leveling: a worker claims, runs its handler, then completes or releases; a worker
 //! that dies after the side effect leaves the row `running` until its lease expires; a handler

@@ -1,6 +1,6 @@
-//! The jobs table and its four operations, with the seed's exact semantics.
+//! The jobs table and its four operations, with the source documents' exact semantics.
 //!
-//! Source: seed `000` (`miniqueue.py`), restated in `docs/DOMAIN.md` §2. One row per job:
+//! Source: source document `000` (`miniqueue.py`), restated in `docs/DOMAIN.md` §2. One row per job:
 //! `id` (1, 2, …), `name`, `status`, `attempts` (times claimed), `max_attempts`, `run_after`,
 //! `locked_until` (lease end), `last_error`. Every row is in exactly one [`Status`] at any time.
 //!
@@ -12,7 +12,7 @@
 //! * [`JobsTable::release`] sets `dead` when the claimed attempt number has reached
 //!   `max_attempts`, else `queued` with `run_after = now + wait`; both record `last_error`.
 //!
-//! One deliberate addition to the seed's SQL: a `running` row whose lease has expired on its
+//! One deliberate addition to the source documents' SQL: a `running` row whose lease has expired on its
 //! last allowed attempt (`attempts >= max_attempts`) is not claimed again but goes to `dead`
 //! (with the error set by [`JobsTable::set_expiry_error`]), as a managed queue moves a message
 //! to its dead-letter queue after `maxReceiveCount` receives. Without it a worker that keeps
@@ -573,7 +573,7 @@ impl JobsTable {
     }
 
     /// `release` after a failed attempt. `attempt` is the attempt number returned by the claim
-    /// (the seed compares the claimed row's `attempts`, not a fresh read). When
+    /// (the source documents' SQL compares the claimed row's `attempts`, not a fresh read). When
     /// `attempt >= max_attempts` the row becomes `dead`; otherwise `queued` with
     /// `run_after = now + wait`. Either way `last_error = error`. `None` for an unknown id.
     pub fn release(

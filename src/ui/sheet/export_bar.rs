@@ -14,7 +14,7 @@ use yew::prelude::*;
 pub enum Format {
     /// Markdown with a mermaid block (wikis, GitHub, GitLab).
     Markdown,
-    /// Tab-separated, the seed's three columns (pastes into spreadsheets as cells).
+    /// Tab-separated, the source documents' three columns (pastes into spreadsheets as cells).
     Tsv,
     /// RFC 4180 CSV with a UTF-8 BOM (Excel opens it with the right encoding).
     Csv,

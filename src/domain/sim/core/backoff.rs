@@ -107,7 +107,7 @@ pub struct BackoffPolicy {
 }
 
 impl BackoffPolicy {
-    /// The same wait every time (the seed's `wait_sec=0.2`).
+    /// The same wait every time (the source documents' `wait_sec=0.2`).
     pub fn fixed(wait: SimDuration) -> BackoffPolicy {
         BackoffPolicy {
             base: wait,

@@ -12,7 +12,7 @@
 //! products) in wasm32, which has no wide multiply; Xoshiro256++ is shifts, rotations and
 //! 64-bit adds on both. Same native speed, 8 % less time for the whole benchmark model in
 //! wasm (bench/RESULTS.md). Changing the generator changed every seeded run's numbers (not
-//! the seed's four deterministic runs, which draw nothing).
+//! the source documents' four deterministic runs, which draw nothing).
 
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Exp1, Normal};

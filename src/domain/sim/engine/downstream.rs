@@ -1,6 +1,6 @@
 //! The engine's downstream and direct submissions: calls and their answers (capacity "busy",
 //! token-bucket rate limit, outage window, latency), in-worker retries, the calls series, and
-//! submissions that call the downstream directly or fall back to it (seed `003`, `docs/DOMAIN.md`
+//! submissions that call the downstream directly or fall back to it (source document `003`, `docs/DOMAIN.md`
 //! §4).
 
 use super::*;

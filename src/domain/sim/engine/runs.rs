@@ -340,7 +340,7 @@ impl Simulation {
             self.set_state(w, WState::Finished);
             return;
         }
-        // The worker loops straight into its next claim, as the seed's `work_once` loop does
+        // The worker loops straight into its next claim, as the source documents' `work_once` loop does
         // (`poll` sets it idle first).
         self.poll(w);
     }

@@ -13,7 +13,7 @@ pub const SWEEP_EVERY: u64 = 4_096;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Retention {
-    /// Every row stays, as in the seed's table.
+    /// Every row stays, as in the source documents' table.
     #[default]
     All,
     /// Rows with ids up to `n` stay; any later row is deleted once it is finished (`done` or

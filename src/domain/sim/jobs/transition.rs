@@ -1,5 +1,5 @@
 //! [`Transition`]: the moves of a row between states that [`JobsTable`](super::JobsTable)
-//! counts, named after the seed's operations, with a catch-all per pair of states.
+//! counts, named after the source documents' operations, with a catch-all per pair of states.
 
 use super::Status;
 use serde::Serialize;
@@ -8,7 +8,7 @@ use serde::Serialize;
 /// [`JobsTable::transitions`](super::JobsTable::transitions). Each value has fixed end states
 /// ([`Transition::from`], [`Transition::to`]; `from` is `None` for an enqueue), so the counts per
 /// state are the enqueues plus the moves in minus the moves out. The first [`Transition::NAMED`]
-/// values are the moves the seed's operations make; the rest, [`Transition::other`], catch a write
+/// values are the moves the source documents' operations make; the rest, [`Transition::other`], catch a write
 /// the table accepts without re-checking the status (e.g. a late `release` by a worker whose lease
 /// expired and whose job another worker has since completed: `done → queued`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -5,7 +5,7 @@
 //! attempt) and a [`LogEvent`]. Names and texts — kind names, worker names, error messages,
 //! idempotency-key templates — live once in [`LogNames`]. A [`Line`] (entry + names) renders:
 //!
-//! * English through [`std::fmt::Display`], byte for byte the text the seed's printed runs use
+//! * English through [`std::fmt::Display`], byte for byte the text the source documents' printed runs use
 //!   (`1000.000s A job#1 add_points 1/3: claimed (UPDATE … RETURNING)`); this is what
 //!   [`Report::events`](crate::domain::sim::Report), its trace hash and the CLI carry.
 //! * Japanese through [`Line::render`] with the words in `locales/sim-log.yml`; ids, times,

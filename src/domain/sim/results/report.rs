@@ -20,7 +20,7 @@ pub struct JobRow {
     pub attempts: u32,
     /// Claims allowed.
     pub max_attempts: u32,
-    /// Error of the latest failed attempt (kept on `done`, as in the seed).
+    /// Error of the latest failed attempt (kept on `done`, as in the source documents).
     pub last_error: Option<String>,
 }
 

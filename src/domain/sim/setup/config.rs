@@ -53,7 +53,7 @@ pub enum DurationDist {
 pub enum FailureModel {
     /// Never fails.
     Never,
-    /// Fails on the job's first `k` runs, then succeeds (the seed's mail server).
+    /// Fails on the job's first `k` runs, then succeeds (the source documents' mail server).
     FirstRuns {
         /// Runs that fail.
         k: u32,
@@ -63,7 +63,7 @@ pub enum FailureModel {
         /// In `[0, 1]`.
         p: f64,
     },
-    /// Always fails (the seed's "not an image").
+    /// Always fails (the source documents' "not an image").
     Always,
 }
 
@@ -95,7 +95,7 @@ pub struct Effect {
 pub struct JobKind {
     /// Handler name, e.g. `send_mail`.
     pub name: String,
-    /// Claims allowed, the first included (the seed's default is 3).
+    /// Claims allowed, the first included (the source documents' default is 3).
     pub max_attempts: u32,
     /// How long a run takes (for kinds that call the downstream: local work before the call).
     pub duration: DurationDist,
@@ -154,7 +154,7 @@ pub struct WorkerSpec {
     pub start: SimTime,
     /// Idle poll interval; `None`: woken when a job becomes claimable (LISTEN/NOTIFY-like, or
     /// a managed queue pushing messages). Either way a worker that finishes a run claims its
-    /// next job at once, as the seed's `work_once` loop does.
+    /// next job at once, as the source documents' `work_once` loop does.
     pub poll: Option<SimDuration>,
     /// Probability of dying after the side effect and before `complete`.
     pub crash_probability: f64,
@@ -162,7 +162,7 @@ pub struct WorkerSpec {
     pub restart_after: Option<SimDuration>,
     /// Stop after this many claims; `None`: no limit.
     pub max_claims: Option<u32>,
-    /// Claim once, report what was obtained, and roll back (the seed's PostgreSQL worker B).
+    /// Claim once, report what was obtained, and roll back (the source documents' PostgreSQL worker B).
     pub probe: bool,
 }
 
@@ -190,7 +190,7 @@ impl WorkerSpec {
     }
 }
 
-/// How a worker takes a job. Source: seed `000` (SQLite and PostgreSQL demos).
+/// How a worker takes a job. Source: source document `000` (SQLite and PostgreSQL demos).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ClaimStrategy {
@@ -216,7 +216,7 @@ pub enum ClaimStrategy {
 }
 
 impl ClaimStrategy {
-    /// PostgreSQL strategies hold a row lock for the whole run (the seed's demo) instead of a
+    /// PostgreSQL strategies hold a row lock for the whole run (the source documents' demo) instead of a
     /// lease; other workers see the committed row until the transaction ends.
     pub fn holds_row_lock(self) -> bool {
         matches!(
@@ -330,7 +330,7 @@ pub struct SimConfig {
     pub log: bool,
     /// Width of a bucket of the queue-depth series.
     pub series_bucket: SimDuration,
-    /// Which finished rows the jobs table keeps ([`Retention::All`]: every row, as the seed).
+    /// Which finished rows the jobs table keeps ([`Retention::All`]: every row, as in the source documents).
     pub retention: Retention,
 }
 

@@ -390,7 +390,7 @@ pub struct CustomRun {
 }
 
 impl Default for CustomRun {
-    /// The queue defaults of an unfilled sheet (seed `000`'s worked example: 5 attempts,
+    /// The queue defaults of an unfilled sheet (source document `000`'s worked example: 5 attempts,
     /// exponential 10 s … 10 min with full jitter, 60 s lease, key on, errors classified) and
     /// the load defaults.
     fn default() -> Self {

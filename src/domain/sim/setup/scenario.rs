@@ -2,11 +2,11 @@
 //!
 //! | scenario | variants | source |
 //! |---|---|---|
-//! | `retry-dead-letter` | `seed`, `classified` | seed `000`, demo 1 |
-//! | `duplicate-execution` | `plain`, `idempotency-key` | seed `000`, demo 2 |
-//! | `claim-race` | `two-statement`, `atomic` | seed `000`, demo 3 |
-//! | `pg-row-locks` | `skip-locked`, `lock-timeout`, `nowait` | seed `000`, PostgreSQL demo |
-//! | `burst-leveling` | `direct`, `queue-redelivery`, `two-tier-jitter` | seed `003` |
+//! | `retry-dead-letter` | `seed`, `classified` | source document `000`, demo 1 |
+//! | `duplicate-execution` | `plain`, `idempotency-key` | source document `000`, demo 2 |
+//! | `claim-race` | `two-statement`, `atomic` | source document `000`, demo 3 |
+//! | `pg-row-locks` | `skip-locked`, `lock-timeout`, `nowait` | source document `000`, PostgreSQL demo |
+//! | `burst-leveling` | `direct`, `queue-redelivery`, `two-tier-jitter` | source document `003` |
 //! | `jitter-contention` | `none`, `exponential`, `full`, `equal`, `decorrelated` | AWS blog |
 //!
 //! The first variant is the default.
@@ -66,6 +66,9 @@ impl Scenario {
     /// Its variants; the first is the default.
     pub fn variants(self) -> &'static [&'static str] {
         match self {
+            // `seed` is the variant "as in the source documents" (every error retried). The id
+            // predates the rule that "seed" names only the RNG seed; it stays, because it is in
+            // every such run's report (hence its trace hash), saved sessions and command lines.
             Scenario::RetryDeadLetter => &["seed", "classified"],
             Scenario::DuplicateExecution => &["plain", "idempotency-key"],
             Scenario::ClaimRace => &["two-statement", "atomic"],
@@ -192,7 +195,7 @@ fn burst(kind: usize, count: u64) -> Arrivals {
     }
 }
 
-/// Seed demo 1: `send_mail` (max 5) times out on its first two runs; `resize_image` (max 3)
+/// Source document `000`, demo 1: `send_mail` (max 5) times out on its first two runs; `resize_image` (max 3)
 /// always raises a value error. One worker, fixed 0.2 s wait, 50 ms idle poll.
 /// `classified`: permanent errors go to `dead` on the first attempt.
 fn retry_dead_letter(v: &str, seed: u64) -> SimConfig {
@@ -217,7 +220,7 @@ fn retry_dead_letter(v: &str, seed: u64) -> SimConfig {
     cfg
 }
 
-/// Seed demo 2: one job adds 100 points. Worker A claims at t=1000 s (30 s lease), applies
+/// Source document `000`, demo 2: one job adds 100 points. Worker A claims at t=1000 s (30 s lease), applies
 /// the effect and dies before `complete`; worker B starts at t=1031 s and claims it again.
 /// `idempotency-key`: the key `order-1001-points` is recorded in the same transaction.
 fn duplicate_execution(v: &str, seed: u64) -> SimConfig {
@@ -245,7 +248,7 @@ fn duplicate_execution(v: &str, seed: u64) -> SimConfig {
     cfg
 }
 
-/// Seed demo 3: two queued jobs, workers A and B poll at the same instant. `two-statement`:
+/// Source document `000`, demo 3: two queued jobs, workers A and B poll at the same instant. `two-statement`:
 /// `SELECT` then `UPDATE` 1 ms later; `atomic`: one `UPDATE … RETURNING`. Runs take 100 ms.
 fn claim_race(v: &str, seed: u64) -> SimConfig {
     let mut cfg = SimConfig::empty(seed);
@@ -265,7 +268,7 @@ fn claim_race(v: &str, seed: u64) -> SimConfig {
     cfg
 }
 
-/// The seed's PostgreSQL demo: three queued jobs; A takes job 1 and holds its row lock for
+/// The source documents' PostgreSQL demo: three queued jobs; A takes job 1 and holds its row lock for
 /// 2 s, then commits it `done`. B tries one claim at 0.1 s with the variant's locking clause
 /// and rolls back (`lock-timeout`: `FOR UPDATE` with `lock_timeout = 1s`).
 fn pg_row_locks(v: &str, seed: u64) -> SimConfig {
@@ -300,7 +303,7 @@ fn pg_row_locks(v: &str, seed: u64) -> SimConfig {
     cfg
 }
 
-/// Seed `003`: ten submissions at the same instant; the downstream (a spreadsheet script) serves
+/// Source document `003`: ten submissions at the same instant; the downstream (a spreadsheet script) serves
 /// one call at a time (300 ms) and answers "busy" (20 ms) to overlapping calls.
 /// * `direct`: the API calls the downstream once; the user sees the failure.
 /// * `queue-redelivery`: publish, ten workers receive the ten messages at once, one call each;

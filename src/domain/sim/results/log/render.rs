@@ -1,4 +1,4 @@
-//! A log line as text: English through [`Line`]'s `Display` (the seed's printed runs, byte for
+//! A log line as text: English through [`Line`]'s `Display` (the source documents' printed runs, byte for
 //! byte) and any language through [`Line::render`] with the templates in
 //! `locales/sim-log.yml`; the name and error look-ups both use.
 

@@ -1,4 +1,4 @@
-//! The seed's four runs (seed `000`, `docs/DOMAIN.md` §3), reproduced exactly by the named
+//! The source documents' four runs (source document `000`, `docs/DOMAIN.md` §3), reproduced exactly by the named
 //! scenarios: order of events, attempts, statuses, `last_error`, balance, claims, lock errors.
 
 use modality_advisor::domain::sim::{run_scenario, Report, Scenario, Simulation, Status};
@@ -43,7 +43,7 @@ fn retry_dead_letter_matches_the_seed() {
             (2, Status::Dead, 3, 3, Some(NOT_IMAGE)),
         ]
     );
-    // The seed's order: job 1 #1 error → queued; job 2 #1 error → queued; job 1 #2 error →
+    // The source documents' order: job 1 #1 error → queued; job 2 #1 error → queued; job 1 #2 error →
     // queued; job 2 #2 error → queued; job 1 #3 done; job 2 #3 error → dead.
     let outcomes: Vec<&str> = r
         .events
