@@ -7,7 +7,8 @@
 //!   (seeded Xoshiro256++, `u64`/`f64` draws only), backoff (fixed, exponential, full / equal /
 //!   decorrelated jitter, AWS blog), the per-job statistics columns, a downstream's
 //!   [`CallResult`].
-//! * [`jobs`]: the jobs table with the source documents' `enqueue` / `claim` / `complete` / `release`.
+//! * [`jobs`]: the jobs table with the source documents' `enqueue` / `claim` / `complete` /
+//!   `release`.
 //! * [`engine`]: [`Simulation`]: workers, claim strategies, downstream, intake, side effects.
 //! * [`setup`]: what a run is made of: [`SimConfig`] and its checks, [`ConfigError`], the named
 //!   scenarios, "Your settings" and the JSON config file.
@@ -16,11 +17,12 @@
 //!   comparison of two runs.
 //! * [`reference`](mod@reference): the models the engine is checked against: Erlang C (M/M/c
 //!   mean wait) and the AWS study's versioned-row contention model.
-//! * [`runner`]: a named scenario run in slices with progress, and the messages exchanged
-//!   with the browser's simulation worker.
+//! * [`runner`]: the one run path: a [`runner::RunSpec`] (which preset, which seed) run by
+//!   [`runner::execute`] for the CLI and the browser's worker alike; the page's view of a
+//!   finished run; the worker's typed messages; Compare's alternatives.
 //!
-//! Sources: source document `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog "Exponential
-//! Backoff And Jitter" (§5), Erlang C.
+//! Sources: source documents `000` and `003` (`docs/DOMAIN.md` §2–§4), AWS Architecture Blog
+//! "Exponential Backoff And Jitter" (§5), Erlang C.
 
 pub mod core;
 pub mod engine;
