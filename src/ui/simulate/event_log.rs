@@ -105,9 +105,6 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let ctx = use_context::<AppContext>();
     let scroll_top = use_state(|| 0.0_f64);
     let boxref = use_node_ref();
-    let timer: Rc<RefCell<Option<i32>>> = use_mut_ref(|| None);
-    // The last range asked for, so a pending request is not repeated on every render.
-    let asked: Rc<RefCell<Option<(u64, u64, u64)>>> = use_mut_ref(|| None);
     let gone = use_state(|| false);
     let v = &props.view;
     let total = v.log_total;
@@ -152,7 +149,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
 
     let first = first_row(*scroll_top, total);
     let last = (first + ROWS + 1).min(total);
-    let slice = match &props.answer {
+    let slice: Slice = match &props.answer {
         Some(LogAnswer::Slice {
             id: sid,
             from,
@@ -160,63 +157,16 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         }) if *sid == id => Some((*from, entries.clone())),
         _ => None,
     };
-    let entry = |i: u64| -> Option<&LogEntry> {
-        if let Some(e) = usize::try_from(i).ok().and_then(|k| v.log_head.get(k)) {
-            return Some(e);
-        }
-        let (from, entries) = slice.as_ref()?;
-        entries.get(usize::try_from(i.checked_sub(*from)?).ok()?)
-    };
-    let missing = (first..last).any(|i| entry(i).is_none());
+    let missing = (first..last).any(|i| entry(v, &slice, i).is_none());
 
-    // Ask for what is missing once scrolling pauses; a later position replaces the request.
-    {
-        let (timer, asked, request, gone) = (
-            timer.clone(),
-            asked.clone(),
-            props.request.clone(),
-            gone.clone(),
-        );
-        use_effect_with((first, missing, id), move |&(first, missing, id)| {
-            let Some(window) = web_sys::window() else {
-                return;
-            };
-            if let Some(h) = timer.borrow_mut().take() {
-                window.clear_timeout_with_handle(h);
-            }
-            if !missing {
-                return;
-            }
-            let from = first.saturating_sub(PREFETCH);
-            let count = (first + ROWS + PREFETCH)
-                .min(total)
-                .saturating_sub(from)
-                .min(u64::from(MAX_SLICE));
-            let key = (id, from, count);
-            if *asked.borrow() == Some(key) {
-                return;
-            }
-            let f = wasm_bindgen::closure::Closure::once_into_js(move || {
-                *asked.borrow_mut() = Some(key);
-                let sent = request.is_some_and(|r| {
-                    r.emit(LogRequest {
-                        log_of: id,
-                        from,
-                        count: count as u32,
-                    })
-                });
-                if !sent {
-                    gone.set(true);
-                }
-            });
-            if let Ok(h) = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-                f.unchecked_ref(),
-                DEBOUNCE_MS,
-            ) {
-                *timer.borrow_mut() = Some(h);
-            }
-        });
-    }
+    use_ask_missing(
+        first,
+        missing,
+        id,
+        total,
+        props.request.clone(),
+        gone.clone(),
+    );
 
     let Some(ctx) = ctx else {
         return Html::default();
@@ -230,9 +180,107 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             scroll_top.set(f64::from(el.scroll_top()));
         })
     };
-    let rows = (first..last).map(|i| {
-        let current = props.highlight == Some(i);
-        let (text, pending) = match entry(i) {
+    let full = total as f64 * ROW_PX;
+    let spacer = (full.min(MAX_SCROLL_PX) - ROWS as f64 * ROW_PX).max(0.0);
+    let head = v.log_head.len() as u64;
+    let cut = (*gone || props.lost) && total > head;
+    let note = cut.then(|| {
+        html! { <p class="hint" data-log-gone="true">{ t!("sim-log.ui.gone", locale = l) }</p> }
+    });
+    html! {
+        <div class="event-log-wrap">
+            { log_total(total, head, cut, l) }
+            <p class="scroll-hint" data-scroll-hint="log">{ t!("ui.scroll-hint.log", locale = l) }</p>
+            <div class="event-log" ref={boxref} {onscroll} tabindex="0" role="log"
+                aria-label={t!("sim.ui.log", locale = l).into_owned()}>
+                { log_window(v, &slice, props.highlight, first..last, lang) }
+                <svg class="log-spacer" width="1" height={format!("{spacer:.0}")} aria-hidden="true"></svg>
+            </div>
+            <div class="slot">{ note }</div>
+        </div>
+    }
+}
+
+/// A slice of the log the worker answered with: the index of its first entry and the entries.
+type Slice = Option<(u64, Rc<Vec<LogEntry>>)>;
+
+/// Entry `i` of the log, from the lines sent with the result or the worker's `slice`;
+/// `None` while it has not come.
+fn entry<'a>(v: &'a RunView, slice: &'a Slice, i: u64) -> Option<&'a LogEntry> {
+    if let Some(e) = usize::try_from(i).ok().and_then(|k| v.log_head.get(k)) {
+        return Some(e);
+    }
+    let (from, entries) = slice.as_ref()?;
+    entries.get(usize::try_from(i.checked_sub(*from)?).ok()?)
+}
+
+/// Asks for what is missing once scrolling pauses; a later position replaces the request.
+/// `first`: the first row in view; `missing`: whether a row in view has no line yet; `id`: the
+/// run's id; `total`: its log's length; `gone` is set when there is no worker to ask.
+#[hook]
+fn use_ask_missing(
+    first: u64,
+    missing: bool,
+    id: u64,
+    total: u64,
+    request: Option<Callback<LogRequest, bool>>,
+    gone: UseStateHandle<bool>,
+) {
+    let timer: Rc<RefCell<Option<i32>>> = use_mut_ref(|| None);
+    // The last range asked for, so a pending request is not repeated on every render.
+    let asked: Rc<RefCell<Option<(u64, u64, u64)>>> = use_mut_ref(|| None);
+    use_effect_with((first, missing, id), move |&(first, missing, id)| {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if let Some(h) = timer.borrow_mut().take() {
+            window.clear_timeout_with_handle(h);
+        }
+        if !missing {
+            return;
+        }
+        let from = first.saturating_sub(PREFETCH);
+        let count = (first + ROWS + PREFETCH)
+            .min(total)
+            .saturating_sub(from)
+            .min(u64::from(MAX_SLICE));
+        let key = (id, from, count);
+        if *asked.borrow() == Some(key) {
+            return;
+        }
+        let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+            *asked.borrow_mut() = Some(key);
+            let sent = request.is_some_and(|r| {
+                r.emit(LogRequest {
+                    log_of: id,
+                    from,
+                    count: count as u32,
+                })
+            });
+            if !sent {
+                gone.set(true);
+            }
+        });
+        if let Ok(h) = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), DEBOUNCE_MS)
+        {
+            *timer.borrow_mut() = Some(h);
+        }
+    });
+}
+
+/// The rows `rows` of the log in `lang`, row `highlight` marked current and rows not yet
+/// come shown as "…".
+fn log_window(
+    v: &RunView,
+    slice: &Slice,
+    highlight: Option<u64>,
+    rows: std::ops::Range<u64>,
+    lang: Lang,
+) -> Html {
+    let rows = rows.map(|i| {
+        let current = highlight == Some(i);
+        let (text, pending) = match entry(v, slice, i) {
             Some(e) => (v.log_line(e).render(lang), false),
             None => ("…".to_owned(), true),
         };
@@ -243,10 +291,11 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             </li>
         }
     });
-    let full = total as f64 * ROW_PX;
-    let spacer = (full.min(MAX_SCROLL_PX) - ROWS as f64 * ROW_PX).max(0.0);
-    let head = v.log_head.len() as u64;
-    let cut = (*gone || props.lost) && total > head;
+    html! { <ol class="log-window">{ for rows }</ol> }
+}
+
+/// The log's length, or when `cut` the lines that can be read (`head` of `total`).
+fn log_total(total: u64, head: u64, cut: bool, l: &str) -> Html {
     let total_text = if cut {
         t!(
             "sim-log.ui.readable",
@@ -261,21 +310,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             total = group_thousands(total)
         )
     };
-    let note = cut.then(|| {
-        html! { <p class="hint" data-log-gone="true">{ t!("sim-log.ui.gone", locale = l) }</p> }
-    });
     html! {
-        <div class="event-log-wrap">
-            <p class="log-total" data-log-total={total.to_string()} data-log-readable={cut.then(|| head.to_string())}>
-                { total_text }
-            </p>
-            <p class="scroll-hint" data-scroll-hint="log">{ t!("ui.scroll-hint.log", locale = l) }</p>
-            <div class="event-log" ref={boxref} {onscroll} tabindex="0" role="log"
-                aria-label={t!("sim.ui.log", locale = l).into_owned()}>
-                <ol class="log-window">{ for rows }</ol>
-                <svg class="log-spacer" width="1" height={format!("{spacer:.0}")} aria-hidden="true"></svg>
-            </div>
-            <div class="slot">{ note }</div>
-        </div>
+        <p class="log-total" data-log-total={total.to_string()} data-log-readable={cut.then(|| head.to_string())}>
+            { total_text }
+        </p>
     }
 }

@@ -10,7 +10,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sim::core::backoff::{Growth, Jitter};
 use crate::domain::sim::setup::config::ErrorClass;
 use crate::domain::sim::setup::knobs::{
-    with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, Unit,
+    with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, KnobError, Unit,
 };
 use crate::ui::sheet::form::{ChoiceField, DurationField, NumberField};
 use rust_i18n::t;
@@ -124,78 +124,6 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
     // Why the last download was refused, worded when shown (follows the language).
     let download_error = use_state(|| None::<DownloadRefused>);
 
-    let field = |knob: Knob| -> Html {
-        let id = format!("knob-{}", knob.id());
-        let label = knob.label(lang);
-        let mut notes = vec![html! { <p class="hint">{ knob.help(lang) }</p> }];
-        if knob.group() == Group::Sheet && props.sheet.from_sheet {
-            let same = shown(c, knob, lang) == shown(&props.sheet, knob, lang);
-            notes.push(if same {
-                html! { <p class="from-sheet" data-from-sheet="true">{ t!("knobs.ui.from-sheet", locale = l) }</p> }
-            } else {
-                html! { <p class="from-sheet changed" data-from-sheet="false">{ t!("knobs.ui.changed", locale = l, value = shown(&props.sheet, knob, lang)) }</p> }
-            });
-        }
-        for f in findings.iter().filter(|f| f.knob() == knob) {
-            notes.push(html! { <p class="error" role="alert" data-finding={knob.id()}>{ f.message(lang) }</p> });
-        }
-        let children = html! { <>{ for notes }</> };
-        match (c.get(knob), knob.range()) {
-            (Some(v), Some((Unit::Ms, min, max))) => {
-                let (onchange, base) = (props.onchange.clone(), c.clone());
-                html! {
-                    <DurationField id={id} label={label} value_ms={v} range_ms={(min, max)} {lang}
-                        onchange={Callback::from(move |ms| onchange.emit(base.with(knob, ms)))}>
-                        { children }
-                    </DurationField>
-                }
-            }
-            (Some(v), Some((Unit::Count(u), min, max))) => {
-                let (onchange, base) = (props.onchange.clone(), c.clone());
-                html! {
-                    <NumberField id={id} label={label} unit={t!(format!("knobs.unit-word.{u}"), locale = l).into_owned()}
-                        value={v} range={(min, max)} {lang}
-                        onchange={Callback::from(move |n| onchange.emit(base.with(knob, n)))}>
-                        { children }
-                    </NumberField>
-                }
-            }
-            _ => {
-                let (ids, prefix) = options_of(knob);
-                let options = ids
-                    .iter()
-                    .map(|o| {
-                        (
-                            AttrValue::from(*o),
-                            AttrValue::from(t!(format!("{prefix}{o}"), locale = l).into_owned()),
-                        )
-                    })
-                    .collect::<Vec<_>>();
-                let (onchange, base) = (props.onchange.clone(), c.clone());
-                html! {
-                    <ChoiceField id={id} label={label} {options} value={choice_of(c, knob)}
-                        onchange={Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o)))}>
-                        { children }
-                    </ChoiceField>
-                }
-            }
-        }
-    };
-    let group = |g: Group, key: &str| {
-        // Every knob keeps its place (inactive ones are hidden, not removed), so inputs are
-        // never recreated while the user types.
-        let fields = Knob::ALL.into_iter().filter(|k| k.group() == g).map(|k| {
-            html! {
-                <div class="knob" data-knob={k.id()} key={k.id()} hidden={!c.active(k)}>{ field(k) }</div>
-            }
-        });
-        html! {
-            <fieldset class="section knob-group" data-group={key.to_owned()}>
-                <legend>{ t!(format!("knobs.ui.group.{key}"), locale = l) }</legend>
-                { for fields }
-            </fieldset>
-        }
-    };
     let note = if !props.has_sheet {
         Some(t!("knobs.ui.no-sheet", locale = l).into_owned())
     } else if !props.sheet.from_sheet {
@@ -208,37 +136,148 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         Callback::from(move |_| onreset.emit(()))
     };
     let file_name = format!("modality-advisor-sim-seed-{}.json", props.seed.unwrap_or(0));
-    let download = {
-        let (c, seed, download_error, name) = (
-            c.clone(),
-            props.seed,
-            download_error.clone(),
-            file_name.clone(),
-        );
-        Callback::from(move |_| {
-            // Never a file that differs from the screen: a field showing a refused value
-            // (the settings hold its last good value), a finding or a bad seed refuse it.
-            let knobs = refused_knobs();
-            let refused = if !knobs.is_empty() {
-                Some(DownloadRefused::Refused(knobs))
-            } else if let Some(f) = c.validate().into_iter().next() {
-                Some(DownloadRefused::Finding(f))
-            } else if let Some(seed) = seed {
-                serde_json::to_string_pretty(&c.to_file(seed))
-                    .map_err(|e| e.to_string())
-                    .and_then(|json| crate::ui::browser::download(&name, "application/json", &json))
-                    .err()
-                    .map(DownloadRefused::Browser)
-            } else {
-                Some(DownloadRefused::Seed)
-            };
-            download_error.set(refused);
-        })
-    };
+    let download = download_callback(c, props.seed, &download_error, &file_name);
     // The file would not validate: say why the button is off (the seed field and the
     // findings show the details).
     let blocked = !findings.is_empty() || props.seed.is_none();
-    let download_error = (*download_error).clone().map(|e| match e {
+    let download_error = (*download_error).clone().map(|e| refusal_text(e, lang));
+    html! {
+        <div class="sim-knobs" data-from-sheet={props.sheet.from_sheet.to_string()}>
+            <div class="slot">{ note.map(|n| html! { <p class="notice" data-knobs-note="true">{ n }</p> }) }</div>
+            { knob_group(props, &findings, Group::Sheet, "sheet", lang) }
+            { knob_group(props, &findings, Group::Load, "load", lang) }
+            { knob_group(props, &findings, Group::Failures, "failures", lang) }
+            { knob_group(props, &findings, Group::Downstream, "downstream", lang) }
+            <div class="actions knob-actions">
+                <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
+                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={blocked}
+                    title={blocked.then(|| t!("knobs.ui.download-blocked", locale = l).into_owned())}>{ t!("knobs.ui.download", locale = l) }</button>
+            </div>
+            <p class="hint">{ t!("knobs.ui.download-hint", locale = l, file = file_name) }</p>
+            <div class="slot">{ download_error.map(|e| html! { <p class="error" role="alert" data-download-refused="true">{ e }</p> }) }</div>
+        </div>
+    }
+}
+
+/// The knobs of group `g` in a fieldset headed by `knobs.ui.group.{key}`.
+fn knob_group(
+    props: &SimKnobsProps,
+    findings: &[KnobError],
+    g: Group,
+    key: &str,
+    lang: Lang,
+) -> Html {
+    let c = &props.value;
+    // Every knob keeps its place (inactive ones are hidden, not removed), so inputs are
+    // never recreated while the user types.
+    let fields = Knob::ALL.into_iter().filter(|k| k.group() == g).map(|k| {
+        html! {
+            <div class="knob" data-knob={k.id()} key={k.id()} hidden={!c.active(k)}>{ knob_field(props, findings, k, lang) }</div>
+        }
+    });
+    html! {
+        <fieldset class="section knob-group" data-group={key.to_owned()}>
+            <legend>{ t!(format!("knobs.ui.group.{key}"), locale = lang.code()) }</legend>
+            { for fields }
+        </fieldset>
+    }
+}
+
+/// Under a knob's field: its help, whether it still holds the sheet's value (sheet knobs, when
+/// the sheet gives the settings) and the findings about it.
+fn knob_notes(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: Lang) -> Html {
+    let (c, l) = (&props.value, lang.code());
+    let mut notes = vec![html! { <p class="hint">{ knob.help(lang) }</p> }];
+    if knob.group() == Group::Sheet && props.sheet.from_sheet {
+        let same = shown(c, knob, lang) == shown(&props.sheet, knob, lang);
+        notes.push(if same {
+            html! { <p class="from-sheet" data-from-sheet="true">{ t!("knobs.ui.from-sheet", locale = l) }</p> }
+        } else {
+            html! { <p class="from-sheet changed" data-from-sheet="false">{ t!("knobs.ui.changed", locale = l, value = shown(&props.sheet, knob, lang)) }</p> }
+        });
+    }
+    for f in findings.iter().filter(|f| f.knob() == knob) {
+        notes.push(html! { <p class="error" role="alert" data-finding={knob.id()}>{ f.message(lang) }</p> });
+    }
+    html! { <>{ for notes }</> }
+}
+
+/// One knob's field (a duration, a count or a choice) with its notes, DOM id `knob-{id}`.
+fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: Lang) -> Html {
+    let (c, l) = (&props.value, lang.code());
+    let id = format!("knob-{}", knob.id());
+    let label = knob.label(lang);
+    let children = knob_notes(props, findings, knob, lang);
+    let (onchange, base) = (props.onchange.clone(), c.clone());
+    match (c.get(knob), knob.range()) {
+        (Some(v), Some((Unit::Ms, min, max))) => html! {
+            <DurationField id={id} label={label} value_ms={v} range_ms={(min, max)} {lang}
+                onchange={Callback::from(move |ms| onchange.emit(base.with(knob, ms)))}>
+                { children }
+            </DurationField>
+        },
+        (Some(v), Some((Unit::Count(u), min, max))) => html! {
+            <NumberField id={id} label={label} unit={t!(format!("knobs.unit-word.{u}"), locale = l).into_owned()}
+                value={v} range={(min, max)} {lang}
+                onchange={Callback::from(move |n| onchange.emit(base.with(knob, n)))}>
+                { children }
+            </NumberField>
+        },
+        _ => {
+            let (ids, prefix) = options_of(knob);
+            let options = ids
+                .iter()
+                .map(|o| {
+                    (
+                        AttrValue::from(*o),
+                        AttrValue::from(t!(format!("{prefix}{o}"), locale = l).into_owned()),
+                    )
+                })
+                .collect::<Vec<_>>();
+            html! {
+                <ChoiceField id={id} label={label} {options} value={choice_of(c, knob)}
+                    onchange={Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o)))}>
+                    { children }
+                </ChoiceField>
+            }
+        }
+    }
+}
+
+/// "Download config JSON": saves settings `c` with `seed` as file `name`, or sets
+/// `download_error` to why not (`None` once saved).
+fn download_callback(
+    c: &CustomRun,
+    seed: Option<u64>,
+    download_error: &UseStateHandle<Option<DownloadRefused>>,
+    name: &str,
+) -> Callback<MouseEvent> {
+    let (c, download_error, name) = (c.clone(), download_error.clone(), name.to_owned());
+    Callback::from(move |_| {
+        // Never a file that differs from the screen: a field showing a refused value
+        // (the settings hold its last good value), a finding or a bad seed refuse it.
+        let knobs = refused_knobs();
+        let refused = if !knobs.is_empty() {
+            Some(DownloadRefused::Refused(knobs))
+        } else if let Some(f) = c.validate().into_iter().next() {
+            Some(DownloadRefused::Finding(f))
+        } else if let Some(seed) = seed {
+            serde_json::to_string_pretty(&c.to_file(seed))
+                .map_err(|e| e.to_string())
+                .and_then(|json| crate::ui::browser::download(&name, "application/json", &json))
+                .err()
+                .map(DownloadRefused::Browser)
+        } else {
+            Some(DownloadRefused::Seed)
+        };
+        download_error.set(refused);
+    })
+}
+
+/// Why the last download was refused, in `lang`.
+fn refusal_text(e: DownloadRefused, lang: Lang) -> String {
+    let l = lang.code();
+    match e {
         DownloadRefused::Refused(knobs) => {
             let names: Vec<String> = knobs.iter().map(|k| k.label(lang)).collect();
             let key = if names.len() == 1 {
@@ -257,22 +296,6 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         )
         .into_owned(),
         DownloadRefused::Browser(e) => e,
-    });
-    html! {
-        <div class="sim-knobs" data-from-sheet={props.sheet.from_sheet.to_string()}>
-            <div class="slot">{ note.map(|n| html! { <p class="notice" data-knobs-note="true">{ n }</p> }) }</div>
-            { group(Group::Sheet, "sheet") }
-            { group(Group::Load, "load") }
-            { group(Group::Failures, "failures") }
-            { group(Group::Downstream, "downstream") }
-            <div class="actions knob-actions">
-                <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
-                <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={blocked}
-                    title={blocked.then(|| t!("knobs.ui.download-blocked", locale = l).into_owned())}>{ t!("knobs.ui.download", locale = l) }</button>
-            </div>
-            <p class="hint">{ t!("knobs.ui.download-hint", locale = l, file = file_name) }</p>
-            <div class="slot">{ download_error.map(|e| html! { <p class="error" role="alert" data-download-refused="true">{ e }</p> }) }</div>
-        </div>
     }
 }
 
@@ -282,7 +305,7 @@ enum DownloadRefused {
     /// These knobs' fields show a refused value (at least one, in page order).
     Refused(Vec<Knob>),
     /// A cross-field or range finding.
-    Finding(crate::domain::sim::setup::knobs::KnobError),
+    Finding(KnobError),
     /// The seed field is not a whole number 0 ..= `u64::MAX`.
     Seed,
     /// The browser refused the download (its own words).

@@ -1,6 +1,7 @@
 //! A finished run: its key facts, stepping and the state machine, the charts, the jobs table
 //! and the event log.
 
+use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::runner::{LogRequest, RunView};
 use crate::ui::simulate::event_log::{EventLog, LogAnswer};
@@ -44,6 +45,33 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let v = &props.view;
+    // "Your settings" runs as the CLI's `--config` run (`config` / `file`).
+    let title = if v.scenario == "config" {
+        t!("knobs.ui.preset-title", locale = l).into_owned()
+    } else {
+        run_title(&v.scenario, &v.variant, lang)
+    };
+    html! {
+        <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
+            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
+            <dl class="facts">{ for facts(v, l) }</dl>
+            <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
+            <div class="slot"><crate::ui::simulate::charts::SimCharts view={props.view.clone()} /></div>
+            if !v.jobs.is_empty() {
+                { jobs_table(v, lang) }
+            }
+            if v.log_total > 0 {
+                <h4>{ t!("sim.ui.log", locale = l) }</h4>
+                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight.or(*step_line)} lost={props.log_lost} />
+            } else if let Some(max) = v.log_bound {
+                <p class="hint" data-log-off="true">{ t!("sim-log.ui.off", locale = l, max = group_thousands(max)) }</p>
+            }
+        </section>
+    }
+}
+
+/// The key facts of run `v` (trace hash, then those the run has), as `dl` items in `l`.
+fn facts(v: &RunView, l: &str) -> Vec<Html> {
     let fact = |key: &'static str, label: String, value: String| {
         html! { <div class="fact" data-fact={key}><dt>{ label }</dt><dd>{ value }</dd></div> }
     };
@@ -125,47 +153,36 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             format!("{calls:.0} / {ms:.0} ms"),
         ));
     }
+    facts
+}
+
+/// The jobs table (at most [`SHOW_LINES`] rows) under its heading, and a note when rows were
+/// cut.
+fn jobs_table(v: &RunView, lang: Lang) -> Html {
+    let l = lang.code();
     let rows_total: u64 = v.counts.iter().sum();
-    // "Your settings" runs as the CLI's `--config` run (`config` / `file`).
-    let title = if v.scenario == "config" {
-        t!("knobs.ui.preset-title", locale = l).into_owned()
-    } else {
-        run_title(&v.scenario, &v.variant, lang)
-    };
     let col = |key: &str| t!(format!("sim.ui.col-{key}"), locale = l).into_owned();
     html! {
-        <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
-            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
-            <dl class="facts">{ for facts }</dl>
-            <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
-            <div class="slot"><crate::ui::simulate::charts::SimCharts view={props.view.clone()} /></div>
-            if !v.jobs.is_empty() {
-                <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
-                <div class="table-wrap">
-                    <table class="jobs">
-                        <thead><tr>
-                            <th>{ col("id") }</th><th>{ col("name") }</th><th>{ col("status") }</th><th>{ col("attempts") }</th><th>{ col("last-error") }</th>
-                        </tr></thead>
-                        <tbody>
-                            { for v.jobs.iter().take(SHOW_LINES).map(|j| html! {
-                                <tr data-job={j.id.to_string()} data-status={j.status.clone()}>
-                                    <td>{ j.id }</td><td>{ j.name.clone() }</td><td class={classes!("st", j.status.clone())}>{ j.status.clone() }</td>
-                                    <td>{ format!("{}/{}", j.attempts, j.max_attempts) }</td><td>{ j.last_error_in(lang) }</td>
-                                </tr>
-                            }) }
-                        </tbody>
-                    </table>
-                </div>
-                if rows_total > v.jobs.len() as u64 {
-                    <p class="hint" data-rows-cut="true">{ t!("sim.ui.rows-cut", locale = l, shown = group_thousands(v.jobs.len() as u64), total = group_thousands(rows_total)) }</p>
-                }
+        <>
+            <h4>{ t!("sim.ui.jobs", locale = l) }</h4>
+            <div class="table-wrap">
+                <table class="jobs">
+                    <thead><tr>
+                        <th>{ col("id") }</th><th>{ col("name") }</th><th>{ col("status") }</th><th>{ col("attempts") }</th><th>{ col("last-error") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for v.jobs.iter().take(SHOW_LINES).map(|j| html! {
+                            <tr data-job={j.id.to_string()} data-status={j.status.clone()}>
+                                <td>{ j.id }</td><td>{ j.name.clone() }</td><td class={classes!("st", j.status.clone())}>{ j.status.clone() }</td>
+                                <td>{ format!("{}/{}", j.attempts, j.max_attempts) }</td><td>{ j.last_error_in(lang) }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            if rows_total > v.jobs.len() as u64 {
+                <p class="hint" data-rows-cut="true">{ t!("sim.ui.rows-cut", locale = l, shown = group_thousands(v.jobs.len() as u64), total = group_thousands(rows_total)) }</p>
             }
-            if v.log_total > 0 {
-                <h4>{ t!("sim.ui.log", locale = l) }</h4>
-                <EventLog view={v.clone()} answer={props.log_answer.clone()} request={props.log_request.clone()} highlight={props.highlight.or(*step_line)} lost={props.log_lost} />
-            } else if let Some(max) = v.log_bound {
-                <p class="hint" data-log-off="true">{ t!("sim-log.ui.off", locale = l, max = group_thousands(max)) }</p>
-            }
-        </section>
+        </>
     }
 }

@@ -7,6 +7,7 @@
 //! 0 is the start, position `n` the state after the `n`-th engine event. A finished run opens
 //! at the end. Keys on the focused diagram: ← / → step, Space plays or pauses, Home / End.
 
+use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::results::frames::Frame;
 use crate::domain::sim::runner::RunView;
@@ -163,21 +164,51 @@ pub fn StepView(props: &StepViewProps) -> Html {
     }
     let pos = play.pos.min(last);
     let frame = &v.frames[pos];
-    let prev_len = pos
-        .checked_sub(1)
-        .map_or(0, |i| v.frames[i].log_len as usize);
-    // The lines this step wrote, from the log's head (a longer log's later lines stay in the
-    // worker: the event log below marks them).
-    let cur_len = frame.log_len as usize;
-    let in_head = cur_len <= v.log_head.len();
-    let lines: Vec<(usize, String)> = v
-        .log_head
-        .iter()
-        .enumerate()
-        .take(cur_len)
-        .skip(prev_len)
-        .map(|(i, e)| (i, v.log_line(e).render(ctx.lang)))
-        .collect();
+    let playing = play.playing;
+    let title = t!("sim.step.title", locale = l).into_owned();
+    html! {
+        <div class="step-view" data-frames={v.frames.len().to_string()} data-pos={pos.to_string()} data-playing={playing.to_string()}>
+            <h4>{ title.clone() }</h4>
+            <div class="sm-focus" tabindex="0" role="group" aria-label={title} onkeydown={on_step_key(&play)} aria-describedby="step-hint">
+                <StateMachine counts={frame.counts} moves={frame.moves.clone()} seen={*seen_bits} />
+            </div>
+            { stepper_bar(&play, &speed, pos, last, frame.time_us, l) }
+            <p class="hint" id="step-hint">{ t!("sim.step.hint", locale = l) }</p>
+            <h5>{ t!("sim.step.lines", locale = l) }</h5>
+            { step_lines(&v, pos, ctx.lang) }
+        </div>
+    }
+}
+
+/// The keys on the focused diagram: ← / → step, Space plays or pauses, Home / End.
+fn on_step_key(play: &UseReducerHandle<Play>) -> Callback<KeyboardEvent> {
+    let play = play.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        // Bound on the diagram's wrapper, which holds nothing focusable: the buttons, the
+        // slider and the select keep their own keys.
+        let step = match e.key().as_str() {
+            "ArrowRight" => Step::By(1),
+            "ArrowLeft" => Step::By(-1),
+            " " | "Spacebar" => Step::Toggle,
+            "Home" => Step::To(0),
+            "End" => Step::To(usize::MAX),
+            _ => return,
+        };
+        e.prevent_default();
+        play.dispatch(step);
+    })
+}
+
+/// The stepper row: the five buttons, the speed, the slider over frames `0..=last` at `pos`,
+/// and "step n / total" with the virtual time `time_us` (µs) of the current frame.
+fn stepper_bar(
+    play: &UseReducerHandle<Play>,
+    speed: &UseStateHandle<u32>,
+    pos: usize,
+    last: usize,
+    time_us: u64,
+    l: &str,
+) -> Html {
     let btn = |id: &'static str,
                key: &'static str,
                glyph: Html,
@@ -208,23 +239,6 @@ pub fn StepView(props: &StepViewProps) -> Html {
             }
         })
     };
-    let on_key = {
-        let play = play.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            // Bound on the diagram's wrapper, which holds nothing focusable: the buttons, the
-            // slider and the select keep their own keys.
-            let step = match e.key().as_str() {
-                "ArrowRight" => Step::By(1),
-                "ArrowLeft" => Step::By(-1),
-                " " | "Spacebar" => Step::Toggle,
-                "Home" => Step::To(0),
-                "End" => Step::To(usize::MAX),
-                _ => return,
-            };
-            e.prevent_default();
-            play.dispatch(step);
-        })
-    };
     let playing = play.playing;
     let title = t!("sim.step.title", locale = l).into_owned();
     let play_label = t!(
@@ -245,10 +259,56 @@ pub fn StepView(props: &StepViewProps) -> Html {
     .into_owned();
     let speeds = SPEEDS.iter().map(|&s| {
         html! {
-            <option value={s.to_string()} selected={s == *speed}>{ if s == 1 { t!("sim.step.per-second-one", locale = l) } else { t!("sim.step.per-second", locale = l, n = s) } }</option>
+            <option value={s.to_string()} selected={s == **speed}>{ if s == 1 { t!("sim.step.per-second-one", locale = l) } else { t!("sim.step.per-second", locale = l, n = s) } }</option>
         }
     });
-    let lines_html = if pos == 0 {
+    html! {
+        <div class="stepper" role="group" aria-label={title}>
+            { btn("step-start", "sim.step.to-start", icon(ICON_START), || Step::To(0), pos == 0) }
+            { btn("step-back", "sim.step.back", icon(ICON_BACK), || Step::By(-1), pos == 0) }
+            <button type="button" class="step-btn play" id="step-play" aria-pressed={playing.to_string()}
+                title={play_label.clone()}
+                aria-label={play_label}
+                onclick={{ let play = play.clone(); Callback::from(move |_| play.dispatch(Step::Toggle)) }}>
+                { icon(if playing { ICON_PAUSE } else { ICON_PLAY }) }
+            </button>
+            { btn("step-forward", "sim.step.forward", icon(ICON_STEP), || Step::By(1), pos >= last) }
+            { btn("step-end", "sim.step.to-end", icon(ICON_END), || Step::To(usize::MAX), pos >= last) }
+            <span class="speed-pair">
+                <label class="step-speed" for="step-speed">{ t!("sim.step.speed", locale = l) }</label>
+                <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
+            </span>
+            <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
+                aria-label={t!("sim.step.slider-position", locale = l).into_owned()} oninput={on_slider}
+                aria-valuetext={where_text.clone()} />
+            <span class="step-where">
+                <span id="step-frame">{ where_text }</span>
+                { " · " }
+                <span id="step-time">{ t!("sim.step.time", locale = l, t = SimTime(time_us).to_string()) }</span>
+            </span>
+        </div>
+    }
+}
+
+/// The log lines step `pos` wrote, from the log's head: a hint at the start, when the lines
+/// lie past the head (a longer log's later lines stay in the worker: the event log below marks
+/// them) or when the step wrote none; else the lines numbered from 1.
+fn step_lines(v: &RunView, pos: usize, lang: Lang) -> Html {
+    let l = lang.code();
+    let prev_len = pos
+        .checked_sub(1)
+        .map_or(0, |i| v.frames[i].log_len as usize);
+    let cur_len = v.frames[pos].log_len as usize;
+    let in_head = cur_len <= v.log_head.len();
+    let lines: Vec<(usize, String)> = v
+        .log_head
+        .iter()
+        .enumerate()
+        .take(cur_len)
+        .skip(prev_len)
+        .map(|(i, e)| (i, v.log_line(e).render(lang)))
+        .collect();
+    if pos == 0 {
         html! { <p class="hint">{ t!("sim.step.start-state", locale = l) }</p> }
     } else if !in_head {
         html! { <p class="hint" data-lines="below">{ t!("sim.step.lines-below", locale = l) }</p> }
@@ -260,40 +320,5 @@ pub fn StepView(props: &StepViewProps) -> Html {
                 { for lines.into_iter().map(|(i, s)| html! { <li data-line={(i + 1).to_string()}>{ s }</li> }) }
             </ol>
         }
-    };
-    html! {
-        <div class="step-view" data-frames={v.frames.len().to_string()} data-pos={pos.to_string()} data-playing={playing.to_string()}>
-            <h4>{ title.clone() }</h4>
-            <div class="sm-focus" tabindex="0" role="group" aria-label={title.clone()} onkeydown={on_key} aria-describedby="step-hint">
-                <StateMachine counts={frame.counts} moves={frame.moves.clone()} seen={*seen_bits} />
-            </div>
-            <div class="stepper" role="group" aria-label={title}>
-                { btn("step-start", "sim.step.to-start", icon(ICON_START), || Step::To(0), pos == 0) }
-                { btn("step-back", "sim.step.back", icon(ICON_BACK), || Step::By(-1), pos == 0) }
-                <button type="button" class="step-btn play" id="step-play" aria-pressed={playing.to_string()}
-                    title={play_label.clone()}
-                    aria-label={play_label}
-                    onclick={{ let play = play.clone(); Callback::from(move |_| play.dispatch(Step::Toggle)) }}>
-                    { icon(if playing { ICON_PAUSE } else { ICON_PLAY }) }
-                </button>
-                { btn("step-forward", "sim.step.forward", icon(ICON_STEP), || Step::By(1), pos >= last) }
-                { btn("step-end", "sim.step.to-end", icon(ICON_END), || Step::To(usize::MAX), pos >= last) }
-                <span class="speed-pair">
-                    <label class="step-speed" for="step-speed">{ t!("sim.step.speed", locale = l) }</label>
-                    <select id="step-speed" onchange={on_speed}>{ for speeds }</select>
-                </span>
-                <input type="range" id="step-slider" min="0" max={last.to_string()} value={pos.to_string()}
-                    aria-label={t!("sim.step.slider-position", locale = l).into_owned()} oninput={on_slider}
-                    aria-valuetext={where_text.clone()} />
-                <span class="step-where">
-                    <span id="step-frame">{ where_text }</span>
-                    { " · " }
-                    <span id="step-time">{ t!("sim.step.time", locale = l, t = SimTime(frame.time_us).to_string()) }</span>
-                </span>
-            </div>
-            <p class="hint" id="step-hint">{ t!("sim.step.hint", locale = l) }</p>
-            <h5>{ t!("sim.step.lines", locale = l) }</h5>
-            { lines_html }
-        </div>
     }
 }

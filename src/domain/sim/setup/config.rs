@@ -376,6 +376,18 @@ impl SimConfig {
     /// outside `[0, 1]`, effect amounts outside ±[`MAX_EFFECT_AMOUNT`]. Empty when the config can run.
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errs = Vec::new();
+        self.check_sizes(&mut errs);
+        self.check_retries(&mut errs);
+        self.check_kinds(&mut errs);
+        self.check_arrivals(&mut errs);
+        self.check_workers(&mut errs);
+        self.check_downstream(&mut errs);
+        self.check_intake_and_limits(&mut errs);
+        errs
+    }
+
+    /// Jobs and workers over the limits; jobs with no worker to take them from a queue.
+    fn check_sizes(&self, errs: &mut Vec<ConfigError>) {
         let jobs = self.job_count();
         if jobs > MAX_JOBS {
             errs.push(ConfigError::int_range(
@@ -397,10 +409,19 @@ impl SimConfig {
         if queued && jobs > 0 && self.workers.is_empty() {
             errs.push(ConfigError::NoWorkers { jobs });
         }
-        check_backoff("retry", &self.retry, &mut errs);
+    }
+
+    /// Cap below base in the retry waits (between attempts and inside a worker).
+    fn check_retries(&self, errs: &mut Vec<ConfigError>) {
+        check_backoff("retry", &self.retry, errs);
         if let Some(r) = &self.in_worker_retry {
-            check_backoff("in_worker_retry.backoff", &r.backoff, &mut errs);
+            check_backoff("in_worker_retry.backoff", &r.backoff, errs);
         }
+    }
+
+    /// Each kind's attempts, duration, effect amount, failure probability and downstream use;
+    /// arrivals with no kind.
+    fn check_kinds(&self, errs: &mut Vec<ConfigError>) {
         for (i, k) in self.kinds.iter().enumerate() {
             let f = |name: &str| format!("kinds[{i}].{name}");
             if k.max_attempts == 0 || u64::from(k.max_attempts) > MAX_ATTEMPTS {
@@ -411,14 +432,14 @@ impl SimConfig {
                     MAX_ATTEMPTS as i64,
                 ));
             }
-            check_dist(&f("duration"), &k.duration, &mut errs);
+            check_dist(&f("duration"), &k.duration, errs);
             if let Some(e) = &k.effect {
                 if e.amount.unsigned_abs() > MAX_EFFECT_AMOUNT {
                     errs.push(effect_amount_range(&f("effect.amount"), e.amount));
                 }
             }
             if let FailureModel::Probability { p } = k.failure {
-                check_prob(&f("failure.p"), p, &mut errs);
+                check_prob(&f("failure.p"), p, errs);
             }
             if k.calls_downstream && self.downstream.is_none() {
                 errs.push(ConfigError::Invalid {
@@ -433,6 +454,10 @@ impl SimConfig {
                 reason: Reason::NoKind,
             });
         }
+    }
+
+    /// Each arrival's kind index and Poisson rate.
+    fn check_arrivals(&self, errs: &mut Vec<ConfigError>) {
         for (i, a) in self.arrivals.iter().enumerate() {
             if a.kind >= self.kinds.len() && !self.kinds.is_empty() {
                 errs.push(ConfigError::int_range(
@@ -446,19 +471,27 @@ impl SimConfig {
                 check_rate(
                     &format!("arrivals[{i}].pattern.rate_per_s"),
                     rate_per_s,
-                    &mut errs,
+                    errs,
                 );
             }
         }
+    }
+
+    /// Each worker's crash probability.
+    fn check_workers(&self, errs: &mut Vec<ConfigError>) {
         for (i, w) in self.workers.iter().enumerate() {
             check_prob(
                 &format!("workers[{i}].crash_probability"),
                 w.crash_probability,
-                &mut errs,
+                errs,
             );
         }
+    }
+
+    /// The downstream's latency, outage window and rate limit.
+    fn check_downstream(&self, errs: &mut Vec<ConfigError>) {
         if let Some(d) = &self.downstream {
-            check_dist("downstream.latency", &d.latency, &mut errs);
+            check_dist("downstream.latency", &d.latency, errs);
             if let Some((from, until)) = d.outage {
                 if until < from {
                     errs.push(ConfigError::Invalid {
@@ -471,14 +504,17 @@ impl SimConfig {
                 }
             }
             if let Some(tb) = d.rate_limit {
-                check_rate("downstream.rate_limit.rate_per_s", tb.rate_per_s, &mut errs);
+                check_rate("downstream.rate_limit.rate_per_s", tb.rate_per_s, errs);
             }
         }
+    }
+    /// The intake's publish-failure probability, the event limit and the series bucket.
+    fn check_intake_and_limits(&self, errs: &mut Vec<ConfigError>) {
         if let Intake::Queue {
             publish_failure, ..
         } = self.intake
         {
-            check_prob("intake.publish_failure", publish_failure, &mut errs);
+            check_prob("intake.publish_failure", publish_failure, errs);
         }
         if self.limits.max_events > MAX_EVENTS {
             errs.push(ConfigError::int_range(
@@ -496,7 +532,6 @@ impl SimConfig {
                 MAX_MS as i64,
             ));
         }
-        errs
     }
 }
 
