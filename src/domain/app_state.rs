@@ -19,6 +19,7 @@ use crate::domain::sheet::inputs;
 use crate::domain::sheet::prefill::{for_decision, relocalize};
 use crate::domain::sheet::{Decision, JobSheet};
 use crate::domain::sim::runner::RunView;
+use crate::domain::sim::setup::knobs::Knob;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId};
 use std::rc::Rc;
 
@@ -265,6 +266,19 @@ impl AppState {
     /// ([`inputs::in_page_order`]); other forms' reports (the simulator's knobs) are left out.
     pub fn sheet_refused(&self) -> Vec<(String, String)> {
         inputs::in_page_order(&self.refused)
+    }
+
+    /// The "Your settings" knobs whose fields show a value they refused (DOM id `knob-{id}`,
+    /// reported like the sheet's fields), in [`Knob::ALL`] order: their settings hold the last
+    /// good value, which must not run or download as if the user had typed it.
+    pub fn knobs_refused(&self) -> Vec<Knob> {
+        Knob::ALL
+            .into_iter()
+            .filter(|k| {
+                let id = format!("knob-{}", k.id());
+                self.refused.iter().any(|(r, _)| *r == id)
+            })
+            .collect()
     }
 
     /// Whether `out` may be produced from the sheet now: not while a sheet input shows a value

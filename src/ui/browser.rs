@@ -235,6 +235,46 @@ impl Drop for Interval {
     }
 }
 
+/// A one-shot timer (`setTimeout`) that calls `fire` once after `ms` milliseconds, unless it
+/// is dropped first (`clearTimeout`). Used by the event log to ask for lines once scrolling
+/// pauses.
+pub struct Timeout {
+    handle: Option<i32>,
+    _fire: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl Timeout {
+    /// Starts the timer. Where the browser refuses, it simply never fires.
+    pub fn new(ms: u32, fire: impl FnOnce() + 'static) -> Timeout {
+        use wasm_bindgen::JsCast;
+        let mut fire = Some(fire);
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if let Some(f) = fire.take() {
+                f();
+            }
+        });
+        let handle = web_sys::window().and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                closure.as_ref().unchecked_ref(),
+                i32::try_from(ms).unwrap_or(i32::MAX),
+            )
+            .ok()
+        });
+        Timeout {
+            handle,
+            _fire: closure,
+        }
+    }
+}
+
+impl Drop for Timeout {
+    fn drop(&mut self) {
+        if let (Some(h), Some(w)) = (self.handle, web_sys::window()) {
+            w.clear_timeout_with_handle(h);
+        }
+    }
+}
+
 /// Scrolls the page back to its top (a new screen starts at its title, not where the
 /// previous one was scrolled to).
 pub fn scroll_to_top() {

@@ -17,7 +17,7 @@ use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::session::{sim_presets, sim_variants, SimEdit, CUSTOM_PRESET};
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
-use crate::domain::sim::setup::knobs::CustomRun;
+use crate::domain::sim::setup::knobs::{CustomRun, Knob};
 use crate::domain::sim::Scenario;
 use crate::ui::simulate::compare::{RunLabel, SimCompare};
 use crate::ui::simulate::event_log::LogAnswer;
@@ -63,19 +63,15 @@ fn problems_of(
     jobs: Option<u64>,
     scenario: &str,
     settings: &CustomRun,
-    refused: bool,
+    refused: &[Knob],
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     if seed.is_none() {
         problems.push(Problem::Seed);
     }
     if scenario == CUSTOM_PRESET {
-        if refused {
-            problems.extend(
-                crate::ui::simulate::knobs::refused_knobs()
-                    .into_iter()
-                    .map(Problem::Refused),
-            );
+        if !refused.is_empty() {
+            problems.extend(refused.iter().copied().map(Problem::Refused));
         }
         if problems.is_empty() {
             problems.extend(settings.validate().into_iter().map(Problem::Knob));
@@ -145,6 +141,7 @@ fn run_callback(
     seed: Option<u64>,
     jobs: Option<u64>,
     settings: &CustomRun,
+    refused: Vec<Knob>,
 ) -> Callback<SubmitEvent> {
     let (status, session) = (screen.status.clone(), screen.session.clone());
     let settings = settings.clone();
@@ -157,7 +154,7 @@ fn run_callback(
         e.prevent_default();
         // Every field showing a refused value is named at once: the seed, and the knobs
         // (a refused knob holds its last good value; do not run that).
-        let problems = problems_of(seed, jobs, scenario, &settings, true);
+        let problems = problems_of(seed, jobs, scenario, &settings, &refused);
         if !problems.is_empty() {
             return status.set(RunStatus::Failed(problems));
         }
@@ -210,7 +207,14 @@ pub fn SimulateScreen() -> Html {
         &settings,
     );
 
-    let run = run_callback(&screen, spec.clone(), seed, jobs, &settings);
+    let run = run_callback(
+        &screen,
+        spec.clone(),
+        seed,
+        jobs,
+        &settings,
+        ctx.knobs_refused(),
+    );
     let cancel = {
         let (status, session) = (screen.status.clone(), screen.session.clone());
         let log_lost = screen.log_lost.clone();
@@ -230,7 +234,7 @@ pub fn SimulateScreen() -> Html {
 
     // Compare: A = what Run would run now; B = one of its alternatives (chosen in the domain).
     let compare = (scenario != LOAD_SCENARIO).then(|| {
-        let a_problems = problems_of(seed, jobs, scenario, &settings, false);
+        let a_problems = problems_of(seed, jobs, scenario, &settings, &[]);
         compare_section(scenario, variant, spec.clone(), a_problems)
     });
     let controls = html! {

@@ -259,6 +259,14 @@ fn field_reports_are_the_one_record_of_refused_values() {
         s.refused,
         vec![("knob-workers".into(), "bad workers".into())]
     );
+    // The knobs' reports are the simulator's record too: Run, Compare and the config download
+    // refuse while one shows a refused value, naming the knobs in their order.
+    use modality_advisor::domain::sim::setup::knobs::Knob;
+    assert_eq!(s.knobs_refused(), vec![Knob::Workers]);
+    let s2 = s.clone().after(refuse("knob-max-attempts", "bad attempts"));
+    assert_eq!(s2.knobs_refused(), vec![Knob::MaxAttempts, Knob::Workers]);
+    let s2 = s2.after(Action::FieldRefused("knob-workers".into(), None));
+    assert_eq!(s2.knobs_refused(), vec![Knob::MaxAttempts]);
     // Clearing what is not reported changes nothing.
     assert!(reduce(&s, Action::FieldRefused("base".into(), None)).is_none());
 }

@@ -69,6 +69,32 @@ fn the_worker_and_the_cli_do_not_import_the_page() {
 }
 
 #[test]
+fn only_the_browser_module_reaches_for_the_window() {
+    // Event handlers read their own event's target; the window (storage, timers, the
+    // document, the URL, workers, the clipboard) is ui/browser.rs's alone.
+    let banned = [
+        "web_sys::window",
+        "js_sys::global",
+        "local_storage",
+        "set_timeout",
+        "set_interval",
+    ];
+    let mut found = Vec::new();
+    for f in rust_files(&root().join("src/ui")) {
+        if f.ends_with("browser.rs") {
+            continue;
+        }
+        let code = code_of(&fs::read_to_string(&f).unwrap());
+        for b in banned {
+            if code.contains(b) {
+                found.push(format!("{} uses {b}", f.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
 fn long_files_say_why_at_their_top() {
     let mut long = Vec::new();
     for f in rust_files(&root().join("src")) {

@@ -200,8 +200,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let (phase, job, session) = (phase.clone(), job.clone(), session.clone());
         let (a, problems) = (props.a.clone(), props.a_problems.clone());
         let labels = (props.a_label.clone(), label_of(&props.a, chosen));
+        let refused = ctx.knobs_refused();
         Callback::from(move |_: MouseEvent| {
-            let refused = crate::ui::simulate::knobs::refused_knobs();
+            let refused = refused.clone();
             if !refused.is_empty() {
                 phase.set(Phase::Failed(
                     refused.into_iter().map(Problem::Refused).collect(),

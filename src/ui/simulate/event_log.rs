@@ -16,11 +16,11 @@ use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::results::log::LogEntry;
 use crate::domain::sim::runner::{LogRequest, RunView, MAX_SLICE};
+use crate::ui::browser;
 use crate::ui::state::AppContext;
 use rust_i18n::t;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Height of one row in CSS pixels (`.event-log li` in `static/style.css` must agree).
@@ -32,7 +32,7 @@ pub const PREFETCH: u64 = 150;
 /// Largest scroll range in pixels (browsers cap element heights at 17–33 million pixels).
 pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
 /// Quiet time after the last scroll before lines are asked for, in milliseconds.
-const DEBOUNCE_MS: i32 = 60;
+const DEBOUNCE_MS: u32 = 60;
 
 /// An answer from the worker about a run's log.
 #[derive(Debug, Clone, PartialEq)]
@@ -226,16 +226,12 @@ fn use_ask_missing(
     request: Option<Callback<LogRequest, bool>>,
     gone: UseStateHandle<bool>,
 ) {
-    let timer: Rc<RefCell<Option<i32>>> = use_mut_ref(|| None);
+    // The pending request: dropping it cancels it (a later position replaces it).
+    let timer: Rc<RefCell<Option<browser::Timeout>>> = use_mut_ref(|| None);
     // The last range asked for, so a pending request is not repeated on every render.
     let asked: Rc<RefCell<Option<(u64, u64, u64)>>> = use_mut_ref(|| None);
     use_effect_with((first, missing, id), move |&(first, missing, id)| {
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        if let Some(h) = timer.borrow_mut().take() {
-            window.clear_timeout_with_handle(h);
-        }
+        timer.borrow_mut().take();
         if !missing {
             return;
         }
@@ -248,7 +244,7 @@ fn use_ask_missing(
         if *asked.borrow() == Some(key) {
             return;
         }
-        let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let fire = move || {
             *asked.borrow_mut() = Some(key);
             let sent = request.is_some_and(|r| {
                 r.emit(LogRequest {
@@ -260,12 +256,8 @@ fn use_ask_missing(
             if !sent {
                 gone.set(true);
             }
-        });
-        if let Ok(h) = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), DEBOUNCE_MS)
-        {
-            *timer.borrow_mut() = Some(h);
-        }
+        };
+        *timer.borrow_mut() = Some(browser::Timeout::new(DEBOUNCE_MS, fire));
     });
 }
 

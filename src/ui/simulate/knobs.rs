@@ -136,7 +136,13 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         Callback::from(move |_| onreset.emit(()))
     };
     let file_name = format!("modality-advisor-sim-seed-{}.json", props.seed.unwrap_or(0));
-    let download = download_callback(c, props.seed, &download_error, &file_name);
+    let download = download_callback(
+        c,
+        props.seed,
+        ctx.knobs_refused(),
+        &download_error,
+        &file_name,
+    );
     // The file would not validate: say why the button is off (the seed field and the
     // findings show the details).
     let blocked = !findings.is_empty() || props.seed.is_none();
@@ -249,6 +255,7 @@ fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
 fn download_callback(
     c: &CustomRun,
     seed: Option<u64>,
+    refused: Vec<Knob>,
     download_error: &UseStateHandle<Option<DownloadRefused>>,
     name: &str,
 ) -> Callback<MouseEvent> {
@@ -256,7 +263,7 @@ fn download_callback(
     Callback::from(move |_| {
         // Never a file that differs from the screen: a field showing a refused value
         // (the settings hold its last good value), a finding or a bad seed refuse it.
-        let knobs = refused_knobs();
+        let knobs = refused.clone();
         let refused = if !knobs.is_empty() {
             Some(DownloadRefused::Refused(knobs))
         } else if let Some(f) = c.validate().into_iter().next() {
@@ -310,27 +317,4 @@ enum DownloadRefused {
     Seed,
     /// The browser refused the download (its own words).
     Browser(String),
-}
-
-/// Every knob whose field shows a refused value (`aria-invalid="true"` on the field with
-/// DOM id `knob-{id}`), in [`Knob::ALL`] order: its settings then hold the last good value,
-/// which must not run or download as if the user had typed it. Empty when none (or outside
-/// a browser page).
-pub fn refused_knobs() -> Vec<Knob> {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return Vec::new();
-    };
-    Knob::ALL
-        .into_iter()
-        .filter(|k| {
-            doc.get_element_by_id(&format!("knob-{}", k.id()))
-                .and_then(|el| el.get_attribute("aria-invalid"))
-                .is_some_and(|v| v == "true")
-        })
-        .collect()
-}
-
-/// Whether a knob field shows a refused value (see [`refused_knobs`]).
-pub fn knob_refused() -> bool {
-    !refused_knobs().is_empty()
 }
