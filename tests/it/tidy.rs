@@ -111,6 +111,41 @@ fn long_files_say_why_at_their_top() {
     );
 }
 
+/// Functions longer than this many lines are too long to hold in the head.
+const MAX_FN_LINES: usize = 120;
+
+#[test]
+fn functions_fit_in_the_head() {
+    let mut long = Vec::new();
+    for f in rust_files(&root().join("src")) {
+        let text = fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = &line[..line.len() - trimmed.len()];
+            let head = trimmed
+                .trim_start_matches("pub ")
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("const ")
+                .trim_start_matches("async ");
+            if !head.starts_with("fn ") || line.trim_end().ends_with(';') {
+                continue;
+            }
+            // A function ends at the first `}` at its own indentation.
+            let close = format!("{indent}}}");
+            if let Some(n) = lines[i + 1..].iter().position(|l| *l == close) {
+                if n + 2 > MAX_FN_LINES {
+                    long.push(format!("{}:{}: {} lines", f.display(), i + 1, n + 2));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FN_LINES} lines: {long:#?}"
+    );
+}
+
 #[test]
 fn files_are_named_for_features_not_work_rounds() {
     let mut bad = Vec::new();
