@@ -41,11 +41,13 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-#[test]
-fn the_domain_knows_nothing_of_the_browser() {
-    let banned = ["yew::", "web_sys::", "gloo", "js_sys::", "wasm_bindgen"];
+/// Where the files under `dir` (but `except`) use one of `banned`, as "file uses name".
+fn uses(dir: &str, banned: &[&str], except: Option<&str>) -> Vec<String> {
     let mut found = Vec::new();
-    for f in rust_files(&root().join("src/domain")) {
+    for f in rust_files(&root().join(dir)) {
+        if except.is_some_and(|e| f.ends_with(e)) {
+            continue;
+        }
         let code = code_of(&fs::read_to_string(&f).unwrap());
         for b in banned {
             if code.contains(b) {
@@ -53,6 +55,13 @@ fn the_domain_knows_nothing_of_the_browser() {
             }
         }
     }
+    found
+}
+
+#[test]
+fn the_domain_knows_nothing_of_the_browser() {
+    let banned = ["yew::", "web_sys::", "gloo", "js_sys::", "wasm_bindgen"];
+    let found = uses("src/domain", &banned, None);
     assert!(found.is_empty(), "{found:#?}");
 }
 
@@ -79,18 +88,7 @@ fn only_the_browser_module_reaches_for_the_window() {
         "set_timeout",
         "set_interval",
     ];
-    let mut found = Vec::new();
-    for f in rust_files(&root().join("src/ui")) {
-        if f.ends_with("browser.rs") {
-            continue;
-        }
-        let code = code_of(&fs::read_to_string(&f).unwrap());
-        for b in banned {
-            if code.contains(b) {
-                found.push(format!("{} uses {b}", f.display()));
-            }
-        }
-    }
+    let found = uses("src/ui", &banned, Some("browser.rs"));
     assert!(found.is_empty(), "{found:#?}");
 }
 

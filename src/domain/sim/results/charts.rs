@@ -423,23 +423,7 @@ fn attempts_chart(
         },
         Slots::Categories(&names),
         Layout::Stacked,
-        &[
-            Bars {
-                name: &att_names[0],
-                key: "done",
-                values: &cols[0],
-            },
-            Bars {
-                name: &att_names[1],
-                key: "dead",
-                values: &cols[1],
-            },
-            Bars {
-                name: &att_names[2],
-                key: "other",
-                values: &cols[2],
-            },
-        ],
+        &stacked3(&att_names, ["done", "dead", "other"], &cols),
     )
 }
 
@@ -563,23 +547,21 @@ fn calls_chart(
                 count: bars_n,
             },
             Layout::Stacked,
-            &[
-                Bars {
-                    name: &call_names[0],
-                    key: "ok",
-                    values: &rates[0],
-                },
-                Bars {
-                    name: &call_names[1],
-                    key: "busy",
-                    values: &rates[1],
-                },
-                Bars {
-                    name: &call_names[2],
-                    key: "failed",
-                    values: &rates[2],
-                },
-            ],
+            &stacked3(&call_names, ["ok", "busy", "failed"], &rates),
         )
     }
+}
+
+/// The three stacked series of a chart: `names[i]` in the legend, class `s-<keys[i]>`,
+/// `values[i]` one value per slot.
+fn stacked3<'a, V: AsRef<[f64]>>(
+    names: &'a [String; 3],
+    keys: [&'a str; 3],
+    values: &'a [V; 3],
+) -> [Bars<'a>; 3] {
+    [0, 1, 2].map(|i| Bars {
+        name: &names[i],
+        key: keys[i],
+        values: values[i].as_ref(),
+    })
 }
