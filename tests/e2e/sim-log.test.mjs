@@ -147,6 +147,19 @@ test('after a cancel, the previous result keeps its first lines and says where t
   await page.waitForSelector('[data-log-gone]');
   await scrollTo(page, 0);
   assert.match((await rows(page))[0].text, /job#1 work 0\/\d+: enqueued$/);
+  // Only the lines sent with the result scroll now: at the end, every row is a real line
+  // (no "…" waiting for a worker that is gone), the last one the 200th.
+  const bottom = await page.$eval('.event-log', (el) => el.scrollHeight);
+  await page.$eval('.event-log', (el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, bottom);
+  await page.waitForFunction(() => {
+    const el = document.querySelector('.event-log');
+    const lis = [...el.querySelectorAll('li')];
+    return Math.abs(el.scrollTop - (el.scrollHeight - el.clientHeight)) < 2
+      && lis.length > 0 && lis.at(-1).dataset.line === '199';
+  }, null, { timeout: 5_000 });
+  const end = await rows(page);
+  assert.ok(end.length > 0 && end.every((r) => !r.pending), JSON.stringify(end.filter((r) => r.pending).slice(0, 3)));
+  assert.equal(end.at(-1).line, 199);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

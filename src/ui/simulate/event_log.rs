@@ -107,8 +107,13 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let boxref = use_node_ref();
     let gone = use_state(|| false);
     let v = &props.view;
-    let total = v.log_total;
     let id = v.run_id;
+    // With no worker to ask (stopped by a cancel, or gone), only the lines sent with the
+    // result can be read: the box then scrolls over those alone, never over rows of "…"
+    // that cannot fill in.
+    let head = v.log_head.len() as u64;
+    let cut = (*gone || props.lost) && v.log_total > head;
+    let total = if cut { head } else { v.log_total };
 
     // A new run starts at the top.
     {
@@ -182,14 +187,12 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     };
     let full = total as f64 * ROW_PX;
     let spacer = (full.min(MAX_SCROLL_PX) - ROWS as f64 * ROW_PX).max(0.0);
-    let head = v.log_head.len() as u64;
-    let cut = (*gone || props.lost) && total > head;
     let note = cut.then(|| {
         html! { <p class="hint" data-log-gone="true">{ t!("sim-log.ui.gone", locale = l) }</p> }
     });
     html! {
         <div class="event-log-wrap">
-            { log_total(total, head, cut, l) }
+            { log_total(v.log_total, head, cut, l) }
             <p class="scroll-hint" data-scroll-hint="log">{ t!("ui.scroll-hint.log", locale = l) }</p>
             <div class="event-log" ref={boxref} {onscroll} tabindex="0" role="log"
                 aria-label={t!("sim.ui.log", locale = l).into_owned()}>
