@@ -114,15 +114,17 @@ fn shown(c: &CustomRun, knob: Knob, lang: Lang) -> String {
 /// The knobs of "Your settings", grouped, with reset and download.
 #[component]
 pub fn SimKnobs(props: &SimKnobsProps) -> Html {
-    let Some(ctx) = use_context::<crate::ui::state::AppContext>() else {
+    // Hooks first, every render in the same order.
+    let ctx = use_context::<crate::ui::state::AppContext>();
+    // Why the last download was refused, worded when shown (follows the language).
+    let download_error = use_state(|| None::<DownloadRefused>);
+    let Some(ctx) = ctx else {
         return Html::default();
     };
     let lang = ctx.lang;
     let l = lang.code();
     let c = &props.value;
     let findings = c.validate();
-    // Why the last download was refused, worded when shown (follows the language).
-    let download_error = use_state(|| None::<DownloadRefused>);
 
     let note = if !props.has_sheet {
         Some(t!("knobs.ui.no-sheet", locale = l).into_owned())
