@@ -370,25 +370,9 @@ fn seed_field(
     edit: &Callback<SimEdit>,
     lang: Lang,
 ) -> Html {
-    let oninput = {
-        let (raw, edit) = (raw.clone(), edit.clone());
-        Callback::from(move |e: InputEvent| {
-            let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Some(n) = parse_whole(&text) {
-                edit.emit(SimEdit::Seed(n));
-            }
-            raw.set(text)
-        })
-    };
+    let label = t!("sim.ui.seed", locale = lang.code()).into_owned();
     let error = refused.then(|| seed_error(lang));
-    html! {
-        <div class="sfield" data-field="seed">
-            <label for="seed">{ t!("sim.ui.seed", locale = lang.code()) }</label>
-            <input id="seed" type="text" inputmode="numeric" autocomplete="off" value={(**raw).clone()}
-                {oninput} aria-invalid={error.is_some().to_string()} />
-            <div class="slot">{ error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
-        </div>
-    }
+    whole_field("seed", label, raw, error, edit, |n| Some(SimEdit::Seed(n)))
 }
 
 /// The load preset's job count field.
@@ -398,21 +382,38 @@ fn jobs_field(
     edit: &Callback<SimEdit>,
     lang: Lang,
 ) -> Html {
+    let label = t!("sim.ui.jobs-count", locale = lang.code()).into_owned();
+    let error = refused.then(|| Problem::Jobs.text(lang));
+    whole_field("jobs", label, raw, error, edit, |n| {
+        (1..=MAX_LOAD_JOBS).contains(&n).then_some(SimEdit::Jobs(n))
+    })
+}
+
+/// A whole-number field with DOM id `id`: keeps the text as typed in `raw`, emits the edit
+/// `accept` makes of a number it takes (read by the domain's `parse_whole`), and shows
+/// `error` below it.
+fn whole_field(
+    id: &'static str,
+    label: String,
+    raw: &UseStateHandle<String>,
+    error: Option<String>,
+    edit: &Callback<SimEdit>,
+    accept: impl Fn(u64) -> Option<SimEdit> + 'static,
+) -> Html {
     let oninput = {
         let (raw, edit) = (raw.clone(), edit.clone());
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            if let Some(n) = parse_whole(&text).filter(|n| (1..=MAX_LOAD_JOBS).contains(n)) {
-                edit.emit(SimEdit::Jobs(n));
+            if let Some(change) = parse_whole(&text).and_then(&accept) {
+                edit.emit(change);
             }
             raw.set(text)
         })
     };
-    let error = refused.then(|| Problem::Jobs.text(lang));
     html! {
-        <div class="sfield" data-field="jobs">
-            <label for="jobs">{ t!("sim.ui.jobs-count", locale = lang.code()) }</label>
-            <input id="jobs" type="text" inputmode="numeric" autocomplete="off" value={(**raw).clone()}
+        <div class="sfield" data-field={id}>
+            <label for={id}>{ label }</label>
+            <input {id} type="text" inputmode="numeric" autocomplete="off" value={(**raw).clone()}
                 {oninput} aria-invalid={error.is_some().to_string()} />
             <div class="slot">{ error.map(|e| html! { <p class="error" role="alert">{ e }</p> }) }</div>
         </div>
