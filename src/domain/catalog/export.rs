@@ -1,0 +1,1 @@
+//! The whole catalog as one document: Markdown, CSV, TSV, JSON.

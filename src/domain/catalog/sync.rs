@@ -1,0 +1,254 @@
+//! Two tabs, one storage: the catalog as the browser keeps it ([`Stored`], with revision
+//! numbers) and the three-way merge every write goes through ([`sync`]).
+//!
+//! A tab remembers what storage held when it last read or wrote it (its *base*). Before it
+//! writes, it reads storage again and merges per process:
+//!
+//! | this tab changed it (vs base) | another tab did (revision moved) | result |
+//! |---|---|---|
+//! | no | no / yes | storage's version (another tab's edit arrives here) |
+//! | yes | no | this tab's version, at the new revision |
+//! | yes | yes, to the same work | storage's version |
+//! | yes | yes, differently | **conflict**: storage keeps the other tab's work, this tab keeps its own on screen, nothing is written for that process until the user chooses |
+//!
+//! The process open in this tab is protected the same way when only the other tab changed
+//! it: it is not swapped under the user's eyes, it becomes a conflict the user resolves
+//! ("reload that process" or "keep mine"). Conflicting processes are *held*: left out of
+//! every write until resolved. The catalog's name and order merge likewise (this tab's order
+//! wins when it changed it; processes only the other tab has are kept, appended).
+
+use crate::domain::catalog::{Catalog, Process, ProcessId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The storage format written by this build (`store_version`).
+pub const STORE_VERSION: u32 = 1;
+
+/// The catalog as local storage keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stored {
+    /// Always [`STORE_VERSION`].
+    pub store_version: u32,
+    /// Bumped by every write (0: never written).
+    pub revision: u64,
+    /// Per process, the revision of the write that last changed it.
+    pub revisions: BTreeMap<ProcessId, u64>,
+    /// The revision of the write that last changed the catalog's name or order.
+    pub order_revision: u64,
+    /// The process last open in this browser (a reload opens it again).
+    pub open: Option<ProcessId>,
+    /// The catalog itself.
+    pub catalog: Catalog,
+}
+
+impl Stored {
+    /// What a browser that has stored nothing yet starts from: `catalog` at revision 0.
+    pub fn initial(catalog: Catalog) -> Stored {
+        Stored {
+            store_version: STORE_VERSION,
+            revision: 0,
+            revisions: catalog
+                .processes
+                .iter()
+                .map(|p| (p.id.clone(), 0))
+                .collect(),
+            order_revision: 0,
+            open: None,
+            catalog,
+        }
+    }
+
+    /// As JSON (plain strings and numbers: serialising cannot fail).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what storage holds; `None` when it is not this format (another version, broken
+    /// JSON, or a catalog that does not check out: [`super::check::check_catalog`]).
+    pub fn from_json(json: &str) -> Option<Stored> {
+        let s: Stored = serde_json::from_str(json).ok()?;
+        if s.store_version != STORE_VERSION {
+            return None;
+        }
+        super::check::check_catalog(&s.catalog).ok()?;
+        Some(s)
+    }
+
+    fn rev(&self, id: &ProcessId) -> Option<u64> {
+        self.revisions.get(id).copied()
+    }
+}
+
+/// What [`sync`] decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Synced {
+    /// What to write to storage; `None` when storage already holds everything this tab may
+    /// write (nothing changed here, or only held processes did).
+    pub write: Option<Stored>,
+    /// What storage holds once `write` is written: the tab's new base.
+    pub base: Stored,
+    /// What the tab shows: the merged catalog, with held processes as this tab has them.
+    pub catalog: Catalog,
+    /// Processes this tab holds back (earlier conflicts still unresolved, and new ones), in
+    /// catalog order: changed here and elsewhere, or changed elsewhere while open here.
+    pub held: Vec<ProcessId>,
+}
+
+/// Merges this tab's catalog (`mine`) with what storage holds now (`stored`; `None` when
+/// storage holds nothing readable: this tab's work is written whole), given what storage held
+/// when this tab last synced (`base`). `held` are the processes already in conflict, `open`
+/// the process on screen in this tab (protected from silent replacement). Processes this tab
+/// changed get `updated_ms = now_ms` (Unix milliseconds, from the caller's clock).
+pub fn sync(
+    stored: Option<&Stored>,
+    base: &Stored,
+    mine: &Catalog,
+    held: &[ProcessId],
+    open: Option<&ProcessId>,
+    now_ms: u64,
+) -> Synced {
+    let theirs = stored.unwrap_or(base);
+    let next_rev = theirs.revision.max(base.revision) + 1;
+    let mut ids: Vec<&ProcessId> = Vec::new();
+    for p in mine
+        .processes
+        .iter()
+        .chain(&theirs.catalog.processes)
+        .chain(&base.catalog.processes)
+    {
+        if !ids.contains(&&p.id) {
+            ids.push(&p.id);
+        }
+    }
+    let mut result: BTreeMap<ProcessId, (Process, u64)> = BTreeMap::new();
+    let mut shown: BTreeMap<ProcessId, Process> = BTreeMap::new();
+    let mut now_held = Vec::new();
+    for id in ids {
+        let (b, m, t) = (base.catalog.get(id), mine.get(id), theirs.catalog.get(id));
+        let mine_changed = !same(b, m);
+        let theirs_changed = base.rev(id) != theirs.rev(id) || b.is_some() != t.is_some();
+        let keep_theirs = |result: &mut BTreeMap<ProcessId, (Process, u64)>| {
+            if let (Some(t), Some(rev)) = (t, theirs.rev(id)) {
+                result.insert(id.clone(), (t.clone(), rev));
+            }
+        };
+        let conflict = held.contains(id)
+            || (mine_changed && theirs_changed && !same(m, t))
+            || (!mine_changed && theirs_changed && open == Some(id) && m.is_some());
+        if conflict {
+            keep_theirs(&mut result);
+            match m {
+                Some(m) => {
+                    shown.insert(id.clone(), m.clone());
+                    now_held.push(id.clone());
+                }
+                // Deleted here, edited elsewhere: the edit wins and comes back.
+                None => {
+                    if let Some(t) = t {
+                        shown.insert(id.clone(), t.clone());
+                    }
+                }
+            }
+        } else if mine_changed && !theirs_changed {
+            if let Some(m) = m {
+                let mut m = m.clone();
+                m.updated_ms = now_ms;
+                shown.insert(id.clone(), m.clone());
+                result.insert(id.clone(), (m, next_rev));
+            }
+        } else {
+            keep_theirs(&mut result);
+            if let Some(t) = t {
+                shown.insert(id.clone(), t.clone());
+            }
+        }
+    }
+    let order_changed_here = mine.name != base.catalog.name || order(mine) != order(&base.catalog);
+    let (name, first) = if order_changed_here {
+        (mine.name.clone(), mine)
+    } else {
+        (theirs.catalog.name.clone(), &theirs.catalog)
+    };
+    let ordered = |keys: Vec<&ProcessId>| -> Vec<ProcessId> {
+        let mut out: Vec<ProcessId> = Vec::new();
+        for id in order(first)
+            .into_iter()
+            .chain(order(&theirs.catalog))
+            .chain(keys)
+        {
+            if !out.contains(id) {
+                out.push(id.clone());
+            }
+        }
+        out
+    };
+    let result_order: Vec<ProcessId> = ordered(result.keys().collect())
+        .into_iter()
+        .filter(|id| result.contains_key(id))
+        .collect();
+    let shown_order: Vec<ProcessId> = ordered(shown.keys().collect())
+        .into_iter()
+        .filter(|id| shown.contains_key(id))
+        .collect();
+    let written = Stored {
+        store_version: super::sync::STORE_VERSION,
+        revision: next_rev,
+        revisions: result.iter().map(|(id, (_, r))| (id.clone(), *r)).collect(),
+        order_revision: if order_changed_here {
+            next_rev
+        } else {
+            theirs.order_revision
+        },
+        open: open.cloned().or_else(|| theirs.open.clone()),
+        catalog: Catalog {
+            catalog_version: mine.catalog_version,
+            name: name.clone(),
+            processes: result_order
+                .iter()
+                .filter_map(|id| result.get(id).map(|(p, _)| p.clone()))
+                .collect(),
+        },
+    };
+    let needed = written.catalog != theirs.catalog
+        || written.revisions != theirs.revisions
+        || stored.is_none()
+        || written.open != theirs.open;
+    let (write, base) = if needed {
+        (Some(written.clone()), written)
+    } else {
+        (None, theirs.clone())
+    };
+    let catalog = Catalog {
+        catalog_version: mine.catalog_version,
+        name,
+        processes: shown_order
+            .iter()
+            .filter_map(|id| shown.get(id).cloned())
+            .collect(),
+    };
+    let held = catalog
+        .processes
+        .iter()
+        .map(|p| p.id.clone())
+        .filter(|id| now_held.contains(id))
+        .collect();
+    Synced {
+        write,
+        base,
+        catalog,
+        held,
+    }
+}
+
+fn same(a: Option<&Process>, b: Option<&Process>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.same_work(b),
+        _ => false,
+    }
+}
+
+fn order(c: &Catalog) -> Vec<&ProcessId> {
+    c.processes.iter().map(|p| &p.id).collect()
+}
