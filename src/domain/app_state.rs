@@ -10,6 +10,11 @@
 //! (`ui::state`, a thin adapter) and does the effects around it (saving the session, the
 //! URL fragment, focus).
 
+mod catalog;
+
+pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping};
+
+use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
 use crate::domain::place::Place;
 use crate::domain::session::{Session, SimChoice, SimEdit, CUSTOM_PRESET};
@@ -32,6 +37,8 @@ pub enum Screen {
     Sheet,
     /// The queue simulator.
     Simulate,
+    /// The catalog: every process of the system.
+    Catalog,
 }
 
 /// A message about the sheet as a whole (import, copy, download, print). Kept as a value and
@@ -154,6 +161,22 @@ pub struct AppState {
     /// the sheet's checks panel lists those of the sheet ([`AppState::sheet_refused`]) and
     /// outputs are refused while there are any ([`AppState::check_output`]).
     pub refused: Vec<(String, String)>,
+    /// Every process of the system. The open one's entry is brought up to date from the
+    /// fields above by [`AppState::catalog_now`].
+    pub catalog: Catalog,
+    /// The process the questions, the sheet and "Your settings" work on (`None`: none open).
+    pub open: Option<ProcessId>,
+    /// Processes held back from storage: changed here and in another tab, or changed in
+    /// another tab while open here ([`crate::domain::catalog::sync`]); the user resolves each.
+    pub held: Vec<ProcessId>,
+    /// Whether storage keeps the catalog, or it lives in memory only.
+    pub keeping: Keeping,
+    /// Whether the user hid the "nothing will be kept" notice.
+    pub keeping_dismissed: bool,
+    /// The last message about the catalog.
+    pub catalog_notice: Option<CatalogNotice>,
+    /// What the last delete or import can put back.
+    pub undo_catalog: Option<Box<CatalogUndo>>,
 }
 
 /// What the user can do.
@@ -201,6 +224,8 @@ pub enum Action {
     /// A form field (DOM id) shows a value it refused, with this message (in the page's
     /// language); `None`: it no longer does (accepted, or gone).
     FieldRefused(String, Option<String>),
+    /// Something done to the catalog of processes.
+    Catalog(CatalogAction),
 }
 
 impl AppState {
@@ -220,6 +245,13 @@ impl AppState {
             sim: SimChoice::default(),
             before_load: None,
             refused: Vec::new(),
+            catalog: Catalog::default(),
+            open: None,
+            held: Vec::new(),
+            keeping: Keeping::default(),
+            keeping_dismissed: false,
+            catalog_notice: None,
+            undo_catalog: None,
         }
     }
 
@@ -307,6 +339,7 @@ impl AppState {
         match self.screen {
             Screen::Sheet if self.sheet.is_some() => Place::Sheet,
             Screen::Simulate => Place::Simulate,
+            Screen::Catalog => Place::Catalog,
             _ => self
                 .current_question()
                 .map_or(Place::Result, Place::Question),
@@ -322,11 +355,20 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::FieldRefused(id, message) => return field_refused(state, id, message),
         Action::GoTo(Place::Sheet) => return reduce(state, Action::OpenSheet),
         Action::GoTo(Place::Simulate) => return reduce(state, Action::ShowSimulate),
+        Action::GoTo(Place::Catalog) => return reduce(state, Action::Catalog(CatalogAction::Show)),
         _ => state.clone(),
     };
     // Language and simulator choices are not the user's doing on the questions (a restored
     // session sets them too): focus stays put.
-    if !matches!(action, Action::SetLang(_) | Action::SetSim(_)) {
+    let from_elsewhere = matches!(
+        action,
+        Action::Catalog(
+            CatalogAction::Synced(..)
+                | CatalogAction::StorageRefused(_)
+                | CatalogAction::DismissKeeping
+        )
+    );
+    if !matches!(action, Action::SetLang(_) | Action::SetSim(_)) && !from_elsewhere {
         s.interacted = true;
     }
     match action {
@@ -357,7 +399,14 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::GoTo(place) => go_to(&mut s, place),
         Action::OpenSheet => {
             if let Some(decision) = Decision::from_answers(&s.answers) {
-                s.sheet = Some(for_decision(s.sheet.as_ref(), decision, s.lang));
+                let mut sheet = for_decision(s.sheet.as_ref(), decision, s.lang);
+                if sheet.process.process_name.trim().is_empty() {
+                    // A new sheet takes the process's name from the catalog.
+                    if let Some(p) = s.open.as_ref().and_then(|id| s.catalog.get(id)) {
+                        sheet.process.process_name = p.name.clone();
+                    }
+                }
+                s.sheet = Some(sheet);
                 s.screen = Screen::Sheet;
                 s.editing = None;
             }
@@ -376,6 +425,7 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::SimResult(v) => s.sim_result = Some(v),
         Action::SetSim(edit) => s.sim = s.sim.apply(edit),
         Action::FieldRefused(..) => {}
+        Action::Catalog(a) => catalog::reduce_catalog(&mut s, a),
     }
     Some(s)
 }
@@ -433,7 +483,7 @@ fn go_to(s: &mut AppState, place: Place) {
             // An answered question opens for a change; the pending one is just shown.
             s.editing = on_path.then_some(q);
         }
-        Place::Result | Place::Sheet | Place::Simulate => s.editing = None,
+        Place::Result | Place::Sheet | Place::Simulate | Place::Catalog => s.editing = None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! move between questions and screens instead of leaving the app.
 //!
 //! Fragments: `#q/<question id>` (a question, e.g. `#q/needs-result-now`), `#result`,
-//! `#sheet`, `#simulate`. Anything else parses to `None` and is ignored.
+//! `#sheet`, `#simulate`, `#catalog`. Anything else parses to `None` and is ignored.
 
 use crate::domain::QuestionId;
 
@@ -17,6 +17,8 @@ pub enum Place {
     Sheet,
     /// The simulator.
     Simulate,
+    /// The catalog of the system's processes.
+    Catalog,
 }
 
 impl Place {
@@ -27,6 +29,7 @@ impl Place {
             Place::Result => "#result".to_owned(),
             Place::Sheet => "#sheet".to_owned(),
             Place::Simulate => "#simulate".to_owned(),
+            Place::Catalog => "#catalog".to_owned(),
         }
     }
 
@@ -38,6 +41,7 @@ impl Place {
             "result" => Some(Place::Result),
             "sheet" => Some(Place::Sheet),
             "simulate" => Some(Place::Simulate),
+            "catalog" => Some(Place::Catalog),
             _ => f
                 .strip_prefix("q/")
                 .and_then(|id| QuestionId::parse(id).ok())
