@@ -4,6 +4,7 @@
 pub mod app;
 pub mod browser;
 pub mod decide;
+pub mod keeper;
 pub mod sheet;
 pub mod simulate;
 pub mod state;

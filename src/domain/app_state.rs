@@ -17,7 +17,7 @@ pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping};
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
 use crate::domain::place::Place;
-use crate::domain::session::{Session, SimChoice, SimEdit, CUSTOM_PRESET};
+use crate::domain::session::{SimChoice, SimEdit, CUSTOM_PRESET};
 use crate::domain::sheet::edit::SheetEdit;
 use crate::domain::sheet::import::ImportError;
 use crate::domain::sheet::inputs;
@@ -253,35 +253,6 @@ impl AppState {
             catalog_notice: None,
             undo_catalog: None,
         }
-    }
-
-    /// A state in `lang` continuing a saved session (answers, sheet, screen).
-    pub fn restored(lang: Lang, session: Option<Session>) -> AppState {
-        let mut s = AppState::new(lang);
-        if let Some(saved) = session {
-            s.answers = saved.answers();
-            let decided = s.evaluation().outcome().is_some();
-            s.sheet = saved.sheet;
-            s.sim = saved.sim.unwrap_or_default();
-            if saved.on_sheet && decided && s.sheet.is_some() {
-                s.screen = Screen::Sheet;
-            } else if saved.on_simulate {
-                s.screen = Screen::Simulate;
-            }
-        }
-        s
-    }
-
-    /// What is saved between visits.
-    pub fn session(&self) -> Session {
-        let mut session = Session::new(
-            &self.answers,
-            self.sheet.as_ref(),
-            self.screen == Screen::Sheet,
-        );
-        session.on_simulate = self.screen == Screen::Simulate;
-        session.sim = Some(self.sim.clone());
-        session
     }
 
     /// The evaluation of the current answers.

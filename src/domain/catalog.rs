@@ -86,8 +86,14 @@ pub struct Process {
     pub outcome: Option<Outcome>,
     /// The job definition sheet, once opened.
     pub sheet: Option<JobSheet>,
-    /// The simulator's choices (`None`: the defaults).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The simulator's choices (`None`: the defaults). A convenience, read leniently: parts
+    /// that no longer check out take their defaults ([`SimChoice::from_value`]) and never
+    /// make the process, or the catalog, unreadable.
+    #[serde(
+        default,
+        deserialize_with = "crate::domain::session::lenient_sim",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub sim: Option<SimChoice>,
 }
 

@@ -6,9 +6,10 @@ use crate::ui::browser;
 use crate::ui::decide::flowchart::Chart;
 use crate::ui::decide::result::ResultCard;
 use crate::ui::decide::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
+use crate::ui::keeper;
 use crate::ui::sheet::SheetScreen;
 use crate::ui::simulate::SimulateScreen;
-use crate::ui::state::{Action, AppContext, AppState, Screen};
+use crate::ui::state::{Action, AppContext, Screen};
 use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -16,8 +17,14 @@ use yew::prelude::*;
 /// The whole app.
 #[component]
 pub fn App() -> Html {
+    // Where the page starts: the stored catalog, an older build's session, or a new process.
+    let booted = use_memo((), |_| keeper::boot(browser::initial_lang()));
+    let base: keeper::Base = {
+        let booted = booted.clone();
+        use_mut_ref(move || booted.1.clone())
+    };
     let state = use_reducer(|| {
-        let restored = AppState::restored(browser::initial_lang(), browser::load_session());
+        let restored = booted.0.clone();
         // A URL naming a place (a reload, a bookmark) opens there when it still exists.
         match Place::parse(&browser::location_fragment()) {
             Some(place) => {
@@ -30,8 +37,8 @@ pub fn App() -> Html {
     });
     let lang = state.lang;
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
-    // Save what the user has done so a reload loses nothing.
-    use_effect_with(state.session(), browser::save_session);
+    // Save what the user has done so a reload loses nothing, merged with other tabs' work.
+    keeper::use_keeper(&state, &base);
     // Back / Forward move between questions and screens: each place is a history entry.
     // `moved` is set while the reducer follows the history, so following it adds no entry.
     let moved = use_mut_ref(|| true); // the first check corrects the fragment in place
@@ -118,6 +125,7 @@ pub fn App() -> Html {
                 </div>
                 <LangSwitch />
             </header>
+            <keeper::KeepNotices base={base.clone()} />
             <Nav />
             <div class="slot">{ body }</div>
             <main class="main sheet-main" id="sim-main" hidden={state.screen != Screen::Simulate}>

@@ -8,6 +8,8 @@ use crate::domain::Lang;
 
 const LANG_KEY: &str = "modality-advisor.lang";
 const SESSION_KEY: &str = "modality-advisor.session";
+const CATALOG_KEY: &str = "modality-advisor.catalog";
+const OPEN_KEY: &str = "modality-advisor.open";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -111,17 +113,124 @@ pub fn print() {
     }
 }
 
-/// The session saved by an earlier visit, if any and if it still checks out.
-pub fn load_session() -> Option<crate::domain::session::Session> {
-    let text = storage()?.get_item(SESSION_KEY).ok().flatten()?;
-    crate::domain::session::Session::from_json(&text)
+/// The single-process session saved by builds before the catalog (kept where it is: the
+/// catalog is written under its own key, so going back to an older build loses nothing).
+pub fn saved_session_text() -> Option<String> {
+    storage()?.get_item(SESSION_KEY).ok().flatten()
 }
 
-/// Saves the session so a reload loses nothing. Silently does nothing where storage is
-/// unavailable or full.
-pub fn save_session(session: &crate::domain::session::Session) {
+/// Why local storage cannot be used, in the browser's words (blocked in a cross-site frame,
+/// disabled, private mode).
+fn storage_or_why() -> Result<web_sys::Storage, String> {
+    let window = web_sys::window().ok_or_else(|| "no window".to_owned())?;
+    match window.local_storage() {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => Err("localStorage is not available".to_owned()),
+        Err(e) => Err(js_message(&e)),
+    }
+}
+
+fn js_message(e: &wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the browser refused".to_owned())
+}
+
+/// The catalog as stored (`None`: nothing stored yet).
+///
+/// # Errors
+/// The browser's words when storage cannot be read (blocked, disabled, throwing).
+pub fn read_catalog_text() -> Result<Option<String>, String> {
+    storage_or_why()?
+        .get_item(CATALOG_KEY)
+        .map_err(|e| js_message(&e))
+}
+
+/// Stores the catalog.
+///
+/// # Errors
+/// The browser's words when storage refuses (full, blocked, disabled).
+pub fn write_catalog_text(text: &str) -> Result<(), String> {
+    storage_or_why()?
+        .set_item(CATALOG_KEY, text)
+        .map_err(|e| js_message(&e))
+}
+
+/// Keeps a stored catalog this build cannot read (another version, damaged) under a key of its
+/// own before anything is written over it, so nothing a user had is destroyed.
+pub fn set_aside_catalog_text(text: &str) {
     if let Some(s) = storage() {
-        let _ = s.set_item(SESSION_KEY, &session.to_json());
+        let _ = s.set_item(&format!("{CATALOG_KEY}.unreadable"), text);
+    }
+}
+
+/// The process this tab had open (session storage: a reload of this tab opens it again, a
+/// new tab starts from the catalog).
+pub fn open_process_id() -> Option<String> {
+    web_sys::window()?
+        .session_storage()
+        .ok()
+        .flatten()?
+        .get_item(OPEN_KEY)
+        .ok()
+        .flatten()
+}
+
+/// Remembers the process this tab has open (nothing where session storage is refused).
+pub fn remember_open_process(id: Option<&str>) {
+    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = match id {
+            Some(id) => s.set_item(OPEN_KEY, id),
+            None => s.remove_item(OPEN_KEY),
+        };
+    }
+}
+
+/// The time now, Unix milliseconds.
+pub fn now_ms() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
+}
+
+/// A random number for new ids (not for anything secret).
+pub fn random_seed() -> u64 {
+    let r = js_sys::Math::random() * 4_294_967_296.0;
+    (r as u64) << 20 ^ now_ms()
+}
+
+/// Calls `on_change` whenever another tab writes the catalog, until dropped.
+pub struct CatalogListener {
+    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::StorageEvent)>,
+}
+
+impl CatalogListener {
+    /// Starts listening to `storage` events for the catalog's key.
+    pub fn new(on_change: yew::Callback<()>) -> CatalogListener {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::StorageEvent)>::new(
+            move |e: web_sys::StorageEvent| {
+                if e.key().is_none_or(|k| k == CATALOG_KEY) {
+                    on_change.emit(());
+                }
+            },
+        );
+        if let Some(w) = web_sys::window() {
+            let _ = w.add_event_listener_with_callback("storage", closure.as_ref().unchecked_ref());
+        }
+        CatalogListener { closure }
+    }
+}
+
+impl Drop for CatalogListener {
+    fn drop(&mut self) {
+        use wasm_bindgen::JsCast;
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "storage",
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
     }
 }
 

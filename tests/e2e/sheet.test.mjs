@@ -238,10 +238,12 @@ test('a reload loses nothing: answers, the sheet and its edits come back', async
   await page.waitForSelector('form.question[data-question="time-triggered"]');
   await page.reload();
   await page.waitForSelector('form.question[data-question="time-triggered"]');
-  // A corrupt saved session is ignored, not fatal.
-  await page.evaluate(() => localStorage.setItem('modality-advisor.session', '{"version":1,"answers":[{"question":"nope"}]}'));
+  // A corrupt saved catalog is set aside (kept under its own key), not fatal.
+  const corrupt = '{"store_version":1,"catalog":{"processes":[{"id":"NOPE"}]}}';
+  await page.evaluate((c) => localStorage.setItem('modality-advisor.catalog', c), corrupt);
   await page.reload();
   await page.waitForSelector('form.question[data-question="time-triggered"]');
+  assert.equal(await page.evaluate(() => localStorage.getItem('modality-advisor.catalog.unreadable')), corrupt);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -260,7 +262,7 @@ test('a refused number leaves the sheet exactly as before the edit began', async
   // Leaving the field keeps the message; the sheet still says 5 and says so.
   await page.click('#code-name');
   assert.match(await page.textContent('[data-field="max-attempts"] .error'), /Until this is fixed, the last accepted value is used: 5\s*attempts\./);
-  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.max_attempts);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.catalog')).catalog.processes[0].sheet.retry.max_attempts);
   assert.equal(saved, 5);
   // Text over the limits is refused with a message naming the limit.
   const many = Array.from({ length: 101 }, (_, i) => `error ${i}`).join('\n');
@@ -269,7 +271,7 @@ test('a refused number leaves the sheet exactly as before the edit began', async
   await page.keyboard.type('only one');
   await page.fill('#retryable-errors', many);
   assert.match(await page.textContent('[data-field="retryable-errors"] .error'), /at most 100 items/);
-  const list = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.session')).sheet.retry.retryable_errors);
+  const list = await page.evaluate(() => JSON.parse(localStorage.getItem('modality-advisor.catalog')).catalog.processes[0].sheet.retry.retryable_errors);
   assert.equal(list.length, 3, 'the list is back to what it was before the edit began');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -38,12 +38,13 @@ test('a reload keeps the preset, variant, seed, jobs and edited knobs; bad saved
   assert.equal(await page.inputValue('#jobs'), '5000');
   // Stored values that no longer check out are dropped quietly; the rest stays.
   await page.evaluate(() => {
-    const key = 'modality-advisor.session';
-    const s = JSON.parse(localStorage.getItem(key));
+    const key = 'modality-advisor.catalog';
+    const stored = JSON.parse(localStorage.getItem(key));
+    const s = stored.catalog.processes[0];
     s.sim.preset = 'no-such-preset';
     s.sim.seed = -5;
     s.sim.custom = { workers: 'nine' };
-    localStorage.setItem(key, JSON.stringify(s));
+    localStorage.setItem(key, JSON.stringify(stored));
   });
   await reload(page);
   assert.equal(await pressed(page), 'retry-dead-letter');

@@ -416,16 +416,31 @@ fn loading_the_example_can_be_undone_until_the_next_edit() {
 }
 
 #[test]
-fn a_saved_session_restores_answers_sheet_and_screen() {
-    let s = on_sheet().after(Action::SetSim(SimEdit::Seed(42)));
-    let restored = AppState::restored(Lang::En, Some(s.session()));
+fn a_saved_catalog_restores_answers_sheet_and_screen() {
+    use modality_advisor::domain::app_state::CatalogAction;
+    let add = Action::Catalog(CatalogAction::Add {
+        seed: 1,
+        now_ms: 1,
+        name: "Mail".into(),
+    });
+    let s = run(
+        AppState::new(Lang::En),
+        [add]
+            .into_iter()
+            .chain(
+                ENQUEUE
+                    .iter()
+                    .map(|&(q, v)| Action::Answer(q, Answer::Given(v))),
+            )
+            .chain([Action::OpenSheet, Action::SetSim(SimEdit::Seed(42))]),
+    );
+    // What the page saves is the catalog; a reload starts from it on the process it had open.
+    let restored = AppState::on_catalog(Lang::En, s.catalog_now(), s.open.as_ref());
     assert_eq!(restored.answers, s.answers);
     assert_eq!(restored.sheet, s.sheet);
     assert_eq!(restored.screen, Screen::Sheet);
     assert_eq!(restored.sim, s.sim);
     assert!(!restored.interacted);
-    let sim = AppState::restored(Lang::En, Some(s.after(Action::ShowSimulate).session()));
-    assert_eq!(sim.screen, Screen::Simulate);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod catalog_state;
+mod catalog_sync;
 mod cli_advise;
 mod diagram;
 mod flowchart;

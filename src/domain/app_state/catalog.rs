@@ -368,7 +368,7 @@ fn delete(s: &mut AppState, id: &ProcessId) {
     s.catalog_notice = Some(CatalogNotice::Deleted(gone.name.clone()));
     s.undo_catalog = Some(Box::new(CatalogUndo::Deleted {
         at,
-        process: gone,
+        process: Box::new(gone),
         was_open,
     }));
 }
@@ -381,7 +381,7 @@ pub enum CatalogUndo {
         /// Its place in the order.
         at: usize,
         /// The process as it was.
-        process: Process,
+        process: Box<Process>,
         /// Whether it was open.
         was_open: bool,
     },
@@ -406,7 +406,7 @@ fn undo(s: &mut AppState) {
             if s.catalog.get(&process.id).is_none() {
                 let id = process.id.clone();
                 let at = at.min(s.catalog.processes.len());
-                s.catalog.processes.insert(at, process);
+                s.catalog.processes.insert(at, *process);
                 if was_open && s.open.is_none() {
                     load(s, &id);
                     s.screen = Screen::Catalog;

@@ -36,8 +36,6 @@ pub struct Stored {
     pub revisions: BTreeMap<ProcessId, u64>,
     /// The revision of the write that last changed the catalog's name or order.
     pub order_revision: u64,
-    /// The process last open in this browser (a reload opens it again).
-    pub open: Option<ProcessId>,
     /// The catalog itself.
     pub catalog: Catalog,
 }
@@ -54,7 +52,6 @@ impl Stored {
                 .map(|p| (p.id.clone(), 0))
                 .collect(),
             order_revision: 0,
-            open: None,
             catalog,
         }
     }
@@ -110,6 +107,88 @@ pub fn sync(
 ) -> Synced {
     let theirs = stored.unwrap_or(base);
     let next_rev = theirs.revision.max(base.revision) + 1;
+    let (result, shown, now_held) = merge_processes(theirs, base, mine, held, open, now_ms);
+    let order_changed_here = mine.name != base.catalog.name || order(mine) != order(&base.catalog);
+    let (name, first) = if order_changed_here {
+        (mine.name.clone(), mine)
+    } else {
+        (theirs.catalog.name.clone(), &theirs.catalog)
+    };
+    let ordered = |keys: Vec<&ProcessId>| merge_order(first, &theirs.catalog, keys);
+    let result_order: Vec<ProcessId> = ordered(result.keys().collect())
+        .into_iter()
+        .filter(|id| result.contains_key(id))
+        .collect();
+    let shown_order: Vec<ProcessId> = ordered(shown.keys().collect())
+        .into_iter()
+        .filter(|id| shown.contains_key(id))
+        .collect();
+    let written = Stored {
+        store_version: super::sync::STORE_VERSION,
+        revision: next_rev,
+        revisions: result.iter().map(|(id, (_, r))| (id.clone(), *r)).collect(),
+        order_revision: if order_changed_here {
+            next_rev
+        } else {
+            theirs.order_revision
+        },
+        catalog: Catalog {
+            catalog_version: mine.catalog_version,
+            name: name.clone(),
+            processes: result_order
+                .iter()
+                .filter_map(|id| result.get(id).map(|(p, _)| p.clone()))
+                .collect(),
+        },
+    };
+    let needed = written.catalog != theirs.catalog
+        || written.revisions != theirs.revisions
+        || stored.is_none();
+    let (write, base) = if needed {
+        (Some(written.clone()), written)
+    } else {
+        (None, theirs.clone())
+    };
+    let catalog = Catalog {
+        catalog_version: mine.catalog_version,
+        name,
+        processes: shown_order
+            .iter()
+            .filter_map(|id| shown.get(id).cloned())
+            .collect(),
+    };
+    let held = catalog
+        .processes
+        .iter()
+        .map(|p| p.id.clone())
+        .filter(|id| now_held.contains(id))
+        .collect();
+    Synced {
+        write,
+        base,
+        catalog,
+        held,
+    }
+}
+
+/// Per process: storage's version with its revision (what is written), this tab's view (what
+/// is shown), and the processes held back.
+type Merged = (
+    BTreeMap<ProcessId, (Process, u64)>,
+    BTreeMap<ProcessId, Process>,
+    Vec<ProcessId>,
+);
+
+/// The per-process table of the module's header, applied to every process any side has.
+fn merge_processes(
+    theirs: &Stored,
+    base: &Stored,
+    mine: &Catalog,
+    held: &[ProcessId],
+    open: Option<&ProcessId>,
+    now_ms: u64,
+) -> Merged {
+    let next_rev = theirs.revision.max(base.revision) + 1;
     let mut ids: Vec<&ProcessId> = Vec::new();
     for p in mine
         .processes
@@ -126,8 +205,16 @@ pub fn sync(
     let mut now_held = Vec::new();
     for id in ids {
         let (b, m, t) = (base.catalog.get(id), mine.get(id), theirs.catalog.get(id));
-        let mine_changed = !same(b, m);
-        let theirs_changed = base.rev(id) != theirs.rev(id) || b.is_some() != t.is_some();
+        // A write of this tab's that storage no longer shows (another tab wrote over it in the
+        // same instant, from an older read) counts as this tab's change again.
+        let lost = m.is_some()
+            && base.rev(id).is_some_and(|mine_rev| match theirs.rev(id) {
+                Some(r) => r < mine_rev,
+                None => theirs.revision <= base.revision,
+            });
+        let mine_changed = !same(b, m) || lost;
+        let theirs_changed =
+            !lost && (base.rev(id) != theirs.rev(id) || b.is_some() != t.is_some());
         let keep_theirs = |result: &mut BTreeMap<ProcessId, (Process, u64)>| {
             if let (Some(t), Some(rev)) = (t, theirs.rev(id)) {
                 result.insert(id.clone(), (t.clone(), rev));
@@ -164,81 +251,30 @@ pub fn sync(
             }
         }
     }
-    let order_changed_here = mine.name != base.catalog.name || order(mine) != order(&base.catalog);
-    let (name, first) = if order_changed_here {
-        (mine.name.clone(), mine)
-    } else {
-        (theirs.catalog.name.clone(), &theirs.catalog)
-    };
-    let ordered = |keys: Vec<&ProcessId>| -> Vec<ProcessId> {
-        let mut out: Vec<ProcessId> = Vec::new();
-        for id in order(first)
-            .into_iter()
-            .chain(order(&theirs.catalog))
-            .chain(keys)
-        {
-            if !out.contains(id) {
-                out.push(id.clone());
-            }
+    (result, shown, now_held)
+}
+
+/// The order of the merged catalog: `first`'s order (this tab's when it reordered, added or
+/// deleted, else storage's); processes it lacks go before their successor in storage's order
+/// (at the end when none follows); any other `keys` at the end.
+fn merge_order(first: &Catalog, theirs: &Catalog, keys: Vec<&ProcessId>) -> Vec<ProcessId> {
+    let mut out: Vec<ProcessId> = order(first).into_iter().cloned().collect();
+    let theirs_order = order(theirs);
+    for (i, id) in theirs_order.iter().enumerate().rev() {
+        if out.contains(id) {
+            continue;
         }
-        out
-    };
-    let result_order: Vec<ProcessId> = ordered(result.keys().collect())
-        .into_iter()
-        .filter(|id| result.contains_key(id))
-        .collect();
-    let shown_order: Vec<ProcessId> = ordered(shown.keys().collect())
-        .into_iter()
-        .filter(|id| shown.contains_key(id))
-        .collect();
-    let written = Stored {
-        store_version: super::sync::STORE_VERSION,
-        revision: next_rev,
-        revisions: result.iter().map(|(id, (_, r))| (id.clone(), *r)).collect(),
-        order_revision: if order_changed_here {
-            next_rev
-        } else {
-            theirs.order_revision
-        },
-        open: open.cloned().or_else(|| theirs.open.clone()),
-        catalog: Catalog {
-            catalog_version: mine.catalog_version,
-            name: name.clone(),
-            processes: result_order
-                .iter()
-                .filter_map(|id| result.get(id).map(|(p, _)| p.clone()))
-                .collect(),
-        },
-    };
-    let needed = written.catalog != theirs.catalog
-        || written.revisions != theirs.revisions
-        || stored.is_none()
-        || written.open != theirs.open;
-    let (write, base) = if needed {
-        (Some(written.clone()), written)
-    } else {
-        (None, theirs.clone())
-    };
-    let catalog = Catalog {
-        catalog_version: mine.catalog_version,
-        name,
-        processes: shown_order
+        let before = theirs_order[i + 1..]
             .iter()
-            .filter_map(|id| shown.get(id).cloned())
-            .collect(),
-    };
-    let held = catalog
-        .processes
-        .iter()
-        .map(|p| p.id.clone())
-        .filter(|id| now_held.contains(id))
-        .collect();
-    Synced {
-        write,
-        base,
-        catalog,
-        held,
+            .find_map(|next| out.iter().position(|o| o == *next));
+        out.insert(before.unwrap_or(out.len()), (*id).clone());
     }
+    for id in keys {
+        if !out.contains(id) {
+            out.push(id.clone());
+        }
+    }
+    out
 }
 
 fn same(a: Option<&Process>, b: Option<&Process>) -> bool {
@@ -251,4 +287,55 @@ fn same(a: Option<&Process>, b: Option<&Process>) -> bool {
 
 fn order(c: &Catalog) -> Vec<&ProcessId> {
     c.processes.iter().map(|p| &p.id).collect()
+}
+
+/// How a page starts ([`boot`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boot {
+    /// What storage holds (or will hold after the first write): the tab's first base.
+    pub base: Stored,
+    /// The catalog to show.
+    pub catalog: Catalog,
+    /// Storage held a catalog this build cannot read: it must be set aside before the first
+    /// write (nothing a user had is destroyed).
+    pub set_aside: bool,
+    /// The catalog was made from the single-process session of an older build.
+    pub migrated: bool,
+}
+
+/// Where a page starts: the stored catalog (`stored_text`) when it reads; else the
+/// single-process session older builds saved (`old_session`, [`Session::from_json`]) as a
+/// one-process catalog; else one empty process named `first_name`. New ids come from `seed`,
+/// times are `now_ms` (Unix ms), both from the caller.
+///
+/// [`Session::from_json`]: crate::domain::session::Session::from_json
+pub fn boot(
+    stored_text: Option<&str>,
+    old_session: Option<&str>,
+    first_name: &str,
+    seed: u64,
+    now_ms: u64,
+) -> Boot {
+    if let Some(stored) = stored_text.and_then(Stored::from_json) {
+        return Boot {
+            catalog: stored.catalog.clone(),
+            base: stored,
+            set_aside: false,
+            migrated: false,
+        };
+    }
+    let mut catalog = Catalog::default();
+    let id = catalog.fresh_id(seed);
+    let session = old_session.and_then(crate::domain::session::Session::from_json);
+    let process = match &session {
+        Some(s) => Process::from_session(id, s, first_name, now_ms),
+        None => Process::new(id, first_name, now_ms),
+    };
+    catalog.processes.push(process);
+    Boot {
+        base: Stored::initial(catalog.clone()),
+        catalog,
+        set_aside: stored_text.is_some(),
+        migrated: session.is_some(),
+    }
 }

@@ -1,0 +1,213 @@
+//! Keeping the catalog: where the page starts ([`boot`]), the save after every change and the
+//! merge with other tabs ([`use_keeper`], the pure merge is
+//! [`crate::domain::catalog::sync`]), and the notices when keeping fails ([`KeepNotices`]):
+//! a process changed in another tab, or storage refused (then the app works in memory and
+//! offers the catalog file).
+
+use crate::domain::app_state::{CatalogAction, Keeping};
+use crate::domain::catalog::sync::{boot as boot_catalog, sync, Stored};
+use crate::domain::catalog::ProcessId;
+use crate::domain::Lang;
+use crate::ui::browser;
+use crate::ui::state::{Action, AppContext, AppState, Screen};
+use rust_i18n::t;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What this tab last read from or wrote to storage (its base for the next merge).
+pub type Base = Rc<RefCell<Stored>>;
+
+/// The state a page starts in, and its base: the stored catalog, else the session an older
+/// build saved (migrated), else one new process. Where storage cannot be read the app starts
+/// in memory and says so.
+pub fn boot(lang: Lang) -> (AppState, Stored) {
+    let first = t!("catalog-ui.default-name", locale = lang.code(), n = 1).into_owned();
+    let (text, refused) = match browser::read_catalog_text() {
+        Ok(text) => (text, None),
+        Err(why) => (None, Some(why)),
+    };
+    let old = if refused.is_none() && text.is_none() {
+        browser::saved_session_text()
+    } else {
+        None
+    };
+    let b = boot_catalog(
+        text.as_deref(),
+        old.as_deref(),
+        &first,
+        browser::random_seed(),
+        browser::now_ms(),
+    );
+    if b.set_aside {
+        if let Some(text) = &text {
+            browser::set_aside_catalog_text(text);
+        }
+    }
+    let open = browser::open_process_id().map(ProcessId);
+    let mut state = AppState::on_catalog(lang, b.catalog, open.as_ref());
+    if let Some(why) = refused {
+        state.keeping = Keeping::MemoryOnly(why);
+    }
+    (state, b.base)
+}
+
+/// Saves the catalog after every change, merged with what other tabs wrote
+/// ([`sync`]); takes in other tabs' writes as they happen (the `storage` event). Where
+/// storage refuses, the state is told once ([`CatalogAction::StorageRefused`]) and nothing is
+/// tried again.
+#[hook]
+pub fn use_keeper(state: &AppContext, base: &Base) {
+    // Bumped by every write of another tab, so the merge runs again.
+    let outside = use_state(|| 0u32);
+    {
+        let outside = outside.clone();
+        use_effect_with((), move |_| {
+            let listener = browser::CatalogListener::new(Callback::from(move |()| {
+                outside.set(outside.wrapping_add(1));
+            }));
+            move || drop(listener)
+        });
+    }
+    let mine = state.catalog_now();
+    let protect = state
+        .open
+        .clone()
+        .filter(|_| state.screen != Screen::Catalog);
+    let deps = (mine, state.held.clone(), protect, *outside);
+    let memory = matches!(state.keeping, Keeping::MemoryOnly(_));
+    let (dispatch, base) = (state.dispatcher(), base.clone());
+    use_effect_with(deps, move |(mine, held, protect, _)| {
+        if memory {
+            return;
+        }
+        let stored = match browser::read_catalog_text() {
+            Ok(text) => text.as_deref().and_then(Stored::from_json),
+            Err(why) => {
+                dispatch.dispatch(Action::Catalog(CatalogAction::StorageRefused(why)));
+                return;
+            }
+        };
+        let merged = sync(
+            stored.as_ref(),
+            &base.borrow(),
+            mine,
+            held,
+            protect.as_ref(),
+            browser::now_ms(),
+        );
+        if let Some(write) = &merged.write {
+            if let Err(why) = browser::write_catalog_text(&write.to_json()) {
+                dispatch.dispatch(Action::Catalog(CatalogAction::StorageRefused(why)));
+                return;
+            }
+        }
+        *base.borrow_mut() = merged.base;
+        if merged.catalog != *mine || merged.held != *held {
+            dispatch.dispatch(Action::Catalog(CatalogAction::Synced(
+                merged.catalog,
+                merged.held,
+            )));
+        }
+    });
+    use_effect_with(state.open.clone(), |open| {
+        browser::remember_open_process(open.as_ref().map(ProcessId::as_str));
+    });
+}
+
+/// The notices about keeping: one per process held back (changed in another tab), with
+/// "load the other tab's version" and "keep mine"; and, once, that storage refused and
+/// nothing will be kept after the page closes, with the catalog file to download.
+#[derive(Properties, PartialEq)]
+pub struct KeepNoticesProps {
+    /// The tab's base (storage's version of held processes).
+    pub base: Base,
+}
+
+/// See [`KeepNoticesProps`].
+#[component]
+pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let held = ctx.held.iter().map(|id| {
+        let name = ctx
+            .catalog
+            .get(id)
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
+        let theirs = props.base.borrow().catalog.get(id).cloned();
+        let gone = theirs.is_none();
+        let reload = {
+            let (ctx, id) = (ctx.clone(), id.clone());
+            Callback::from(move |_| {
+                ctx.dispatch(Action::Catalog(CatalogAction::Reload(
+                    id.clone(),
+                    theirs.clone().map(Box::new),
+                )))
+            })
+        };
+        let keep = {
+            let (ctx, id) = (ctx.clone(), id.clone());
+            Callback::from(move |_| ctx.dispatch(Action::Catalog(CatalogAction::KeepMine(id.clone()))))
+        };
+        let (what, reload_label) = if gone {
+            (
+                t!("keep.deleted-elsewhere", locale = l, name = name.as_str()),
+                t!("keep.accept-delete", locale = l),
+            )
+        } else {
+            (
+                t!("keep.changed-elsewhere", locale = l, name = name.as_str()),
+                t!("keep.reload", locale = l),
+            )
+        };
+        html! {
+            <div class="keep-notice warn" role="alert" data-held={id.to_string()}>
+                <p>{ what }</p>
+                <div class="keep-actions">
+                    <button type="button" class="keep-reload" onclick={reload}>{ reload_label }</button>
+                    <button type="button" class="keep-mine" onclick={keep}>{ t!("keep.keep-mine", locale = l) }</button>
+                </div>
+            </div>
+        }
+    });
+    let memory = match &ctx.keeping {
+        Keeping::MemoryOnly(why) if !ctx.keeping_dismissed => {
+            let download = {
+                let ctx = ctx.clone();
+                Callback::from(move |_| {
+                    let catalog = ctx.catalog_now();
+                    if let Err(e) =
+                        browser::download("catalog.json", "application/json", &catalog.to_json())
+                    {
+                        ctx.dispatch(Action::Catalog(CatalogAction::Notice(Some(
+                            crate::domain::app_state::CatalogNotice::Failed(e),
+                        ))));
+                    }
+                })
+            };
+            let hide = {
+                let ctx = ctx.clone();
+                Callback::from(move |_| {
+                    ctx.dispatch(Action::Catalog(CatalogAction::DismissKeeping))
+                })
+            };
+            html! {
+                <div class="keep-notice warn" role="status" id="memory-only">
+                    <p>
+                        <strong>{ t!("keep.memory-only", locale = l) }</strong>
+                        { " " }{ t!("keep.memory-why", locale = l, why = why.as_str()) }
+                    </p>
+                    <div class="keep-actions">
+                        <button type="button" class="keep-download" onclick={download}>{ t!("keep.download", locale = l) }</button>
+                        <button type="button" onclick={hide}>{ t!("keep.hide", locale = l) }</button>
+                    </div>
+                </div>
+            }
+        }
+        _ => Html::default(),
+    };
+    html! { <div class="keep-notices">{ for held }{ memory }</div> }
+}

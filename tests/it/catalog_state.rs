@@ -1,0 +1,232 @@
+//! The catalog in the app's state machine (`domain::app_state`, `CatalogAction`): add, open,
+//! duplicate, rename, delete with undo, reorder, import with undo, held processes resolved,
+//! storage refused — natively, through the same actions the page dispatches.
+
+use modality_advisor::domain::app_state::{
+    Action, AppState, CatalogAction, CatalogNotice, Keeping, Screen,
+};
+use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};
+use modality_advisor::domain::flowchart::Answer;
+use modality_advisor::domain::{Lang, QuestionId};
+
+fn cat(a: CatalogAction) -> Action {
+    Action::Catalog(a)
+}
+
+fn add(name: &str, seed: u64) -> Action {
+    cat(CatalogAction::Add {
+        seed,
+        now_ms: 10_000 + seed,
+        name: name.to_owned(),
+    })
+}
+
+fn names(s: &AppState) -> Vec<String> {
+    s.catalog_now()
+        .processes
+        .iter()
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// A state with three processes, the last one open, as the page makes them.
+fn three() -> AppState {
+    [add("Place order", 1), add("", 2), add("Nightly report", 3)]
+        .into_iter()
+        .fold(AppState::new(Lang::En), AppState::after)
+}
+
+#[test]
+fn add_opens_the_questions_of_a_new_process_named_or_numbered() {
+    let s = three();
+    assert_eq!(names(&s), ["Place order", "Process 2", "Nightly report"]);
+    assert_eq!(s.screen, Screen::Decide);
+    assert_eq!(s.open, Some(s.catalog.processes[2].id.clone()));
+    let ids: Vec<&ProcessId> = s.catalog.processes.iter().map(|p| &p.id).collect();
+    assert!(ids.iter().all(|id| ProcessId::is_valid(id.as_str())));
+    assert_eq!(s.catalog.processes[0].created_ms, 10_001);
+    let ja = AppState::new(Lang::Ja).after(add("", 9));
+    assert_eq!(names(&ja), ["処理 1"]);
+}
+
+#[test]
+fn each_process_keeps_its_own_answers() {
+    let s = three().after(Action::Answer(
+        QuestionId::TimeTriggered,
+        Answer::Given(true),
+    ));
+    let first = s.catalog.processes[0].id.clone();
+    let s = s.after(cat(CatalogAction::Open(first.clone())));
+    assert_eq!(s.open, Some(first));
+    assert!(s.answers.answered().next().is_none(), "the first has none");
+    let c = s.catalog_now();
+    assert_eq!(c.processes[2].outcome.map(|o| o.id()), Some("batch"));
+    assert_eq!(c.processes[0].outcome, None);
+}
+
+#[test]
+fn delete_then_undo_puts_the_process_back_in_its_place() {
+    let s = three();
+    let middle = s.catalog.processes[1].id.clone();
+    let s = s.after(cat(CatalogAction::Delete(middle.clone())));
+    assert_eq!(names(&s), ["Place order", "Nightly report"]);
+    assert_eq!(
+        s.catalog_notice,
+        Some(CatalogNotice::Deleted("Process 2".to_owned()))
+    );
+    assert!(s.catalog_notice.as_ref().unwrap().can_undo());
+    let s = s.after(cat(CatalogAction::Undo));
+    assert_eq!(names(&s), ["Place order", "Process 2", "Nightly report"]);
+    assert_eq!(s.catalog.processes[1].id, middle);
+    assert_eq!(s.catalog_notice, None);
+}
+
+#[test]
+fn deleting_the_open_process_shows_the_catalog() {
+    let s = three();
+    let open = s.open.clone().unwrap();
+    let s = s.after(cat(CatalogAction::Delete(open)));
+    assert_eq!(s.open, None);
+    assert_eq!(s.screen, Screen::Catalog);
+    let s = s.after(cat(CatalogAction::Undo));
+    assert_eq!(names(&s).len(), 3);
+}
+
+#[test]
+fn rename_duplicate_and_move() {
+    let s = three();
+    let first = s.catalog.processes[0].id.clone();
+    let s = s.after(cat(CatalogAction::Rename(
+        first.clone(),
+        "  Order placed  ".into(),
+    )));
+    assert_eq!(names(&s)[0], "Order placed");
+    let refused = s
+        .clone()
+        .after(cat(CatalogAction::Rename(first.clone(), "   ".into())));
+    assert_eq!(names(&refused)[0], "Order placed");
+    assert_eq!(refused.catalog_notice, Some(CatalogNotice::NameRefused));
+    let long = "x".repeat(201);
+    let refused = s
+        .clone()
+        .after(cat(CatalogAction::Rename(first.clone(), long)));
+    assert_eq!(refused.catalog_notice, Some(CatalogNotice::NameRefused));
+    let s = s.after(cat(CatalogAction::Duplicate {
+        id: first.clone(),
+        seed: 77,
+        now_ms: 50_000,
+    }));
+    assert_eq!(
+        names(&s),
+        [
+            "Order placed",
+            "Order placed (copy)",
+            "Process 2",
+            "Nightly report"
+        ]
+    );
+    assert_ne!(s.catalog.processes[1].id, first);
+    assert_eq!(s.catalog.processes[1].created_ms, 50_000);
+    let s = s.after(cat(CatalogAction::Move(first.clone(), false)));
+    assert_eq!(s.catalog.processes[1].id, first);
+    let s = s.after(cat(CatalogAction::Move(first.clone(), true)));
+    let s = s.after(cat(CatalogAction::Move(first.clone(), true)));
+    assert_eq!(s.catalog.processes[0].id, first, "the top stays the top");
+}
+
+#[test]
+fn a_renamed_process_names_its_sheet_and_the_sheet_names_the_process() {
+    let s = AppState::new(Lang::En)
+        .after(add("Confirmation mail", 1))
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(false),
+        ))
+        .after(Action::Answer(
+            QuestionId::NeedsResultNow,
+            Answer::Given(false),
+        ))
+        .after(Action::OpenSheet);
+    let sheet = s.sheet.as_ref().expect("sheet open");
+    assert_eq!(sheet.process.process_name, "Confirmation mail");
+    let id = s.open.clone().unwrap();
+    let s = s.after(cat(CatalogAction::Rename(
+        id.clone(),
+        "Booking mail".into(),
+    )));
+    assert_eq!(
+        s.sheet.as_ref().unwrap().process.process_name,
+        "Booking mail"
+    );
+    assert_eq!(s.catalog_now().get(&id).unwrap().name, "Booking mail");
+}
+
+#[test]
+fn import_replaces_and_undo_puts_the_catalog_back() {
+    let s = three();
+    let before = s.catalog_now();
+    let mut incoming = Catalog::new("Imported");
+    incoming
+        .processes
+        .push(Process::new(ProcessId("p-x".into()), "From file", 1));
+    let s = s.after(cat(CatalogAction::Import(Box::new(incoming), 1, 0)));
+    assert_eq!(names(&s), ["From file"]);
+    assert_eq!(
+        s.open, None,
+        "the open process is not in the imported catalog"
+    );
+    assert_eq!(s.screen, Screen::Catalog);
+    let s = s.after(cat(CatalogAction::Undo));
+    assert_eq!(s.catalog_now(), before);
+    assert!(s.open.is_some());
+}
+
+#[test]
+fn a_held_process_is_resolved_by_reload_or_keep_mine() {
+    let s = three();
+    let open = s.open.clone().unwrap();
+    let mut catalog = s.catalog_now();
+    let theirs = {
+        let mut p = catalog.get(&open).unwrap().clone();
+        p.name = "Changed elsewhere".into();
+        p
+    };
+    catalog.processes[0].name = "Arrived from the other tab".into();
+    let s = s.after(cat(CatalogAction::Synced(catalog, vec![open.clone()])));
+    assert_eq!(names(&s)[0], "Arrived from the other tab");
+    assert_eq!(s.held, vec![open.clone()]);
+    assert_eq!(
+        names(&s)[2],
+        "Nightly report",
+        "the open one is not swapped"
+    );
+    let kept = s.clone().after(cat(CatalogAction::KeepMine(open.clone())));
+    assert!(kept.held.is_empty());
+    assert_eq!(names(&kept)[2], "Nightly report");
+    let reloaded = s.after(cat(CatalogAction::Reload(
+        open.clone(),
+        Some(Box::new(theirs)),
+    )));
+    assert!(reloaded.held.is_empty());
+    assert_eq!(names(&reloaded)[2], "Changed elsewhere");
+    assert_eq!(reloaded.open, Some(open));
+}
+
+#[test]
+fn storage_refused_keeps_working_in_memory() {
+    let s = three().after(cat(CatalogAction::StorageRefused("SecurityError".into())));
+    assert_eq!(s.keeping, Keeping::MemoryOnly("SecurityError".into()));
+    let s = s.after(add("Still works", 5));
+    assert_eq!(names(&s).len(), 4);
+    let s = s.after(cat(CatalogAction::DismissKeeping));
+    assert!(s.keeping_dismissed);
+}
+
+#[test]
+fn the_catalog_is_a_place_in_the_history() {
+    use modality_advisor::domain::place::Place;
+    let s = three().after(Action::GoTo(Place::Catalog));
+    assert_eq!(s.screen, Screen::Catalog);
+    assert_eq!(s.place(), Place::Catalog);
+    assert_eq!(Place::parse("#catalog"), Some(Place::Catalog));
+}
