@@ -372,9 +372,12 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
             if let Some(decision) = Decision::from_answers(&s.answers) {
                 let mut sheet = for_decision(s.sheet.as_ref(), decision, s.lang);
                 if sheet.process.process_name.trim().is_empty() {
-                    // A new sheet takes the process's name from the catalog.
+                    // A new sheet takes the process's name from the catalog, unless it is the
+                    // numbered name the catalog gave it (the sheet then asks for a real one).
                     if let Some(p) = s.open.as_ref().and_then(|id| s.catalog.get(id)) {
-                        sheet.process.process_name = p.name.clone();
+                        if !catalog::is_numbered_name(&p.name) {
+                            sheet.process.process_name = p.name.clone();
+                        }
                     }
                 }
                 s.sheet = Some(sheet);

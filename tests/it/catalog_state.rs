@@ -230,3 +230,17 @@ fn the_catalog_is_a_place_in_the_history() {
     assert_eq!(s.place(), Place::Catalog);
     assert_eq!(Place::parse("#catalog"), Some(Place::Catalog));
 }
+
+#[test]
+fn a_numbered_process_leaves_the_sheets_name_to_the_user() {
+    let s = AppState::new(Lang::En)
+        .after(add("", 1))
+        .after(Action::Answer(QuestionId::TimeTriggered, Answer::Given(true)))
+        .after(Action::OpenSheet);
+    assert_eq!(names(&s), ["Process 1"]);
+    assert_eq!(
+        s.sheet.as_ref().unwrap().process.process_name,
+        "",
+        "the sheet still asks for the process's name"
+    );
+}

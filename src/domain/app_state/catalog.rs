@@ -212,6 +212,17 @@ fn default_name(lang: Lang, n: usize) -> String {
     t!("catalog-ui.default-name", locale = lang.code(), n = n).into_owned()
 }
 
+/// Whether `name` is a numbered name the catalog gives a process nobody named ("Process 3",
+/// "処理 3"; [`default_name`] in either language).
+pub(super) fn is_numbered_name(name: &str) -> bool {
+    Lang::ALL.iter().any(|&lang| {
+        let probe = default_name(lang, 0);
+        let prefix = probe.trim_end_matches('0');
+        name.strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 fn valid_name(name: &str) -> Option<String> {
     let name = name.trim();
     (!name.is_empty() && name.chars().count() <= MAX_NAME_CHARS).then(|| name.to_owned())
