@@ -164,11 +164,11 @@ pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
             )
         };
         html! {
-            <div class="keep-notice warn" role="alert" data-held={id.to_string()}>
+            <div class="notice keep-notice" role="alert" data-held={id.to_string()}>
                 <p>{ what }</p>
                 <div class="keep-actions">
-                    <button type="button" class="keep-reload" onclick={reload}>{ reload_label }</button>
-                    <button type="button" class="keep-mine" onclick={keep}>{ t!("keep.keep-mine", locale = l) }</button>
+                    <button type="button" class="secondary keep-reload" onclick={reload}>{ reload_label }</button>
+                    <button type="button" class="secondary keep-mine" onclick={keep}>{ t!("keep.keep-mine", locale = l) }</button>
                 </div>
             </div>
         }
@@ -195,14 +195,14 @@ pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
                 })
             };
             html! {
-                <div class="keep-notice warn" role="status" id="memory-only">
+                <div class="notice keep-notice" role="status" id="memory-only">
                     <p>
                         <strong>{ t!("keep.memory-only", locale = l) }</strong>
                         { " " }{ t!("keep.memory-why", locale = l, why = why.as_str()) }
                     </p>
                     <div class="keep-actions">
-                        <button type="button" class="keep-download" onclick={download}>{ t!("keep.download", locale = l) }</button>
-                        <button type="button" onclick={hide}>{ t!("keep.hide", locale = l) }</button>
+                        <button type="button" class="primary keep-download" onclick={download}>{ t!("keep.download", locale = l) }</button>
+                        <button type="button" class="secondary" onclick={hide}>{ t!("keep.hide", locale = l) }</button>
                     </div>
                 </div>
             }
