@@ -27,6 +27,8 @@ pub enum CatalogNotice {
     NameRefused,
     /// Reading or exporting failed: the message, already in the page's language.
     Failed(String),
+    /// An export was copied or downloaded: the message, already in the page's language.
+    Done(String),
 }
 
 impl CatalogNotice {
@@ -47,8 +49,13 @@ impl CatalogNotice {
             CatalogNotice::NameRefused => {
                 t!("catalog-ui.name-refused", locale = l, max = MAX_NAME_CHARS).into_owned()
             }
-            CatalogNotice::Failed(m) => m.clone(),
+            CatalogNotice::Failed(m) | CatalogNotice::Done(m) => m.clone(),
         }
+    }
+
+    /// Whether the notice reports a failure (shown as an error).
+    pub fn is_error(&self) -> bool {
+        matches!(self, CatalogNotice::Failed(_) | CatalogNotice::NameRefused)
     }
 
     /// Whether the notice can be undone (a delete, an import).
