@@ -1,6 +1,8 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod catalog_example;
+mod catalog_support;
 mod cli_advise;
 mod diagram;
 mod flowchart;

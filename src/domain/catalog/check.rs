@@ -180,7 +180,10 @@ pub fn check_catalog(c: &Catalog) -> Result<(), ImportError> {
         if !seen.insert(&p.id) {
             return Err(ImportError::Inconsistent {
                 path: format!("{at}.id"),
-                problem: format!("{} is used twice; allowed: an id unique in the catalog", p.id),
+                problem: format!(
+                    "{} is used twice; allowed: an id unique in the catalog",
+                    p.id
+                ),
             });
         }
         check_process(&at, p)?;
