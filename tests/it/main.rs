@@ -1,7 +1,10 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod catalog_bad_files;
 mod catalog_example;
+mod catalog_migrate;
+mod catalog_roundtrip;
 mod catalog_support;
 mod cli_advise;
 mod diagram;
