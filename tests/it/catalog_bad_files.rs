@@ -44,8 +44,14 @@ fn the_example_itself_is_accepted_with_or_without_a_bom() {
 
 #[test]
 fn unknown_or_missing_version() {
-    broken(|v| v["catalog_version"] = json!(2), &["catalog_version", "2", "allowed: 1"]);
-    broken(|v| v["catalog_version"] = json!("1"), &["catalog_version", "\"1\"", "allowed: 1"]);
+    broken(
+        |v| v["catalog_version"] = json!(2),
+        &["catalog_version", "2", "allowed: 1"],
+    );
+    broken(
+        |v| v["catalog_version"] = json!("1"),
+        &["catalog_version", "\"1\"", "allowed: 1"],
+    );
     broken(
         |v| {
             v.as_object_mut().map(|o| o.remove("catalog_version"));
@@ -65,7 +71,10 @@ fn duplicate_and_malformed_ids() {
         |v| v["processes"][0]["id"] = json!("Check Availability"),
         &["processes[0].id", "a-z, 0-9 and -"],
     );
-    broken(|v| v["processes"][0]["id"] = json!(""), &["processes[0].id", "1 to 40"]);
+    broken(
+        |v| v["processes"][0]["id"] = json!(""),
+        &["processes[0].id", "1 to 40"],
+    );
 }
 
 #[test]
@@ -77,7 +86,11 @@ fn ten_thousand_processes() {
     assert!(v.to_string().len() < MAX_FILE_BYTES);
     refused(
         &v.to_string(),
-        &["processes", "10 000 items", &format!("at most {MAX_PROCESSES}")],
+        &[
+            "processes",
+            "10 000 items",
+            &format!("at most {MAX_PROCESSES}"),
+        ],
     );
 }
 
@@ -98,9 +111,16 @@ fn a_five_megabyte_string() {
     // Under the file limit, the name's own limit.
     broken(
         |v| v["processes"][0]["name"] = json!("予".repeat(1_000_000)),
-        &["processes[0].name", "1 000 000 characters", "at most 200 characters"],
+        &[
+            "processes[0].name",
+            "1 000 000 characters",
+            "at most 200 characters",
+        ],
     );
-    broken(|v| v["name"] = json!("n".repeat(201)), &["name", "at most 200 characters"]);
+    broken(
+        |v| v["name"] = json!("n".repeat(201)),
+        &["name", "at most 200 characters"],
+    );
 }
 
 #[test]
@@ -109,7 +129,10 @@ fn wrong_types_and_unknown_fields() {
         |v| v["processes"][1]["created_ms"] = json!("yesterday"),
         &["processes[1].created_ms", "invalid type"],
     );
-    broken(|v| v["processes"] = json!({}), &["processes", "invalid type"]);
+    broken(
+        |v| v["processes"] = json!({}),
+        &["processes", "invalid type"],
+    );
     broken(
         |v| v["processes"][2]["sheet"]["retry"]["max_attempts"] = json!("many"),
         &["processes[2].sheet.retry.max_attempts", "1 to 100"],
@@ -126,13 +149,20 @@ fn wrong_types_and_unknown_fields() {
         },
         &["processes[2].sheet.retry.lease_ms", "missing"],
     );
-    broken(|v| v["processes"][0]["colour"] = json!("red"), &["colour", "unknown field"]);
+    broken(
+        |v| v["processes"][0]["colour"] = json!("red"),
+        &["colour", "unknown field"],
+    );
     broken(
         |v| v["processes"][2]["sim"]["colour"] = json!("red"),
         &["processes[2].sim.colour", "unknown field"],
     );
     match read_catalog("{\"catalog_version\": 1,\n  \"name\": }") {
-        Err(ImportError::InvalidJson { line: 2, column: 11, .. }) => {}
+        Err(ImportError::InvalidJson {
+            line: 2,
+            column: 11,
+            ..
+        }) => {}
         other => panic!("expected invalid JSON at line 2, column 11: {other:?}"),
     }
 }
@@ -141,7 +171,11 @@ fn wrong_types_and_unknown_fields() {
 fn an_outcome_that_contradicts_the_answers() {
     broken(
         |v| v["processes"][0]["outcome"] = json!("batch"),
-        &["processes[0].outcome", "batch does not follow", "they give sync"],
+        &[
+            "processes[0].outcome",
+            "batch does not follow",
+            "they give sync",
+        ],
     );
     broken(
         |v| v["processes"][6]["outcome"] = json!("sync"),
@@ -166,7 +200,9 @@ fn answers_times_and_simulator_choices() {
     broken(
         |v| {
             let a = v["processes"][0]["answers"][0].clone();
-            v["processes"][0]["answers"].as_array_mut().map(|l| l.push(a));
+            v["processes"][0]["answers"]
+                .as_array_mut()
+                .map(|l| l.push(a));
         },
         &["processes[0].answers[4]", "answered twice"],
     );

@@ -2,7 +2,10 @@
 
 mod app_state;
 mod catalog_bad_files;
+mod catalog_cli;
 mod catalog_example;
+mod catalog_export;
+mod catalog_import;
 mod catalog_migrate;
 mod catalog_roundtrip;
 mod catalog_support;
