@@ -200,9 +200,9 @@ fn answers_times_and_simulator_choices() {
     broken(
         |v| {
             let a = v["processes"][0]["answers"][0].clone();
-            v["processes"][0]["answers"]
-                .as_array_mut()
-                .map(|l| l.push(a));
+            if let Some(l) = v["processes"][0]["answers"].as_array_mut() {
+                l.push(a);
+            }
         },
         &["processes[0].answers[4]", "answered twice"],
     );
