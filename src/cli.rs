@@ -7,12 +7,15 @@
 //! modality-advisor sheet --input static/examples/reservation-mail.json --format tsv --lang ja
 //! modality-advisor sheet --input - --format csv --bom --output sheet.csv < sheet.json
 //! modality-advisor simulate --config - --format json < run.config.json
+//! modality-advisor catalog --input static/examples/reservation-system.catalog.json --format markdown
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
 //! missing answer names the flag of the question that must be answered; a bad sheet file
 //! names the JSON field and what is allowed; an unreadable input or unwritable output names
 //! the path).
+
+mod catalog;
 
 use crate::domain::export;
 use crate::domain::number::group_thousands;
@@ -44,6 +47,9 @@ enum Command {
     Sheet(SheetArgs),
     /// Run a named queue scenario, or a config file, in the discrete-event simulator.
     Simulate(SimulateArgs),
+    /// Render a catalog of processes (a catalog file, or a directory of *.sheet.json files)
+    /// as one Markdown document, CSV, TSV or the catalog JSON.
+    Catalog(catalog::CatalogArgs),
 }
 
 #[derive(Debug, Args)]
@@ -324,6 +330,13 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Catalog(args) => match catalog::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+        },
         Command::Sheet(args) => match sheet(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(msg) => {
@@ -364,7 +377,6 @@ fn read_input(arg: &str) -> Result<(String, String), String> {
 
 /// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
 fn sheet(args: &SheetArgs) -> Result<(), String> {
-    use std::io::Write;
     if args.bom && args.format != SheetFormat::Csv {
         return Err("--bom is only allowed with --format csv".into());
     }
@@ -391,7 +403,16 @@ fn sheet(args: &SheetArgs) -> Result<(), String> {
         SheetFormat::Csv => export::to_csv(&sheet, lang, args.bom),
         SheetFormat::Json => export::to_json(&sheet),
     };
-    match &args.output {
+    write_output(args.output.as_deref(), &out)
+}
+
+/// Writes `out` to `path`, or to standard output when `None`.
+///
+/// # Errors
+/// "cannot write PATH: <the system's reason>".
+fn write_output(path: Option<&std::path::Path>, out: &str) -> Result<(), String> {
+    use std::io::Write;
+    match path {
         Some(path) => {
             std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))
         }

@@ -13,11 +13,15 @@
 //! | part | module |
 //! |---|---|
 //! | reading a file, every limit, errors naming the field | [`check`] |
+//! | a sheet file as a process; the import preview, merge or replace | [`import`] |
+//! | today's single-process session as a one-process catalog | [`migrate`] |
 //! | two tabs, one storage: revisions and the three-way merge | [`sync`] |
 //! | the whole catalog as Markdown / CSV / TSV / JSON | [`export`] |
 
 pub mod check;
 pub mod export;
+pub mod import;
+pub mod migrate;
 pub mod sync;
 
 use crate::domain::flowchart::{evaluate, Outcome};

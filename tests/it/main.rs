@@ -1,7 +1,15 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod catalog_bad_files;
+mod catalog_cli;
+mod catalog_example;
+mod catalog_export;
+mod catalog_import;
+mod catalog_migrate;
+mod catalog_roundtrip;
 mod catalog_state;
+mod catalog_support;
 mod catalog_sync;
 mod cli_advise;
 mod diagram;

@@ -304,11 +304,9 @@ pub struct Boot {
 }
 
 /// Where a page starts: the stored catalog (`stored_text`) when it reads; else the
-/// single-process session older builds saved (`old_session`, [`Session::from_json`]) as a
-/// one-process catalog; else one empty process named `first_name`. New ids come from `seed`,
+/// single-process session older builds saved (`old_session`,
+/// [`super::migrate::from_saved_session`]) as a one-process catalog; else one empty process named `first_name`. New ids come from `seed`,
 /// times are `now_ms` (Unix ms), both from the caller.
-///
-/// [`Session::from_json`]: crate::domain::session::Session::from_json
 pub fn boot(
     stored_text: Option<&str>,
     old_session: Option<&str>,
@@ -324,18 +322,20 @@ pub fn boot(
             migrated: false,
         };
     }
-    let mut catalog = Catalog::default();
-    let id = catalog.fresh_id(seed);
-    let session = old_session.and_then(crate::domain::session::Session::from_json);
-    let process = match &session {
-        Some(s) => Process::from_session(id, s, first_name, now_ms),
-        None => Process::new(id, first_name, now_ms),
-    };
-    catalog.processes.push(process);
+    let id = Catalog::default().fresh_id(seed);
+    let migrated = old_session.and_then(|text| {
+        super::migrate::from_saved_session(text, id.clone(), first_name, now_ms)
+    });
+    let session = migrated.is_some();
+    let catalog = migrated.unwrap_or_else(|| {
+        let mut c = Catalog::default();
+        c.processes.push(Process::new(id, first_name, now_ms));
+        c
+    });
     Boot {
         base: Stored::initial(catalog.clone()),
         catalog,
         set_aside: stored_text.is_some(),
-        migrated: session.is_some(),
+        migrated: session,
     }
 }

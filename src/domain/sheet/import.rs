@@ -465,7 +465,7 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
 /// A decoder error as an [`ImportError::Field`]. serde reports a missing field at its parent
 /// (path `process`, or `.` at the top, with the message ``missing field `trigger` ``); name the
 /// field itself instead (`process.trigger: missing; this field is required`).
-fn field_error(path: String, problem: String) -> ImportError {
+pub(crate) fn field_error(path: String, problem: String) -> ImportError {
     let missing = problem
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'));

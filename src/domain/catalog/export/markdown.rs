@@ -1,0 +1,200 @@
+//! The catalog as one Markdown document for GitHub / GitLab wikis:
+//!
+//! ```text
+//! # <catalog name>                       (or "Processes" / "プロセス一覧" when unnamed)
+//! ## Summary
+//! | Process | Outcome | Attempts | Wait strategy | Timeout / lease | Idempotency key | Findings | Last edited |
+//! <a name="process-<id>"></a>
+//! ## <process name>                      one per process, in catalog order
+//! **Outcome:** … / "No decision yet" … / "No job definition sheet yet."
+//! ### <sheet table, "Decision path" (```mermaid), "Findings">   the sheet's own export
+//! ```
+//!
+//! **Anchors.** Each process section starts with `<a name="process-<id>"></a>` and the table
+//! links to `#process-<id>`: the process id is ASCII (`a-z 0-9 -`), unique and kept across
+//! renames, so links stay stable whatever the name (Japanese, emoji, two processes with the
+//! same name). Both GitHub and GitLab keep `name` on an anchor (GitHub serves it as
+//! `user-content-process-<id>` and resolves `#process-<id>` to it; GitLab drops `id` but keeps
+//! `name`). The headings themselves hold the names, so the wikis' own table of contents reads
+//! as the names (their automatic slugs keep Japanese letters).
+//!
+//! **Outline.** The sheet's Markdown ([`sheet_markdown`]) is reused, its `#` title dropped (the
+//! process heading replaces it) and its `##` headings demoted to `###`, so the document's
+//! outline is title → summary / processes → the sheet's parts.
+//!
+//! User text goes through [`inline`] (no HTML, no breaking of the table); the mermaid blocks
+//! hold only the fixed diagram source and fixed class lines.
+
+use crate::domain::catalog::export::{key, ms_text, or_none, outcome_text, tr, utc, Key};
+use crate::domain::catalog::{Catalog, Process};
+use crate::domain::diagram::mermaid_source;
+use crate::domain::export::markdown::{inline, mermaid_node_id, ON_PATH_CLASS, ON_PATH_STYLE};
+use crate::domain::export::to_markdown as sheet_markdown;
+use crate::domain::flowchart::evaluate;
+use crate::domain::sheet::fields::describe_backoff;
+use crate::domain::Lang;
+use std::fmt::Write;
+
+/// The anchor name of a process's section: `process-<id>`.
+pub fn anchor(p: &Process) -> String {
+    format!("process-{}", p.id)
+}
+
+/// The catalog as one Markdown document in `lang` (see the module docs for the layout).
+pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
+    let mut s = String::new();
+    let title = if c.name.trim().is_empty() {
+        tr("catalog.export.untitled", lang)
+    } else {
+        c.name.trim().to_owned()
+    };
+    let _ = writeln!(s, "# {}\n", inline(&title));
+    let _ = writeln!(s, "## {}\n", tr("catalog.export.summary", lang));
+    let cols = [
+        "process",
+        "outcome",
+        "attempts",
+        "wait",
+        "timeout-lease",
+        "key",
+        "findings",
+        "updated",
+    ]
+    .map(|k| inline(&tr(&format!("catalog.export.col.{k}"), lang)));
+    let _ = writeln!(s, "| {} |", cols.join(" | "));
+    let _ = writeln!(s, "|{}", "---|".repeat(cols.len()));
+    let keys: Vec<Key> = c.processes.iter().map(|p| key(p, lang)).collect();
+    for (p, k) in c.processes.iter().zip(&keys) {
+        let _ = writeln!(s, "| {} |", summary_row(p, k, lang).join(" | "));
+    }
+    for p in &c.processes {
+        s.push('\n');
+        section(&mut s, p, lang);
+    }
+    s
+}
+
+/// The display name of a process: its name, or its id when the name is blank.
+fn display_name(p: &Process) -> String {
+    let n = p.name.trim();
+    if n.is_empty() {
+        p.id.to_string()
+    } else {
+        n.to_owned()
+    }
+}
+
+fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
+    let none = || tr("catalog.export.none", lang);
+    let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
+        (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
+        (_, _, Some(c)) => rust_i18n::t!(
+            "catalog.export.call-timeout",
+            locale = lang.code(),
+            ms = ms_text(Some(c), lang)
+        )
+        .into_owned(),
+        _ => none(),
+    };
+    let findings = if p.sheet.is_some() {
+        format!("{} / {}", k.errors, k.warnings)
+    } else {
+        none()
+    };
+    [
+        format!("[{}](#{})", inline(&display_name(p)), anchor(p)),
+        inline(&outcome_text(k.outcome, lang)),
+        k.attempts.map_or_else(none, |a| a.to_string()),
+        k.backoff
+            .map_or_else(none, |b| inline(&describe_backoff(&b, lang))),
+        inline(&timeout),
+        inline(&or_none(k.idempotency_key.as_deref(), lang)),
+        findings,
+        utc(p.updated_ms, false),
+    ]
+}
+
+/// One process's section: anchor, heading, then its sheet (demoted), or its decision path
+/// when it has no sheet, or a line saying it is undecided.
+fn section(s: &mut String, p: &Process, lang: Lang) {
+    let _ = writeln!(s, "<a name=\"{}\"></a>\n", anchor(p));
+    let _ = writeln!(s, "## {}\n", inline(&display_name(p)));
+    let Some(outcome) = p.outcome else {
+        let _ = writeln!(
+            s,
+            "{}\n",
+            rust_i18n::t!(
+                "catalog.export.undecided-section",
+                locale = lang.code(),
+                count = p.answers.len()
+            )
+        );
+        return;
+    };
+    let Some(sheet) = &p.sheet else {
+        let _ = writeln!(
+            s,
+            "{} **{}** (`{}`)\n",
+            tr("export.outcome", lang),
+            inline(&outcome.title(lang)),
+            outcome.id()
+        );
+        let _ = writeln!(s, "### {}\n", tr("export.path", lang));
+        let _ = writeln!(s, "```mermaid\n{}```\n", path_mermaid(p, lang));
+        let _ = writeln!(s, "{}\n", tr("catalog.export.no-sheet", lang));
+        return;
+    };
+    if sheet.decision.outcome != outcome {
+        let _ = writeln!(
+            s,
+            "{}\n",
+            inline(&rust_i18n::t!(
+                "catalog.export.stale-sheet",
+                locale = lang.code(),
+                sheet = sheet.decision.outcome.title(lang),
+                now = outcome.title(lang)
+            ))
+        );
+    }
+    s.push_str(&demoted(&sheet_markdown(sheet, lang)));
+}
+
+/// The sheet's Markdown one level down: the `#` title line (and the blank line after it)
+/// dropped, every other heading given one more `#`; fenced blocks are left as they are.
+/// User text cannot start a line with `#` (it is escaped and its line breaks are `<br>`).
+pub fn demoted(md: &str) -> String {
+    let mut out = String::with_capacity(md.len() + 64);
+    let mut fenced = false;
+    let mut lines = md.lines().peekable();
+    if lines.peek().is_some_and(|l| l.starts_with("# ")) {
+        lines.next();
+        if lines.peek().is_some_and(|l| l.is_empty()) {
+            lines.next();
+        }
+    }
+    for line in lines {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced && line.starts_with('#') {
+            out.push('#');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The flowchart with the process's decision path styled (as the sheet's export does it,
+/// [`crate::domain::export::markdown::mermaid`], but from the process's answers).
+fn path_mermaid(p: &Process, lang: Lang) -> String {
+    let eval = evaluate(&p.answers());
+    let ids: Vec<String> = eval.node_ids().into_iter().map(mermaid_node_id).collect();
+    let mut m = mermaid_source(lang).trim_end().to_owned();
+    let _ = write!(
+        m,
+        "\n    {ON_PATH_STYLE}\n    class {} {ON_PATH_CLASS}\n",
+        ids.join(",")
+    );
+    m
+}
