@@ -43,7 +43,9 @@ pub struct Session {
 
 /// Reads saved simulator choices leniently ([`SimChoice::from_value`]): never fails on their
 /// content, so bad parts never drop what they are saved with.
-pub(crate) fn lenient_sim<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SimChoice>, D::Error> {
+pub(crate) fn lenient_sim<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<SimChoice>, D::Error> {
     let v = serde_json::Value::deserialize(d)?;
     Ok((!v.is_null()).then(|| SimChoice::from_value(&v)))
 }

@@ -235,7 +235,10 @@ fn the_catalog_is_a_place_in_the_history() {
 fn a_numbered_process_leaves_the_sheets_name_to_the_user() {
     let s = AppState::new(Lang::En)
         .after(add("", 1))
-        .after(Action::Answer(QuestionId::TimeTriggered, Answer::Given(true)))
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ))
         .after(Action::OpenSheet);
     assert_eq!(names(&s), ["Process 1"]);
     assert_eq!(

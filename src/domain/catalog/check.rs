@@ -83,6 +83,22 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
             problem: "unknown field; allowed: the fields of the catalog format".into(),
         });
     }
+    // The model reads simulator choices leniently (storage must never lose a catalog over
+    // them); a file is held to them strictly, from its own text.
+    for (i, raw) in value
+        .get("processes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if let Some(raw) = raw.get("sim").filter(|v| !v.is_null()) {
+            let at = format!("processes[{i}].sim");
+            let strict: SimChoice = serde_path_to_error::deserialize(raw)
+                .map_err(|e| decode_error(format!("{at}.{}", e.path()), e.inner().to_string()))?;
+            sim(&at, &strict)?;
+        }
+    }
     check_catalog(&catalog)?;
     Ok(catalog)
 }

@@ -323,9 +323,8 @@ pub fn boot(
         };
     }
     let id = Catalog::default().fresh_id(seed);
-    let migrated = old_session.and_then(|text| {
-        super::migrate::from_saved_session(text, id.clone(), first_name, now_ms)
-    });
+    let migrated = old_session
+        .and_then(|text| super::migrate::from_saved_session(text, id.clone(), first_name, now_ms));
     let session = migrated.is_some();
     let catalog = migrated.unwrap_or_else(|| {
         let mut c = Catalog::default();
