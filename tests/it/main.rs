@@ -3,6 +3,7 @@
 mod app_state;
 mod cli_advise;
 mod diagram;
+mod export_protocol;
 mod flowchart;
 mod locale_keys;
 mod place;
