@@ -9,6 +9,9 @@
 //! | CSV | [`to_csv`] | RFC 4180, CRLF line ends, optional UTF-8 BOM for Excel |
 //! | JSON | [`to_json`] | the versioned [`JobSheet`] model, pretty-printed |
 //!
+//! In the browser these run only in the export worker, reached through [`protocol`]: the page's
+//! first load does not carry them.
+//!
 //! User text can hold anything (`|`, tabs, newlines, quotes, backticks, `<script>`); each
 //! format keeps it intact to the eye and harmless, as documented per module.
 //!
@@ -19,6 +22,7 @@
 pub mod csv;
 pub mod json;
 pub mod markdown;
+pub mod protocol;
 pub mod tsv;
 
 pub use self::csv::to_csv;

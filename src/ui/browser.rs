@@ -1,6 +1,6 @@
 //! The one place that touches browser APIs beyond rendering: local storage, the
-//! browser's language list, downloads, the clipboard, files, printing, the simulation worker and
-//! the playback timer. Every failure
+//! browser's language list, downloads, the clipboard, files, printing, the simulation worker,
+//! the export worker ([`export`]) and the playback timer. Every failure
 //! (storage disabled, private mode, permission refused) degrades or returns a message instead of
 //! failing.
 
@@ -307,6 +307,209 @@ impl SimWorker {
 impl Drop for SimWorker {
     fn drop(&mut self) {
         self.worker.terminate();
+    }
+}
+
+/// How long the export worker may take to load its wasm before an export is given up, in
+/// milliseconds (a slow connection fetches ~100 KB; a blocked fetch never answers).
+const EXPORT_LOAD_TIMEOUT_MS: u32 = 30_000;
+
+/// What the export worker's handlers and [`export`] share.
+#[derive(Default)]
+struct ExportShared {
+    /// The worker said `ready`.
+    ready: std::cell::Cell<bool>,
+    /// The worker failed (did not load, or crashed): the next export starts a new one.
+    broken: std::cell::Cell<bool>,
+    /// Requests (JSON text) posted before `ready`.
+    held: std::cell::RefCell<Vec<String>>,
+    /// Exports waiting for their reply: id, language, and the promise's resolve and reject.
+    waiting: std::cell::RefCell<Vec<(u32, Lang, js_sys::Function, js_sys::Function)>>,
+}
+
+impl ExportShared {
+    /// Rejects every waiting export with `key`'s message in its own language.
+    fn fail_all(&self, key: &str) {
+        self.broken.set(true);
+        self.held.borrow_mut().clear();
+        let waiting = std::mem::take(&mut *self.waiting.borrow_mut());
+        for (_, lang, _, reject) in waiting {
+            let message = rust_i18n::t!(key, locale = lang.code());
+            let _ = reject.call1(
+                &wasm_bindgen::JsValue::NULL,
+                &wasm_bindgen::JsValue::from_str(&message),
+            );
+        }
+    }
+}
+
+/// The export Web Worker (`export-worker`, built by Trunk), started on the first export and
+/// kept for the next ones. Requests sent before it has loaded are held until it says
+/// `ready`; if it fails to load (blocked, offline, [`EXPORT_LOAD_TIMEOUT_MS`] passed) every
+/// waiting export gets a message and the next export starts a new worker.
+struct ExportWorker {
+    worker: web_sys::Worker,
+    shared: std::rc::Rc<ExportShared>,
+    next_id: std::cell::Cell<u32>,
+    _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _onerror: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+    _load_timer: Timeout,
+}
+
+thread_local! {
+    static EXPORT_WORKER: std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl ExportWorker {
+    fn spawn(lang: Lang) -> Result<ExportWorker, String> {
+        use crate::domain::export::protocol::{ExportReply, EXPORT_WORKER_READY};
+        use wasm_bindgen::JsCast;
+        let worker = web_sys::Worker::new("./export-worker_loader.js").map_err(|e| {
+            let reason = e
+                .as_string()
+                .unwrap_or_else(|| format!("{e:?}").chars().take(200).collect());
+            rust_i18n::t!(
+                "export.worker.refused",
+                locale = lang.code(),
+                reason = reason
+            )
+            .into_owned()
+        })?;
+        let shared = std::rc::Rc::new(ExportShared::default());
+        let (sh, w) = (shared.clone(), worker.clone());
+        let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |e: web_sys::MessageEvent| {
+                let Some(text) = e.data().as_string() else {
+                    return;
+                };
+                if text == EXPORT_WORKER_READY {
+                    sh.ready.set(true);
+                    for req in std::mem::take(&mut *sh.held.borrow_mut()) {
+                        let _ = w.post_message(&wasm_bindgen::JsValue::from_str(&req));
+                    }
+                    return;
+                }
+                let (id, result) = match ExportReply::from_json(&text) {
+                    Ok(reply) => (reply.id, reply.result),
+                    Err(reason) => (0, Err(reason)),
+                };
+                let mut waiting = sh.waiting.borrow_mut();
+                // An unreadable reply answers the oldest export: it is the one in flight.
+                let at = if id == 0 {
+                    (!waiting.is_empty()).then_some(0)
+                } else {
+                    waiting.iter().position(|(i, ..)| *i == id)
+                };
+                let Some(at) = at else {
+                    return;
+                };
+                let (_, lang, resolve, reject) = waiting.remove(at);
+                drop(waiting);
+                let null = wasm_bindgen::JsValue::NULL;
+                let _ = match result {
+                    Ok(doc) => resolve.call1(&null, &wasm_bindgen::JsValue::from_str(&doc)),
+                    Err(reason) => {
+                        let message = rust_i18n::t!(
+                            "export.worker.bad-reply",
+                            locale = lang.code(),
+                            reason = reason
+                        );
+                        reject.call1(&null, &wasm_bindgen::JsValue::from_str(&message))
+                    }
+                };
+            },
+        );
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        // A script that cannot be fetched or run (404, blocked, a crash) fires `error`.
+        let sh = shared.clone();
+        let onerror = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |e: web_sys::Event| {
+                e.prevent_default();
+                sh.fail_all("export.worker.not-loaded");
+            },
+        );
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        let sh = shared.clone();
+        let load_timer = Timeout::new(EXPORT_LOAD_TIMEOUT_MS, move || {
+            if !sh.ready.get() {
+                sh.fail_all("export.worker.not-loaded");
+            }
+        });
+        Ok(ExportWorker {
+            worker,
+            shared,
+            next_id: std::cell::Cell::new(1),
+            _onmessage: onmessage,
+            _onerror: onerror,
+            _load_timer: load_timer,
+        })
+    }
+
+    /// The kept worker, or a new one when there is none or the last one failed.
+    fn get(lang: Lang) -> Result<std::rc::Rc<ExportWorker>, String> {
+        EXPORT_WORKER.with(|slot| {
+            let mut slot = slot.borrow_mut();
+            if let Some(w) = slot.as_ref().filter(|w| !w.shared.broken.get()) {
+                return Ok(w.clone());
+            }
+            // Drop (terminate) a failed worker before starting anew.
+            *slot = None;
+            let w = std::rc::Rc::new(ExportWorker::spawn(lang)?);
+            *slot = Some(w.clone());
+            Ok(w)
+        })
+    }
+}
+
+impl Drop for ExportWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// Renders `request` in the export worker (started on the first call, then kept) and
+/// returns the document's text. The request's `id` is replaced by the worker's own count.
+///
+/// # Errors
+/// A sentence in `request.lang` when the worker cannot be started, does not load (blocked,
+/// offline, [`EXPORT_LOAD_TIMEOUT_MS`]), crashes, or answers something unreadable.
+pub async fn export(
+    mut request: crate::domain::export::protocol::ExportRequest,
+) -> Result<String, String> {
+    let lang = request.lang;
+    let worker = ExportWorker::get(lang)?;
+    let id = worker.next_id.get();
+    worker.next_id.set(id.wrapping_add(1).max(1));
+    request.id = id;
+    let text = request.to_json();
+    let shared = worker.shared.clone();
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        shared
+            .waiting
+            .borrow_mut()
+            .push((id, lang, resolve, reject));
+    });
+    if shared.ready.get() {
+        if worker
+            .worker
+            .post_message(&wasm_bindgen::JsValue::from_str(&text))
+            .is_err()
+        {
+            shared.fail_all("export.worker.not-loaded");
+        }
+    } else {
+        shared.held.borrow_mut().push(text);
+    }
+    // The worker handle is not held across the wait: a failed worker can be replaced meanwhile.
+    drop(worker);
+    match wasm_bindgen_futures::JsFuture::from(promise).await {
+        Ok(doc) => doc.as_string().ok_or_else(|| {
+            rust_i18n::t!("export.worker.not-loaded", locale = lang.code()).into_owned()
+        }),
+        Err(message) => Err(message.as_string().unwrap_or_else(|| {
+            rust_i18n::t!("export.worker.not-loaded", locale = lang.code()).into_owned()
+        })),
     }
 }
 

@@ -5,7 +5,9 @@
 
 use crate::domain::app_state::{CatalogAction, CatalogNotice};
 use crate::domain::catalog::check::read_catalog;
-use crate::domain::catalog::import::{apply_import, plan_import, read_sheet_as_process, ImportMode, ImportPlan};
+use crate::domain::catalog::import::{
+    apply_import, plan_import, read_sheet_as_process, ImportMode, ImportPlan,
+};
 use crate::domain::catalog::Catalog;
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::Lang;
@@ -29,7 +31,13 @@ fn file_name(catalog: &Catalog, id: &str) -> (String, &'static str) {
         .name
         .trim()
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let base = if safe.trim_matches('-').is_empty() {
         "catalog".to_owned()
@@ -157,12 +165,22 @@ pub fn CatalogIo() -> Html {
                 match read {
                     Ok((incoming, sheet)) => {
                         let plan = plan_import(&ctx.catalog_now(), &incoming);
-                        pending.set(Some(Pending { incoming, plan, sheet, file: name }));
+                        pending.set(Some(Pending {
+                            incoming,
+                            plan,
+                            sheet,
+                            file: name,
+                        }));
                         ctx.dispatch(Action::Catalog(CatalogAction::Notice(None)));
                     }
                     Err(e) => {
                         pending.set(None);
-                        let m = t!("catalog-io.import-failed", locale = lang.code(), file = name, error = e);
+                        let m = t!(
+                            "catalog-io.import-failed",
+                            locale = lang.code(),
+                            file = name,
+                            error = e
+                        );
                         ctx.dispatch(Action::Catalog(CatalogAction::Notice(Some(
                             CatalogNotice::Failed(m.into_owned()),
                         ))));

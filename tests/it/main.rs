@@ -13,6 +13,7 @@ mod catalog_support;
 mod catalog_sync;
 mod cli_advise;
 mod diagram;
+mod export_protocol;
 mod flowchart;
 mod locale_keys;
 mod place;

@@ -1,6 +1,10 @@
 //! The export bar: copy to the clipboard or download the sheet in each format.
+//!
+//! The documents are rendered by the export worker ([`browser::export`], loaded on the first
+//! press): a press sends the sheet as it is at that moment, the bar's buttons are disabled
+//! until the text is back, then the text is copied or downloaded; a failure shows a notice.
 
-use crate::domain::export;
+use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
 use crate::ui::browser;
@@ -71,14 +75,21 @@ impl Format {
         }
     }
 
-    /// The sheet in this format, texts in `lang`. The CSV download carries a UTF-8 BOM for
-    /// Excel; the copied CSV does not.
-    pub fn render(self, sheet: &JobSheet, lang: Lang, for_file: bool) -> String {
-        match self {
-            Format::Markdown => export::markdown::to_markdown(sheet, lang),
-            Format::Tsv => export::tsv::to_tsv(sheet, lang),
-            Format::Csv => export::csv::to_csv(sheet, lang, for_file),
-            Format::Json => export::json::to_json(sheet),
+    /// The request for the sheet in this format, texts in `lang` (rendered by the export
+    /// worker, [`browser::export`]). The CSV download carries a UTF-8 BOM for Excel; the copied
+    /// CSV does not.
+    pub fn request(self, sheet: &JobSheet, lang: Lang, for_file: bool) -> ExportRequest {
+        let format = match self {
+            Format::Markdown => ExportFormat::Markdown,
+            Format::Tsv => ExportFormat::Tsv,
+            Format::Csv => ExportFormat::Csv { bom: for_file },
+            Format::Json => ExportFormat::Json,
+        };
+        ExportRequest {
+            id: 0,
+            lang,
+            format,
+            subject: ExportSubject::Sheet(sheet.clone()),
         }
     }
 }
@@ -117,42 +128,36 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     };
     let lang = ctx.lang;
     let l = lang.code();
+    let busy = use_state(|| false);
     let buttons = Format::ALL.iter().map(|&f| {
-        let copy = {
-            let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
+        let press = |out: Output| {
+            let (ctx, sheet, busy) = (ctx.clone(), props.sheet.clone(), busy.clone());
             Callback::from(move |_| {
-                if !allowed(&ctx, Output::Copy) {
+                if *busy || !allowed(&ctx, out) {
                     return;
                 }
-                let text = f.render(&sheet, lang, false);
-                let ctx = ctx.clone();
+                let for_file = out == Output::Download;
+                let request = f.request(&sheet, lang, for_file);
+                let file = f.file(&sheet.process.code_name);
+                let (ctx, busy) = (ctx.clone(), busy.clone());
+                busy.set(true);
                 wasm_bindgen_futures::spawn_local(async move {
-                    let notice = match browser::copy_text(text).await {
-                        Ok(()) => SheetNotice::Copied(f.label()),
-                        Err(e) => SheetNotice::Browser(e),
-                    };
-                    ctx.dispatch(Action::Notice(Some(notice)));
+                    let notice = deliver(f, request, for_file, file).await;
+                    busy.set(false);
+                    if let Some(notice) = notice {
+                        ctx.dispatch(Action::Notice(Some(notice)));
+                    }
                 });
             })
         };
-        let download = {
-            let (ctx, sheet) = (ctx.clone(), props.sheet.clone());
-            Callback::from(move |_| {
-                if !allowed(&ctx, Output::Download) {
-                    return;
-                }
-                let (name, mime) = f.file(&sheet.process.code_name);
-                if let Err(e) = browser::download(&name, mime, &f.render(&sheet, lang, true)) {
-                    ctx.dispatch(Action::Notice(Some(SheetNotice::Browser(e))));
-                }
-            })
-        };
+        let (copy, download) = (press(Output::Copy), press(Output::Download));
+        let disabled = *busy;
         html! {
             <div class="export" data-format={f.id()}>
                 <span class="fmt">{ f.label() }</span>
-                <button type="button" class="small" data-action="copy" onclick={copy}
+                <button type="button" class="small" data-action="copy" onclick={copy} {disabled}
                     aria-label={format!("{} {}", t!("sheet.ui.copy", locale = l), f.label())}>{ t!("sheet.ui.copy", locale = l) }</button>
-                <button type="button" class="small" data-action="download" onclick={download}
+                <button type="button" class="small" data-action="download" onclick={download} {disabled}
                     aria-label={format!("{} {}", t!("sheet.ui.download", locale = l), f.label())}>{ t!("sheet.ui.download", locale = l) }</button>
             </div>
         }
@@ -166,9 +171,34 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         })
     };
     html! {
-        <div class="export-bar" role="group" aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
+        <div class="export-bar" role="group" aria-busy={(*busy).then_some("true")} aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
             { for buttons }
             <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
         </div>
+    }
+}
+
+/// Renders `request` in the export worker, then copies the text (`for_file` false) or
+/// downloads it as `file` (name, MIME type). The notice to show: `Copied` after a copy, none
+/// after a download, the message of whatever failed.
+async fn deliver(
+    f: Format,
+    request: ExportRequest,
+    for_file: bool,
+    (name, mime): (String, &'static str),
+) -> Option<SheetNotice> {
+    let text = match browser::export(request).await {
+        Ok(text) => text,
+        Err(e) => return Some(SheetNotice::Browser(e)),
+    };
+    if for_file {
+        browser::download(&name, mime, &text)
+            .err()
+            .map(SheetNotice::Browser)
+    } else {
+        Some(match browser::copy_text(text).await {
+            Ok(()) => SheetNotice::Copied(f.label()),
+            Err(e) => SheetNotice::Browser(e),
+        })
     }
 }

@@ -1,0 +1,31 @@
+//! The export Web Worker (built by Trunk with `data-type="worker"`, fetched on the page's
+//! first export): receives an `ExportRequest` as JSON text, renders the sheet or catalog
+//! document, posts the `ExportReply` back. The exporters live here rather than in the page's
+//! wasm, which keeps them out of the first load.
+//! All logic is in `modality_advisor::domain::export::protocol`; this only moves strings.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use modality_advisor::domain::export::protocol;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let post_scope = scope.clone();
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            let reply = protocol::handle(&text);
+            let _ = post_scope.post_message(&JsValue::from_str(&reply));
+        });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    onmessage.forget();
+    // Tell the page that requests can come (it holds them until then).
+    let _ = scope.post_message(&JsValue::from_str(protocol::EXPORT_WORKER_READY));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the export worker builds for wasm32 only: run `make serve`");
+    std::process::exit(2);
+}

@@ -1,0 +1,152 @@
+//! The messages between the page and the export Web Worker (`src/bin/export-worker.rs`),
+//! JSON strings over `postMessage`. The exporters (this module's siblings and
+//! [`catalog::export`]) run only in the worker, so the page's first load does not carry them;
+//! the page sends what to export and gets the text back.
+//!
+//! | direction | message | JSON |
+//! |---|---|---|
+//! | worker → page, once | [`EXPORT_WORKER_READY`] | the bare string `"ready"` |
+//! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
+//! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
+//!
+//! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
+//! comes back as an `Err` naming what was wrong (in the request's language when it can tell),
+//! with the request's `id` when it can read that, else `0`.
+//!
+//! [`catalog::export`]: crate::domain::catalog::export
+//! [`runner::protocol`]: crate::domain::sim::runner
+
+use crate::domain::catalog::Catalog;
+use crate::domain::lang::Lang;
+use crate::domain::sheet::JobSheet;
+use rust_i18n::t;
+use serde::{Deserialize, Serialize};
+
+/// The worker's first message: requests can come (the page holds them until then).
+pub const EXPORT_WORKER_READY: &str = "ready";
+
+/// A document format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExportFormat {
+    /// Markdown for GitHub / GitLab wikis.
+    Markdown,
+    /// Tab-separated text that pastes into spreadsheets as cells.
+    Tsv,
+    /// RFC 4180 CSV; `bom`: start with a UTF-8 byte order mark (for Excel).
+    Csv {
+        /// Whether the text starts with U+FEFF.
+        bom: bool,
+    },
+    /// The versioned JSON model, pretty-printed (imports back).
+    Json,
+}
+
+/// What to export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExportSubject {
+    /// One job definition sheet.
+    Sheet(JobSheet),
+    /// A whole catalog of processes.
+    Catalog(Catalog),
+}
+
+/// One export, page → worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportRequest {
+    /// Echoed in the reply, so answers to several requests in flight are told apart.
+    pub id: u32,
+    /// The language of the document's texts (headers, outcome, findings).
+    pub lang: Lang,
+    /// The format.
+    pub format: ExportFormat,
+    /// The sheet or the catalog.
+    pub subject: ExportSubject,
+}
+
+/// The answer to one [`ExportRequest`], worker → page: the document's text, or a message
+/// saying why there is none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportReply {
+    /// The request's `id` (`0` when the request could not be read).
+    pub id: u32,
+    /// `Ok(text)` or `Err(message)` (a sentence in the request's language).
+    pub result: Result<String, String>,
+}
+
+impl ExportRequest {
+    /// The request as JSON text (what the page posts).
+    pub fn to_json(&self) -> String {
+        // Strings, numbers, bools and enums only: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The document: the same text the exporters give when called directly.
+    pub fn render(&self) -> String {
+        use crate::domain::catalog::export as catalog;
+        use crate::domain::export as sheet;
+        let lang = self.lang;
+        match (&self.subject, self.format) {
+            (ExportSubject::Sheet(s), ExportFormat::Markdown) => sheet::to_markdown(s, lang),
+            (ExportSubject::Sheet(s), ExportFormat::Tsv) => sheet::to_tsv(s, lang),
+            (ExportSubject::Sheet(s), ExportFormat::Csv { bom }) => sheet::to_csv(s, lang, bom),
+            (ExportSubject::Sheet(s), ExportFormat::Json) => sheet::to_json(s),
+            (ExportSubject::Catalog(c), ExportFormat::Markdown) => catalog::to_markdown(c, lang),
+            (ExportSubject::Catalog(c), ExportFormat::Tsv) => catalog::to_tsv(c, lang),
+            (ExportSubject::Catalog(c), ExportFormat::Csv { bom }) => catalog::to_csv(c, lang, bom),
+            (ExportSubject::Catalog(c), ExportFormat::Json) => c.to_json(),
+        }
+    }
+}
+
+impl ExportReply {
+    /// The reply as JSON text (what the worker posts).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a reply (what the page receives).
+    ///
+    /// # Errors
+    /// `serde_json`'s message when `text` is not an [`ExportReply`].
+    pub fn from_json(text: &str) -> Result<ExportReply, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// The worker's whole job: reads an [`ExportRequest`] from `text` and returns the
+/// [`ExportReply`] as JSON text. Never panics: a request it cannot read gets an `Err` reply
+/// naming the problem (`serde_json`'s words: the field, line and column).
+pub fn handle(text: &str) -> String {
+    let reply = match serde_json::from_str::<ExportRequest>(text) {
+        Ok(request) => ExportReply {
+            id: request.id,
+            result: Ok(request.render()),
+        },
+        Err(e) => {
+            // Whatever of the envelope can be read, to answer the right request in its language.
+            #[derive(Deserialize)]
+            struct Envelope {
+                #[serde(default)]
+                id: u32,
+                #[serde(default)]
+                lang: Lang,
+            }
+            let env = serde_json::from_str::<Envelope>(text).unwrap_or(Envelope {
+                id: 0,
+                lang: Lang::En,
+            });
+            ExportReply {
+                id: env.id,
+                result: Err(t!(
+                    "export.worker.bad-request",
+                    locale = env.lang.code(),
+                    reason = e.to_string()
+                )
+                .into_owned()),
+            }
+        }
+    };
+    reply.to_json()
+}

@@ -1,0 +1,83 @@
+// The sheet's exports go through the export worker, which the page fetches only on the first
+// export press (it is not part of the first load), keeps for the next presses, and whose
+// failure to load shows a notice instead of doing nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { serve, launch, openPage, openSheet, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const FORMATS = ['markdown', 'tsv', 'csv', 'json'];
+const workerFiles = (urls) => urls.filter((u) => /export-worker/.test(u)).map((u) => u.replace(/^.*\//, ''));
+
+test('no export before the first press; then every format goes through one kept worker', async () => {
+  const page = await openPage(browser, server.url);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const urls = [];
+  page.context().on('request', (r) => urls.push(r.url()));
+  await openSheet(page);
+  await page.click('#load-example');
+  await page.waitForTimeout(300);
+  assert.deepEqual(workerFiles(urls), [], 'the export worker is not fetched before an export');
+
+  const copied = {};
+  for (const format of FORMATS) {
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.click(`[data-format="${format}"] [data-action="copy"]`);
+    const label = { markdown: 'Markdown', tsv: 'TSV', csv: 'CSV', json: 'JSON' }[format];
+    await page.waitForFunction((l) => document.querySelector('[data-notice="info"]')?.textContent.includes(`Copied ${l} `), label);
+    copied[format] = await page.evaluate(() => navigator.clipboard.readText());
+    // The buttons are pressable again once the text is back.
+    await page.waitForSelector(`[data-format="${format}"] [data-action="copy"]:not([disabled])`);
+  }
+  const fetched = workerFiles(urls);
+  assert.ok(fetched.some((f) => /^export-worker_loader\.js/.test(f)), `loader fetched: ${fetched}`);
+  assert.equal(fetched.filter((f) => /_bg\.wasm/.test(f)).length, 1, `the worker's wasm is fetched once: ${fetched}`);
+  assert.match(copied.markdown, /^# send\\_reservation\\_mail/m);
+  assert.match(copied.markdown, /```mermaid\nflowchart TD/);
+  assert.deepEqual(copied.tsv.split('\n')[0].split('\t'), ['Item', 'What to write', "This job's value"]);
+  assert.notEqual(copied.csv.charCodeAt(0), 0xfeff, 'the copied CSV has no BOM');
+  assert.match(copied.csv, /^Item,What to write,This job's value\r\n/);
+  assert.equal(JSON.parse(copied.json).process.code_name, 'send_reservation_mail');
+
+  for (const format of FORMATS) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`[data-format="${format}"] [data-action="download"]`),
+    ]);
+    const text = readFileSync(await download.path(), 'utf8');
+    if (format === 'csv') {
+      assert.equal(text.charCodeAt(0), 0xfeff, 'the CSV download starts with a BOM');
+      assert.equal(text.slice(1), copied.csv, 'the CSV download is the copied CSV after the BOM');
+    } else {
+      assert.equal(text, copied[format], `${format}: the file is the copied text`);
+    }
+  }
+  assert.equal(workerFiles(urls).filter((f) => /_bg\.wasm/.test(f)).length, 1, 'the worker is kept');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an export worker that cannot load: a notice in the page language, and the next press tries again', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja' });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.route(/export-worker/, (route) => route.abort());
+  await openSheet(page);
+  await page.click('#load-example');
+  await page.click('[data-format="markdown"] [data-action="copy"]');
+  await page.waitForSelector('[data-notice="error"]');
+  assert.match(await page.textContent('[data-notice="error"]'), /書き出しモジュールを読み込めませんでした/);
+  await screenshot(page, 'ja-sheet-export-worker-blocked');
+  await page.unroute(/export-worker/);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-format="json"] [data-action="download"]'),
+  ]);
+  assert.equal(download.suggestedFilename(), 'send_reservation_mail.sheet.json');
+  assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).process.code_name, 'send_reservation_mail');
+  await page.context().close();
+});
