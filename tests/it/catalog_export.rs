@@ -101,3 +101,28 @@ fn utc_dates() {
     assert_eq!(utc(1_772_442_000_000, true), "2026-03-02 09:00");
     assert!(utc(u64::MAX, false).len() >= 10);
 }
+
+#[test]
+fn a_decided_process_without_a_sheet_and_a_stale_sheet() {
+    let mut c = example_catalog();
+    // The mail (async-enqueue) loses its sheet; the report's answers move on from its sheet.
+    c.processes[2].sheet = None;
+    let mut a = modality_advisor::domain::Answers::new();
+    a.set(modality_advisor::domain::QuestionId::TimeTriggered, false)
+        .set(modality_advisor::domain::QuestionId::NeedsResultNow, false);
+    c.processes[5].set_answers(&a);
+    let md = to_markdown(&c, Lang::En);
+    let mail = md
+        .split("<a name=\"process-confirmation-mail\"></a>")
+        .nth(1)
+        .and_then(|s| s.split("<a name=").next())
+        .unwrap_or_default();
+    assert!(mail.contains("(`async-enqueue`)"), "{mail}");
+    assert!(
+        mail.contains("```mermaid")
+            && mail.contains("class start,timeTriggered,needsResultNow,asyncEnqueue onPath"),
+        "{mail}"
+    );
+    assert!(mail.contains("No job definition sheet yet."));
+    assert!(md.contains("The sheet below was made for Scheduled batch; the answers now give Asynchronous: enqueue a job."));
+}
