@@ -1,6 +1,7 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod catalog_rows;
 mod cli_advise;
 mod diagram;
 mod flowchart;
