@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod catalog;
 pub mod decide;
 pub mod sheet;
 pub mod simulate;
