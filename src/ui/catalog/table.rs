@@ -5,7 +5,7 @@
 use super::{Control, Pending, Screen};
 use crate::domain::app_state::CatalogAction;
 use crate::domain::catalog::{ProcessId, MAX_NAME_CHARS};
-use crate::domain::catalog_rows::Row;
+use crate::domain::catalog_rows::{Row, NONE};
 use crate::ui::browser;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -74,7 +74,9 @@ fn row(screen: &Screen, r: &Row, is_first: bool, is_last: bool) -> Html {
             <td data-label={label("attempts")} class="num">{ r.attempts.clone() }</td>
             <td data-label={label("wait")}>{ r.wait.clone() }</td>
             <td data-label={label("timeout")}>{ r.timeout.clone() }</td>
-            <td data-label={label("key")}><code class="key">{ r.key.clone() }</code></td>
+            <td data-label={label("key")}>
+                if r.key == NONE { { NONE } } else { <code class="key">{ r.key.clone() }</code> }
+            </td>
             <td data-label={label("findings")} class={findings_class}
                 data-errors={r.errors.to_string()} data-warnings={r.warnings.to_string()}>{ r.findings.clone() }</td>
             <td data-label={label("edited")} class="edited">{ r.edited.clone() }</td>
