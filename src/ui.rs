@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod catalog;
 pub mod catalog_io;
 pub mod decide;
 pub mod keeper;

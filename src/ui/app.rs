@@ -3,6 +3,7 @@
 use crate::domain::place::Place;
 use crate::domain::Lang;
 use crate::ui::browser;
+use crate::ui::catalog::{CatalogScreen, OpenProcessBar};
 use crate::ui::decide::flowchart::Chart;
 use crate::ui::decide::result::ResultCard;
 use crate::ui::decide::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
@@ -94,7 +95,9 @@ pub fn App() -> Html {
         }
         None => html! { <ResultCard /> },
     };
-    let body = if state.screen == Screen::Sheet && state.sheet.is_some() {
+    let body = if state.screen == Screen::Catalog {
+        html! { <main class="main sheet-main" id="main"><CatalogScreen /></main> }
+    } else if state.screen == Screen::Sheet && state.sheet.is_some() {
         html! { <main class="main sheet-main" id="main"><SheetScreen /></main> }
     } else if state.screen == Screen::Simulate {
         // The simulator itself stays mounted below (hidden on other screens), so a run, its
@@ -125,6 +128,7 @@ pub fn App() -> Html {
                 </div>
                 <LangSwitch />
             </header>
+            <OpenProcessBar />
             <keeper::KeepNotices base={base.clone()} />
             <Nav />
             <div class="slot">{ body }</div>

@@ -188,17 +188,6 @@ pub fn remember_open_process(id: Option<&str>) {
     }
 }
 
-/// The time now, Unix milliseconds.
-pub fn now_ms() -> u64 {
-    js_sys::Date::now().max(0.0) as u64
-}
-
-/// A random number for new ids (not for anything secret).
-pub fn random_seed() -> u64 {
-    let r = js_sys::Math::random() * 4_294_967_296.0;
-    (r as u64) << 20 ^ now_ms()
-}
-
 /// Calls `on_change` whenever another tab writes the catalog, until dropped.
 pub struct CatalogListener {
     closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::StorageEvent)>,
@@ -648,4 +637,21 @@ impl Drop for HistoryListener {
             );
         }
     }
+}
+
+/// The time now, Unix milliseconds (`Date.now()`; 0 if the clock reads before 1970).
+pub fn now_ms() -> u64 {
+    let ms = js_sys::Date::now();
+    if ms.is_finite() && ms > 0.0 {
+        ms as u64
+    } else {
+        0
+    }
+}
+
+/// A random number for new ids: `Math.random()` scaled to 53 bits, XOR'd with the time, so
+/// two tabs adding a process in the same millisecond still differ.
+pub fn random_seed() -> u64 {
+    let r = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+    r ^ now_ms()
 }

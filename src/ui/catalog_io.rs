@@ -197,7 +197,7 @@ pub fn CatalogIo() -> Html {
                 { for exports }
             </div>
             <p class="import-row">
-                <label for="catalog-import" class="button-like">{ t!("catalog-io.import", locale = l) }</label>
+                <label for="catalog-import" class="button secondary">{ t!("catalog-io.import", locale = l) }</label>
                 <input type="file" id="catalog-import" class="visually-hidden" accept=".json,application/json" {onchange} />
                 <span class="help">{ t!("catalog-io.import-help", locale = l) }</span>
             </p>

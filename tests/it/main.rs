@@ -8,6 +8,7 @@ mod catalog_export;
 mod catalog_import;
 mod catalog_migrate;
 mod catalog_roundtrip;
+mod catalog_rows;
 mod catalog_state;
 mod catalog_support;
 mod catalog_sync;

@@ -1,0 +1,45 @@
+//! The slim bar under the top bar: "Catalog › the open process", the way back to the catalog
+//! from the questions, the sheet and the simulator.
+
+use crate::domain::app_state::{CatalogAction, Screen};
+use crate::domain::catalog_rows::open_name;
+use crate::ui::state::{Action, AppContext};
+use rust_i18n::t;
+use yew::prelude::*;
+
+/// The bar naming the catalog (its name, or "Catalog" when unnamed) as a button back to it,
+/// and the open process (none when no process is open).
+#[component]
+pub fn OpenProcessBar() -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let system = ctx.catalog.name.trim();
+    let catalog = if system.is_empty() {
+        t!("catalog-screen.bar-catalog", locale = l).into_owned()
+    } else {
+        t!("catalog-screen.bar-named", locale = l, name = system).into_owned()
+    };
+    let on_catalog = ctx.screen == Screen::Catalog;
+    let onclick = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::Catalog(CatalogAction::Show)))
+    };
+    html! {
+        <nav class="open-bar" aria-label={t!("catalog-screen.bar-label", locale = l).into_owned()}>
+            <ol>
+                <li>
+                    <button type="button" class="link" id="bar-catalog" {onclick}
+                        aria-current={on_catalog.then_some("page")}>{ catalog }</button>
+                </li>
+                if let Some(name) = open_name(&ctx) {
+                    <li class="bar-process" aria-current={(!on_catalog).then_some("page")}>
+                        <span aria-hidden="true" class="bar-sep">{ "›" }</span>
+                        <span id="bar-process" title={name.clone()}>{ name }</span>
+                    </li>
+                }
+            </ol>
+        </nav>
+    }
+}
