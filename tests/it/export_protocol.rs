@@ -59,7 +59,7 @@ fn the_request_is_externally_tagged_json() {
     );
     let back = handle(&json);
     assert!(
-        back.starts_with(r#"{"id":3,"result":{"Ok":"\ufeff"#),
+        back.starts_with("{\"id\":3,\"result\":{\"Ok\":\"\u{feff}項目,"),
         "{back}"
     );
 }
