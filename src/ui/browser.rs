@@ -462,7 +462,7 @@ impl Drop for ExportWorker {
 ///
 /// # Errors
 /// A sentence in `request.lang` when the worker cannot be started, does not load (blocked,
-/// offline, [`EXPORT_LOAD_TIMEOUT_MS`]), crashes, or answers something unreadable.
+/// offline, or not within 30 s), crashes, or answers something unreadable.
 pub async fn export(
     mut request: crate::domain::export::protocol::ExportRequest,
 ) -> Result<String, String> {

@@ -45,7 +45,7 @@ pub enum ExportFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExportSubject {
     /// One job definition sheet.
-    Sheet(JobSheet),
+    Sheet(Box<JobSheet>),
     /// A whole catalog of processes.
     Catalog(Catalog),
 }

@@ -89,7 +89,7 @@ impl Format {
             id: 0,
             lang,
             format,
-            subject: ExportSubject::Sheet(sheet.clone()),
+            subject: ExportSubject::Sheet(Box::new(sheet.clone())),
         }
     }
 }
