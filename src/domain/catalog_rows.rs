@@ -148,25 +148,7 @@ fn findings(s: &JobSheet, lang: Lang) -> (usize, usize, String) {
 /// A Unix time in milliseconds as a UTC date and minute, e.g. `1_796_160_600_000` →
 /// `"2026-12-01 21:30 UTC"` (the proleptic Gregorian calendar; the same in both languages).
 pub fn utc_minute(ms: u64) -> String {
-    let minutes = ms / 60_000;
-    let days = minutes / (24 * 60);
-    let (h, m) = ((minutes / 60) % 24, minutes % 60);
-    let (y, mo, d) = civil_from_days(days);
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02} UTC")
-}
-
-/// The calendar date of `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
+    format!("{} UTC", crate::domain::catalog::export::utc(ms, true))
 }
 
 /// The open process's name as it is now (the sheet's process name once filled, as

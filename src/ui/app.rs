@@ -12,34 +12,16 @@ use crate::ui::sheet::SheetScreen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, Screen};
 use rust_i18n::t;
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// The whole app.
 #[component]
 pub fn App() -> Html {
-    // Where the page starts: the stored catalog, an older build's session, or a new process.
-    let booted = use_memo((), |_| keeper::boot(browser::initial_lang()));
-    let base: keeper::Base = {
-        let booted = booted.clone();
-        use_mut_ref(move || booted.1.clone())
-    };
-    let state = use_reducer(|| {
-        let restored = booted.0.clone();
-        // A URL naming a place (a reload, a bookmark) opens there when it still exists.
-        match Place::parse(&browser::location_fragment()) {
-            Some(place) => {
-                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
-                s.interacted = false;
-                s
-            }
-            None => restored,
-        }
-    });
+    // Where the page starts (the stored catalog, an older build's session, or a new process),
+    // saved after every change, merged with other tabs' work.
+    let (state, base) = keeper::use_kept_state();
     let lang = state.lang;
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
-    // Save what the user has done so a reload loses nothing, merged with other tabs' work.
-    keeper::use_keeper(&state, &base);
     // Back / Forward move between questions and screens: each place is a history entry.
     // `moved` is set while the reducer follows the history, so following it adds no entry.
     let moved = use_mut_ref(|| true); // the first check corrects the fragment in place

@@ -26,7 +26,7 @@ const FORMATS: [(&str, &str, ExportFormat); 5] = [
 ];
 
 /// The download's file name and type: the catalog's name made safe (`catalog` when empty).
-fn file_name(catalog: &Catalog, id: &str) -> (String, &'static str) {
+pub(crate) fn file_name(catalog: &Catalog, id: &str) -> (String, &'static str) {
     let safe: String = catalog
         .name
         .trim()
@@ -39,19 +39,20 @@ fn file_name(catalog: &Catalog, id: &str) -> (String, &'static str) {
             }
         })
         .collect();
+    // `Reservations.catalog.json`; an unnamed catalog is just `catalog.json`.
     let base = if safe.trim_matches('-').is_empty() {
         "catalog".to_owned()
     } else {
-        safe
+        format!("{safe}.catalog")
     };
     match id {
-        "markdown" => (format!("{base}.catalog.md"), "text/markdown;charset=utf-8"),
-        "csv" | "csv-bom" => (format!("{base}.catalog.csv"), "text/csv;charset=utf-8"),
+        "markdown" => (format!("{base}.md"), "text/markdown;charset=utf-8"),
+        "csv" | "csv-bom" => (format!("{base}.csv"), "text/csv;charset=utf-8"),
         "tsv" => (
-            format!("{base}.catalog.tsv"),
+            format!("{base}.tsv"),
             "text/tab-separated-values;charset=utf-8",
         ),
-        _ => (format!("{base}.catalog.json"), "application/json"),
+        _ => (format!("{base}.json"), "application/json"),
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::domain::app_state::{CatalogAction, Keeping};
 use crate::domain::catalog::sync::{boot as boot_catalog, sync, Stored};
 use crate::domain::catalog::ProcessId;
+use crate::domain::place::Place;
 use crate::domain::Lang;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext, AppState, Screen};
@@ -50,6 +51,30 @@ pub fn boot(lang: Lang) -> (AppState, Stored) {
         state.keeping = Keeping::MemoryOnly(why);
     }
     (state, b.base)
+}
+
+/// The app's state, started by [`boot`] and opened at the place the URL names (a reload, a
+/// bookmark) when it still exists, kept by [`use_keeper`]; and the tab's base.
+#[hook]
+pub fn use_kept_state() -> (AppContext, Base) {
+    let booted = use_memo((), |_| boot(browser::initial_lang()));
+    let base: Base = {
+        let booted = booted.clone();
+        use_mut_ref(move || booted.1.clone())
+    };
+    let state = use_reducer(|| {
+        let restored = booted.0.clone();
+        match Place::parse(&browser::location_fragment()) {
+            Some(place) => {
+                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
+                s.interacted = false;
+                s
+            }
+            None => restored,
+        }
+    });
+    use_keeper(&state, &base);
+    (state, base)
 }
 
 /// Saves the catalog after every change, merged with what other tabs wrote
@@ -179,9 +204,8 @@ pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
                 let ctx = ctx.clone();
                 Callback::from(move |_| {
                     let catalog = ctx.catalog_now();
-                    if let Err(e) =
-                        browser::download("catalog.json", "application/json", &catalog.to_json())
-                    {
+                    let (name, mime) = crate::ui::catalog_io::file_name(&catalog, "json");
+                    if let Err(e) = browser::download(&name, mime, &catalog.to_json()) {
                         ctx.dispatch(Action::Catalog(CatalogAction::Notice(Some(
                             crate::domain::app_state::CatalogNotice::Failed(e),
                         ))));
