@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serve, launch, openSheet, screenshot } from './harness.mjs';
+import { serve, launch, openSheet, screenshot, root } from './harness.mjs';
+import path from 'node:path';
 
 let server;
 let browser;
@@ -108,6 +109,108 @@ test('storage that throws: the app works in memory, says so once, and offers the
   assert.equal(file.processes[0].sheet.process.process_name, 'Kept in memory');
   assert.equal(file.processes[0].outcome, 'async-enqueue');
   await screenshot(page, 'catalog-memory-only-en-1280');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+async function answer(page, question, value) {
+  await page.waitForSelector(`form.question[data-question="${question}"]`);
+  await page.check(`#q-${question}-${value}`);
+  await page.click('form.question button[type="submit"]');
+}
+
+async function showCatalog(page) {
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+}
+
+async function addProcess(page, name, answers) {
+  await showCatalog(page);
+  await page.fill('#add-name', name);
+  await page.click('#add-process');
+  for (const [q, v] of answers) await answer(page, q, v);
+}
+
+const rowNames = (page) => page.$$eval('#catalog-table tbody .proc-name', (els) => els.map((e) => e.textContent.trim()));
+
+async function openRow(page, name) {
+  await showCatalog(page);
+  await page.click(`#catalog-table .proc-name:text-is("${name}")`);
+}
+
+test('three processes made on the page are all there after a reload; the catalog is home', async () => {
+  const { context, page } = await openTab(server.url);
+  await addProcess(page, 'Place the order', [['time-triggered', 'no'], ['needs-result-now', 'yes']]);
+  await addProcess(page, 'Confirmation mail', [['time-triggered', 'no'], ['needs-result-now', 'no']]);
+  await addProcess(page, 'Nightly report', [['time-triggered', 'yes']]);
+  await page.goto(server.url); // a fresh visit, no fragment
+  await page.waitForSelector('section.catalog');
+  assert.deepEqual(await rowNames(page), ['Place the order', 'Confirmation mail', 'Nightly report']);
+  const outcomes = await page.$$eval('#catalog-table tbody tr', (trs) => trs.map((tr) => tr.dataset.outcome));
+  assert.deepEqual(outcomes, ['undecided', 'async-enqueue', 'batch']);
+  // Each process kept its own answers.
+  await openRow(page, 'Nightly report');
+  await page.waitForSelector('article.result[data-outcome="batch"], section.sheet');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('two tabs editing different processes: both edits are kept', async () => {
+  const { context, page: tab1 } = await openTab(server.url);
+  await addProcess(tab1, 'Order', []);
+  await addProcess(tab1, 'Mail', []);
+  const tab2 = await secondTab(context, server.url);
+  await tab2.waitForSelector('section.catalog');
+  await openRow(tab1, 'Order');
+  await openRow(tab2, 'Mail');
+  await answer(tab1, 'time-triggered', 'yes');
+  await answer(tab2, 'time-triggered', 'no');
+  await answer(tab2, 'needs-result-now', 'no');
+  await tab2.waitForTimeout(300);
+  const s = await stored(tab1);
+  const byName = Object.fromEntries(s.catalog.processes.map((p) => [p.name, p.outcome]));
+  assert.deepEqual(byName, { Order: 'batch', Mail: 'async-enqueue' });
+  assert.equal(await tab1.locator('.keep-notice[data-held]').count(), 0, 'no conflict to report');
+  assert.equal(await tab2.locator('.keep-notice[data-held]').count(), 0, 'no conflict to report');
+  // Each tab shows the other's work in the catalog.
+  await showCatalog(tab1);
+  const outcomes = await tab1.$$eval('#catalog-table tbody tr', (trs) => trs.map((tr) => tr.dataset.outcome));
+  assert.deepEqual(outcomes, ['batch', 'async-enqueue']);
+  assert.deepEqual([...tab1.errors, ...tab2.errors], []);
+  await context.close();
+});
+
+test('import: a preview first, then merge; undo puts the catalog back; a bad file changes nothing', async () => {
+  const { context, page } = await openTab(server.url);
+  await addProcess(page, 'My own process', [['time-triggered', 'yes']]);
+  await showCatalog(page);
+  const example = path.join(root, 'static', 'examples', 'reservation-system.catalog.json');
+  await page.setInputFiles('#catalog-import', example);
+  await page.waitForSelector('.import-preview');
+  assert.match(await page.textContent('.import-list[data-list="added"] h4'), /Added \(7\)/);
+  assert.match(await page.textContent('.import-list[data-list="dropped"]'), /My own process/);
+  await page.click('#import-merge');
+  await page.waitForSelector('.import-preview', { state: 'detached' });
+  assert.equal((await rowNames(page)).length, 8);
+  assert.match(await page.textContent('#catalog-notice'), /7 added, 0 replaced/);
+  await page.click('#catalog-undo');
+  assert.deepEqual(await rowNames(page), ['My own process']);
+  // A bad file: the message names the field; the catalog is unchanged.
+  const bad = JSON.parse(readFileSync(example, 'utf8'));
+  bad.processes[1].id = bad.processes[0].id;
+  await page.setInputFiles('#catalog-import', { name: 'bad.catalog.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await page.waitForSelector('#catalog-notice.error-notice');
+  assert.match(await page.textContent('#catalog-notice'), /processes\[1\]\.id/);
+  assert.deepEqual(await rowNames(page), ['My own process']);
+  assert.equal(await page.locator('.import-preview').count(), 0);
+  // A single sheet file adds one process (merge only).
+  const sheet = path.join(root, 'static', 'examples', 'reservation-mail.en.json');
+  await page.setInputFiles('#catalog-import', sheet);
+  await page.waitForSelector('.import-preview');
+  assert.equal(await page.locator('#import-replace').count(), 0);
+  await page.click('#import-merge');
+  assert.equal((await rowNames(page)).length, 2);
+  await screenshot(page, 'catalog-import-en-1280');
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -247,3 +247,22 @@ fn a_numbered_process_leaves_the_sheets_name_to_the_user() {
         "the sheet still asks for the process's name"
     );
 }
+
+#[test]
+fn the_untouched_first_process_makes_way_for_the_first_added() {
+    use modality_advisor::domain::catalog::sync::boot;
+    let b = boot(None, None, "Process 1", 3, 1_000);
+    let s = AppState::on_catalog(Lang::En, b.catalog, None);
+    assert_eq!(names(&s), ["Process 1"]);
+    let s = s.after(add("Confirmation mail", 5));
+    assert_eq!(names(&s), ["Confirmation mail"]);
+    // Once touched, it stays.
+    let b = boot(None, None, "Process 1", 3, 1_000);
+    let s = AppState::on_catalog(Lang::En, b.catalog, None)
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ))
+        .after(add("Confirmation mail", 5));
+    assert_eq!(names(&s), ["Process 1", "Confirmation mail"]);
+}

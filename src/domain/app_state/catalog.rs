@@ -240,6 +240,14 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
     match action {
         CatalogAction::Add { seed, now_ms, name } => {
             flush(s);
+            // The process a first visit starts with, never touched, makes way for the first
+            // one the user adds (it would only be an empty row).
+            if let [only] = s.catalog.processes.as_slice() {
+                if only.answers.is_empty() && only.sheet.is_none() && is_numbered_name(&only.name) {
+                    s.catalog.processes.clear();
+                    s.open = None;
+                }
+            }
             let id = s.catalog.fresh_id(seed);
             let name = valid_name(&name)
                 .unwrap_or_else(|| default_name(s.lang, s.catalog.processes.len() + 1));
