@@ -62,8 +62,11 @@ async function threeProcesses(page) {
 
 test('three processes, rename, duplicate, move, delete and undo, the filter (en)', async () => {
   const page = await openPage(browser, server.url);
-  // No process yet: the empty catalog explains itself and offers the form.
+  // A first visit starts on one untouched process; the first one added takes its place.
   await showCatalog(page);
+  assert.deepEqual((await rowsOf(page)).map((r) => r.name), ['Process 1']);
+  // Deleting it leaves the empty catalog, which explains itself and offers the form.
+  await page.click('#catalog-table tbody tr button.danger');
   await page.waitForSelector('.catalog-empty');
   assert.equal(await page.$('#catalog-table'), null);
 
