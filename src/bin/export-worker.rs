@@ -1,7 +1,9 @@
 //! The export Web Worker (built by Trunk with `data-type="worker"`, fetched on the page's
-//! first export): receives an `ExportRequest` as JSON text, renders the sheet or catalog
-//! document, posts the `ExportReply` back. The exporters live here rather than in the page's
-//! wasm, which keeps them out of the first load.
+//! first export or import): receives an `ExportRequest` as JSON text, renders the sheet or
+//! catalog document, posts the `ExportReply` back; it also reads imported files (a
+//! `ReadRequest`: the sheet or catalog file's text, answered with the file read and checked,
+//! or its typed error). The exporters and the file readers live here rather than in the
+//! page's wasm, which keeps them out of the first load.
 //! All logic is in `modality_advisor::domain::export::protocol`; this only moves strings.
 
 #[cfg(target_arch = "wasm32")]

@@ -23,6 +23,7 @@ pub mod csv;
 pub mod json;
 pub mod markdown;
 pub mod protocol;
+pub mod read;
 pub mod tsv;
 
 pub use self::csv::to_csv;

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod cron;
 pub mod edit;
+pub mod example;
 pub mod fields;
 pub mod import;
 pub mod inputs;

@@ -1,8 +1,11 @@
 //! The one place that touches browser APIs beyond rendering: local storage, the
 //! browser's language list, downloads, the clipboard, files, printing, the simulation worker,
-//! the export worker ([`export`]) and the playback timer. Every failure
+//! the export worker ([`export`], [`read_file_in_worker`]) and the playback timer. Every failure
 //! (storage disabled, private mode, permission refused) degrades or returns a message instead of
 //! failing.
+//!
+//! Why this file is long: it is the one file allowed to touch the window, storage and timers
+//! (`tests/it/tidy.rs`), so every browser call the page makes lives here, each short.
 
 use crate::domain::Lang;
 
@@ -312,18 +315,40 @@ struct ExportShared {
     broken: std::cell::Cell<bool>,
     /// Requests (JSON text) posted before `ready`.
     held: std::cell::RefCell<Vec<String>>,
-    /// Exports waiting for their reply: id, language, and the promise's resolve and reject.
-    waiting: std::cell::RefCell<Vec<(u32, Lang, js_sys::Function, js_sys::Function)>>,
+    /// Requests waiting for their reply: id, language, their failure messages, and the
+    /// promise's resolve and reject.
+    waiting: std::cell::RefCell<Vec<Waiting>>,
 }
 
+/// A request waiting for its reply (see [`ExportShared::waiting`]).
+type Waiting = (u32, Lang, Words, js_sys::Function, js_sys::Function);
+
+/// The locale keys of a request's failure messages: the worker refused to start (`%{reason}`),
+/// did not load, answered something unreadable (`%{reason}`).
+type Words = [&'static str; 3];
+
+/// An export's failure messages.
+const EXPORT_WORDS: Words = [
+    "export.worker.refused",
+    "export.worker.not-loaded",
+    "export.worker.bad-reply",
+];
+
+/// An import's failure messages.
+const IMPORT_WORDS: Words = [
+    "import.worker.refused",
+    "import.worker.not-loaded",
+    "import.worker.bad-reply",
+];
+
 impl ExportShared {
-    /// Rejects every waiting export with `key`'s message in its own language.
-    fn fail_all(&self, key: &str) {
+    /// Rejects every waiting request with its "did not load" message in its own language.
+    fn fail_all(&self) {
         self.broken.set(true);
         self.held.borrow_mut().clear();
         let waiting = std::mem::take(&mut *self.waiting.borrow_mut());
-        for (_, lang, _, reject) in waiting {
-            let message = rust_i18n::t!(key, locale = lang.code());
+        for (_, lang, words, _, reject) in waiting {
+            let message = rust_i18n::t!(words[1], locale = lang.code());
             let _ = reject.call1(
                 &wasm_bindgen::JsValue::NULL,
                 &wasm_bindgen::JsValue::from_str(&message),
@@ -332,10 +357,11 @@ impl ExportShared {
     }
 }
 
-/// The export Web Worker (`export-worker`, built by Trunk), started on the first export and
-/// kept for the next ones. Requests sent before it has loaded are held until it says
-/// `ready`; if it fails to load (blocked, offline, [`EXPORT_LOAD_TIMEOUT_MS`] passed) every
-/// waiting export gets a message and the next export starts a new worker.
+/// The export Web Worker (`export-worker`, built by Trunk; it also reads imported files),
+/// started on the first export or import and kept for the next ones. Requests sent before it
+/// has loaded are held until it says `ready`; if it fails to load (blocked, offline,
+/// [`EXPORT_LOAD_TIMEOUT_MS`] passed) every waiting request gets a message and the next one
+/// starts a new worker.
 struct ExportWorker {
     worker: web_sys::Worker,
     shared: std::rc::Rc<ExportShared>,
@@ -351,19 +377,14 @@ thread_local! {
 }
 
 impl ExportWorker {
-    fn spawn(lang: Lang) -> Result<ExportWorker, String> {
+    fn spawn(lang: Lang, words: Words) -> Result<ExportWorker, String> {
         use crate::domain::export::protocol::{ExportReply, EXPORT_WORKER_READY};
         use wasm_bindgen::JsCast;
         let worker = web_sys::Worker::new("./export-worker_loader.js").map_err(|e| {
             let reason = e
                 .as_string()
                 .unwrap_or_else(|| format!("{e:?}").chars().take(200).collect());
-            rust_i18n::t!(
-                "export.worker.refused",
-                locale = lang.code(),
-                reason = reason
-            )
-            .into_owned()
+            rust_i18n::t!(words[0], locale = lang.code(), reason = reason).into_owned()
         })?;
         let shared = std::rc::Rc::new(ExportShared::default());
         let (sh, w) = (shared.clone(), worker.clone());
@@ -393,17 +414,14 @@ impl ExportWorker {
                 let Some(at) = at else {
                     return;
                 };
-                let (_, lang, resolve, reject) = waiting.remove(at);
+                let (_, lang, words, resolve, reject) = waiting.remove(at);
                 drop(waiting);
                 let null = wasm_bindgen::JsValue::NULL;
                 let _ = match result {
                     Ok(doc) => resolve.call1(&null, &wasm_bindgen::JsValue::from_str(&doc)),
                     Err(reason) => {
-                        let message = rust_i18n::t!(
-                            "export.worker.bad-reply",
-                            locale = lang.code(),
-                            reason = reason
-                        );
+                        let message =
+                            rust_i18n::t!(words[2], locale = lang.code(), reason = reason);
                         reject.call1(&null, &wasm_bindgen::JsValue::from_str(&message))
                     }
                 };
@@ -415,14 +433,14 @@ impl ExportWorker {
         let onerror = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
             move |e: web_sys::Event| {
                 e.prevent_default();
-                sh.fail_all("export.worker.not-loaded");
+                sh.fail_all();
             },
         );
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         let sh = shared.clone();
         let load_timer = Timeout::new(EXPORT_LOAD_TIMEOUT_MS, move || {
             if !sh.ready.get() {
-                sh.fail_all("export.worker.not-loaded");
+                sh.fail_all();
             }
         });
         Ok(ExportWorker {
@@ -436,7 +454,7 @@ impl ExportWorker {
     }
 
     /// The kept worker, or a new one when there is none or the last one failed.
-    fn get(lang: Lang) -> Result<std::rc::Rc<ExportWorker>, String> {
+    fn get(lang: Lang, words: Words) -> Result<std::rc::Rc<ExportWorker>, String> {
         EXPORT_WORKER.with(|slot| {
             let mut slot = slot.borrow_mut();
             if let Some(w) = slot.as_ref().filter(|w| !w.shared.broken.get()) {
@@ -444,7 +462,7 @@ impl ExportWorker {
             }
             // Drop (terminate) a failed worker before starting anew.
             *slot = None;
-            let w = std::rc::Rc::new(ExportWorker::spawn(lang)?);
+            let w = std::rc::Rc::new(ExportWorker::spawn(lang, words)?);
             *slot = Some(w.clone());
             Ok(w)
         })
@@ -467,17 +485,52 @@ pub async fn export(
     mut request: crate::domain::export::protocol::ExportRequest,
 ) -> Result<String, String> {
     let lang = request.lang;
-    let worker = ExportWorker::get(lang)?;
+    ask(lang, EXPORT_WORDS, move |id| {
+        request.id = id;
+        request.to_json()
+    })
+    .await
+}
+
+/// Reads a file in the export worker (started on the first call, then kept): the file read
+/// and checked, or the file's problem as a typed [`ImportError`](crate::domain::sheet::import::ImportError)
+/// (whose message follows a language switch). The page takes the answer through the plain
+/// model readers and the meaning checks ([`ReadDone::from_reply`](crate::domain::export::read::ReadDone::from_reply)).
+///
+/// # Errors
+/// A sentence in `request.lang` when the worker cannot be started, does not load (blocked,
+/// offline, or not within 30 s), crashes, or answers something unreadable.
+pub async fn read_file_in_worker(
+    mut request: crate::domain::export::read::ReadRequest,
+) -> Result<crate::domain::export::read::ReadResult, String> {
+    let lang = request.lang;
+    let text = ask(lang, IMPORT_WORDS, move |id| {
+        request.id = id;
+        request.to_json()
+    })
+    .await?;
+    crate::domain::export::read::ReadDone::from_reply(&text).map_err(|reason| {
+        rust_i18n::t!(IMPORT_WORDS[2], locale = lang.code(), reason = reason).into_owned()
+    })
+}
+
+/// Posts the request `to_json` writes for the worker's next id and waits for the reply's text;
+/// failures are worded with `words` in `lang`.
+async fn ask(
+    lang: Lang,
+    words: Words,
+    to_json: impl FnOnce(u32) -> String,
+) -> Result<String, String> {
+    let worker = ExportWorker::get(lang, words)?;
     let id = worker.next_id.get();
     worker.next_id.set(id.wrapping_add(1).max(1));
-    request.id = id;
-    let text = request.to_json();
+    let text = to_json(id);
     let shared = worker.shared.clone();
     let promise = js_sys::Promise::new(&mut |resolve, reject| {
         shared
             .waiting
             .borrow_mut()
-            .push((id, lang, resolve, reject));
+            .push((id, lang, words, resolve, reject));
     });
     if shared.ready.get() {
         if worker
@@ -485,20 +538,17 @@ pub async fn export(
             .post_message(&wasm_bindgen::JsValue::from_str(&text))
             .is_err()
         {
-            shared.fail_all("export.worker.not-loaded");
+            shared.fail_all();
         }
     } else {
         shared.held.borrow_mut().push(text);
     }
     // The worker handle is not held across the wait: a failed worker can be replaced meanwhile.
     drop(worker);
+    let not_loaded = || rust_i18n::t!(words[1], locale = lang.code()).into_owned();
     match wasm_bindgen_futures::JsFuture::from(promise).await {
-        Ok(doc) => doc.as_string().ok_or_else(|| {
-            rust_i18n::t!("export.worker.not-loaded", locale = lang.code()).into_owned()
-        }),
-        Err(message) => Err(message.as_string().unwrap_or_else(|| {
-            rust_i18n::t!("export.worker.not-loaded", locale = lang.code()).into_owned()
-        })),
+        Ok(doc) => doc.as_string().ok_or_else(not_loaded),
+        Err(message) => Err(message.as_string().unwrap_or_else(not_loaded)),
     }
 }
 

@@ -1,15 +1,13 @@
 //! The whole catalog in and out: export (copy or download as Markdown, CSV with or without a
 //! BOM, TSV, JSON — rendered by the export worker, loaded on the first export) and import (a
-//! catalog file or a single sheet file: a preview of what is added or replaced, then merge or
-//! replace; a bad file changes nothing and names the field).
+//! catalog file or a single sheet file, read in the export worker too: a preview of what is
+//! added or replaced, then merge or replace; a bad file changes nothing and names the field).
 
 use crate::domain::app_state::{CatalogAction, CatalogNotice};
-use crate::domain::catalog::check::read_catalog;
-use crate::domain::catalog::import::{
-    apply_import, plan_import, read_sheet_as_process, ImportMode, ImportPlan,
-};
+use crate::domain::catalog::import::{apply_import, plan_import, ImportMode, ImportPlan};
 use crate::domain::catalog::Catalog;
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
+use crate::domain::export::read::{ReadAs, ReadDone, ReadRequest};
 use crate::domain::Lang;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext};
@@ -69,23 +67,30 @@ struct Pending {
     file: String,
 }
 
-/// Reads `text` as a catalog file (it has `catalog_version`) or a sheet file, checked whole.
-fn read(ctx: &AppContext, text: &str, lang: Lang) -> Result<(Catalog, bool), String> {
-    let is_sheet = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
-        .ok()
-        .is_some_and(|v| v.get("schema_version").is_some() && v.get("catalog_version").is_none());
-    if is_sheet {
-        let current = ctx.catalog_now();
-        let id = current.fresh_id(browser::random_seed());
-        let p = read_sheet_as_process(text, lang, id, browser::now_ms())
-            .map_err(|e| e.message(lang))?;
-        let mut c = Catalog::new(&current.name);
-        c.processes.push(p);
-        Ok((c, true))
-    } else {
-        read_catalog(text)
-            .map(|c| (c, false))
-            .map_err(|e| e.message(lang))
+/// Reads `text` in the export worker as a catalog file (it has `catalog_version`) or a sheet
+/// file, checked whole: the catalog and whether it was a single sheet, or the message (the
+/// file's problem naming the field, or why the worker could not read it) in `lang`.
+async fn read(ctx: &AppContext, text: String, lang: Lang) -> Result<(Catalog, bool), String> {
+    let current = ctx.catalog_now();
+    let request = ReadRequest {
+        id: 0,
+        lang,
+        text,
+        read: ReadAs::CatalogOrSheet {
+            catalog_name: current.name.clone(),
+            id: current.fresh_id(browser::random_seed()),
+            now_ms: browser::now_ms(),
+        },
+    };
+    match browser::read_file_in_worker(request).await? {
+        Ok(ReadDone::Catalog { catalog, sheet }) => Ok((catalog, sheet)),
+        Ok(ReadDone::Sheet(_)) => Err(t!(
+            "import.worker.bad-reply",
+            locale = lang.code(),
+            reason = "Sheet"
+        )
+        .into_owned()),
+        Err(e) => Err(e.message(lang)),
     }
 }
 
@@ -160,7 +165,7 @@ pub fn CatalogIo() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let name = file.name();
                 let read = match browser::read_file(file).await {
-                    Ok(text) => read(&ctx, &text, lang),
+                    Ok(text) => read(&ctx, text, lang).await,
                     Err(e) => Err(e),
                 };
                 match read {

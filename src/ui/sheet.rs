@@ -9,9 +9,9 @@ pub mod print_view;
 pub mod sections;
 pub mod timeline;
 
+use crate::domain::export::read::{ReadAs, ReadDone, ReadRequest};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Finding, Severity};
-use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::inputs::{label_of, SheetInput};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::ui::browser;
@@ -23,13 +23,6 @@ use rust_i18n::t;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
-
-/// The source documents' worked example (process facts + decision), offered as "load the
-/// example".
-pub const EXAMPLE_JSON: &str = include_str!("../../static/examples/reservation-mail.json");
-
-/// The same example written in English.
-pub const EXAMPLE_JSON_EN: &str = include_str!("../../static/examples/reservation-mail.en.json");
 
 fn tr(key: &str, lang: Lang) -> AttrValue {
     AttrValue::from(t!(key, locale = lang.code()).into_owned())
@@ -103,18 +96,15 @@ fn header(ctx: &AppContext, sheet: &JobSheet) -> Html {
     };
     let load_example = {
         let ctx = ctx.clone();
-        let example = if lang == Lang::Ja {
-            EXAMPLE_JSON
-        } else {
-            EXAMPLE_JSON_EN
-        };
-        Callback::from(move |_| match import_json(example, lang) {
-            Ok(s) => {
-                ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                ctx.dispatch(Action::Notice(Some(SheetNotice::ExampleLoaded)));
-            }
-            Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Refused(e)))),
-        })
+        Callback::from(
+            move |_| match crate::domain::sheet::example::example(lang) {
+                Ok(s) => {
+                    ctx.dispatch(Action::LoadSheet(Box::new(s)));
+                    ctx.dispatch(Action::Notice(Some(SheetNotice::ExampleLoaded)));
+                }
+                Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Refused(e)))),
+            },
+        )
     };
     html! {
         <div class="sheet-head">
@@ -149,13 +139,24 @@ fn import(ctx: &AppContext) -> Callback<Event> {
         wasm_bindgen_futures::spawn_local(async move {
             let notice = match browser::read_file(file).await {
                 Err(msg) => SheetNotice::Browser(msg),
-                Ok(text) => match import_json(&text, lang) {
-                    Ok(s) => {
-                        ctx.dispatch(Action::LoadSheet(Box::new(s)));
-                        SheetNotice::Imported
+                Ok(text) => {
+                    let request = ReadRequest {
+                        id: 0,
+                        lang,
+                        text,
+                        read: ReadAs::Sheet,
+                    };
+                    match browser::read_file_in_worker(request).await {
+                        Ok(Ok(ReadDone::Sheet(s))) => {
+                            ctx.dispatch(Action::LoadSheet(s));
+                            SheetNotice::Imported
+                        }
+                        // A sheet request is answered with a sheet: nothing else is loaded.
+                        Ok(Ok(ReadDone::Catalog { .. })) => return,
+                        Ok(Err(err)) => SheetNotice::ImportFailed(err),
+                        Err(msg) => SheetNotice::Browser(msg),
                     }
-                    Err(err) => SheetNotice::ImportFailed(err),
-                },
+                }
             };
             ctx.dispatch(Action::Notice(Some(notice)));
         });

@@ -3,7 +3,8 @@
 //   wasm, its JS glue, the boot script and the CSS) must stay under 350 KB;
 // - each module loaded on demand has its own budget, ~15 % above its measured size (README
 //   "Measured"), so growth is a decision rather than an accident: the simulation worker
-//   (fetched on the first run) and the export worker (fetched on the first copy or download).
+//   (fetched on the first run) and the export worker (the exporters and the file readers,
+//   fetched on the first copy, download or import).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ const FIRST_LOAD_BUDGET = 350 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   'sim-worker': 112 * 1024,
-  'export-worker': 154 * 1024,
+  'export-worker': 225 * 1024,
 };
 
 test('first load < 350 KB and each worker within its budget, brotli', () => {

@@ -15,6 +15,7 @@ mod catalog_sync;
 mod cli_advise;
 mod diagram;
 mod export_protocol;
+mod export_read;
 mod flowchart;
 mod locale_keys;
 mod place;

@@ -129,3 +129,49 @@ fn the_english_example_says_the_same_in_english() {
         ]
     );
 }
+
+/// "Load the example" reads the saved form with the plain model reader (the importer lives in
+/// the export worker): for both languages it is exactly what importing the short example gives,
+/// so the two files cannot drift. `WRITE_SAVED_EXAMPLES=1` writes the saved files afresh.
+#[test]
+fn the_saved_examples_are_the_imported_short_examples() {
+    use crate::sheet_support::{EXAMPLE_EN, EXAMPLE_JA};
+    use modality_advisor::domain::export::to_json;
+    use modality_advisor::domain::sheet::example::{example, EXAMPLE_JSON, EXAMPLE_JSON_EN};
+    use modality_advisor::domain::sheet::import::import_json;
+    for (lang, short, saved, file) in [
+        (
+            Lang::Ja,
+            EXAMPLE_JA,
+            EXAMPLE_JSON,
+            "reservation-mail.saved.json",
+        ),
+        (
+            Lang::En,
+            EXAMPLE_EN,
+            EXAMPLE_JSON_EN,
+            "reservation-mail.saved.en.json",
+        ),
+    ] {
+        let imported = import_json(short, lang).expect("the short example imports");
+        if std::env::var_os("WRITE_SAVED_EXAMPLES").is_some() {
+            let path = format!("{}/static/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::write(&path, to_json(&imported)).expect("writes");
+            continue;
+        }
+        assert_eq!(
+            saved,
+            to_json(&imported),
+            "{file} is the imported example, pretty"
+        );
+        assert_eq!(example(lang), Ok(imported), "{file}");
+        // The short file names its language: the page's language does not change what it gives.
+        for page in [Lang::Ja, Lang::En] {
+            assert_eq!(
+                import_json(short, page),
+                example(lang),
+                "{file} in {page:?}"
+            );
+        }
+    }
+}

@@ -1,13 +1,15 @@
 //! The messages between the page and the export Web Worker (`src/bin/export-worker.rs`),
 //! JSON strings over `postMessage`. The exporters (this module's siblings and
-//! [`catalog::export`]) run only in the worker, so the page's first load does not carry them;
-//! the page sends what to export and gets the text back.
+//! [`catalog::export`]) and the file readers ([`super::read`]) run only in the worker, so the
+//! page's first load does not carry them; the page sends what to export (or a file's text)
+//! and gets the text (or the file read and checked) back.
 //!
 //! | direction | message | JSON |
 //! |---|---|---|
 //! | worker → page, once | [`EXPORT_WORKER_READY`] | the bare string `"ready"` |
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
+//! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
 //!
 //! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
 //! comes back as an `Err` naming what was wrong (in the request's language when it can tell),
@@ -16,6 +18,7 @@
 //! [`catalog::export`]: crate::domain::catalog::export
 //! [`runner::protocol`]: crate::domain::sim::runner
 
+use super::read::{result_to_json, ReadRequest};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
@@ -115,38 +118,56 @@ impl ExportReply {
     }
 }
 
-/// The worker's whole job: reads an [`ExportRequest`] from `text` and returns the
-/// [`ExportReply`] as JSON text. Never panics: a request it cannot read gets an `Err` reply
-/// naming the problem (`serde_json`'s words: the field, line and column).
+/// The worker's whole job: reads an [`ExportRequest`] (or a [`ReadRequest`]: a JSON object
+/// with a `read` field) from `text` and returns the [`ExportReply`] as JSON text — for a read,
+/// its `Ok` text is the [`ReadResult`](super::read::ReadResult) ([`super::read`]). Never panics:
+/// a request it cannot read gets an `Err` reply naming the problem (`serde_json`'s words: the
+/// field, line and column).
 pub fn handle(text: &str) -> String {
-    let reply = match serde_json::from_str::<ExportRequest>(text) {
-        Ok(request) => ExportReply {
-            id: request.id,
-            result: Ok(request.render()),
-        },
-        Err(e) => {
-            // Whatever of the envelope can be read, to answer the right request in its language.
-            #[derive(Deserialize)]
-            struct Envelope {
-                #[serde(default)]
-                id: u32,
-                #[serde(default)]
-                lang: Lang,
-            }
-            let env = serde_json::from_str::<Envelope>(text).unwrap_or(Envelope {
-                id: 0,
-                lang: Lang::En,
-            });
-            ExportReply {
-                id: env.id,
-                result: Err(t!(
-                    "export.worker.bad-request",
-                    locale = env.lang.code(),
-                    reason = e.to_string()
-                )
-                .into_owned()),
-            }
+    let is_read = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("read").is_some());
+    let reply = if is_read {
+        match serde_json::from_str::<ReadRequest>(text) {
+            Ok(request) => ExportReply {
+                id: request.id,
+                result: Ok(result_to_json(&request.run())),
+            },
+            Err(e) => bad_request(text, &e),
+        }
+    } else {
+        match serde_json::from_str::<ExportRequest>(text) {
+            Ok(request) => ExportReply {
+                id: request.id,
+                result: Ok(request.render()),
+            },
+            Err(e) => bad_request(text, &e),
         }
     };
     reply.to_json()
+}
+
+/// The `Err` reply to a request that cannot be read: whatever of the envelope can be read,
+/// to answer the right request in its language.
+fn bad_request(text: &str, e: &serde_json::Error) -> ExportReply {
+    #[derive(Deserialize)]
+    struct Envelope {
+        #[serde(default)]
+        id: u32,
+        #[serde(default)]
+        lang: Lang,
+    }
+    let env = serde_json::from_str::<Envelope>(text).unwrap_or(Envelope {
+        id: 0,
+        lang: Lang::En,
+    });
+    ExportReply {
+        id: env.id,
+        result: Err(t!(
+            "export.worker.bad-request",
+            locale = env.lang.code(),
+            reason = e.to_string()
+        )
+        .into_owned()),
+    }
 }

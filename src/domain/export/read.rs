@@ -1,0 +1,229 @@
+//! File reading in the export worker: the sheet screen's and the catalog screen's imports
+//! send the chosen file's text here, so the readers ([`import_json`], [`read_catalog`],
+//! [`read_sheet_as_process`], with their path-naming decoder) stay out of the page's first
+//! load. The reply is the read file in its saved form, or the typed [`ImportError`]; the
+//! page decodes it with the plain model readers it has for storage and checks the meaning
+//! again ([`ReadDone::from_reply`]).
+//!
+//! | direction | message | JSON |
+//! |---|---|---|
+//! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…the file…","read":"Sheet"}` |
+//! | worker → page | [`ExportReply`](super::protocol::ExportReply) whose `Ok` text is [`result_to_json`]'s list | `{"id":2,"result":{"Ok":"[\"Field\",\"retry.lease_ms\",\"…\"]"}}` |
+//!
+//! An `Err` in the reply itself means the request could not be read, as for an export; the
+//! file's own problems are in the `Ok` text, typed, so a message follows a language switch.
+
+use crate::domain::catalog::check::{check_catalog, read_catalog};
+use crate::domain::catalog::import::read_sheet_as_process;
+use crate::domain::catalog::{Catalog, ProcessId};
+use crate::domain::lang::Lang;
+use crate::domain::sheet::import::{check_sheet, import_json, ImportError};
+use crate::domain::sheet::JobSheet;
+use serde::{Deserialize, Serialize};
+
+/// How to read a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadAs {
+    /// A sheet file (the versioned sheet, or the short input file), as [`import_json`] reads it.
+    Sheet,
+    /// A catalog file (it has `catalog_version`: [`read_catalog`]), or a single sheet file
+    /// (it has `schema_version` and no `catalog_version`) read as a catalog named
+    /// `catalog_name` holding that one process ([`read_sheet_as_process`]).
+    CatalogOrSheet {
+        /// The catalog's name when the file is a single sheet (the current catalog's).
+        catalog_name: String,
+        /// The id the single sheet's process gets (unused in the current catalog).
+        id: ProcessId,
+        /// Its creation time, Unix milliseconds.
+        now_ms: u64,
+    },
+}
+
+/// One file to read, page → worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadRequest {
+    /// Echoed in the reply.
+    pub id: u32,
+    /// The language of texts a sheet file leaves out (pre-filled defaults).
+    pub lang: Lang,
+    /// The file's text (UTF-8; a leading byte-order mark is skipped).
+    pub text: String,
+    /// How to read it.
+    pub read: ReadAs,
+}
+
+/// A file read and checked (in memory; it crosses as [`result_to_json`]'s list).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadDone {
+    /// A sheet ([`ReadAs::Sheet`]).
+    Sheet(Box<JobSheet>),
+    /// A catalog ([`ReadAs::CatalogOrSheet`]); `sheet`: the file was a single sheet.
+    Catalog {
+        /// The catalog the file holds (a sheet file: a catalog of that one process).
+        catalog: Catalog,
+        /// Whether the file was a single sheet.
+        sheet: bool,
+    },
+}
+
+/// What a read gives: the file, or why it cannot be read (naming the field).
+pub type ReadResult = Result<ReadDone, ImportError>;
+
+impl ReadRequest {
+    /// The request as JSON text (what the page posts).
+    pub fn to_json(&self) -> String {
+        // Strings, numbers and enums only: serialising cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads the file as asked (in the worker).
+    ///
+    /// # Errors
+    /// What [`import_json`], [`read_catalog`] or [`read_sheet_as_process`] refuse.
+    pub fn run(&self) -> ReadResult {
+        match &self.read {
+            ReadAs::Sheet => import_json(&self.text, self.lang).map(|s| ReadDone::Sheet(s.into())),
+            ReadAs::CatalogOrSheet {
+                catalog_name,
+                id,
+                now_ms,
+            } => {
+                if is_sheet_file(&self.text) {
+                    let p = read_sheet_as_process(&self.text, self.lang, id.clone(), *now_ms)?;
+                    let mut catalog = Catalog::new(catalog_name);
+                    catalog.processes.push(p);
+                    Ok(ReadDone::Catalog {
+                        catalog,
+                        sheet: true,
+                    })
+                } else {
+                    read_catalog(&self.text).map(|catalog| ReadDone::Catalog {
+                        catalog,
+                        sheet: false,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// A sheet file rather than a catalog file: a JSON object with `schema_version` and without
+/// `catalog_version` (anything else is read, and refused, as a catalog).
+fn is_sheet_file(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
+        .ok()
+        .is_some_and(|v| v.get("schema_version").is_some() && v.get("catalog_version").is_none())
+}
+
+/// The reply's text for `result` (what the worker puts in the reply's `Ok`): a JSON list of
+/// strings, its first the kind — `["Sheet", sheet JSON]`, `["Catalog", catalog JSON]`,
+/// `["SheetAsCatalog", catalog JSON]`, or the [`ImportError`] variant's name and fields in
+/// order (`["Field", path, problem]`, `["InvalidJson", line, column, message]`,
+/// `["SchemaVersion"]` or `["SchemaVersion", found]`, `["OutOfRange", path, value, allowed]`,
+/// `["Inconsistent", path, problem]`). Only strings cross, so the page reads them with the
+/// decoders it already has (`Vec<String>` and, inside, the very `JobSheet` / `Catalog` readers
+/// of storage) and links no second copy.
+pub fn result_to_json(result: &ReadResult) -> String {
+    let parts: Vec<String> = match result {
+        Ok(ReadDone::Sheet(s)) => vec!["Sheet".into(), json(s)],
+        Ok(ReadDone::Catalog {
+            catalog,
+            sheet: false,
+        }) => vec!["Catalog".into(), json(catalog)],
+        Ok(ReadDone::Catalog {
+            catalog,
+            sheet: true,
+        }) => vec!["SheetAsCatalog".into(), json(catalog)],
+        Err(ImportError::InvalidJson {
+            line,
+            column,
+            message,
+        }) => vec![
+            "InvalidJson".into(),
+            line.to_string(),
+            column.to_string(),
+            message.clone(),
+        ],
+        Err(ImportError::SchemaVersion { found }) => std::iter::once("SchemaVersion".to_owned())
+            .chain(found.clone())
+            .collect(),
+        Err(ImportError::Field { path, problem }) => {
+            vec!["Field".into(), path.clone(), problem.clone()]
+        }
+        Err(ImportError::OutOfRange {
+            path,
+            value,
+            allowed,
+        }) => vec![
+            "OutOfRange".into(),
+            path.clone(),
+            value.clone(),
+            allowed.clone(),
+        ],
+        Err(ImportError::Inconsistent { path, problem }) => {
+            vec!["Inconsistent".into(), path.clone(), problem.clone()]
+        }
+    };
+    json(&parts)
+}
+
+/// A model's JSON text (the models hold strings, numbers, bools, lists and structs only:
+/// serialising cannot fail).
+fn json<T: Serialize>(model: &T) -> String {
+    serde_json::to_string(model).unwrap_or_default()
+}
+
+impl ReadDone {
+    /// Reads the worker's answer ([`result_to_json`]'s list) with the plain model readers and
+    /// checks the meaning again ([`check_sheet`], [`check_catalog`]), so the page takes in
+    /// nothing it would not store.
+    ///
+    /// # Errors
+    /// The outer `Err`: a message when `text` is not such a list (`serde_json`'s words for a
+    /// model that does not decode). The inner `Err`: the file's problem, or the first problem
+    /// the checks find.
+    pub fn from_reply(text: &str) -> Result<ReadResult, String> {
+        let parts: Vec<String> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let catalog = |json: &str, sheet: bool| -> Result<ReadResult, String> {
+            let catalog: Catalog = serde_json::from_str(json).map_err(|e| e.to_string())?;
+            Ok(check_catalog(&catalog).map(|()| ReadDone::Catalog { catalog, sheet }))
+        };
+        let number = |s: &str| s.parse::<usize>().map_err(|e| e.to_string());
+        let refused = |e: ImportError| Ok(Err(e));
+        match parts.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["Sheet", json] => {
+                let sheet: JobSheet = serde_json::from_str(json).map_err(|e| e.to_string())?;
+                Ok(check_sheet(&sheet).map(|()| ReadDone::Sheet(Box::new(sheet))))
+            }
+            ["Catalog", json] => catalog(json, false),
+            ["SheetAsCatalog", json] => catalog(json, true),
+            ["InvalidJson", line, column, message] => refused(ImportError::InvalidJson {
+                line: number(line)?,
+                column: number(column)?,
+                message: message.to_owned(),
+            }),
+            ["SchemaVersion"] => refused(ImportError::SchemaVersion { found: None }),
+            ["SchemaVersion", found] => refused(ImportError::SchemaVersion {
+                found: Some(found.to_owned()),
+            }),
+            ["Field", path, problem] => refused(ImportError::Field {
+                path: path.to_owned(),
+                problem: problem.to_owned(),
+            }),
+            ["OutOfRange", path, value, allowed] => refused(ImportError::OutOfRange {
+                path: path.to_owned(),
+                value: value.to_owned(),
+                allowed: allowed.to_owned(),
+            }),
+            ["Inconsistent", path, problem] => refused(ImportError::Inconsistent {
+                path: path.to_owned(),
+                problem: problem.to_owned(),
+            }),
+            _ => Err(format!(
+                "not an answer to a read: {}",
+                parts.first().map_or("(empty)", String::as_str)
+            )),
+        }
+    }
+}
