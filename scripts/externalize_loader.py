@@ -20,7 +20,8 @@ index = os.path.join(staging, "index.html")
 with open(index, encoding="utf-8") as f:
     html = f.read()
 
-pattern = re.compile(r'<script type="module">(.*?)</script>', re.S)
+# Trunk's minifier (`minify = "on_release"`) writes the attribute unquoted.
+pattern = re.compile(r'<script type="?module"?>(.*?)</script>', re.S)
 found = pattern.findall(html)
 if len(found) != 1:
     sys.exit(f"externalize_loader.py: expected one inline module script, found {len(found)}")
@@ -33,8 +34,8 @@ html = pattern.sub(f'<script type="module" src="./{name}"></script>', html, coun
 # Chromium ignores `integrity` on a fetch preload (the wasm) and warns about it on every load;
 # the wasm is fetched by the loader without integrity anyway. Module preloads keep theirs.
 html = re.sub(
-    r'(<link rel="preload"[^>]*?as="fetch"[^>]*?>)',
-    lambda m: re.sub(r'\s+integrity="[^"]*"', "", m.group(1)),
+    r'(<link (?=[^>]*\brel="?preload\b)(?=[^>]*\bas="?fetch\b)[^>]*>)',
+    lambda m: re.sub(r'\s+integrity=("[^"]*"|[^\s>]*)', "", m.group(1)),
     html,
 )
 with open(index, "w", encoding="utf-8") as f:

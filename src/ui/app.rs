@@ -3,12 +3,12 @@
 use crate::domain::place::Place;
 use crate::domain::Lang;
 use crate::ui::browser;
-use crate::ui::catalog::{CatalogScreen, OpenProcessBar};
-use crate::ui::decide::flowchart::Chart;
+use crate::ui::catalog::{open_process_bar, CatalogScreen};
+use crate::ui::decide::flowchart::chart;
 use crate::ui::decide::result::ResultCard;
-use crate::ui::decide::wizard::{AnswersList, DroppedNotice, Progress, QuestionCard};
+use crate::ui::decide::wizard::{answers_list, dropped_notice, progress, QuestionCard};
 use crate::ui::keeper;
-use crate::ui::sheet::SheetScreen;
+use crate::ui::sheet::sheet_screen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, Screen};
 use rust_i18n::t;
@@ -80,7 +80,7 @@ pub fn App() -> Html {
     let body = if state.screen == Screen::Catalog {
         html! { <main class="main sheet-main" id="main"><CatalogScreen /></main> }
     } else if state.screen == Screen::Sheet && state.sheet.is_some() {
-        html! { <main class="main sheet-main" id="main"><SheetScreen /></main> }
+        html! { <main class="main sheet-main" id="main">{ sheet_screen(&state) }</main> }
     } else if state.screen == Screen::Simulate {
         // The simulator itself stays mounted below (hidden on other screens), so a run, its
         // worker and the chosen preset survive a visit to another screen.
@@ -90,13 +90,13 @@ pub fn App() -> Html {
             <div class="layout">
                 <main class="main" id="main">
                     <p class="tagline">{ t!("ui.tagline", locale = l) }</p>
-                    <Progress />
-                    <DroppedNotice />
+                    { progress(&state) }
+                    { dropped_notice(&state) }
                     { main }
-                    <AnswersList />
+                    { answers_list(&state) }
                 </main>
                 <aside class="aside" aria-label={t!("ui.flowchart", locale = l).into_owned()}>
-                    <Chart />
+                    { chart(&state) }
                 </aside>
             </div>
         }
@@ -108,11 +108,11 @@ pub fn App() -> Html {
                     <span class="logo" aria-hidden="true">{"⇄"}</span>
                     <h1>{ t!("ui.title", locale = l) }</h1>
                 </div>
-                <LangSwitch />
+                { lang_switch(&state) }
             </header>
-            <OpenProcessBar />
-            <keeper::KeepNotices base={base.clone()} />
-            <Nav />
+            { open_process_bar(&state) }
+            { keeper::keep_notices(&state, &base) }
+            { nav(&state) }
             <div class="slot">{ body }</div>
             <main class="main sheet-main" id="sim-main" hidden={state.screen != Screen::Simulate}>
                 <SimulateScreen />
@@ -123,11 +123,8 @@ pub fn App() -> Html {
 }
 
 /// The ja / en switch: a group of two toggle buttons.
-#[component]
-fn LangSwitch() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+fn lang_switch(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     let label = t!("ui.language", locale = ctx.lang.code()).into_owned();
     html! {
         <div class="lang" role="group" aria-label={label}>
@@ -146,11 +143,8 @@ fn LangSwitch() -> Html {
 }
 
 /// The way back to any earlier screen: Decide, and Sheet once a decision exists.
-#[component]
-fn Nav() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+fn nav(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     let l = ctx.lang.code();
     let decided = ctx.evaluation().outcome().is_some();
     let tab = |screen: Screen, label: String, enabled: bool, action: Action| {

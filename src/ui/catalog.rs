@@ -9,7 +9,7 @@
 pub mod open_bar;
 mod table;
 
-pub use open_bar::OpenProcessBar;
+pub use open_bar::open_process_bar;
 
 use crate::domain::app_state::{CatalogAction, CatalogUndo};
 use crate::domain::catalog::{ProcessId, MAX_NAME_CHARS};

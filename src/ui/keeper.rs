@@ -141,20 +141,10 @@ pub fn use_keeper(state: &AppContext, base: &Base) {
 }
 
 /// The notices about keeping: one per process held back (changed in another tab), with
-/// "load the other tab's version" and "keep mine"; and, once, that storage refused and
-/// nothing will be kept after the page closes, with the catalog file to download.
-#[derive(Properties, PartialEq)]
-pub struct KeepNoticesProps {
-    /// The tab's base (storage's version of held processes).
-    pub base: Base,
-}
-
-/// See [`KeepNoticesProps`].
-#[component]
-pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+/// "load the other tab's version" and "keep mine" (storage's version is the tab's `base`);
+/// and, once, that storage refused and nothing will be kept after the page closes, with the
+/// catalog file to download. A plain function of the state, drawn with the app's shell.
+pub fn keep_notices(ctx: &AppContext, base: &Base) -> Html {
     let l = ctx.lang.code();
     let held = ctx.held.iter().map(|id| {
         let name = ctx
@@ -162,7 +152,7 @@ pub fn KeepNotices(props: &KeepNoticesProps) -> Html {
             .get(id)
             .map(|p| p.name.clone())
             .unwrap_or_default();
-        let theirs = props.base.borrow().catalog.get(id).cloned();
+        let theirs = base.borrow().catalog.get(id).cloned();
         let gone = theirs.is_none();
         let reload = {
             let (ctx, id) = (ctx.clone(), id.clone());

@@ -16,7 +16,6 @@ use crate::domain::sheet::inputs::{label_of, SheetInput};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::ui::browser;
 use crate::ui::sheet::export_bar::ExportBar;
-use crate::ui::sheet::print_view::PrintView;
 use crate::ui::sheet::sections::Form;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
@@ -48,11 +47,8 @@ fn finding(f: &Finding, lang: Lang) -> Html {
 }
 
 /// The sheet screen.
-#[component]
-pub fn SheetScreen() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+pub fn sheet_screen(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     let Some(sheet) = ctx.sheet.clone() else {
         return Html::default();
     };
@@ -72,7 +68,7 @@ pub fn SheetScreen() -> Html {
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>
-            <PrintView sheet={Rc::new(sheet)} />
+            { print_view::print_view(&sheet, ctx.lang) }
         </section>
     }
 }

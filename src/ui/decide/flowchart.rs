@@ -5,20 +5,12 @@ use crate::ui::state::AppContext;
 use rust_i18n::t;
 use yew::prelude::*;
 
-/// The build-time SVG of the current language with the path marked by CSS classes.
-#[component]
-pub fn Chart() -> Html {
-    let ctx = use_context::<AppContext>();
-    let key = ctx.as_ref().map(|c| (c.lang, c.answers, c.editing));
-    let svg = use_memo(key, |key| {
-        key.map(|(lang, answers, editing)| {
-            let eval = crate::domain::evaluate(&answers);
-            AttrValue::from(highlighted_svg(lang, &eval, editing))
-        })
-    });
-    let (Some(ctx), Some(svg)) = (ctx, (*svg).clone()) else {
-        return Html::default();
-    };
+/// The build-time SVG of the current language with the path marked by CSS classes. A plain
+/// function of the state drawn with the Decide screen (marking the path is a few string
+/// replacements; the DOM is touched only when the marked SVG differs).
+pub fn chart(ctx: &AppContext) -> Html {
+    let eval = crate::domain::evaluate(&ctx.answers);
+    let svg = AttrValue::from(highlighted_svg(ctx.lang, &eval, ctx.editing));
     let l = ctx.lang.code();
     html! {
         <figure class="chart" data-lang={l}>

@@ -293,11 +293,8 @@ fn number_field(
 }
 
 /// The answers on the path so far, each with a button to change it.
-#[component]
-pub fn AnswersList() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+pub fn answers_list(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     let eval = ctx.evaluation();
     if eval.path.is_empty() {
         return Html::default();
@@ -341,11 +338,8 @@ pub fn AnswersList() -> Html {
 }
 
 /// The progress strip: one segment per question on the longest path (five).
-#[component]
-pub fn Progress() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+pub fn progress(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     let eval = ctx.evaluation();
     let n = eval.path.len();
     let done = eval.outcome().is_some();
@@ -364,11 +358,8 @@ pub fn Progress() -> Html {
 }
 
 /// Tells the user which answers were dropped because a change took them off the path.
-#[component]
-pub fn DroppedNotice() -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
+pub fn dropped_notice(ctx: &AppContext) -> Html {
+    let ctx = ctx.clone();
     if ctx.dropped.is_empty() {
         return Html::default();
     }

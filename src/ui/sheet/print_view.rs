@@ -5,31 +5,17 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::check::validate;
 use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::JobSheet;
-use crate::ui::state::AppContext;
 use rust_i18n::t;
-use std::rc::Rc;
 use yew::prelude::*;
 
 fn tr(key: &str, lang: Lang) -> AttrValue {
     AttrValue::from(t!(key, locale = lang.code()).into_owned())
 }
 
-/// Properties of [`PrintView`].
-#[derive(Properties, PartialEq)]
-pub struct PrintViewProps {
-    /// The sheet to print.
-    pub sheet: Rc<JobSheet>,
-}
-
 /// The sheet as a plain table, shown only when printing (Print → PDF).
-#[component]
-pub fn PrintView(props: &PrintViewProps) -> Html {
-    let Some(ctx) = use_context::<AppContext>() else {
-        return Html::default();
-    };
-    let lang = ctx.lang;
-    let rows = rows(&props.sheet, lang);
-    let findings = validate(&props.sheet, lang);
+pub fn print_view(sheet: &JobSheet, lang: Lang) -> Html {
+    let rows = rows(sheet, lang);
+    let findings = validate(sheet, lang);
     html! {
         <section class="print-only" aria-hidden="true">
             <h1>{ tr("sheet.ui.print-title", lang) }{ ": " }{ rows.first().map(|r| r.value.clone()).unwrap_or_default() }</h1>

@@ -13,10 +13,8 @@ use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
 };
 use crate::ui::sheet::form::{lines, ChoiceField, DurationField, NumberField, TextField};
-use crate::ui::sheet::timeline::Timeline;
 use crate::ui::state::{Action, AppContext};
 use rust_i18n::t;
-use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -279,7 +277,7 @@ pub fn retry(form: &Form) -> Html {
                         </div>
                         { form.notes(FieldId::WaitStrategy) }
                     </div>
-                    <Timeline sheet={Rc::new(form.sheet.clone())} />
+                    { crate::ui::sheet::timeline::timeline(&form.sheet, lang) }
                     <div class="sfield-group" data-field="timeout">
                         <h3>{ item(FieldId::Timeout, lang) }</h3>
                         <div class="grid2">

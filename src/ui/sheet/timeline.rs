@@ -5,16 +5,9 @@
 use crate::domain::duration::approx;
 use crate::domain::sheet::retry_window::retry_window;
 use crate::domain::sheet::JobSheet;
+use crate::domain::Lang;
 use rust_i18n::t;
-use std::rc::Rc;
 use yew::prelude::*;
-
-/// Properties of [`Timeline`].
-#[derive(Properties, PartialEq)]
-pub struct TimelineProps {
-    /// The sheet whose retry section is drawn.
-    pub sheet: Rc<JobSheet>,
-}
 
 const W: f64 = 640.0;
 const H: f64 = 64.0;
@@ -22,18 +15,13 @@ const BAR_Y: f64 = 18.0;
 const BAR_H: f64 = 22.0;
 
 /// The timeline with a text summary (the summary is what screen readers get).
-#[component]
-pub fn Timeline(props: &TimelineProps) -> Html {
-    let Some(ctx) = use_context::<crate::ui::state::AppContext>() else {
+pub fn timeline(sheet: &JobSheet, lang: Lang) -> Html {
+    let Some(r) = &sheet.retry else {
         return Html::default();
     };
-    let Some(r) = &props.sheet.retry else {
-        return Html::default();
-    };
-    let lang = ctx.lang;
     let l = lang.code();
     let w = retry_window(&r.backoff, r.max_attempts, r.attempt_timeout_ms);
-    let acceptable = props.sheet.process.acceptable_wait_ms.map(|a| a as f64);
+    let acceptable = sheet.process.acceptable_wait_ms.map(|a| a as f64);
     let span = w.worst_case_ms.max(acceptable.unwrap_or(0.0)).max(1.0);
     let x = |ms: f64| (ms / span * W).clamp(0.0, W);
     let mut shapes = Vec::new();
