@@ -1,9 +1,9 @@
 //! The catalog screen: the system's name, adding a process, the notice about the catalog
 //! (with Undo after a delete or an import), the filter by outcome and the table of processes
-//! ([`table`]); and the bar naming the open process ([`open_bar`]).
+//! (`table`); and the bar naming the open process ([`open_bar`]).
 //!
 //! Keyboard focus is never left on a removed element: each action that removes or moves the
-//! focused control names where focus goes next ([`Pending`]); the next render puts the one
+//! focused control names where focus goes next (`Pending`); the next render puts the one
 //! shared [`NodeRef`] on that element and an effect focuses it.
 
 pub mod open_bar;

@@ -1,6 +1,6 @@
 //! Keeping the catalog: where the page starts ([`boot`]), the save after every change and the
 //! merge with other tabs ([`use_keeper`], the pure merge is
-//! [`crate::domain::catalog::sync`]), and the notices when keeping fails ([`KeepNotices`]):
+//! [`crate::domain::catalog::sync`]), and the notices when keeping fails ([`keep_notices`]):
 //! a process changed in another tab, or storage refused (then the app works in memory and
 //! offers the catalog file).
 

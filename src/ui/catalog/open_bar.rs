@@ -30,7 +30,7 @@ pub fn open_process_bar(ctx: &AppContext) -> Html {
                     <button type="button" class="link" id="bar-catalog" {onclick}
                         aria-current={on_catalog.then_some("page")}>{ catalog }</button>
                 </li>
-                if let Some(name) = open_name(&ctx) {
+                if let Some(name) = open_name(ctx) {
                     <li class="bar-process" aria-current={(!on_catalog).then_some("page")}>
                         <span aria-hidden="true" class="bar-sep">{ "›" }</span>
                         <span id="bar-process" title={name.clone()}>{ name }</span>

@@ -277,7 +277,7 @@ pub fn retry(form: &Form) -> Html {
                         </div>
                         { form.notes(FieldId::WaitStrategy) }
                     </div>
-                    { crate::ui::sheet::timeline::timeline(&form.sheet, lang) }
+                    { crate::ui::sheet::timeline::timeline(form.sheet, lang) }
                     <div class="sfield-group" data-field="timeout">
                         <h3>{ item(FieldId::Timeout, lang) }</h3>
                         <div class="grid2">
