@@ -117,6 +117,12 @@ fn from_directory(dir: &Path, lang: Lang) -> Result<Catalog, String> {
         })
         .collect();
     files.sort();
+    if files.is_empty() {
+        // A wrong path or misnamed files must not publish an empty catalog.
+        return Err(format!(
+            "{shown}: no *.sheet.json files; allowed: a directory with 1 to {MAX_PROCESSES} sheet files, or a catalog file"
+        ));
+    }
     if files.len() > MAX_PROCESSES {
         return Err(format!(
             "{shown}: {} sheet files; allowed: at most {MAX_PROCESSES}",

@@ -177,6 +177,9 @@ pub struct AppState {
     pub catalog_notice: Option<CatalogNotice>,
     /// What the last delete or import can put back.
     pub undo_catalog: Option<Box<CatalogUndo>>,
+    /// Earlier deletes and imports that can still be undone after the last one, oldest first
+    /// (at most [`catalog::UNDO_DEPTH`]), each with its notice.
+    pub older_undos: Vec<(Box<CatalogUndo>, CatalogNotice)>,
 }
 
 /// What the user can do.
@@ -252,6 +255,7 @@ impl AppState {
             keeping_dismissed: false,
             catalog_notice: None,
             undo_catalog: None,
+            older_undos: Vec::new(),
         }
     }
 

@@ -25,20 +25,9 @@ const FORMATS: [(&str, &str, ExportFormat); 5] = [
 
 /// The download's file name and type: the catalog's name made safe (`catalog` when empty).
 pub(crate) fn file_name(catalog: &Catalog, id: &str) -> (String, &'static str) {
-    let safe: String = catalog
-        .name
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let safe = browser::file_stem(&catalog.name);
     // `Reservations.catalog.json`; an unnamed catalog is just `catalog.json`.
-    let base = if safe.trim_matches('-').is_empty() {
+    let base = if safe.is_empty() {
         "catalog".to_owned()
     } else {
         format!("{safe}.catalog")

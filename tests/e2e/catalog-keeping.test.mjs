@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serve, launch, openSheet, screenshot, root } from './harness.mjs';
+import { serve, launch, openSheet, screenshot, root, answer, showCatalog } from './harness.mjs';
 import path from 'node:path';
 
 let server;
@@ -113,16 +113,6 @@ test('storage that throws: the app works in memory, says so once, and offers the
   await context.close();
 });
 
-async function answer(page, question, value) {
-  await page.waitForSelector(`form.question[data-question="${question}"]`);
-  await page.check(`#q-${question}-${value}`);
-  await page.click('form.question button[type="submit"]');
-}
-
-async function showCatalog(page) {
-  await page.click('#bar-catalog');
-  await page.waitForSelector('section.catalog');
-}
 
 async function addProcess(page, name, answers) {
   await showCatalog(page);

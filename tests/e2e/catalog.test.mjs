@@ -5,23 +5,13 @@
 // Screenshots: {en,ja}-catalog-1280, {en,ja}-catalog-390.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, screenshot } from './harness.mjs';
+import { serve, launch, openPage, screenshot, answer, showCatalog } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-async function answer(page, question, value) {
-  await page.waitForSelector(`form.question[data-question="${question}"]`);
-  await page.check(`#q-${question}-${value}`);
-  await page.click('form.question button[type="submit"]');
-}
-
-async function showCatalog(page) {
-  await page.click('#bar-catalog');
-  await page.waitForSelector('section.catalog');
-}
 
 /** Adds a process named `name` from the catalog, answers `answers`, and opens its sheet when
  * `sheet` is set. */

@@ -120,3 +120,16 @@ export async function runThenCancel(page) {
     cancel().click();
   });
 }
+
+/** Answers `question` with `value` ('yes' / 'no') on the wizard and submits. */
+export async function answer(page, question, value) {
+  await page.waitForSelector(`form.question[data-question="${question}"]`);
+  await page.check(`#q-${question}-${value}`);
+  await page.click('form.question button[type="submit"]');
+}
+
+/** Goes to the catalog through the bar above the tabs. */
+export async function showCatalog(page) {
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+}

@@ -174,3 +174,19 @@ fn bad_files_exit_2_naming_file_and_field_and_write_nothing() {
     let o = run(&["--input", EXAMPLE_PATH, "--format", "tsv", "--bom"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_directory_without_sheet_files_exits_2_and_names_it() {
+    let d = dir("catalog-cli-empty");
+    std::fs::write(d.join("misnamed.json"), "{}").expect("writes");
+    let shown = d.to_string_lossy().into_owned();
+    let o = run(&["--input", &shown, "--format", "markdown"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an empty catalog is never published"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no *.sheet.json files"), "{err}");
+    assert!(o.stdout.is_empty());
+}

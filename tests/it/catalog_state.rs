@@ -266,3 +266,26 @@ fn the_untouched_first_process_makes_way_for_the_first_added() {
         .after(add("Confirmation mail", 5));
     assert_eq!(names(&s), ["Process 1", "Confirmation mail"]);
 }
+
+#[test]
+fn two_deletes_in_a_row_can_both_be_undone() {
+    let s = three();
+    let (first, second) = (
+        s.catalog.processes[0].id.clone(),
+        s.catalog.processes[1].id.clone(),
+    );
+    let s = s
+        .after(cat(CatalogAction::Delete(first)))
+        .after(cat(CatalogAction::Delete(second)));
+    assert_eq!(names(&s), ["Nightly report"]);
+    let s = s.after(cat(CatalogAction::Undo));
+    assert_eq!(names(&s), ["Process 2", "Nightly report"]);
+    assert_eq!(
+        s.catalog_notice,
+        Some(CatalogNotice::Deleted("Place order".to_owned())),
+        "the earlier delete is offered next"
+    );
+    let s = s.after(cat(CatalogAction::Undo));
+    assert_eq!(names(&s), ["Place order", "Process 2", "Nightly report"]);
+    assert_eq!(s.catalog_notice, None);
+}

@@ -303,3 +303,24 @@ fn a_changed_open_process_reaches_storage_through_the_state() {
     assert!(s.answers.answered().next().is_none());
     assert_eq!(s.catalog.get(&pid("p-b")).unwrap().answers.len(), 1);
 }
+
+#[test]
+fn an_imported_process_keeps_the_files_times() {
+    let c = catalog(&[("p-a", "Order")]);
+    let stored = first_write(&c);
+    let mut imported = c.clone();
+    let mut from_file = Process::new(pid("p-a"), "Order, from the file", 100);
+    from_file.updated_ms = 200;
+    imported.processes[0] = from_file;
+    imported
+        .processes
+        .push(Process::new(pid("p-b"), "Mail, from the file", 300));
+    let (r, after) = save(&stored, &stored, &imported, None);
+    assert!(r.write.is_some());
+    assert_eq!(after.catalog.get(&pid("p-a")).unwrap().updated_ms, 200);
+    assert_eq!(after.catalog.get(&pid("p-b")).unwrap().updated_ms, 300);
+    assert_eq!(
+        after.catalog, imported,
+        "the catalog file round-trips through storage"
+    );
+}

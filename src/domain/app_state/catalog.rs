@@ -15,6 +15,24 @@ use crate::domain::sheet::prefill::relocalize;
 use crate::domain::Lang;
 use rust_i18n::t;
 
+/// How many deletes and imports can be undone, newest first.
+pub const UNDO_DEPTH: usize = 20;
+
+/// Makes `undo` (with its `notice`) the one the Undo button undoes; the one before it, if any,
+/// waits its turn (so two deletes in a row can both be undone).
+fn remember_undo(s: &mut AppState, undo: CatalogUndo, notice: CatalogNotice) {
+    if let (Some(prev), Some(prev_notice)) = (s.undo_catalog.take(), s.catalog_notice.take()) {
+        if prev_notice.can_undo() {
+            s.older_undos.push((prev, prev_notice));
+            if s.older_undos.len() > UNDO_DEPTH {
+                s.older_undos.remove(0);
+            }
+        }
+    }
+    s.undo_catalog = Some(Box::new(undo));
+    s.catalog_notice = Some(notice);
+}
+
 /// A message about the catalog, worded at display time ([`CatalogNotice::text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CatalogNotice {
@@ -335,10 +353,14 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
         CatalogAction::Import(catalog, added, replaced) => {
             flush(s);
             let before = std::mem::replace(&mut s.catalog, *catalog);
-            s.undo_catalog = Some(Box::new(CatalogUndo::Imported(before, s.open.clone())));
+            let open = s.open.clone();
             reopen(s);
             s.screen = Screen::Catalog;
-            s.catalog_notice = Some(CatalogNotice::Imported(added, replaced));
+            remember_undo(
+                s,
+                CatalogUndo::Imported(before, open),
+                CatalogNotice::Imported(added, replaced),
+            );
         }
         CatalogAction::Notice(n) => s.catalog_notice = n,
     }
@@ -391,12 +413,16 @@ fn delete(s: &mut AppState, id: &ProcessId) {
         s.open = None;
         s.screen = Screen::Catalog;
     }
-    s.catalog_notice = Some(CatalogNotice::Deleted(gone.name.clone()));
-    s.undo_catalog = Some(Box::new(CatalogUndo::Deleted {
-        at,
-        process: Box::new(gone),
-        was_open,
-    }));
+    let notice = CatalogNotice::Deleted(gone.name.clone());
+    remember_undo(
+        s,
+        CatalogUndo::Deleted {
+            at,
+            process: Box::new(gone),
+            was_open,
+        },
+        notice,
+    );
 }
 
 /// What the last delete or import can put back.
@@ -445,7 +471,14 @@ fn undo(s: &mut AppState) {
             reopen(s);
         }
     }
-    s.catalog_notice = None;
+    // The delete or import before it can be undone next.
+    match s.older_undos.pop() {
+        Some((undo, notice)) => {
+            s.undo_catalog = Some(undo);
+            s.catalog_notice = Some(notice);
+        }
+        None => s.catalog_notice = None,
+    }
 }
 
 /// Takes in what the storage merge decided: another tab's work on other processes, the

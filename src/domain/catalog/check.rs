@@ -20,7 +20,7 @@
 
 use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION, MAX_FILE_BYTES};
 use crate::domain::catalog::{MAX_NAME_CHARS, MAX_PROCESSES};
-use crate::domain::flowchart::{evaluate, Outcome, Status};
+use crate::domain::flowchart::{evaluate, Outcome};
 use crate::domain::number::group_thousands;
 use crate::domain::session::{sim_presets, sim_variants, SimChoice};
 use crate::domain::sheet::import::{check_sheet, field_error, ImportError};
@@ -301,28 +301,10 @@ fn sheet(at: &str, s: &JobSheet) -> Result<(), ImportError> {
     }
     check_sheet(s).map_err(|e| prefixed(at, e))?;
     answers(&format!("{at}.decision.answers"), &s.decision.answers)?;
-    let eval = evaluate(&s.decision.to_answers());
-    if let Some(q) = eval.ignored.first() {
-        let i = s
-            .decision
-            .answers
-            .iter()
-            .position(|a| a.question == *q)
-            .unwrap_or(0);
-        return Err(ImportError::Inconsistent {
-            path: format!("{at}.decision.answers[{i}]"),
-            problem: format!("{} is not on the path of the other answers", q.id()),
-        });
-    }
-    let outcome = match eval.status {
-        Status::Decided(o) => o,
-        Status::Ask(q) => {
-            return Err(ImportError::Inconsistent {
-                path: format!("{at}.decision.answers"),
-                problem: format!("incomplete: {} must be answered next", q.id()),
-            })
-        }
-    };
+    let outcome = crate::domain::sheet::import::decided_outcome(
+        &format!("{at}.decision"),
+        &s.decision.answers,
+    )?;
     if outcome != s.decision.outcome {
         return Err(ImportError::Inconsistent {
             path: format!("{at}.decision.outcome"),

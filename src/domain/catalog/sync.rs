@@ -240,7 +240,11 @@ fn merge_processes(
         } else if mine_changed && !theirs_changed {
             if let Some(m) = m {
                 let mut m = m.clone();
-                m.updated_ms = now_ms;
+                // Stamped with the time of the write, unless the change brought its own time
+                // (a process added now, or imported with the file's times).
+                if b.is_some_and(|b| b.updated_ms == m.updated_ms) {
+                    m.updated_ms = now_ms;
+                }
                 shown.insert(id.clone(), m.clone());
                 result.insert(id.clone(), (m, next_rev));
             }

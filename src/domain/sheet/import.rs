@@ -414,32 +414,7 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
             }
         }
     }
-    let answers = Decision {
-        answers: file.answers.clone(),
-        outcome: Outcome::Sync,
-    }
-    .to_answers();
-    let eval = evaluate(&answers);
-    if let Some(q) = eval.ignored.first() {
-        let i = file
-            .answers
-            .iter()
-            .position(|a| a.question == *q)
-            .unwrap_or(0);
-        return Err(ImportError::Inconsistent {
-            path: format!("decision.answers[{i}]"),
-            problem: format!("{} is not on the path of the other answers", q.id()),
-        });
-    }
-    let outcome = match eval.status {
-        Status::Decided(o) => o,
-        Status::Ask(q) => {
-            return Err(ImportError::Inconsistent {
-                path: "decision.answers".into(),
-                problem: format!("incomplete: {} must be answered next", q.id()),
-            })
-        }
-    };
+    let outcome = decided_outcome("decision", &file.answers)?;
     if let Some(given) = file.outcome {
         if given != outcome {
             return Err(ImportError::Inconsistent {
@@ -453,7 +428,12 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
         }
     }
     // Keep the answers in the order asked.
-    let ordered = Decision::from_answers(&answers)
+    let asked = Decision {
+        answers: file.answers.clone(),
+        outcome,
+    }
+    .to_answers();
+    let ordered = Decision::from_answers(&asked)
         .map(|d| d.answers)
         .unwrap_or(file.answers);
     Ok(Decision {
@@ -611,4 +591,37 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     };
     check_sheet(&sheet)?;
     Ok(sheet)
+}
+
+/// The outcome `answers` decide (the answers of a sheet's decision at JSON path `at`, e.g.
+/// `decision` or `processes[2].sheet.decision`).
+///
+/// # Errors
+/// [`ImportError::Inconsistent`] naming `{at}.answers[i]` for an answer off the path of the
+/// others, or `{at}.answers` when the walk is incomplete (the question to answer next).
+pub(crate) fn decided_outcome(
+    at: &str,
+    answers: &[DecisionAnswer],
+) -> Result<Outcome, ImportError> {
+    let eval = evaluate(
+        &Decision {
+            answers: answers.to_vec(),
+            outcome: Outcome::Sync,
+        }
+        .to_answers(),
+    );
+    if let Some(q) = eval.ignored.first() {
+        let i = answers.iter().position(|a| a.question == *q).unwrap_or(0);
+        return Err(ImportError::Inconsistent {
+            path: format!("{at}.answers[{i}]"),
+            problem: format!("{} is not on the path of the other answers", q.id()),
+        });
+    }
+    match eval.status {
+        Status::Decided(o) => Ok(o),
+        Status::Ask(q) => Err(ImportError::Inconsistent {
+            path: format!("{at}.answers"),
+            problem: format!("incomplete: {} must be answered next", q.id()),
+        }),
+    }
 }

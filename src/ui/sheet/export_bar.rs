@@ -49,21 +49,10 @@ impl Format {
     }
 
     fn file(self, code_name: &str) -> (String, &'static str) {
-        let base = if code_name.trim().is_empty() {
-            "job-sheet"
-        } else {
-            code_name.trim()
-        };
-        let safe: String = base
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect();
+        let mut safe = browser::file_stem(code_name);
+        if safe.is_empty() {
+            safe = "job-sheet".to_owned();
+        }
         match self {
             Format::Markdown => (format!("{safe}.sheet.md"), "text/markdown;charset=utf-8"),
             Format::Tsv => (
