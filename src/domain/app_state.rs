@@ -12,7 +12,7 @@
 
 mod catalog;
 
-pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping};
+pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping, UNDO_DEPTH};
 
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
@@ -178,7 +178,7 @@ pub struct AppState {
     /// What the last delete or import can put back.
     pub undo_catalog: Option<Box<CatalogUndo>>,
     /// Earlier deletes and imports that can still be undone after the last one, oldest first
-    /// (at most [`catalog::UNDO_DEPTH`]), each with its notice.
+    /// (at most [`UNDO_DEPTH`]), each with its notice.
     pub older_undos: Vec<(Box<CatalogUndo>, CatalogNotice)>,
 }
 
