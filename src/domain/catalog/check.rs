@@ -47,18 +47,7 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
             allowed: format!("at most {} bytes", group_thousands(MAX_FILE_BYTES as u64)),
         });
     }
-    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
-    let value: Value = serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
-        line: e.line(),
-        column: e.column().max(1),
-        message: {
-            let m = e.to_string();
-            match m.rfind(" at line ") {
-                Some(i) => m[..i].to_owned(),
-                None => m,
-            }
-        },
-    })?;
+    let value: Value = crate::domain::sheet::import::json_value(json)?;
     match value.get("catalog_version") {
         Some(v) if v.as_u64() == Some(u64::from(CATALOG_VERSION)) => {}
         Some(v) => return Err(version_error(v.to_string())),

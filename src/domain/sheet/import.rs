@@ -525,21 +525,7 @@ fn number_words(problem: &str) -> String {
 /// `schema_version`, a missing / unknown / mistyped field, a value out of range, or a
 /// decision that does not hold together.
 pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
-    // A byte-order mark, as some editors save JSON, is not part of the document.
-    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
-            line: e.line(),
-            column: e.column().max(1),
-            // serde_json appends " at line L column C"; the variant carries those already.
-            message: {
-                let m = e.to_string();
-                match m.rfind(" at line ") {
-                    Some(i) => m[..i].to_owned(),
-                    None => m,
-                }
-            },
-        })?;
+    let value = json_value(json)?;
     match value.get("schema_version") {
         Some(v) if v.as_u64() == Some(u64::from(SCHEMA_VERSION)) => {}
         Some(v) => {
@@ -624,4 +610,24 @@ pub(crate) fn decided_outcome(
             problem: format!("incomplete: {} must be answered next", q.id()),
         }),
     }
+}
+
+/// `json` (a leading byte-order mark, as some editors save JSON, skipped) as a JSON value.
+///
+/// # Errors
+/// [`ImportError::InvalidJson`] with the 1-based line and column and the parser's message.
+pub(crate) fn json_value(json: &str) -> Result<serde_json::Value, ImportError> {
+    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
+    serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
+        line: e.line(),
+        column: e.column().max(1),
+        // serde_json appends " at line L column C"; the variant carries those already.
+        message: {
+            let m = e.to_string();
+            match m.rfind(" at line ") {
+                Some(i) => m[..i].to_owned(),
+                None => m,
+            }
+        },
+    })
 }
