@@ -14,6 +14,7 @@ pub mod number;
 pub mod place;
 pub mod plot;
 pub mod session;
+pub mod share;
 pub mod sheet;
 pub mod sim;
 

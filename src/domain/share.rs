@@ -1,0 +1,194 @@
+//! Sharing: a process, or a whole catalog, carried in a link's fragment — read-only where it
+//! lands (the app's shared view, the embed page for wiki iframes) and rendered as cards for
+//! wikis that take no iframe.
+//!
+//! The permalink format ([`link`]) is `#share-v1:` followed by base64url (RFC 4648 §5, no
+//! padding) of zlib-wrapped deflate (RFC 1950/1951) of the canonical JSON of a [`Share`]. The
+//! fragment never reaches a server. Every version ever released stays decodable: the committed
+//! vectors under `tests/vectors/share-v1/` are decoded by the tests forever. Like Mermaid
+//! Live's `#pako:` links, the prefix names the codec and new fields may only be optional.
+//!
+//! A fragment is untrusted input: [`link::decode`] limits its length and the inflated size,
+//! relies on the zlib checksum (Adler-32) against truncation and tampering, and sends the JSON
+//! through the same strict reader as a catalog file ([`read_catalog`]).
+
+pub mod link;
+
+use crate::domain::catalog::check::read_catalog;
+use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION};
+use crate::domain::sheet::import::ImportError;
+use crate::domain::Lang;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What a link carries: one process, or every process of a system.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shared {
+    /// One process (its decision, sheet and simulator choices).
+    Process(Process),
+    /// A whole catalog.
+    Catalog(Catalog),
+}
+
+/// The content of a permalink: what is shared and the language it is shown in.
+///
+/// Canonical JSON (`serde_json`, fields in declaration order, no whitespace), e.g.
+/// `{"lang":"ja","content":{"process":{"id":"p-1",…}}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Share {
+    /// The language the receiver sees first (the embed page shows only this one; the app
+    /// opens in it).
+    pub lang: Lang,
+    /// What is shared.
+    pub content: Shared,
+}
+
+impl Share {
+    /// The share as canonical JSON text (compact; serialising plain data cannot fail).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a share from JSON text with every check a catalog file gets: the process (or
+    /// catalog) goes through [`read_catalog`] (a single process as a one-process catalog), so
+    /// a link can carry nothing an import would refuse.
+    ///
+    /// # Errors
+    /// [`ImportError`] naming the field: `lang` missing or not `en` / `ja`; `content` not
+    /// exactly one of `process` / `catalog`; an unknown top-level field; then the catalog
+    /// reader's errors, their paths prefixed with `content.catalog.` or `content.process.`.
+    pub fn from_json(text: &str) -> Result<Share, ImportError> {
+        let value = crate::domain::sheet::import::json_value(text)?;
+        let Value::Object(mut top) = value else {
+            return Err(field(
+                "",
+                "not an object; allowed: {\"lang\": …, \"content\": …}",
+            ));
+        };
+        if let Some(k) = top.keys().find(|k| *k != "lang" && *k != "content") {
+            return Err(field(k, "unknown field; allowed: lang, content"));
+        }
+        let lang = match top.get("lang").and_then(Value::as_str).map(Lang::parse) {
+            Some(Ok(l)) => l,
+            _ => return Err(field("lang", "missing or not a language; allowed: en, ja")),
+        };
+        let content = match top.remove("content") {
+            Some(Value::Object(c)) if c.len() == 1 => c,
+            _ => {
+                return Err(field(
+                    "content",
+                    "missing or not one object; allowed: {\"process\": …} or {\"catalog\": …}",
+                ))
+            }
+        };
+        let (kind, inner) = content.into_iter().next().unwrap_or_default();
+        let (json, prefix) = match kind.as_str() {
+            "catalog" => (inner, "content.catalog."),
+            "process" => (
+                serde_json::json!({"catalog_version": CATALOG_VERSION, "name": "", "processes": [inner]}),
+                "content.process.",
+            ),
+            other => {
+                return Err(field(
+                    &format!("content.{other}"),
+                    "unknown field; allowed: process, catalog",
+                ))
+            }
+        };
+        let mut catalog = read_catalog(&json.to_string()).map_err(|e| prefixed(e, prefix))?;
+        let content = if kind == "catalog" {
+            Shared::Catalog(catalog)
+        } else {
+            Shared::Process(catalog.processes.remove(0))
+        };
+        Ok(Share { lang, content })
+    }
+
+    /// The share without free-text notes, for a shorter link: no simulator choices, no
+    /// edit times, and the sheet's prose that no check reads (how a dead job is re-run,
+    /// what the user sees on a timeout, what a partial batch failure does, the facts'
+    /// list of permanent errors — the sheet's non-retryable errors stay). Names, numbers,
+    /// choices, the idempotency key and every text a finding reads are kept, so the shared
+    /// sheet shows the same findings.
+    pub fn without_notes(&self) -> Share {
+        let mut s = self.clone();
+        match &mut s.content {
+            Shared::Process(p) => strip(p),
+            Shared::Catalog(c) => c.processes.iter_mut().for_each(strip),
+        }
+        s
+    }
+
+    /// The processes shared (one, or the catalog's in order).
+    pub fn processes(&self) -> &[Process] {
+        match &self.content {
+            Shared::Process(p) => std::slice::from_ref(p),
+            Shared::Catalog(c) => &c.processes,
+        }
+    }
+}
+
+fn strip(p: &mut Process) {
+    p.sim = None;
+    p.created_ms = 0;
+    p.updated_ms = 0;
+    if let Some(sheet) = &mut p.sheet {
+        sheet.process.permanent_errors.clear();
+        if let Some(f) = &mut sheet.failure {
+            f.rerun.clear();
+        }
+        if let Some(b) = &mut sheet.batch {
+            b.partial_failure.clear();
+        }
+        if let Some(s) = &mut sheet.sync {
+            s.on_timeout.clear();
+        }
+    }
+}
+
+fn field(path: &str, problem: &str) -> ImportError {
+    ImportError::Field {
+        path: path.to_owned(),
+        problem: problem.to_owned(),
+    }
+}
+
+fn prefixed(e: ImportError, prefix: &str) -> ImportError {
+    let fix = |path: String| {
+        let path = match prefix {
+            // A single process sits at `processes[0]` of the wrapping catalog.
+            "content.process." => path
+                .strip_prefix("processes[0]")
+                .map(|rest| rest.trim_start_matches('.').to_owned())
+                .unwrap_or(path),
+            _ => path,
+        };
+        if path.is_empty() {
+            prefix.trim_end_matches('.').to_owned()
+        } else {
+            format!("{prefix}{path}")
+        }
+    };
+    match e {
+        ImportError::Field { path, problem } => ImportError::Field {
+            path: fix(path),
+            problem,
+        },
+        ImportError::OutOfRange {
+            path,
+            value,
+            allowed,
+        } => ImportError::OutOfRange {
+            path: fix(path),
+            value,
+            allowed,
+        },
+        ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
+            path: fix(path),
+            problem,
+        },
+        other => other,
+    }
+}
