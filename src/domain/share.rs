@@ -26,7 +26,7 @@ use serde_json::Value;
 #[serde(rename_all = "lowercase")]
 pub enum Shared {
     /// One process (its decision, sheet and simulator choices).
-    Process(Process),
+    Process(Box<Process>),
     /// A whole catalog.
     Catalog(Catalog),
 }
@@ -101,7 +101,7 @@ impl Share {
         let content = if kind == "catalog" {
             Shared::Catalog(catalog)
         } else {
-            Shared::Process(catalog.processes.remove(0))
+            Shared::Process(Box::new(catalog.processes.remove(0)))
         };
         Ok(Share { lang, content })
     }
@@ -124,7 +124,7 @@ impl Share {
     /// The processes shared (one, or the catalog's in order).
     pub fn processes(&self) -> &[Process] {
         match &self.content {
-            Shared::Process(p) => std::slice::from_ref(p),
+            Shared::Process(p) => std::slice::from_ref(&**p),
             Shared::Catalog(c) => &c.processes,
         }
     }

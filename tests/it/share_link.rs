@@ -12,7 +12,7 @@ fn every_process_of_the_example_round_trips_alone_and_together() {
     for p in &catalog.processes {
         let share = Share {
             lang: Lang::Ja,
-            content: Shared::Process(p.clone()),
+            content: Shared::Process(Box::new(p.clone())),
         };
         let fragment = encode(&share);
         assert!(fragment.starts_with(PREFIX_V1));
