@@ -2,7 +2,7 @@
 //! file read as an import reads it, encoded, decoded), and every way a fragment can be wrong.
 
 use crate::catalog_support::example_catalog;
-use modality_advisor::domain::share::link::{decode, encode, url, LinkError, PREFIX_V1};
+use modality_advisor::domain::share::link::{app_url, decode, encode, LinkError, PREFIX_V1};
 use modality_advisor::domain::share::{Share, Shared};
 use modality_advisor::domain::Lang;
 
@@ -31,7 +31,8 @@ fn every_process_of_the_example_round_trips_alone_and_together() {
         lang: Lang::En,
         content: Shared::Catalog(catalog),
     };
-    let link = url("https://example.org/app/index.html#catalog", &share);
+    let link = app_url("https://example.org/app/index.html#catalog", &share);
+    assert!(link.starts_with("https://example.org/app/#share-v1:"));
     println!("catalog link {}", link.len());
     assert_eq!(decode(link.split_once('#').unwrap().1), Ok(share));
 }

@@ -119,11 +119,32 @@ pub fn encode(share: &Share) -> String {
     format!("{PREFIX_V1}{}", B64.encode(packed))
 }
 
-/// The whole link: `base` (the app's or the embed page's URL; anything after a `#` in it is
-/// dropped) + `#` + [`encode`].
-pub fn url(base: &str, share: &Share) -> String {
+/// The folder the app is served from, ending in `/`: `base` without its fragment and query
+/// and without a final `index.html` or `embed.html`, e.g.
+/// `https://wiki.example/tools/advisor/index.html#catalog` → `https://wiki.example/tools/advisor/`.
+pub fn app_folder(base: &str) -> String {
     let base = base.split('#').next().unwrap_or_default();
-    format!("{base}#{}", encode(share))
+    let base = base.split('?').next().unwrap_or_default();
+    let base = base
+        .strip_suffix("index.html")
+        .or_else(|| base.strip_suffix("embed.html"))
+        .unwrap_or(base);
+    if base.is_empty() || base.ends_with('/') {
+        base.to_owned()
+    } else {
+        format!("{base}/")
+    }
+}
+
+/// The link that opens `share` in the app: [`app_folder`]`(base)` + `#` + [`encode`].
+pub fn app_url(base: &str, share: &Share) -> String {
+    format!("{}#{}", app_folder(base), encode(share))
+}
+
+/// The link that shows `share` on the embed page (for an `<iframe>`):
+/// [`app_folder`]`(base)` + `embed.html#` + [`encode`].
+pub fn embed_url(base: &str, share: &Share) -> String {
+    format!("{}embed.html#{}", app_folder(base), encode(share))
 }
 
 /// Whether `fragment` (with or without its `#`) claims to be a share link of any version:
