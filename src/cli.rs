@@ -8,6 +8,7 @@
 //! modality-advisor sheet --input - --format csv --bom --output sheet.csv < sheet.json
 //! modality-advisor simulate --config - --format json < run.config.json
 //! modality-advisor catalog --input static/examples/reservation-system.catalog.json --format markdown
+//! modality-advisor share --input static/examples/reservation-mail.json --format svg
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
@@ -16,6 +17,7 @@
 //! the path).
 
 mod catalog;
+mod share;
 
 use crate::domain::export;
 use crate::domain::number::group_thousands;
@@ -50,6 +52,10 @@ enum Command {
     /// Render a catalog of processes (a catalog file, or a directory of *.sheet.json files)
     /// as one Markdown document, CSV, TSV or the catalog JSON.
     Catalog(catalog::CatalogArgs),
+    /// Share a sheet file's process, or a catalog (or one of its processes): print the
+    /// permalink, the embed page's link, or a card for wikis without iframes (SVG image,
+    /// decision record, Markdown for GitHub or Azure DevOps).
+    Share(share::ShareArgs),
 }
 
 #[derive(Debug, Args)]
@@ -331,6 +337,13 @@ pub fn main() -> ExitCode {
             }
         },
         Command::Catalog(args) => match catalog::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Share(args) => match share::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(msg) => {
                 eprintln!("error: {msg}");

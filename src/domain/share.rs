@@ -12,7 +12,10 @@
 //! relies on the zlib checksum (Adler-32) against truncation and tampering, and sends the JSON
 //! through the same strict reader as a catalog file ([`read_catalog`]).
 
+pub mod adr;
 pub mod link;
+pub mod markdown;
+pub mod svg;
 
 use crate::domain::catalog::check::read_catalog;
 use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION};

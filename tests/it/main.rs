@@ -21,6 +21,8 @@ mod locale_keys;
 mod place;
 mod plot;
 mod readme_sheet;
+mod share_cli;
+mod share_formats;
 mod share_link;
 mod sheet_check;
 mod sheet_cli;
