@@ -22,6 +22,7 @@ mod place;
 mod plot;
 mod readme_sheet;
 mod share_link;
+mod share_state;
 mod sheet_check;
 mod sheet_cli;
 mod sheet_cron;
