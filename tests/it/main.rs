@@ -21,6 +21,7 @@ mod locale_keys;
 mod place;
 mod plot;
 mod readme_sheet;
+mod share_card;
 mod share_link;
 mod sheet_check;
 mod sheet_cli;
