@@ -12,6 +12,7 @@
 //! relies on the zlib checksum (Adler-32) against truncation and tampering, and sends the JSON
 //! through the same strict reader as a catalog file ([`read_catalog`]).
 
+pub mod card;
 pub mod link;
 
 use crate::domain::catalog::check::read_catalog;

@@ -23,6 +23,7 @@ mod plot;
 mod readme_sheet;
 mod share_bad_links;
 mod share_fuzz;
+mod share_card;
 mod share_link;
 mod share_state;
 mod share_vectors;
