@@ -20,7 +20,7 @@ use crate::domain::catalog::import::read_sheet_as_process;
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::share::link::{app_url, embed_url, LONG_LINK_CHARS};
 use crate::domain::share::markdown::{markdown, Flavour};
-use crate::domain::share::{adr, svg, Share, Shared};
+use crate::domain::share::{adr, card, svg, Share, Shared};
 use crate::domain::Lang;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -43,6 +43,8 @@ pub enum ShareFormat {
     Markdown,
     /// Markdown for Azure DevOps wikis (::: mermaid blocks).
     MarkdownAzure,
+    /// The read-only HTML card the embed page shows (an HTML fragment).
+    Html,
 }
 
 /// Arguments of `share`.
@@ -155,6 +157,7 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
         ShareFormat::Adr => adr::adr(&share, lang, &link),
         ShareFormat::Markdown => markdown(&share, lang, &link, Flavour::GitHub),
         ShareFormat::MarkdownAzure => markdown(&share, lang, &link, Flavour::Azure),
+        ShareFormat::Html => format!("{}\n", card::html(&share, lang, &link)),
     };
     write_output(args.output.as_deref(), &out)
 }

@@ -11,8 +11,10 @@
 //! URL fragment, focus).
 
 mod catalog;
+mod share;
 
 pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping, UNDO_DEPTH};
+pub use share::{LinkStatus, PanelScope, ShareAction};
 
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
@@ -180,6 +182,13 @@ pub struct AppState {
     /// Earlier deletes and imports that can still be undone after the last one, oldest first
     /// (at most [`UNDO_DEPTH`]), each with its notice.
     pub older_undos: Vec<(Box<CatalogUndo>, CatalogNotice)>,
+    /// A share link's process or catalog, shown read-only until saved or closed (never
+    /// mixed into [`AppState::catalog`] unless saved).
+    pub shared: Option<Box<crate::domain::share::Share>>,
+    /// Whether a share link is being opened, or why it could not be.
+    pub link: LinkStatus,
+    /// The share panel on show, and what it shares.
+    pub share_panel: Option<PanelScope>,
 }
 
 /// What the user can do.
@@ -229,6 +238,8 @@ pub enum Action {
     FieldRefused(String, Option<String>),
     /// Something done to the catalog of processes.
     Catalog(CatalogAction),
+    /// Something done with a share link.
+    Share(ShareAction),
 }
 
 impl AppState {
@@ -256,6 +267,9 @@ impl AppState {
             catalog_notice: None,
             undo_catalog: None,
             older_undos: Vec::new(),
+            shared: None,
+            link: LinkStatus::Idle,
+            share_panel: None,
         }
     }
 
@@ -404,6 +418,7 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::SetSim(edit) => s.sim = s.sim.apply(edit),
         Action::FieldRefused(..) => {}
         Action::Catalog(a) => catalog::reduce_catalog(&mut s, a),
+        Action::Share(a) => share::reduce_share(&mut s, a),
     }
     Some(s)
 }

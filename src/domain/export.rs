@@ -52,3 +52,30 @@ pub fn spreadsheet_text(cell: &str) -> std::borrow::Cow<'_, str> {
         cell.into()
     }
 }
+
+/// The longest file-name stem [`file_stem`] gives, in characters (names stay well under the
+/// 255-byte limit of common file systems, with room for a suffix and an extension).
+pub const MAX_STEM_CHARS: usize = 60;
+
+/// `name` made safe as the start of a file name: letters, digits, `-` and `_` kept, anything
+/// else (spaces, slashes, dots, quotes) a `-`; at most [`MAX_STEM_CHARS`] characters. Empty
+/// when nothing but such characters remains.
+pub fn file_stem(name: &str) -> String {
+    let safe: String = name
+        .trim()
+        .chars()
+        .take(MAX_STEM_CHARS)
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if safe.trim_matches('-').is_empty() {
+        String::new()
+    } else {
+        safe
+    }
+}

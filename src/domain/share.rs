@@ -13,6 +13,7 @@
 //! through the same strict reader as a catalog file ([`read_catalog`]).
 
 pub mod adr;
+pub mod card;
 pub mod link;
 pub mod markdown;
 pub mod svg;
@@ -59,8 +60,9 @@ impl Share {
     /// a link can carry nothing an import would refuse.
     ///
     /// # Errors
-    /// [`ImportError`] naming the field: `lang` missing or not `en` / `ja`; `content` not
-    /// exactly one of `process` / `catalog`; an unknown top-level field; then the catalog
+    /// [`ImportError`] naming the field: `lang` missing (`Field`) or not `en` / `ja`
+    /// (`OutOfRange`, the value cut to 40 characters); `content` missing or not exactly one
+    /// of `process` / `catalog`; an unknown top-level field; then the catalog
     /// reader's errors, their paths prefixed with `content.catalog.` or `content.process.`.
     pub fn from_json(text: &str) -> Result<Share, ImportError> {
         let value = crate::domain::sheet::import::json_value(text)?;
@@ -73,16 +75,37 @@ impl Share {
         if let Some(k) = top.keys().find(|k| *k != "lang" && *k != "content") {
             return Err(field(k, "unknown field; allowed: lang, content"));
         }
-        let lang = match top.get("lang").and_then(Value::as_str).map(Lang::parse) {
-            Some(Ok(l)) => l,
-            _ => return Err(field("lang", "missing or not a language; allowed: en, ja")),
+        let lang = match top.get("lang") {
+            None => {
+                return Err(field(
+                    "lang",
+                    "missing; this field is required (allowed: en, ja)",
+                ))
+            }
+            Some(v) => match v.as_str().map(Lang::parse) {
+                Some(Ok(l)) => l,
+                _ => {
+                    return Err(ImportError::OutOfRange {
+                        path: "lang".into(),
+                        value: shown(v),
+                        allowed: "en, ja".into(),
+                    })
+                }
+            },
         };
+        const CONTENT: &str = "{\"process\": …} or {\"catalog\": …}";
         let content = match top.remove("content") {
             Some(Value::Object(c)) if c.len() == 1 => c,
-            _ => {
+            None => {
                 return Err(field(
                     "content",
-                    "missing or not one object; allowed: {\"process\": …} or {\"catalog\": …}",
+                    &format!("missing; this field is required (allowed: {CONTENT})"),
+                ))
+            }
+            Some(_) => {
+                return Err(field(
+                    "content",
+                    &format!("not one object of one field; allowed: {CONTENT}"),
                 ))
             }
         };
@@ -148,6 +171,15 @@ fn strip(p: &mut Process) {
         if let Some(s) = &mut sheet.sync {
             s.on_timeout.clear();
         }
+    }
+}
+
+/// A JSON value as the message shows it: its text, cut to 40 characters.
+fn shown(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 

@@ -63,7 +63,9 @@ fn sim() -> impl Strategy<Value = SimChoice> {
 }
 
 prop_compose! {
-    fn process()(
+    /// A process: any name, answers, sheet (pre-filled in either language) and simulator
+    /// choices; the id is `x`.
+    pub fn process()(
         name in name(),
         answers in answers(),
         times in (0u64..=4_000_000_000_000, 0u64..=1_000_000_000),
@@ -87,7 +89,8 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn catalog()(
+    /// A catalog of up to five [`process`]es with unique random ids.
+    pub fn catalog()(
         name in name(),
         processes in prop::collection::vec(process(), 0..6),
         ids in prop::collection::vec("[a-z0-9-]{1,36}", 6),

@@ -6,7 +6,7 @@ use crate::catalog_support::{example_catalog, EXAMPLE_PATH};
 use modality_advisor::domain::catalog::import::read_sheet_as_process;
 use modality_advisor::domain::catalog::ProcessId;
 use modality_advisor::domain::share::link::{app_url, decode};
-use modality_advisor::domain::share::{svg, Share, Shared};
+use modality_advisor::domain::share::{card, svg, Share, Shared};
 use modality_advisor::domain::Lang;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -126,6 +126,23 @@ fn the_cards_are_the_library_s_and_the_svg_is_well_formed() {
         ]);
         assert!(doc.contains("127.0.0.1:8080/#share-v1:"), "{format}: {doc}");
     }
+    let (html, _) = ok(&[
+        "--input",
+        SHEET,
+        "--format",
+        "html",
+        "--base-url",
+        "https://x.example/",
+    ]);
+    let text = std::fs::read_to_string(SHEET).expect("reads the example");
+    let p = read_sheet_as_process(&text, Lang::En, ProcessId("reservation-mail-en".into()), 0)
+        .expect("the example reads");
+    let share = Share {
+        lang: p.sheet.as_ref().and_then(|s| s.lang).unwrap_or_default(),
+        content: Shared::Process(Box::new(p)),
+    };
+    let link = app_url("https://x.example/", &share);
+    assert_eq!(html.trim_end(), card::html(&share, share.lang, &link));
     let (azure, _) = ok(&["--input", SHEET, "--format", "markdown-azure"]);
     assert!(azure.contains("::: mermaid") && !azure.contains("```mermaid"));
 }

@@ -20,7 +20,7 @@ pub const UNDO_DEPTH: usize = 20;
 
 /// Makes `undo` (with its `notice`) the one the Undo button undoes; the one before it, if any,
 /// waits its turn (so two deletes in a row can both be undone).
-fn remember_undo(s: &mut AppState, undo: CatalogUndo, notice: CatalogNotice) {
+pub(super) fn remember_undo(s: &mut AppState, undo: CatalogUndo, notice: CatalogNotice) {
     if let (Some(prev), Some(prev_notice)) = (s.undo_catalog.take(), s.catalog_notice.take()) {
         if prev_notice.can_undo() {
             s.older_undos.push((prev, prev_notice));
@@ -41,6 +41,9 @@ pub enum CatalogNotice {
     /// A catalog file was imported (processes added, replaced); the catalog before can be
     /// put back.
     Imported(usize, usize),
+    /// A shared process or catalog was saved into the catalog: processes added, and those
+    /// already there unchanged (not added twice); the catalog before can be put back.
+    Saved(usize, usize),
     /// A rename was refused: the name is empty or longer than [`MAX_NAME_CHARS`].
     NameRefused,
     /// Reading or exporting failed: the message, already in the page's language.
@@ -64,6 +67,13 @@ impl CatalogNotice {
                 replaced = replaced
             )
             .into_owned(),
+            CatalogNotice::Saved(added, already) => t!(
+                "share-ui.saved",
+                locale = l,
+                added = added,
+                already = already
+            )
+            .into_owned(),
             CatalogNotice::NameRefused => {
                 t!("catalog-ui.name-refused", locale = l, max = MAX_NAME_CHARS).into_owned()
             }
@@ -80,7 +90,7 @@ impl CatalogNotice {
     pub fn can_undo(&self) -> bool {
         matches!(
             self,
-            CatalogNotice::Deleted(_) | CatalogNotice::Imported(..)
+            CatalogNotice::Deleted(_) | CatalogNotice::Imported(..) | CatalogNotice::Saved(..)
         )
     }
 }
@@ -205,13 +215,13 @@ impl AppState {
 
 /// Writes the open process's work into the catalog (before another opens or the catalog
 /// changes around it).
-fn flush(s: &mut AppState) {
+pub(super) fn flush(s: &mut AppState) {
     s.catalog = s.catalog_now();
 }
 
 /// Makes `id` the open process: its work into the state's fields, the questions (or its
 /// sheet) on screen.
-fn load(s: &mut AppState, id: &ProcessId) {
+pub(super) fn load(s: &mut AppState, id: &ProcessId) {
     let Some(p) = s.catalog.get(id).cloned() else {
         return;
     };
@@ -248,6 +258,17 @@ pub(super) fn is_numbered_name(name: &str) -> bool {
     })
 }
 
+/// The process a first visit starts with, never touched, makes way for the first one the
+/// user adds or saves (it would only be an empty row).
+pub(super) fn drop_untouched(s: &mut AppState) {
+    if let [only] = s.catalog.processes.as_slice() {
+        if only.answers.is_empty() && only.sheet.is_none() && is_numbered_name(&only.name) {
+            s.catalog.processes.clear();
+            s.open = None;
+        }
+    }
+}
+
 fn valid_name(name: &str) -> Option<String> {
     let name = name.trim();
     (!name.is_empty() && name.chars().count() <= MAX_NAME_CHARS).then(|| name.to_owned())
@@ -258,14 +279,7 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
     match action {
         CatalogAction::Add { seed, now_ms, name } => {
             flush(s);
-            // The process a first visit starts with, never touched, makes way for the first
-            // one the user adds (it would only be an empty row).
-            if let [only] = s.catalog.processes.as_slice() {
-                if only.answers.is_empty() && only.sheet.is_none() && is_numbered_name(&only.name) {
-                    s.catalog.processes.clear();
-                    s.open = None;
-                }
-            }
+            drop_untouched(s);
             let id = s.catalog.fresh_id(seed);
             let name = valid_name(&name)
                 .unwrap_or_else(|| default_name(s.lang, s.catalog.processes.len() + 1));

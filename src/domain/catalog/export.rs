@@ -17,6 +17,7 @@ use crate::domain::catalog::Process;
 use crate::domain::duration::exact;
 use crate::domain::flowchart::Outcome;
 use crate::domain::sheet::check::{validate, Severity};
+use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::sheet::BackoffPolicy;
 use crate::domain::Lang;
 
@@ -103,6 +104,64 @@ fn ms_text(ms: Option<u64>, lang: Lang) -> String {
 fn or_none(s: Option<&str>, lang: Lang) -> String {
     s.map(str::to_owned)
         .unwrap_or_else(|| tr("catalog.export.none", lang))
+}
+
+/// The column keys of the catalog's summary table (`catalog.export.col.<key>`), in order:
+/// process, outcome, attempts, wait strategy, timeout / lease, idempotency key, findings
+/// (errors / warnings), last edited.
+pub const SUMMARY_COLUMNS: [&str; 8] = [
+    "process",
+    "outcome",
+    "attempts",
+    "wait",
+    "timeout-lease",
+    "key",
+    "findings",
+    "updated",
+];
+
+/// The display name of a process: its name (trimmed), or its id when the name is blank.
+pub fn display_name(p: &Process) -> String {
+    let n = p.name.trim();
+    if n.is_empty() {
+        p.id.to_string()
+    } else {
+        n.to_owned()
+    }
+}
+
+/// One process's cells of the summary table ([`SUMMARY_COLUMNS`]) as plain text in `lang`,
+/// `k` being [`key`]`(p, lang)`: the display name, the outcome (or "undecided"), attempts,
+/// the wait strategy, `attempt timeout / lease` (or the sync call timeout), the idempotency
+/// key, `errors / warnings`, the last edit date (UTC); `—` for what the process lacks.
+/// Each format escapes the cells its own way (the Markdown export, the share card).
+pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
+    let none = || tr("catalog.export.none", lang);
+    let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
+        (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
+        (_, _, Some(c)) => rust_i18n::t!(
+            "catalog.export.call-timeout",
+            locale = lang.code(),
+            ms = ms_text(Some(c), lang)
+        )
+        .into_owned(),
+        _ => none(),
+    };
+    let findings = if p.sheet.is_some() {
+        format!("{} / {}", k.errors, k.warnings)
+    } else {
+        none()
+    };
+    [
+        display_name(p),
+        outcome_text(k.outcome, lang),
+        k.attempts.map_or_else(none, |a| a.to_string()),
+        k.backoff.map_or_else(none, |b| describe_backoff(&b, lang)),
+        timeout,
+        or_none(k.idempotency_key.as_deref(), lang),
+        findings,
+        utc(p.updated_ms, false),
+    ]
 }
 
 /// Unix milliseconds as the UTC calendar date and time, `2026-12-01 21:29`; with

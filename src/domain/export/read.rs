@@ -8,6 +8,7 @@
 //! | direction | message | JSON |
 //! |---|---|---|
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…the file…","read":"Sheet"}` |
+//! | page → worker | [`ReadRequest`] of a link | `{"id":3,"lang":"en","text":"#share-v1:…","read":"ShareLink"}` |
 //! | worker → page | [`ExportReply`](super::protocol::ExportReply) whose `Ok` text is [`result_to_json`]'s list | `{"id":2,"result":{"Ok":"[\"Field\",\"retry.lease_ms\",\"…\"]"}}` |
 //!
 //! An `Err` in the reply itself means the request could not be read, as for an export; the
@@ -17,6 +18,7 @@ use crate::domain::catalog::check::{check_catalog, read_catalog};
 use crate::domain::catalog::import::read_sheet_as_process;
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::lang::Lang;
+use crate::domain::share::{Share, Shared};
 use crate::domain::sheet::import::{check_sheet, import_json, ImportError};
 use crate::domain::sheet::JobSheet;
 use serde::{Deserialize, Serialize};
@@ -37,6 +39,9 @@ pub enum ReadAs {
         /// Its creation time, Unix milliseconds.
         now_ms: u64,
     },
+    /// A share link's fragment (`text`), read as [`crate::domain::share::link::decode`]
+    /// reads it: the shared process or catalog, or why the link cannot be opened.
+    ShareLink,
 }
 
 /// One file to read, page → worker.
@@ -64,6 +69,16 @@ pub enum ReadDone {
         catalog: Catalog,
         /// Whether the file was a single sheet.
         sheet: bool,
+    },
+    /// A share link read and checked ([`ReadAs::ShareLink`]).
+    Shared(Box<Share>),
+    /// A share link that cannot be opened: why, in English and in Japanese
+    /// ([`LinkError::message`](crate::domain::share::link::LinkError::message)).
+    LinkRefused {
+        /// The message in English.
+        en: String,
+        /// The message in Japanese.
+        ja: String,
     },
 }
 
@@ -104,6 +119,13 @@ impl ReadRequest {
                     })
                 }
             }
+            ReadAs::ShareLink => Ok(match crate::domain::share::link::decode(&self.text) {
+                Ok(share) => ReadDone::Shared(Box::new(share)),
+                Err(e) => ReadDone::LinkRefused {
+                    en: e.message(Lang::En),
+                    ja: e.message(Lang::Ja),
+                },
+            }),
         }
     }
 }
@@ -135,6 +157,27 @@ pub fn result_to_json(result: &ReadResult) -> String {
             catalog,
             sheet: true,
         }) => vec!["SheetAsCatalog".into(), json(catalog)],
+        // A shared process crosses as a one-process catalog, so the page reads it with the
+        // catalog reader it already has.
+        Ok(ReadDone::Shared(share)) => {
+            let (kind, catalog) = match &share.content {
+                Shared::Process(p) => {
+                    let mut c = Catalog::new("");
+                    c.processes.push((**p).clone());
+                    ("process", c)
+                }
+                Shared::Catalog(c) => ("catalog", c.clone()),
+            };
+            vec![
+                "Shared".into(),
+                share.lang.code().into(),
+                kind.into(),
+                json(&catalog),
+            ]
+        }
+        Ok(ReadDone::LinkRefused { en, ja }) => {
+            vec!["LinkRefused".into(), en.clone(), ja.clone()]
+        }
         Err(ImportError::InvalidJson {
             line,
             column,
@@ -198,6 +241,23 @@ impl ReadDone {
             }
             ["Catalog", json] => catalog(json, false),
             ["SheetAsCatalog", json] => catalog(json, true),
+            ["Shared", lang, kind, json] => {
+                let lang = Lang::parse(lang).map_err(|e| e.to_string())?;
+                let mut catalog: Catalog = serde_json::from_str(json).map_err(|e| e.to_string())?;
+                if let Err(e) = check_catalog(&catalog) {
+                    return Ok(Err(e));
+                }
+                let content = match (kind, catalog.processes.len()) {
+                    ("catalog", _) => Shared::Catalog(catalog),
+                    ("process", 1) => Shared::Process(Box::new(catalog.processes.remove(0))),
+                    _ => return Err(format!("not a shared process or catalog: {kind}")),
+                };
+                Ok(Ok(ReadDone::Shared(Box::new(Share { lang, content }))))
+            }
+            ["LinkRefused", en, ja] => Ok(Ok(ReadDone::LinkRefused {
+                en: en.to_owned(),
+                ja: ja.to_owned(),
+            })),
             ["InvalidJson", line, column, message] => refused(ImportError::InvalidJson {
                 line: number(line)?,
                 column: number(column)?,

@@ -28,7 +28,7 @@
 
 use super::markdown::md_url;
 use super::{Share, Shared};
-use crate::domain::catalog::export::{key, outcome_text, utc};
+use crate::domain::catalog::export::{display_name, key, outcome_text, utc};
 use crate::domain::catalog::Process;
 use crate::domain::duration::exact;
 use crate::domain::export::markdown::inline;
@@ -308,14 +308,5 @@ fn sep(lang: Lang) -> &'static str {
     match lang {
         Lang::En => ": ",
         Lang::Ja => "：",
-    }
-}
-
-fn display_name(p: &Process) -> String {
-    let n = p.name.trim();
-    if n.is_empty() {
-        p.id.to_string()
-    } else {
-        n.to_owned()
     }
 }

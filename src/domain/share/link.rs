@@ -3,8 +3,11 @@
 //! Format v1: `share-v1:` + base64url without padding (RFC 4648 §5; the `base64` crate) of
 //! zlib (RFC 1950: deflate plus an Adler-32 checksum; the `miniz_oxide` crate, level 9) of
 //! [`Share::to_json`]. Decoding order, each step an error value and never a panic:
-//! prefix → length ([`MAX_FRAGMENT_CHARS`]) → base64url → inflate with the output capped at
-//! [`MAX_DECODED_BYTES`] and the checksum verified → UTF-8 → [`Share::from_json`].
+//! length ([`MAX_FRAGMENT_CHARS`], counted before anything else, so an over-long fragment is
+//! [`LinkError::TooLong`] whatever it holds) → prefix → base64url (padding and surrounding
+//! whitespace accepted) → inflate with the output capped at [`MAX_DECODED_BYTES`] and the
+//! checksum verified → UTF-8 → [`Share::from_json`]. Bytes after the end of the zlib stream
+//! are not read (they cannot change the share; the encoder writes none).
 
 use super::Share;
 use crate::domain::catalog::MAX_FILE_BYTES;

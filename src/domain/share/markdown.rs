@@ -20,6 +20,7 @@
 //! it ([`md_url`]); every user text is escaped by the exports' [`inline`].
 
 use super::{Share, Shared};
+use crate::domain::catalog::export::display_name;
 use crate::domain::catalog::export::markdown::to_markdown as catalog_markdown;
 use crate::domain::catalog::Process;
 use crate::domain::diagram::mermaid_source;
@@ -74,12 +75,7 @@ fn with_link(doc: &str, line: &str) -> String {
 /// A process with no sheet: title, outcome (or how far the walk got), reasons, the path.
 fn decision_only(p: &Process, lang: Lang) -> String {
     let mut s = String::new();
-    let name = if p.name.trim().is_empty() {
-        p.id.to_string()
-    } else {
-        p.name.trim().to_owned()
-    };
-    let _ = writeln!(s, "# {}\n", inline(&name));
+    let _ = writeln!(s, "# {}\n", inline(&display_name(p)));
     let eval = evaluate(&p.answers());
     match p.outcome {
         Some(o) => {

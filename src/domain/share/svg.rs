@@ -28,7 +28,7 @@
 //! 1.25 em) and long words are broken where they must be.
 
 use super::{Share, Shared};
-use crate::domain::catalog::export::{key, outcome_text};
+use crate::domain::catalog::export::{display_name, key, outcome_text};
 use crate::domain::catalog::{Process, MAX_FILE_BYTES};
 use crate::domain::duration::exact;
 use crate::domain::flowchart::{evaluate, Outcome};
@@ -229,15 +229,6 @@ fn permalink(c: &mut Canvas, link: &str, lang: Lang) {
         )
         .into_owned();
         c.block(&note, "cap", 12.0, PAD, INNER, 3);
-    }
-}
-
-fn display_name(p: &Process) -> String {
-    let n = p.name.trim();
-    if n.is_empty() {
-        p.id.to_string()
-    } else {
-        n.to_owned()
     }
 }
 

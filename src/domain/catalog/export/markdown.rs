@@ -25,13 +25,12 @@
 //! User text goes through [`inline`] (no HTML, no breaking of the table); the mermaid blocks
 //! hold only the fixed diagram source and fixed class lines.
 
-use crate::domain::catalog::export::{key, ms_text, or_none, outcome_text, tr, utc, Key};
+use crate::domain::catalog::export::{display_name, key, summary_cells, tr, Key, SUMMARY_COLUMNS};
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::diagram::mermaid_source;
 use crate::domain::export::markdown::{inline, mermaid_node_id, ON_PATH_CLASS, ON_PATH_STYLE};
 use crate::domain::export::to_markdown as sheet_markdown;
 use crate::domain::flowchart::evaluate;
-use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::Lang;
 use std::fmt::Write;
 
@@ -50,17 +49,7 @@ pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
     };
     let _ = writeln!(s, "# {}\n", inline(&title));
     let _ = writeln!(s, "## {}\n", tr("catalog.export.summary", lang));
-    let cols = [
-        "process",
-        "outcome",
-        "attempts",
-        "wait",
-        "timeout-lease",
-        "key",
-        "findings",
-        "updated",
-    ]
-    .map(|k| inline(&tr(&format!("catalog.export.col.{k}"), lang)));
+    let cols = SUMMARY_COLUMNS.map(|k| inline(&tr(&format!("catalog.export.col.{k}"), lang)));
     let _ = writeln!(s, "| {} |", cols.join(" | "));
     let _ = writeln!(s, "|{}", "---|".repeat(cols.len()));
     let keys: Vec<Key> = c.processes.iter().map(|p| key(p, lang)).collect();
@@ -74,44 +63,10 @@ pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
     s
 }
 
-/// The display name of a process: its name, or its id when the name is blank.
-fn display_name(p: &Process) -> String {
-    let n = p.name.trim();
-    if n.is_empty() {
-        p.id.to_string()
-    } else {
-        n.to_owned()
-    }
-}
-
 fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
-    let none = || tr("catalog.export.none", lang);
-    let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
-        (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
-        (_, _, Some(c)) => rust_i18n::t!(
-            "catalog.export.call-timeout",
-            locale = lang.code(),
-            ms = ms_text(Some(c), lang)
-        )
-        .into_owned(),
-        _ => none(),
-    };
-    let findings = if p.sheet.is_some() {
-        format!("{} / {}", k.errors, k.warnings)
-    } else {
-        none()
-    };
-    [
-        format!("[{}](#{})", inline(&display_name(p)), anchor(p)),
-        inline(&outcome_text(k.outcome, lang)),
-        k.attempts.map_or_else(none, |a| a.to_string()),
-        k.backoff
-            .map_or_else(none, |b| inline(&describe_backoff(&b, lang))),
-        inline(&timeout),
-        inline(&or_none(k.idempotency_key.as_deref(), lang)),
-        findings,
-        utc(p.updated_ms, false),
-    ]
+    let mut cells = summary_cells(p, k, lang).map(|c| inline(&c));
+    cells[0] = format!("[{}](#{})", cells[0], anchor(p));
+    cells
 }
 
 /// One process's section: anchor, heading, then its sheet (demoted), or its decision path
