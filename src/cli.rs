@@ -336,27 +336,20 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Catalog(args) => match catalog::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                ExitCode::from(2)
-            }
-        },
-        Command::Share(args) => match share::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                ExitCode::from(2)
-            }
-        },
-        Command::Sheet(args) => match sheet(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                ExitCode::from(2)
-            }
-        },
+        Command::Catalog(args) => exit_code(catalog::run(&args)),
+        Command::Share(args) => exit_code(share::run(&args)),
+        Command::Sheet(args) => exit_code(sheet(&args)),
+    }
+}
+
+/// 0 for a command that wrote its output; 2 with the message on stderr otherwise.
+fn exit_code(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
     }
 }
 
