@@ -30,46 +30,56 @@ pub const IFRAME_CLASS: &str = "modality-advisor-embed";
 pub const SANDBOX: &str =
     "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 
-/// The smallest and largest height [`recommended_height`] gives, CSS px. Past the largest the
-/// frame scrolls (a catalog of many processes).
-pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2400;
+/// The smallest and largest height [`recommended_height`] gives, CSS px. A process card with
+/// its sheet fits below the largest (2 569 px measured); a catalog longer than that scrolls
+/// inside its frame.
+pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2800;
 
-/// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px), English;
-/// Japanese ran within a few percent. See README "Hosting and embedding" for the table.
+/// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px, English;
+/// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/fixtures/` by
+/// `tests/e2e/measure-embed.mjs` (2026-12-02): the example's mail process with its sheet
+/// 2 569 px, without its sheet 1 678 px, the undecided process with its sheet 1 385 px, the
+/// seven-process catalog 18 463 px.
 mod measured {
-    /// A process with an outcome: the decision card (outcome, reasons, the lit flowchart).
-    pub const PROCESS_CARD: u32 = 1_180;
-    /// What the job sheet's summary adds below the card.
-    pub const SHEET: u32 = 520;
-    /// A process whose walk is incomplete (no outcome yet): the answers so far.
-    pub const UNDECIDED: u32 = 420;
-    /// A catalog: the heading, the table head and the "Open in the app" line.
-    pub const CATALOG_BASE: u32 = 200;
-    /// Each catalog row.
-    pub const CATALOG_ROW: u32 = 58;
+    /// A decided process: the link bar, the outcome, the reasons, the trade-offs and the lit
+    /// flowchart.
+    pub const PROCESS_CARD: u32 = 1_680;
+    /// What the job sheet (its table and findings) adds below the card.
+    pub const SHEET: u32 = 890;
+    /// A process whose walk is incomplete: the answers so far, no outcome.
+    pub const UNDECIDED: u32 = 500;
+    /// A catalog: its heading, the summary table's head and the link bar.
+    pub const CATALOG_BASE: u32 = 250;
+    /// Each row of the catalog's summary table (each process's section comes on top).
+    pub const CATALOG_ROW: u32 = 45;
+}
+
+/// One process's section: the card, plus the sheet when it has one.
+fn process_height(p: &crate::domain::catalog::Process) -> u32 {
+    let card = if p.outcome.is_some() {
+        measured::PROCESS_CARD
+    } else {
+        measured::UNDECIDED
+    };
+    card + if p.sheet.is_some() {
+        measured::SHEET
+    } else {
+        0
+    }
 }
 
 /// The frame height to recommend for `share`, CSS px, within [`HEIGHT_RANGE`]: a process
-/// card with its flowchart (plus the sheet when it has one), or a catalog's table by its row
-/// count. Calibrated from the embed page at 800 px width (`measured`), rounded up to 20 px.
+/// card with its flowchart (plus the sheet when it has one); a catalog's summary table by its
+/// row count plus each process's section (so any catalog of a decided process reaches the
+/// largest height and scrolls). Calibrated from the embed page at 800 px width (`measured`),
+/// rounded up to 20 px.
 pub fn recommended_height(share: &Share) -> u32 {
     let raw = match &share.content {
-        Shared::Process(p) => {
-            let card = if p.outcome.is_some() {
-                measured::PROCESS_CARD
-            } else {
-                measured::UNDECIDED
-            };
-            card + if p.sheet.is_some() {
-                measured::SHEET
-            } else {
-                0
-            }
-        }
-        Shared::Catalog(c) => {
-            let rows = u32::try_from(c.processes.len()).unwrap_or(u32::MAX);
-            measured::CATALOG_BASE.saturating_add(rows.saturating_mul(measured::CATALOG_ROW))
-        }
+        Shared::Process(p) => process_height(p),
+        Shared::Catalog(c) => c.processes.iter().fold(measured::CATALOG_BASE, |h, p| {
+            h.saturating_add(measured::CATALOG_ROW)
+                .saturating_add(process_height(p))
+        }),
     };
     let rounded = raw.div_ceil(20).saturating_mul(20);
     rounded.clamp(*HEIGHT_RANGE.start(), *HEIGHT_RANGE.end())
