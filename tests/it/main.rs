@@ -24,6 +24,7 @@ mod readme_sheet;
 mod share_bad_links;
 mod share_card;
 mod share_cli;
+mod share_embed;
 mod share_formats;
 mod share_fuzz;
 mod share_link;
