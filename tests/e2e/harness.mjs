@@ -133,3 +133,46 @@ export async function showCatalog(page) {
   await page.click('#bar-catalog');
   await page.waitForSelector('section.catalog');
 }
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
+};
+
+/**
+ * Serves dist/ from node on `host` (an ephemeral port), adding `headers` to every response
+ * (e.g. `Access-Control-Allow-Origin: *`); `host` names the URL's host, so `localhost` and
+ * `127.0.0.1` are two origins of one machine. Resolves { url, stop }.
+ */
+export async function serveDist({ host = '127.0.0.1', headers = {} } = {}) {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const server = createServer(async (req, res) => {
+    const file = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/\/$/, '/index.html');
+    const full = path.join(dist, path.normalize(file));
+    if (!full.startsWith(dist + path.sep)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(full);
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(full)] ?? 'application/octet-stream', ...headers });
+      res.end(body);
+    } catch {
+      res.writeHead(404, headers).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://${host}:${server.address().port}/`, stop: () => server.close() };
+}
+
+/**
+ * Serves one page from node (an ephemeral port) whose HTML `page(url)` writes for each request
+ * (`url` a URL object); `host` as in serveDist. Resolves { url, stop }.
+ */
+export async function serveHost(page, { host = 'localhost' } = {}) {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(page(new URL(req.url, 'http://x')));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://${host}:${server.address().port}/`, stop: () => server.close() };
+}

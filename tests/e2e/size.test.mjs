@@ -4,7 +4,10 @@
 // - each module loaded on demand has its own budget, ~15 % above its measured size (README
 //   "Measured"), so growth is a decision rather than an accident: the simulation worker
 //   (fetched on the first run) and the export worker (the exporters and the file readers,
-//   fetched on the first copy, download or import).
+//   fetched on the first copy, download or import);
+// - the embed page (embed.html, for wiki iframes) has its own budget of 150 KB: everything it
+//   loads (its wasm, JS glue, boot and fallback scripts, stylesheets). Files only the embed
+//   page loads do not count towards the app's first load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,18 +16,37 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { dist } from './harness.mjs';
 
 const FIRST_LOAD_BUDGET = 350 * 1024;
+const EMBED_BUDGET = 150 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   'sim-worker': 112 * 1024,
   'export-worker': 225 * 1024,
 };
 
+/** The .js / .css / .wasm files of dist/ that `page` names, and those its scripts name, in turn. */
+function loadedBy(page) {
+  const files = new Set(readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f)));
+  const seen = new Set();
+  const queue = [page];
+  while (queue.length) {
+    const text = readFileSync(path.join(dist, queue.pop()), 'utf8').replace(/<link[^>]*data-trunk[^>]*>/g, '');
+    for (const f of files) {
+      if (!seen.has(f) && text.includes(f)) {
+        seen.add(f);
+        if (f.endsWith('.js')) queue.push(f);
+      }
+    }
+  }
+  return seen;
+}
+
 test('first load < 350 KB and each worker within its budget, brotli', () => {
+  const embedOnly = new Set([...loadedBy('embed.html')].filter((f) => !loadedBy('index.html').has(f)));
   const sizes = { first: 0 };
   for (const name of Object.keys(ON_DEMAND)) sizes[name] = 0;
   const rows = [];
   for (const f of readdirSync(dist)) {
-    if (!/\.(wasm|js|css)$/.test(f)) continue;
+    if (!/\.(wasm|js|css)$/.test(f) || embedOnly.has(f)) continue;
     const raw = readFileSync(path.join(dist, f));
     const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     const module = Object.keys(ON_DEMAND).find((name) => f.startsWith(name)) ?? 'first';
@@ -46,4 +68,24 @@ test('first load < 350 KB and each worker within its budget, brotli', () => {
   for (const [name, budget] of Object.entries(ON_DEMAND)) {
     assert.ok(sizes[name] < budget, `${name} ${sizes[name]} B brotli exceeds its budget ${budget} B`);
   }
+});
+
+test('the embed page loads < 150 KB, brotli', () => {
+  const files = [...loadedBy('embed.html')].sort();
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'embed.html must load its wasm');
+  assert.ok(files.some((f) => f.endsWith('.css')), 'embed.html must load its stylesheets');
+  let total = 0;
+  const rows = [];
+  for (const f of files) {
+    const raw = readFileSync(path.join(dist, f));
+    const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    total += br;
+    rows.push(`${f.replace(/-[0-9a-f]{12,16}(?=[._])/, '')}: ${(raw.length / 1024).toFixed(1)} KB raw, ${(br / 1024).toFixed(1)} KB brotli`);
+  }
+  const html = readFileSync(path.join(dist, 'embed.html'));
+  const htmlBr = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  total += htmlBr;
+  rows.push(`embed.html: ${(html.length / 1024).toFixed(1)} KB raw, ${(htmlBr / 1024).toFixed(1)} KB brotli`);
+  console.log(`embed size: ${rows.join('; ')}; total ${(total / 1024).toFixed(1)} KB brotli (budget 150 KB)`);
+  assert.ok(total < EMBED_BUDGET, `the embed page loads ${total} B brotli, over its budget ${EMBED_BUDGET} B`);
 });
