@@ -16,6 +16,7 @@ pub mod adr;
 pub mod card;
 pub mod link;
 pub mod markdown;
+pub mod panel;
 pub mod svg;
 
 use crate::domain::catalog::check::read_catalog;

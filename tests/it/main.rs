@@ -27,6 +27,7 @@ mod share_cli;
 mod share_formats;
 mod share_fuzz;
 mod share_link;
+mod share_panel;
 mod share_state;
 mod share_vectors;
 mod sheet_check;

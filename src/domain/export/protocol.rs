@@ -10,6 +10,7 @@
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
+//! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!
 //! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
 //! comes back as an `Err` naming what was wrong (in the request's language when it can tell),
@@ -21,6 +22,7 @@
 use super::read::{result_to_json, ReadRequest};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
+use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
@@ -119,15 +121,24 @@ impl ExportReply {
 }
 
 /// The worker's whole job: reads an [`ExportRequest`] (or a [`ReadRequest`]: a JSON object
-/// with a `read` field) from `text` and returns the [`ExportReply`] as JSON text — for a read,
-/// its `Ok` text is the [`ReadResult`](super::read::ReadResult) ([`super::read`]). Never panics:
+/// with a `read` field; or a [`ShareRequest`]: one with a `want` field) from `text` and
+/// returns the [`ExportReply`] as JSON text — for a read, its `Ok` text is the
+/// [`ReadResult`](super::read::ReadResult) ([`super::read`]); for a share, the panel or the
+/// card ([`ShareRequest::render`]). Never panics:
 /// a request it cannot read gets an `Err` reply naming the problem (`serde_json`'s words: the
 /// field, line and column).
 pub fn handle(text: &str) -> String {
-    let is_read = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .is_some_and(|v| v.get("read").is_some());
-    let reply = if is_read {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok();
+    let has = |field: &str| value.as_ref().is_some_and(|v| v.get(field).is_some());
+    let reply = if has("want") {
+        match serde_json::from_str::<ShareRequest>(text) {
+            Ok(request) => ExportReply {
+                id: request.id,
+                result: Ok(request.render()),
+            },
+            Err(e) => bad_request(text, &e),
+        }
+    } else if has("read") {
         match serde_json::from_str::<ReadRequest>(text) {
             Ok(request) => ExportReply {
                 id: request.id,
