@@ -342,7 +342,7 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
         )),
         lines(&tr("share.card.summary", lang))
     );
-    s.push_str("<div class=\"sc-scroll\"><table class=\"sc-summary\"><thead><tr>");
+    s.push_str("<div class=\"sc-scroll\"><table class=\"sc-index\"><thead><tr>");
     for col in SUMMARY_COLUMNS {
         let _ = write!(
             s,
