@@ -59,7 +59,9 @@ pub fn remember_lang(lang: Lang) {
 pub use crate::domain::export::file_stem;
 
 mod share;
-pub use share::{copy_html, focus_by_id, page_url, share_click, share_in_worker, ShareClick};
+pub use share::{
+    copy_html, focus_by_id, load_stylesheet, page_url, share_click, share_in_worker, ShareClick,
+};
 
 /// Offers `content` as a file download named `filename` (a Blob and a temporary link).
 ///

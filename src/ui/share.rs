@@ -127,6 +127,7 @@ pub fn SharedView() -> Html {
     let share = ctx.as_ref().and_then(|c| c.shared.as_deref().cloned());
     let lang = ctx.as_ref().map(|c| c.lang).unwrap_or_default();
     let card = use_rendered(share.clone(), lang, ShareWant::Card);
+    use_effect_with((), |_| browser::load_stylesheet("./share-card.css"));
     let (Some(ctx), Some(share)) = (ctx, share) else {
         return Html::default();
     };

@@ -99,3 +99,20 @@ pub fn focus_by_id(id: &str) {
         let _ = el.focus();
     }
 }
+
+/// Adds `<link rel="stylesheet" href={href}>` to the document's head once (a stylesheet the
+/// first screen does not need, e.g. the share card's, loaded when first shown).
+pub fn load_stylesheet(href: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = format!("link[href=\"{href}\"]");
+    if doc.query_selector(&selector).ok().flatten().is_some() {
+        return;
+    }
+    if let (Ok(link), Some(head)) = (doc.create_element("link"), doc.head()) {
+        let _ = link.set_attribute("rel", "stylesheet");
+        let _ = link.set_attribute("href", href);
+        let _ = head.append_child(&link);
+    }
+}
