@@ -144,3 +144,31 @@ fn keys_built_from_ids_exist_too() {
         );
     }
 }
+
+#[test]
+fn no_key_is_defined_twice() {
+    // rust-i18n merges every file into one table: a key defined in two files silently takes
+    // one of the texts, so one screen shows the other's words.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut twice = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("locales/").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(entry.path()).expect("reads");
+        for line in text.lines() {
+            if line.starts_with([' ', '#']) || line.trim().is_empty() {
+                continue;
+            }
+            let Some((key, _)) = line.split_once(':') else {
+                continue;
+            };
+            if key == "_version" {
+                continue;
+            }
+            if let Some(first) = seen.insert(key.to_owned(), name.clone()) {
+                twice.push(format!("{key} ({first}, {name})"));
+            }
+        }
+    }
+    assert!(twice.is_empty(), "keys defined twice: {twice:#?}");
+}
