@@ -24,63 +24,8 @@ pub fn App() -> Html {
     // saved after every change, merged with other tabs' work.
     let (state, base) = keeper::use_kept_state();
     let lang = state.lang;
-    // A share link the page was opened with is read once (before the place below replaces
-    // the fragment); the shared view keeps the link in the address bar while it is open.
-    {
-        let state = state.clone();
-        use_effect_with((), move |_| {
-            let fragment = browser::location_fragment();
-            if link::is_share_fragment(&fragment) {
-                share::open_link(&state, fragment);
-            }
-        });
-    }
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
-    // Back / Forward move between questions and screens: each place is a history entry.
-    // `moved` is set while the reducer follows the history, so following it adds no entry.
-    let moved = use_mut_ref(|| true); // the first check corrects the fragment in place
-                                      // Bumped on every history move, so the fragment is checked again even when the move
-                                      // changed nothing (a place that does not exist yet, or an unknown fragment).
-    let pops = use_state(|| 0u32);
-    let pops_seen = use_mut_ref(|| 0u32);
-    {
-        let (dispatch, moved) = (state.clone(), moved.clone());
-        let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
-        use_effect_with((), move |_| {
-            let listener =
-                browser::HistoryListener::new(Callback::from(move |fragment: String| {
-                    *moved.borrow_mut() = true;
-                    if link::is_share_fragment(&fragment) {
-                        share::open_link(&dispatch, fragment);
-                    } else if let Some(place) = Place::parse(&fragment) {
-                        dispatch.dispatch(Action::GoTo(place));
-                    }
-                    let n = pops_seen.borrow().wrapping_add(1);
-                    *pops_seen.borrow_mut() = n;
-                    pops.set(n);
-                }));
-            move || drop(listener)
-        });
-    }
-    {
-        let moved = moved.clone();
-        // While a link is read or its content shown, the link stays in the address bar.
-        let sharing = state.shared.is_some() || state.link == LinkStatus::Opening;
-        use_effect_with(
-            (state.place(), *pops, sharing),
-            move |(place, _, sharing)| {
-                let fragment = place.fragment();
-                let now = browser::location_fragment();
-                if !*sharing && now != fragment {
-                    // A fresh page, or a history entry the app could not follow exactly, is
-                    // corrected in place; anything the user did gets its own entry.
-                    let push = !now.is_empty() && !*moved.borrow();
-                    browser::set_fragment(&fragment, push);
-                }
-                *moved.borrow_mut() = false;
-            },
-        );
-    }
+    use_url(&state);
     // A new screen starts at its top (not the first one: a reload keeps its place).
     {
         let first = use_mut_ref(|| true);
@@ -149,6 +94,69 @@ pub fn App() -> Html {
             </main>
             <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
         </ContextProvider<AppContext>>
+    }
+}
+
+/// The URL fragment and the app's place kept in step: a share link read (at start and on a
+/// history move), Back / Forward followed, each place the user reaches a history entry.
+#[hook]
+fn use_url(state: &AppContext) {
+    // A share link the page was opened with is read once (before the place below replaces
+    // the fragment); the shared view keeps the link in the address bar while it is open.
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            let fragment = browser::location_fragment();
+            if link::is_share_fragment(&fragment) {
+                share::open_link(&state, fragment);
+            }
+        });
+    }
+    // Back / Forward move between questions and screens: each place is a history entry.
+    // `moved` is set while the reducer follows the history, so following it adds no entry.
+    // The first check corrects the fragment in place. `pops` is bumped on every history move,
+    // so the fragment is checked again even when the move changed nothing (a place that does
+    // not exist yet, or an unknown fragment).
+    let moved = use_mut_ref(|| true);
+    let pops = use_state(|| 0u32);
+    let pops_seen = use_mut_ref(|| 0u32);
+    {
+        let (dispatch, moved) = (state.clone(), moved.clone());
+        let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
+        use_effect_with((), move |_| {
+            let listener =
+                browser::HistoryListener::new(Callback::from(move |fragment: String| {
+                    *moved.borrow_mut() = true;
+                    if link::is_share_fragment(&fragment) {
+                        share::open_link(&dispatch, fragment);
+                    } else if let Some(place) = Place::parse(&fragment) {
+                        dispatch.dispatch(Action::GoTo(place));
+                    }
+                    let n = pops_seen.borrow().wrapping_add(1);
+                    *pops_seen.borrow_mut() = n;
+                    pops.set(n);
+                }));
+            move || drop(listener)
+        });
+    }
+    {
+        let moved = moved.clone();
+        // While a link is read or its content shown, the link stays in the address bar.
+        let sharing = state.shared.is_some() || state.link == LinkStatus::Opening;
+        use_effect_with(
+            (state.place(), *pops, sharing),
+            move |(place, _, sharing)| {
+                let fragment = place.fragment();
+                let now = browser::location_fragment();
+                if !*sharing && now != fragment {
+                    // A fresh page, or a history entry the app could not follow exactly, is
+                    // corrected in place; anything the user did gets its own entry.
+                    let push = !now.is_empty() && !*moved.borrow();
+                    browser::set_fragment(&fragment, push);
+                }
+                *moved.borrow_mut() = false;
+            },
+        );
     }
 }
 

@@ -195,11 +195,22 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     }
     items.insert("link".into(), full);
     items.insert("short".into(), short);
-    html.push_str(&format!(
+    html.push_str(&ways_html(share, &stem, l));
+    Panel {
+        html,
+        items: items.into_iter().collect(),
+    }
+}
+
+/// The list of ways to put the share on a wiki page: a button (copy, or download as a file
+/// named from `stem`) and a hint each.
+fn ways_html(share: &Share, stem: &str, l: &str) -> String {
+    let mut html = format!(
         "<h4>{}</h4><ul class=\"share-ways\">",
         t!("share-ui.wikis", locale = l)
-    ));
+    );
     let height = 0; // TEMP
+    let _ = share;
     let ways: [(&str, &str, Option<(String, &str)>, String); 6] = [
         (
             "embed",
@@ -256,10 +267,7 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
         ));
     }
     html.push_str("</ul>");
-    Panel {
-        html,
-        items: items.into_iter().collect(),
-    }
+    html
 }
 
 /// A link's row: label, the link in a read-only field, its length, Copy and Open.
