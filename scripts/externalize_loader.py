@@ -3,7 +3,8 @@
 file of its own (boot-<hash>.js), so the page runs under a strict Content-Security-Policy
 (`script-src 'self' 'wasm-unsafe-eval'`, no 'unsafe-inline') — wikis often impose one.
 
-Reads and rewrites $TRUNK_STAGING_DIR/index.html. Fails loudly if the script is not found,
+Reads and rewrites $TRUNK_STAGING_DIR/index.html (or the page named by the first argument, e.g.
+`embed.html` for the embed page's build). Fails loudly if the script is not found,
 so a Trunk upgrade that changes the output cannot slip through silently. (2) Drop the `integrity`
 attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give the
 simulation worker's loader shim the non-deprecated wasm-bindgen init call.
@@ -16,7 +17,8 @@ import sys
 staging = os.environ.get("TRUNK_STAGING_DIR")
 if not staging:
     sys.exit("externalize_loader.py: TRUNK_STAGING_DIR is not set (run it as a Trunk hook)")
-index = os.path.join(staging, "index.html")
+page = sys.argv[1] if len(sys.argv) > 1 else "index.html"
+index = os.path.join(staging, page)
 with open(index, encoding="utf-8") as f:
     html = f.read()
 

@@ -14,6 +14,7 @@
 
 pub mod adr;
 pub mod card;
+pub mod embed;
 pub mod link;
 pub mod markdown;
 pub mod panel;

@@ -76,6 +76,7 @@ fn the_worker_and_the_cli_do_not_import_the_page() {
     for bin in [
         "src/bin/sim-worker.rs",
         "src/bin/export-worker.rs",
+        "src/bin/embed.rs",
         "src/bin/modality-advisor.rs",
         "src/cli.rs",
     ] {

@@ -15,7 +15,7 @@
 //! | `adr` | an Architecture Decision Record (MADR) | [`adr::adr`] |
 //! | `copied`, `downloaded` | the status words the page shows after a click | locales |
 
-use super::{adr, card, link, markdown, svg, Share, Shared};
+use super::{adr, card, embed, link, markdown, svg, Share, Shared};
 use crate::domain::export::file_stem;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
@@ -148,7 +148,7 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     items.insert("rich-plain".into(), plain);
     items.insert("svg".into(), svg::card(share, lang, &full));
     items.insert("adr".into(), adr::adr(share, lang, &full));
-    items.insert("embed".into(), String::new()); // TEMP until embed lands
+    items.insert("embed".into(), embed::snippet(share, base, lang));
     items.insert(
         "copied".into(),
         t!("share-ui.copied", locale = l).into_owned(),
@@ -209,8 +209,7 @@ fn ways_html(share: &Share, stem: &str, l: &str) -> String {
         "<h4>{}</h4><ul class=\"share-ways\">",
         t!("share-ui.wikis", locale = l)
     );
-    let height = 0; // TEMP
-    let _ = share;
+    let height = embed::recommended_height(share);
     let ways: [(&str, &str, Option<(String, &str)>, String); 6] = [
         (
             "embed",

@@ -1,0 +1,131 @@
+//! The "Copy embed code" snippet: the `<iframe>` a wiki page pastes to show a share on the
+//! embed page (`embed.html#share-v1:…`), read-only.
+//!
+//! The embed page posts its height to the host (`{type: "modality-advisor:height", height}`,
+//! see README "Hosting and embedding"), but most wikis run no listener, so the snippet carries
+//! a fixed height ([`recommended_height`]) measured from the real page.
+
+use super::link::{embed_url, LinkError};
+use super::{Share, Shared};
+use crate::domain::plot::escape;
+use crate::domain::Lang;
+
+/// The class the snippet's `<iframe>` carries, for the host's stylesheet (no inline style: many
+/// wikis strip `style` attributes, and a strict CSP forbids them).
+pub const IFRAME_CLASS: &str = "modality-advisor-embed";
+
+/// The `sandbox` tokens of the snippet, each needed and nothing more:
+/// * `allow-scripts`: the page is a wasm module; without it only the fallback text shows.
+/// * `allow-same-origin`: keeps the page's own origin, so its module script, wasm and CSS load
+///   without the host having to send CORS headers (without it the origin is `null`). The page
+///   uses no storage, so this grants it nothing else it would use. (Combined with
+///   `allow-scripts` a frame of the *host's own* origin could lift its sandbox; the embed page
+///   is served from the app's origin, not the wiki's.)
+/// * `allow-popups`: the "Open in the app" link opens a new tab (`target="_blank"`).
+/// * `allow-popups-to-escape-sandbox`: that tab is the full app, which needs storage and forms;
+///   without it the new tab would inherit this sandbox.
+///
+/// Not given: `allow-forms` (nothing is submitted), `allow-top-navigation` (the frame never
+/// navigates the wiki page), `allow-modals`, `allow-downloads`.
+pub const SANDBOX: &str =
+    "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
+
+/// The smallest and largest height [`recommended_height`] gives, CSS px. Past the largest the
+/// frame scrolls (a catalog of many processes).
+pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2400;
+
+/// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px), English;
+/// Japanese ran within a few percent. See README "Hosting and embedding" for the table.
+mod measured {
+    /// A process with an outcome: the decision card (outcome, reasons, the lit flowchart).
+    pub const PROCESS_CARD: u32 = 1_180;
+    /// What the job sheet's summary adds below the card.
+    pub const SHEET: u32 = 520;
+    /// A process whose walk is incomplete (no outcome yet): the answers so far.
+    pub const UNDECIDED: u32 = 420;
+    /// A catalog: the heading, the table head and the "Open in the app" line.
+    pub const CATALOG_BASE: u32 = 200;
+    /// Each catalog row.
+    pub const CATALOG_ROW: u32 = 58;
+}
+
+/// The frame height to recommend for `share`, CSS px, within [`HEIGHT_RANGE`]: a process
+/// card with its flowchart (plus the sheet when it has one), or a catalog's table by its row
+/// count. Calibrated from the embed page at 800 px width (`measured`), rounded up to 20 px.
+pub fn recommended_height(share: &Share) -> u32 {
+    let raw = match &share.content {
+        Shared::Process(p) => {
+            let card = if p.outcome.is_some() {
+                measured::PROCESS_CARD
+            } else {
+                measured::UNDECIDED
+            };
+            card + if p.sheet.is_some() {
+                measured::SHEET
+            } else {
+                0
+            }
+        }
+        Shared::Catalog(c) => {
+            let rows = u32::try_from(c.processes.len()).unwrap_or(u32::MAX);
+            measured::CATALOG_BASE.saturating_add(rows.saturating_mul(measured::CATALOG_ROW))
+        }
+    };
+    let rounded = raw.div_ceil(20).saturating_mul(20);
+    rounded.clamp(*HEIGHT_RANGE.start(), *HEIGHT_RANGE.end())
+}
+
+/// The frame's accessible name in `lang`, e.g. "Send the confirmation mail: Asynchronous:
+/// enqueue a job — Sync / Async / Batch Advisor" (plain text; the caller escapes it).
+pub fn frame_title(share: &Share, lang: Lang) -> String {
+    let l = lang.code();
+    let what = match &share.content {
+        Shared::Process(p) => match p.outcome {
+            Some(o) => format!("{}: {}", p.name, o.title(lang)),
+            None => p.name.clone(),
+        },
+        Shared::Catalog(c) => rust_i18n::t!(
+            "embed.title.catalog",
+            locale = l,
+            name = c.name,
+            count = c.processes.len()
+        )
+        .into_owned(),
+    };
+    rust_i18n::t!("embed.title.frame", locale = l, what = what).into_owned()
+}
+
+/// The `<iframe>` HTML offered by "Copy embed code": `src` = [`embed_url`]`(base, share)`, the
+/// [`frame_title`] in `lang`, `width="100%"`, `height` = [`recommended_height`], lazy
+/// loading, no referrer, the [`SANDBOX`] tokens and the [`IFRAME_CLASS`] hook. Every attribute
+/// value is escaped (`&`, `<`, `>`, `"`, `'`), so hostile names and URLs stay inside their
+/// attribute. One line, no trailing newline.
+pub fn snippet(share: &Share, base: &str, lang: Lang) -> String {
+    format!(
+        r#"<iframe class="{IFRAME_CLASS}" src="{src}" title="{title}" width="100%" height="{height}" loading="lazy" referrerpolicy="no-referrer" sandbox="{SANDBOX}"></iframe>"#,
+        src = escape(&embed_url(base, share)),
+        title = escape(&frame_title(share, lang)),
+        height = recommended_height(share),
+    )
+}
+
+/// The embed page's title (the document's `<title>`) when a link cannot be shown, in `lang`.
+pub fn error_title(lang: Lang) -> String {
+    rust_i18n::t!("embed.error-heading", locale = lang.code()).into_owned()
+}
+
+/// The embed page's view of a fragment that cannot be shown, in `lang` (the browser's: a
+/// bad link carries no language): a heading, [`LinkError::message`] and a link to the app
+/// (`app`, usually [`super::link::app_folder`] of the page's URL) that opens a new tab. An
+/// HTML fragment; every text and the link escaped (an unknown field's name in the message
+/// comes from the link).
+pub fn error_view(e: &LinkError, lang: Lang, app: &str) -> String {
+    let l = lang.code();
+    format!(
+        r#"<section class="embed-error" role="alert"><h1>{}</h1><p>{}</p><p><a class="embed-open" href="{}" target="_blank" rel="noopener">{}</a></p></section>"#,
+        escape(&error_title(lang)),
+        escape(&e.message(lang)),
+        escape(app),
+        escape(&rust_i18n::t!("embed.open-app", locale = l)),
+    )
+}
