@@ -30,6 +30,11 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every `.rs` file under the project's `dir` (e.g. `"src/ui"`), sorted.
+pub fn rust_files_under(dir: &str) -> Vec<PathBuf> {
+    rust_files(&root().join(dir))
+}
+
 /// The source without `//` comments (doc links are not imports).
 fn code_of(text: &str) -> String {
     text.lines()

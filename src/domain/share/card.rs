@@ -88,7 +88,7 @@ pub(crate) fn safe_href(url: &str) -> &str {
     }
 }
 
-/// A text in `lang` from `locales/share-card.yml` (or another locale file).
+/// A text in `lang` from `locales/worker/share-card.yml` (or another locale file).
 pub(crate) fn tr(key: &str, lang: Lang) -> String {
     rust_i18n::t!(key, locale = lang.code()).into_owned()
 }
