@@ -166,12 +166,6 @@ impl WorkerState {
         to_json(&self.answer(json, every, |m| post(to_json(&m))))
     }
 
-    /// [`WorkerState::handle`] with every message (progress and the final one) in the
-    /// compact form the page reads ([`super::wire`]): what the worker posts.
-    pub fn handle_wire(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> String {
-        super::wire::encode(self.answer(json, every, |m| post(super::wire::encode(m))))
-    }
-
     /// Handles one message (JSON text) as [`WorkerState::handle`] does, the messages typed:
     /// progress goes to `post`, the final message is returned.
     pub fn answer(&mut self, json: &str, every: u64, post: impl FnMut(RunMessage)) -> RunMessage {

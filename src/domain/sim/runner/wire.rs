@@ -12,7 +12,7 @@
 //! takes any JSON value, which a positional form cannot give it): [`Wire::Failed`] carries
 //! them as JSON text inside the binary message.
 
-use super::protocol::RunMessage;
+use super::protocol::{RunMessage, WorkerState};
 use super::view::RunView;
 use crate::domain::sim::results::log::LogEntry;
 use crate::domain::sim::setup::error::ConfigError;
@@ -114,4 +114,12 @@ pub fn decode(text: &str) -> Result<RunMessage, String> {
         },
         Wire::LogError { id, error } => RunMessage::LogError { id, error },
     })
+}
+
+impl WorkerState {
+    /// [`WorkerState::handle`] with every message (progress and the final one) in the
+    /// compact form the page reads ([`decode`]): what the worker posts.
+    pub fn handle_wire(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> String {
+        encode(self.answer(json, every, |m| post(encode(m))))
+    }
 }
