@@ -8,24 +8,20 @@ use modality_advisor::domain::sim::runner::{
 };
 use modality_advisor::domain::sim::setup::knobs::CustomRun;
 
-/// Sends `json` to two workers, one answering in JSON and one in the compact form, and
+/// Sends `request` to two workers, one answering in JSON and one in the compact form, and
 /// checks that every message (progress, then the final one) reads back the same.
-fn same_answers(json: &JsonWorkers, request: &str) -> RunMessage {
+fn same_answers(w: &TwoWorkers, request: &str) -> RunMessage {
     let (mut by_json, mut by_wire) = (Vec::new(), Vec::new());
-    let last_json = json
-        .0
-        .borrow_mut()
-        .handle(request, 500, |m| by_json.push(m));
-    let last_wire = json
-        .1
-        .borrow_mut()
-        .handle_wire(request, 500, |m| by_wire.push(m));
+    let last_json = w.0.borrow_mut().handle(request, 500, |m| by_json.push(m));
+    let last_wire =
+        w.1.borrow_mut()
+            .handle_wire(request, 500, |m| by_wire.push(m));
     by_json.push(last_json);
     by_wire.push(last_wire);
     assert_eq!(by_json.len(), by_wire.len(), "as many messages: {request}");
     let mut last = None;
-    for (j, w) in by_json.iter().zip(&by_wire) {
-        let from_wire = wire::decode(w).unwrap_or_else(|e| panic!("{e}: {request}"));
+    for (j, c) in by_json.iter().zip(&by_wire) {
+        let from_wire = wire::decode(c).unwrap_or_else(|e| panic!("{e}: {request}"));
         // The same message: written as JSON, it is the JSON text the worker would post.
         // (Compared as text: reading JSON back may round a float's last bit; the compact
         // form keeps every bit.)
@@ -35,21 +31,21 @@ fn same_answers(json: &JsonWorkers, request: &str) -> RunMessage {
             "{request}"
         );
         // The compact form is a string of byte-sized chars and never the bare "ready".
-        assert!(w.chars().all(|c| u32::from(c) <= 0xFF));
-        assert_ne!(w, "ready");
+        assert!(c.chars().all(|ch| u32::from(ch) <= 0xFF));
+        assert_ne!(c, "ready");
         last = Some(from_wire);
     }
     last.expect("a final message")
 }
 
 /// Two workers fed the same requests.
-struct JsonWorkers(
+struct TwoWorkers(
     std::cell::RefCell<WorkerState>,
     std::cell::RefCell<WorkerState>,
 );
 
-fn workers() -> JsonWorkers {
-    JsonWorkers(
+fn workers() -> TwoWorkers {
+    TwoWorkers(
         std::cell::RefCell::new(WorkerState::new()),
         std::cell::RefCell::new(WorkerState::new()),
     )

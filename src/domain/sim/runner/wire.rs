@@ -86,20 +86,24 @@ pub fn encode(message: RunMessage) -> String {
 /// A message when `text` is not an encoded [`RunMessage`] (a char above U+00FF, a cut or
 /// unknown message, findings that are not [`ConfigError`]s).
 pub fn decode(text: &str) -> Result<RunMessage, String> {
+    // Fixed words rather than the reader's own: the page drops them, and the reader's
+    // messages would bring their formatting code into the page's wasm.
     let bytes = text
         .chars()
-        .map(|c| u8::try_from(c).map_err(|_| format!("not a worker message: char {c:?}")))
-        .collect::<Result<Vec<u8>, String>>()?;
+        .map(u8::try_from)
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| "not a worker message: a char above U+00FF".to_owned())?;
     let wire: Wire = options()
         .deserialize(&bytes)
-        .map_err(|e| format!("not a worker message: {e}"))?;
+        .map_err(|_| "not a worker message: cut, unknown or followed by more".to_owned())?;
     Ok(match wire {
         Wire::Progress { id, events } => RunMessage::Progress { id, events },
         Wire::Done { id, view } => RunMessage::Done { id, view },
         Wire::Failed { id, errors } => RunMessage::Failed {
             id,
-            errors: serde_json::from_str::<Vec<ConfigError>>(&errors)
-                .map_err(|e| format!("not a worker message: {e}"))?,
+            errors: serde_json::from_str::<Vec<ConfigError>>(&errors).map_err(|_| {
+                "not a worker message: findings that are not config errors".to_owned()
+            })?,
         },
         Wire::LogSlice {
             id,
