@@ -65,5 +65,6 @@ mod sim_saved_choices;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
+mod sim_wire;
 mod texts;
 mod tidy;

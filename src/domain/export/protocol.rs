@@ -2,7 +2,8 @@
 //! JSON strings over `postMessage`. The exporters (this module's siblings and
 //! [`catalog::export`]) and the file readers ([`super::read`]) run only in the worker, so the
 //! page's first load does not carry them; the page sends what to export (or a file's text)
-//! and gets the text (or the file read and checked) back.
+//! and gets the text (or the file read and checked) back. The simulator's settings file
+//! ([`ExportSubject::SimSettings`]) is written here too.
 //!
 //! | direction | message | JSON |
 //! |---|---|---|
@@ -24,6 +25,7 @@ use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
+use crate::domain::sim::setup::knobs::CustomRun;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +55,14 @@ pub enum ExportSubject {
     Sheet(Box<JobSheet>),
     /// A whole catalog of processes.
     Catalog(Catalog),
+    /// The simulator's "Your settings" as their config file (the file
+    /// `modality-advisor simulate --config` reads): pretty JSON whatever the format.
+    SimSettings {
+        /// The settings.
+        run: Box<CustomRun>,
+        /// The seed the file runs with.
+        seed: u64,
+    },
 }
 
 /// One export, page → worker.
@@ -101,6 +111,10 @@ impl ExportRequest {
             (ExportSubject::Catalog(c), ExportFormat::Tsv) => catalog::to_tsv(c, lang),
             (ExportSubject::Catalog(c), ExportFormat::Csv { bom }) => catalog::to_csv(c, lang, bom),
             (ExportSubject::Catalog(c), ExportFormat::Json) => c.to_json(),
+            // Numbers, strings and enums only: serialising cannot fail.
+            (ExportSubject::SimSettings { run, seed }, _) => {
+                serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
+            }
         }
     }
 }

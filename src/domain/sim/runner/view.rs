@@ -108,7 +108,8 @@ pub struct RunView {
     /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
     /// jitter study, the load preset and runs over
     /// [`MAX_FRAME_EVENTS`](crate::domain::sim::results::frames::MAX_FRAME_EVENTS) events.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// (Always written: the worker's compact form reads fields by position.)
+    #[serde(default)]
     pub frames: Vec<Frame>,
     /// The figures a comparison looks at.
     #[serde(default)]
