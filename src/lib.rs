@@ -9,8 +9,15 @@
 //!   actions; it holds no business rules.
 #![deny(missing_docs)]
 
-// Translations: `locales/*.yml`, embedded at compile time. Every lookup passes its locale
-// explicitly (see `domain::Lang`); the crate's global locale is never used.
+// Translations: `locales/**/*.yml`, embedded at compile time. Every lookup passes its locale
+// explicitly (see `domain::Lang`); the crate's global locale is never used. rust-i18n puts
+// every file it loads into every binary, so the page (built with the `page` feature, see
+// index.html) loads only `locales/page/`; the texts only the workers, the embed page and
+// the CLI render (`locales/worker/`: share panel and cards, link errors, CLI) stay out of the
+// page's first load. `tests/it/locale_keys.rs` holds the page away from those keys.
+#[cfg(feature = "page")]
+rust_i18n::i18n!("locales/page", fallback = "en");
+#[cfg(not(feature = "page"))]
 rust_i18n::i18n!("locales", fallback = "en");
 
 pub mod domain;

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod catalog_io;
 pub mod decide;
 pub mod keeper;
+pub mod share;
 pub mod sheet;
 pub mod simulate;
 pub mod state;

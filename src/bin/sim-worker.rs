@@ -1,6 +1,7 @@
 //! The simulation Web Worker (built by Trunk with `data-type="worker"`): receives a
 //! `RunRequest` as JSON text, runs the queue engine, posts progress and the result back; keeps
-//! the last run's event log and answers `LogRequest`s with slices of it.
+//! the last run's event log and answers `LogRequest`s with slices of it. Its answers go in
+//! the compact form `runner::wire` writes (the page reads them with `wire::decode`).
 //! All logic is in `modality_advisor::domain::sim::runner`; this only moves strings.
 
 #[cfg(target_arch = "wasm32")]
@@ -17,7 +18,7 @@ fn main() {
             let post = |s: String| {
                 let _ = post_scope.post_message(&JsValue::from_str(&s));
             };
-            let done = state.handle(&text, 20_000, post);
+            let done = state.handle_wire(&text, 20_000, post);
             let _ = post_scope.post_message(&JsValue::from_str(&done));
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));

@@ -17,6 +17,7 @@ pub mod card;
 pub mod embed;
 pub mod link;
 pub mod markdown;
+pub mod panel;
 pub mod svg;
 
 use crate::domain::catalog::check::read_catalog;

@@ -1,6 +1,8 @@
 //! The root component: state, top bar, the wizard or the result, and the flowchart.
 
+use crate::domain::app_state::LinkStatus;
 use crate::domain::place::Place;
+use crate::domain::share::link;
 use crate::domain::Lang;
 use crate::ui::browser;
 use crate::ui::catalog::{open_process_bar, CatalogScreen};
@@ -8,6 +10,7 @@ use crate::ui::decide::flowchart::chart;
 use crate::ui::decide::result::ResultCard;
 use crate::ui::decide::wizard::{answers_list, dropped_notice, progress, QuestionCard};
 use crate::ui::keeper;
+use crate::ui::share::{self, SharePanel, SharedView};
 use crate::ui::sheet::sheet_screen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, Screen};
@@ -22,44 +25,7 @@ pub fn App() -> Html {
     let (state, base) = keeper::use_kept_state();
     let lang = state.lang;
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
-    // Back / Forward move between questions and screens: each place is a history entry.
-    // `moved` is set while the reducer follows the history, so following it adds no entry.
-    let moved = use_mut_ref(|| true); // the first check corrects the fragment in place
-                                      // Bumped on every history move, so the fragment is checked again even when the move
-                                      // changed nothing (a place that does not exist yet, or an unknown fragment).
-    let pops = use_state(|| 0u32);
-    let pops_seen = use_mut_ref(|| 0u32);
-    {
-        let (dispatch, moved) = (state.dispatcher(), moved.clone());
-        let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
-        use_effect_with((), move |_| {
-            let listener =
-                browser::HistoryListener::new(Callback::from(move |fragment: String| {
-                    *moved.borrow_mut() = true;
-                    if let Some(place) = Place::parse(&fragment) {
-                        dispatch.dispatch(Action::GoTo(place));
-                    }
-                    let n = pops_seen.borrow().wrapping_add(1);
-                    *pops_seen.borrow_mut() = n;
-                    pops.set(n);
-                }));
-            move || drop(listener)
-        });
-    }
-    {
-        let moved = moved.clone();
-        use_effect_with((state.place(), *pops), move |(place, _)| {
-            let fragment = place.fragment();
-            let now = browser::location_fragment();
-            if now != fragment {
-                // A fresh page, or a history entry the app could not follow exactly, is
-                // corrected in place; anything the user did gets its own entry.
-                let push = !now.is_empty() && !*moved.borrow();
-                browser::set_fragment(&fragment, push);
-            }
-            *moved.borrow_mut() = false;
-        });
-    }
+    use_url(&state);
     // A new screen starts at its top (not the first one: a reload keeps its place).
     {
         let first = use_mut_ref(|| true);
@@ -77,7 +43,10 @@ pub fn App() -> Html {
         }
         None => html! { <ResultCard /> },
     };
-    let body = if state.screen == Screen::Catalog {
+    let shared = state.shared.is_some();
+    let body = if shared {
+        html! { <SharedView /> }
+    } else if state.screen == Screen::Catalog {
         html! { <main class="main sheet-main" id="main"><CatalogScreen /></main> }
     } else if state.screen == Screen::Sheet && state.sheet.is_some() {
         html! { <main class="main sheet-main" id="main">{ sheet_screen(&state) }</main> }
@@ -110,15 +79,84 @@ pub fn App() -> Html {
                 </div>
                 { lang_switch(&state) }
             </header>
-            { open_process_bar(&state) }
+            { share::link_notice(&state) }
+            if !shared {
+                { open_process_bar(&state) }
+                <SharePanel />
+            }
             { keeper::keep_notices(&state, &base) }
-            { nav(&state) }
+            if !shared {
+                { nav(&state) }
+            }
             <div class="slot">{ body }</div>
-            <main class="main sheet-main" id="sim-main" hidden={state.screen != Screen::Simulate}>
+            <main class="main sheet-main" id="sim-main" hidden={shared || state.screen != Screen::Simulate}>
                 <SimulateScreen />
             </main>
             <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
         </ContextProvider<AppContext>>
+    }
+}
+
+/// The URL fragment and the app's place kept in step: a share link read (at start and on a
+/// history move), Back / Forward followed, each place the user reaches a history entry.
+#[hook]
+fn use_url(state: &AppContext) {
+    // A share link the page was opened with is read once (before the place below replaces
+    // the fragment); the shared view keeps the link in the address bar while it is open.
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            let fragment = browser::location_fragment();
+            if link::is_share_fragment(&fragment) {
+                share::open_link(&state, fragment);
+            }
+        });
+    }
+    // Back / Forward move between questions and screens: each place is a history entry.
+    // `moved` is set while the reducer follows the history, so following it adds no entry.
+    // The first check corrects the fragment in place. `pops` is bumped on every history move,
+    // so the fragment is checked again even when the move changed nothing (a place that does
+    // not exist yet, or an unknown fragment).
+    let moved = use_mut_ref(|| true);
+    let pops = use_state(|| 0u32);
+    let pops_seen = use_mut_ref(|| 0u32);
+    {
+        let (dispatch, moved) = (state.clone(), moved.clone());
+        let (pops, pops_seen) = (pops.clone(), pops_seen.clone());
+        use_effect_with((), move |_| {
+            let listener =
+                browser::HistoryListener::new(Callback::from(move |fragment: String| {
+                    *moved.borrow_mut() = true;
+                    if link::is_share_fragment(&fragment) {
+                        share::open_link(&dispatch, fragment);
+                    } else if let Some(place) = Place::parse(&fragment) {
+                        dispatch.dispatch(Action::GoTo(place));
+                    }
+                    let n = pops_seen.borrow().wrapping_add(1);
+                    *pops_seen.borrow_mut() = n;
+                    pops.set(n);
+                }));
+            move || drop(listener)
+        });
+    }
+    {
+        let moved = moved.clone();
+        // While a link is read or its content shown, the link stays in the address bar.
+        let sharing = state.shared.is_some() || state.link == LinkStatus::Opening;
+        use_effect_with(
+            (state.place(), *pops, sharing),
+            move |(place, _, sharing)| {
+                let fragment = place.fragment();
+                let now = browser::location_fragment();
+                if !*sharing && now != fragment {
+                    // A fresh page, or a history entry the app could not follow exactly, is
+                    // corrected in place; anything the user did gets its own entry.
+                    let push = !now.is_empty() && !*moved.borrow();
+                    browser::set_fragment(&fragment, push);
+                }
+                *moved.borrow_mut() = false;
+            },
+        );
     }
 }
 

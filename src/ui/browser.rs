@@ -56,26 +56,12 @@ pub fn remember_lang(lang: Lang) {
     }
 }
 
-/// `name` made safe as the start of a file name: letters, digits, `-` and `_` kept, anything
-/// else (spaces, slashes, dots, quotes) a `-`. Empty when nothing but such characters remains.
-pub fn file_stem(name: &str) -> String {
-    let safe: String = name
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if safe.trim_matches('-').is_empty() {
-        String::new()
-    } else {
-        safe
-    }
-}
+pub use crate::domain::export::file_stem;
+
+mod share;
+pub use share::{
+    copy_html, focus_by_id, load_stylesheet, page_url, share_click, share_in_worker, ShareClick,
+};
 
 /// Offers `content` as a file download named `filename` (a Blob and a temporary link).
 ///

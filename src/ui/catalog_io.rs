@@ -73,10 +73,11 @@ async fn read(ctx: &AppContext, text: String, lang: Lang) -> Result<(Catalog, bo
     };
     match browser::read_file_in_worker(request).await? {
         Ok(ReadDone::Catalog { catalog, sheet }) => Ok((catalog, sheet)),
-        Ok(ReadDone::Sheet(_)) => Err(t!(
+        // A catalog request is answered with a catalog: anything else is a bad reply.
+        Ok(_) => Err(t!(
             "import.worker.bad-reply",
             locale = lang.code(),
-            reason = "Sheet"
+            reason = "not a catalog"
         )
         .into_owned()),
         Err(e) => Err(e.message(lang)),

@@ -148,7 +148,7 @@ fn import(ctx: &AppContext) -> Callback<Event> {
                             SheetNotice::Imported
                         }
                         // A sheet request is answered with a sheet: nothing else is loaded.
-                        Ok(Ok(ReadDone::Catalog { .. })) => return,
+                        Ok(Ok(_)) => return,
                         Ok(Err(err)) => SheetNotice::ImportFailed(err),
                         Err(msg) => SheetNotice::Browser(msg),
                     }

@@ -86,3 +86,56 @@ fn an_unreadable_request_is_an_error_reply_in_its_language() {
         assert!(message.contains(needle), "{text}: {message}");
     }
 }
+
+#[test]
+fn the_simulator_settings_file_is_the_config_file_the_cli_reads() {
+    use modality_advisor::domain::sim::runner::{execute, Preset, Purpose, RunSpec};
+    use modality_advisor::domain::sim::setup::config_file::parse_file;
+    use modality_advisor::domain::sim::setup::knobs::CustomRun;
+    let run = CustomRun {
+        jobs: 30,
+        max_attempts: 4,
+        ..CustomRun::default()
+    };
+    for format in [ExportFormat::Json, ExportFormat::Markdown] {
+        let back = reply(&ExportRequest {
+            id: 2,
+            lang: Lang::Ja,
+            format,
+            subject: ExportSubject::SimSettings {
+                run: Box::new(run.clone()),
+                seed: 5,
+            },
+        });
+        assert_eq!(back.id, 2);
+        let text = back.result.expect("a file");
+        // What the page saved before the worker wrote it.
+        assert_eq!(
+            text,
+            serde_json::to_string_pretty(&run.to_file(5)).expect("json")
+        );
+        // The CLI's `--config` run of the file is the page's run of the settings.
+        let file = parse_file(&text).expect("reads back");
+        let by_file = execute(
+            &RunSpec {
+                preset: Preset::File(Box::new(file)),
+                seed: None,
+            },
+            Purpose::Report,
+            |_| {},
+        )
+        .expect("runs")
+        .report();
+        let by_settings = execute(
+            &RunSpec {
+                preset: Preset::YourSettings(run.clone()),
+                seed: Some(5),
+            },
+            Purpose::Report,
+            |_| {},
+        )
+        .expect("runs")
+        .report();
+        assert_eq!(by_file.1, by_settings.1);
+    }
+}

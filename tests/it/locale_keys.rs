@@ -4,19 +4,44 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The keys of every `locales/*.yml` (rust-i18n's v2 format: `key: { en: …, ja: … }` on one
-/// line, or `key:` followed by indented `en:` / `ja:` lines), each with the languages it has.
+/// Every `*.yml` under `locales/<sub>` (`""`: all of them, as rust-i18n loads them).
+fn locale_files(sub: &str) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("locales")
+        .join(sub)];
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => panic!("cannot read {}: {e}", dir.display()),
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The keys of every `locales/**/*.yml` (rust-i18n's v2 format: `key: { en: …, ja: … }` on
+/// one line, or `key:` followed by indented `en:` / `ja:` lines), each with the languages it
+/// has.
 fn locale_keys() -> BTreeMap<String, BTreeSet<String>> {
+    keys_of(&locale_files(""))
+}
+
+/// The keys of `files`, each with the languages it has.
+fn keys_of(files: &[std::path::PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
     let mut keys: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(e) => e,
-        Err(e) => panic!("cannot read {}: {e}", dir.display()),
-    };
-    for entry in entries.flatten() {
-        let text = match std::fs::read_to_string(entry.path()) {
+    for path in files {
+        let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
-            Err(e) => panic!("cannot read {}: {e}", entry.path().display()),
+            Err(e) => panic!("cannot read {}: {e}", path.display()),
         };
         let mut current: Option<String> = None;
         for line in text.lines() {
@@ -80,7 +105,12 @@ fn keys_in_source(prefixes: &BTreeSet<String>) -> BTreeMap<String, String> {
                 let Some((first, rest)) = literal.split_once('.') else {
                     continue;
                 };
+                // File names (`embed.html`) are not keys.
+                let file_name = [".html", ".css", ".js", ".json", ".svg", ".md"]
+                    .iter()
+                    .any(|ext| literal.ends_with(ext));
                 let key_shaped = !rest.is_empty()
+                    && !file_name
                     && !rest.ends_with('.')
                     && literal.chars().all(|c| {
                         c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'
@@ -142,5 +172,99 @@ fn keys_built_from_ids_exist_too() {
             langs.is_some_and(|l| l.contains("en") && l.contains("ja")),
             "{key}: {langs:?}"
         );
+    }
+}
+
+#[test]
+fn no_key_is_defined_twice() {
+    // rust-i18n merges every file into one table: a key defined in two files silently takes
+    // one of the texts, so one screen shows the other's words.
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut twice = Vec::new();
+    for path in locale_files("") {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).expect("reads");
+        for line in text.lines() {
+            if line.starts_with([' ', '#']) || line.trim().is_empty() {
+                continue;
+            }
+            let Some((key, _)) = line.split_once(':') else {
+                continue;
+            };
+            if key == "_version" {
+                continue;
+            }
+            if let Some(first) = seen.insert(key.to_owned(), name.clone()) {
+                twice.push(format!("{key} ({first}, {name})"));
+            }
+        }
+    }
+    assert!(twice.is_empty(), "keys defined twice: {twice:#?}");
+}
+
+#[test]
+fn the_page_never_names_a_text_it_does_not_carry() {
+    // The page is built with only `locales/page/` (the `page` feature): a key of
+    // `locales/worker/` named by code the page runs would show as the bare key. Those keys may
+    // be named only by the modules that render in the export worker, the embed page or the CLI,
+    // and the page's own code (src/ui) reaches none of those modules' text functions.
+    let worker = keys_of(&locale_files("worker"));
+    let page = keys_of(&locale_files("page"));
+    assert!(
+        worker.len() > 50 && page.len() > 300,
+        "{} / {}",
+        worker.len(),
+        page.len()
+    );
+    let allowed = [
+        "src/cli.rs",
+        "src/cli/",
+        "src/bin/embed.rs",
+        "src/domain/share/svg.rs",
+        "src/domain/share/adr.rs",
+        "src/domain/share/markdown.rs",
+        "src/domain/share/card.rs",
+        "src/domain/share/card/",
+        "src/domain/share/panel.rs",
+        "src/domain/share/link.rs",
+        "src/domain/share/embed.rs",
+    ];
+    let prefixes: BTreeSet<String> = worker
+        .keys()
+        .filter_map(|k| k.split_once('.').map(|(p, _)| p.to_owned()))
+        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let misplaced: Vec<String> = keys_in_source(&prefixes)
+        .into_iter()
+        .filter(|(k, file)| {
+            worker.contains_key(k)
+                && !page.contains_key(k)
+                && !allowed.iter().any(|a| {
+                    let rel = Path::new(file)
+                        .strip_prefix(root)
+                        .unwrap_or(Path::new(file));
+                    rel.to_string_lossy().starts_with(a)
+                })
+        })
+        .map(|(k, file)| format!("{k} ({file})"))
+        .collect();
+    assert!(
+        misplaced.is_empty(),
+        "worker texts named outside the worker's modules: {misplaced:#?}"
+    );
+    for f in crate::tidy::rust_files_under("src/ui") {
+        let code = std::fs::read_to_string(&f).expect("reads");
+        for banned in [
+            "LinkError",
+            "share::card",
+            "share::svg",
+            "share::adr",
+            "share::markdown",
+            "share::embed",
+            "panel::panel",
+            "cli::",
+        ] {
+            assert!(!code.contains(banned), "{} names {banned}", f.display());
+        }
     }
 }

@@ -333,3 +333,47 @@ fn snapshot_of_one_process_card() {
         readable(&html(&process_share(p, Lang::Ja), Lang::Ja, OPEN))
     );
 }
+
+fn read(path: &str) -> String {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+#[test]
+fn every_card_class_is_styled_and_the_flowchart_rules_live_in_one_file() {
+    let css = read("static/share-card.css");
+    let mut classes = std::collections::BTreeSet::new();
+    for lang in [Lang::En, Lang::Ja] {
+        for share in all_shares(lang) {
+            let out = html(&share, lang, OPEN);
+            for attr in out.split("class=\"").skip(1) {
+                let value = attr.split('"').next().unwrap_or_default();
+                classes.extend(
+                    value
+                        .split_whitespace()
+                        .filter(|c| c.starts_with("sc-") && !c.starts_with("sc-outcome-"))
+                        .map(str::to_owned),
+                );
+            }
+        }
+    }
+    assert!(classes.len() > 20, "{classes:?}");
+    for c in &classes {
+        assert!(css.contains(&format!(".{c}")), "no rule for .{c}");
+    }
+    assert!(!css.contains("var(--fg") && !css.contains("var(--accent"));
+    let app = read("static/style.css");
+    let chart = read("static/flowchart.css");
+    assert!(!app.contains(".fc-") && !app.contains("svg.flowchart"));
+    for rule in ["fc-node.on-path", "fc-node.is-current", "fc-edge.on-path"] {
+        assert!(chart.contains(rule), "{rule}");
+    }
+    for var in chart.split("var(--").skip(1) {
+        let inside = var.split(')').next().unwrap_or_default();
+        assert!(inside.contains(','), "var(--{inside}) has no fallback");
+    }
+    let index = read("index.html");
+    let style = index.find("href=\"static/style.css\"");
+    let flow = index.find("href=\"static/flowchart.css\"");
+    assert!(style.is_some() && flow.is_some() && style < flow);
+}

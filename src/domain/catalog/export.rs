@@ -1,7 +1,7 @@
 //! The whole catalog as one document: Markdown ([`to_markdown`]: a summary table, then a
 //! section per process with its sheet and decision path), CSV ([`to_csv`]) and TSV
 //! ([`to_tsv`]): one row per process with the key fields as columns. JSON is the catalog
-//! file itself, [`Catalog::to_json`]. Texts in Japanese or English (`locales/catalog.yml`);
+//! file itself, [`Catalog::to_json`]. Texts in Japanese or English (`locales/page/catalog.yml`);
 //! durations as the sheet's exports write them ([`exact`]: `30 s`, `10 min`).
 //!
 //! The key fields of a process ([`Key`]) come from its sheet; a process without a sheet has

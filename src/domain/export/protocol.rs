@@ -2,7 +2,8 @@
 //! JSON strings over `postMessage`. The exporters (this module's siblings and
 //! [`catalog::export`]) and the file readers ([`super::read`]) run only in the worker, so the
 //! page's first load does not carry them; the page sends what to export (or a file's text)
-//! and gets the text (or the file read and checked) back.
+//! and gets the text (or the file read and checked) back. The simulator's settings file
+//! ([`ExportSubject::SimSettings`]) is written here too.
 //!
 //! | direction | message | JSON |
 //! |---|---|---|
@@ -10,6 +11,7 @@
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
+//! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!
 //! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
 //! comes back as an `Err` naming what was wrong (in the request's language when it can tell),
@@ -21,7 +23,9 @@
 use super::read::{result_to_json, ReadRequest};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
+use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
+use crate::domain::sim::setup::knobs::CustomRun;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +55,14 @@ pub enum ExportSubject {
     Sheet(Box<JobSheet>),
     /// A whole catalog of processes.
     Catalog(Catalog),
+    /// The simulator's "Your settings" as their config file (the file
+    /// `modality-advisor simulate --config` reads): pretty JSON whatever the format.
+    SimSettings {
+        /// The settings.
+        run: Box<CustomRun>,
+        /// The seed the file runs with.
+        seed: u64,
+    },
 }
 
 /// One export, page → worker.
@@ -99,6 +111,10 @@ impl ExportRequest {
             (ExportSubject::Catalog(c), ExportFormat::Tsv) => catalog::to_tsv(c, lang),
             (ExportSubject::Catalog(c), ExportFormat::Csv { bom }) => catalog::to_csv(c, lang, bom),
             (ExportSubject::Catalog(c), ExportFormat::Json) => c.to_json(),
+            // Numbers, strings and enums only: serialising cannot fail.
+            (ExportSubject::SimSettings { run, seed }, _) => {
+                serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
+            }
         }
     }
 }
@@ -119,15 +135,24 @@ impl ExportReply {
 }
 
 /// The worker's whole job: reads an [`ExportRequest`] (or a [`ReadRequest`]: a JSON object
-/// with a `read` field) from `text` and returns the [`ExportReply`] as JSON text — for a read,
-/// its `Ok` text is the [`ReadResult`](super::read::ReadResult) ([`super::read`]). Never panics:
+/// with a `read` field; or a [`ShareRequest`]: one with a `want` field) from `text` and
+/// returns the [`ExportReply`] as JSON text — for a read, its `Ok` text is the
+/// [`ReadResult`](super::read::ReadResult) ([`super::read`]); for a share, the panel or the
+/// card ([`ShareRequest::render`]). Never panics:
 /// a request it cannot read gets an `Err` reply naming the problem (`serde_json`'s words: the
 /// field, line and column).
 pub fn handle(text: &str) -> String {
-    let is_read = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .is_some_and(|v| v.get("read").is_some());
-    let reply = if is_read {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok();
+    let has = |field: &str| value.as_ref().is_some_and(|v| v.get(field).is_some());
+    let reply = if has("want") {
+        match serde_json::from_str::<ShareRequest>(text) {
+            Ok(request) => ExportReply {
+                id: request.id,
+                result: Ok(request.render()),
+            },
+            Err(e) => bad_request(text, &e),
+        }
+    } else if has("read") {
         match serde_json::from_str::<ReadRequest>(text) {
             Ok(request) => ExportReply {
                 id: request.id,

@@ -283,7 +283,7 @@ fn settings(s: &mut String, p: &Process, lang: Lang) {
 }
 
 /// How a trade-off of an outcome weighs, for MADR's "Good, because … / Bad, because …": the
-/// texts are `outcome.<id>.tradeoff.N` in locales/decide.yml; a "fast, but …" reads Neutral.
+/// texts are `outcome.<id>.tradeoff.N` in locales/page/decide.yml; a "fast, but …" reads Neutral.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Weight {
     Good,

@@ -47,18 +47,21 @@ pub use rich::rich_text;
 /// `open_url` is the "Open in the app" link (usually [`super::link::app_url`]), opened in a
 /// new tab. A link that is not `http:` / `https:` or relative is replaced by `#` (no
 /// `javascript:` link can come through). Never fails; an empty catalog shows its title and
-/// an empty summary.
+/// an empty summary. An empty `open_url` leaves the link out (the app's own shared view).
 pub fn html(share: &Share, lang: Lang, open_url: &str) -> String {
     let mut s = String::with_capacity(32 * 1024);
-    let _ = write!(
-        s,
-        "<article class=\"sc-card\" lang=\"{}\"><p class=\"sc-bar\"><a class=\"sc-open\" \
-         href=\"{}\" target=\"_blank\" rel=\"noopener\">{}<span class=\"sc-vh\"> {}</span></a></p>",
-        lang.code(),
-        escape(safe_href(open_url)),
-        tr("share.card.open", lang),
-        tr("share.card.open-hint", lang)
-    );
+    let _ = write!(s, "<article class=\"sc-card\" lang=\"{}\">", lang.code());
+    // The app's own read-only view passes no link: it is the app already.
+    if !open_url.is_empty() {
+        let _ = write!(
+            s,
+            "<p class=\"sc-bar\"><a class=\"sc-open\" href=\"{}\" target=\"_blank\" \
+             rel=\"noopener\">{}<span class=\"sc-vh\"> {}</span></a></p>",
+            escape(safe_href(open_url)),
+            tr("share.card.open", lang),
+            tr("share.card.open-hint", lang)
+        );
+    }
     match &share.content {
         Shared::Process(p) => process(&mut s, p, lang, 2),
         Shared::Catalog(c) => catalog(&mut s, c, lang),
@@ -85,7 +88,7 @@ pub(crate) fn safe_href(url: &str) -> &str {
     }
 }
 
-/// A text in `lang` from `locales/share-card.yml` (or another locale file).
+/// A text in `lang` from `locales/worker/share-card.yml` (or another locale file).
 pub(crate) fn tr(key: &str, lang: Lang) -> String {
     rust_i18n::t!(key, locale = lang.code()).into_owned()
 }
@@ -339,7 +342,7 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
         )),
         lines(&tr("share.card.summary", lang))
     );
-    s.push_str("<div class=\"sc-scroll\"><table class=\"sc-summary\"><thead><tr>");
+    s.push_str("<div class=\"sc-scroll\"><table class=\"sc-index\"><thead><tr>");
     for col in SUMMARY_COLUMNS {
         let _ = write!(
             s,

@@ -62,7 +62,7 @@ fn tr(key: &str, lang: Lang) -> String {
 /// The card of `share` in `lang`, with `link` (the permalink) printed on it.
 pub fn card(share: &Share, lang: Lang, link: &str) -> String {
     let mut c = Canvas::new();
-    c.line(&tr("share.card.caption", lang), "cap", 12.0, PAD, INNER);
+    c.line(&tr("share.svg.caption", lang), "cap", 12.0, PAD, INNER);
     c.gap(6.0);
     let (title, desc) = match &share.content {
         Shared::Process(p) => process_body(&mut c, p, lang),
@@ -109,7 +109,7 @@ fn process_body(c: &mut Canvas, p: &Process, lang: Lang) -> (String, String) {
     let reasons = eval.reasons(lang);
     if !reasons.is_empty() {
         c.gap(12.0);
-        c.line(&tr("share.card.why", lang), "h", 14.0, PAD, INNER);
+        c.line(&tr("share.svg.why", lang), "h", 14.0, PAD, INNER);
         for r in &reasons {
             c.bullet(r, 14.0, 6);
         }
@@ -118,7 +118,7 @@ fn process_body(c: &mut Canvas, p: &Process, lang: Lang) -> (String, String) {
     let facts = facts(p, lang);
     if !facts.is_empty() {
         c.gap(12.0);
-        c.line(&tr("share.card.sheet", lang), "h", 14.0, PAD, INNER);
+        c.line(&tr("share.svg.sheet", lang), "h", 14.0, PAD, INNER);
         for (label, value) in &facts {
             c.fact(label, value);
         }
@@ -163,7 +163,7 @@ fn facts(p: &Process, lang: Lang) -> Vec<(String, String)> {
 fn catalog_body(c: &mut Canvas, name: &str, processes: &[Process], lang: Lang) -> (String, String) {
     c.block(name, "name", 20.0, PAD, INNER, 3);
     let count = rust_i18n::t!(
-        "share.card.count",
+        "share.svg.count",
         locale = lang.code(),
         count = processes.len()
     )
@@ -192,7 +192,7 @@ fn catalog_body(c: &mut Canvas, name: &str, processes: &[Process], lang: Lang) -
     }
     if processes.len() > MAX_ROWS {
         let more = rust_i18n::t!(
-            "share.card.more",
+            "share.svg.more",
             locale = lang.code(),
             count = processes.len() - MAX_ROWS
         )
@@ -208,7 +208,7 @@ fn permalink(c: &mut Canvas, link: &str, lang: Lang) {
     c.gap(14.0);
     c.rule();
     c.gap(10.0);
-    c.line(&tr("share.card.open", lang), "cap", 12.0, PAD, INNER);
+    c.line(&tr("share.svg.open", lang), "cap", 12.0, PAD, INNER);
     let size = 10.0;
     let per_line = ((INNER / (0.62 * size)).floor() as usize).max(8);
     let chars: Vec<char> = link.chars().collect();
@@ -222,7 +222,7 @@ fn permalink(c: &mut Canvas, link: &str, lang: Lang) {
     if lines.len() > MAX_LINK_LINES {
         let shown = per_line * MAX_LINK_LINES;
         let note = rust_i18n::t!(
-            "share.card.link-cut",
+            "share.svg.link-cut",
             locale = lang.code(),
             shown = shown,
             total = chars.len()
@@ -555,10 +555,10 @@ impl MetadataError {
         let l = lang.code();
         match self {
             MetadataError::Missing => {
-                rust_i18n::t!("share.card.no-metadata", locale = l).into_owned()
+                rust_i18n::t!("share.svg.no-metadata", locale = l).into_owned()
             }
             MetadataError::TooLarge => rust_i18n::t!(
-                "share.card.metadata-too-large",
+                "share.svg.metadata-too-large",
                 locale = l,
                 max = crate::domain::number::group_thousands(MAX_FILE_BYTES as u64)
             )

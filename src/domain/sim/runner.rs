@@ -1,6 +1,7 @@
 //! Running a named scenario in slices with progress, and the messages exchanged with the
-//! browser's simulation worker (JSON strings over `postMessage`). Pure: the worker only
-//! forwards these strings.
+//! browser's simulation worker (strings over `postMessage`: JSON requests; answers as JSON or,
+//! as the worker posts them, in the compact form of [`wire`]). Pure: the worker only forwards
+//! these strings.
 //!
 //! Protocol: the page sends a [`RunRequest`]; the worker answers with zero or more
 //! [`RunMessage::Progress`], then one [`RunMessage::Done`] or [`RunMessage::Failed`].
@@ -13,12 +14,13 @@
 //!
 //! The one run path is [`execute`] of a [`RunSpec`] (`runner/path.rs`); the page's view of a
 //! finished run is [`RunView`] (`runner/view.rs`); the worker's messages and state are in
-//! `runner/protocol.rs`; Compare's choices of a second run are [`alternatives`].
+//! `runner/protocol.rs`, and the compact form the worker posts them in is [`wire`]; Compare's choices of a second run are [`alternatives`].
 
 mod alternatives;
 mod path;
 mod protocol;
 mod view;
+pub mod wire;
 
 pub use crate::domain::sim::setup::limits::{LOG_MAX_JOBS, MAX_LOAD_JOBS};
 pub use alternatives::{alternatives, Alternative};

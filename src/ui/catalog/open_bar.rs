@@ -37,6 +37,7 @@ pub fn open_process_bar(ctx: &AppContext) -> Html {
                     </li>
                 }
             </ol>
+            { crate::ui::share::share_button(ctx) }
         </nav>
     }
 }

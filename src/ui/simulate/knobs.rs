@@ -4,7 +4,8 @@
 //! whether they still hold the sheet's value. Numbers use the sheet's form fields (a refused
 //! value shows a message naming the range and the settings keep their last good value);
 //! cross-field findings come from `CustomRun::validate`. "Reset to the sheet" and
-//! "Download config JSON" (the file `modality-advisor simulate --config` reads).
+//! "Download config JSON" (the file `modality-advisor simulate --config` reads, written by the
+//! export worker).
 
 use crate::domain::lang::Lang;
 use crate::domain::sim::core::backoff::{Growth, Jitter};
@@ -144,6 +145,7 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
         ctx.knobs_refused(),
         &download_error,
         &file_name,
+        lang,
     );
     // The file would not validate: say why the button is off (the seed field and the
     // findings show the details).
@@ -252,15 +254,18 @@ fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
     }
 }
 
-/// "Download config JSON": saves settings `c` with `seed` as file `name`, or sets
-/// `download_error` to why not (`None` once saved).
+/// "Download config JSON": saves settings `c` with `seed` as file `name` (the file is
+/// written by the export worker, [`crate::ui::browser::export`]), or sets `download_error` to
+/// why not (`None` once the press goes ahead).
 fn download_callback(
     c: &CustomRun,
     seed: Option<u64>,
     refused: Vec<Knob>,
     download_error: &UseStateHandle<Option<DownloadRefused>>,
     name: &str,
+    lang: Lang,
 ) -> Callback<MouseEvent> {
+    use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
     let (c, download_error, name) = (c.clone(), download_error.clone(), name.to_owned());
     Callback::from(move |_| {
         // Never a file that differs from the screen: a field showing a refused value
@@ -271,11 +276,25 @@ fn download_callback(
         } else if let Some(f) = c.validate().into_iter().next() {
             Some(DownloadRefused::Finding(f))
         } else if let Some(seed) = seed {
-            serde_json::to_string_pretty(&c.to_file(seed))
-                .map_err(|e| e.to_string())
-                .and_then(|json| crate::ui::browser::download(&name, "application/json", &json))
-                .err()
-                .map(DownloadRefused::Browser)
+            let request = ExportRequest {
+                id: 0,
+                lang,
+                format: ExportFormat::Json,
+                subject: ExportSubject::SimSettings {
+                    run: Box::new(c.clone()),
+                    seed,
+                },
+            };
+            let (download_error, name) = (download_error.clone(), name.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let saved = crate::ui::browser::export(request).await.and_then(|json| {
+                    crate::ui::browser::download(&name, "application/json", &json)
+                });
+                if let Err(e) = saved {
+                    download_error.set(Some(DownloadRefused::Browser(e)));
+                }
+            });
+            None
         } else {
             Some(DownloadRefused::Seed)
         };
@@ -317,6 +336,7 @@ enum DownloadRefused {
     Finding(KnobError),
     /// The seed field is not a whole number 0 ..= `u64::MAX`.
     Seed,
-    /// The browser refused the download (its own words).
+    /// The export worker did not write the file, or the browser refused the download (a
+    /// sentence in the language of the press, or the browser's own words).
     Browser(String),
 }

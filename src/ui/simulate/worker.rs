@@ -118,10 +118,10 @@ impl SimRun {
     }
 }
 
-/// The event a worker message (JSON text) makes for a session whose current run is
+/// The event a worker message (the compact form, `runner::wire`) makes for a session whose current run is
 /// `current`: `None` for an unreadable message or an older run's answer.
 fn event_of(text: &str, current: u64) -> Option<RunEvent> {
-    match serde_json::from_str::<RunMessage>(text).ok()? {
+    match crate::domain::sim::runner::wire::decode(text).ok()? {
         RunMessage::Progress { id, events } if id == current => Some(RunEvent::Progress(events)),
         RunMessage::Done { id, view } if id == current => Some(RunEvent::Done(Rc::new(*view))),
         RunMessage::Failed { id, errors } if id == current => Some(RunEvent::Failed(

@@ -17,7 +17,7 @@ use crate::domain::sheet::BackoffKind;
 use crate::domain::sim::core::backoff::Jitter;
 use crate::domain::Lang;
 
-/// The column keys, in order (`catalog.export.col.<key>` in `locales/catalog.yml`).
+/// The column keys, in order (`catalog.export.col.<key>` in `locales/page/catalog.yml`).
 pub const COLUMNS: [&str; 18] = [
     "id",
     "process",

@@ -161,12 +161,18 @@ impl WorkerState {
     /// [`RunMessage::LogSlice`] or [`RunMessage::LogError`]; anything else is read as a
     /// [`RunRequest`] (see [`handle`]); a finished run's log replaces the one held. Returns
     /// the final message as JSON text. Never panics on any input.
-    pub fn handle(&mut self, json: &str, every: u64, post: impl FnMut(String)) -> String {
-        let msg = match serde_json::from_str::<LogRequest>(json) {
+    pub fn handle(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> String {
+        let to_json = |m: &RunMessage| serde_json::to_string(m).unwrap_or_default();
+        to_json(&self.answer(json, every, |m| post(to_json(&m))))
+    }
+
+    /// Handles one message (JSON text) as [`WorkerState::handle`] does, the messages typed:
+    /// progress goes to `post`, the final message is returned.
+    pub fn answer(&mut self, json: &str, every: u64, post: impl FnMut(RunMessage)) -> RunMessage {
+        match serde_json::from_str::<LogRequest>(json) {
             Ok(req) => self.slice(&req),
             Err(_) => self.run(json, every, post),
-        };
-        serde_json::to_string(&msg).unwrap_or_default()
+        }
     }
 
     /// Answers a log request from the log held.
@@ -196,7 +202,7 @@ impl WorkerState {
         }
     }
 
-    fn run(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> RunMessage {
+    fn run(&mut self, json: &str, every: u64, mut post: impl FnMut(RunMessage)) -> RunMessage {
         let req = match serde_json::from_str::<RunRequest>(json) {
             Ok(req) => req,
             Err(e) => {
@@ -210,9 +216,7 @@ impl WorkerState {
             }
         };
         let id = req.id;
-        let progress = |events| {
-            post(serde_json::to_string(&RunMessage::Progress { id, events }).unwrap_or_default())
-        };
+        let progress = |events| post(RunMessage::Progress { id, events });
         match run_with_log(&req, every, progress) {
             Ok((view, log)) => {
                 self.last = Some((id, log));

@@ -37,7 +37,7 @@ pub struct JobView {
 }
 
 /// The locale keys of the engine's own error texts, in [`BUILTIN_ERRORS`] order (the event
-/// log's translations of them, `locales/sim-log.yml`).
+/// log's translations of them, `locales/page/sim-log.yml`).
 const BUILTIN_ERROR_KEYS: [&str; 4] = [
     "sim-log.err.lease-expired",
     "sim-log.call.busy",
@@ -108,7 +108,8 @@ pub struct RunView {
     /// One [`Frame`] per engine step for stepping the run (the start first); empty for the
     /// jitter study, the load preset and runs over
     /// [`MAX_FRAME_EVENTS`](crate::domain::sim::results::frames::MAX_FRAME_EVENTS) events.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// (Always written: the worker's compact form reads fields by position.)
+    #[serde(default)]
     pub frames: Vec<Frame>,
     /// The figures a comparison looks at.
     #[serde(default)]

@@ -1,6 +1,6 @@
 //! Errors of simulation configs, returned as values. Typed all the way to the page: the
 //! worker sends them as JSON ([`RunMessage::Failed`](crate::domain::sim::runner::RunMessage)),
-//! the page words them in its language ([`ConfigError::message`], `locales/sim-config.yml`);
+//! the page words them in its language ([`ConfigError::message`], `locales/page/sim-config.yml`);
 //! the CLI prints their English [`Display`](fmt::Display).
 
 use crate::domain::lang::Lang;
