@@ -27,6 +27,7 @@ fn main() {
     // rust-i18n reads locales/ at compile time but does not tell cargo; this makes a changed
     // translation rebuild the crate.
     println!("cargo:rerun-if-changed=locales");
+    println!("cargo:rerun-if-changed=locales-embed");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // Keep the renderer's font cache inside the build folder.
     env::set_var("XDG_CACHE_HOME", out.join("cache"));

@@ -15,9 +15,13 @@
 // index.html) loads only `locales/page/`; the texts only the workers, the embed page and
 // the CLI render (`locales/worker/`: share panel and cards, link errors, CLI) stay out of the
 // page's first load. `tests/it/locale_keys.rs` holds the page away from those keys.
+// The embed page (the `embed` feature, see embed.html) embeds `locales-embed/`: links to the
+// files its card reads (decisions, sheet rows and findings, the card's and the link's texts).
 #[cfg(feature = "page")]
 rust_i18n::i18n!("locales/page", fallback = "en");
-#[cfg(not(feature = "page"))]
+#[cfg(all(feature = "embed", not(feature = "page")))]
+rust_i18n::i18n!("locales-embed", fallback = "en");
+#[cfg(not(any(feature = "page", feature = "embed")))]
 rust_i18n::i18n!("locales", fallback = "en");
 
 pub mod domain;

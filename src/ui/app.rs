@@ -10,7 +10,7 @@ use crate::ui::decide::flowchart::chart;
 use crate::ui::decide::result::ResultCard;
 use crate::ui::decide::wizard::{answers_list, dropped_notice, progress, QuestionCard};
 use crate::ui::keeper;
-use crate::ui::share::{self, SharePanel, SharedView};
+use crate::ui::share::{self, ShareSurface};
 use crate::ui::sheet::sheet_screen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, Screen};
@@ -45,7 +45,7 @@ pub fn App() -> Html {
     };
     let shared = state.shared.is_some();
     let body = if shared {
-        html! { <SharedView /> }
+        html! { <ShareSurface shared=true /> }
     } else if state.screen == Screen::Catalog {
         html! { <main class="main sheet-main" id="main"><CatalogScreen /></main> }
     } else if state.screen == Screen::Sheet && state.sheet.is_some() {
@@ -82,7 +82,7 @@ pub fn App() -> Html {
             { share::link_notice(&state) }
             if !shared {
                 { open_process_bar(&state) }
-                <SharePanel />
+                <ShareSurface shared=false />
             }
             { keeper::keep_notices(&state, &base) }
             if !shared {

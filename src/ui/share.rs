@@ -45,21 +45,37 @@ fn use_rendered(
     (*out).clone()
 }
 
-/// The share panel for what the state's panel scope names (nothing when the panel is closed
-/// or there is nothing to share).
+/// The share panel (for what the state's panel scope names) or, when a link is open, the
+/// read-only shared view — both rendered by the export worker; this component inserts the
+/// HTML and serves its buttons (copy, download, save, close) with one click listener.
+/// `shared`: which of the two this instance shows.
 #[component]
-pub fn SharePanel() -> Html {
+pub fn ShareSurface(props: &SurfaceProps) -> Html {
     let ctx = use_context::<AppContext>();
-    let scope = ctx.as_ref().and_then(|c| c.share_panel);
-    let share = ctx.as_ref().zip(scope).and_then(|(c, s)| c.share_of(s));
+    let share = ctx.as_ref().and_then(|c| {
+        if props.shared {
+            c.shared.as_deref().cloned()
+        } else {
+            c.share_panel.and_then(|scope| c.share_of(scope))
+        }
+    });
     let lang = ctx.as_ref().map(|c| c.lang).unwrap_or_default();
-    let rendered = use_rendered(share.clone(), lang, ShareWant::Panel);
+    let want = if props.shared {
+        ShareWant::Card
+    } else {
+        ShareWant::Panel
+    };
+    let rendered = use_rendered(share.clone(), lang, want);
     let status = use_state(String::new);
     let panel: Option<Result<Panel, String>> =
-        rendered.map(|r| r.and_then(|text| Panel::from_json(&text)));
+        rendered.map(|r| r.and_then(|t| Panel::from_json(&t)));
     let loaded = matches!(panel, Some(Ok(_)));
-    use_effect_with(loaded, |loaded| {
-        if *loaded {
+    let shared = props.shared;
+    use_effect_with(loaded, move |loaded| {
+        browser::load_stylesheet("./share.css");
+        if shared {
+            browser::load_stylesheet("./share-card.css");
+        } else if *loaded {
             browser::focus_by_id("share-title");
         }
     });
@@ -67,106 +83,78 @@ pub fn SharePanel() -> Html {
         return Html::default();
     };
     let l = lang.code();
-    let close = {
-        let ctx = ctx.clone();
-        Callback::from(move |_| ctx.dispatch(Action::Share(ShareAction::Panel(None))))
-    };
     let body = match panel {
         None => {
             html! { <p class="hint" role="status">{ t!("share-ui.preparing", locale = l) }</p> }
         }
         Some(Err(message)) => html! { <p class="notice error-notice" role="alert">{ message }</p> },
         Some(Ok(panel)) => {
-            let items = std::rc::Rc::new(panel.clone());
+            let html = panel.html.clone();
+            let items = std::rc::Rc::new(panel);
             let shown = status.clone();
             let onclick = Callback::from(move |e: MouseEvent| {
                 let Some(click) = browser::share_click(&e) else {
                     return;
                 };
-                let (items, status) = (items.clone(), shown.clone());
-                let word = move |k: &str| items.item(k).to_owned();
-                match click {
-                    browser::ShareClick::Copy(key) => {
-                        let text = word(&key);
-                        let plain = (key == "rich").then(|| word("rich-plain"));
-                        wasm_bindgen_futures::spawn_local(async move {
-                            let done = match plain {
-                                Some(plain) => browser::copy_html(text, plain).await,
-                                None => browser::copy_text(text).await,
-                            };
-                            status.set(done.map_or_else(|e| e, |()| word("copied")));
-                        });
-                    }
-                    browser::ShareClick::Download { key, file, mime } => {
-                        let done = browser::download(&file, &mime, &word(&key));
-                        status.set(done.map_or_else(|e| e, |()| word("downloaded")));
-                    }
-                }
+                on_click(&ctx, click, items.clone(), shown.clone());
             });
             html! {
                 <div class="share-body" {onclick}>
-                    { Html::from_html_unchecked(AttrValue::from(panel.html.clone())) }
+                    { Html::from_html_unchecked(AttrValue::from(html)) }
                     <p class="share-status" role="status">{ (*status).clone() }</p>
                 </div>
             }
         }
     };
-    html! {
-        <section class="share-panel" id="share-panel" aria-labelledby="share-title">
-            { body }
-            <button type="button" class="link" id="share-close" onclick={close}>{ t!("share-ui.close", locale = l) }</button>
-        </section>
+    if shared {
+        html! { <main class="main sheet-main shared-view" id="main">{ body }</main> }
+    } else {
+        html! { <section class="share-panel" id="share-panel" aria-labelledby="share-title">{ body }</section> }
     }
 }
 
-/// The read-only view of an opened share link: what it is, "Save to my catalog", "Close",
-/// and the shared card.
-#[component]
-pub fn SharedView() -> Html {
-    let ctx = use_context::<AppContext>();
-    let share = ctx.as_ref().and_then(|c| c.shared.as_deref().cloned());
-    let lang = ctx.as_ref().map(|c| c.lang).unwrap_or_default();
-    let card = use_rendered(share.clone(), lang, ShareWant::Card);
-    use_effect_with((), |_| browser::load_stylesheet("./share-card.css"));
-    let (Some(ctx), Some(share)) = (ctx, share) else {
-        return Html::default();
-    };
-    let l = lang.code();
-    let save = {
-        let ctx = ctx.clone();
-        Callback::from(move |_| {
-            ctx.dispatch(Action::Share(ShareAction::Save {
-                seed: browser::random_seed(),
-                now_ms: browser::now_ms(),
-            }))
-        })
-    };
-    let close = {
-        let ctx = ctx.clone();
-        Callback::from(move |_| ctx.dispatch(Action::Share(ShareAction::Close)))
-    };
-    let what = match share.processes().len() {
-        1 if matches!(share.content, crate::domain::share::Shared::Process(_)) => {
-            t!("share-ui.shared-process", locale = l).into_owned()
+/// What [`ShareSurface`] shows.
+#[derive(Properties, PartialEq)]
+pub struct SurfaceProps {
+    /// The opened link's read-only view (else the share panel).
+    pub shared: bool,
+}
+
+/// A click on one of the surface's buttons: copy or download an item, save or close.
+fn on_click(
+    ctx: &AppContext,
+    click: browser::ShareClick,
+    items: std::rc::Rc<Panel>,
+    status: UseStateHandle<String>,
+) {
+    let word = move |k: &str| items.item(k).to_owned();
+    match click {
+        browser::ShareClick::Copy(key) => {
+            let text = word(&key);
+            let plain = (key == "rich").then(|| word("rich-plain"));
+            wasm_bindgen_futures::spawn_local(async move {
+                let done = match plain {
+                    Some(plain) => browser::copy_html(text, plain).await,
+                    None => browser::copy_text(text).await,
+                };
+                status.set(done.map_or_else(|e| e, |()| word("copied")));
+            });
         }
-        n => t!("share-ui.shared-catalog", locale = l, n = n).into_owned(),
-    };
-    let card = match card {
-        None => {
-            html! { <p class="hint" role="status">{ t!("share-ui.preparing", locale = l) }</p> }
+        browser::ShareClick::Download { key, file, mime } => {
+            let done = browser::download(&file, &mime, &word(&key));
+            status.set(done.map_or_else(|e| e, |()| word("downloaded")));
         }
-        Some(Err(message)) => html! { <p class="notice error-notice" role="alert">{ message }</p> },
-        Some(Ok(html)) => Html::from_html_unchecked(AttrValue::from(html)),
-    };
-    html! {
-        <main class="main sheet-main shared-view" id="main">
-            <div class="shared-bar" role="region" aria-label={what.clone()}>
-                <p><strong>{ what }</strong>{ " " }{ t!("share-ui.read-only", locale = l) }</p>
-                <button type="button" class="primary" id="shared-save" onclick={save}>{ t!("share-ui.save", locale = l) }</button>
-                <button type="button" class="secondary" id="shared-close" onclick={close}>{ t!("share-ui.close-shared", locale = l) }</button>
-            </div>
-            <div class="shared-card">{ card }</div>
-        </main>
+        browser::ShareClick::Action(action) => {
+            let action = match action.as_str() {
+                "save" => ShareAction::Save {
+                    seed: browser::random_seed(),
+                    now_ms: browser::now_ms(),
+                },
+                "close" => ShareAction::Close,
+                _ => ShareAction::Panel(None),
+            };
+            ctx.dispatch(Action::Share(action));
+        }
     }
 }
 

@@ -97,6 +97,8 @@ test('share a process: the link, its length, the cards; opened elsewhere it save
   assert.match(text, /Send the confirmation mail <b>now<\/b>/, 'the name shows as text');
   assert.match(text, /Asynchronous/i);
   assert.equal(await other.$('.tabs'), null, 'the shared view stands alone');
+  const keys = text.match(/\b[a-z][a-z0-9-]*(\.[a-z0-9-]+){2,}\b/g) ?? [];
+  assert.deepEqual(keys, [], 'no bare text keys in the shared view');
   assert.ok((await other.evaluate(() => location.hash)).startsWith('#share-v1:'), 'the link stays while shown');
   await screenshot(other, 'en-shared-view-1280');
   await other.click('#shared-save');

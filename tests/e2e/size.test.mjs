@@ -21,6 +21,9 @@ const EMBED_BUDGET = 150 * 1024;
 const ON_DEMAND = {
   'sim-worker': 112 * 1024,
   'export-worker': 225 * 1024,
+  // The share card's and the share panel's stylesheets, fetched when sharing is first shown.
+  'share-card.css': 4 * 1024,
+  'share.css': 2 * 1024,
 };
 
 /** The .js / .css / .wasm files of dist/ that `page` names, and those its scripts name, in turn. */

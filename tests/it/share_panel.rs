@@ -149,3 +149,32 @@ fn a_request_the_worker_cannot_read_is_answered_with_a_message() {
     assert_eq!(reply.id, 3);
     assert!(reply.result.is_err());
 }
+
+#[test]
+fn the_shared_view_offers_save_and_close_above_the_card() {
+    use modality_advisor::domain::share::panel::shared_view;
+    for lang in Lang::ALL {
+        let share = Share {
+            lang,
+            content: Shared::Catalog(example_catalog()),
+        };
+        let request = ShareRequest {
+            id: 2,
+            lang,
+            base: BASE.into(),
+            want: ShareWant::Card,
+            share: share.clone(),
+        };
+        let reply = ExportReply::from_json(&handle(&request.to_json())).expect("a reply");
+        let view = Panel::from_json(&reply.result.expect("rendered")).expect("a view");
+        assert_eq!(view, shared_view(&share, lang));
+        let text = checked(&view.html);
+        assert!(view.html.contains("data-share-action=\"save\""));
+        assert!(view.html.contains("data-share-action=\"close\""));
+        assert!(
+            !view.html.contains("sc-open"),
+            "no 'open in the app' inside the app"
+        );
+        assert!(text.contains(&example_catalog().processes.len().to_string()));
+    }
+}

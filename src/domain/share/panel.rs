@@ -23,14 +23,15 @@ use crate::domain::Lang;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 /// What the page wants rendered for a share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ShareWant {
-    /// The share panel ([`Panel`] as JSON).
+    /// The share panel ([`panel`]).
     Panel,
-    /// The read-only card of an opened link in the app ([`card::html`], without the
-    /// "open in the app" link).
+    /// The app's read-only view of an opened link ([`shared_view`]: a bar with "Save to my
+    /// catalog" and "Close", then [`card::html`] without the "open in the app" link).
     Card,
 }
 
@@ -57,12 +58,11 @@ impl ShareRequest {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The rendered text: [`Panel::to_json`] or the card's HTML.
+    /// The rendered [`Panel`] as JSON ([`Panel::to_json`]).
     pub fn render(&self) -> String {
         match self.want {
             ShareWant::Panel => panel(&self.share, &self.base, self.lang).to_json(),
-            // The app shows it: no "open in the app" link.
-            ShareWant::Card => card::html(&self.share, self.lang, ""),
+            ShareWant::Card => shared_view(&self.share, self.lang).to_json(),
         }
     }
 }
@@ -265,8 +265,42 @@ fn ways_html(share: &Share, stem: &str, l: &str) -> String {
             "<li>{button} <span class=\"hint\">{hint}</span></li>"
         ));
     }
-    html.push_str("</ul>");
+    let _ = write!(
+        html,
+        "</ul><p><button type=\"button\" class=\"link\" data-share-action=\"close-panel\" \
+         id=\"share-close\">{}</button></p>",
+        t!("share-ui.close", locale = l)
+    );
     html
+}
+
+/// The app's read-only view of a shared process or catalog: what it is, "Save to my catalog"
+/// (`data-share-action="save"`) and "Close" (`close`), then the card. No items: nothing to
+/// copy.
+pub fn shared_view(share: &Share, lang: Lang) -> Panel {
+    let l = lang.code();
+    let what = match &share.content {
+        Shared::Process(_) => t!("share-ui.shared-process", locale = l).into_owned(),
+        Shared::Catalog(c) => {
+            t!("share-ui.shared-catalog", locale = l, n = c.processes.len()).into_owned()
+        }
+    };
+    let html = format!(
+        "<div class=\"shared-bar\" role=\"region\" aria-label=\"{what}\">\
+         <p><strong>{what}</strong> {}</p>\
+         <button type=\"button\" class=\"primary\" id=\"shared-save\" \
+         data-share-action=\"save\">{}</button>\
+         <button type=\"button\" class=\"secondary\" id=\"shared-close\" \
+         data-share-action=\"close\">{}</button></div><div class=\"shared-card\">{}</div>",
+        t!("share-ui.read-only", locale = l),
+        t!("share-ui.save", locale = l),
+        t!("share-ui.close-shared", locale = l),
+        card::html(share, lang, ""),
+    );
+    Panel {
+        html,
+        items: Vec::new(),
+    }
 }
 
 /// A link's row: label, the link in a read-only field, its length, Copy and Open.

@@ -30,6 +30,8 @@ pub async fn share_in_worker(mut request: ShareRequest) -> Result<String, String
 pub enum ShareClick {
     /// Copy the item under this key.
     Copy(String),
+    /// An action: `save`, `close` (the shared view) or `close-panel`.
+    Action(String),
     /// Download the item under `key` as `file` of type `mime`.
     Download {
         /// The item's key.
@@ -41,16 +43,20 @@ pub enum ShareClick {
     },
 }
 
-/// The share button (`data-share-copy` / `data-share-download`) the click `e` landed on,
+/// The share button (`data-share-copy` / `data-share-download` / `data-share-action`) the
+/// click `e` landed on,
 /// if any.
 pub fn share_click(e: &web_sys::MouseEvent) -> Option<ShareClick> {
     use wasm_bindgen::JsCast;
     let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
     let button = target
-        .closest("[data-share-copy],[data-share-download]")
+        .closest("[data-share-copy],[data-share-download],[data-share-action]")
         .ok()??;
     if let Some(key) = button.get_attribute("data-share-copy") {
         return Some(ShareClick::Copy(key));
+    }
+    if let Some(action) = button.get_attribute("data-share-action") {
+        return Some(ShareClick::Action(action));
     }
     Some(ShareClick::Download {
         key: button.get_attribute("data-share-download")?,

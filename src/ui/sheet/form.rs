@@ -551,8 +551,8 @@ fn unit_notes(st: &DurationState, lang: Lang) -> (Option<String>, Option<String>
     (kept, applied)
 }
 
-/// Properties of [`ChoiceField`].
-#[derive(Properties, PartialEq, Clone)]
+/// What [`choice_field`] draws.
+#[derive(PartialEq, Clone)]
 pub struct ChoiceProps {
     /// The DOM id of the select.
     pub id: AttrValue,
@@ -565,13 +565,13 @@ pub struct ChoiceProps {
     /// Called with the chosen value.
     pub onchange: Callback<String>,
     /// Extra content below the control.
-    #[prop_or_default]
     pub children: Html,
 }
 
-/// A choice among fixed options (a native select: keyboard-friendly everywhere).
-#[component]
-pub fn ChoiceField(props: &ChoiceProps) -> Html {
+/// A choice among fixed options (a native select: keyboard-friendly everywhere). A plain
+/// function, not a component (it holds no state; each component carries its own lifecycle
+/// code in the first load).
+pub fn choice_field(props: ChoiceProps) -> Html {
     let onchange = {
         let cb = props.onchange.clone();
         Callback::from(move |e: Event| {
@@ -586,7 +586,7 @@ pub fn ChoiceField(props: &ChoiceProps) -> Html {
                     <option value={v.clone()} selected={*v == props.value}>{ l.clone() }</option>
                 }) }
             </select>
-            <div class="slot">{ props.children.clone() }</div>
+            <div class="slot">{ props.children }</div>
         </div>
     }
 }

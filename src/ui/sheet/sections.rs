@@ -12,7 +12,9 @@ use crate::domain::sheet::prefill::{changed_from_default, default_reason};
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
 };
-use crate::ui::sheet::form::{lines, ChoiceField, DurationField, NumberField, TextField};
+use crate::ui::sheet::form::{
+    choice_field, lines, ChoiceProps, DurationField, NumberField, TextField,
+};
 use crate::ui::state::{Action, AppContext};
 use rust_i18n::t;
 use web_sys::HtmlInputElement;
@@ -142,13 +144,10 @@ fn keep_choice(
     };
     html! {
         <div class="pair">
-            <ChoiceField id={id} label={label.clone()}
-                value={if days.is_some() { "days" } else { "until-handled" }}
-                options={vec![
+            { choice_field(ChoiceProps { id: AttrValue::from(id), label: AttrValue::from(label.clone()), value: AttrValue::from(if days.is_some() { "days" } else { "until-handled" }), options: vec![
                     ("days".into(), tr("sheet.ui.keep-days", lang)),
                     ("until-handled".into(), tr("sheet.ui.keep-until-handled", lang)),
-                ]}
-                onchange={on_kind} />
+                ], onchange: on_kind, children: Html::default() }) }
             <div class="slot">{ days.map(|d| html! {
                 <NumberField id={format!("{id}-days")} label={tr("sheet.ui.days", lang)} unit={tr("sheet.ui.days-unit", lang)}
                     value={u64::from(d)} range={limits::RETENTION_DAYS} {lang} onchange={on_days.clone()} />
@@ -258,18 +257,13 @@ pub fn retry(form: &Form) -> Html {
                     <div class="sfield-group" data-field="wait-strategy">
                         <h3>{ item(FieldId::WaitStrategy, lang) }</h3>
                         <div class="grid2">
-                            <ChoiceField id="backoff-kind" label={tr("sheet.ui.backoff-kind", lang)}
-                                value={if r.backoff.kind == BackoffKind::Fixed { "fixed" } else { "exponential" }}
-                                options={vec![("exponential".into(), tr("sheet.ui.exponential", lang)), ("fixed".into(), tr("sheet.ui.fixed", lang))]}
-                                onchange={kind_cb} />
-                            <ChoiceField id="jitter" label={tr("sheet.ui.jitter", lang)} value={jitter}
-                                options={vec![
+                            { choice_field(ChoiceProps { id: AttrValue::from("backoff-kind"), label: AttrValue::from(tr("sheet.ui.backoff-kind", lang)), value: AttrValue::from(if r.backoff.kind == BackoffKind::Fixed { "fixed" } else { "exponential" }), options: vec![("exponential".into(), tr("sheet.ui.exponential", lang)), ("fixed".into(), tr("sheet.ui.fixed", lang))], onchange: kind_cb, children: Html::default() }) }
+                            { choice_field(ChoiceProps { id: AttrValue::from("jitter"), label: AttrValue::from(tr("sheet.ui.jitter", lang)), value: AttrValue::from(jitter), options: vec![
                                     ("none".into(), tr("sheet.ui.jitter-none", lang)),
                                     ("full".into(), tr("sheet.ui.jitter-full", lang)),
                                     ("equal".into(), tr("sheet.ui.jitter-equal", lang)),
                                     ("decorrelated".into(), tr("sheet.ui.jitter-decorrelated", lang)),
-                                ]}
-                                onchange={jitter_cb} />
+                                ], onchange: jitter_cb, children: Html::default() }) }
                             <DurationField id="base" label={tr("sheet.ui.base", lang)} value_ms={r.backoff.base_ms}
                                 range_ms={(limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms))} {lang} onchange={form.edit_num(SheetEdit::BaseMs)} />
                             <DurationField id="cap" label={tr("sheet.ui.cap", lang)} value_ms={r.backoff.cap_ms}
@@ -343,10 +337,7 @@ pub fn failure(form: &Form) -> Html {
                             { keep_choice("retention-done", tr("sheet.ui.retention-done", lang), f.retention.done, lang, SheetEdit::RetentionDone, form.ctx) }
                             { keep_choice("retention-dead", tr("sheet.ui.retention-dead", lang), f.retention.dead, lang, SheetEdit::RetentionDead, form.ctx) }
                         </div>
-                        <ChoiceField id="last-error" label={tr("sheet.ui.last-error", lang)}
-                            value={if f.last_error_on_done == LastErrorOnDone::Clear { "clear" } else { "keep" }}
-                            options={vec![("keep".into(), tr("sheet.ui.last-error-keep", lang)), ("clear".into(), tr("sheet.ui.last-error-clear", lang))]}
-                            onchange={last_cb} />
+                        { choice_field(ChoiceProps { id: AttrValue::from("last-error"), label: AttrValue::from(tr("sheet.ui.last-error", lang)), value: AttrValue::from(if f.last_error_on_done == LastErrorOnDone::Clear { "clear" } else { "keep" }), options: vec![("keep".into(), tr("sheet.ui.last-error-keep", lang)), ("clear".into(), tr("sheet.ui.last-error-clear", lang))], onchange: last_cb, children: Html::default() }) }
                         { form.notes(FieldId::Retention) }
                     </div>
                 </fieldset>
@@ -399,14 +390,8 @@ pub fn outcome_specific(form: &Form) -> Html {
                 <legend>{ tr("sheet.ui.sec-batch", lang) }</legend>
                 <TextField id="schedule" label={item(FieldId::Schedule, lang)} value={b.schedule.clone()} onchange={form.edit(SheetEdit::Schedule)}>{ form.notes(FieldId::Schedule) }</TextField>
                 <div class="grid2">
-                    <ChoiceField id="overlap" label={item(FieldId::Overlap, lang)}
-                        value={match b.overlap { Overlap::Forbid => "forbid", Overlap::Replace => "replace", Overlap::Allow => "allow" }}
-                        options={vec![("forbid".into(), tr("sheet.overlap.forbid", lang)), ("replace".into(), tr("sheet.overlap.replace", lang)), ("allow".into(), tr("sheet.overlap.allow", lang))]}
-                        onchange={overlap_cb}>{ form.notes(FieldId::Overlap) }</ChoiceField>
-                    <ChoiceField id="missed-run" label={item(FieldId::MissedRun, lang)}
-                        value={if b.missed_run == MissedRun::Skip { "skip" } else { "run-once" }}
-                        options={vec![("run-once".into(), tr("sheet.missed.run-once", lang)), ("skip".into(), tr("sheet.missed.skip", lang))]}
-                        onchange={missed_cb}>{ form.notes(FieldId::MissedRun) }</ChoiceField>
+                    { choice_field(ChoiceProps { id: AttrValue::from("overlap"), label: AttrValue::from(item(FieldId::Overlap, lang)), value: AttrValue::from(match b.overlap { Overlap::Forbid => "forbid", Overlap::Replace => "replace", Overlap::Allow => "allow" }), options: vec![("forbid".into(), tr("sheet.overlap.forbid", lang)), ("replace".into(), tr("sheet.overlap.replace", lang)), ("allow".into(), tr("sheet.overlap.allow", lang))], onchange: overlap_cb, children: html! { { form.notes(FieldId::Overlap) } } }) }
+                    { choice_field(ChoiceProps { id: AttrValue::from("missed-run"), label: AttrValue::from(item(FieldId::MissedRun, lang)), value: AttrValue::from(if b.missed_run == MissedRun::Skip { "skip" } else { "run-once" }), options: vec![("run-once".into(), tr("sheet.missed.run-once", lang)), ("skip".into(), tr("sheet.missed.skip", lang))], onchange: missed_cb, children: html! { { form.notes(FieldId::MissedRun) } } }) }
                 </div>
                 <DurationField id="run-timeout" label={item(FieldId::RunTimeout, lang)} value_ms={b.run_timeout_ms}
                     range_ms={limits::RUN_TIMEOUT_MS} {lang} onchange={form.edit_num(SheetEdit::RunTimeoutMs)}>{ form.notes(FieldId::RunTimeout) }</DurationField>

@@ -13,7 +13,7 @@ use crate::domain::sim::setup::config::ErrorClass;
 use crate::domain::sim::setup::knobs::{
     with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, KnobError, Unit,
 };
-use crate::ui::sheet::form::{ChoiceField, DurationField, NumberField};
+use crate::ui::sheet::form::{choice_field, ChoiceProps, DurationField, NumberField};
 use rust_i18n::t;
 use yew::prelude::*;
 
@@ -245,10 +245,7 @@ fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
                 })
                 .collect::<Vec<_>>();
             html! {
-                <ChoiceField id={id} label={label} {options} value={choice_of(c, knob)}
-                    onchange={Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o)))}>
-                    { children }
-                </ChoiceField>
+                { choice_field(ChoiceProps { id: AttrValue::from(id), label: AttrValue::from(label), options: options, value: AttrValue::from(choice_of(c, knob)), onchange: Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o))), children: html! { { children } } }) }
             }
         }
     }
