@@ -1,7 +1,7 @@
 //! The embed page's entry point (`embed.html`, wasm32 only, built by Trunk through
 //! `Trunk.embed.toml`): a read-only view of a share link for wiki iframes.
 //!
-//! It reads `location.hash`, decodes it ([`modality_advisor::domain::share::link::decode`])
+//! It reads `location.hash`, decodes it ([`modality_advisor::domain::share::link::decode_plain`])
 //! and puts the card's HTML ([`modality_advisor::domain::share::card::html`]) in `#embed`
 //! (replacing the static fallback text), in the share's language; a missing or bad fragment
 //! shows [`modality_advisor::domain::share::embed::error_view`] (the link error's message in
@@ -78,7 +78,7 @@ mod page {
         let location = window.location();
         let href = location.href().unwrap_or_default();
         let hash = location.hash().unwrap_or_default();
-        let (lang, title, html) = match link::decode(&hash) {
+        let (lang, title, html) = match link::decode_plain(&hash) {
             Ok(share) => {
                 let open = link::app_url(&href, &share);
                 let title = embed::frame_title(&share, share.lang);

@@ -20,7 +20,7 @@ pub mod markdown;
 pub mod panel;
 pub mod svg;
 
-use crate::domain::catalog::check::read_catalog;
+use crate::domain::catalog::check::{check_catalog, read_catalog};
 use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION};
 use crate::domain::sheet::import::ImportError;
 use crate::domain::Lang;
@@ -132,6 +132,47 @@ impl Share {
             Shared::Process(Box::new(catalog.processes.remove(0)))
         };
         Ok(Share { lang, content })
+    }
+
+    /// Reads a share with the models' own decoder (no path-naming reader), then the same
+    /// meaning checks as a catalog file ([`check_catalog`]): what [`Share::from_json`]
+    /// accepts, this accepts; it refuses the same shapes and meanings, with a shape error
+    /// worded by line and column instead of the JSON path. One difference: simulator choices
+    /// are read leniently here, as storage reads them (a part that does not check out takes
+    /// its default; the card does not show them). For the embed page's size budget.
+    ///
+    /// # Errors
+    /// [`ImportError::InvalidJson`] for text that is not a share of this shape (unknown
+    /// fields included); then the first problem [`check_catalog`] finds.
+    pub fn from_json_plain(text: &str) -> Result<Share, ImportError> {
+        if text.len() > crate::domain::catalog::MAX_FILE_BYTES {
+            return Err(ImportError::OutOfRange {
+                path: "file".into(),
+                value: format!("{} bytes", text.len()),
+                allowed: format!("at most {} bytes", crate::domain::catalog::MAX_FILE_BYTES),
+            });
+        }
+        let share: Share = serde_json::from_str(text).map_err(|e| ImportError::InvalidJson {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        let catalog = match &share.content {
+            Shared::Catalog(c) => std::borrow::Cow::Borrowed(c),
+            Shared::Process(p) => {
+                let mut c = Catalog::new("");
+                c.processes.push((**p).clone());
+                std::borrow::Cow::Owned(c)
+            }
+        };
+        check_catalog(&catalog).map_err(|e| {
+            let prefix = match share.content {
+                Shared::Catalog(_) => "content.catalog.",
+                Shared::Process(_) => "content.process.",
+            };
+            prefixed(e, prefix)
+        })?;
+        Ok(share)
     }
 
     /// The share without free-text notes, for a shorter link: no simulator choices, no

@@ -141,14 +141,20 @@ fn use_url(state: &AppContext) {
     }
     {
         let moved = moved.clone();
-        // While a link is read or its content shown, the link stays in the address bar.
+        // While a link is read or its content shown, the link stays in the address bar — from
+        // the start (the read begins after this effect's first run) until it is resolved.
+        let unresolved = use_mut_ref(|| link::is_share_fragment(&browser::location_fragment()));
         let sharing = state.shared.is_some() || state.link == LinkStatus::Opening;
+        let resolved = state.shared.is_some() || matches!(state.link, LinkStatus::Failed { .. });
         use_effect_with(
-            (state.place(), *pops, sharing),
-            move |(place, _, sharing)| {
+            (state.place(), *pops, sharing, resolved),
+            move |(place, _, sharing, resolved)| {
+                if *resolved {
+                    *unresolved.borrow_mut() = false;
+                }
                 let fragment = place.fragment();
                 let now = browser::location_fragment();
-                if !*sharing && now != fragment {
+                if !*sharing && !*unresolved.borrow() && now != fragment {
                     // A fresh page, or a history entry the app could not follow exactly, is
                     // corrected in place; anything the user did gets its own entry.
                     let push = !now.is_empty() && !*moved.borrow();

@@ -82,7 +82,8 @@ test('share a process: the link, its length, the cards; opened elsewhere it save
   assert.ok(!/<script/i.test(svg));
   const size = await page.evaluate(async (text) => {
     const img = new Image();
-    img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+    // A data: URL (the page's CSP allows images from data:, not blob:).
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
     await img.decode();
     return { w: img.naturalWidth, h: img.naturalHeight };
   }, svg);

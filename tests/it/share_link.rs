@@ -251,3 +251,53 @@ fn the_short_link_keeps_every_finding_of_every_sheet() {
     assert!(encode(&short).len() < encode(&share).len());
     assert!(short.processes().iter().all(|p| p.sim.is_none()));
 }
+
+#[test]
+fn the_embed_pages_plain_reader_opens_what_the_strict_one_opens_and_refuses_the_rest() {
+    use modality_advisor::domain::share::link::{decode_plain, LinkError};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/share-v1");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).expect("vectors").flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let fragment = std::fs::read_to_string(&path).expect("reads");
+            assert_eq!(
+                decode_plain(&fragment),
+                decode(&fragment),
+                "{}",
+                path.display()
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "{n} vectors");
+    // A bad link is refused by both, for the same reason class.
+    let catalog = example_catalog();
+    let mut bad = catalog.clone();
+    if let Some(r) = bad.processes[2]
+        .sheet
+        .as_mut()
+        .and_then(|s| s.retry.as_mut())
+    {
+        r.max_attempts = 0;
+    }
+    let share = Share {
+        lang: Lang::En,
+        content: Shared::Catalog(bad),
+    };
+    let fragment = encode(&share);
+    assert!(matches!(decode(&fragment), Err(LinkError::Invalid(_))));
+    match decode_plain(&fragment) {
+        Err(LinkError::Invalid(e)) => {
+            let m = e.message(Lang::En);
+            assert!(
+                m.contains("content.catalog.processes[2]") && m.contains("max_attempts"),
+                "{m}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut cut = fragment.clone();
+    cut.truncate(fragment.len() / 2);
+    assert!(decode_plain(&cut).is_err());
+}

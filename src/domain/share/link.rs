@@ -162,6 +162,23 @@ pub fn is_share_fragment(fragment: &str) -> bool {
 /// A [`LinkError`] for each step of the module's order; the caller shows
 /// [`LinkError::message`] and carries on with what it had.
 pub fn decode(fragment: &str) -> Result<Share, LinkError> {
+    Share::from_json(&unpack(fragment)?).map_err(LinkError::Invalid)
+}
+
+/// [`decode`] with the plain model reader ([`Share::from_json_plain`]): the same checks of
+/// meaning, the shape checked by the models' own decoder (its message names line and column
+/// rather than the JSON path). For the embed page, whose size budget the path-naming reader
+/// does not fit; the app and the CLI use [`decode`].
+///
+/// # Errors
+/// As [`decode`]; a content problem is [`LinkError::Invalid`] with the decoder's words or
+/// the first meaning check that fails.
+pub fn decode_plain(fragment: &str) -> Result<Share, LinkError> {
+    Share::from_json_plain(&unpack(fragment)?).map_err(LinkError::Invalid)
+}
+
+/// The JSON text a fragment carries: every step of [`decode`] but the reading.
+fn unpack(fragment: &str) -> Result<String, LinkError> {
     let fragment = fragment.trim().trim_start_matches('#');
     let chars = fragment.chars().count();
     if chars > MAX_FRAGMENT_CHARS {
@@ -186,6 +203,5 @@ pub fn decode(fragment: &str) -> Result<Share, LinkError> {
         TINFLStatus::HasMoreOutput => LinkError::TooLarge,
         _ => LinkError::Corrupt,
     })?;
-    let text = String::from_utf8(json).map_err(|_| LinkError::NotText)?;
-    Share::from_json(&text).map_err(LinkError::Invalid)
+    String::from_utf8(json).map_err(|_| LinkError::NotText)
 }
