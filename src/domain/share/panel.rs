@@ -202,6 +202,10 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     }
 }
 
+/// One way to put a share on a wiki page: the item's key, the button's text key, the file it
+/// downloads as (name, media type; `None`: copied), the hint.
+type Way<'a> = (&'a str, &'a str, Option<(String, &'a str)>, String);
+
 /// The list of ways to put the share on a wiki page: a button (copy, or download as a file
 /// named from `stem`) and a hint each.
 fn ways_html(share: &Share, stem: &str, l: &str) -> String {
@@ -210,7 +214,7 @@ fn ways_html(share: &Share, stem: &str, l: &str) -> String {
         t!("share-ui.wikis", locale = l)
     );
     let height = embed::recommended_height(share);
-    let ways: [(&str, &str, Option<(String, &str)>, String); 6] = [
+    let ways: [Way; 6] = [
         (
             "embed",
             "share-ui.embed",

@@ -245,7 +245,7 @@ fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
                 })
                 .collect::<Vec<_>>();
             html! {
-                { choice_field(ChoiceProps { id: AttrValue::from(id), label: AttrValue::from(label), options: options, value: AttrValue::from(choice_of(c, knob)), onchange: Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o))), children: html! { { children } } }) }
+                { choice_field(ChoiceProps { id: AttrValue::from(id), label: AttrValue::from(label), options, value: AttrValue::from(choice_of(c, knob)), onchange: Callback::from(move |o: String| onchange.emit(set_choice(&base, knob, &o))), children: html! { { children } } }) }
             }
         }
     }

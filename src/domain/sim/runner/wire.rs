@@ -9,7 +9,7 @@
 //! JSON.
 //!
 //! The refused run's findings ([`ConfigError`]) are read from their JSON form (their reader
-//! takes any JSON value, which a positional form cannot give it): [`Wire::Failed`] carries
+//! takes any JSON value, which a positional form cannot give it): the failure message carries
 //! them as JSON text inside the binary message.
 
 use super::protocol::{RunMessage, WorkerState};
