@@ -11,7 +11,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { launch, serveDist, serveHost, shots, root } from './harness.mjs';
 
-const fixtures = JSON.parse(readFileSync(path.join(root, 'tests', 'e2e', 'fixtures', 'embed-fragments.json'), 'utf8'));
+const fixtures = JSON.parse(readFileSync(path.join(root, 'tests', 'e2e', 'links', 'embed-fragments.json'), 'utf8'));
 const HEIGHT_TYPE = 'modality-advisor:height';
 
 let browser;

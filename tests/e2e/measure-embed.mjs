@@ -12,7 +12,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { dist, launch, root } from './harness.mjs';
 
-const fixtures = JSON.parse(readFileSync(path.join(root, 'tests', 'e2e', 'fixtures', 'embed-fragments.json'), 'utf8'));
+const fixtures = JSON.parse(readFileSync(path.join(root, 'tests', 'e2e', 'links', 'embed-fragments.json'), 'utf8'));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 const RUNS = 5;
 

@@ -1,7 +1,7 @@
 //! The embed code (`domain::share::embed`): the `<iframe>` snippet keeps hostile names inside
 //! their attributes, its height stays in range, and its `src` decodes back to the share. Also
 //! writes and checks the browser tests' fixture fragments
-//! (`tests/e2e/fixtures/embed-fragments.json`), made from the example catalog file read as an
+//! (`tests/e2e/links/embed-fragments.json`), made from the example catalog file read as an
 //! import reads it: `UPDATE_EMBED_FIXTURES=1 cargo test --locked --test it embed_fixtures`
 //! rewrites them after a deliberate change.
 
@@ -226,12 +226,12 @@ fn fixtures_json() -> String {
 fn embed_fixtures_are_current() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/e2e/fixtures/embed-fragments.json"
+        "/tests/e2e/links/embed-fragments.json"
     );
     let want = fixtures_json();
     if std::env::var_os("UPDATE_EMBED_FIXTURES").is_some() {
         std::fs::create_dir_all(std::path::Path::new(path).parent().expect("a folder"))
-            .expect("the fixtures folder");
+            .expect("the links folder");
         std::fs::write(path, &want).expect("writable");
         return;
     }

@@ -36,7 +36,7 @@ pub const SANDBOX: &str =
 pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2800;
 
 /// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px, English;
-/// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/fixtures/` by
+/// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/links/` by
 /// `tests/e2e/measure-embed.mjs` (2026-12-02): the example's mail process with its sheet
 /// 2 569 px, without its sheet 1 678 px, the undecided process with its sheet 1 385 px, the
 /// seven-process catalog 18 463 px.
