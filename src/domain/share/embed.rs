@@ -38,16 +38,17 @@ pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2800;
 /// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px, English;
 /// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/links/` by
 /// `tests/e2e/measure-embed.mjs` (2026-12-02): the example's mail process with its sheet
-/// 2 569 px, without its sheet 1 678 px, the undecided process with its sheet 1 385 px, the
-/// seven-process catalog 18 463 px.
+/// 2 569 px, without its sheet 1 678 px, the undecided process (no sheet; its partly lit
+/// flowchart) 1 385 px, the seven-process catalog 18 463 px.
 mod measured {
     /// A decided process: the link bar, the outcome, the reasons, the trade-offs and the lit
     /// flowchart.
     pub const PROCESS_CARD: u32 = 1_680;
     /// What the job sheet (its table and findings) adds below the card.
     pub const SHEET: u32 = 890;
-    /// A process whose walk is incomplete: the answers so far, no outcome.
-    pub const UNDECIDED: u32 = 500;
+    /// A process whose walk is incomplete: the answers so far and the partly lit flowchart,
+    /// no outcome.
+    pub const UNDECIDED: u32 = 1_390;
     /// A catalog: its heading, the summary table's head and the link bar.
     pub const CATALOG_BASE: u32 = 250;
     /// Each row of the catalog's summary table (each process's section comes on top).
