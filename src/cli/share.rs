@@ -125,6 +125,15 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
         share = share.without_notes();
     }
     let base = match &args.base_url {
+        // Links go into hrefs of HTML, Markdown and the SVG card: only a web address.
+        Some(b) if !(b.starts_with("https://") || b.starts_with("http://")) => {
+            return Err(rust_i18n::t!(
+                "cli.share.base-url-scheme",
+                locale = msg_lang.code(),
+                url = b
+            )
+            .into_owned());
+        }
         Some(b) => b.clone(),
         None => {
             eprintln!(

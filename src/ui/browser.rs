@@ -60,7 +60,8 @@ pub use crate::domain::export::file_stem;
 
 mod share;
 pub use share::{
-    copy_html, focus_by_id, load_stylesheet, page_url, share_click, share_in_worker, ShareClick,
+    copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,
+    ShareClick,
 };
 
 /// Offers `content` as a file download named `filename` (a Blob and a temporary link).

@@ -67,6 +67,11 @@ pub fn ShareSurface(props: &SurfaceProps) -> Html {
     };
     let rendered = use_rendered(share.clone(), lang, want);
     let status = use_state(String::new);
+    {
+        // A new share or language starts without the last click's word.
+        let status = status.clone();
+        use_effect_with((share.clone(), lang), move |_| status.set(String::new()));
+    }
     let panel: Option<Result<Panel, String>> =
         rendered.map(|r| r.and_then(|t| Panel::from_json(&t)));
     let loaded = matches!(panel, Some(Ok(_)));
@@ -144,6 +149,7 @@ fn on_click(
             let done = browser::download(&file, &mime, &word(&key));
             status.set(done.map_or_else(|e| e, |()| word("downloaded")));
         }
+        browser::ShareClick::Jump(id) => browser::scroll_to_id(&id),
         browser::ShareClick::Action(action) => {
             let action = match action.as_str() {
                 "save" => ShareAction::Save {

@@ -301,3 +301,33 @@ fn the_embed_pages_plain_reader_opens_what_the_strict_one_opens_and_refuses_the_
     cut.truncate(fragment.len() / 2);
     assert!(decode_plain(&cut).is_err());
 }
+
+#[test]
+fn a_link_wrapped_or_percent_encoded_by_a_mail_tool_still_opens() {
+    let share = Share {
+        lang: Lang::En,
+        content: Shared::Process(Box::new(example_catalog().processes[2].clone())),
+    };
+    let fragment = encode(&share);
+    let (a, b) = fragment.split_at(300);
+    for mangled in [
+        format!("{a}\n{b}"),
+        format!("{a}%0A{b}"),
+        format!("{a}%20{b}"),
+        format!("{a} \r\n {b}"),
+        fragment.replacen(':', "%3A", 1),
+    ] {
+        assert_eq!(decode(&mangled), Ok(share.clone()), "{}", &mangled[..20]);
+    }
+    // A link cut in the middle says it was cut, not that a valid letter is not allowed.
+    let cut = &fragment[..fragment.len() / 2];
+    assert!(
+        matches!(
+            decode(cut),
+            Err(modality_advisor::domain::share::link::LinkError::NotBase64 { at: None })
+                | Err(modality_advisor::domain::share::link::LinkError::Corrupt)
+        ),
+        "{:?}",
+        decode(cut)
+    );
+}

@@ -179,11 +179,25 @@ pub fn decode_plain(fragment: &str) -> Result<Share, LinkError> {
 
 /// The JSON text a fragment carries: every step of [`decode`] but the reading.
 fn unpack(fragment: &str) -> Result<String, LinkError> {
-    let fragment = fragment.trim().trim_start_matches('#');
-    let chars = fragment.chars().count();
-    if chars > MAX_FRAGMENT_CHARS {
-        return Err(LinkError::TooLong { chars });
+    let raw_chars = fragment.trim().trim_start_matches('#').chars().count();
+    if raw_chars > MAX_FRAGMENT_CHARS {
+        return Err(LinkError::TooLong { chars: raw_chars });
     }
+    // Mail tools wrap long links and some gateways percent-encode them: whitespace (raw or
+    // `%20` / `%0A` / `%0D` / `%09`) is never part of base64url, and `%3A` is the colon.
+    let cleaned: String = fragment
+        .replace("%20", "")
+        .replace("%0A", "")
+        .replace("%0a", "")
+        .replace("%0D", "")
+        .replace("%0d", "")
+        .replace("%09", "")
+        .replace("%3A", ":")
+        .replace("%3a", ":")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let fragment = cleaned.trim_start_matches('#');
     let Some(rest) = fragment.strip_prefix("share-v") else {
         return Err(LinkError::NotAShareLink);
     };
@@ -193,9 +207,8 @@ fn unpack(fragment: &str) -> Result<String, LinkError> {
     };
     let bytes = B64.decode(data.trim_end()).map_err(|e| match e {
         base64::DecodeError::InvalidByte(at, _) => LinkError::NotBase64 { at: Some(at) },
-        base64::DecodeError::InvalidLastSymbol { offset, .. } => {
-            LinkError::NotBase64 { at: Some(offset) }
-        }
+        // A valid letter in a place no complete link ends: the link was cut.
+        base64::DecodeError::InvalidLastSymbol { .. } => LinkError::NotBase64 { at: None },
         _ => LinkError::NotBase64 { at: None },
     })?;
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&bytes, MAX_DECODED_BYTES)

@@ -127,6 +127,10 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
             t!("share-ui.title-process", locale = l, name = escape(&p.name)).into_owned(),
             file_stem(&p.name),
         ),
+        Shared::Catalog(c) if c.name.trim().is_empty() => (
+            t!("share-ui.title-catalog-unnamed", locale = l).into_owned(),
+            String::new(),
+        ),
         Shared::Catalog(c) => (
             t!("share-ui.title-catalog", locale = l, name = escape(&c.name)).into_owned(),
             file_stem(&c.name),

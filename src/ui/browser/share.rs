@@ -32,6 +32,9 @@ pub enum ShareClick {
     Copy(String),
     /// An action: `save`, `close` (the shared view) or `close-panel`.
     Action(String),
+    /// A jump to a section of the card (`href="#id"`): scrolled to, the address bar keeps
+    /// the link (its default was prevented).
+    Jump(String),
     /// Download the item under `key` as `file` of type `mime`.
     Download {
         /// The item's key.
@@ -49,6 +52,15 @@ pub enum ShareClick {
 pub fn share_click(e: &web_sys::MouseEvent) -> Option<ShareClick> {
     use wasm_bindgen::JsCast;
     let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    if let Some(id) = target
+        .closest("a[href^='#']")
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+    {
+        e.prevent_default();
+        return Some(ShareClick::Jump(id.trim_start_matches('#').to_owned()));
+    }
     let button = target
         .closest("[data-share-copy],[data-share-download],[data-share-action]")
         .ok()??;
@@ -120,5 +132,15 @@ pub fn load_stylesheet(href: &str) {
         let _ = link.set_attribute("rel", "stylesheet");
         let _ = link.set_attribute("href", href);
         let _ = head.append_child(&link);
+    }
+}
+
+/// Scrolls the element with this id into view (a section of a shared card).
+pub fn scroll_to_id(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.scroll_into_view();
     }
 }
