@@ -249,24 +249,5 @@ fn prefixed(e: ImportError, prefix: &str) -> ImportError {
             format!("{prefix}{path}")
         }
     };
-    match e {
-        ImportError::Field { path, problem } => ImportError::Field {
-            path: fix(path),
-            problem,
-        },
-        ImportError::OutOfRange {
-            path,
-            value,
-            allowed,
-        } => ImportError::OutOfRange {
-            path: fix(path),
-            value,
-            allowed,
-        },
-        ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
-            path: fix(path),
-            problem,
-        },
-        other => other,
-    }
+    e.map_path(fix)
 }

@@ -210,8 +210,20 @@ fn a_base_url_that_is_not_a_web_address_is_refused() {
     let catalog = "static/examples/reservation-system.catalog.json";
     for bad in ["javascript:alert(1)//", "data:text/html,x", "/relative/"] {
         let err = fails(&["--input", catalog, "--catalog", "--base-url", bad]);
-        assert!(err.contains("--base-url") && err.contains("https://"), "{err}");
+        assert!(
+            err.contains("--base-url") && err.contains("https://"),
+            "{err}"
+        );
     }
-    let (out, _) = ok(&["--input", catalog, "--catalog", "--base-url", "https://tools.example/a/"]);
-    assert!(out.starts_with("https://tools.example/a/#share-v1:"), "{out}");
+    let (out, _) = ok(&[
+        "--input",
+        catalog,
+        "--catalog",
+        "--base-url",
+        "https://tools.example/a/",
+    ]);
+    assert!(
+        out.starts_with("https://tools.example/a/#share-v1:"),
+        "{out}"
+    );
 }

@@ -338,27 +338,7 @@ fn version_at(path: String, found: u32, allowed: u32) -> ImportError {
 
 /// `e` with its path under `at` (`processes[2].sheet` + `retry.lease_ms`).
 fn prefixed(at: &str, e: ImportError) -> ImportError {
-    let join = |path: String| format!("{at}.{path}");
-    match e {
-        ImportError::Field { path, problem } => ImportError::Field {
-            path: join(path),
-            problem,
-        },
-        ImportError::OutOfRange {
-            path,
-            value,
-            allowed,
-        } => ImportError::OutOfRange {
-            path: join(path),
-            value,
-            allowed,
-        },
-        ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
-            path: join(path),
-            problem,
-        },
-        other => other,
-    }
+    e.map_path(|path| format!("{at}.{path}"))
 }
 
 /// The simulator's choices, strictly: each part must be one the simulator takes (what

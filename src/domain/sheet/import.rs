@@ -120,6 +120,32 @@ fn ja_detail(text: &str) -> String {
 }
 
 impl ImportError {
+    /// The same error with its field path rewritten by `f` (an error without a path is
+    /// returned as it is): for readers that nest one document in another, e.g. a sheet at
+    /// `processes[2].sheet` of a catalog, or a catalog at `content.catalog` of a share link.
+    pub fn map_path(self, f: impl FnOnce(String) -> String) -> ImportError {
+        match self {
+            ImportError::Field { path, problem } => ImportError::Field {
+                path: f(path),
+                problem,
+            },
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => ImportError::OutOfRange {
+                path: f(path),
+                value,
+                allowed,
+            },
+            ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
+                path: f(path),
+                problem,
+            },
+            other => other,
+        }
+    }
+
     /// The message in `lang`. The English text is the [`Display`](std::fmt::Display) form; in
     /// Japanese the field path and values stay as they are (they are the file's own words),
     /// and a decoder's own detail is quoted in parentheses.
