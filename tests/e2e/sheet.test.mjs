@@ -189,10 +189,17 @@ test('sheet number fields: typing key by key keeps focus; a bad value shows its 
   await page.keyboard.press('Control+A');
   await page.keyboard.type('12');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'max-attempts');
+  // Each key re-renders the summary; wait for the last one rather than racing it.
+  const summaryIs = (re) => page.waitForFunction(
+    (src) => new RegExp(src).test(document.querySelector('[data-testid="retry-summary"]').textContent),
+    re.source, { timeout: 10_000 },
+  ).catch(() => {});
+  await summaryIs(/^11 waits/);
   assert.match(await page.textContent('[data-testid="retry-summary"]'), /^11 waits/);
   await page.keyboard.type('x');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'max-attempts');
   assert.match(await page.textContent('[data-field="max-attempts"] .error'), /1 to 100/);
+  await summaryIs(/^4 waits/);
   assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/, 'a refused value puts back the value from before the edit');
   await page.click('#lease');
   await page.keyboard.press('Control+A');
