@@ -53,3 +53,34 @@ test('compare: the columns\' headings and a refusal are worded in the language o
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('compare: both event logs side by side, the first line where they part highlighted, in both languages', async () => {
+  const page = await openSimulate(browser, server.url, 'en');
+  await page.click('.preset[data-scenario="duplicate-execution"]');
+  await page.check('#variant-plain');
+  await page.fill('#seed', '1');
+  await page.click('#compare-run');
+  await page.waitForSelector('.compare-logs');
+  // The summary names both lines: A applies the effect a second time, B's key stops it.
+  const [a, b] = await page.$$eval('.log-first-diff code', (cs) => cs.map((c) => c.textContent));
+  assert.match(a, /side effect applied: balance 100 → 200/);
+  assert.match(b, /idempotency key .* already recorded/);
+  // Exactly one row is marked, it is the same pair, and the rows above it are equal.
+  const marked = await page.$$eval('table.compare-log tr.first-diff', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(marked.length, 1);
+  assert.deepEqual(marked[0], [a, b]);
+  const above = await page.$$eval('table.compare-log tbody tr', (rs) => {
+    const i = rs.findIndex((r) => r.classList.contains('first-diff'));
+    return rs.slice(0, i).map((r) => [r.cells[0].textContent, r.cells[1].textContent]);
+  });
+  assert.ok(above.length > 0);
+  for (const [x, y] of above) assert.equal(x, y);
+  // The scrolling table can be reached by keyboard and is named.
+  assert.equal(await page.getAttribute('.log-pair', 'tabindex'), '0');
+  await switchLang(page, 'ja');
+  assert.match(await page.textContent('.log-first-diff'), /最初に違う行/);
+  assert.match(await page.textContent('table.compare-log tr.first-diff'), /副作用|冪等キー/);
+  await screenshot(page, 'ja-sim-compare-logs');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

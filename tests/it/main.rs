@@ -57,6 +57,7 @@ mod sim_jitter;
 mod sim_jobs;
 mod sim_knobs;
 mod sim_log;
+mod sim_log_align;
 mod sim_log_times;
 mod sim_props;
 mod sim_retention;

@@ -1,10 +1,11 @@
 //! What a run produced, in the shapes people read: the report (table, metrics, key facts),
 //! the event log, per-step frames, the queue-depth series, the four charts' data and the
-//! comparison of two runs.
+//! comparison of two runs (key numbers, and the event logs aligned by time).
 
 pub mod charts;
 pub mod compare;
 pub mod depth;
 pub mod frames;
 pub mod log;
+pub mod log_align;
 pub mod report;

@@ -11,6 +11,7 @@ use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sim::results::charts::ChartScale;
 use crate::domain::sim::results::compare::diff_in;
+use crate::domain::sim::results::log_align::align_heads;
 use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
 use crate::domain::sim::setup::knobs::{Change, CustomRun};
 use crate::ui::simulate::labels::{run_title, Problem};
@@ -333,10 +334,76 @@ fn compare_result(pair: &Pair, lang: Lang) -> Html {
                     </tbody>
                 </table>
             </div>
+            { log_columns(pair, lang) }
             <div class="compare-cols">
                 { col("a", "A".into(), &pair.labels.0, &pair.a) }
                 { col("b", "B".into(), &pair.labels.1, &pair.b) }
             </div>
         </div>
+    }
+}
+
+/// Both event logs side by side, aligned by time ([`align_heads`]), the first line where they
+/// part called out above the table and marked in it. Nothing when neither run kept a log.
+fn log_columns(pair: &Pair, lang: Lang) -> Html {
+    let l = lang.code();
+    let (a, b) = (&pair.a, &pair.b);
+    if a.log_head.is_empty() && b.log_head.is_empty() {
+        return Html::default();
+    }
+    let (aligned, cut) = align_heads(
+        (&a.log_head, &a.log_names, a.log_total),
+        (&b.log_head, &b.log_names, b.log_total),
+    );
+    let line = |v: &Rc<RunView>, i: Option<usize>| {
+        i.and_then(|i| v.log_head.get(i))
+            .map(|e| v.log_line(e).render(lang))
+            .unwrap_or_default()
+    };
+    let first = aligned
+        .first_difference
+        .and_then(|i| aligned.rows.get(i).map(|r| (i, *r)));
+    let summary = match first {
+        Some((_, r)) => html! {
+            <div class="log-first-diff" data-first-diff="true">
+                <p>{ t!("sim.compare.log-first-diff", locale = l) }</p>
+                <p><strong>{ "A" }</strong>{ t!("ui.colon", locale = l) }<code>{ or_nothing(line(a, r.a), l) }</code></p>
+                <p><strong>{ "B" }</strong>{ t!("ui.colon", locale = l) }<code>{ or_nothing(line(b, r.b), l) }</code></p>
+            </div>
+        },
+        None => {
+            html! { <p class="hint" data-first-diff="false">{ t!("sim.compare.log-same", locale = l) }</p> }
+        }
+    };
+    let rows = aligned.rows.iter().enumerate().map(|(i, r)| {
+        let first = first.is_some_and(|(f, _)| f == i);
+        html! {
+            <tr class={classes!(r.differs.then_some("differs"), first.then_some("first-diff"))} data-first={first.then_some("true")}>
+                <td>{ line(a, r.a) }</td>
+                <td>{ line(b, r.b) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="compare-logs" aria-labelledby="compare-logs-title">
+            <h4 id="compare-logs-title">{ t!("sim.compare.logs", locale = l) }</h4>
+            { summary }
+            { cut.then(|| html! { <p class="hint" data-log-cut="true">{ t!("sim.compare.log-cut", locale = l, n = crate::domain::sim::runner::LOG_HEAD) }</p> }) }
+            <div class="table-wrap log-pair" tabindex="0" role="region" aria-labelledby="compare-logs-title">
+                <table class="compare-log">
+                    <thead><tr><th scope="col">{ "A" }</th><th scope="col">{ "B" }</th></tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// `text`, or "(no line)" in `l` when empty.
+fn or_nothing(text: String, l: &str) -> String {
+    if text.is_empty() {
+        t!("sim.compare.log-none", locale = l).into_owned()
+    } else {
+        text
     }
 }
