@@ -255,6 +255,7 @@ fn the_table_counts_every_write_it_accepts() {
     let k = KindId(0);
     let lease = SimDuration::from_secs(1);
     let mut t = JobsTable::new();
+    t.set_expiry_rule(modality_advisor::domain::sim::ExpiryRule::DeadLetter);
     let a = t.enqueue(k, 1, SimTime::ZERO);
     let b = t.enqueue(k, 3, SimTime::ZERO);
     let n = |t: &JobsTable, x: Transition| t.transitions()[usize::from(x.0)];
