@@ -17,6 +17,7 @@
 //! the path).
 
 mod catalog;
+mod lease_flags;
 mod share;
 
 use crate::domain::export;
@@ -111,6 +112,8 @@ struct SimulateArgs {
     /// Language of a refused config's messages (the report itself is in English).
     #[arg(long, value_enum, default_value = "en")]
     lang: LangArg,
+    #[command(flatten)]
+    lease: lease_flags::LeaseFlags,
 }
 
 /// How much of the event log `simulate` prints: the first N lines, or all of them.
@@ -463,11 +466,12 @@ fn run_spec(
     if let Some(path) = &args.config {
         let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
         let lang = lang_of(args.lang);
-        let file = parse_file(&text).map_err(|errs| {
+        let mut file = parse_file(&text).map_err(|errs| {
             errs.iter()
                 .map(|e| format!("{source}: {}", e.message(lang)))
                 .collect::<Vec<_>>()
         })?;
+        args.lease.apply(&mut file);
         let spec = RunSpec {
             preset: Preset::File(Box::new(file)),
             seed: args.seed,
