@@ -15,6 +15,10 @@
 //! missing answer names the flag of the question that must be answered; a bad sheet file
 //! names the JSON field and what is allowed; an unreadable input or unwritable output names
 //! the path).
+//!
+//! Why this file is long: it holds every command's argument struct and the `advise`,
+//! `sheet` and `simulate` runs that read them; `catalog`, `share` and the lease flags of
+//! `simulate --config` are in their own files.
 
 mod catalog;
 mod lease_flags;

@@ -167,15 +167,16 @@ fn frames_replay_to_the_table_for_every_scenario_and_variant() {
                 }
                 assert!(v.events <= MAX_FRAME_EVENTS, "{} is small", sc.id());
                 check_frames(&v);
-                // The presets only make the source documents' moves, never a catch-all one.
-                assert!(
-                    v.frames
-                        .iter()
-                        .flat_map(|f| &f.moves)
-                        .all(|&(t, _)| usize::from(t) < Transition::NAMED),
-                    "{} / {var}",
-                    sc.id()
-                );
+                // The presets only make the source documents' moves, never a catch-all one —
+                // except the one that shows a stale result applied: its last late `release`
+                // writes a row already `dead` (dead → dead).
+                let catch_all = v
+                    .frames
+                    .iter()
+                    .flat_map(|f| &f.moves)
+                    .any(|&(t, _)| usize::from(t) >= Transition::NAMED);
+                let stale = (sc, var) == (Scenario::LeaseShorterThanHandler, "naive");
+                assert_eq!(catch_all, stale, "{} / {var}", sc.id());
             }
         }
     }

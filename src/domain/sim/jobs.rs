@@ -34,7 +34,8 @@
 //! flight instead of the whole run; [`JobsTable::count`], [`JobsTable::transitions`] and
 //! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
 //!
-//! Files: this one holds the table and its operations; `row`: a row as stored; `ready`: the
+//! Files: this one holds the table and its operations; `lease`: the runs going, the owner
+//! check, heartbeats and the dead-letter rule's expiry mark; `row`: a row as stored; `ready`: the
 //! set of claimable ids; `transition`: the counted moves between states; `retention`: which
 //! finished rows are kept, and the sweep that deletes the others.
 
@@ -45,11 +46,13 @@ use std::cell::OnceCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+mod lease;
 mod ready;
 mod retention;
 mod row;
 mod transition;
 
+pub use lease::ExpiryRule;
 pub use retention::{Retention, SWEEP_EVERY};
 use row::{Row, DELETED, EFFECTED, EXPIRED, NO_ERROR, SUCCEEDED};
 pub use transition::Transition;
@@ -140,18 +143,6 @@ pub(super) struct Completed {
     pub again: bool,
     /// Its status before the `complete`.
     pub was: Status,
-}
-
-/// What happens to a `running` row whose lease expires on its last allowed attempt. See the
-/// module docs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExpiryRule {
-    /// Claimed again, past `max_attempts` (the source documents' claim has no attempts check).
-    #[default]
-    Reclaim,
-    /// Sent to `dead` when the lease ends (a dead-letter queue's `maxReceiveCount`).
-    DeadLetter,
 }
 
 /// What [`JobsTable::release`] did.
@@ -254,11 +245,6 @@ impl JobsTable {
         self.slots()
             .map(|(_, r)| (r.status, r.attempts, r.max_attempts, 1))
             .chain(self.deleted.iter().map(|&((s, a, m), n)| (s, a, m, n)))
-    }
-
-    /// What an expired lease on the last attempt does (default [`ExpiryRule::Reclaim`]).
-    pub fn set_expiry_rule(&mut self, rule: ExpiryRule) {
-        self.expiry_rule = rule;
     }
 
     /// The `last_error` given to a row whose lease expired on its last attempt under
@@ -589,58 +575,6 @@ impl JobsTable {
     /// `complete`: `done`, lease cleared, `last_error` kept. Returns `false` for an unknown id.
     pub fn complete(&mut self, id: JobId) -> bool {
         self.complete_run(id, false).is_some()
-    }
-
-    /// A run of row `id` has ended (every claim starts one; a `u8` count, saturating).
-    #[inline(always)]
-    pub fn end_run(&mut self, id: JobId) {
-        let i = self.index(id.0).unwrap_or(usize::MAX);
-        if let Some(row) = self.rows.get_mut(i) {
-            row.live = row.live.saturating_sub(1);
-        }
-    }
-
-    /// Whether the claim that returned attempt number `attempt` still holds row `id` at `now`:
-    /// no claim has taken the row since (its `attempts` is still `attempt`) and that claim's
-    /// lease has not run out (`locked_until > now`, as last set by the claim or a heartbeat).
-    /// This is the owner check of `complete` / `release` (a lease token: `WHERE id = ? AND
-    /// attempts = ? AND locked_until > now`); a result from a claim that no longer holds the
-    /// row is stale.
-    #[inline(always)]
-    pub fn holds(&self, id: JobId, attempt: u32, now: SimTime) -> bool {
-        self.stored(id)
-            .is_some_and(|r| r.attempts == attempt && r.lease_end > now)
-    }
-
-    /// A heartbeat: when the claim that returned `attempt` still holds row `id` at `now`
-    /// ([`JobsTable::holds`]) and the row is `running`, its lease is extended to `until`;
-    /// returns whether it was.
-    pub fn extend_lease(&mut self, id: JobId, attempt: u32, now: SimTime, until: SimTime) -> bool {
-        let running = self.stored(id).is_some_and(|r| r.status == Status::Running);
-        if !running || !self.holds(id, attempt, now) {
-            return false;
-        }
-        if let Some(row) = self.stored_mut(id) {
-            row.lease_end = until;
-            row.leased = true;
-        }
-        self.ready.remove(id.0);
-        self.schedule(until, id.0);
-        true
-    }
-
-    /// Whether row `id` went `dead` because its lease expired on its last attempt under
-    /// [`ExpiryRule::DeadLetter`] since the last call (brought up to `now` first); the mark is
-    /// cleared, so each expiry is reported once.
-    pub fn take_expired(&mut self, id: JobId, now: SimTime) -> bool {
-        self.refresh(now);
-        let expired = self.stored(id).is_some_and(|r| r.flags & EXPIRED != 0);
-        if expired {
-            if let Some(row) = self.stored_mut(id) {
-                row.flags &= !EXPIRED;
-            }
-        }
-        expired
     }
 
     /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued, whether

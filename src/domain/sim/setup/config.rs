@@ -630,3 +630,44 @@ fn check_dist(field: &str, d: &DurationDist, errs: &mut Vec<ConfigError>) {
         }
     }
 }
+
+impl SimConfig {
+    /// `true` when any option of this module is on (not its default): such a config takes the
+    /// general path ([`SimConfig::is_plain`]).
+    pub fn uses_lease_options(&self) -> bool {
+        self.expired_on_last_attempt != ExpiryRule::Reclaim
+            || self.owner_check
+            || self.heartbeat_ms.is_some()
+            || self.ack != Ack::After
+            || self.crash_point != CrashPoint::AfterEffect
+            || self.duplicate_submissions.is_some()
+    }
+
+    /// The heartbeat interval (1 ms ..= the lease less 1 ms, at most [`MAX_MS`]) and the duplicate
+    /// submissions' delay (0 ..= [`MAX_MS`]).
+    pub(super) fn check_lease_options(&self, errs: &mut Vec<ConfigError>) {
+        if let Some(hb) = self.heartbeat_ms {
+            // A heartbeat must come before the lease it renews runs out: the range's top is
+            // the lease less 1 ms (and at most MAX_MS).
+            let top = (self.lease.0 / 1_000).saturating_sub(1).min(MAX_MS);
+            if hb == 0 || hb > top {
+                errs.push(ConfigError::int_range(
+                    "heartbeat_ms",
+                    i64::try_from(hb).unwrap_or(i64::MAX),
+                    1,
+                    top as i64,
+                ));
+            }
+        }
+        if let Some(d) = self.duplicate_submissions {
+            if d.after_ms > MAX_MS {
+                errs.push(ConfigError::int_range(
+                    "duplicate_submissions.after_ms",
+                    i64::try_from(d.after_ms).unwrap_or(i64::MAX),
+                    0,
+                    MAX_MS as i64,
+                ));
+            }
+        }
+    }
+}
