@@ -37,6 +37,11 @@ impl Simulation {
                     .done((row.id.0 - 1) as usize, self.now.since(c.enqueued_at));
             }
             self.say(Some(w), Some((row.id, row.attempts)), LogEvent::AckedEarly);
+            if self.cfg.claim.holds_row_lock() {
+                // The acknowledgement is committed before the work: a later crash cannot
+                // roll it back.
+                self.unlock(row.id, false);
+            }
         }
         if let Some(hb) = self.cfg.heartbeat_ms {
             self.queue.schedule(
