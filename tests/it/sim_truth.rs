@@ -1,8 +1,8 @@
 //! The simulator tells the whole truth about leases (issue 15): the replays of a handler that
-//! outlives its lease (40 s handler, 30 s lease, 3 workers, always failing, max_attempts 2)
-//! naive, with the owner check and with heartbeats; a dead job completed late (max_attempts
-//! 1) under both expiry rules; `first-runs` counted when a run starts; the same order
-//! submitted twice; acknowledging before or after the work; the options' config keys, flags'
+//! outlives its lease (40 s handler, 30 s lease, 3 workers, always failing, two attempts at
+//! most) naive, with the owner check and with heartbeats; a dead job completed late (one
+//! attempt at most) under both expiry rules; `first-runs` counted when a run starts; the same
+//! order submitted twice; acknowledging before or after the work; the options' config keys,
 //! ranges and log lines.
 
 use modality_advisor::domain::lang::Lang;
