@@ -67,8 +67,8 @@ enum Command {
 #[command(group(ArgGroup::new("source").required(true).args(["scenario", "config"])))]
 struct SimulateArgs {
     /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
-    /// burst-leveling, jitter-contention; or mmc-load (the browser's Load preset, with
-    /// --jobs).
+    /// burst-leveling, jitter-contention, lease-shorter-than-handler; or mmc-load (the
+    /// browser's Load preset, with --jobs).
     #[arg(long, value_name = "NAME")]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).

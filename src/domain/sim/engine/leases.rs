@@ -111,6 +111,13 @@ impl Simulation {
         if self.table.holds(run.job, run.attempt, self.now) {
             return true;
         }
+        self.stale(w, run, op)
+    }
+
+    /// A stale result of worker `w`'s `run` (`op`): counted and logged; returns `false` when
+    /// the owner check refuses it.
+    #[inline(never)]
+    pub(super) fn stale(&mut self, w: usize, run: Run, op: Finish) -> bool {
         self.counters.stale_results += 1;
         let refused = self.cfg.owner_check;
         self.say(

@@ -41,9 +41,10 @@ impl Simulation {
         if self.failed_run(w, run) {
             return;
         }
-        self.table.end_run(run.job);
         // A plain config has no owner check: a stale `complete` is counted and applied.
-        let _ = self.owner_allows(w, run, Finish::Complete);
+        if !self.table.end_run_holding(run.job, run.attempt, self.now) {
+            self.stale(w, run, Finish::Complete);
+        }
         let mut was_dead = false;
         if let Some(c) = self.table.complete_run(run.job, true) {
             if c.again {

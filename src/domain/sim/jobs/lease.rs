@@ -34,6 +34,25 @@ impl JobsTable {
         }
     }
 
+    /// [`JobsTable::end_run`] and [`JobsTable::holds`] in one row lookup (the end of a run on
+    /// the engine's hot path).
+    #[inline(always)]
+    pub(in crate::domain::sim) fn end_run_holding(
+        &mut self,
+        id: JobId,
+        attempt: u32,
+        now: SimTime,
+    ) -> bool {
+        let i = self.index(id.0).unwrap_or(usize::MAX);
+        match self.rows.get_mut(i) {
+            Some(row) => {
+                row.live = row.live.saturating_sub(1);
+                row.attempts == attempt && row.lease_end > now
+            }
+            None => false,
+        }
+    }
+
     /// Whether the claim that returned attempt number `attempt` still holds row `id` at `now`:
     /// no claim has taken the row since (its `attempts` is still `attempt`) and that claim's
     /// lease has not run out (`locked_until > now`, as last set by the claim or a heartbeat).
