@@ -15,8 +15,13 @@
 //! missing answer names the flag of the question that must be answered; a bad sheet file
 //! names the JSON field and what is allowed; an unreadable input or unwritable output names
 //! the path).
+//!
+//! Why this file is long: it holds every command's argument struct and the `advise`,
+//! `sheet` and `simulate` runs that read them; `catalog`, `share` and the lease flags of
+//! `simulate --config` are in their own files.
 
 mod catalog;
+mod lease_flags;
 mod share;
 
 use crate::domain::export;
@@ -62,8 +67,8 @@ enum Command {
 #[command(group(ArgGroup::new("source").required(true).args(["scenario", "config"])))]
 struct SimulateArgs {
     /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
-    /// burst-leveling, jitter-contention; or mmc-load (the browser's Load preset, with
-    /// --jobs).
+    /// burst-leveling, jitter-contention, lease-shorter-than-handler; or mmc-load (the
+    /// browser's Load preset, with --jobs).
     #[arg(long, value_name = "NAME")]
     scenario: Option<String>,
     /// Variant of the scenario (default: its first variant).
@@ -111,6 +116,8 @@ struct SimulateArgs {
     /// Language of a refused config's messages (the report itself is in English).
     #[arg(long, value_enum, default_value = "en")]
     lang: LangArg,
+    #[command(flatten)]
+    lease: lease_flags::LeaseFlags,
 }
 
 /// How much of the event log `simulate` prints: the first N lines, or all of them.
@@ -463,11 +470,12 @@ fn run_spec(
     if let Some(path) = &args.config {
         let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
         let lang = lang_of(args.lang);
-        let file = parse_file(&text).map_err(|errs| {
+        let mut file = parse_file(&text).map_err(|errs| {
             errs.iter()
                 .map(|e| format!("{source}: {}", e.message(lang)))
                 .collect::<Vec<_>>()
         })?;
+        args.lease.apply(&mut file);
         let spec = RunSpec {
             preset: Preset::File(Box::new(file)),
             seed: args.seed,

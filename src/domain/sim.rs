@@ -37,7 +37,9 @@ pub use self::core::event_queue::EventQueue;
 pub use self::core::rng::SimRng;
 pub use self::core::time::{SimDuration, SimTime};
 pub use engine::{CallResult, Counters, Simulation, StopReason};
-pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
+pub use jobs::{
+    ErrorId, ExpiryRule, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition,
+};
 pub use reference::contention::{run_contention, ContentionConfig, ContentionResult};
 pub use results::log::{EventLog, LogEntry, LogEvent, LogNames};
 pub use results::report::{JobRow, Metrics, Percentiles, Report};

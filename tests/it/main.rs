@@ -67,6 +67,7 @@ mod sim_saved_choices;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
+mod sim_truth;
 mod sim_wire;
 mod texts;
 mod tidy;

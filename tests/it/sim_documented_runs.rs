@@ -201,7 +201,15 @@ fn scenarios_and_variants_are_named_as_in_the_issue() {
         names,
         [
             ("retry-dead-letter", &["seed", "classified"][..]),
-            ("duplicate-execution", &["plain", "idempotency-key"][..]),
+            (
+                "duplicate-execution",
+                &[
+                    "plain",
+                    "idempotency-key",
+                    "same-order-job-key",
+                    "same-order-order-key"
+                ][..]
+            ),
             ("claim-race", &["two-statement", "atomic"][..]),
             (
                 "pg-row-locks",
@@ -214,6 +222,10 @@ fn scenarios_and_variants_are_named_as_in_the_issue() {
             (
                 "jitter-contention",
                 &["none", "exponential", "full", "equal", "decorrelated"][..]
+            ),
+            (
+                "lease-shorter-than-handler",
+                &["naive", "owner-check", "heartbeat"][..]
             ),
         ]
     );

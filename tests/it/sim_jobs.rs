@@ -1,8 +1,8 @@
 //! The jobs table's operations (`docs/DOMAIN.md` §2) and the backoff formulas (§5).
 
 use modality_advisor::domain::sim::{
-    BackoffPolicy, ErrorId, EventQueue, JobId, JobsTable, KindId, Released, SimDuration, SimRng,
-    SimTime, Status, Strategy,
+    BackoffPolicy, ErrorId, EventQueue, ExpiryRule, JobId, JobsTable, KindId, Released,
+    SimDuration, SimRng, SimTime, Status, Strategy,
 };
 
 const LEASE: SimDuration = SimDuration::from_secs(30);
@@ -56,6 +56,7 @@ fn an_expired_lease_is_reclaimed() {
 #[test]
 fn an_expired_lease_on_the_last_attempt_goes_to_dead() {
     let mut t = table(1, 1);
+    t.set_expiry_rule(ExpiryRule::DeadLetter);
     t.set_expiry_error(ErrorId(7));
     let _ = claim(&mut t, ms(0));
     assert_eq!(claim(&mut t, ms(30_000)), None);

@@ -18,7 +18,15 @@ fn english_lines_are_unchanged_so_the_trace_digest_is_too() {
     // milliseconds and unchanged. Then (was 5715650dd8e97c37) when a direct submission's
     // line lost the colon after its time (`0.020s submission 2: …`, as `0.020s job#2 …: …`):
     // only the burst-leveling `direct` run's submission lines changed, in formatting only.
-    assert_eq!(format!("{:016x}", trace_digest(1)), "a637140df5af4417");
+    // Then (was a637140df5af4417) when the engine began counting and logging overlapping
+    // runs and stale results (issue 15): only the claim-race `two-statement` run changed (its
+    // second claim overlaps the first run, and the first worker's `complete` is stale: two
+    // new lines per job and `overlapping_runs` / `stale_results` in its metrics); no default
+    // rule change touched any scenario's events, and the M/M/c run is as it was (that value
+    // was e7ef0e090e1609a5). Then with the presets added with issue 15 (the digest covers
+    // every scenario and variant): lease-shorter-than-handler and duplicate-execution's two
+    // same-order variants; the other runs' reports are as they were.
+    assert_eq!(format!("{:016x}", trace_digest(1)), "c6672d169d429069");
 }
 
 use modality_advisor::domain::lang::Lang;
@@ -458,7 +466,8 @@ fn entries_travel_as_integer_arrays_and_bad_ones_are_refused() {
     for bad in [
         &[][..],
         &[0, 0, 0, 0, 0][..],
-        &[0, 0, 0, 0, 0, 22][..],
+        // The first tag past the last variant (30 = `EnqueuedAgain`).
+        &[0, 0, 0, 0, 0, 31][..],
         &[0, 0, 0, 0, 70_000, 0][..],
         &[0, 1 << 40, 0, 0, 0, 0][..],
         &[0, 0, 0, 0, 0, 1, 9][..],

@@ -2,6 +2,8 @@
 //! `[0, cap]`, same seed ⇒ same trace, no config panics.
 
 use modality_advisor::domain::sim::reference::erlang::MmcModel;
+use modality_advisor::domain::sim::setup::config::{Ack, CrashPoint, DuplicateSubmissions};
+use modality_advisor::domain::sim::ExpiryRule;
 use modality_advisor::domain::sim::{
     Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass,
     FailureModel, Growth, InWorkerRetry, Intake, Jitter, JobKind, Limits, Pattern, Retention,
@@ -393,6 +395,50 @@ proptest! {
     }
 }
 
+proptest! {
+    // More cases: a stale release past max_attempts needs a handler that outlives its lease,
+    // fails, and releases between another claim and that claim's lease end (without the
+    // owner check, 2 000 cases find one).
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn with_the_owner_check_no_claim_passes_max_attempts(
+        cfg in config(),
+        lease_ms in 1u64..300,
+        heartbeat in proptest::option::of(1u64..300),
+        ack_before in any::<bool>(),
+        crash_before in any::<bool>(),
+        twice in proptest::option::of(0u64..2_000),
+    ) {
+        // The owner check refuses a stale `release` (the late failure that would re-queue a
+        // row another claim holds), and the dead-letter rule ends a lease that runs out on the
+        // last attempt: then no claim passes max_attempts (the two-statement claim's race
+        // aside: its second UPDATE takes a row another worker holds, whatever the checks).
+        // Short leases, so that handlers outlive them.
+        let mut cfg = cfg;
+        if matches!(cfg.claim, ClaimStrategy::TwoStatement { .. }) {
+            cfg.claim = ClaimStrategy::Atomic;
+        }
+        cfg.lease = SimDuration::from_ms(lease_ms);
+        cfg.owner_check = true;
+        cfg.expired_on_last_attempt = ExpiryRule::DeadLetter;
+        cfg.heartbeat_ms = heartbeat.filter(|&h| h < lease_ms);
+        cfg.ack = if ack_before { Ack::Before } else { Ack::After };
+        cfg.crash_point = if crash_before { CrashPoint::BeforeEffect } else { CrashPoint::AfterEffect };
+        cfg.duplicate_submissions = twice.map(|after_ms| DuplicateSubmissions { after_ms });
+        let Ok(mut sim) = Simulation::new(cfg.clone()) else { return Ok(()); };
+        sim.run();
+        prop_assert_eq!(sim.counters().claims_over_max, 0);
+        for r in sim.table().rows() {
+            prop_assert!(r.attempts <= r.max_attempts, "job {} attempts {} of {}", r.id.0, r.attempts, r.max_attempts);
+        }
+        if ack_before {
+            prop_assert_eq!(sim.counters().duplicate_effects, 0, "at-most-once never repeats an effect");
+        }
+        prop_assert!(sim.stopped().is_some());
+    }
+}
+
 #[test]
 fn plain_means_none_of_the_features_the_hot_paths_skip() {
     // The benchmark model is plain; each feature the shortcuts skip makes a config general.
@@ -426,6 +472,18 @@ fn plain_means_none_of_the_features_the_hot_paths_skip() {
             }
         }),
         ("direct intake", |c| c.intake = Intake::Direct { calls: 1 }),
+        ("owner check", |c| c.owner_check = true),
+        ("heartbeats", |c| c.heartbeat_ms = Some(1_000)),
+        ("ack before", |c| c.ack = Ack::Before),
+        ("crash before the effect", |c| {
+            c.crash_point = CrashPoint::BeforeEffect
+        }),
+        ("dead-letter rule", |c| {
+            c.expired_on_last_attempt = ExpiryRule::DeadLetter
+        }),
+        ("duplicate submissions", |c| {
+            c.duplicate_submissions = Some(DuplicateSubmissions { after_ms: 10 })
+        }),
     ];
     for (what, change) in general {
         let mut cfg = plain.clone();

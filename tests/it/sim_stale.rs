@@ -6,9 +6,9 @@
 //! Found by the property test in sim_props.rs (seed 4391738752589779663, shrunk).
 
 use modality_advisor::domain::sim::{
-    Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel,
-    Growth, Intake, Jitter, JobKind, Limits, Pattern, SimConfig, SimDuration, SimTime, Simulation,
-    WorkerSpec,
+    Arrivals, BackoffPolicy, ClaimStrategy, Downstream, DurationDist, ErrorClass, ExpiryRule,
+    FailureModel, Growth, Intake, Jitter, JobKind, Limits, Pattern, SimConfig, SimDuration,
+    SimTime, Simulation, WorkerSpec,
 };
 
 #[test]
@@ -76,6 +76,8 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
         max_time: SimTime(3_600_000_000),
     };
     cfg.log = true;
+    // Found under the rule that dead-letters an expired lease on the last attempt.
+    cfg.expired_on_last_attempt = ExpiryRule::DeadLetter;
     let mut sim = Simulation::new(cfg).expect("valid");
     sim.run();
     let lines: Vec<String> = sim
@@ -83,7 +85,7 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
         .iter()
         .map(|l| l.to_string())
         .filter(|l| l.contains("job#5 "))
-        .take(5)
+        .take(9)
         .collect();
     assert_eq!(
         lines,
@@ -92,9 +94,14 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
             "1.205698s w job#5 k 1/2: claimed (UPDATE … RETURNING)",
             // The lease (54 ms) ran out under the first run: the second worker reclaims.
             "1.296096s w job#5 k 2/2: claimed (UPDATE … RETURNING)",
-            // The first run fails late and releases with ITS attempt number (1 of 2).
+            "1.296096s w job#5 k 2/2: another run of this job is still going (overlapping runs)",
+            // The first run fails late and releases with ITS attempt number (1 of 2): a stale
+            // result, applied (no owner check).
+            "1.330141s w job#5 k 1/2: stale release(): this worker no longer holds the job → applied (no owner check)",
             "1.330141s w job#5 k 1/2: error unavailable: downstream is down → queued until 1.330141s",
             "1.330141s w job#5 k 3/2: claimed (UPDATE … RETURNING)",
+            "1.330141s w job#5 k 3/2: another run of this job is still going (overlapping runs)",
+            "1.330141s w job#5 k 3/2: attempt past max_attempts (the claim has no attempts check)",
         ]
     );
     let row = sim

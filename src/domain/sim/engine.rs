@@ -37,11 +37,12 @@ use crate::domain::sim::jobs::{
 };
 use crate::domain::sim::results::depth::DepthSeries;
 use crate::domain::sim::results::log::{
-    ClaimHow, EventLog, KindNames, LockError, Log, LogEntry, LogEvent, LogNames, BUILTIN_ERRORS,
-    NO_WORKER,
+    ClaimHow, EventLog, Finish, KindNames, LockError, Log, LogEntry, LogEvent, LogNames,
+    BUILTIN_ERRORS, NO_WORKER,
 };
 use crate::domain::sim::setup::config::{
-    ClaimStrategy, Downstream, DurationDist, ErrorClass, FailureModel, Intake, Pattern, SimConfig,
+    Ack, ClaimStrategy, CrashPoint, Downstream, DurationDist, ErrorClass, ExpiryRule, FailureModel,
+    Intake, Pattern, SimConfig,
 };
 use crate::domain::sim::setup::error::ConfigError;
 use serde::Serialize;
@@ -50,6 +51,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 mod build;
 mod claims;
 mod downstream;
+mod leases;
 mod plain;
 mod runs;
 mod step;
@@ -132,6 +134,21 @@ enum Ev {
         result: CallResult,
     },
     Wake,
+    /// Worker `w`'s heartbeat for its run of `job` claimed as `attempt`.
+    Heartbeat {
+        w: usize,
+        job: JobId,
+        attempt: u32,
+    },
+    /// The lease of `job` may end now (scheduled only under [`ExpiryRule::DeadLetter`]).
+    LeaseEnd {
+        job: JobId,
+    },
+    /// The second submission of request `n` (duplicate submissions).
+    Resubmit {
+        kind: KindId,
+        n: u64,
+    },
 }
 
 /// What [`Simulation::advance`] took: an arrival of a stream, or a queued event.
@@ -175,6 +192,9 @@ struct Run {
     attempt: u32,
     calls: u32,
     prev_wait: Option<SimDuration>,
+    /// The job's run number counted when this run started (the `FirstRuns` model: the source
+    /// documents' handler counts its calls at its top).
+    ordinal: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -252,6 +272,32 @@ pub struct Counters {
     pub failed_to_user: u64,
     /// Publishes that failed and fell back to a direct call.
     pub fallbacks: u64,
+    // The counters below are written only when non-zero, so a report of a run that has none
+    // of them reads (and hashes) as it did before they existed.
+    /// Runs started while another run of the same job was still going (its lease expired
+    /// under it).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub overlapping_runs: u64,
+    /// `complete` / `release` by a worker whose claim no longer holds the row (another claim
+    /// took it, or it is no longer `running`): applied without the owner check, refused with it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stale_results: u64,
+    /// Claims whose attempt number exceeds `max_attempts`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub claims_over_max: u64,
+    /// `dead` rows turned `done` by a late `complete`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub completed_after_dead: u64,
+    /// Jobs acknowledged before the work (`ack: before`) whose run then failed or crashed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lost_jobs: u64,
+    /// Heartbeats that extended a lease.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lease_renewals: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A running simulation. Build with [`Simulation::new`], drive with [`Simulation::step`],
@@ -286,6 +332,8 @@ pub struct Simulation {
     bucket_at: SimTime,
     subs: Vec<Submission>,
     subs_open: u64,
+    /// Second submissions scheduled and not yet enqueued (duplicate submissions).
+    resubmits_open: u64,
     streams: Vec<Stream>,
     streams_open: usize,
     /// `true` when the config uses none of the features a job's run checks for one by one:
@@ -462,8 +510,8 @@ impl Simulation {
 
 impl SimConfig {
     /// `true` when the config uses none of: claims other than the atomic one, polling or
-    /// probing workers, claim limits, crashes, side effects, downstream calls, direct intake or
-    /// publish failures. [`Simulation`] then skips those features' checks on its hot paths
+    /// probing workers, claim limits, crashes, side effects, downstream calls, direct intake,
+    /// publish failures, or the lease and delivery options ([`SimConfig::uses_lease_options`]). [`Simulation`] then skips those features' checks on its hot paths
     /// (see `Simulation::plain`); the events, table and outputs are the same either way.
     pub fn is_plain(&self) -> bool {
         let atomic = matches!(self.claim, ClaimStrategy::Atomic);
@@ -476,7 +524,7 @@ impl SimConfig {
             .all(|k| k.effect.is_none() && !k.calls_downstream);
         let intake =
             matches!(self.intake, Intake::Queue { publish_failure, .. } if publish_failure == 0.0);
-        atomic && workers && kinds && intake
+        atomic && workers && kinds && intake && !self.uses_lease_options()
     }
 
     /// Jobs that arrival stream `i` will create.

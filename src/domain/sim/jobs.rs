@@ -12,12 +12,17 @@
 //! * [`JobsTable::release`] sets `dead` when the claimed attempt number has reached
 //!   `max_attempts`, else `queued` with `run_after = now + wait`; both record `last_error`.
 //!
-//! One deliberate addition to the source documents' SQL: a `running` row whose lease has expired on its
-//! last allowed attempt (`attempts >= max_attempts`) is not claimed again but goes to `dead`
-//! (with the error set by [`JobsTable::set_expiry_error`]), as a managed queue moves a message
-//! to its dead-letter queue after `maxReceiveCount` receives. Without it a worker that keeps
-//! dying would push `attempts` past `max_attempts`. (The two-statement claim can still do so:
-//! that race is what it demonstrates.)
+//! What happens to a `running` row whose lease has expired on its last allowed attempt
+//! (`attempts >= max_attempts`) is an [`ExpiryRule`] ([`JobsTable::set_expiry_rule`]):
+//! [`ExpiryRule::Reclaim`] (the default) is the source documents' SQL: the claim has no attempts
+//! check, so the row is claimed again (attempt 2/1, 3/1 …) and goes `dead` only when a
+//! `release` finds `attempts >= max_attempts`. [`ExpiryRule::DeadLetter`] sends the row to
+//! `dead` instead (with the error set by [`JobsTable::set_expiry_error`]), as a managed queue
+//! moves a message to its dead-letter queue after `maxReceiveCount` receives (SQS).
+//!
+//! Beside the columns, a row keeps what the engine asks of it: how many runs of it are going
+//! ([`JobsTable::end_run`]; a claim starts one), whether a claim still holds it
+//! ([`JobsTable::holds`]: the owner check), and lease renewals ([`JobsTable::extend_lease`]).
 //!
 //! Claims cost `O(log n)`: rows that are claimable now sit in an ordered set (a four-level
 //! bitset over ids: insert, remove and "lowest id" touch one word per level); rows that become
@@ -29,7 +34,8 @@
 //! flight instead of the whole run; [`JobsTable::count`], [`JobsTable::transitions`] and
 //! [`JobsTable::attempts_summary`] still cover every row ever enqueued.
 //!
-//! Files: this one holds the table and its operations; `row`: a row as stored; `ready`: the
+//! Files: this one holds the table and its operations; `lease`: the runs going, the owner
+//! check, heartbeats and the dead-letter rule's expiry mark; `row`: a row as stored; `ready`: the
 //! set of claimable ids; `transition`: the counted moves between states; `retention`: which
 //! finished rows are kept, and the sweep that deletes the others.
 
@@ -40,13 +46,15 @@ use std::cell::OnceCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+mod lease;
 mod ready;
 mod retention;
 mod row;
 mod transition;
 
+pub use lease::ExpiryRule;
 pub use retention::{Retention, SWEEP_EVERY};
-use row::{Row, DELETED, EFFECTED, NO_ERROR, SUCCEEDED};
+use row::{Row, DELETED, EFFECTED, EXPIRED, NO_ERROR, SUCCEEDED};
 pub use transition::Transition;
 
 /// A job's id: 1, 2, … in enqueue order.
@@ -122,6 +130,19 @@ pub(super) struct Claimed {
     pub attempts: u32,
     pub kind: KindId,
     pub enqueued_at: SimTime,
+    /// Another run of the row was still going when this claim started one.
+    pub overlap: bool,
+}
+
+/// What [`JobsTable::complete_run`] found and did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Completed {
+    /// When the row was enqueued.
+    pub enqueued_at: SimTime,
+    /// A run of it had succeeded before (only with `succeeded`).
+    pub again: bool,
+    /// Its status before the `complete`.
+    pub was: Status,
 }
 
 /// What [`JobsTable::release`] did.
@@ -167,6 +188,8 @@ pub struct JobsTable {
     later: BinaryHeap<Reverse<(SimTime, u64)>>,
     counts: [u64; 4],
     expiry_error: Option<ErrorId>,
+    /// What an expired lease on the last attempt does.
+    expiry_rule: ExpiryRule,
     /// The latest `now` seen by [`JobsTable::refresh`]; time never goes back.
     refreshed: SimTime,
     /// Moves so far, indexed by [`Transition`].
@@ -187,6 +210,7 @@ impl Default for JobsTable {
             later: BinaryHeap::new(),
             counts: [0; 4],
             expiry_error: None,
+            expiry_rule: ExpiryRule::Reclaim,
             refreshed: SimTime::ZERO,
             moves: [0; Transition::COUNT],
         }
@@ -223,8 +247,8 @@ impl JobsTable {
             .chain(self.deleted.iter().map(|&((s, a, m), n)| (s, a, m, n)))
     }
 
-    /// The `last_error` given to a row whose lease expired on its last attempt (see the
-    /// module docs). Unset: such a row keeps its previous `last_error`.
+    /// The `last_error` given to a row whose lease expired on its last attempt under
+    /// [`ExpiryRule::DeadLetter`]. Unset: such a row keeps its previous `last_error`.
     pub fn set_expiry_error(&mut self, error: ErrorId) {
         self.expiry_error = Some(error);
     }
@@ -367,6 +391,7 @@ impl JobsTable {
             status: Status::Queued,
             leased: false,
             flags: 0,
+            live: 0,
         };
         self.rows.push(row);
         self.counts[Status::Queued.index()] += 1;
@@ -394,7 +419,7 @@ impl JobsTable {
     }
 
     /// Row `id` has reached its time `t`: into the ready set, unless the entry is stale or the
-    /// row's lease expired on its last attempt (then `dead`).
+    /// row's lease expired on its last attempt under [`ExpiryRule::DeadLetter`] (then `dead`).
     fn admit(&mut self, t: SimTime, id: u64) {
         let Some(row) = self.stored(JobId(id)) else {
             return;
@@ -402,11 +427,15 @@ impl JobsTable {
         if row.due() != Some(t) {
             return;
         }
-        if row.status == Status::Running && row.attempts >= row.max_attempts {
+        if row.status == Status::Running
+            && row.attempts >= row.max_attempts
+            && self.expiry_rule == ExpiryRule::DeadLetter
+        {
             let err = self.expiry_error.or(row.last_error());
             self.set_status(JobId(id), Status::Dead, Transition::EXPIRE);
             if let Some(row) = self.stored_mut(JobId(id)) {
                 row.leased = false;
+                row.flags |= EXPIRED;
                 row.set_last_error(err);
             }
         } else {
@@ -490,8 +519,8 @@ impl JobsTable {
         self.mark_running(id, now, lease)
     }
 
-    /// Sets row `id` to `running`, `attempts += 1`, `locked_until = now + lease`,
-    /// unconditionally: the second statement of a two-statement claim, which does not re-check
+    /// Sets row `id` to `running`, `attempts += 1`, `locked_until = now + lease` (and counts a
+    /// run of it as going, see [`JobsTable::end_run`]), unconditionally: the second statement of a two-statement claim, which does not re-check
     /// the status (that is the race). Returns the updated row; `None` for an unknown id.
     pub fn mark_running(&mut self, id: JobId, now: SimTime, lease: SimDuration) -> Option<Job> {
         self.mark_running_claimed(id, now, lease)?;
@@ -519,11 +548,14 @@ impl JobsTable {
         row.attempts = row.attempts.saturating_add(1);
         row.lease_end = until;
         row.leased = true;
+        let overlap = row.live > 0;
+        row.live = row.live.saturating_add(1);
         let out = Claimed {
             id,
             attempts: row.attempts,
             kind: row.kind,
             enqueued_at: row.enqueued_at,
+            overlap,
         };
         self.counts[old.index()] -= 1;
         self.counts[Status::Running.index()] += 1;
@@ -545,12 +577,12 @@ impl JobsTable {
         self.complete_run(id, false).is_some()
     }
 
-    /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued and
-    /// whether a run of it had succeeded before (`None` for an unknown id). With `succeeded`,
-    /// also records the run's success (as [`JobsTable::mark_succeeded`] does, in the same
-    /// lookup); without, the second value is `false`.
+    /// [`JobsTable::complete`] in one row lookup, returning when the row was enqueued, whether
+    /// a run of it had succeeded before and its status before (`None` for an unknown id). With
+    /// `succeeded`, also records the run's success (as [`JobsTable::mark_succeeded`] does, in
+    /// the same lookup); without, `again` is `false`.
     #[inline(always)]
-    pub(super) fn complete_run(&mut self, id: JobId, succeeded: bool) -> Option<(SimTime, bool)> {
+    pub(super) fn complete_run(&mut self, id: JobId, succeeded: bool) -> Option<Completed> {
         let row = self.stored_mut(id)?;
         let again = succeeded && row.flags & SUCCEEDED != 0;
         if succeeded {
@@ -569,7 +601,11 @@ impl JobsTable {
         self.counts[Status::Done.index()] += 1;
         self.moves[usize::from(Transition::of(via, old, Status::Done).0)] += 1;
         self.ready.remove(id.0);
-        Some((enqueued_at, again))
+        Some(Completed {
+            enqueued_at,
+            again,
+            was: old,
+        })
     }
 
     /// `release` after a failed attempt. `attempt` is the attempt number returned by the claim

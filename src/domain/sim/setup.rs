@@ -7,4 +7,5 @@ pub mod config_file;
 pub mod error;
 pub mod knobs;
 pub mod limits;
+pub mod options;
 pub mod scenario;

@@ -189,6 +189,7 @@ impl Simulation {
         let plain = cfg.is_plain();
         let mut table = JobsTable::with_retention(jobs, cfg.retention);
         table.set_expiry_error(errors.expiry_error);
+        table.set_expiry_rule(cfg.expired_on_last_attempt);
         Ok(Simulation {
             now: SimTime::ZERO,
             queue: first_queue,
@@ -219,6 +220,7 @@ impl Simulation {
             bucket_at: SimTime::ZERO,
             subs: Vec::new(),
             subs_open: 0,
+            resubmits_open: 0,
             streams,
             streams_open,
             plain,

@@ -41,13 +41,23 @@ impl Simulation {
         if self.failed_run(w, run) {
             return;
         }
-        if let Some((t, again)) = self.table.complete_run(run.job, true) {
-            if again {
+        // A plain config has no owner check: a stale `complete` is counted and applied.
+        if !self.table.end_run_holding(run.job, run.attempt, self.now) {
+            self.stale(w, run, Finish::Complete);
+        }
+        let mut was_dead = false;
+        if let Some(c) = self.table.complete_run(run.job, true) {
+            if c.again {
                 self.counters.duplicate_runs += 1;
             }
-            self.info.done((run.job.0 - 1) as usize, self.now.since(t));
+            was_dead = c.was == Status::Dead;
+            self.info
+                .done((run.job.0 - 1) as usize, self.now.since(c.enqueued_at));
         }
         self.say(Some(w), Some((run.job, run.attempt)), LogEvent::Done);
+        if was_dead {
+            self.completed_after_dead(w, run);
+        }
         self.workers[w].token += 1;
         self.claim_next(w);
     }
@@ -69,13 +79,6 @@ impl Simulation {
         }
         worker.token += 1;
         let token = worker.token;
-        worker.state = WState::Running(Run {
-            job: id,
-            kind: row.kind,
-            attempt,
-            calls: 0,
-            prev_wait: None,
-        });
         self.info.claimed(idx, self.now.since(row.enqueued_at));
         if self.cfg.log {
             self.write_log(
@@ -86,7 +89,16 @@ impl Simulation {
         }
         self.counters.runs += 1;
         self.info.ran(idx);
+        self.workers[w].state = WState::Running(Run {
+            job: id,
+            kind: row.kind,
+            attempt,
+            calls: 0,
+            prev_wait: None,
+            ordinal: self.info.runs(idx),
+        });
         let k = row.kind.0 as usize;
+        self.run_started(w, &row, self.cfg.kinds[k].max_attempts);
         let d = match self.run_scales.get(k) {
             Some(&Some(scale)) => SimDuration(round_us(self.rng.exponential_with(scale))),
             _ => self.sample_duration(self.cfg.kinds[k].duration),

@@ -4,6 +4,7 @@
 //! The claim statements themselves are in `claims`, downstream calls in `downstream`.
 
 use super::*;
+use crate::domain::sim::results::log::fill_key;
 
 impl Simulation {
     /// A run's duration drawn from `d` (µs; an exponential one with its scale computed once is
@@ -64,17 +65,7 @@ impl Simulation {
                     self.say(None, None, LogEvent::SubmissionFallback { n: n as u32 });
                     self.open_submission(kind, fallback_calls);
                 } else {
-                    let max = self.cfg.kinds[kind.0 as usize].max_attempts;
-                    // Brought up to `now` first, the table files the new row straight into its
-                    // ready set instead of its heap of later rows (same rows, fewer steps).
-                    self.table.refresh(self.now);
-                    let id = self.table.enqueue(kind, max, self.now);
-                    if id.0.is_multiple_of(SWEEP_EVERY) {
-                        self.sweep();
-                    }
-                    self.info.push(n);
-                    self.counters.accepted += 1;
-                    self.say(None, Some((id, 0)), LogEvent::Enqueued);
+                    self.enqueue_request(kind, n, false);
                 }
             }
             Intake::Direct { calls } => self.open_submission(kind, calls),
@@ -154,6 +145,8 @@ impl Simulation {
             self.write_log(Some(w), Some((id, attempt)), LogEvent::Claimed(how));
         }
         if !self.plain && self.cfg.workers[w].probe {
+            // The probe's claim starts no run.
+            self.table.end_run(id);
             if self.cfg.claim.holds_row_lock() {
                 self.say(Some(w), Some((id, attempt)), LogEvent::ProbeRollback);
                 self.unlock(id, true);
@@ -162,17 +155,19 @@ impl Simulation {
             return;
         }
         self.workers[w].token += 1;
+        self.counters.runs += 1;
+        self.info.ran(idx);
         let run = Run {
             job: id,
             kind: row.kind,
             attempt,
             calls: 0,
             prev_wait: None,
+            ordinal: self.info.runs(idx),
         };
         self.set_state(w, WState::Running(run));
-        self.counters.runs += 1;
-        self.info.ran(idx);
         let k = row.kind.0 as usize;
+        self.run_started(w, &row, self.cfg.kinds[k].max_attempts);
         let kind = &self.cfg.kinds[k];
         let (dist, calls) = (kind.duration, kind.calls_downstream);
         let d = match self.run_scales.get(k) {
@@ -204,13 +199,13 @@ impl Simulation {
     }
 
     /// Whether `run` failed, by its kind's failure model (drawing from the RNG for a
-    /// probability); a failed run is handed to [`Simulation::fail`] with its kind's error.
+    /// probability; `FirstRuns` by the run's number counted when it started); a failed run is handed to [`Simulation::fail`] with its kind's error.
     #[inline(always)]
     pub(super) fn failed_run(&mut self, w: usize, run: Run) -> bool {
         let k = run.kind.0 as usize;
         let failed = match self.cfg.kinds[k].failure {
             FailureModel::Never => false,
-            FailureModel::FirstRuns { k: n } => self.info.runs((run.job.0 - 1) as usize) <= n,
+            FailureModel::FirstRuns { k: n } => run.ordinal <= n,
             FailureModel::Probability { p } => self.rng.chance(p),
             FailureModel::Always => true,
         };
@@ -226,16 +221,35 @@ impl Simulation {
         let job = (run.job, run.attempt);
         // (Only the general path gets here: a plain config's runs end in `plain::run_ended`,
         // which records the success and `complete` in one row lookup.)
+        self.table.end_run(run.job);
         if self.table.mark_succeeded(run.job) {
             self.counters.duplicate_runs += 1;
         }
         if self.effect_then_crash(w, run, run.kind.0 as usize) {
             return;
         }
-        if let Some((t, _)) = self.table.complete_run(run.job, false) {
-            self.info.done(idx, self.now.since(t));
+        if self.cfg.ack == Ack::Before {
+            // Acknowledged at the claim: nothing left to complete.
+            self.say(Some(w), Some(job), LogEvent::Done);
+            self.after_run(w);
+            return;
+        }
+        if !self.owner_allows(w, run, Finish::Complete) {
+            if self.cfg.claim.holds_row_lock() {
+                self.unlock(run.job, false);
+            }
+            self.after_run(w);
+            return;
+        }
+        let mut was_dead = false;
+        if let Some(c) = self.table.complete_run(run.job, false) {
+            self.info.done(idx, self.now.since(c.enqueued_at));
+            was_dead = c.was == Status::Dead;
         }
         self.say(Some(w), Some(job), LogEvent::Done);
+        if was_dead {
+            self.completed_after_dead(w, run);
+        }
         if self.cfg.claim.holds_row_lock() {
             self.unlock(run.job, false);
         }
@@ -245,12 +259,15 @@ impl Simulation {
     /// The side effect of a successful run (if its kind has one), then the worker's crash
     /// before `complete` (with its probability). Returns `true` when the worker crashed.
     pub(super) fn effect_then_crash(&mut self, w: usize, run: Run, kind: usize) -> bool {
+        if self.cfg.crash_point == CrashPoint::BeforeEffect && self.crash(w, run) {
+            return true;
+        }
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
         if let Some(effect) = self.cfg.kinds[kind].effect.clone() {
             let key = effect
                 .idempotency_key
-                .map(|t| t.replace("{n}", &self.info.arrival_no(idx).to_string()));
+                .map(|t| fill_key(&t, u64::from(self.info.arrival_no(idx)), run.job.0));
             match key {
                 Some(key) if self.keys.contains(&key) => {
                     self.counters.prevented_by_key += 1;
@@ -273,10 +290,21 @@ impl Simulation {
                 }
             }
         }
+        self.cfg.crash_point == CrashPoint::AfterEffect && self.crash(w, run)
+    }
+
+    /// Worker `w`'s crash during `run` (with its probability, drawn from the RNG): the worker
+    /// goes down (to restart later, if it does), its row lock rolls back; a job acknowledged
+    /// before the work is lost. Returns `true` when it crashed.
+    fn crash(&mut self, w: usize, run: Run) -> bool {
+        let job = (run.job, run.attempt);
         let p = self.cfg.workers[w].crash_probability;
         if p > 0.0 && self.rng.chance(p) {
             self.counters.crashes += 1;
             self.say(Some(w), Some(job), LogEvent::Crash);
+            if self.cfg.ack == Ack::Before {
+                self.lost(w, run);
+            }
             self.workers[w].token += 1;
             self.set_state(w, WState::Down);
             if self.cfg.claim.holds_row_lock() {
@@ -293,9 +321,15 @@ impl Simulation {
 
     pub(super) fn fail(&mut self, w: usize, run: Run, err: ErrorId, class: ErrorClass) {
         self.counters.failures += 1;
+        self.table.end_run(run.job);
         let idx = (run.job.0 - 1) as usize;
         let job = (run.job, run.attempt);
-        if self.cfg.classify_errors && class == ErrorClass::Permanent {
+        if !self.plain && self.cfg.ack == Ack::Before {
+            // Acknowledged at the claim: no release, the job is gone.
+            self.lost(w, run);
+        } else if !self.owner_allows(w, run, Finish::Release) {
+            // Refused: the row stays as the claim that holds it left it.
+        } else if self.cfg.classify_errors && class == ErrorClass::Permanent {
             self.table.dead_letter(run.job, err);
             self.say(Some(w), Some(job), LogEvent::ErrorPermanent { err });
         } else {

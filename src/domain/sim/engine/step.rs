@@ -130,6 +130,7 @@ impl Simulation {
     pub(super) fn is_drained(&self) -> bool {
         self.streams_open == 0
             && self.subs_open == 0
+            && self.resubmits_open == 0
             && self.table.count(Status::Queued) == 0
             && self.table.count(Status::Running) == 0
             && self
@@ -203,6 +204,12 @@ impl Simulation {
             }
             Ev::Wake => {
                 self.wake_at = None;
+            }
+            Ev::Heartbeat { w, job, attempt } => self.heartbeat(w, job, attempt),
+            Ev::LeaseEnd { job } => self.lease_end(job),
+            Ev::Resubmit { kind, n } => {
+                self.resubmits_open = self.resubmits_open.saturating_sub(1);
+                self.enqueue_request(kind, n, true);
             }
         }
     }

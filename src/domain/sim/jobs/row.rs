@@ -13,6 +13,9 @@ pub(super) const SUCCEEDED: u8 = 1;
 pub(super) const EFFECTED: u8 = 2;
 /// [`Row::flags`]: the row has been deleted ([`Retention::FirstRows`]); only its slot is left.
 pub(super) const DELETED: u8 = 4;
+/// [`Row::flags`]: the row went `dead` when its lease expired on its last attempt, not yet
+/// reported ([`JobsTable::take_expired`](super::JobsTable::take_expired)).
+pub(super) const EXPIRED: u8 = 8;
 
 /// A row as stored: ids are implicit, options are sentinels, and the few per-job facts the
 /// engine needs while a job lives (enqueue time, "succeeded before", "effect applied before",
@@ -31,8 +34,10 @@ pub(super) struct Row {
     pub(super) last_error: u32,
     pub(super) status: Status,
     pub(super) leased: bool,
-    /// [`SUCCEEDED`], [`EFFECTED`], [`DELETED`].
+    /// [`SUCCEEDED`], [`EFFECTED`], [`DELETED`], [`EXPIRED`].
     pub(super) flags: u8,
+    /// Runs of the job going (a claim starts one; the engine ends it).
+    pub(super) live: u8,
 }
 
 impl Row {

@@ -320,7 +320,7 @@ pub fn diff_in(a: &KeyNumbers, b: &KeyNumbers, lang: Lang) -> Vec<DiffLine> {
 }
 
 /// The variant a preset is compared with by default: `duplicate-execution` plain ↔
-/// idempotency-key, `jitter-contention` none ↔ full, `burst-leveling` queue-redelivery ↔
+/// idempotency-key and same-order-job-key ↔ same-order-order-key, `jitter-contention` none ↔ full, `burst-leveling` queue-redelivery ↔
 /// two-tier-jitter (and direct → queue-redelivery); otherwise the first other variant.
 pub fn default_alternative(
     scenario: &str,
@@ -333,6 +333,8 @@ pub fn default_alternative(
         ("burst-leveling", "direct") => "queue-redelivery",
         ("burst-leveling", "queue-redelivery") => "two-tier-jitter",
         ("burst-leveling", _) => "queue-redelivery",
+        ("duplicate-execution", "same-order-job-key") => "same-order-order-key",
+        ("duplicate-execution", "same-order-order-key") => "same-order-job-key",
         _ => "",
     };
     variants

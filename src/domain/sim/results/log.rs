@@ -28,6 +28,8 @@ use std::fmt;
 mod render;
 mod words;
 
+pub(crate) use render::fill_key;
+
 /// How a claim was made (the claim strategy's statement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimHow {
@@ -70,6 +72,25 @@ impl LockError {
         match self {
             LockError::Nowait => "could not obtain lock on row in relation \"jobs\"",
             LockError::Timeout => "canceling statement due to lock timeout",
+        }
+    }
+}
+
+/// Which of the source documents' finishing statements a stale result was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// `complete()`.
+    Complete,
+    /// `release()`.
+    Release,
+}
+
+impl Finish {
+    /// The statement as the log writes it: `complete()` or `release()`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Finish::Complete => "complete()",
+            Finish::Release => "release()",
         }
     }
 }
@@ -179,6 +200,34 @@ pub enum LogEvent {
         /// The last call's answer.
         result: CallResult,
     },
+    /// `another run of this job is still going (overlapping runs)`: a run started while one
+    /// of the same job had not ended (its lease expired under it).
+    Overlap,
+    /// `attempt past max_attempts (the claim has no attempts check)`.
+    ClaimOverMax,
+    /// `stale <complete()|release()>: this worker no longer holds the job → applied (no owner
+    /// check)` or `→ refused (owner check), the row stays as it is`.
+    StaleResult {
+        /// Which statement.
+        op: Finish,
+        /// Refused by the owner check (else applied).
+        refused: bool,
+    },
+    /// `a dead job turned done by a late complete()`.
+    CompletedAfterDead,
+    /// `lease expired on the last attempt → dead (dead-letter rule)`.
+    LeaseExpiredDead,
+    /// `acknowledged at the claim, before the work (at-most-once)`.
+    AckedEarly,
+    /// `the job was acknowledged before the work and is lost (never done)`.
+    Lost,
+    /// `heartbeat: lease extended until <time>`.
+    LeaseRenewed {
+        /// The new `locked_until`.
+        until: SimTime,
+    },
+    /// `enqueued again (the same request submitted twice)`.
+    EnqueuedAgain,
 }
 
 /// No worker (`LogEntry::worker`).
@@ -190,7 +239,9 @@ impl LogEntry {
         let sub = |us: u64| !us.is_multiple_of(1_000);
         sub(self.time.0)
             || match &self.event {
-                LogEvent::ErrorQueued { until, .. } => sub(until.0),
+                LogEvent::ErrorQueued { until, .. } | LogEvent::LeaseRenewed { until } => {
+                    sub(until.0)
+                }
                 LogEvent::InWorkerRetry { wait, .. } | LogEvent::SubmissionRetry { wait, .. } => {
                     sub(wait.0)
                 }
@@ -226,7 +277,7 @@ pub struct KindNames {
     pub max_attempts: u32,
     /// The side effect's amount (0 when none).
     pub amount: i64,
-    /// The idempotency-key template (`{n}` = arrival number), if any.
+    /// The idempotency-key template (`{n}` = arrival number, `{id}` = job id), if any.
     pub key: Option<String>,
 }
 

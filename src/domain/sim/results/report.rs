@@ -268,6 +268,22 @@ impl Report {
                 "\nmetrics: {} done, {} dead, {} queued, {} running; {} runs, {} failures, {} duplicate runs, {} duplicate effects, {} stopped by key, {} crashes",
                 m.done, m.dead, m.queued, m.running, c.runs, c.failures, c.duplicate_runs, c.duplicate_effects, c.prevented_by_key, c.crashes
             );
+            let leases = [
+                (c.overlapping_runs, "overlapping runs"),
+                (c.stale_results, "stale results"),
+                (c.claims_over_max, "claims past max_attempts"),
+                (c.completed_after_dead, "completed after dead"),
+                (c.lost_jobs, "lost jobs"),
+                (c.lease_renewals, "lease renewals"),
+            ];
+            let said: Vec<String> = leases
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+            if !said.is_empty() {
+                let _ = writeln!(s, "leases: {}", said.join(", "));
+            }
             if c.calls > 0 {
                 let _ = writeln!(
                     s,

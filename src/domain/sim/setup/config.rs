@@ -11,6 +11,8 @@ use crate::domain::sim::jobs::Retention;
 use crate::domain::sim::setup::error::{ConfigError, Reason};
 use serde::Serialize;
 
+pub use crate::domain::sim::setup::options::{Ack, CrashPoint, DuplicateSubmissions, ExpiryRule};
+
 pub use crate::domain::sim::setup::limits::{
     MAX_ATTEMPTS, MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS, MIN_DIST_MS,
     RATE_RANGE,
@@ -332,6 +334,22 @@ pub struct SimConfig {
     pub series_bucket: SimDuration,
     /// Which finished rows the jobs table keeps ([`Retention::All`]: every row, as in the source documents).
     pub retention: Retention,
+    /// What a lease that expires on the last attempt does (default: claimed again, as the
+    /// source documents' claim has no attempts check).
+    pub expired_on_last_attempt: ExpiryRule,
+    /// `complete` / `release` apply only while the worker's claim still holds the row (same
+    /// attempt number, still `running`); a stale result is refused (default off: the source
+    /// documents' SQL updates by id alone).
+    pub owner_check: bool,
+    /// A running worker extends its lease to `now + lease` every this many ms (1 ..= the lease
+    /// less 1 ms); a crashed or finished one stops. `None`: no heartbeats.
+    pub heartbeat_ms: Option<u64>,
+    /// When the row is acknowledged: after the handler (default) or at the claim.
+    pub ack: Ack,
+    /// Where a crash strikes: after the side effect (default) or before it.
+    pub crash_point: CrashPoint,
+    /// Every submission enqueued a second time, later, with the same request number.
+    pub duplicate_submissions: Option<DuplicateSubmissions>,
 }
 
 impl SimConfig {
@@ -357,6 +375,12 @@ impl SimConfig {
             log: true,
             series_bucket: SimDuration::from_secs(1),
             retention: Retention::All,
+            expired_on_last_attempt: ExpiryRule::Reclaim,
+            owner_check: false,
+            heartbeat_ms: None,
+            ack: Ack::After,
+            crash_point: CrashPoint::AfterEffect,
+            duplicate_submissions: None,
         }
     }
 
@@ -383,6 +407,7 @@ impl SimConfig {
         self.check_workers(&mut errs);
         self.check_downstream(&mut errs);
         self.check_intake_and_limits(&mut errs);
+        self.check_lease_options(&mut errs);
         errs
     }
 
@@ -600,6 +625,47 @@ fn check_dist(field: &str, d: &DurationDist, errs: &mut Vec<ConfigError>) {
                     p95_ms,
                     p50_ms,
                     max,
+                ));
+            }
+        }
+    }
+}
+
+impl SimConfig {
+    /// `true` when any option of this module is on (not its default): such a config takes the
+    /// general path ([`SimConfig::is_plain`]).
+    pub fn uses_lease_options(&self) -> bool {
+        self.expired_on_last_attempt != ExpiryRule::Reclaim
+            || self.owner_check
+            || self.heartbeat_ms.is_some()
+            || self.ack != Ack::After
+            || self.crash_point != CrashPoint::AfterEffect
+            || self.duplicate_submissions.is_some()
+    }
+
+    /// The heartbeat interval (1 ms ..= the lease less 1 ms, at most [`MAX_MS`]) and the duplicate
+    /// submissions' delay (0 ..= [`MAX_MS`]).
+    pub(super) fn check_lease_options(&self, errs: &mut Vec<ConfigError>) {
+        if let Some(hb) = self.heartbeat_ms {
+            // A heartbeat must come before the lease it renews runs out: the range's top is
+            // the lease less 1 ms (and at most MAX_MS).
+            let top = (self.lease.0 / 1_000).saturating_sub(1).min(MAX_MS);
+            if hb == 0 || hb > top {
+                errs.push(ConfigError::int_range(
+                    "heartbeat_ms",
+                    i64::try_from(hb).unwrap_or(i64::MAX),
+                    1,
+                    top as i64,
+                ));
+            }
+        }
+        if let Some(d) = self.duplicate_submissions {
+            if d.after_ms > MAX_MS {
+                errs.push(ConfigError::int_range(
+                    "duplicate_submissions.after_ms",
+                    i64::try_from(d.after_ms).unwrap_or(i64::MAX),
+                    0,
+                    MAX_MS as i64,
                 ));
             }
         }

@@ -27,11 +27,12 @@ mod decode;
 mod convert;
 
 use crate::domain::sim::core::backoff::{Growth, Jitter};
-use crate::domain::sim::setup::config::{ErrorClass, SimConfig};
+use crate::domain::sim::setup::config::{Ack, CrashPoint, ErrorClass, ExpiryRule, SimConfig};
 use crate::domain::sim::setup::error::ConfigError;
 use decode::{
-    claim_by_name_or_object, growth_by_name, jitter_by_name, json_type, object, objects,
-    opt_object, present, readable, tagged, FileObject, Obj, INSIDE,
+    ack_by_name, claim_by_name_or_object, crash_point_by_name, expiry_by_name, growth_by_name,
+    jitter_by_name, json_type, object, objects, opt_object, present, readable, tagged, FileObject,
+    Obj, INSIDE,
 };
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,7 @@ file_objects! {
     RateLimitFile => "an object {\"rate_per_s\": …, \"burst\": …}",
     OutageFile => "an object {\"from_ms\": …, \"until_ms\": …}",
     LimitsFile => "an object with \"max_events\" and/or \"max_time_ms\"",
+    DuplicatesFile => "an object {\"after_ms\": …}",
 }
 
 /// The file's top level. See the module docs for an example.
@@ -144,6 +146,60 @@ pub struct SimConfigFile {
         deserialize_with = "present"
     )]
     pub keep_rows: Option<i64>,
+    /// What a lease that expires on the last attempt does: `"reclaim"` (default: claimed
+    /// again, as the source documents' claim has no attempts check) or `"dead-letter"`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "expiry_by_name"
+    )]
+    pub expired_on_last_attempt: Option<ExpiryRule>,
+    /// `complete` / `release` only while the worker's claim holds the row (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub owner_check: bool,
+    /// Heartbeat interval, ms: a running worker extends its lease this often (1 ..= the lease
+    /// less 1 ms; default none).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub heartbeat_ms: Option<i64>,
+    /// `"after"` (default: acknowledged after the handler, at-least-once) or `"before"`
+    /// (at the claim, at-most-once).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "ack_by_name"
+    )]
+    pub ack: Option<Ack>,
+    /// Where a crash strikes: `"after-effect"` (default) or `"before-effect"`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crash_point_by_name"
+    )]
+    pub crash_point: Option<CrashPoint>,
+    /// Every submission enqueued a second time `after_ms` later (0 ..= MAX_MS), with the same
+    /// request number (an idempotency key's `{n}`; `{id}` is the job id).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
+    pub duplicate_submissions: Option<DuplicatesFile>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The same request submitted twice, in the file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicatesFile {
+    /// Delay of the second submission, ms (0 ..= MAX_MS).
+    pub after_ms: i64,
 }
 
 fn one() -> u64 {

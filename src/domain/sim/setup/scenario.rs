@@ -3,13 +3,17 @@
 //! | scenario | variants | source |
 //! |---|---|---|
 //! | `retry-dead-letter` | `seed`, `classified` | source document `000`, demo 1 |
-//! | `duplicate-execution` | `plain`, `idempotency-key` | source document `000`, demo 2 |
+//! | `duplicate-execution` | `plain`, `idempotency-key`, `same-order-job-key`, `same-order-order-key` | source document `000`, demo 2 (the last two: its warning about keys from the job id) |
 //! | `claim-race` | `two-statement`, `atomic` | source document `000`, demo 3 |
 //! | `pg-row-locks` | `skip-locked`, `lock-timeout`, `nowait` | source document `000`, PostgreSQL demo |
 //! | `burst-leveling` | `direct`, `queue-redelivery`, `two-tier-jitter` | source document `003` |
 //! | `jitter-contention` | `none`, `exponential`, `full`, `equal`, `decorrelated` | AWS blog |
+//! | `lease-shorter-than-handler` | `naive`, `owner-check`, `heartbeat` | source document `000` (`running → running`), issue 15 |
 //!
-//! The first variant is the default.
+//! The first variant is the default. Titles and lessons are in `locales/page/sim-presets.yml`
+//! (`sim.preset.<id>.title`, `sim.preset.<id>.lesson`, `sim.variant.<variant>`); the variants
+//! added with issue 15 also have a lesson of their own, `sim.variant-lesson.<id>.<variant>`
+//! ([`Scenario::variant_lesson`]).
 
 use crate::domain::sim::core::backoff::{BackoffPolicy, Strategy};
 use crate::domain::sim::core::time::{SimDuration, SimTime};
@@ -17,8 +21,8 @@ use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::reference::contention::{run_contention, ContentionConfig};
 use crate::domain::sim::results::report::Report;
 use crate::domain::sim::setup::config::{
-    Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
-    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, WorkerSpec,
+    Arrivals, ClaimStrategy, Downstream, DuplicateSubmissions, DurationDist, Effect, ErrorClass,
+    ExpiryRule, FailureModel, InWorkerRetry, Intake, JobKind, Pattern, SimConfig, WorkerSpec,
 };
 use crate::domain::sim::setup::error::{ConfigError, Reason};
 use std::collections::BTreeMap;
@@ -38,17 +42,20 @@ pub enum Scenario {
     BurstLeveling,
     /// The AWS study: 100 clients contending on one versioned row.
     JitterContention,
+    /// A handler that outlives its lease: naive, with the owner check, with heartbeats.
+    LeaseShorterThanHandler,
 }
 
 impl Scenario {
     /// All scenarios.
-    pub const ALL: [Scenario; 6] = [
+    pub const ALL: [Scenario; 7] = [
         Scenario::RetryDeadLetter,
         Scenario::DuplicateExecution,
         Scenario::ClaimRace,
         Scenario::PgRowLocks,
         Scenario::BurstLeveling,
         Scenario::JitterContention,
+        Scenario::LeaseShorterThanHandler,
     ];
 
     /// The stable name, e.g. `claim-race`.
@@ -60,7 +67,21 @@ impl Scenario {
             Scenario::PgRowLocks => "pg-row-locks",
             Scenario::BurstLeveling => "burst-leveling",
             Scenario::JitterContention => "jitter-contention",
+            Scenario::LeaseShorterThanHandler => "lease-shorter-than-handler",
         }
+    }
+
+    /// The locale key of a variant's own lesson (`sim.variant-lesson.<id>.<variant>`), for
+    /// the variants that have one (those added with issue 15); `None` for the others, whose
+    /// preset's lesson covers them.
+    pub fn variant_lesson(self, variant: &str) -> Option<String> {
+        let own = match self {
+            Scenario::DuplicateExecution => variant.starts_with("same-order-"),
+            Scenario::LeaseShorterThanHandler => true,
+            _ => false,
+        };
+        (own && self.variants().contains(&variant))
+            .then(|| format!("sim.variant-lesson.{}.{variant}", self.id()))
     }
 
     /// Its variants; the first is the default.
@@ -70,11 +91,17 @@ impl Scenario {
             // predates the rule that "seed" names only the RNG seed; it stays, because it is in
             // every such run's report (hence its trace hash), saved sessions and command lines.
             Scenario::RetryDeadLetter => &["seed", "classified"],
-            Scenario::DuplicateExecution => &["plain", "idempotency-key"],
+            Scenario::DuplicateExecution => &[
+                "plain",
+                "idempotency-key",
+                "same-order-job-key",
+                "same-order-order-key",
+            ],
             Scenario::ClaimRace => &["two-statement", "atomic"],
             Scenario::PgRowLocks => &["skip-locked", "lock-timeout", "nowait"],
             Scenario::BurstLeveling => &["direct", "queue-redelivery", "two-tier-jitter"],
             Scenario::JitterContention => &["none", "exponential", "full", "equal", "decorrelated"],
+            Scenario::LeaseShorterThanHandler => &["naive", "owner-check", "heartbeat"],
         }
     }
 
@@ -136,6 +163,7 @@ impl Scenario {
             Scenario::PgRowLocks => Some(pg_row_locks(v, seed)),
             Scenario::BurstLeveling => Some(burst_leveling(v, seed)),
             Scenario::JitterContention => None,
+            Scenario::LeaseShorterThanHandler => Some(lease_shorter_than_handler(v, seed)),
         })
     }
 }
@@ -223,7 +251,11 @@ fn retry_dead_letter(v: &str, seed: u64) -> SimConfig {
 /// Source document `000`, demo 2: one job adds 100 points. Worker A claims at t=1000 s (30 s lease), applies
 /// the effect and dies before `complete`; worker B starts at t=1031 s and claims it again.
 /// `idempotency-key`: the key `order-1001-points` is recorded in the same transaction.
+/// `same-order-…`: see [`same_order_twice`].
 fn duplicate_execution(v: &str, seed: u64) -> SimConfig {
+    if v.starts_with("same-order-") {
+        return same_order_twice(v, seed);
+    }
     let mut cfg = SimConfig::empty(seed);
     cfg.kinds = vec![JobKind {
         effect: Some(Effect {
@@ -245,6 +277,67 @@ fn duplicate_execution(v: &str, seed: u64) -> SimConfig {
         },
     ];
     cfg.lease = SimDuration::from_secs(30);
+    cfg
+}
+
+/// The source documents' warning about keys (`docs/DOMAIN.md` §2): the same order (request 1)
+/// is submitted twice, 2 s apart, as two rows; worker A (woken on work) runs both, each adding
+/// 100 points. `same-order-job-key`: the key is made from the job id (`points-job-{id}`),
+/// which differs per row: both apply, 200. `same-order-order-key`: from the order
+/// (`order-{n}-points`): the second is refused, 100.
+fn same_order_twice(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    let key = if v == "same-order-job-key" {
+        "points-job-{id}"
+    } else {
+        "order-{n}-points"
+    };
+    cfg.kinds = vec![JobKind {
+        duration: DurationDist::Fixed { ms: 100 },
+        effect: Some(Effect {
+            amount: 100,
+            idempotency_key: Some(key.into()),
+        }),
+        ..kind("add_points", 3)
+    }];
+    cfg.arrivals = vec![burst(0, 1)];
+    cfg.workers = vec![WorkerSpec::new("A", 0)];
+    cfg.duplicate_submissions = Some(DuplicateSubmissions { after_ms: 2_000 });
+    cfg
+}
+
+/// The source documents' `running → running` transition (a lease that runs out under a live
+/// handler), issue 15: one `resize_image` job whose handler takes 40 s and always fails,
+/// a 30 s lease, 3 workers woken on work, `max_attempts` 2, retried after 1 s.
+/// * `naive`: the source documents' SQL. B reclaims at 30 s while A still runs; A's late
+///   error re-queues the row and it is claimed a third time (3/2); every late result is stale.
+/// * `owner-check`: `complete` / `release` only while the claim holds the row, and the
+///   dead-letter rule for an expired last lease (with the owner check alone, the documents'
+///   claim would reclaim the row past `max_attempts` for ever).
+/// * `heartbeat`: the running worker extends its lease every 10 s: no overlap, 2 runs.
+fn lease_shorter_than_handler(v: &str, seed: u64) -> SimConfig {
+    let mut cfg = SimConfig::empty(seed);
+    cfg.kinds = vec![JobKind {
+        duration: DurationDist::Fixed { ms: 40_000 },
+        failure: FailureModel::Always,
+        error: "MemoryError: image too large".into(),
+        ..kind("resize_image", 2)
+    }];
+    cfg.arrivals = vec![burst(0, 1)];
+    cfg.workers = ["A", "B", "C"]
+        .into_iter()
+        .map(|n| WorkerSpec::new(n, 0))
+        .collect();
+    cfg.lease = SimDuration::from_secs(30);
+    cfg.retry = BackoffPolicy::fixed(SimDuration::from_secs(1));
+    match v {
+        "owner-check" => {
+            cfg.owner_check = true;
+            cfg.expired_on_last_attempt = ExpiryRule::DeadLetter;
+        }
+        "heartbeat" => cfg.heartbeat_ms = Some(10_000),
+        _ => {}
+    }
     cfg
 }
 

@@ -45,10 +45,10 @@ impl LogNames {
         }
     }
 
-    fn key(&self, k: u32, arrival: u32) -> String {
+    fn key(&self, k: u32, arrival: u32, job: u32) -> String {
         self.kind(k)
             .and_then(|k| k.key.as_deref())
-            .map(|t| t.replace("{n}", &arrival.to_string()))
+            .map(|t| fill_key(t, u64::from(arrival), u64::from(job)))
             .unwrap_or_default()
     }
 
@@ -66,6 +66,14 @@ impl LogNames {
             micros: false,
         }
     }
+}
+
+/// An idempotency-key template filled in: `{n}` = the request (arrival) number, `{id}` = the
+/// job id (differs for the same request submitted twice).
+pub(crate) fn fill_key(template: &str, arrival: u64, job: u64) -> String {
+    template
+        .replace("{n}", &arrival.to_string())
+        .replace("{id}", &job.to_string())
 }
 
 fn job_list(jobs: &[u32]) -> String {
@@ -154,7 +162,7 @@ impl Line<'_> {
             LogEvent::KeyRejected { arrival, balance } => (
                 "sim-log.key-rejected",
                 vec![
-                    ("key", n.key(e.kind, *arrival)),
+                    ("key", n.key(e.kind, *arrival, e.job)),
                     ("balance", balance.to_string()),
                 ],
             ),
@@ -197,6 +205,25 @@ impl Line<'_> {
                 "sim-log.submission-gave-up",
                 vec![("n", n.to_string()), ("result", call(*result))],
             ),
+            LogEvent::Overlap => ("sim-log.overlap", vec![]),
+            LogEvent::ClaimOverMax => ("sim-log.claim-over-max", vec![]),
+            LogEvent::StaleResult { op, refused } => (
+                if *refused {
+                    "sim-log.stale-refused"
+                } else {
+                    "sim-log.stale-applied"
+                },
+                vec![("op", op.text().to_owned())],
+            ),
+            LogEvent::CompletedAfterDead => ("sim-log.completed-after-dead", vec![]),
+            LogEvent::LeaseExpiredDead => ("sim-log.lease-expired-dead", vec![]),
+            LogEvent::AckedEarly => ("sim-log.acked-early", vec![]),
+            LogEvent::Lost => ("sim-log.lost", vec![]),
+            LogEvent::LeaseRenewed { until } => (
+                "sim-log.lease-renewed",
+                vec![("until", self.secs(until.0).to_string())],
+            ),
+            LogEvent::EnqueuedAgain => ("sim-log.enqueued-again", vec![]),
         }
     }
 }
@@ -253,7 +280,7 @@ impl fmt::Display for Line<'_> {
             LogEvent::KeyRejected { arrival, balance } => write!(
                 f,
                 "idempotency key {} already recorded (unique constraint) → ROLLBACK, balance stays {balance}",
-                n.key(e.kind, *arrival)
+                n.key(e.kind, *arrival, e.job)
             ),
             LogEvent::Crash => f.write_str("worker dies before complete()"),
             LogEvent::RowLockWait { job } => {
@@ -289,6 +316,38 @@ impl fmt::Display for Line<'_> {
                 "submission {n}: {} → failed back to the user",
                 result.text()
             ),
+            LogEvent::Overlap => {
+                f.write_str("another run of this job is still going (overlapping runs)")
+            }
+            LogEvent::ClaimOverMax => {
+                f.write_str("attempt past max_attempts (the claim has no attempts check)")
+            }
+            LogEvent::StaleResult { op, refused } => write!(
+                f,
+                "stale {}: this worker no longer holds the job → {}",
+                op.text(),
+                if *refused {
+                    "refused (owner check), the row stays as it is"
+                } else {
+                    "applied (no owner check)"
+                }
+            ),
+            LogEvent::CompletedAfterDead => f.write_str("a dead job turned done by a late complete()"),
+            LogEvent::LeaseExpiredDead => {
+                f.write_str("lease expired on the last attempt → dead (dead-letter rule)")
+            }
+            LogEvent::AckedEarly => {
+                f.write_str("acknowledged at the claim, before the work (at-most-once)")
+            }
+            LogEvent::Lost => {
+                f.write_str("the job was acknowledged before the work and is lost (never done)")
+            }
+            LogEvent::LeaseRenewed { until } => {
+                write!(f, "heartbeat: lease extended until {}", self.secs(until.0))
+            }
+            LogEvent::EnqueuedAgain => {
+                f.write_str("enqueued again (the same request submitted twice)")
+            }
         }
     }
 }

@@ -26,7 +26,8 @@ fn call_word(r: CallResult) -> u64 {
 impl LogEntry {
     /// The entry as integers: `[time µs, job, kind, attempt, worker, tag, payload…]`, where
     /// the tag numbers the [`LogEvent`] variants in declaration order (0 = `Enqueued` …
-    /// 21 = `SubmissionGaveUp`) and the payload is its fields in order (signed balances as
+    /// 21 = `SubmissionGaveUp`, then 22 = `Overlap` … 30 = `EnqueuedAgain`; numbers are never
+    /// reused) and the payload is its fields in order (signed balances as
     /// their two's-complement bits; `SkipLocked`: the job ids).
     pub fn to_words(&self) -> Vec<u64> {
         use LogEvent as E;
@@ -55,6 +56,15 @@ impl LogEntry {
                 (20, vec![u64::from(*n), call_word(*result), wait.0])
             }
             E::SubmissionGaveUp { n, result } => (21, vec![u64::from(*n), call_word(*result)]),
+            E::Overlap => (22, vec![]),
+            E::ClaimOverMax => (23, vec![]),
+            E::StaleResult { op, refused } => (24, vec![*op as u64, u64::from(*refused)]),
+            E::CompletedAfterDead => (25, vec![]),
+            E::LeaseExpiredDead => (26, vec![]),
+            E::AckedEarly => (27, vec![]),
+            E::Lost => (28, vec![]),
+            E::LeaseRenewed { until } => (29, vec![until.0]),
+            E::EnqueuedAgain => (30, vec![]),
         };
         let mut w = vec![
             self.time.0,
@@ -140,6 +150,28 @@ impl LogEntry {
                 n: p(0)?,
                 result: call_of(at(7)?)?,
             },
+            22 => E::Overlap,
+            23 => E::ClaimOverMax,
+            24 => E::StaleResult {
+                op: match at(6)? {
+                    0 => Finish::Complete,
+                    1 => Finish::Release,
+                    _ => return None,
+                },
+                refused: match at(7)? {
+                    0 => false,
+                    1 => true,
+                    _ => return None,
+                },
+            },
+            25 => E::CompletedAfterDead,
+            26 => E::LeaseExpiredDead,
+            27 => E::AckedEarly,
+            28 => E::Lost,
+            29 => E::LeaseRenewed {
+                until: SimTime(at(6)?),
+            },
+            30 => E::EnqueuedAgain,
             _ => return None,
         };
         Some(LogEntry {

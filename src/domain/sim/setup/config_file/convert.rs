@@ -10,8 +10,8 @@ use crate::domain::sim::core::backoff::{BackoffPolicy, Growth, Jitter};
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::jobs::Retention;
 use crate::domain::sim::setup::config::{
-    Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
-    InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
+    Arrivals, ClaimStrategy, Downstream, DuplicateSubmissions, DurationDist, Effect, ErrorClass,
+    FailureModel, InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
 };
 use crate::domain::sim::setup::error::ConfigError;
 use crate::domain::sim::setup::limits::{
@@ -313,6 +313,30 @@ impl SimConfigFile {
         }
         if let Some(n) = self.keep_rows {
             cfg.retention = Retention::FirstRows(c.int("keep_rows", n, 0, MAX_JOBS));
+        }
+        self.lease_options(c, cfg);
+    }
+
+    /// The lease and delivery options (`heartbeat_ms`'s bound by the lease is checked by
+    /// [`SimConfig::validate`]).
+    fn lease_options(&self, c: &mut Check, cfg: &mut SimConfig) {
+        if let Some(r) = self.expired_on_last_attempt {
+            cfg.expired_on_last_attempt = r;
+        }
+        cfg.owner_check = self.owner_check;
+        if let Some(hb) = self.heartbeat_ms {
+            cfg.heartbeat_ms = Some(c.int("heartbeat_ms", hb, 1, MAX_MS));
+        }
+        if let Some(a) = self.ack {
+            cfg.ack = a;
+        }
+        if let Some(p) = self.crash_point {
+            cfg.crash_point = p;
+        }
+        if let Some(d) = &self.duplicate_submissions {
+            cfg.duplicate_submissions = Some(DuplicateSubmissions {
+                after_ms: c.ms("duplicate_submissions.after_ms", d.after_ms),
+            });
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::{ClaimFile, SimConfigFile, CLAIM_EXPECTED};
 use crate::domain::sim::core::backoff::{Growth, Jitter};
+use crate::domain::sim::setup::config::{Ack, CrashPoint, ExpiryRule};
 use crate::domain::sim::setup::error::Num;
 use crate::domain::sim::setup::limits::{
     MAX_ATTEMPTS, MAX_BURST, MAX_EFFECT_AMOUNT, MAX_EVENTS, MAX_JOBS, MAX_MS, MAX_WORKERS,
@@ -214,6 +215,22 @@ pub(super) fn jitter_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<J
     by_name(d, "\"none\", \"full\", \"equal\" or \"decorrelated\"")
 }
 
+pub(super) fn expiry_by_name<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<ExpiryRule>, D::Error> {
+    by_name(d, "\"reclaim\" or \"dead-letter\"")
+}
+
+pub(super) fn ack_by_name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Ack>, D::Error> {
+    by_name(d, "\"after\" or \"before\"")
+}
+
+pub(super) fn crash_point_by_name<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<CrashPoint>, D::Error> {
+    by_name(d, "\"after-effect\" or \"before-effect\"")
+}
+
 /// `deserialize_with` for a list of structs: a list of objects.
 pub(super) fn objects<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
@@ -271,7 +288,9 @@ pub(super) fn number_range(field: &str) -> Option<(bool, f64, f64)> {
         "arrivals.pattern.rate_per_s" | "downstream.rate_limit.rate_per_s" => rate,
         "workers.count" | "downstream.capacity" => (true, 0.0, MAX_WORKERS as f64),
         "downstream.rate_limit.burst" => (true, 1.0, MAX_BURST as f64),
-        "lease_ms" | "limits.max_time_ms" | "series_bucket_ms" => (true, 1.0, MAX_MS as f64),
+        "lease_ms" | "limits.max_time_ms" | "series_bucket_ms" | "heartbeat_ms" => {
+            (true, 1.0, MAX_MS as f64)
+        }
         "limits.max_events" => (true, 1.0, MAX_EVENTS as f64),
         "arrivals.pattern.at_ms"
         | "workers.poll_ms"
@@ -284,7 +303,8 @@ pub(super) fn number_range(field: &str) -> Option<(bool, f64, f64)> {
         | "in_worker_retry.backoff.cap_ms"
         | "downstream.refusal_ms"
         | "downstream.outage.from_ms"
-        | "downstream.outage.until_ms" => ms,
+        | "downstream.outage.until_ms"
+        | "duplicate_submissions.after_ms" => ms,
         _ => return None,
     })
 }

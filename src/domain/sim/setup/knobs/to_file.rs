@@ -106,6 +106,12 @@ impl CustomRun {
             log: self.jobs <= LOG_JOBS,
             series_bucket_ms: None,
             keep_rows: None,
+            expired_on_last_attempt: None,
+            owner_check: false,
+            heartbeat_ms: None,
+            ack: None,
+            crash_point: None,
+            duplicate_submissions: None,
         }
     }
 }
