@@ -209,11 +209,12 @@ impl fmt::Display for Op {
             Outcome::Queued(t) => format!("error -> queued until {}", ms(t)),
             Outcome::Dead => "error -> dead".to_owned(),
         };
+        // Workers named as the engine names them by default: A, B, …
+        let worker = char::from(b'A' + (self.worker % 26) as u8);
         write!(
             f,
-            "{} worker {} job#{} attempt {}: {what}",
+            "{} worker {worker} job#{} attempt {}: {what}",
             ms(self.time),
-            self.worker,
             self.job,
             self.attempt
         )
