@@ -64,6 +64,8 @@ mod sim_retention;
 mod sim_run;
 mod sim_run_path;
 mod sim_saved_choices;
+mod sim_sqlite_diff;
+mod sim_sqlite_driver;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
