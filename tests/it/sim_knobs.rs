@@ -6,7 +6,7 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sim::results::compare::{default_alternative, diff, KeyNumbers};
 use modality_advisor::domain::sim::runner::{handle, run, RunMessage, RunRequest};
 use modality_advisor::domain::sim::setup::knobs::{
-    ArrivalMode, Change, CustomRun, DurationMode, Knob, KnobError,
+    Ack, ArrivalMode, Change, CrashPoint, CustomRun, DurationMode, Knob, KnobError,
 };
 use modality_advisor::domain::sim::{Growth, Jitter, Scenario};
 use std::process::Command;
@@ -197,6 +197,22 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
         rate_limit_per_s: 3,
         outage_from_ms: 1_000,
         outage_for_ms: 2_000,
+        ..CustomRun::default()
+    });
+    // The lease knobs: a handler longer than the lease with the owner check and heartbeats;
+    // acknowledging before the work with crashes before the side effect.
+    configs.push(CustomRun {
+        duration: DurationMode::Fixed,
+        duration_ms: 1_500,
+        lease_ms: 1_000,
+        owner_check: true,
+        heartbeat_ms: 400,
+        ..CustomRun::default()
+    });
+    configs.push(CustomRun {
+        crash_percent: 40,
+        crash_point: CrashPoint::BeforeEffect,
+        ack: Ack::Before,
         ..CustomRun::default()
     });
     for (i, c) in configs.iter().enumerate() {
@@ -424,4 +440,49 @@ fn change_labels_say_what_changes() {
         c.change_label(Change::DoubleWorkers, Lang::En),
         "Workers: 2 → 4"
     );
+}
+
+#[test]
+fn the_lease_knobs_reach_the_run_and_a_heartbeat_must_beat_the_lease() {
+    // A handler of 1.5 s under a 1 s lease: without heartbeats a second worker takes the job
+    // while the first still runs; beating every 400 ms keeps the lease, so it runs once.
+    let base = CustomRun {
+        jobs: 1,
+        workers: 2,
+        duration: DurationMode::Fixed,
+        duration_ms: 1_500,
+        lease_ms: 1_000,
+        failure_percent: 0,
+        idempotency_key: false,
+        ..CustomRun::default()
+    };
+    let runs = |c: &CustomRun| {
+        let view = run(&custom_req(c, 3), 1_000, |_| {}).expect("runs");
+        (view.key.runs, view.key.duplicates)
+    };
+    assert_eq!(runs(&base), (2, 1), "the lease runs out under the handler");
+    let beating = CustomRun {
+        heartbeat_ms: 400,
+        ..base.clone()
+    };
+    assert!(beating.validate().is_empty(), "{:?}", beating.validate());
+    assert_eq!(runs(&beating), (1, 0), "heartbeats keep the lease");
+    // A heartbeat as long as the lease cannot keep it: refused, naming the range.
+    let late = CustomRun {
+        heartbeat_ms: 1_000,
+        ..base.clone()
+    };
+    let errs = late.validate();
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].knob(), Knob::HeartbeatMs);
+    let en = errs[0].message(Lang::En);
+    assert!(en.contains("Heartbeat") && en.contains("999 ms"), "{en}");
+    assert!(errs[0].message(Lang::Ja).contains("ハートビート"));
+    // Settings saved before these knobs existed still load, with them off.
+    let mut old = serde_json::to_value(&base).expect("serialises");
+    for k in ["owner_check", "heartbeat_ms", "ack", "crash_point"] {
+        old.as_object_mut().expect("an object").remove(k);
+    }
+    let back: CustomRun = serde_json::from_value(old).expect("old settings load");
+    assert_eq!(back, base);
 }

@@ -11,7 +11,8 @@ use crate::domain::lang::Lang;
 use crate::domain::sim::core::backoff::{Growth, Jitter};
 use crate::domain::sim::setup::config::ErrorClass;
 use crate::domain::sim::setup::knobs::{
-    with_unit, ArrivalMode, CustomRun, DurationMode, FailureMode, Group, Knob, KnobError, Unit,
+    with_unit, Ack, ArrivalMode, CrashPoint, CustomRun, DurationMode, FailureMode, Group, Knob,
+    KnobError, Unit,
 };
 use crate::ui::sheet::form::{choice_field, ChoiceProps, DurationField, NumberField};
 use rust_i18n::t;
@@ -54,6 +55,9 @@ fn choice_of(c: &CustomRun, knob: Knob) -> String {
         Knob::Failure => serde_id(c.failure),
         Knob::ErrorClass => serde_id(c.error_class),
         Knob::Downstream => onoff(c.downstream),
+        Knob::OwnerCheck => onoff(c.owner_check),
+        Knob::Ack => serde_id(c.ack),
+        Knob::CrashPoint => serde_id(c.crash_point),
         _ => String::new(),
     }
 }
@@ -70,6 +74,8 @@ fn options_of(knob: Knob) -> (&'static [&'static str], &'static str) {
         ),
         Knob::Failure => (&["probability", "first-runs"], "knobs.failure."),
         Knob::ErrorClass => (&["retryable", "permanent"], "knobs.error-class."),
+        Knob::Ack => (&["after", "before"], "knobs.ack."),
+        Knob::CrashPoint => (&["after-effect", "before-effect"], "knobs.crash-point."),
         _ => (&["on", "off"], "knobs."),
     }
 }
@@ -92,6 +98,9 @@ fn set_choice(c: &CustomRun, knob: Knob, id: &str) -> CustomRun {
         Knob::Failure => c.failure = parse::<FailureMode>(id).unwrap_or(c.failure),
         Knob::ErrorClass => c.error_class = parse::<ErrorClass>(id).unwrap_or(c.error_class),
         Knob::Downstream => c.downstream = on,
+        Knob::OwnerCheck => c.owner_check = on,
+        Knob::Ack => c.ack = parse::<Ack>(id).unwrap_or(c.ack),
+        Knob::CrashPoint => c.crash_point = parse::<CrashPoint>(id).unwrap_or(c.crash_point),
         _ => {}
     }
     c
@@ -158,6 +167,7 @@ pub fn SimKnobs(props: &SimKnobsProps) -> Html {
             { knob_group(props, &findings, Group::Load, "load", lang) }
             { knob_group(props, &findings, Group::Failures, "failures", lang) }
             { knob_group(props, &findings, Group::Downstream, "downstream", lang) }
+            { knob_group(props, &findings, Group::Leases, "leases", lang) }
             <div class="actions knob-actions">
                 <button type="button" class="secondary" id="knobs-reset" onclick={reset}>{ t!("knobs.ui.reset", locale = l) }</button>
                 <button type="button" class="secondary" id="knobs-download" onclick={download} disabled={blocked}

@@ -23,6 +23,7 @@ use crate::domain::sim::core::backoff::{Growth, Jitter};
 use crate::domain::sim::setup::config::ErrorClass;
 #[cfg(doc)]
 use crate::domain::sim::setup::config_file::SimConfigFile;
+pub use crate::domain::sim::setup::options::{Ack, CrashPoint};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -104,6 +105,10 @@ pub enum Knob {
     RateLimit,
     OutageFrom,
     OutageFor,
+    OwnerCheck,
+    HeartbeatMs,
+    Ack,
+    CrashPoint,
 }
 
 /// The unit of a knob's number.
@@ -126,11 +131,13 @@ pub enum Group {
     Failures,
     /// The external system the handler calls.
     Downstream,
+    /// What the worker does about its lease and when it acknowledges (issue 15's fixes).
+    Leases,
 }
 
 impl Knob {
     /// The knobs in screen order.
-    pub const ALL: [Knob; 27] = [
+    pub const ALL: [Knob; 31] = [
         Knob::MaxAttempts,
         Knob::Growth,
         Knob::BaseWait,
@@ -158,6 +165,10 @@ impl Knob {
         Knob::RateLimit,
         Knob::OutageFrom,
         Knob::OutageFor,
+        Knob::OwnerCheck,
+        Knob::HeartbeatMs,
+        Knob::Ack,
+        Knob::CrashPoint,
     ];
 
     /// The stable id, e.g. `max-attempts` (DOM ids, locale keys, findings).
@@ -177,7 +188,10 @@ impl Knob {
             Workers | Arrivals | Jobs | BurstAt | Rate | Duration | DurationMs | DurationHiMs => {
                 Group::Load
             }
-            Failure | FailurePercent | FailFirst | ErrorClass | CrashPercent => Group::Failures,
+            Failure | FailurePercent | FailFirst | ErrorClass | CrashPercent | CrashPoint => {
+                Group::Failures
+            }
+            OwnerCheck | HeartbeatMs | Ack => Group::Leases,
             Downstream | Capacity | CallMs | RateLimit | OutageFrom | OutageFor => {
                 Group::Downstream
             }
@@ -214,8 +228,10 @@ impl Knob {
             CallMs => (Unit::Ms, 0, lim::CALL_MS.1),
             RateLimit => (Unit::Count("per-s"), 0, 100_000),
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
+            // 0: no heartbeat; otherwise below the lease (checked in `validate`).
+            HeartbeatMs => (Unit::Ms, 0, l.1.saturating_sub(1)),
             Growth | Jitter | IdempotencyKey | ClassifyErrors | Arrivals | Duration | Failure
-            | ErrorClass | Downstream => return None,
+            | ErrorClass | Downstream | OwnerCheck | Ack | CrashPoint => return None,
         })
     }
 
@@ -387,6 +403,22 @@ pub struct CustomRun {
     pub outage_from_ms: u64,
     /// Outage length, ms (0: no outage).
     pub outage_for_ms: u64,
+    /// `complete` / `release` only while the worker still holds the lease (a stale result
+    /// is refused). Absent in settings saved before it existed: off.
+    #[serde(default)]
+    pub owner_check: bool,
+    /// A running worker extends its lease every this many ms (0: no heartbeat; else below
+    /// `lease_ms`). Absent in older saved settings: 0.
+    #[serde(default)]
+    pub heartbeat_ms: u64,
+    /// When the worker acknowledges the job: after the handler (at-least-once) or at the
+    /// claim (at-most-once). Absent in older saved settings: after.
+    #[serde(default)]
+    pub ack: Ack,
+    /// Where a crash strikes: after the side effect (before acknowledging) or before it.
+    /// Absent in older saved settings: after the side effect.
+    #[serde(default)]
+    pub crash_point: CrashPoint,
 }
 
 impl Default for CustomRun {
@@ -425,6 +457,10 @@ impl Default for CustomRun {
             rate_limit_per_s: 0,
             outage_from_ms: 0,
             outage_for_ms: 0,
+            owner_check: false,
+            heartbeat_ms: 0,
+            ack: Ack::After,
+            crash_point: CrashPoint::AfterEffect,
         }
     }
 }
@@ -441,15 +477,21 @@ pub enum Change {
     ClassifyErrors,
     /// Twice the workers.
     DoubleWorkers,
+    /// Owner check switched.
+    OwnerCheck,
+    /// Acknowledge after the work ↔ before it.
+    Ack,
 }
 
 impl Change {
     /// All changes, in menu order.
-    pub const ALL: [Change; 4] = [
+    pub const ALL: [Change; 6] = [
         Change::IdempotencyKey,
         Change::Jitter,
         Change::ClassifyErrors,
         Change::DoubleWorkers,
+        Change::OwnerCheck,
+        Change::Ack,
     ];
 
     /// The stable id, e.g. `idempotency-key`.
@@ -514,6 +556,7 @@ impl CustomRun {
             RateLimit => self.rate_limit_per_s,
             OutageFrom => self.outage_from_ms,
             OutageFor => self.outage_for_ms,
+            HeartbeatMs => self.heartbeat_ms,
             _ => return None,
         })
     }
@@ -543,6 +586,7 @@ impl CustomRun {
             RateLimit => c.rate_limit_per_s = v,
             OutageFrom => c.outage_from_ms = v,
             OutageFor => c.outage_for_ms = v,
+            HeartbeatMs => c.heartbeat_ms = v,
             _ => {}
         }
         c
@@ -563,6 +607,7 @@ impl CustomRun {
             FailurePercent => !self.downstream && self.failure == FailureMode::Probability,
             FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
             Capacity | CallMs | RateLimit | OutageFrom | OutageFor => self.downstream,
+            CrashPoint => self.crash_percent > 0,
             _ => true,
         }
     }
@@ -575,7 +620,11 @@ impl CustomRun {
             let (Some(v), Some((_, min, max))) = (self.get(knob), knob.range()) else {
                 continue;
             };
-            let mut min = min;
+            let (mut min, mut max) = (min, max);
+            if knob == Knob::HeartbeatMs && v > 0 {
+                // A heartbeat must come before the lease it extends runs out.
+                max = max.min(self.lease_ms.saturating_sub(1));
+            }
             if knob == Knob::DurationMs
                 && matches!(
                     self.duration,
@@ -629,6 +678,13 @@ impl CustomRun {
             }
             Change::ClassifyErrors => c.classify_errors = !c.classify_errors,
             Change::DoubleWorkers => c.workers = c.workers.saturating_mul(2).min(1_000),
+            Change::OwnerCheck => c.owner_check = !c.owner_check,
+            Change::Ack => {
+                c.ack = match c.ack {
+                    Ack::After => Ack::Before,
+                    Ack::Before => Ack::After,
+                }
+            }
         }
         c
     }
@@ -659,6 +715,18 @@ impl CustomRun {
                 self.workers.to_string(),
                 b.workers.to_string(),
             ),
+            Change::OwnerCheck => (
+                Knob::OwnerCheck,
+                onoff(self.owner_check),
+                onoff(b.owner_check),
+            ),
+            Change::Ack => {
+                let name = |a: Ack| {
+                    let id = if a == Ack::Before { "before" } else { "after" };
+                    t!(format!("knobs.ack.{id}"), locale = l).into_owned()
+                };
+                (Knob::Ack, name(self.ack), name(b.ack))
+            }
         };
         format!(
             "{}{}{from} → {to}",

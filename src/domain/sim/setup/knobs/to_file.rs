@@ -107,10 +107,11 @@ impl CustomRun {
             series_bucket_ms: None,
             keep_rows: None,
             expired_on_last_attempt: None,
-            owner_check: false,
-            heartbeat_ms: None,
-            ack: None,
-            crash_point: None,
+            owner_check: self.owner_check,
+            heartbeat_ms: (self.heartbeat_ms > 0).then_some(ms(self.heartbeat_ms)),
+            ack: (self.ack != Ack::After).then_some(self.ack),
+            crash_point: (self.crash_percent > 0 && self.crash_point != CrashPoint::AfterEffect)
+                .then_some(self.crash_point),
             duplicate_submissions: None,
         }
     }
