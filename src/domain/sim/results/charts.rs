@@ -50,6 +50,24 @@ impl CallSeries {
         }
     }
 
+    /// What the calls chart draws (and the CLI's JSON prints as `metrics.calls_per_s`): the
+    /// bar width in seconds and, per bar from `t = 0`, the answers per second `[ok, busy,
+    /// failed]` (three lists of equal length). Adjacent buckets are merged so that there are
+    /// at most [`MAX_CALL_BARS`] bars (the width is then a multiple of `bucket_s`; a last,
+    /// partly filled bar is divided by the whole width). Each rate times the width, summed
+    /// over the bars, gives back [`CallSeries::totals`].
+    pub fn rates(&self) -> (f64, [Vec<f64>; 3]) {
+        let b = &self.buckets;
+        let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
+        let width = self.bucket_s * k as f64;
+        let rate = |c: usize| -> Vec<f64> {
+            b.chunks(k)
+                .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
+                .collect()
+        };
+        (width, [rate(0), rate(1), rate(2)])
+    }
+
     /// Totals `[ok, busy, failed]` over the run.
     pub fn totals(&self) -> [u64; 3] {
         self.buckets.iter().fold([0; 3], |a, b| {
@@ -235,18 +253,10 @@ impl ChartScale {
     }
 }
 
-/// The calls chart's bar width (s) and rates `[ok, busy, failed]` per bar (calls/s), the
-/// buckets merged down to at most [`MAX_CALL_BARS`].
+/// The calls chart's bar width (s) and rates `[ok, busy, failed]` per bar (calls/s): see
+/// [`CallSeries::rates`].
 fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
-    let b = &data.calls.buckets;
-    let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
-    let width = data.calls.bucket_s * k as f64;
-    let rate = |c: usize| -> Vec<f64> {
-        b.chunks(k)
-            .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
-            .collect()
-    };
-    (width, [rate(0), rate(1), rate(2)])
+    data.calls.rates()
 }
 
 /// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)` groups

@@ -209,6 +209,18 @@ impl Finished {
         }
     }
 
+    /// The downstream answers per time bucket (the page's calls chart), for the CLI's JSON;
+    /// `None` for the jitter study, which has no queue run. Native builds only (the page
+    /// takes the series from [`Finished::into_view`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn call_series(&self) -> Option<crate::domain::sim::results::charts::CallSeries> {
+        use crate::domain::sim::results::charts::CallSeries;
+        match &self.outcome {
+            Outcome::Queue { sim, .. } | Outcome::Load { sim, .. } => Some(CallSeries::of_sim(sim)),
+            Outcome::Study(_) => None,
+        }
+    }
+
     /// What the page shows of the run, named `run_id` (what its [`LogRequest`](super::LogRequest)s
     /// name), and the whole event log, which stays in the worker.
     pub fn into_view(self, run_id: u64) -> (RunView, EventLog) {
