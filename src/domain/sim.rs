@@ -38,7 +38,7 @@ pub use self::core::rng::SimRng;
 pub use self::core::time::{SimDuration, SimTime};
 pub use engine::{CallResult, Counters, Simulation, StopReason};
 pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
-pub use reference::contention::{run_contention, ContentionConfig, ContentionResult};
+pub use reference::contention::{run_contention, ContentionConfig, ContentionResult, STUDY_RUNS};
 pub use results::log::{EventLog, LogEntry, LogEvent, LogNames};
 pub use results::report::{CallRates, JobRow, Metrics, Percentiles, Report};
 pub use setup::config::{
