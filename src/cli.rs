@@ -23,7 +23,6 @@ use crate::domain::export;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sim::runner::LOAD_SCENARIO;
-use crate::domain::sim::CallRates;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -450,8 +449,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     })?;
     // The run's fingerprint: the browser's simulator shows the same for the same run.
     let (report, hash) = finished.report();
-    let rates = finished.call_series().and_then(|c| CallRates::of(&c));
-    Ok(render_report(report, &hash, rates, args))
+    Ok(render_report(report, &hash, finished.call_rates(), args))
 }
 
 /// What `simulate`'s flags ask to run, and the config file's name (its errors are prefixed
@@ -532,7 +530,7 @@ fn run_spec(
 fn render_report(
     mut report: crate::domain::sim::Report,
     hash: &str,
-    rates: Option<CallRates>,
+    rates: Option<crate::domain::sim::CallRates>,
     args: &SimulateArgs,
 ) -> String {
     let total = report.events.len() as u64;
@@ -552,9 +550,7 @@ fn render_report(
                 }
                 obj.insert("trace_hash".into(), serde_json::Value::String(hash));
             }
-            if let Some(r) = rates {
-                r.insert_into(&mut value);
-            }
+            crate::domain::sim::CallRates::add_to_json(rates, &mut value);
             let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
             s.push('\n');
             s

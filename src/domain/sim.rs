@@ -39,8 +39,10 @@ pub use self::core::time::{SimDuration, SimTime};
 pub use engine::{CallResult, Counters, Simulation, StopReason};
 pub use jobs::{ErrorId, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition};
 pub use reference::contention::{run_contention, ContentionConfig, ContentionResult, STUDY_RUNS};
+#[cfg(not(target_arch = "wasm32"))]
+pub use results::charts::CallRates;
 pub use results::log::{EventLog, LogEntry, LogEvent, LogNames};
-pub use results::report::{CallRates, JobRow, Metrics, Percentiles, Report};
+pub use results::report::{JobRow, Metrics, Percentiles, Report};
 pub use setup::config::{
     Arrivals, ClaimStrategy, Downstream, DurationDist, Effect, ErrorClass, FailureModel,
     InWorkerRetry, Intake, JobKind, Limits, Pattern, SimConfig, TokenBucket, WorkerSpec,

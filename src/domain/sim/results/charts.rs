@@ -80,6 +80,56 @@ impl CallSeries {
     }
 }
 
+/// Downstream answers per second over the run, as the page's calls chart draws them
+/// ([`CallSeries::rates`]): the CLI's JSON prints it as `metrics.calls_per_s`. Not part of
+/// the [`Report`](crate::domain::sim::Report), so the trace hash is the same with and
+/// without it. Native builds only (the page draws from [`CallSeries`]).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CallRates {
+    /// Width of one bucket, seconds (the engine's bucket, or a multiple of it past
+    /// [`MAX_CALL_BARS`] buckets).
+    pub bucket_s: f64,
+    /// Per bucket from `t = 0`: answers `ok` per second.
+    pub ok: Vec<f64>,
+    /// Per bucket: `busy` answers per second (the downstream at capacity).
+    pub busy: Vec<f64>,
+    /// Per bucket: other refusals per second (rate limited + unavailable).
+    pub failed: Vec<f64>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl CallRates {
+    /// The rates of `series`; `None` when the run made no downstream calls. An answer counts
+    /// in the bucket of the instant it reaches its caller, so `rate × bucket_s` summed over
+    /// the buckets gives `calls_ok`, `calls_busy` and `calls_rate_limited +
+    /// calls_unavailable`.
+    pub fn of(series: &CallSeries) -> Option<CallRates> {
+        if series.totals() == [0; 3] {
+            return None;
+        }
+        let (bucket_s, [ok, busy, failed]) = series.rates();
+        Some(CallRates {
+            bucket_s,
+            ok,
+            busy,
+            failed,
+        })
+    }
+
+    /// Adds `rates` to a report's JSON as `metrics.calls_per_s` (nothing when `rates` is
+    /// `None` or the report has no `metrics` object).
+    pub fn add_to_json(rates: Option<CallRates>, report: &mut serde_json::Value) {
+        let metrics = report.get_mut("metrics").and_then(|m| m.as_object_mut());
+        if let (Some(m), Some(r)) = (metrics, rates) {
+            m.insert(
+                "calls_per_s".into(),
+                serde_json::to_value(r).unwrap_or_default(),
+            );
+        }
+    }
+}
+
 /// Everything the four charts need.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChartData {

@@ -209,14 +209,17 @@ impl Finished {
         }
     }
 
-    /// The downstream answers per time bucket (the page's calls chart), for the CLI's JSON;
-    /// `None` for the jitter study, which has no queue run. Native builds only (the page
-    /// takes the series from [`Finished::into_view`]).
+    /// The downstream answers per second (what the page's calls chart draws), for the CLI's
+    /// JSON; `None` when the run made no downstream calls, and for the jitter study, which
+    /// has no queue run. Native builds only (the page takes the series from
+    /// [`Finished::into_view`]).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn call_series(&self) -> Option<crate::domain::sim::results::charts::CallSeries> {
-        use crate::domain::sim::results::charts::CallSeries;
+    pub fn call_rates(&self) -> Option<crate::domain::sim::results::charts::CallRates> {
+        use crate::domain::sim::results::charts::{CallRates, CallSeries};
         match &self.outcome {
-            Outcome::Queue { sim, .. } | Outcome::Load { sim, .. } => Some(CallSeries::of_sim(sim)),
+            Outcome::Queue { sim, .. } | Outcome::Load { sim, .. } => {
+                CallRates::of(&CallSeries::of_sim(sim))
+            }
             Outcome::Study(_) => None,
         }
     }
