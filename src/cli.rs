@@ -456,7 +456,7 @@ fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
     })?;
     // The run's fingerprint: the browser's simulator shows the same for the same run.
     let (report, hash) = finished.report();
-    Ok(render_report(report, &hash, args))
+    Ok(render_report(report, &hash, finished.call_rates(), args))
 }
 
 /// What `simulate`'s flags ask to run, and the config file's name (its errors are prefixed
@@ -538,6 +538,7 @@ fn run_spec(
 fn render_report(
     mut report: crate::domain::sim::Report,
     hash: &str,
+    rates: Option<crate::domain::sim::CallRates>,
     args: &SimulateArgs,
 ) -> String {
     let total = report.events.len() as u64;
@@ -557,6 +558,7 @@ fn render_report(
                 }
                 obj.insert("trace_hash".into(), serde_json::Value::String(hash));
             }
+            crate::domain::sim::CallRates::add_to_json(rates, &mut value);
             let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
             s.push('\n');
             s

@@ -40,7 +40,9 @@ pub use engine::{CallResult, Counters, Simulation, StopReason};
 pub use jobs::{
     ErrorId, ExpiryRule, Job, JobId, JobsTable, KindId, Released, Retention, Status, Transition,
 };
-pub use reference::contention::{run_contention, ContentionConfig, ContentionResult};
+pub use reference::contention::{run_contention, ContentionConfig, ContentionResult, STUDY_RUNS};
+#[cfg(not(target_arch = "wasm32"))]
+pub use results::charts::CallRates;
 pub use results::log::{EventLog, LogEntry, LogEvent, LogNames};
 pub use results::report::{JobRow, Metrics, Percentiles, Report};
 pub use setup::config::{

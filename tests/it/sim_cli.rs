@@ -1034,3 +1034,103 @@ fn the_printed_event_log_is_capped() {
         );
     }
 }
+
+/// `metrics.calls_per_s` of a `simulate --format json` run: `bucket_s` and the three rate
+/// lists, each rate times the bucket width summed back to a count.
+fn calls_per_s_totals(v: &serde_json::Value) -> Option<[f64; 3]> {
+    let c = v["metrics"].get("calls_per_s")?;
+    let width = c["bucket_s"].as_f64().filter(|w| *w > 0.0)?;
+    let list = |k: &str| -> Vec<f64> {
+        c[k].as_array()
+            .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect())
+            .unwrap_or_default()
+    };
+    let (ok, busy, failed) = (list("ok"), list("busy"), list("failed"));
+    assert!(!ok.is_empty(), "{c}");
+    assert_eq!((ok.len(), busy.len()), (failed.len(), failed.len()), "{c}");
+    assert!(
+        ok.iter().chain(&busy).chain(&failed).all(|r| *r >= 0.0),
+        "{c}"
+    );
+    let count = |rates: &[f64]| rates.iter().map(|r| r * width).sum::<f64>();
+    Some([count(&ok), count(&busy), count(&failed)])
+}
+
+#[test]
+fn json_has_the_calls_per_second_series_summing_to_the_counters() {
+    for variant in ["direct", "queue-redelivery", "two-tier-jitter"] {
+        let v = json(&[
+            "simulate",
+            "--scenario",
+            "burst-leveling",
+            "--variant",
+            variant,
+            "--format",
+            "json",
+        ]);
+        let m = &v["metrics"];
+        let n = |k: &str| m[k].as_u64().unwrap_or(u64::MAX) as f64;
+        let Some([ok, busy, failed]) = calls_per_s_totals(&v) else {
+            panic!("{variant}: no metrics.calls_per_s in {m}");
+        };
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * b.max(1.0);
+        assert!(
+            close(ok, n("calls_ok")),
+            "{variant}: ok {ok} vs {}",
+            n("calls_ok")
+        );
+        assert!(close(busy, n("calls_busy")), "{variant}: busy {busy}");
+        let refused = n("calls_rate_limited") + n("calls_unavailable");
+        assert!(
+            close(failed, refused),
+            "{variant}: failed {failed} vs {refused}"
+        );
+        assert!(close(ok + busy + failed, n("calls")), "{variant}: {m}");
+        assert!(
+            n("calls_busy") > 0.0,
+            "{variant}: the burst meets a busy downstream"
+        );
+    }
+    // No downstream calls, no series; the jitter study has no queue metrics at all.
+    let v = json(&["simulate", "--scenario", "claim-race", "--format", "json"]);
+    assert_eq!(v["metrics"]["calls"], 0);
+    assert!(
+        v["metrics"].get("calls_per_s").is_none(),
+        "{}",
+        v["metrics"]
+    );
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "jitter-contention",
+        "--format",
+        "json",
+    ]);
+    assert!(v["metrics"].is_null());
+}
+
+#[test]
+fn the_calls_series_leaves_the_trace_hash_as_the_page_shows_it() {
+    use modality_advisor::domain::sim::runner::{execute, Preset, Purpose, RunSpec};
+    let spec = RunSpec {
+        preset: Preset::Scenario {
+            name: "burst-leveling".into(),
+            variant: Some("two-tier-jitter".into()),
+        },
+        seed: None,
+    };
+    let (_, hash) = match execute(&spec, Purpose::Report, |_| {}) {
+        Ok(f) => f.report(),
+        Err(e) => panic!("{e:?}"),
+    };
+    let v = json(&[
+        "simulate",
+        "--scenario",
+        "burst-leveling",
+        "--variant",
+        "two-tier-jitter",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["trace_hash"], hash.as_str());
+}

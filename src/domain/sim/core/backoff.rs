@@ -47,7 +47,9 @@ pub enum Jitter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
-    /// Fixed wait of `base`, no jitter.
+    /// Fixed wait of `base`, no jitter (as a [`BackoffPolicy`]; the jitter study's `none`
+    /// waits nothing, as the study's simulator does: see
+    /// [`run_contention`](crate::domain::sim::reference::contention::run_contention)).
     None,
     /// Exponential, no jitter.
     Exponential,

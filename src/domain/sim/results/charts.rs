@@ -50,6 +50,24 @@ impl CallSeries {
         }
     }
 
+    /// What the calls chart draws (and the CLI's JSON prints as `metrics.calls_per_s`): the
+    /// bar width in seconds and, per bar from `t = 0`, the answers per second `[ok, busy,
+    /// failed]` (three lists of equal length). Adjacent buckets are merged so that there are
+    /// at most [`MAX_CALL_BARS`] bars (the width is then a multiple of `bucket_s`; a last,
+    /// partly filled bar is divided by the whole width). Each rate times the width, summed
+    /// over the bars, gives back [`CallSeries::totals`].
+    pub fn rates(&self) -> (f64, [Vec<f64>; 3]) {
+        let b = &self.buckets;
+        let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
+        let width = self.bucket_s * k as f64;
+        let rate = |c: usize| -> Vec<f64> {
+            b.chunks(k)
+                .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
+                .collect()
+        };
+        (width, [rate(0), rate(1), rate(2)])
+    }
+
     /// Totals `[ok, busy, failed]` over the run.
     pub fn totals(&self) -> [u64; 3] {
         self.buckets.iter().fold([0; 3], |a, b| {
@@ -59,6 +77,56 @@ impl CallSeries {
                 a[2].saturating_add(b[2]),
             ]
         })
+    }
+}
+
+/// Downstream answers per second over the run, as the page's calls chart draws them
+/// ([`CallSeries::rates`]): the CLI's JSON prints it as `metrics.calls_per_s`. Not part of
+/// the [`Report`](crate::domain::sim::Report), so the trace hash is the same with and
+/// without it. Native builds only (the page draws from [`CallSeries`]).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CallRates {
+    /// Width of one bucket, seconds (the engine's bucket, or a multiple of it past
+    /// [`MAX_CALL_BARS`] buckets).
+    pub bucket_s: f64,
+    /// Per bucket from `t = 0`: answers `ok` per second.
+    pub ok: Vec<f64>,
+    /// Per bucket: `busy` answers per second (the downstream at capacity).
+    pub busy: Vec<f64>,
+    /// Per bucket: other refusals per second (rate limited + unavailable).
+    pub failed: Vec<f64>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl CallRates {
+    /// The rates of `series`; `None` when the run made no downstream calls. An answer counts
+    /// in the bucket of the instant it reaches its caller, so `rate × bucket_s` summed over
+    /// the buckets gives `calls_ok`, `calls_busy` and `calls_rate_limited +
+    /// calls_unavailable`.
+    pub fn of(series: &CallSeries) -> Option<CallRates> {
+        if series.totals() == [0; 3] {
+            return None;
+        }
+        let (bucket_s, [ok, busy, failed]) = series.rates();
+        Some(CallRates {
+            bucket_s,
+            ok,
+            busy,
+            failed,
+        })
+    }
+
+    /// Adds `rates` to a report's JSON as `metrics.calls_per_s` (nothing when `rates` is
+    /// `None` or the report has no `metrics` object).
+    pub fn add_to_json(rates: Option<CallRates>, report: &mut serde_json::Value) {
+        let metrics = report.get_mut("metrics").and_then(|m| m.as_object_mut());
+        if let (Some(m), Some(r)) = (metrics, rates) {
+            m.insert(
+                "calls_per_s".into(),
+                serde_json::to_value(r).unwrap_or_default(),
+            );
+        }
     }
 }
 
@@ -235,18 +303,10 @@ impl ChartScale {
     }
 }
 
-/// The calls chart's bar width (s) and rates `[ok, busy, failed]` per bar (calls/s), the
-/// buckets merged down to at most [`MAX_CALL_BARS`].
+/// The calls chart's bar width (s) and rates `[ok, busy, failed]` per bar (calls/s): see
+/// [`CallSeries::rates`].
 fn call_rates(data: &ChartData) -> (f64, [Vec<f64>; 3]) {
-    let b = &data.calls.buckets;
-    let k = b.len().div_ceil(MAX_CALL_BARS).max(1);
-    let width = data.calls.bucket_s * k as f64;
-    let rate = |c: usize| -> Vec<f64> {
-        b.chunks(k)
-            .map(|ch| ch.iter().map(|s| s[c] as f64).sum::<f64>() / width)
-            .collect()
-    };
-    (width, [rate(0), rate(1), rate(2)])
+    data.calls.rates()
 }
 
 /// Jobs per attempts count, split by final status: `(status, attempts, max_attempts, jobs)` groups

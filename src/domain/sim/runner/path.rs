@@ -209,6 +209,21 @@ impl Finished {
         }
     }
 
+    /// The downstream answers per second (what the page's calls chart draws), for the CLI's
+    /// JSON; `None` when the run made no downstream calls, and for the jitter study, which
+    /// has no queue run. Native builds only (the page takes the series from
+    /// [`Finished::into_view`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn call_rates(&self) -> Option<crate::domain::sim::results::charts::CallRates> {
+        use crate::domain::sim::results::charts::{CallRates, CallSeries};
+        match &self.outcome {
+            Outcome::Queue { sim, .. } | Outcome::Load { sim, .. } => {
+                CallRates::of(&CallSeries::of_sim(sim))
+            }
+            Outcome::Study(_) => None,
+        }
+    }
+
     /// What the page shows of the run, named `run_id` (what its [`LogRequest`](super::LogRequest)s
     /// name), and the whole event log, which stays in the worker.
     pub fn into_view(self, run_id: u64) -> (RunView, EventLog) {

@@ -18,7 +18,7 @@
 use crate::domain::sim::core::backoff::{BackoffPolicy, Strategy};
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::engine::Simulation;
-use crate::domain::sim::reference::contention::{run_contention, ContentionConfig};
+use crate::domain::sim::reference::contention::{run_contention, ContentionConfig, STUDY_RUNS};
 use crate::domain::sim::results::report::Report;
 use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DuplicateSubmissions, DurationDist, Effect, ErrorClass,
@@ -186,7 +186,7 @@ pub fn run_scenario(name: &str, variant: Option<&str>, seed: u64) -> Result<Repo
                 .into_iter()
                 .find(|s| s.id() == v)
                 .unwrap_or(Strategy::None);
-            let result = run_contention(&ContentionConfig::study(100, strategy, 20, seed));
+            let result = run_contention(&ContentionConfig::study(100, strategy, STUDY_RUNS, seed));
             Ok(Report {
                 scenario: sc.id().into(),
                 variant: v.into(),
