@@ -66,6 +66,7 @@ mod sim_saved_choices;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
+mod sim_timeline;
 mod sim_wire;
 mod texts;
 mod tidy;

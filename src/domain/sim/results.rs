@@ -1,10 +1,12 @@
 //! What a run produced, in the shapes people read: the report (table, metrics, key facts),
-//! the event log, per-step frames, the queue-depth series, the four charts' data and the
-//! comparison of two runs.
+//! the event log, per-step frames, the queue-depth series, the four charts' data, the worker
+//! timeline, what the worker draws for the page and the comparison of two runs.
 
 pub mod charts;
 pub mod compare;
 pub mod depth;
+pub mod drawn;
 pub mod frames;
 pub mod log;
 pub mod report;
+pub mod timeline;

@@ -29,8 +29,8 @@ pub use path::{
     LOAD_SCENARIO,
 };
 pub use protocol::{
-    handle, run, run_with_log, LogRequest, RunMessage, RunRequest, WorkerState, MAX_SLICE,
-    WORKER_READY,
+    handle, run, run_with_log, CompareRequest, LogRequest, RunMessage, RunRequest, WorkerState,
+    MAX_SLICE, WORKER_READY,
 };
 pub use view::{view_of, JobView, RunView, LOG_HEAD, MAX_VIEW_ROWS};
 

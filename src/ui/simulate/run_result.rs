@@ -56,6 +56,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
             <dl class="facts">{ for facts(v, l) }</dl>
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
+            <div class="slot"><crate::ui::simulate::charts::SimTimeline view={props.view.clone()} /></div>
             <div class="slot"><crate::ui::simulate::charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 { jobs_table(v, lang) }
@@ -86,6 +87,24 @@ fn facts(v: &RunView, l: &str) -> Vec<Html> {
             "events",
             t!("sim.ui.events", locale = l).into_owned(),
             group_thousands(v.events),
+        ));
+    }
+    if v.key.queue {
+        // Virtual time, and (in the browser) the worker's wall-clock time, each named.
+        let tenths = (v.key.end_s * 10.0).round() as u64;
+        let s = format!("{}.{}", group_thousands(tenths / 10), tenths % 10);
+        let mut took = t!("sim.ui.took-sim", locale = l, s = s).into_owned();
+        if let Some(ms) = v.wall_ms {
+            took.push_str(&t!(
+                "sim.ui.took-wall",
+                locale = l,
+                ms = group_thousands(ms)
+            ));
+        }
+        facts.push(fact(
+            "elapsed",
+            t!("sim.ui.took", locale = l).into_owned(),
+            took,
         ));
     }
     if !v.jobs.is_empty() {

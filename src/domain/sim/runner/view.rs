@@ -4,11 +4,14 @@
 
 use super::trace_hash;
 use crate::domain::lang::Lang;
+use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::results::charts::ChartData;
+use crate::domain::sim::results::drawn::{charts_html, timeline_html, Both, Drawn};
 use crate::domain::sim::results::frames::Frame;
 use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
 use crate::domain::sim::results::report::Report;
+use crate::domain::sim::results::timeline::{Timeline, MAX_TIMELINE_JOBS};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +120,13 @@ pub struct RunView {
     /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
     #[serde(default)]
     pub charts: ChartData,
+    /// The charts and the worker timeline as the worker drew them, in both languages (the
+    /// page only inserts them; see [`Drawn`]).
+    #[serde(default)]
+    pub drawn: Drawn,
+    /// Wall-clock time the worker spent computing the run, ms (`None` natively: no clock).
+    #[serde(default)]
+    pub wall_ms: Option<u64>,
 }
 
 /// The page's view of a report (with no log: see `with_log`; without [`RunView::charts`],
@@ -185,6 +195,8 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         frames: Vec::new(),
         key: crate::domain::sim::results::compare::KeyNumbers::of_report(report),
         charts: ChartData::default(),
+        drawn: Drawn::default(),
+        wall_ms: None,
     }
 }
 
@@ -194,6 +206,37 @@ pub(super) fn with_log(mut view: RunView, log: &EventLog, names: LogNames) -> Ru
     view.log_head = log.slice(0, LOG_HEAD);
     view.log_names = names;
     view.log_micros = log.micros();
+    view
+}
+
+/// Draws `view`'s charts and its worker timeline (from `log`, `names`, the `lease` each claim
+/// sets and the run's `end`) into [`RunView::drawn`]; a run that never used the queue (every
+/// frame's counts zero, e.g. direct calls) loses its frames: there are no states to step
+/// through.
+pub(super) fn with_drawing(
+    mut view: RunView,
+    log: &EventLog,
+    names: &LogNames,
+    lease: SimDuration,
+    end: SimTime,
+) -> RunView {
+    view.drawn.charts = charts_html(&view.charts, &view.scenario);
+    let jobs: u64 = view.counts.iter().sum();
+    if !names.workers.is_empty() {
+        view.drawn.timeline = if jobs > MAX_TIMELINE_JOBS {
+            timeline_html(&view.scenario, None, jobs)
+        } else {
+            let tl = Timeline::build(log.iter(), names, lease, end);
+            if tl.runs.is_empty() {
+                Both::default()
+            } else {
+                timeline_html(&view.scenario, Some(&|l| tl.svg(l)), jobs)
+            }
+        };
+    }
+    if view.frames.iter().all(|f| f.counts == [0; 4]) {
+        view.frames.clear();
+    }
     view
 }
 
@@ -265,5 +308,7 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
             ..Default::default()
         },
         charts: ChartData::of_sim(sim),
+        drawn: Drawn::default(),
+        wall_ms: None,
     }
 }
