@@ -66,7 +66,7 @@ pub struct Lane {
 }
 
 /// A lane chart's content: `lanes` (tall), then `strips` (thin status rows) under them. Marks
-/// closer than [`MARK_GAP`] on a lane are moved right to sit side by side.
+/// closer than 11 units on a lane are moved right to sit side by side.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneChart<'a> {
     /// Title and description (`x` is the time axis; `y`, `empty`, `limits` are not used).

@@ -5,7 +5,7 @@
 //! drawn as SVG with [`plot::lanes`] in English or Japanese ([`Timeline::svg`]), with a title
 //! and a description saying in words what happens.
 //!
-//! Adding a log event: [`Builder::entry`] matches every [`LogEvent`] without a catch-all, so
+//! Adding a log event: `Builder::entry` matches every [`LogEvent`] without a catch-all, so
 //! a new variant is one compile error and one match arm there (end a run, add a [`Mark`],
 //! change a row's status, or nothing).
 //!

@@ -160,7 +160,7 @@ pub enum RunMessage {
 }
 
 /// What the worker keeps between messages: the last finished run's event log, and its chart
-/// data and scenario (for a comparison with the next run: [`RunRequest::compare_with`]).
+/// data and scenario (for a comparison with the next run: [`CompareRequest`]).
 #[derive(Debug, Default)]
 pub struct WorkerState {
     last: Option<(u64, EventLog)>,
