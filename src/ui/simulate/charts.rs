@@ -28,7 +28,8 @@ pub fn SimCharts(props: &SimChartsProps) -> Html {
 }
 
 /// The worker timeline of `view` (or the line saying why it is not drawn); nothing when the
-/// run has no workers. The stepper moves its "now" cursor ([`move_cursor`]).
+/// run has no workers. The stepper moves its "now" cursor
+/// ([`move_timeline_cursor`](crate::ui::browser::move_timeline_cursor)).
 #[component]
 pub fn SimTimeline(props: &SimChartsProps) -> Html {
     let Some(lang) = use_context::<AppContext>().map(|c| c.lang) else {
@@ -43,33 +44,4 @@ pub fn raw(html: &str) -> Html {
         return Html::default();
     }
     Html::from_html_unchecked(AttrValue::from(html.to_owned()))
-}
-
-/// Moves the worker timeline's "now" cursor to virtual time `t_us` (µs): sets the
-/// `transform` of its `g.plot-now` from the drawing's `data-t0/t1` (µs) and `data-x0/x1`
-/// (tenths of a unit) — one attribute, nothing redrawn. Does nothing without a timeline.
-pub fn move_cursor(t_us: u64) {
-    let Some(svg) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector(".sim-result svg.plot-lanes")
-            .ok()
-            .flatten()
-    }) else {
-        return;
-    };
-    let num = |k: &str| -> i64 {
-        svg.get_attribute(k)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    let (t0, t1, x0, x1) = (
-        num("data-t0"),
-        num("data-t1"),
-        num("data-x0"),
-        num("data-x1"),
-    );
-    let t = (t_us as i64).clamp(t0, t1.max(t0));
-    let x = x0 + (x1 - x0) * (t - t0) / (t1 - t0).max(1);
-    if let Ok(Some(g)) = svg.query_selector("g.plot-now") {
-        let _ = g.set_attribute("transform", &format!("translate({}.{} 0)", x / 10, x % 10));
-    }
 }

@@ -154,7 +154,7 @@ pub fn StepView(props: &StepViewProps) -> Html {
         let lang = ctx.as_ref().map(|c| c.lang);
         use_effect_with((t, lang), move |&(t, _)| {
             if let Some(t) = t {
-                crate::ui::simulate::charts::move_cursor(t);
+                crate::ui::browser::move_timeline_cursor(t);
             }
         });
     }
