@@ -264,3 +264,19 @@ fn the_sim_worker_carries_every_text_it_draws_with() {
     assert!(defined.contains("hints.duplicate-execution.timeline"));
     assert!(defined.contains("charts.latency.caption") && defined.contains("timeline.end.crashed"));
 }
+
+#[test]
+fn a_preset_without_its_own_caption_gets_the_generic_one() {
+    // retry-dead-letter has no caption of its own for the depth chart.
+    let v = preset_view("retry-dead-letter", "seed");
+    let html = pick(&v.drawn.charts, Lang::En);
+    assert!(
+        html.contains(r#"data-chart="depth"><figcaption>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains("Look for the queue draining back to zero"),
+        "{html}"
+    );
+    assert!(!html.contains("hints."), "no bare key: {html}");
+}
