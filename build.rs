@@ -28,6 +28,7 @@ fn main() {
     // translation rebuild the crate.
     println!("cargo:rerun-if-changed=locales");
     println!("cargo:rerun-if-changed=locales-embed");
+    println!("cargo:rerun-if-changed=locales-sim");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // Keep the renderer's font cache inside the build folder.
     env::set_var("XDG_CACHE_HOME", out.join("cache"));

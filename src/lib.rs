@@ -17,11 +17,16 @@
 // page's first load. `tests/it/locale_keys.rs` holds the page away from those keys.
 // The embed page (the `embed` feature, see embed.html) embeds `locales-embed/`: links to the
 // files its card reads (decisions, sheet rows and findings, the card's and the link's texts).
+// The simulation worker (the `sim` feature, see index.html) embeds `locales-sim/`: the texts
+// of the charts and the worker timeline it draws (before it drew them it used no text, and
+// the linker left the whole table out).
 #[cfg(feature = "page")]
 rust_i18n::i18n!("locales/page", fallback = "en");
 #[cfg(all(feature = "embed", not(feature = "page")))]
 rust_i18n::i18n!("locales-embed", fallback = "en");
-#[cfg(not(any(feature = "page", feature = "embed")))]
+#[cfg(all(feature = "sim", not(any(feature = "page", feature = "embed"))))]
+rust_i18n::i18n!("locales-sim", fallback = "en");
+#[cfg(not(any(feature = "page", feature = "embed", feature = "sim")))]
 rust_i18n::i18n!("locales", fallback = "en");
 
 pub mod domain;

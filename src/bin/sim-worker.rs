@@ -11,7 +11,9 @@ fn main() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post_scope = scope.clone();
     // The last finished run's event log lives here, answering the page's slice requests.
-    let mut state = modality_advisor::domain::sim::runner::WorkerState::new();
+    // Runs are timed with the worker's wall clock (the page says how long the computation took).
+    let mut state =
+        modality_advisor::domain::sim::runner::WorkerState::with_clock(js_sys::Date::now);
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();

@@ -22,14 +22,17 @@
 //! [`MAX_LINE_POINTS`] points keeping each chunk's highest value.
 //!
 //! Files: this one holds the chart types and the two chart shapes ([`lines`], [`bars`]);
-//! `scale`: ticks and the numbers written on them; `canvas`: the drawing both shapes share.
+//! `scale`: ticks and the numbers written on them; `canvas`: the drawing both shapes share;
+//! `lanes`: the lane chart (a timeline of workers, [`lanes`]).
 
 use std::fmt::Write;
 
 mod canvas;
+mod lanes;
 mod scale;
 
 use canvas::{n, Canvas, FONT};
+pub use lanes::{lanes, Lane, LaneChart, Mark, Shape, Span};
 pub use scale::{format_tick, format_value, nice_ticks, Ticks};
 
 /// Buckets the x axis of [`Slots::Buckets`] spans at least.

@@ -1,6 +1,7 @@
 //! The one place that touches browser APIs beyond rendering: local storage, the
 //! browser's language list, downloads, the clipboard, files, printing, the simulation worker,
-//! the export worker ([`export`], [`read_file_in_worker`]) and the playback timer. Every failure
+//! the export worker ([`export`], [`read_file_in_worker`]), the playback timer and the worker
+//! timeline's cursor. Every failure
 //! (storage disabled, private mode, permission refused) degrades or returns a message instead of
 //! failing.
 //!
@@ -631,6 +632,35 @@ impl Drop for Timeout {
         if let (Some(h), Some(w)) = (self.handle, web_sys::window()) {
             w.clear_timeout_with_handle(h);
         }
+    }
+}
+
+/// Moves the worker timeline's "now" cursor to virtual time `t_us` (µs): sets the
+/// `transform` of its `g.plot-now` from the drawing's `data-t0/t1` (µs) and `data-x0/x1`
+/// (tenths of a unit) — one attribute, nothing redrawn. Does nothing without a timeline.
+pub fn move_timeline_cursor(t_us: u64) {
+    let Some(svg) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector(".sim-result svg.plot-lanes")
+            .ok()
+            .flatten()
+    }) else {
+        return;
+    };
+    let num = |k: &str| -> i64 {
+        svg.get_attribute(k)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let (t0, t1, x0, x1) = (
+        num("data-t0"),
+        num("data-t1"),
+        num("data-x0"),
+        num("data-x1"),
+    );
+    let t = (t_us as i64).clamp(t0, t1.max(t0));
+    let x = x0 + (x1 - x0) * (t - t0) / (t1 - t0).max(1);
+    if let Ok(Some(g)) = svg.query_selector("g.plot-now") {
+        let _ = g.set_attribute("transform", &format!("translate({}.{} 0)", x / 10, x % 10));
     }
 }
 

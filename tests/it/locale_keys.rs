@@ -165,6 +165,11 @@ fn keys_built_from_ids_exist_too() {
             CronField::ALL
                 .iter()
                 .map(|f| format!("sheet.cron.field.{}", f.id())),
+        )
+        .chain(
+            modality_advisor::domain::sim::runner::LEASE_FACTS
+                .iter()
+                .map(|id| format!("sim.ui.lease.{id}")),
         );
     for key in built {
         let langs = keys.get(&key);
@@ -230,6 +235,10 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/share/embed.rs",
         "src/domain/catalog/export/markdown.rs",
         "src/domain/catalog/export/table.rs",
+        // Drawn in the simulation worker; the page inserts the finished HTML.
+        "src/domain/sim/results/charts.rs",
+        "src/domain/sim/results/drawn.rs",
+        "src/domain/sim/results/timeline.rs",
     ];
     let prefixes: BTreeSet<String> = worker
         .keys()

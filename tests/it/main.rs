@@ -69,6 +69,7 @@ mod sim_sqlite_driver;
 mod sim_stale;
 mod sim_step;
 mod sim_support;
+mod sim_timeline;
 mod sim_truth;
 mod sim_wire;
 mod texts;

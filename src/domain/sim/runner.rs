@@ -29,10 +29,10 @@ pub use path::{
     LOAD_SCENARIO,
 };
 pub use protocol::{
-    handle, run, run_with_log, LogRequest, RunMessage, RunRequest, WorkerState, MAX_SLICE,
-    WORKER_READY,
+    handle, run, run_with_log, CompareRequest, LogRequest, RunMessage, RunRequest, WorkerState,
+    MAX_SLICE, WORKER_READY,
 };
-pub use view::{view_of, JobView, RunView, LOG_HEAD, MAX_VIEW_ROWS};
+pub use view::{view_of, JobView, RunView, LEASE_FACTS, LOG_HEAD, MAX_VIEW_ROWS};
 
 use crate::domain::sim::results::report::Report;
 

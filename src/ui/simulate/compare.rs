@@ -3,14 +3,15 @@
 //! change: [`alternatives`], chosen in the domain). Both run in this component's own
 //! simulation worker session ([`use_sim_run`]), A then B; the key numbers
 //! that differ are called out first (`domain::sim::results::compare::diff`), then each column shows
-//! its charts on scales shared by both columns ([`ChartScale::shared`]). Everything kept from
+//! its charts on scales shared by both columns, as the worker drew them (B's run names A's:
+//! `domain::sim::results::drawn::compared`); charts both runs drew the same are named once. Everything kept from
 //! the moment Compare was pressed (the runs' labels, why it could not run) is data, worded
 //! when shown: switching the language rewords a finished comparison.
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sim::results::charts::ChartScale;
 use crate::domain::sim::results::compare::diff_in;
+use crate::domain::sim::results::drawn::pick;
 use crate::domain::sim::results::log_align::align_heads;
 use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
 use crate::domain::sim::setup::knobs::{Change, CustomRun};
@@ -103,10 +104,12 @@ struct Pair {
     labels: (RunLabel, RunLabel),
 }
 
-/// The charts of one column: [`SimCharts`](crate::ui::simulate::charts::SimCharts), compact, on
-/// the scales both columns share.
-fn charts(view: &Rc<RunView>, scale: ChartScale) -> Html {
-    html! { <crate::ui::simulate::charts::SimCharts view={view.clone()} compact=true scale={Some(scale)} /> }
+/// The charts of one column as the worker drew them (compact, on the scales both columns
+/// share, without the charts both runs drew the same): `side` 0 is A, 1 is B.
+fn charts(b: &RunView, side: usize, lang: Lang) -> Html {
+    b.drawn.compared.as_ref().map_or_else(Html::default, |c| {
+        crate::ui::simulate::charts::raw(pick(if side == 0 { &c.a } else { &c.b }, lang))
+    })
 }
 
 /// B's label for `alt` of A = `a`.
@@ -157,11 +160,12 @@ fn listen(
                 phase.set(Phase::Idle);
             }
             RunEvent::Done(view) => {
+                let a_id = view.run_id;
                 let b = job.borrow_mut().as_mut().map(|j| {
                     j.a = Some(view);
                     j.b.clone()
                 });
-                match b.map_or(Ok(0), |b| next.start(&b)) {
+                match b.map_or(Ok(0), |b| next.start_compared(&b, Some(a_id))) {
                     Ok(_) => phase.set(Phase::RunningB(0)),
                     Err(p) => phase.set(Phase::Failed(vec![p])),
                 }
@@ -301,17 +305,13 @@ fn compare_result(pair: &Pair, lang: Lang) -> Html {
     let l = lang.code();
     let lines = diff_in(&pair.a.key, &pair.b.key, lang);
     let any = lines.iter().any(|d| d.differs);
-    let scale = ChartScale::shared(
-        &ChartScale::of(&pair.a.charts),
-        &ChartScale::of(&pair.b.charts),
-    );
     let col = |side: &'static str, name: String, label: &RunLabel, v: &Rc<RunView>| {
         html! {
             <div class="compare-col" data-side={side}>
                 <h4>{ name }{ t!("ui.colon", locale = l) }{ label.text(lang) }</h4>
                 <p class="hint">{ t!("sim.ui.trace-hash", locale = l) }{ t!("ui.colon", locale = l) }<code data-hash={side}>{ v.trace_hash.clone() }</code>
                     { t!("sim.ui.seed-n", locale = l, seed = v.seed) }</p>
-                <div class="slot charts-slot">{ charts(v, scale) }</div>
+                <div class="slot charts-slot">{ charts(&pair.b, usize::from(side == "b"), lang) }</div>
             </div>
         }
     };
@@ -335,6 +335,7 @@ fn compare_result(pair: &Pair, lang: Lang) -> Html {
                 </table>
             </div>
             { log_columns(pair, lang) }
+            <div class="slot">{ pair.b.drawn.compared.as_ref().map(|c| crate::ui::simulate::charts::raw(pick(&c.same, lang))) }</div>
             <div class="compare-cols">
                 { col("a", "A".into(), &pair.labels.0, &pair.a) }
                 { col("b", "B".into(), &pair.labels.1, &pair.b) }

@@ -3,7 +3,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sim::runner::{LogRequest, RunView};
+use crate::domain::sim::runner::{LogRequest, RunView, LEASE_FACTS};
 use crate::ui::simulate::event_log::{EventLog, LogAnswer};
 use crate::ui::simulate::labels::run_title;
 use crate::ui::simulate::stepper::StepView;
@@ -56,6 +56,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
             <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
             <dl class="facts">{ for facts(v, l) }</dl>
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
+            <div class="slot"><crate::ui::simulate::charts::SimTimeline view={props.view.clone()} /></div>
             <div class="slot"><crate::ui::simulate::charts::SimCharts view={props.view.clone()} /></div>
             if !v.jobs.is_empty() {
                 { jobs_table(v, lang) }
@@ -86,6 +87,24 @@ fn facts(v: &RunView, l: &str) -> Vec<Html> {
             "events",
             t!("sim.ui.events", locale = l).into_owned(),
             group_thousands(v.events),
+        ));
+    }
+    if v.key.queue {
+        // Virtual time, and (in the browser) the worker's wall-clock time, each named.
+        let tenths = (v.key.end_s * 10.0).round() as u64;
+        let s = format!("{}.{}", group_thousands(tenths / 10), tenths % 10);
+        let mut took = t!("sim.ui.took-sim", locale = l, s = s).into_owned();
+        if let Some(ms) = v.wall_ms {
+            took.push_str(&t!(
+                "sim.ui.took-wall",
+                locale = l,
+                ms = group_thousands(ms)
+            ));
+        }
+        facts.push(fact(
+            "elapsed",
+            t!("sim.ui.took", locale = l).into_owned(),
+            took,
         ));
     }
     if !v.jobs.is_empty() {
@@ -145,6 +164,16 @@ fn facts(v: &RunView, l: &str) -> Vec<Html> {
             t!("sim.ui.intake", locale = l).into_owned(),
             format!("{a} / {f} / {ok} / {busy}"),
         ));
+    }
+    // What the engine let happen around leases, each said when it happened at all.
+    for (id, n) in LEASE_FACTS.iter().zip(v.lease_counts) {
+        if n > 0 {
+            facts.push(fact(
+                id,
+                t!(format!("sim.ui.lease.{id}"), locale = l).into_owned(),
+                group_thousands(n),
+            ));
+        }
     }
     if let Some((calls, ms)) = v.contention {
         facts.push(fact(

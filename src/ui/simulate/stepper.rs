@@ -147,6 +147,17 @@ pub fn StepView(props: &StepViewProps) -> Html {
             }
         });
     }
+    {
+        // The worker timeline's cursor follows the step (one attribute; the language
+        // switch redraws the timeline, so it is set again).
+        let t = v.frames.get(play.pos).map(|f| f.time_us);
+        let lang = ctx.as_ref().map(|c| c.lang);
+        use_effect_with((t, lang), move |&(t, _)| {
+            if let Some(t) = t {
+                crate::ui::browser::move_timeline_cursor(t);
+            }
+        });
+    }
     let Some(ctx) = ctx else {
         return Html::default();
     };

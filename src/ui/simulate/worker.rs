@@ -5,7 +5,9 @@
 //! cancelling terminates the worker (the only way to stop a run in progress). The protocol
 //! itself is in the domain (`domain::sim::runner`).
 
-use crate::domain::sim::runner::{LogRequest, RunMessage, RunRequest, RunSpec, RunView};
+use crate::domain::sim::runner::{
+    CompareRequest, LogRequest, RunMessage, RunRequest, RunSpec, RunView,
+};
 use crate::ui::browser::SimWorker;
 use crate::ui::simulate::event_log::LogAnswer;
 use crate::ui::simulate::labels::Problem;
@@ -67,12 +69,25 @@ impl SimRun {
     /// The browser refused to start the worker ([`Problem::WorkerStart`]) or to pass the
     /// request on ([`Problem::Other`]).
     pub fn start(&self, spec: &RunSpec) -> Result<u64, Problem> {
+        self.start_compared(spec, None)
+    }
+
+    /// [`SimRun::start`], compared with this session's previous run `with` (its id): the
+    /// worker then also draws both runs' charts on shared scales ([`CompareRequest`]).
+    ///
+    /// # Errors
+    /// As [`SimRun::start`].
+    pub fn start_compared(&self, spec: &RunSpec, with: Option<u64>) -> Result<u64, Problem> {
         self.spawn().map_err(Problem::WorkerStart)?;
         let id = *self.run_id.borrow() + 1;
         *self.run_id.borrow_mut() = id;
-        let req = RunRequest::new(id, spec)
+        let run = RunRequest::new(id, spec)
             .ok_or_else(|| Problem::Other("config files run on the command line".into()))?;
-        let json = serde_json::to_string(&req).map_err(|e| Problem::Other(e.to_string()))?;
+        let json = match with {
+            Some(with) => serde_json::to_string(&CompareRequest { run, with }),
+            None => serde_json::to_string(&run),
+        }
+        .map_err(|e| Problem::Other(e.to_string()))?;
         self.worker
             .borrow()
             .as_ref()

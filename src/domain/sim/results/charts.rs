@@ -9,7 +9,8 @@
 //! | `calls`: downstream calls per second | time, s | calls/s | stacked: ok / busy / failed |
 //!
 //! A run without downstream calls gets a short note instead of an empty calls chart. Two
-//! runs drawn side by side share their scales through [`ChartScale::shared`].
+//! runs drawn side by side share their scales through [`ChartScale::shared`]. The drawing runs
+//! in the simulation worker (`results::drawn`), never in the page.
 //!
 //! *Failed* calls are the downstream's other refusals: rate limited plus unavailable (outage).
 //! Calls are counted when their answer reaches the caller, as the run's counters count them.
@@ -331,7 +332,7 @@ pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32, u64)>) -
 }
 
 /// The charts' words in `lang`: `text(lang)("depth.title")` is the text of the key
-/// `charts.depth.title` of `locales/page/sim-charts.yml`. For [`render`].
+/// `charts.depth.title` of `locales/worker/sim-charts.yml`. For [`render`].
 pub fn text(lang: Lang) -> impl Fn(&str) -> String {
     move |k| rust_i18n::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
 }
@@ -354,7 +355,7 @@ pub fn render(
 /// `text(key)` gives the words in the reader's language, for the keys
 /// `{depth,attempts,latency,calls}.{title,desc}`, `axis.{time,depth,attempts,jobs,latency,duration,calls}`,
 /// `unit.{s,jobs,ms,min,h,calls-per-s}`, `series.{depth,done,dead,other,latency,wait,ok,busy,failed}`,
-/// `calls.none` and `empty` ([`text`] reads them from `locales/page/sim-charts.yml`). Legend
+/// `calls.none` and `empty` ([`text`] reads them from `locales/worker/sim-charts.yml`). Legend
 /// entries of the attempts and calls charts end with their total, e.g. `ok (1)`.
 pub fn render_scaled(
     data: &ChartData,

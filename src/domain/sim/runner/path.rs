@@ -4,7 +4,7 @@
 //! ([`Finished`]) gives the CLI its [`Report`] and trace hash, and the page its [`RunView`]
 //! (which always carries the request's run id, whatever the preset).
 
-use super::view::{load_view, view_of, with_log, RunView, MAX_VIEW_ROWS};
+use super::view::{load_view, view_of, with_drawing, with_log, RunView, MAX_VIEW_ROWS};
 use super::{fnv1a, trace_hash};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::results::charts::ChartData;
@@ -245,14 +245,18 @@ impl Finished {
                 view.frames = frames;
                 view.log_bound = log_bound;
                 view.charts = ChartData::of_sim(&sim);
+                let (lease, end) = (sim.config().lease, sim.now());
                 let (log, names) = sim.take_log();
+                let view = with_drawing(view, &log, &names, lease, end);
                 (with_log(view, &log, names), log)
             }
             Outcome::Load { mut sim, jobs } => {
                 let (counts, hash) = load_fingerprint(&sim, jobs, seed);
                 let mut view = load_view(&sim, seed, counts, hash);
                 view.log_bound = (jobs > LOG_MAX_JOBS).then_some(LOG_MAX_JOBS);
+                let (lease, end) = (sim.config().lease, sim.now());
                 let (log, names) = sim.take_log();
+                let view = with_drawing(view, &log, &names, lease, end);
                 (with_log(view, &log, names), log)
             }
             Outcome::Study(report) => (view_of(&report, 0), EventLog::new()),

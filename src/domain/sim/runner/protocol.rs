@@ -4,6 +4,8 @@
 
 use super::path::{execute, Preset, Purpose, RunSpec, LOAD_SCENARIO};
 use super::view::RunView;
+use crate::domain::sim::results::charts::ChartData;
+use crate::domain::sim::results::drawn::compared;
 use crate::domain::sim::results::log::{EventLog, LogEntry};
 use crate::domain::sim::setup::error::ConfigError;
 use crate::domain::sim::setup::limits::DEFAULT_LOAD_JOBS;
@@ -38,6 +40,18 @@ pub struct RunRequest {
     /// add ~20 KB to the worker.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<crate::domain::sim::setup::knobs::CustomRun>,
+}
+
+/// Compare's second run: `run`, compared with the worker's previous run `with` (its id). The
+/// answer's [`Drawn::compared`](crate::domain::sim::results::drawn::Drawn::compared) then holds
+/// both runs' charts on shared scales (nothing when the worker no longer holds run `with`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest {
+    /// What to run.
+    pub run: RunRequest,
+    /// The id of the run it is compared with.
+    pub with: u64,
 }
 
 impl RunRequest {
@@ -145,10 +159,14 @@ pub enum RunMessage {
     },
 }
 
-/// What the worker keeps between messages: the last finished run's event log.
+/// What the worker keeps between messages: the last finished run's event log, and its chart
+/// data and scenario (for a comparison with the next run: [`CompareRequest`]).
 #[derive(Debug, Default)]
 pub struct WorkerState {
     last: Option<(u64, EventLog)>,
+    last_charts: Option<(u64, String, ChartData)>,
+    /// Wall clock in ms (the worker's `Date.now`), to time each run; none natively.
+    clock: Option<fn() -> f64>,
 }
 
 impl WorkerState {
@@ -157,9 +175,17 @@ impl WorkerState {
         WorkerState::default()
     }
 
+    /// A worker that times each run with `clock` (ms) into [`RunView::wall_ms`].
+    pub fn with_clock(clock: fn() -> f64) -> WorkerState {
+        WorkerState {
+            clock: Some(clock),
+            ..WorkerState::default()
+        }
+    }
+
     /// Handles one message (JSON text): a [`LogRequest`] is answered with a
-    /// [`RunMessage::LogSlice`] or [`RunMessage::LogError`]; anything else is read as a
-    /// [`RunRequest`] (see [`handle`]); a finished run's log replaces the one held. Returns
+    /// [`RunMessage::LogSlice`] or [`RunMessage::LogError`]; a [`CompareRequest`] runs its run
+    /// and draws the comparison; anything else is read as a [`RunRequest`] (see [`handle`]); a finished run's log replaces the one held. Returns
     /// the final message as JSON text. Never panics on any input.
     pub fn handle(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> String {
         let to_json = |m: &RunMessage| serde_json::to_string(m).unwrap_or_default();
@@ -169,9 +195,12 @@ impl WorkerState {
     /// Handles one message (JSON text) as [`WorkerState::handle`] does, the messages typed:
     /// progress goes to `post`, the final message is returned.
     pub fn answer(&mut self, json: &str, every: u64, post: impl FnMut(RunMessage)) -> RunMessage {
-        match serde_json::from_str::<LogRequest>(json) {
-            Ok(req) => self.slice(&req),
-            Err(_) => self.run(json, every, post),
+        if let Ok(req) = serde_json::from_str::<LogRequest>(json) {
+            return self.slice(&req);
+        }
+        match serde_json::from_str::<CompareRequest>(json) {
+            Ok(c) => self.run(Ok(c.run), Some(c.with), every, post),
+            Err(_) => self.run(serde_json::from_str(json), None, every, post),
         }
     }
 
@@ -202,8 +231,14 @@ impl WorkerState {
         }
     }
 
-    fn run(&mut self, json: &str, every: u64, mut post: impl FnMut(RunMessage)) -> RunMessage {
-        let req = match serde_json::from_str::<RunRequest>(json) {
+    fn run(
+        &mut self,
+        req: serde_json::Result<RunRequest>,
+        compare_with: Option<u64>,
+        every: u64,
+        mut post: impl FnMut(RunMessage),
+    ) -> RunMessage {
+        let req = match req {
             Ok(req) => req,
             Err(e) => {
                 return RunMessage::Failed {
@@ -217,8 +252,19 @@ impl WorkerState {
         };
         let id = req.id;
         let progress = |events| post(RunMessage::Progress { id, events });
+        let started = self.clock.map(|c| c());
         match run_with_log(&req, every, progress) {
-            Ok((view, log)) => {
+            Ok((mut view, log)) => {
+                if let (Some(c), Some(t0)) = (self.clock, started) {
+                    view.wall_ms = Some((c() - t0).max(0.0) as u64);
+                }
+                if let Some((held, scenario, a)) = self.last_charts.as_ref() {
+                    if compare_with == Some(*held) {
+                        view.drawn.compared =
+                            Some(compared((a, scenario), (&view.charts, &view.scenario)));
+                    }
+                }
+                self.last_charts = Some((id, view.scenario.clone(), view.charts.clone()));
                 self.last = Some((id, log));
                 RunMessage::Done {
                     id,

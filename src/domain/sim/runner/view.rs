@@ -4,13 +4,27 @@
 
 use super::trace_hash;
 use crate::domain::lang::Lang;
+use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::results::charts::ChartData;
+use crate::domain::sim::results::drawn::{charts_html, timeline_html, Both, Drawn};
 use crate::domain::sim::results::frames::Frame;
 use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
 use crate::domain::sim::results::report::Report;
+use crate::domain::sim::results::timeline::{Timeline, MAX_TIMELINE_JOBS};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
+
+/// The ids of [`RunView::lease_counts`], in order (the page's fact ids and the suffixes of
+/// their locale keys `sim.ui.lease.<id>`).
+pub const LEASE_FACTS: [&str; 6] = [
+    "overlapping-runs",
+    "stale-results",
+    "claims-over-max",
+    "completed-after-dead",
+    "lost-jobs",
+    "lease-renewals",
+];
 
 /// Rows of the jobs table sent to the page at most (the counts cover every row). Rendering
 /// a thousand rows took ~70 ms of main-thread time after a 10⁶-job run; 200 take little.
@@ -90,6 +104,11 @@ pub struct RunView {
     pub intake: (u64, u64, u64, u64),
     /// Jitter study: mean calls and mean completion time (ms) over the runs.
     pub contention: Option<(f64, f64)>,
+    /// What the engine let happen around leases and delivery, in [`LEASE_FACTS`] order:
+    /// overlapping runs, stale results, claims past max_attempts, dead jobs completed late,
+    /// lost jobs, lease renewals (the page says each one that is not zero).
+    #[serde(default)]
+    pub lease_counts: [u64; 6],
     /// Events processed.
     pub events: u64,
     /// Lines in the event log (0 when none was recorded).
@@ -117,6 +136,13 @@ pub struct RunView {
     /// What the four charts draw (empty for the jitter study); a few KB even for 10⁶ jobs.
     #[serde(default)]
     pub charts: ChartData,
+    /// The charts and the worker timeline as the worker drew them, in both languages (the
+    /// page only inserts them; see [`Drawn`]).
+    #[serde(default)]
+    pub drawn: Drawn,
+    /// Wall-clock time the worker spent computing the run, ms (`None` natively: no clock).
+    #[serde(default)]
+    pub wall_ms: Option<u64>,
 }
 
 /// The page's view of a report (with no log: see `with_log`; without [`RunView::charts`],
@@ -176,6 +202,17 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .contention
             .as_ref()
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
+        lease_counts: m.map_or([0; 6], |m| {
+            let c = &m.counters;
+            [
+                c.overlapping_runs,
+                c.stale_results,
+                c.claims_over_max,
+                c.completed_after_dead,
+                c.lost_jobs,
+                c.lease_renewals,
+            ]
+        }),
         events,
         log_total: 0,
         log_head: Vec::new(),
@@ -185,6 +222,8 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
         frames: Vec::new(),
         key: crate::domain::sim::results::compare::KeyNumbers::of_report(report),
         charts: ChartData::default(),
+        drawn: Drawn::default(),
+        wall_ms: None,
     }
 }
 
@@ -194,6 +233,38 @@ pub(super) fn with_log(mut view: RunView, log: &EventLog, names: LogNames) -> Ru
     view.log_head = log.slice(0, LOG_HEAD);
     view.log_names = names;
     view.log_micros = log.micros();
+    view
+}
+
+/// Draws `view`'s charts and its worker timeline (from `log`, `names`, the `lease` each claim
+/// sets and the run's `end`) into [`RunView::drawn`]; a run that never used the queue (every
+/// frame's counts zero, e.g. direct calls) loses its frames: there are no states to step
+/// through.
+pub(super) fn with_drawing(
+    mut view: RunView,
+    log: &EventLog,
+    names: &LogNames,
+    lease: SimDuration,
+    end: SimTime,
+) -> RunView {
+    let run = format!("{}.{}", view.scenario, view.variant);
+    view.drawn.charts = charts_html(&view.charts, &run);
+    let jobs: u64 = view.counts.iter().sum();
+    if !names.workers.is_empty() {
+        view.drawn.timeline = if jobs > MAX_TIMELINE_JOBS {
+            timeline_html(&run, None, jobs)
+        } else {
+            let tl = Timeline::build(log.iter(), names, lease, end);
+            if tl.runs.is_empty() {
+                Both::default()
+            } else {
+                timeline_html(&run, Some(&|l| tl.svg(l)), jobs)
+            }
+        };
+    }
+    if view.frames.iter().all(|f| f.counts == [0; 4]) {
+        view.frames.clear();
+    }
     view
 }
 
@@ -248,6 +319,17 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
         duplicates: (0, 0),
         intake: (0, 0, 0, 0),
         contention: None,
+        lease_counts: {
+            let c = sim.counters();
+            [
+                c.overlapping_runs,
+                c.stale_results,
+                c.claims_over_max,
+                c.completed_after_dead,
+                c.lost_jobs,
+                c.lease_renewals,
+            ]
+        },
         events: sim.events(),
         log_total: 0,
         log_head: Vec::new(),
@@ -265,5 +347,7 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
             ..Default::default()
         },
         charts: ChartData::of_sim(sim),
+        drawn: Drawn::default(),
+        wall_ms: None,
     }
 }
