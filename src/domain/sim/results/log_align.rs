@@ -5,7 +5,7 @@
 //! instant are paired in the order each log wrote them (the first of A's lines at `30.000s`
 //! with the first of B's, the second with the second, …); an instant one run has more lines
 //! at gets rows with only that run's line. A row *differs* when its two lines are not the
-//! same English text ([`Line`]'s `Display`, the text the CLI and the trace hash use) or one
+//! same English text ([`Line`](crate::domain::sim::results::log::Line)'s `Display`, the text the CLI and the trace hash use) or one
 //! side is empty. On the same seed two runs agree up to the moment their configurations make
 //! them act differently, so the first differing row is where the lesson is (e.g. in duplicate
 //! execution with and without an idempotency key: `idempotency key … already recorded →

@@ -273,6 +273,18 @@ pub enum KnobError {
         /// Largest allowed.
         max: u64,
     },
+    /// Must be shorter than another knob's value (a heartbeat shorter than the lease it
+    /// renews).
+    NotBelow {
+        /// The knob.
+        knob: Knob,
+        /// The value given.
+        value: u64,
+        /// The knob it must stay below.
+        other: Knob,
+        /// That knob's value.
+        ceiling: u64,
+    },
     /// Must be at least another knob's value (cap ≥ base, p95 ≥ p50, max ≥ min).
     Below {
         /// The knob.
@@ -290,7 +302,9 @@ impl KnobError {
     /// The knob the finding is about.
     pub fn knob(&self) -> Knob {
         match self {
-            KnobError::OutOfRange { knob, .. } | KnobError::Below { knob, .. } => *knob,
+            KnobError::OutOfRange { knob, .. }
+            | KnobError::Below { knob, .. }
+            | KnobError::NotBelow { knob, .. } => *knob,
         }
     }
 
@@ -316,6 +330,20 @@ impl KnobError {
                 )
                 .into_owned()
             }
+            KnobError::NotBelow {
+                knob,
+                value,
+                other,
+                ceiling,
+            } => t!(
+                "knobs.error.not-below",
+                locale = l,
+                knob = knob.label(lang),
+                value = with_unit(Unit::Ms, value, lang),
+                other = other.label(lang),
+                max = with_unit(Unit::Ms, ceiling.saturating_sub(1), lang)
+            )
+            .into_owned(),
             KnobError::Below {
                 knob,
                 value,
@@ -620,11 +648,7 @@ impl CustomRun {
             let (Some(v), Some((_, min, max))) = (self.get(knob), knob.range()) else {
                 continue;
             };
-            let (mut min, mut max) = (min, max);
-            if knob == Knob::HeartbeatMs && v > 0 {
-                // A heartbeat must come before the lease it extends runs out.
-                max = max.min(self.lease_ms.saturating_sub(1));
-            }
+            let mut min = min;
             if knob == Knob::DurationMs
                 && matches!(
                     self.duration,
@@ -660,6 +684,18 @@ impl CustomRun {
                 Knob::DurationMs,
                 self.duration_ms,
             );
+        }
+        // A heartbeat must come before the lease it extends runs out.
+        if self.heartbeat_ms > 0
+            && self.heartbeat_ms >= self.lease_ms
+            && !errs.iter().any(|e| e.knob() == Knob::HeartbeatMs)
+        {
+            errs.push(KnobError::NotBelow {
+                knob: Knob::HeartbeatMs,
+                value: self.heartbeat_ms,
+                other: Knob::Lease,
+                ceiling: self.lease_ms,
+            });
         }
         errs
     }
