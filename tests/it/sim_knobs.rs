@@ -6,7 +6,7 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sim::results::compare::{default_alternative, diff, KeyNumbers};
 use modality_advisor::domain::sim::runner::{handle, run, RunMessage, RunRequest};
 use modality_advisor::domain::sim::setup::knobs::{
-    Ack, ArrivalMode, Change, CrashPoint, CustomRun, DurationMode, Knob, KnobError,
+    Ack, ArrivalMode, Change, CrashPoint, CustomRun, DurationMode, KeyFrom, Knob, KnobError,
 };
 use modality_advisor::domain::sim::{Growth, Jitter, Scenario};
 use std::process::Command;
@@ -215,6 +215,11 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
         ack: Ack::Before,
         ..CustomRun::default()
     });
+    configs.push(CustomRun {
+        duplicate_after_ms: 1_500,
+        key_from: KeyFrom::JobId,
+        ..CustomRun::default()
+    });
     for (i, c) in configs.iter().enumerate() {
         assert!(c.validate().is_empty(), "{i}: {:?}", c.validate());
         let seed = 11 + i as u64;
@@ -233,10 +238,11 @@ fn a_custom_run_downloaded_as_json_gives_the_clis_trace() {
             ("config", "file")
         );
         assert_eq!(view.seed, seed);
+        let rows = if c.duplicate_after_ms > 0 { 2 } else { 1 } * c.jobs;
         assert_eq!(
             view.counts.iter().sum::<u64>(),
-            c.jobs,
-            "config {i}: every job is in the table"
+            rows,
+            "config {i}: every job (and resubmission) is in the table"
         );
     }
 }
@@ -485,4 +491,31 @@ fn the_lease_knobs_reach_the_run_and_a_heartbeat_must_beat_the_lease() {
     }
     let back: CustomRun = serde_json::from_value(old).expect("old settings load");
     assert_eq!(back, base);
+}
+
+#[test]
+fn the_same_request_twice_is_caught_by_a_key_from_the_request_not_from_the_job_id() {
+    let base = CustomRun {
+        jobs: 1,
+        failure_percent: 0,
+        duplicate_after_ms: 2_000,
+        ..CustomRun::default()
+    };
+    let balance = |c: &CustomRun| {
+        assert!(c.validate().is_empty(), "{:?}", c.validate());
+        let view = run(&custom_req(c, 1), 1_000, |_| {}).expect("runs");
+        (view.balance, view.key.prevented)
+    };
+    assert_eq!(balance(&base), (Some(100), 1), "the order's key stops the second");
+    let by_job = CustomRun {
+        key_from: KeyFrom::JobId,
+        ..base.clone()
+    };
+    assert_eq!(balance(&by_job), (Some(200), 0), "a new key per row lets it through");
+    assert!(base.active(Knob::KeyFrom));
+    let no_key = CustomRun {
+        idempotency_key: false,
+        ..base
+    };
+    assert!(!no_key.active(Knob::KeyFrom), "no key: nothing to make it from");
 }

@@ -11,8 +11,8 @@ use crate::domain::lang::Lang;
 use crate::domain::sim::core::backoff::{Growth, Jitter};
 use crate::domain::sim::setup::config::ErrorClass;
 use crate::domain::sim::setup::knobs::{
-    with_unit, Ack, ArrivalMode, CrashPoint, CustomRun, DurationMode, FailureMode, Group, Knob,
-    KnobError, Unit,
+    with_unit, Ack, ArrivalMode, CrashPoint, CustomRun, DurationMode, FailureMode, Group, KeyFrom,
+    Knob, KnobError, Unit,
 };
 use crate::ui::sheet::form::{choice_field, ChoiceProps, DurationField, NumberField};
 use rust_i18n::t;
@@ -58,6 +58,7 @@ fn choice_of(c: &CustomRun, knob: Knob) -> String {
         Knob::OwnerCheck => onoff(c.owner_check),
         Knob::Ack => serde_id(c.ack),
         Knob::CrashPoint => serde_id(c.crash_point),
+        Knob::KeyFrom => serde_id(c.key_from),
         _ => String::new(),
     }
 }
@@ -76,6 +77,7 @@ fn options_of(knob: Knob) -> (&'static [&'static str], &'static str) {
         Knob::ErrorClass => (&["retryable", "permanent"], "knobs.error-class."),
         Knob::Ack => (&["after", "before"], "knobs.ack."),
         Knob::CrashPoint => (&["after-effect", "before-effect"], "knobs.crash-point."),
+        Knob::KeyFrom => (&["request", "job-id"], "knobs.key-from."),
         _ => (&["on", "off"], "knobs."),
     }
 }
@@ -101,6 +103,7 @@ fn set_choice(c: &CustomRun, knob: Knob, id: &str) -> CustomRun {
         Knob::OwnerCheck => c.owner_check = on,
         Knob::Ack => c.ack = parse::<Ack>(id).unwrap_or(c.ack),
         Knob::CrashPoint => c.crash_point = parse::<CrashPoint>(id).unwrap_or(c.crash_point),
+        Knob::KeyFrom => c.key_from = parse::<KeyFrom>(id).unwrap_or(c.key_from),
         _ => {}
     }
     c

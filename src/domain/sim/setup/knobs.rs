@@ -109,6 +109,8 @@ pub enum Knob {
     HeartbeatMs,
     Ack,
     CrashPoint,
+    DuplicateAfterMs,
+    KeyFrom,
 }
 
 /// The unit of a knob's number.
@@ -137,7 +139,7 @@ pub enum Group {
 
 impl Knob {
     /// The knobs in screen order.
-    pub const ALL: [Knob; 31] = [
+    pub const ALL: [Knob; 33] = [
         Knob::MaxAttempts,
         Knob::Growth,
         Knob::BaseWait,
@@ -169,6 +171,8 @@ impl Knob {
         Knob::HeartbeatMs,
         Knob::Ack,
         Knob::CrashPoint,
+        Knob::DuplicateAfterMs,
+        Knob::KeyFrom,
     ];
 
     /// The stable id, e.g. `max-attempts` (DOM ids, locale keys, findings).
@@ -191,7 +195,7 @@ impl Knob {
             Failure | FailurePercent | FailFirst | ErrorClass | CrashPercent | CrashPoint => {
                 Group::Failures
             }
-            OwnerCheck | HeartbeatMs | Ack => Group::Leases,
+            OwnerCheck | HeartbeatMs | Ack | DuplicateAfterMs | KeyFrom => Group::Leases,
             Downstream | Capacity | CallMs | RateLimit | OutageFrom | OutageFor => {
                 Group::Downstream
             }
@@ -230,8 +234,10 @@ impl Knob {
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
             // 0: no heartbeat; otherwise below the lease (checked in `validate`).
             HeartbeatMs => (Unit::Ms, 0, l.1.saturating_sub(1)),
+            // 0: each request is submitted once.
+            DuplicateAfterMs => (Unit::Ms, 0, DAY),
             Growth | Jitter | IdempotencyKey | ClassifyErrors | Arrivals | Duration | Failure
-            | ErrorClass | Downstream | OwnerCheck | Ack | CrashPoint => return None,
+            | ErrorClass | Downstream | OwnerCheck | Ack | CrashPoint | KeyFrom => return None,
         })
     }
 
@@ -447,6 +453,36 @@ pub struct CustomRun {
     /// Absent in older saved settings: after the side effect.
     #[serde(default)]
     pub crash_point: CrashPoint,
+    /// Each request is submitted a second time this many ms later, as a separate row (the
+    /// same order sent twice; 0: once). Absent in older saved settings: 0.
+    #[serde(default)]
+    pub duplicate_after_ms: u64,
+    /// What the idempotency key is made from. Absent in older saved settings: the request.
+    #[serde(default)]
+    pub key_from: KeyFrom,
+}
+
+/// What the idempotency key is made from (the source documents' warning: a key from the job
+/// id differs for the same order submitted twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyFrom {
+    /// The request (the business event, e.g. the order): `job-{n}`, `{n}` the request's
+    /// number.
+    #[default]
+    Request,
+    /// The job's id, which each row gets anew: `job-id-{id}`.
+    JobId,
+}
+
+impl KeyFrom {
+    /// The key template of the side effect ([`Effect::idempotency_key`](crate::domain::sim::Effect)).
+    pub fn template(self) -> &'static str {
+        match self {
+            KeyFrom::Request => "job-{n}",
+            KeyFrom::JobId => "job-id-{id}",
+        }
+    }
 }
 
 impl Default for CustomRun {
@@ -489,6 +525,8 @@ impl Default for CustomRun {
             heartbeat_ms: 0,
             ack: Ack::After,
             crash_point: CrashPoint::AfterEffect,
+            duplicate_after_ms: 0,
+            key_from: KeyFrom::Request,
         }
     }
 }
@@ -585,6 +623,7 @@ impl CustomRun {
             OutageFrom => self.outage_from_ms,
             OutageFor => self.outage_for_ms,
             HeartbeatMs => self.heartbeat_ms,
+            DuplicateAfterMs => self.duplicate_after_ms,
             _ => return None,
         })
     }
@@ -615,6 +654,7 @@ impl CustomRun {
             OutageFrom => c.outage_from_ms = v,
             OutageFor => c.outage_for_ms = v,
             HeartbeatMs => c.heartbeat_ms = v,
+            DuplicateAfterMs => c.duplicate_after_ms = v,
             _ => {}
         }
         c
@@ -636,6 +676,7 @@ impl CustomRun {
             FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
             Capacity | CallMs | RateLimit | OutageFrom | OutageFor => self.downstream,
             CrashPoint => self.crash_percent > 0,
+            KeyFrom => self.idempotency_key,
             _ => true,
         }
     }

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::domain::sim::setup::config_file::{
-    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, EffectFile, FailureFile, KindFile,
-    OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
+    ArrivalsFile, BackoffFile, DistFile, DownstreamFile, DuplicatesFile, EffectFile, FailureFile,
+    KindFile, OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
 };
 
 impl CustomRun {
@@ -79,7 +79,9 @@ impl CustomRun {
                 error_class: Some(self.error_class),
                 effect: Some(EffectFile {
                     amount: EFFECT_AMOUNT,
-                    idempotency_key: self.idempotency_key.then(|| "job-{n}".into()),
+                    idempotency_key: self
+                        .idempotency_key
+                        .then(|| self.key_from.template().into()),
                 }),
                 calls_downstream: self.downstream,
             }],
@@ -112,7 +114,9 @@ impl CustomRun {
             ack: (self.ack != Ack::After).then_some(self.ack),
             crash_point: (self.crash_percent > 0 && self.crash_point != CrashPoint::AfterEffect)
                 .then_some(self.crash_point),
-            duplicate_submissions: None,
+            duplicate_submissions: (self.duplicate_after_ms > 0).then(|| DuplicatesFile {
+                after_ms: ms(self.duplicate_after_ms),
+            }),
         }
     }
 }
