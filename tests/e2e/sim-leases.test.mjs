@@ -54,7 +54,7 @@ test('owner check: the late results are refused and marked, worded in Japanese (
 test('your settings: the lease knobs are there and a heartbeat as long as the lease is refused with its range', async () => {
   const page = await openSimulate(browser, server.url, 'en');
   await page.click('.preset[data-scenario="custom"]');
-  for (const id of ['owner-check', 'heartbeat-ms', 'ack', 'crash-point']) {
+  for (const id of ['owner-check', 'heartbeat-ms', 'ack', 'crash-point', 'duplicate-after-ms', 'key-from']) {
     assert.equal(await page.locator(`[data-knob="${id}"]`).count(), 1, id);
   }
   assert.equal(await page.locator('[data-knob="crash-point"]').isHidden(), true, 'no crashes: no crash point');
