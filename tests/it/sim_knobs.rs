@@ -506,16 +506,27 @@ fn the_same_request_twice_is_caught_by_a_key_from_the_request_not_from_the_job_i
         let view = run(&custom_req(c, 1), 1_000, |_| {}).expect("runs");
         (view.balance, view.key.prevented)
     };
-    assert_eq!(balance(&base), (Some(100), 1), "the order's key stops the second");
+    assert_eq!(
+        balance(&base),
+        (Some(100), 1),
+        "the order's key stops the second"
+    );
     let by_job = CustomRun {
         key_from: KeyFrom::JobId,
         ..base.clone()
     };
-    assert_eq!(balance(&by_job), (Some(200), 0), "a new key per row lets it through");
+    assert_eq!(
+        balance(&by_job),
+        (Some(200), 0),
+        "a new key per row lets it through"
+    );
     assert!(base.active(Knob::KeyFrom));
     let no_key = CustomRun {
         idempotency_key: false,
         ..base
     };
-    assert!(!no_key.active(Knob::KeyFrom), "no key: nothing to make it from");
+    assert!(
+        !no_key.active(Knob::KeyFrom),
+        "no key: nothing to make it from"
+    );
 }

@@ -296,6 +296,22 @@ pub struct Counters {
     pub lease_renewals: u64,
 }
 
+impl Counters {
+    /// The lease and delivery counters in one array: overlapping runs, stale results, claims
+    /// past max_attempts, dead jobs completed late, lost jobs, lease renewals (the order of
+    /// [`LEASE_FACTS`](crate::domain::sim::runner::LEASE_FACTS)).
+    pub fn lease_counts(&self) -> [u64; 6] {
+        [
+            self.overlapping_runs,
+            self.stale_results,
+            self.claims_over_max,
+            self.completed_after_dead,
+            self.lost_jobs,
+            self.lease_renewals,
+        ]
+    }
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

@@ -104,9 +104,9 @@ pub struct RunView {
     pub intake: (u64, u64, u64, u64),
     /// Jitter study: mean calls and mean completion time (ms) over the runs.
     pub contention: Option<(f64, f64)>,
-    /// What the engine let happen around leases and delivery, in [`LEASE_FACTS`] order:
-    /// overlapping runs, stale results, claims past max_attempts, dead jobs completed late,
-    /// lost jobs, lease renewals (the page says each one that is not zero).
+    /// What the engine let happen around leases and delivery, in [`LEASE_FACTS`] order
+    /// ([`Counters::lease_counts`](crate::domain::sim::Counters::lease_counts); the page says
+    /// each one that is not zero).
     #[serde(default)]
     pub lease_counts: [u64; 6],
     /// Events processed.
@@ -202,17 +202,7 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .contention
             .as_ref()
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
-        lease_counts: m.map_or([0; 6], |m| {
-            let c = &m.counters;
-            [
-                c.overlapping_runs,
-                c.stale_results,
-                c.claims_over_max,
-                c.completed_after_dead,
-                c.lost_jobs,
-                c.lease_renewals,
-            ]
-        }),
+        lease_counts: m.map_or([0; 6], |m| m.counters.lease_counts()),
         events,
         log_total: 0,
         log_head: Vec::new(),
@@ -319,17 +309,7 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
         duplicates: (0, 0),
         intake: (0, 0, 0, 0),
         contention: None,
-        lease_counts: {
-            let c = sim.counters();
-            [
-                c.overlapping_runs,
-                c.stale_results,
-                c.claims_over_max,
-                c.completed_after_dead,
-                c.lost_jobs,
-                c.lease_renewals,
-            ]
-        },
+        lease_counts: sim.counters().lease_counts(),
         events: sim.events(),
         log_total: 0,
         log_head: Vec::new(),
