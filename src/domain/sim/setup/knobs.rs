@@ -27,7 +27,12 @@ pub use crate::domain::sim::setup::options::{Ack, CrashPoint};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
+mod change;
+mod error;
 mod to_file;
+
+pub use change::{jitter_name, Change};
+pub use error::KnobError;
 
 pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
 /// The side effect of each job: points added to the balance.
@@ -265,114 +270,6 @@ pub fn with_unit(unit: Unit, v: u64, lang: Lang) -> String {
     }
 }
 
-/// A refused knob value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KnobError {
-    /// Outside the knob's [`Knob::range`] (or a mode's narrower range).
-    OutOfRange {
-        /// The knob.
-        knob: Knob,
-        /// The value given.
-        value: u64,
-        /// Smallest allowed.
-        min: u64,
-        /// Largest allowed.
-        max: u64,
-    },
-    /// Must be shorter than another knob's value (a heartbeat shorter than the lease it
-    /// renews).
-    NotBelow {
-        /// The knob.
-        knob: Knob,
-        /// The value given.
-        value: u64,
-        /// The knob it must stay below.
-        other: Knob,
-        /// That knob's value.
-        ceiling: u64,
-    },
-    /// Must be at least another knob's value (cap ≥ base, p95 ≥ p50, max ≥ min).
-    Below {
-        /// The knob.
-        knob: Knob,
-        /// The value given.
-        value: u64,
-        /// The knob it must not be below.
-        other: Knob,
-        /// That knob's value.
-        floor: u64,
-    },
-}
-
-impl KnobError {
-    /// The knob the finding is about.
-    pub fn knob(&self) -> Knob {
-        match self {
-            KnobError::OutOfRange { knob, .. }
-            | KnobError::Below { knob, .. }
-            | KnobError::NotBelow { knob, .. } => *knob,
-        }
-    }
-
-    /// The message in `lang`, naming the knob and the allowed range, e.g. "Max attempts: 0 is
-    /// out of range; allowed 1 attempt – 100 attempts."
-    pub fn message(&self, lang: Lang) -> String {
-        let l = lang.code();
-        match *self {
-            KnobError::OutOfRange {
-                knob,
-                value,
-                min,
-                max,
-            } => {
-                let unit = knob.range().map_or(Unit::Count("plain"), |r| r.0);
-                t!(
-                    "knobs.error.range",
-                    locale = l,
-                    knob = knob.label(lang),
-                    value = with_unit(unit, value, lang),
-                    min = with_unit(unit, min, lang),
-                    max = with_unit(unit, max, lang)
-                )
-                .into_owned()
-            }
-            KnobError::NotBelow {
-                knob,
-                value,
-                other,
-                ceiling,
-            } => t!(
-                "knobs.error.not-below",
-                locale = l,
-                knob = knob.label(lang),
-                value = with_unit(Unit::Ms, value, lang),
-                other = other.label(lang),
-                max = with_unit(Unit::Ms, ceiling.saturating_sub(1), lang)
-            )
-            .into_owned(),
-            KnobError::Below {
-                knob,
-                value,
-                other,
-                floor,
-            } => {
-                let unit = knob.range().map_or(Unit::Count("plain"), |r| r.0);
-                let max = knob.range().map_or(floor, |r| r.2);
-                t!(
-                    "knobs.error.below",
-                    locale = l,
-                    knob = knob.label(lang),
-                    value = with_unit(unit, value, lang),
-                    other = other.label(lang),
-                    min = with_unit(unit, floor, lang),
-                    max = with_unit(unit, max, lang)
-                )
-                .into_owned()
-            }
-        }
-    }
-}
-
 /// The settings of a custom run. See the module docs; each field's unit and range is its
 /// [`Knob::range`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -528,44 +425,6 @@ impl Default for CustomRun {
             duplicate_after_ms: 0,
             key_from: KeyFrom::Request,
         }
-    }
-}
-
-/// One change for comparing "your settings" with a copy (B = A with this change).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Change {
-    /// Idempotency key switched (on → off or off → on).
-    IdempotencyKey,
-    /// Jitter switched (none → full, anything else → none).
-    Jitter,
-    /// Error classification switched.
-    ClassifyErrors,
-    /// Twice the workers.
-    DoubleWorkers,
-    /// Owner check switched.
-    OwnerCheck,
-    /// Acknowledge after the work ↔ before it.
-    Ack,
-}
-
-impl Change {
-    /// All changes, in menu order.
-    pub const ALL: [Change; 6] = [
-        Change::IdempotencyKey,
-        Change::Jitter,
-        Change::ClassifyErrors,
-        Change::DoubleWorkers,
-        Change::OwnerCheck,
-        Change::Ack,
-    ];
-
-    /// The stable id, e.g. `idempotency-key`.
-    pub fn id(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
     }
 }
 
@@ -740,84 +599,4 @@ impl CustomRun {
         }
         errs
     }
-
-    /// A copy with one change, for comparing.
-    pub fn changed(&self, change: Change) -> CustomRun {
-        let mut c = self.clone();
-        match change {
-            Change::IdempotencyKey => c.idempotency_key = !c.idempotency_key,
-            Change::Jitter => {
-                c.jitter = if c.jitter == Jitter::None {
-                    Jitter::Full
-                } else {
-                    Jitter::None
-                }
-            }
-            Change::ClassifyErrors => c.classify_errors = !c.classify_errors,
-            Change::DoubleWorkers => c.workers = c.workers.saturating_mul(2).min(1_000),
-            Change::OwnerCheck => c.owner_check = !c.owner_check,
-            Change::Ack => {
-                c.ack = match c.ack {
-                    Ack::After => Ack::Before,
-                    Ack::Before => Ack::After,
-                }
-            }
-        }
-        c
-    }
-
-    /// What `change` does to these settings, e.g. "Idempotency key: on → off".
-    pub fn change_label(&self, change: Change, lang: Lang) -> String {
-        let b = self.changed(change);
-        let l = lang.code();
-        let onoff = |v: bool| t!(if v { "knobs.on" } else { "knobs.off" }, locale = l).into_owned();
-        let (knob, from, to) = match change {
-            Change::IdempotencyKey => (
-                Knob::IdempotencyKey,
-                onoff(self.idempotency_key),
-                onoff(b.idempotency_key),
-            ),
-            Change::Jitter => (
-                Knob::Jitter,
-                jitter_name(self.jitter, lang),
-                jitter_name(b.jitter, lang),
-            ),
-            Change::ClassifyErrors => (
-                Knob::ClassifyErrors,
-                onoff(self.classify_errors),
-                onoff(b.classify_errors),
-            ),
-            Change::DoubleWorkers => (
-                Knob::Workers,
-                self.workers.to_string(),
-                b.workers.to_string(),
-            ),
-            Change::OwnerCheck => (
-                Knob::OwnerCheck,
-                onoff(self.owner_check),
-                onoff(b.owner_check),
-            ),
-            Change::Ack => {
-                let name = |a: Ack| {
-                    let id = if a == Ack::Before { "before" } else { "after" };
-                    t!(format!("knobs.ack.{id}"), locale = l).into_owned()
-                };
-                (Knob::Ack, name(self.ack), name(b.ack))
-            }
-        };
-        format!(
-            "{}{}{from} → {to}",
-            knob.label(lang),
-            t!("ui.colon", locale = l)
-        )
-    }
-}
-
-/// A jitter's name in `lang` (`none`, `full`, …).
-pub fn jitter_name(j: Jitter, lang: Lang) -> String {
-    let id = serde_json::to_value(j)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
-    t!(format!("knobs.jitter.{id}"), locale = lang.code()).into_owned()
 }
