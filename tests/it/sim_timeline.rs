@@ -5,7 +5,7 @@
 use crate::sim_support::preset_view;
 use modality_advisor::domain::lang::Lang;
 use modality_advisor::domain::sim::results::drawn::{compared, pick, why_hidden};
-use modality_advisor::domain::sim::results::timeline::{Mark, RunEnd, Timeline};
+use modality_advisor::domain::sim::results::timeline::{Mark, RowStatus, RunEnd, Timeline};
 use modality_advisor::domain::sim::runner::{CompareRequest, RunRequest, WorkerState};
 use modality_advisor::domain::sim::SimTime;
 

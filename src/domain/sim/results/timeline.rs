@@ -297,20 +297,23 @@ impl Builder {
                 _ => r.lease_until < r.to,
             };
             if outlived {
-                expired.push((r.worker, r.lease_until, Mark::LeaseExpired, r.job));
+                expired.push((r.worker, r.lease_until, Mark::LeaseExpired, r.job, r.from));
             }
         }
-        for &(_, at, _, job) in &expired {
-            // Still running (claimed, not yet finished) when the lease ran out.
+        for &(_, at, _, job, claimed) in &expired {
+            // Still running on this run's claim when its lease ran out: the row's latest
+            // change before then is this run's claim (a later claim holds a lease of its own).
             let Some((_, changes)) = self.t.rows.iter_mut().find(|(j, _)| *j == job) else {
                 continue;
             };
             let i = changes.partition_point(|&(t, _)| t <= at);
-            if i > 0 && changes[i - 1].1 == RowStatus::Running {
+            if i > 0 && changes[i - 1] == (claimed, RowStatus::Running) {
                 changes.insert(i, (at, RowStatus::Expired));
             }
         }
-        self.t.marks.extend(expired);
+        self.t
+            .marks
+            .extend(expired.into_iter().map(|(w, at, m, job, _)| (w, at, m, job)));
         self.t.marks.sort_by_key(|&(w, t, _, _)| (t, w));
         self.t
     }
@@ -442,10 +445,23 @@ impl Timeline {
             })
             .collect();
         let strips = self.strips(l);
-        let mut legend: Vec<(String, &'static str, Option<Shape>)> = vec![
-            (tr("legend.run"), "run-done", None),
-            (tr("legend.lease"), "lease", None),
-        ];
+        // One swatch per way the runs on the lanes ended (their bars' colours), then the lease.
+        let mut legend: Vec<(String, &'static str, Option<Shape>)> = Vec::new();
+        for end in [
+            RunEnd::Done,
+            RunEnd::Retry,
+            RunEnd::Refused,
+            RunEnd::Dead,
+            RunEnd::Crashed,
+            RunEnd::Open,
+        ] {
+            let key = run_key(end);
+            let shown = legend.iter().any(|x| x.1 == key);
+            if !shown && self.runs.iter().any(|r| run_key(r.end) == key) {
+                legend.push((tr(&format!("legend.{key}")), key, None));
+            }
+        }
+        legend.push((tr("legend.lease"), "lease", None));
         for s in RowStatus::ALL {
             if self.rows.iter().any(|r| r.1.iter().any(|c| c.1 == s)) {
                 legend.push((tr(&format!("row.{}", s.key())), s.key(), None));
