@@ -29,7 +29,9 @@ fn english_lines_are_unchanged_so_the_trace_digest_is_too() {
     // Then (was c6672d169d429069) when the jitter study began following the AWS study's own
     // simulator (attempts numbered from 1, "no backoff" waits nothing) and averaging 100 runs
     // instead of 20: only the five `jitter-contention` reports changed; no log line did.
-    assert_eq!(format!("{:016x}", trace_digest(1)), "9f321880d1a62c5a");
+    // Then (was 9f321880d1a62c5a) when the same request applied twice by two rows began to
+    // count as a duplicate effect: only duplicate-execution `same-order-job-key` changed.
+    assert_eq!(format!("{:016x}", trace_digest(1)), "d2f3fde720f72903");
 }
 
 use modality_advisor::domain::lang::Lang;

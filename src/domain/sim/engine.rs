@@ -248,7 +248,8 @@ pub struct Counters {
     pub failures: u64,
     /// Successful runs of a job that had already run successfully (at-least-once delivery).
     pub duplicate_runs: u64,
-    /// Side effects applied to a job that had already applied its effect.
+    /// Side effects applied to a job that had already applied its effect (with duplicate
+    /// submissions: applied for a request whose effect another row had applied already).
     pub duplicate_effects: u64,
     /// Second runs stopped by the idempotency key (rolled back).
     pub prevented_by_key: u64,
@@ -288,7 +289,8 @@ pub struct Counters {
     /// `dead` rows turned `done` by a late `complete`.
     #[serde(skip_serializing_if = "is_zero")]
     pub completed_after_dead: u64,
-    /// Jobs acknowledged before the work (`ack: before`) whose run then failed or crashed.
+    /// Jobs acknowledged before the work (`ack: before`) whose run then failed, or crashed
+    /// before its side effect: the row says `done`, the work never happened.
     #[serde(skip_serializing_if = "is_zero")]
     pub lost_jobs: u64,
     /// Heartbeats that extended a lease.
@@ -361,6 +363,9 @@ pub struct Simulation {
     plain: bool,
     balance: i64,
     keys: BTreeSet<String>,
+    /// Requests (arrival numbers) whose side effect was applied, kept only with duplicate
+    /// submissions (then a duplicate effect is one applied twice for the same request).
+    effected_requests: BTreeSet<u32>,
     counters: Counters,
     log: EventLog,
     names: LogNames,

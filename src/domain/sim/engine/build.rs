@@ -226,6 +226,7 @@ impl Simulation {
             plain,
             balance: 0,
             keys: BTreeSet::new(),
+            effected_requests: BTreeSet::new(),
             counters: Counters::default(),
             log: EventLog::new(),
             names,

@@ -259,7 +259,7 @@ impl Simulation {
     /// The side effect of a successful run (if its kind has one), then the worker's crash
     /// before `complete` (with its probability). Returns `true` when the worker crashed.
     pub(super) fn effect_then_crash(&mut self, w: usize, run: Run, kind: usize) -> bool {
-        if self.cfg.crash_point == CrashPoint::BeforeEffect && self.crash(w, run) {
+        if self.cfg.crash_point == CrashPoint::BeforeEffect && self.crash(w, run, true) {
             return true;
         }
         let idx = (run.job.0 - 1) as usize;
@@ -283,26 +283,35 @@ impl Simulation {
                     }
                     let before = self.balance;
                     self.balance = self.balance.saturating_add(effect.amount);
-                    if self.table.mark_effected(run.job) {
+                    // A duplicate: this job's effect was applied before, or (the same request
+                    // submitted twice) this request's, by another row.
+                    let again_row = self.table.mark_effected(run.job);
+                    let again = match self.cfg.duplicate_submissions {
+                        Some(_) => !self.effected_requests.insert(self.info.arrival_no(idx)),
+                        None => again_row,
+                    };
+                    if again {
                         self.counters.duplicate_effects += 1;
                     }
                     self.say(Some(w), Some(job), LogEvent::SideEffect { before });
                 }
             }
         }
-        self.cfg.crash_point == CrashPoint::AfterEffect && self.crash(w, run)
+        self.cfg.crash_point == CrashPoint::AfterEffect && self.crash(w, run, false)
     }
 
     /// Worker `w`'s crash during `run` (with its probability, drawn from the RNG): the worker
     /// goes down (to restart later, if it does), its row lock rolls back; a job acknowledged
-    /// before the work is lost. Returns `true` when it crashed.
-    fn crash(&mut self, w: usize, run: Run) -> bool {
+    /// before the work is lost when the crash came `before_work` (before the side effect;
+    /// after it the work was done, only the acknowledgement was early). Returns `true` when
+    /// it crashed.
+    fn crash(&mut self, w: usize, run: Run, before_work: bool) -> bool {
         let job = (run.job, run.attempt);
         let p = self.cfg.workers[w].crash_probability;
         if p > 0.0 && self.rng.chance(p) {
             self.counters.crashes += 1;
             self.say(Some(w), Some(job), LogEvent::Crash);
-            if self.cfg.ack == Ack::Before {
+            if self.cfg.ack == Ack::Before && before_work {
                 self.lost(w, run);
             }
             self.workers[w].token += 1;

@@ -311,9 +311,11 @@ impl Builder {
                 changes.insert(i, (at, RowStatus::Expired));
             }
         }
-        self.t
-            .marks
-            .extend(expired.into_iter().map(|(w, at, m, job, _)| (w, at, m, job)));
+        self.t.marks.extend(
+            expired
+                .into_iter()
+                .map(|(w, at, m, job, _)| (w, at, m, job)),
+        );
         self.t.marks.sort_by_key(|&(w, t, _, _)| (t, w));
         self.t
     }
