@@ -170,6 +170,14 @@ fn keys_built_from_ids_exist_too() {
             modality_advisor::domain::sim::runner::LEASE_FACTS
                 .iter()
                 .map(|id| format!("sim.ui.lease.{id}")),
+        )
+        .chain(
+            [
+                modality_advisor::domain::sim::StopReason::NoWorkers,
+                modality_advisor::domain::sim::StopReason::MaxEvents,
+                modality_advisor::domain::sim::StopReason::MaxTime,
+            ]
+            .map(|s| format!("sim.ui.stop.{}", s.id())),
         );
     for key in built {
         let langs = keys.get(&key);

@@ -332,3 +332,15 @@ fn the_lease_preset_shows_the_overlap_the_refusal_and_the_renewed_lease() {
     let v = preset_view("duplicate-execution", "same-order-order-key");
     assert!(pick(&v.drawn.timeline, Lang::En).contains("balance 100"));
 }
+
+#[test]
+fn a_run_the_limits_or_missing_workers_stopped_says_so() {
+    assert_eq!(
+        preset_view("duplicate-execution", "plain").cut_short,
+        None,
+        "drained"
+    );
+    // Worker A finishes its one claim and B only probes: jobs 2 and 3 stay queued.
+    let v = preset_view("pg-row-locks", "skip-locked");
+    assert_eq!(v.cut_short.as_deref(), Some("no-workers"), "{:?}", v.counts);
+}

@@ -87,6 +87,16 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// The kebab-case id the JSON carries, e.g. `max-time`.
+    pub fn id(self) -> &'static str {
+        match self {
+            StopReason::Drained => "drained",
+            StopReason::NoWorkers => "no-workers",
+            StopReason::MaxEvents => "max-events",
+            StopReason::MaxTime => "max-time",
+        }
+    }
+
     /// Why the run stopped, in words (the CLI's text output; JSON carries the kebab-case id).
     pub fn text(self) -> &'static str {
         match self {

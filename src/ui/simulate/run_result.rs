@@ -165,6 +165,14 @@ fn facts(v: &RunView, l: &str) -> Vec<Html> {
             format!("{a} / {f} / {ok} / {busy}"),
         ));
     }
+    // A run the limits cut short says so: its figures describe an unfinished run.
+    if let Some(why) = &v.cut_short {
+        facts.push(fact(
+            "cut-short",
+            t!("sim.ui.cut-short", locale = l).into_owned(),
+            t!(format!("sim.ui.stop.{why}"), locale = l).into_owned(),
+        ));
+    }
     // What the engine let happen around leases, each said when it happened at all.
     for (id, n) in LEASE_FACTS.iter().zip(v.lease_counts) {
         if n > 0 {

@@ -109,6 +109,10 @@ pub struct RunView {
     /// each one that is not zero).
     #[serde(default)]
     pub lease_counts: [u64; 6],
+    /// Why the run stopped when it did not drain ([`StopReason::id`](crate::domain::sim::StopReason::id):
+    /// `max-events`, `max-time`, `no-workers`); `None` when nothing was left to do.
+    #[serde(default)]
+    pub cut_short: Option<String>,
     /// Events processed.
     pub events: u64,
     /// Lines in the event log (0 when none was recorded).
@@ -203,6 +207,10 @@ pub fn view_of(report: &Report, events: u64) -> RunView {
             .as_ref()
             .map(|c| (c.calls_mean, c.completion_ms_mean)),
         lease_counts: m.map_or([0; 6], |m| m.counters.lease_counts()),
+        cut_short: m
+            .map(|m| m.stop)
+            .filter(|s| *s != crate::domain::sim::StopReason::Drained)
+            .map(|s| s.id().to_owned()),
         events,
         log_total: 0,
         log_head: Vec::new(),
@@ -310,6 +318,10 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
         intake: (0, 0, 0, 0),
         contention: None,
         lease_counts: sim.counters().lease_counts(),
+        cut_short: sim
+            .stopped()
+            .filter(|s| *s != crate::domain::sim::StopReason::Drained)
+            .map(|s| s.id().to_owned()),
         events: sim.events(),
         log_total: 0,
         log_head: Vec::new(),
