@@ -22,6 +22,9 @@ fn each_preset_pair_calls_out_its_lesson() {
             &[
                 "claims: A: #1, B: #1 → A: #1, B: #2",
                 "runs: 4 → 2 (−50 %)",
+                // The double claim's second runs overlap the first, and their `complete` is stale.
+                "overlapping-runs: 2 → 0",
+                "stale-results: 2 → 0",
                 "p95: 202 ms → 100 ms (−50 %)",
                 "end: 0.2 s → 0.1 s (−50 %)",
             ],

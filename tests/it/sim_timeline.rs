@@ -344,3 +344,23 @@ fn a_run_the_limits_or_missing_workers_stopped_says_so() {
     let v = preset_view("pg-row-locks", "skip-locked");
     assert_eq!(v.cut_short.as_deref(), Some("no-workers"), "{:?}", v.counts);
 }
+
+#[test]
+fn compare_names_the_lease_counts_that_differ() {
+    use modality_advisor::domain::sim::results::compare::diff;
+    let naive = preset_view("lease-shorter-than-handler", "naive");
+    let beat = preset_view("lease-shorter-than-handler", "heartbeat");
+    let lines: Vec<String> = diff(&naive.key, &beat.key)
+        .iter()
+        .filter(|d| d.differs)
+        .map(ToString::to_string)
+        .collect();
+    for want in [
+        "overlapping-runs: 2 → 0",
+        "stale-results: 3 → 0",
+        "claims-over-max: 1 → 0",
+        "lease-renewals: 0 → 6",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want} in {lines:#?}");
+    }
+}

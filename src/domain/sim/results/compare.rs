@@ -51,6 +51,10 @@ pub struct KeyNumbers {
     pub end_s: f64,
     /// Jitter study: mean calls and mean completion time (ms).
     pub contention: Option<(f64, f64)>,
+    /// Overlapping runs, stale results, claims past max_attempts, dead jobs completed late,
+    /// lost jobs, lease renewals ([`Counters::lease_counts`](crate::domain::sim::Counters::lease_counts)).
+    #[serde(default)]
+    pub leases: [u64; 6],
 }
 
 impl KeyNumbers {
@@ -73,6 +77,7 @@ impl KeyNumbers {
             k.dead = m.dead;
             k.unfinished = m.queued + m.running;
             k.runs = c.runs;
+            k.leases = c.lease_counts();
             k.duplicates = c.duplicate_effects;
             k.prevented = c.prevented_by_key;
             k.calls = c.calls;
@@ -263,6 +268,21 @@ pub fn diff_in(a: &KeyNumbers, b: &KeyNumbers, lang: Lang) -> Vec<DiffLine> {
         }
         if a.prevented + b.prevented > 0 {
             line("prevented", count(a.prevented), count(b.prevented), None);
+        }
+        // What the engine let happen around leases, when either run had any of it.
+        let lease_ids = [
+            "overlapping-runs",
+            "stale-results",
+            "claims-over-max",
+            "completed-after-dead",
+            "lost-jobs",
+            "lease-renewals",
+        ];
+        for (i, id) in lease_ids.into_iter().enumerate() {
+            let (x, y) = (a.leases[i], b.leases[i]);
+            if x + y > 0 {
+                line(id, count(x), count(y), None);
+            }
         }
         if a.calls + b.calls > 0 {
             line(

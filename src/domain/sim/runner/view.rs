@@ -336,6 +336,7 @@ pub(super) fn load_view(sim: &Simulation, seed: u64, counts: [u64; 4], hash: Str
             unfinished: counts[2] + counts[3],
             runs: sim.counters().runs,
             end_s: sim.now().as_secs_f64(),
+            leases: sim.counters().lease_counts(),
             ..Default::default()
         },
         charts: ChartData::of_sim(sim),
