@@ -27,6 +27,12 @@ test('naive: three runs of a job allowed two, each counted and said (en)', async
   const lanes = await page.$$eval(`${sel} figure.sim-timeline g.plot-lane`, (gs) => gs.map((g) => [g.querySelector('.plot-tick').textContent, g.querySelectorAll('rect.plot-bar').length]));
   assert.deepEqual(lanes, [['A', 1], ['B', 1], ['C', 1]]);
   assert.match(await page.textContent(`${sel} figure.sim-timeline figcaption`), /3\/2/);
+  // The legend names the colours the bars have: failed and retried, failed for good.
+  const legend = await page.$$eval(`${sel} figure.sim-timeline g.plot-legend g[data-series]`, (gs) => gs.map((g) => g.dataset.series));
+  assert.ok(legend.includes('run-retry') && legend.includes('run-dead'), legend.join());
+  assert.ok(!legend.includes('run-done'), 'no run ended done: no swatch for it');
+  // No lease ran out under the claim that held the row: no "lease expired" stretch.
+  assert.equal(await page.$$eval(`${sel} figure.sim-timeline g.plot-strip [data-series="expired-row"]`, (r) => r.length), 0);
   // The log says it, line by line.
   const log = await page.textContent(`${sel} .event-log`);
   assert.match(log, /another run of this job is still going/);
