@@ -59,6 +59,13 @@ test('share a process: the link, its length, the cards; opened elsewhere it save
   // Copy for rich-text editors: text/html with a table, and a plain-text twin.
   await page.click('[data-share-copy="rich"]');
   await page.waitForFunction(() => document.querySelector('.share-status').textContent.includes('Copied'));
+  // The status already said "Copied" for the link: wait for the clipboard itself to hold
+  // the rich copy (it is written asynchronously).
+  for (let i = 0; i < 100; i++) {
+    const types = await page.evaluate(async () => (await navigator.clipboard.read())[0]?.types ?? []);
+    if (types.includes('text/html')) break;
+    await page.waitForTimeout(50);
+  }
   const rich = await page.evaluate(async () => {
     const [item] = await navigator.clipboard.read();
     const html = await (await item.getType('text/html')).text();
@@ -72,7 +79,12 @@ test('share a process: the link, its length, the cards; opened elsewhere it save
   // The embed code: an iframe on embed.html with the same fragment.
   await page.click('[data-share-copy="embed"]');
   await page.waitForFunction(() => document.querySelector('.share-status').textContent.includes('Copied'));
-  const embed = await page.evaluate(() => navigator.clipboard.readText());
+  // (The status said "Copied" already: wait for the clipboard to hold the embed code.)
+  let embed = '';
+  for (let i = 0; i < 100 && !embed.startsWith('<iframe'); i++) {
+    embed = await page.evaluate(() => navigator.clipboard.readText());
+    if (!embed.startsWith('<iframe')) await page.waitForTimeout(50);
+  }
   assert.match(embed, /^<iframe [^>]*src="[^"]*embed\.html#share-v1:/);
   // The SVG card downloads and renders as an <img>.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-share-download="svg"]')]);
