@@ -291,6 +291,13 @@ fn the_lease_preset_shows_the_overlap_the_refusal_and_the_renewed_lease() {
         naive.runs.iter().any(|r| r.attempt == 3),
         "attempt 3/2 drawn"
     );
+    // Each lease that ran out had been superseded by a newer claim (with its own lease) or the
+    // row was dead: the row is never drawn "lease expired" here.
+    assert!(
+        naive.rows[0].1.iter().all(|c| c.1 != RowStatus::Expired),
+        "{:?}",
+        naive.rows[0].1
+    );
     // Owner check: A's and B's late errors are refused marks, their runs end refused.
     let owner = timeline("lease-shorter-than-handler", "owner-check");
     let refused: Vec<(u16, u64)> = owner
