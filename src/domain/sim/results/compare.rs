@@ -269,21 +269,7 @@ pub fn diff_in(a: &KeyNumbers, b: &KeyNumbers, lang: Lang) -> Vec<DiffLine> {
         if a.prevented + b.prevented > 0 {
             line("prevented", count(a.prevented), count(b.prevented), None);
         }
-        // What the engine let happen around leases, when either run had any of it.
-        let lease_ids = [
-            "overlapping-runs",
-            "stale-results",
-            "claims-over-max",
-            "completed-after-dead",
-            "lost-jobs",
-            "lease-renewals",
-        ];
-        for (i, id) in lease_ids.into_iter().enumerate() {
-            let (x, y) = (a.leases[i], b.leases[i]);
-            if x + y > 0 {
-                line(id, count(x), count(y), None);
-            }
-        }
+        lease_lines(a, b, &mut line);
         if a.calls + b.calls > 0 {
             line(
                 "calls",
@@ -337,6 +323,28 @@ pub fn diff_in(a: &KeyNumbers, b: &KeyNumbers, lang: Lang) -> Vec<DiffLine> {
         line("mean-completion", av, bv, change(at, bt));
     }
     out
+}
+
+/// The lease counts' lines ([`KeyNumbers::leases`]), each when either run had any of it.
+fn lease_lines(
+    a: &KeyNumbers,
+    b: &KeyNumbers,
+    line: &mut impl FnMut(&'static str, String, String, Option<String>),
+) {
+    let ids = [
+        "overlapping-runs",
+        "stale-results",
+        "claims-over-max",
+        "completed-after-dead",
+        "lost-jobs",
+        "lease-renewals",
+    ];
+    for (i, id) in ids.into_iter().enumerate() {
+        let (x, y) = (a.leases[i], b.leases[i]);
+        if x + y > 0 {
+            line(id, count(x), count(y), None);
+        }
+    }
 }
 
 /// The variant a preset is compared with by default: `duplicate-execution` plain ↔

@@ -379,6 +379,42 @@ impl Timeline {
         ((lo - (hi - lo) * 0.03).max(0.0), hi)
     }
 
+    /// The legend's entries `(text, class key, mark shape)`: one swatch per way the runs on
+    /// the lanes ended (their bars' colours), the lease, the row states and the marks drawn.
+    fn legend(&self, tr: &dyn Fn(&str) -> String) -> Vec<(String, &'static str, Option<Shape>)> {
+        let mut legend: Vec<(String, &'static str, Option<Shape>)> = Vec::new();
+        for end in [
+            RunEnd::Done,
+            RunEnd::Retry,
+            RunEnd::Refused,
+            RunEnd::Dead,
+            RunEnd::Crashed,
+            RunEnd::Open,
+        ] {
+            let key = run_key(end);
+            let shown = legend.iter().any(|x| x.1 == key);
+            if !shown && self.runs.iter().any(|r| run_key(r.end) == key) {
+                legend.push((tr(&format!("legend.{key}")), key, None));
+            }
+        }
+        legend.push((tr("legend.lease"), "lease", None));
+        for s in RowStatus::ALL {
+            if self.rows.iter().any(|r| r.1.iter().any(|c| c.1 == s)) {
+                legend.push((tr(&format!("row.{}", s.key())), s.key(), None));
+            }
+        }
+        for m in Mark::ALL {
+            if self.marks.iter().any(|x| x.2 == m) {
+                legend.push((
+                    tr(&format!("mark.{}", m.id())),
+                    m.look().0,
+                    Some(m.look().1),
+                ));
+            }
+        }
+        legend
+    }
+
     /// The timeline as SVG in `lang` (`class="plot plot-lanes"`; see [`plot::lanes`] for how
     /// the page moves its "now" cursor), with its title and a description in words.
     pub fn svg(&self, lang: Lang) -> String {
@@ -447,37 +483,7 @@ impl Timeline {
             })
             .collect();
         let strips = self.strips(l);
-        // One swatch per way the runs on the lanes ended (their bars' colours), then the lease.
-        let mut legend: Vec<(String, &'static str, Option<Shape>)> = Vec::new();
-        for end in [
-            RunEnd::Done,
-            RunEnd::Retry,
-            RunEnd::Refused,
-            RunEnd::Dead,
-            RunEnd::Crashed,
-            RunEnd::Open,
-        ] {
-            let key = run_key(end);
-            let shown = legend.iter().any(|x| x.1 == key);
-            if !shown && self.runs.iter().any(|r| run_key(r.end) == key) {
-                legend.push((tr(&format!("legend.{key}")), key, None));
-            }
-        }
-        legend.push((tr("legend.lease"), "lease", None));
-        for s in RowStatus::ALL {
-            if self.rows.iter().any(|r| r.1.iter().any(|c| c.1 == s)) {
-                legend.push((tr(&format!("row.{}", s.key())), s.key(), None));
-            }
-        }
-        for m in Mark::ALL {
-            if self.marks.iter().any(|x| x.2 == m) {
-                legend.push((
-                    tr(&format!("mark.{}", m.id())),
-                    m.look().0,
-                    Some(m.look().1),
-                ));
-            }
-        }
+        let legend = self.legend(&tr);
         let (title, desc) = (tr("title"), self.describe(lang));
         let x_label = tr("axis");
         let unit = t!("charts.unit.s", locale = l).into_owned();
