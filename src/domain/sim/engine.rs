@@ -308,8 +308,19 @@ pub struct Counters {
     pub lease_renewals: u64,
 }
 
+/// The ids of [`Counters::lease_counts`], in order (kebab-case: the page's fact ids and the
+/// suffixes of their locale keys).
+pub const LEASE_IDS: [&str; 6] = [
+    "overlapping-runs",
+    "stale-results",
+    "claims-over-max",
+    "completed-after-dead",
+    "lost-jobs",
+    "lease-renewals",
+];
+
 impl Counters {
-    /// The lease and delivery counters in one array: overlapping runs, stale results, claims
+    /// The lease and delivery counters in one array ([`LEASE_IDS`]): overlapping runs, stale results, claims
     /// past max_attempts, dead jobs completed late, lost jobs, lease renewals (the order of
     /// [`LEASE_FACTS`](crate::domain::sim::runner::LEASE_FACTS)).
     pub fn lease_counts(&self) -> [u64; 6] {

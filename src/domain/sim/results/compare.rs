@@ -331,15 +331,10 @@ fn lease_lines(
     b: &KeyNumbers,
     line: &mut impl FnMut(&'static str, String, String, Option<String>),
 ) {
-    let ids = [
-        "overlapping-runs",
-        "stale-results",
-        "claims-over-max",
-        "completed-after-dead",
-        "lost-jobs",
-        "lease-renewals",
-    ];
-    for (i, id) in ids.into_iter().enumerate() {
+    for (i, id) in crate::domain::sim::engine::LEASE_IDS
+        .into_iter()
+        .enumerate()
+    {
         let (x, y) = (a.leases[i], b.leases[i]);
         if x + y > 0 {
             line(id, count(x), count(y), None);

@@ -17,14 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// The ids of [`RunView::lease_counts`], in order (the page's fact ids and the suffixes of
 /// their locale keys `sim.ui.lease.<id>`).
-pub const LEASE_FACTS: [&str; 6] = [
-    "overlapping-runs",
-    "stale-results",
-    "claims-over-max",
-    "completed-after-dead",
-    "lost-jobs",
-    "lease-renewals",
-];
+pub const LEASE_FACTS: [&str; 6] = crate::domain::sim::engine::LEASE_IDS;
 
 /// Rows of the jobs table sent to the page at most (the counts cover every row). Rendering
 /// a thousand rows took ~70 ms of main-thread time after a 10⁶-job run; 200 take little.
