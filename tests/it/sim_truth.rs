@@ -45,19 +45,6 @@ fn run(cfg: SimConfig) -> (Vec<String>, Counters, Vec<(Status, u32)>) {
     (log, sim.counters().clone(), rows)
 }
 
-/// The lease counters: overlapping runs, stale results, claims over max, completed after
-/// dead, lost jobs, lease renewals.
-fn lease_counters(c: &Counters) -> [u64; 6] {
-    [
-        c.overlapping_runs,
-        c.stale_results,
-        c.claims_over_max,
-        c.completed_after_dead,
-        c.lost_jobs,
-        c.lease_renewals,
-    ]
-}
-
 #[test]
 fn naive_the_late_error_requeues_the_row_and_it_runs_a_third_time() {
     let (log, c, rows) = run(lease_config(2, "always", ""));
@@ -78,7 +65,7 @@ fn naive_the_late_error_requeues_the_row_and_it_runs_a_third_time() {
 81.000s C job#1 resize 3/2: error Error: failed → dead"
     );
     assert_eq!((c.runs, c.failures, c.duplicate_runs), (3, 3, 0));
-    assert_eq!(lease_counters(&c), [2, 3, 1, 0, 0, 0]);
+    assert_eq!(c.lease_counts(), [2, 3, 1, 0, 0, 0]);
     assert_eq!(rows, [(Status::Dead, 3)]);
 }
 
@@ -102,7 +89,7 @@ fn the_owner_check_refuses_the_stale_results() {
 70.000s B job#1 resize 2/2: stale release(): this worker no longer holds the job → refused (owner check), the row stays as it is"
     );
     assert_eq!((c.runs, c.failures), (2, 2));
-    assert_eq!(lease_counters(&c), [1, 2, 0, 0, 0, 0]);
+    assert_eq!(c.lease_counts(), [1, 2, 0, 0, 0, 0]);
     assert_eq!(rows, [(Status::Dead, 2)]);
     let r = run_scenario("lease-shorter-than-handler", Some("owner-check"), 1).expect("runs");
     assert_eq!(
@@ -149,7 +136,7 @@ fn heartbeats_keep_the_lease_so_the_runs_never_overlap() {
 81.000s B job#1 resize 2/2: error Error: failed → dead"
     );
     assert_eq!((c.runs, c.failures), (2, 2));
-    assert_eq!(lease_counters(&c), [0, 0, 0, 0, 0, 6]);
+    assert_eq!(c.lease_counts(), [0, 0, 0, 0, 0, 6]);
     assert_eq!(rows, [(Status::Dead, 2)]);
 }
 
@@ -185,7 +172,7 @@ fn dead_then_done_under_the_dead_letter_rule_is_counted_and_logged() {
 40.000s A job#1 resize 1/1: done
 40.000s A job#1 resize 1/1: a dead job turned done by a late complete()"
     );
-    assert_eq!(lease_counters(&c), [0, 1, 0, 1, 0, 0]);
+    assert_eq!(c.lease_counts(), [0, 1, 0, 1, 0, 0]);
     assert_eq!(rows, [(Status::Done, 1)]);
     // With the owner check the late complete is refused: the job stays dead.
     let (_, c, rows) = run(lease_config(
@@ -193,7 +180,7 @@ fn dead_then_done_under_the_dead_letter_rule_is_counted_and_logged() {
         "never",
         r#", "expired_on_last_attempt": "dead-letter", "owner_check": true"#,
     ));
-    assert_eq!(lease_counters(&c), [0, 1, 0, 0, 0, 0]);
+    assert_eq!(c.lease_counts(), [0, 1, 0, 0, 0, 0]);
     assert_eq!(rows, [(Status::Dead, 1)]);
 }
 
@@ -214,7 +201,7 @@ fn by_default_the_expired_last_attempt_is_claimed_again() {
     );
     // (B's own lease ran out at 60 s: its complete at 70 s is stale too.)
     assert_eq!((c.runs, c.duplicate_runs), (2, 1));
-    assert_eq!(lease_counters(&c), [1, 2, 1, 0, 0, 0]);
+    assert_eq!(c.lease_counts(), [1, 2, 1, 0, 0, 0]);
     assert_eq!(rows, [(Status::Done, 2)]);
 }
 
