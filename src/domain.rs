@@ -17,6 +17,7 @@ pub mod session;
 pub mod share;
 pub mod sheet;
 pub mod sim;
+pub mod target;
 
 pub use error::{ParseError, TimingError};
 pub use flowchart::{

@@ -85,6 +85,9 @@ pub fn row(p: &Process, lang: Lang) -> Row {
                     base = base,
                     cap = exact(r.backoff.cap_ms, lang)
                 ),
+                BackoffKind::Polynomial(_) => {
+                    crate::domain::sheet::fields::describe_backoff(&r.backoff, lang).into()
+                }
             }
             .into_owned()
         }),

@@ -21,8 +21,18 @@ use crate::domain::flowchart::{evaluate, Answer, Answers, Outcome, QuestionId, T
 use crate::domain::lang::Lang;
 use serde::{Deserialize, Serialize};
 
-/// The version of the sheet's JSON format written by this build. Import accepts exactly this.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of the sheet's JSON format written by this build. Import reads this and every
+/// older version ([`OLDEST_SCHEMA_VERSION`]..=[`SCHEMA_VERSION`]).
+///
+/// - 1: the source documents' fields.
+/// - 2: polynomial backoff (`kind: {"polynomial": {...}}`), caps up to 30 days, the other
+///   layers that retry (`retry.layers`), the queue's retention (`retry.queue_retention_ms`).
+///   A version-1 file reads unchanged (the new fields are absent: no layers, retention not
+///   stated).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The oldest sheet JSON version import still reads.
+pub const OLDEST_SCHEMA_VERSION: u32 = 1;
 
 /// A whole job definition sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,10 +145,43 @@ impl Decision {
     }
 }
 
-/// How the wait between attempts grows (`fixed` | `exponential`): the simulator's
-/// [`Growth`](crate::domain::sim::core::backoff::Growth), so a sheet's policy means exactly what the
-/// engine runs.
-pub use crate::domain::sim::core::backoff::Growth as BackoffKind;
+/// How the wait between attempts grows. JSON: `"fixed"`, `"exponential"` or
+/// `{"polynomial": {"exponent": 4, "first_n": 0}}`.
+///
+/// Fixed and exponential mean exactly what the simulator's
+/// [`Growth`](crate::domain::sim::core::backoff::Growth) runs (docs/DOMAIN.md §5). Polynomial
+/// is the family real job systems use by default (`brief/QUEUES.md` §1: Sidekiq `c⁴ + 15`,
+/// Active Job `n⁴ + 2`, River `n⁴`, Hangfire, Faktory): see [`Polynomial`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackoffKind {
+    /// Always `base_ms`.
+    Fixed,
+    /// `min(cap, base·2ⁿ)`, n = 0 at the first retry.
+    Exponential,
+    /// `min(cap, base + (n + first_n)^exponent seconds)`, n = 0 at the first retry.
+    Polynomial(Polynomial),
+}
+
+/// The shape of a polynomial backoff: the wait before retry `r` (r = 0 for the first retry)
+/// is `base_ms + (r + first_n)^exponent × 1 000 ms`, capped at `cap_ms`.
+///
+/// Examples (`brief/QUEUES.md` §4, §9, §7): Sidekiq `c⁴ + 15` is `exponent 4, first_n 0,
+/// base 15 s` (15, 16, 31, 96 s …, before Sidekiq's own additive jitter); Active Job
+/// `:polynomially_longer` `n⁴ + 2` is `exponent 4, first_n 1, base 2 s` (3, 18, 83 s …);
+/// River `n⁴` is `exponent 4, first_n 1, base 0` (1, 16, 81 s …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Polynomial {
+    /// The power `k` (1 ..= 8).
+    pub exponent: u32,
+    /// The value of `n` at the first retry: 0 or 1 (the systems' index base).
+    pub first_n: u32,
+}
+
+/// The largest cap on one wait, and the longest retry window a sheet may describe: 30 days,
+/// in ms (Sidekiq's default 25 retries last about 20 days; Cloud Tasks keeps a task 31 days).
+pub const MAX_CAP_MS: u64 = 30 * 86_400_000;
 /// Randomisation of the wait (`none` | `full` | `equal` | `decorrelated`; AWS Architecture
 /// Blog, "Exponential Backoff And Jitter"): the simulator's
 /// [`Jitter`].
@@ -150,9 +193,10 @@ pub use crate::domain::sim::core::backoff::Jitter;
 pub struct BackoffPolicy {
     /// Fixed or exponential.
     pub kind: BackoffKind,
-    /// The first wait, in ms (1 ..= 86 400 000).
+    /// The first wait, in ms (1 ..= 86 400 000); for polynomial backoff the constant added to
+    /// every wait (0 ..= 86 400 000).
     pub base_ms: u64,
-    /// The largest wait, in ms (`base_ms` ..= 604 800 000).
+    /// The largest wait, in ms (`base_ms` ..= [`MAX_CAP_MS`], 30 days).
     pub cap_ms: u64,
     /// How the wait is randomised.
     pub jitter: Jitter,
@@ -178,6 +222,56 @@ pub struct RetrySpec {
     pub retryable_errors: Vec<String>,
     /// Errors that send the job to the dead-letter queue at once.
     pub non_retryable_errors: Vec<String>,
+    /// The other layers that retry the same work besides this job's own attempts (the
+    /// queue's redelivery, a framework, an SDK inside the handler): each multiplies the
+    /// calls. Empty: none (schema 1 files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<RetryLayer>,
+    /// How long the queue keeps a message before deleting it, in ms (60 000 ..=
+    /// [`MAX_CAP_MS`]; e.g. SQS `MessageRetentionPeriod`, 4 days by default). `None`: not
+    /// stated (a target's default is used when exporting to it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_retention_ms: Option<u64>,
+}
+
+/// Who retries, besides the job's own attempts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayerKind {
+    /// The queue redelivers (SQS `maxReceiveCount`, a lease that expires).
+    Queue,
+    /// A framework around the handler retries (Celery `autoretry_for`, Temporal activity
+    /// retries).
+    Framework,
+    /// A client library inside the handler retries its own call (AWS SDK retry modes, an
+    /// HTTP client's retries).
+    Sdk,
+}
+
+/// Another layer that retries the same work (docs/DOMAIN.md §6, "who retries").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetryLayer {
+    /// Which kind of layer.
+    pub layer: LayerKind,
+    /// How many tries this layer makes per try of the layer around it, including the first
+    /// (1 ..= 100).
+    pub attempts: u32,
+    /// What it is, e.g. "AWS SDK standard retry mode" (may be empty).
+    #[serde(default)]
+    pub what: String,
+}
+
+impl RetrySpec {
+    /// The most calls the work can make: `max_attempts × Π layer.attempts` (saturating),
+    /// e.g. 4 attempts × 3 SDK tries = 12.
+    pub fn total_calls(&self) -> u64 {
+        self.layers
+            .iter()
+            .fold(u64::from(self.max_attempts), |acc, l| {
+                acc.saturating_mul(u64::from(l.attempts))
+            })
+    }
 }
 
 /// How long finished jobs are kept.
@@ -342,6 +436,12 @@ pub enum FieldId {
     OnTimeout,
     /// The user's acceptable wait (a process fact).
     AcceptableWait,
+    /// The retry window (min / expected / max), computed from attempts, waits and timeout.
+    RetryWindow,
+    /// The other layers that retry, and the total calls.
+    RetryLayers,
+    /// How long the queue keeps a message.
+    QueueRetention,
 }
 
 impl FieldId {

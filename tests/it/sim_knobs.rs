@@ -53,7 +53,7 @@ fn an_edited_sheet_carries_its_values_and_no_key_means_off() {
     let mut sheet = import_json(&text, Lang::En).expect("imports");
     if let Some(r) = sheet.retry.as_mut() {
         r.max_attempts = 3;
-        r.backoff.kind = Growth::Fixed;
+        r.backoff.kind = modality_advisor::domain::sheet::BackoffKind::Fixed;
         r.backoff.base_ms = 200;
         r.backoff.cap_ms = 200;
         r.backoff.jitter = Jitter::None;

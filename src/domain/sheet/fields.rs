@@ -56,6 +56,16 @@ pub fn describe_backoff(b: &BackoffPolicy, lang: Lang) -> String {
             format!("exponential backoff (first {base}, cap {cap})")
         }
         (BackoffKind::Exponential, Lang::Ja) => format!("指数バックオフ（初回{base}、上限{cap}）"),
+        (BackoffKind::Polynomial(p), Lang::En) => format!(
+            "polynomial backoff ({base} + n^{k} s, n from {n0}, cap {cap})",
+            k = p.exponent,
+            n0 = p.first_n
+        ),
+        (BackoffKind::Polynomial(p), Lang::Ja) => format!(
+            "多項式バックオフ（{base}＋n^{k}秒、nは{n0}から、上限{cap}）",
+            k = p.exponent,
+            n0 = p.first_n
+        ),
     };
     let jitter = match (b.jitter, lang) {
         (Jitter::None, _) => String::new(),

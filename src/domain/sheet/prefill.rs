@@ -79,6 +79,8 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
         } else {
             facts.permanent_errors.clone()
         },
+        layers: Vec::new(),
+        queue_retention_ms: None,
     });
     let failure = (is_async || outcome == Outcome::Batch).then(|| FailureSpec {
         dead_letter: tr(

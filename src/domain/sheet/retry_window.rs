@@ -38,13 +38,22 @@ pub struct RetryWindow {
 }
 
 /// The deterministic wait before retry `n` (0-based) without jitter: `min(cap, base·2ⁿ)` for
-/// exponential, `base` for fixed. Saturates instead of overflowing.
+/// exponential, `base` for fixed, `min(cap, base + (n + first_n)^k s)` for polynomial.
+/// Saturates instead of overflowing.
 pub fn ceiling_ms(policy: &BackoffPolicy, n: u32) -> u64 {
     match policy.kind {
         BackoffKind::Fixed => policy.base_ms,
         BackoffKind::Exponential => {
             let factor = 1u64.checked_shl(n.min(63)).unwrap_or(u64::MAX);
             policy.base_ms.saturating_mul(factor).min(policy.cap_ms)
+        }
+        BackoffKind::Polynomial(p) => {
+            let n = u64::from(n.saturating_add(p.first_n));
+            let grown = n
+                .checked_pow(p.exponent)
+                .and_then(|v| v.checked_mul(1_000))
+                .unwrap_or(u64::MAX);
+            policy.base_ms.saturating_add(grown).min(policy.cap_ms)
         }
     }
 }

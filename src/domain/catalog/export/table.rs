@@ -55,6 +55,7 @@ pub fn row(p: &Process, lang: Lang) -> Vec<String> {
     let kind = b.map(|b| match b.kind {
         BackoffKind::Fixed => "fixed",
         BackoffKind::Exponential => "exponential",
+        BackoffKind::Polynomial(_) => "polynomial",
     });
     let jitter = b.map(|b| match b.jitter {
         Jitter::None => "none",

@@ -446,7 +446,10 @@ impl CustomRun {
         CustomRun {
             from_sheet: true,
             max_attempts: r.max_attempts,
-            growth: r.backoff.kind,
+            growth: match r.backoff.kind {
+                crate::domain::sheet::BackoffKind::Fixed => Growth::Fixed,
+                _ => Growth::Exponential,
+            },
             base_ms: r.backoff.base_ms,
             cap_ms: r.backoff.cap_ms,
             jitter: r.backoff.jitter,

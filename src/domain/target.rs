@@ -1,0 +1,496 @@
+//! From the sheet to a real queue's configuration: one module per target system, each giving
+//! the configuration text in the target's own language, the field-by-field mapping, what the
+//! target cannot express (and what the export does instead), the schedule the target will
+//! **actually** run for these values by its own formula, and its default policy with its
+//! default window. Facts per system: `brief/QUEUES.md` (read from each project's source at the
+//! commit it names; the module of each target cites its section).
+//!
+//! | name | module | formats |
+//! |---|---|---|
+//! | `sqs` | [`sqs`] | CloudFormation YAML, Terraform HCL |
+//! | `celery` | [`celery`] | Python |
+//! | `sidekiq` | [`sidekiq`] | Ruby |
+//! | `bullmq` | [`bullmq`] | TypeScript |
+//! | `oban` | [`oban`] | Elixir |
+//! | `river` | [`river`] | Go |
+//! | `pg-boss` | [`pg_boss`] | JavaScript |
+//! | `active-job` | [`active_job`] | Ruby |
+//! | `temporal` | [`temporal`] | Go, TypeScript |
+//! | `cloud-tasks` | [`cloud_tasks`] | YAML (queue.yaml for gcloud) |
+//! | `kubernetes` | [`kubernetes`] | YAML (Job / CronJob) |
+//! | `sql-sqlite` | [`sql`] | SQL (SQLite) |
+//! | `sql-postgres` | [`sql`] | SQL (PostgreSQL) |
+//!
+//! Every export is pure text built from the sheet; user text (names, errors, notes) is escaped
+//! for the target's syntax by [`text`] (proven by the targets' own parsers in
+//! `tests/it/target_tools.rs`). Windows are in **seconds** with zero processing time, as
+//! `brief/QUEUES.md` §0 defines them.
+
+pub mod active_job;
+pub mod bullmq;
+pub mod celery;
+pub mod cloud_tasks;
+pub mod kubernetes;
+pub mod oban;
+pub mod pg_boss;
+pub mod river;
+pub mod schedule;
+pub mod sidekiq;
+pub mod sql;
+pub mod sqs;
+pub mod temporal;
+pub mod text;
+
+use crate::domain::lang::Lang;
+use crate::domain::sheet::check::Finding;
+use crate::domain::sheet::{FieldId, JobSheet};
+use serde::{Deserialize, Serialize};
+
+pub use schedule::{Delay, Schedule, WindowS};
+
+/// A target system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetId {
+    /// AWS SQS with a Lambda event source mapping.
+    Sqs,
+    /// Celery (Python).
+    Celery,
+    /// Sidekiq (Ruby).
+    Sidekiq,
+    /// BullMQ (TypeScript).
+    Bullmq,
+    /// Oban (Elixir).
+    Oban,
+    /// River (Go).
+    River,
+    /// pg-boss (JavaScript).
+    PgBoss,
+    /// Active Job `retry_on` with Solid Queue (Ruby).
+    ActiveJob,
+    /// Temporal activity RetryPolicy (Go, TypeScript).
+    Temporal,
+    /// Google Cloud Tasks queue.
+    CloudTasks,
+    /// Kubernetes Job / CronJob.
+    Kubernetes,
+    /// The source documents' table queue, SQLite dialect.
+    SqlSqlite,
+    /// The source documents' table queue, PostgreSQL dialect.
+    SqlPostgres,
+}
+
+impl TargetId {
+    /// Every target, in the order lists show them.
+    pub const ALL: [TargetId; 13] = [
+        TargetId::Sqs,
+        TargetId::Celery,
+        TargetId::Sidekiq,
+        TargetId::Bullmq,
+        TargetId::Oban,
+        TargetId::River,
+        TargetId::PgBoss,
+        TargetId::ActiveJob,
+        TargetId::Temporal,
+        TargetId::CloudTasks,
+        TargetId::Kubernetes,
+        TargetId::SqlSqlite,
+        TargetId::SqlPostgres,
+    ];
+
+    /// The stable name, e.g. `"pg-boss"` (the CLI's `--target`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetId::Sqs => "sqs",
+            TargetId::Celery => "celery",
+            TargetId::Sidekiq => "sidekiq",
+            TargetId::Bullmq => "bullmq",
+            TargetId::Oban => "oban",
+            TargetId::River => "river",
+            TargetId::PgBoss => "pg-boss",
+            TargetId::ActiveJob => "active-job",
+            TargetId::Temporal => "temporal",
+            TargetId::CloudTasks => "cloud-tasks",
+            TargetId::Kubernetes => "kubernetes",
+            TargetId::SqlSqlite => "sql-sqlite",
+            TargetId::SqlPostgres => "sql-postgres",
+        }
+    }
+
+    /// The product's name as people write it, e.g. `"AWS SQS + Lambda"`.
+    pub fn label(self) -> &'static str {
+        match self {
+            TargetId::Sqs => "AWS SQS + Lambda",
+            TargetId::Celery => "Celery",
+            TargetId::Sidekiq => "Sidekiq",
+            TargetId::Bullmq => "BullMQ",
+            TargetId::Oban => "Oban",
+            TargetId::River => "River",
+            TargetId::PgBoss => "pg-boss",
+            TargetId::ActiveJob => "Active Job / Solid Queue",
+            TargetId::Temporal => "Temporal",
+            TargetId::CloudTasks => "Google Cloud Tasks",
+            TargetId::Kubernetes => "Kubernetes Job / CronJob",
+            TargetId::SqlSqlite => "SQL table queue (SQLite)",
+            TargetId::SqlPostgres => "SQL table queue (PostgreSQL)",
+        }
+    }
+
+    /// The target named `name` (as [`TargetId::name`] writes it).
+    ///
+    /// # Errors
+    /// [`TargetError::UnknownTarget`] naming the allowed names.
+    pub fn parse(name: &str) -> Result<TargetId, TargetError> {
+        TargetId::ALL
+            .into_iter()
+            .find(|t| t.name() == name.trim())
+            .ok_or_else(|| TargetError::UnknownTarget(name.to_owned()))
+    }
+
+    /// The formats this target exports, the first being the default.
+    pub fn formats(self) -> &'static [Format] {
+        match self {
+            TargetId::Sqs => &[Format::CloudFormation, Format::Terraform],
+            TargetId::Celery => &[Format::Python],
+            TargetId::Sidekiq | TargetId::ActiveJob => &[Format::Ruby],
+            TargetId::Bullmq => &[Format::TypeScript],
+            TargetId::Oban => &[Format::Elixir],
+            TargetId::River => &[Format::Go],
+            TargetId::PgBoss => &[Format::JavaScript],
+            TargetId::Temporal => &[Format::Go, Format::TypeScript],
+            TargetId::CloudTasks | TargetId::Kubernetes => &[Format::Yaml],
+            TargetId::SqlSqlite | TargetId::SqlPostgres => &[Format::Sql],
+        }
+    }
+
+    /// The lease / visibility timeout this target wants per attempt timeout: a warning when
+    /// `lease < k × timeout` (SQS + Lambda: 6, AWS's advice). `None`: no such rule.
+    pub fn lease_factor(self) -> Option<u32> {
+        match self {
+            TargetId::Sqs => sqs::LEASE_FACTOR,
+            _ => None,
+        }
+    }
+}
+
+/// The language (and dialect) of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// AWS CloudFormation template, YAML.
+    CloudFormation,
+    /// Terraform, HCL.
+    Terraform,
+    /// Python.
+    Python,
+    /// Ruby.
+    Ruby,
+    /// TypeScript.
+    TypeScript,
+    /// JavaScript (ES module).
+    JavaScript,
+    /// Elixir.
+    Elixir,
+    /// Go.
+    Go,
+    /// YAML.
+    Yaml,
+    /// SQL (the target names the dialect).
+    Sql,
+}
+
+impl Format {
+    /// The stable name, e.g. `"cloudformation"` (the CLI's `--format`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::CloudFormation => "cloudformation",
+            Format::Terraform => "terraform",
+            Format::Python => "python",
+            Format::Ruby => "ruby",
+            Format::TypeScript => "typescript",
+            Format::JavaScript => "javascript",
+            Format::Elixir => "elixir",
+            Format::Go => "go",
+            Format::Yaml => "yaml",
+            Format::Sql => "sql",
+        }
+    }
+
+    /// The file extension, without the dot, e.g. `"tf"`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::CloudFormation | Format::Yaml => "yaml",
+            Format::Terraform => "tf",
+            Format::Python => "py",
+            Format::Ruby => "rb",
+            Format::TypeScript => "ts",
+            Format::JavaScript => "mjs",
+            Format::Elixir => "exs",
+            Format::Go => "go",
+            Format::Sql => "sql",
+        }
+    }
+}
+
+/// One line of the field-by-field mapping, e.g. `max attempts 5` → `retry: 4` with the note
+/// "Sidekiq counts retries".
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MappingRow {
+    /// The sheet's field.
+    pub field: FieldId,
+    /// The sheet's value as text, e.g. `"5"`.
+    pub sheet: String,
+    /// The target's key, e.g. `"retry"`.
+    pub key: String,
+    /// The value written for it, e.g. `"4"`; empty when nothing is written.
+    pub value: String,
+    /// Why the value differs, or how it is meant (may be empty).
+    pub note: String,
+}
+
+/// What the export does about something the target cannot express.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Instead {
+    /// Code written into the export (a callback, a custom backoff function).
+    Callback,
+    /// Only a comment in the export says it.
+    Comment,
+    /// Nothing: the behaviour differs from the sheet.
+    Nothing,
+}
+
+/// Something of the sheet the target cannot express by configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Gap {
+    /// The sheet's field.
+    pub field: FieldId,
+    /// What cannot be expressed, in words.
+    pub what: String,
+    /// What the export does instead.
+    pub instead: Instead,
+    /// How, in words (may be empty).
+    pub detail: String,
+}
+
+/// A target's default policy: what it does when nothing is configured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DefaultPolicy {
+    /// In words, e.g. "25 retries (26 attempts), c⁴ + 15 + rand(10·(c+1)) s".
+    pub summary: String,
+    /// The runs including the first; `None` when unlimited.
+    pub attempts: Option<u32>,
+    /// The schedule those defaults run, computed from the target's formula.
+    pub schedule: Schedule,
+}
+
+/// What one target's module builds from a sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Built {
+    /// The configuration text, in the format's language.
+    pub text: String,
+    /// The mapping, field by field.
+    pub mapping: Vec<MappingRow>,
+    /// What the target cannot express.
+    pub gaps: Vec<Gap>,
+    /// The schedule the target will actually run for the exported values.
+    pub actual: Schedule,
+}
+
+/// Everything shown beside an export.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TargetReport {
+    /// The target.
+    pub target: TargetId,
+    /// The format of `text`.
+    pub format: Format,
+    /// A file name for the text, e.g. `send_reservation_mail.sidekiq.rb`.
+    pub file_name: String,
+    /// The target's own module's output.
+    #[serde(flatten)]
+    pub built: Built,
+    /// The sheet's own schedule (its formula), for comparison with `built.actual`.
+    pub sheet_schedule: Schedule,
+    /// The target's defaults.
+    pub defaults: DefaultPolicy,
+    /// Findings that hold for this target only (e.g. the lease under 6 × the timeout for SQS).
+    pub findings: Vec<Finding>,
+}
+
+/// Why a sheet cannot be exported to a target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetError {
+    /// No target has this name.
+    UnknownTarget(String),
+    /// The target has no such format.
+    UnknownFormat {
+        /// The target.
+        target: TargetId,
+        /// The name given.
+        format: String,
+    },
+    /// The sheet's outcome has nothing this target configures (e.g. a synchronous call, or a
+    /// batch for a job queue).
+    NotApplicable {
+        /// The target.
+        target: TargetId,
+        /// The sheet's outcome id, e.g. `"sync"`.
+        outcome: &'static str,
+    },
+    /// A value the target cannot represent at all.
+    OutOfRange {
+        /// The target.
+        target: TargetId,
+        /// The sheet's field.
+        field: FieldId,
+        /// The value given, as text with its unit.
+        value: String,
+        /// The allowed range, as text with its unit.
+        allowed: String,
+    },
+}
+
+impl TargetError {
+    /// The message in `lang`, naming the field, the target and the allowed range.
+    pub fn message(&self, lang: Lang) -> String {
+        let names = || {
+            TargetId::ALL
+                .iter()
+                .map(|t| t.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match (self, lang) {
+            (TargetError::UnknownTarget(n), Lang::En) => {
+                format!("unknown target {n:?}; allowed: {}", names())
+            }
+            (TargetError::UnknownTarget(n), Lang::Ja) => {
+                format!("ターゲット {n:?} はありません。使えるもの: {}", names())
+            }
+            (TargetError::UnknownFormat { target, format }, l) => {
+                let allowed = target
+                    .formats()
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                match l {
+                    Lang::En => format!(
+                        "{} has no format {format:?}; allowed: {allowed}",
+                        target.name()
+                    ),
+                    Lang::Ja => format!(
+                        "{} に形式 {format:?} はありません。使えるもの: {allowed}",
+                        target.name()
+                    ),
+                }
+            }
+            (TargetError::NotApplicable { target, outcome }, Lang::En) => format!(
+                "{} configures nothing for a sheet whose outcome is {outcome}",
+                target.label()
+            ),
+            (TargetError::NotApplicable { target, outcome }, Lang::Ja) => format!(
+                "{} には、結論が {outcome} のシートで設定するものがありません",
+                target.label()
+            ),
+            (
+                TargetError::OutOfRange {
+                    target,
+                    field,
+                    value,
+                    allowed,
+                },
+                Lang::En,
+            ) => format!(
+                "{}: {} is {value}; {} allows {allowed}",
+                field.id(),
+                field.id(),
+                target.label()
+            ),
+            (
+                TargetError::OutOfRange {
+                    target,
+                    field,
+                    value,
+                    allowed,
+                },
+                Lang::Ja,
+            ) => format!(
+                "{}: 値は {value} です。{} で使えるのは {allowed} です",
+                field.id(),
+                target.label()
+            ),
+        }
+    }
+}
+
+/// Exports `sheet` to `target` in `format` (its first format when `None`), with the mapping,
+/// the gaps, the actual and the sheet's schedules, the defaults and the target's findings,
+/// texts in `lang`.
+///
+/// # Errors
+/// [`TargetError::UnknownFormat`] when the target has no such format;
+/// [`TargetError::NotApplicable`] when the sheet's outcome has nothing the target configures;
+/// [`TargetError::OutOfRange`] when a value cannot be represented (naming the field and the
+/// allowed range).
+pub fn report(
+    sheet: &JobSheet,
+    target: TargetId,
+    format: Option<Format>,
+    lang: Lang,
+) -> Result<TargetReport, TargetError> {
+    let format = match format {
+        None => target.formats()[0],
+        Some(f) if target.formats().contains(&f) => f,
+        Some(f) => {
+            return Err(TargetError::UnknownFormat {
+                target,
+                format: f.name().to_owned(),
+            })
+        }
+    };
+    let built = match target {
+        TargetId::Sqs => sqs::build(sheet, format, lang),
+        TargetId::Celery => celery::build(sheet, format, lang),
+        TargetId::Sidekiq => sidekiq::build(sheet, format, lang),
+        TargetId::Bullmq => bullmq::build(sheet, format, lang),
+        TargetId::Oban => oban::build(sheet, format, lang),
+        TargetId::River => river::build(sheet, format, lang),
+        TargetId::PgBoss => pg_boss::build(sheet, format, lang),
+        TargetId::ActiveJob => active_job::build(sheet, format, lang),
+        TargetId::Temporal => temporal::build(sheet, format, lang),
+        TargetId::CloudTasks => cloud_tasks::build(sheet, format, lang),
+        TargetId::Kubernetes => kubernetes::build(sheet, format, lang),
+        TargetId::SqlSqlite => sql::build(sheet, sql::Dialect::Sqlite, lang),
+        TargetId::SqlPostgres => sql::build(sheet, sql::Dialect::Postgres, lang),
+    }?;
+    let stem = text::file_stem(&sheet.process.code_name);
+    Ok(TargetReport {
+        target,
+        format,
+        file_name: format!("{stem}.{}.{}", target.name(), format.extension()),
+        sheet_schedule: schedule::of_sheet(sheet),
+        defaults: defaults(target, lang),
+        findings: crate::domain::sheet::check::target_findings(sheet, target, lang),
+        built,
+    })
+}
+
+/// The target's default policy in `lang`, its window computed from its own formula.
+pub fn defaults(target: TargetId, lang: Lang) -> DefaultPolicy {
+    match target {
+        TargetId::Sqs => sqs::defaults(lang),
+        TargetId::Celery => celery::defaults(lang),
+        TargetId::Sidekiq => sidekiq::defaults(lang),
+        TargetId::Bullmq => bullmq::defaults(lang),
+        TargetId::Oban => oban::defaults(lang),
+        TargetId::River => river::defaults(lang),
+        TargetId::PgBoss => pg_boss::defaults(lang),
+        TargetId::ActiveJob => active_job::defaults(lang),
+        TargetId::Temporal => temporal::defaults(lang),
+        TargetId::CloudTasks => cloud_tasks::defaults(lang),
+        TargetId::Kubernetes => kubernetes::defaults(lang),
+        TargetId::SqlSqlite => sql::defaults(sql::Dialect::Sqlite, lang),
+        TargetId::SqlPostgres => sql::defaults(sql::Dialect::Postgres, lang),
+    }
+}
