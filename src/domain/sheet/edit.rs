@@ -42,6 +42,10 @@ pub enum SheetEdit {
     RetryableErrors(Vec<String>),
     /// `retry.non_retryable_errors`.
     NonRetryableErrors(Vec<String>),
+    /// `retry.layers` (the whole list: the form adds, edits and removes rows).
+    Layers(Vec<crate::domain::sheet::RetryLayer>),
+    /// `retry.queue_retention_ms` (`None`: not stated).
+    QueueRetentionMs(Option<u64>),
     /// `failure.dead_letter`.
     DeadLetter(String),
     /// `failure.notify`.
@@ -119,7 +123,9 @@ impl SheetEdit {
             | SheetEdit::LeaseMs(_)
             | SheetEdit::IdempotencyKey(_)
             | SheetEdit::RetryableErrors(_)
-            | SheetEdit::NonRetryableErrors(_) => {
+            | SheetEdit::NonRetryableErrors(_)
+            | SheetEdit::Layers(_)
+            | SheetEdit::QueueRetentionMs(_) => {
                 self.apply_retry(s.retry.as_mut().ok_or_else(|| na("retry"))?)?;
             }
             SheetEdit::DeadLetter(_)
@@ -190,6 +196,8 @@ impl SheetEdit {
             SheetEdit::IdempotencyKey(v) => r.idempotency_key = v,
             SheetEdit::RetryableErrors(v) => r.retryable_errors = v,
             SheetEdit::NonRetryableErrors(v) => r.non_retryable_errors = v,
+            SheetEdit::Layers(v) => r.layers = v,
+            SheetEdit::QueueRetentionMs(v) => r.queue_retention_ms = v,
             _ => {}
         }
         Ok(())
