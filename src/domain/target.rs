@@ -494,3 +494,32 @@ pub fn defaults(target: TargetId, lang: Lang) -> DefaultPolicy {
         TargetId::SqlPostgres => sql::defaults(sql::Dialect::Postgres, lang),
     }
 }
+
+/// One sampled run of the delays `target` actually waits for `sheet` (seconds, one per
+/// retry), drawing uniform numbers in `[0, 1)` from `u` where the target's own code draws
+/// randomness. Written from the target's source independently of the ranges in
+/// [`TargetReport`], so tests can check every sample lies within the reported window.
+///
+/// # Errors
+/// As [`report`].
+pub fn sample(
+    sheet: &JobSheet,
+    target: TargetId,
+    u: &mut dyn FnMut() -> f64,
+) -> Result<Vec<f64>, TargetError> {
+    match target {
+        TargetId::Sqs => sqs::sample(sheet, u),
+        TargetId::Celery => celery::sample(sheet, u),
+        TargetId::Sidekiq => sidekiq::sample(sheet, u),
+        TargetId::Bullmq => bullmq::sample(sheet, u),
+        TargetId::Oban => oban::sample(sheet, u),
+        TargetId::River => river::sample(sheet, u),
+        TargetId::PgBoss => pg_boss::sample(sheet, u),
+        TargetId::ActiveJob => active_job::sample(sheet, u),
+        TargetId::Temporal => temporal::sample(sheet, u),
+        TargetId::CloudTasks => cloud_tasks::sample(sheet, u),
+        TargetId::Kubernetes => kubernetes::sample(sheet, u),
+        TargetId::SqlSqlite => sql::sample(sheet, sql::Dialect::Sqlite, u),
+        TargetId::SqlPostgres => sql::sample(sheet, sql::Dialect::Postgres, u),
+    }
+}

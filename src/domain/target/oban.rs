@@ -24,3 +24,15 @@ pub fn defaults(_lang: Lang) -> DefaultPolicy {
         schedule: Schedule::unlimited(Vec::new()),
     }
 }
+
+/// One sampled run of the actual delays, in seconds, drawing uniform numbers in `[0, 1)` from
+/// `u` the way the target's own code draws its randomness.
+///
+/// # Errors
+/// As [`build`].
+pub fn sample(sheet: &JobSheet, _u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+    Err(TargetError::NotApplicable {
+        target: TargetId::Sqs,
+        outcome: sheet.decision.outcome.id(),
+    })
+}

@@ -32,3 +32,18 @@ pub fn defaults(_dialect: Dialect, _lang: Lang) -> DefaultPolicy {
         schedule: Schedule::unlimited(Vec::new()),
     }
 }
+
+/// One sampled run of the actual delays, in seconds (see [`super::sample`]).
+///
+/// # Errors
+/// As [`build`].
+pub fn sample(
+    sheet: &JobSheet,
+    _dialect: Dialect,
+    _u: &mut dyn FnMut() -> f64,
+) -> Result<Vec<f64>, TargetError> {
+    Err(TargetError::NotApplicable {
+        target: TargetId::SqlSqlite,
+        outcome: sheet.decision.outcome.id(),
+    })
+}

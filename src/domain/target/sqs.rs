@@ -27,3 +27,15 @@ pub fn defaults(_lang: Lang) -> DefaultPolicy {
 
 /// The lease factor AWS advises for SQS + Lambda: visibility timeout ≥ 6 × function timeout.
 pub const LEASE_FACTOR: Option<u32> = Some(6);
+
+/// One sampled run of the actual delays, in seconds, drawing uniform numbers in `[0, 1)` from
+/// `u` the way the target's own code draws its randomness.
+///
+/// # Errors
+/// As [`build`].
+pub fn sample(sheet: &JobSheet, _u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+    Err(TargetError::NotApplicable {
+        target: TargetId::Sqs,
+        outcome: sheet.decision.outcome.id(),
+    })
+}
