@@ -9,6 +9,9 @@
 //! | CSV | [`to_csv`] | RFC 4180, CRLF line ends, optional UTF-8 BOM for Excel |
 //! | JSON | [`to_json`] | the versioned [`JobSheet`] model, pretty-printed |
 //!
+//! The sheet's configuration for a real queue system ([`crate::domain::target`]) is rendered
+//! for the page with everything shown beside it by [`target_panel`].
+//!
 //! In the browser these run only in the export worker, reached through [`protocol`]: the page's
 //! first load does not carry them.
 //!
@@ -24,6 +27,7 @@ pub mod json;
 pub mod markdown;
 pub mod protocol;
 pub mod read;
+pub mod target_panel;
 pub mod tsv;
 
 pub use self::csv::to_csv;

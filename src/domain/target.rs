@@ -216,6 +216,23 @@ impl Format {
         }
     }
 
+    /// The format's name as people write it, e.g. `"Terraform (HCL)"` (the page's format
+    /// chooser, the export panel's title).
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::CloudFormation => "CloudFormation (YAML)",
+            Format::Terraform => "Terraform (HCL)",
+            Format::Python => "Python",
+            Format::Ruby => "Ruby",
+            Format::TypeScript => "TypeScript",
+            Format::JavaScript => "JavaScript",
+            Format::Elixir => "Elixir",
+            Format::Go => "Go",
+            Format::Yaml => "YAML",
+            Format::Sql => "SQL",
+        }
+    }
+
     /// The file extension, without the dot, e.g. `"tf"`.
     pub fn extension(self) -> &'static str {
         match self {

@@ -3,7 +3,8 @@
 //! [`catalog::export`]) and the file readers ([`super::read`]) run only in the worker, so the
 //! page's first load does not carry them; the page sends what to export (or a file's text)
 //! and gets the text (or the file read and checked) back. The simulator's settings file
-//! ([`ExportSubject::SimSettings`]) is written here too.
+//! ([`ExportSubject::SimSettings`]) and the sheet's configuration for a real queue system
+//! ([`ExportSubject::Target`], with its mapping, schedule and defaults) are written here too.
 //!
 //! | direction | message | JSON |
 //! |---|---|---|
@@ -11,6 +12,7 @@
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
+//! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}`, answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
 //! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!
 //! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
@@ -21,11 +23,13 @@
 //! [`runner::protocol`]: crate::domain::sim::runner
 
 use super::read::{result_to_json, ReadRequest};
+use super::target_panel;
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
+use crate::domain::target::{Format as TargetFormat, TargetId};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +66,18 @@ pub enum ExportSubject {
         run: Box<CustomRun>,
         /// The seed the file runs with.
         seed: u64,
+    },
+    /// The sheet's configuration for a real queue system, with everything shown beside it
+    /// ([`target_panel`]): the answer is a
+    /// [`Panel`](crate::domain::share::panel::Panel) as JSON whatever the format —
+    /// `{"Target":{"sheet":{…},"target":"sidekiq","format":null}}`.
+    Target {
+        /// The sheet.
+        sheet: Box<JobSheet>,
+        /// The target system.
+        target: TargetId,
+        /// Its format (`None`: the target's first, [`TargetId::formats`]).
+        format: Option<TargetFormat>,
     },
 }
 
@@ -115,6 +131,14 @@ impl ExportRequest {
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
             }
+            (
+                ExportSubject::Target {
+                    sheet,
+                    target,
+                    format,
+                },
+                _,
+            ) => target_panel::render(sheet, *target, *format, lang).to_json(),
         }
     }
 }
