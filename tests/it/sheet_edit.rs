@@ -46,7 +46,7 @@ fn out_of_range_edits_name_the_field_and_range() {
     );
     check_err(
         SheetEdit::CapMs(9_999),
-        "retry.backoff.cap_ms: 9999 is out of range; allowed: 10000 to 604800000",
+        "retry.backoff.cap_ms: 9999 is out of range; allowed: 10000 to 2592000000",
     );
     check_err(
         SheetEdit::BaseMs(600_001),

@@ -359,39 +359,3 @@ fn cron_message(schedule: &str, e: &CronError, lang: Lang) -> String {
     }
     .into_owned()
 }
-
-/// The findings that hold only when exporting to `target`: the lease shorter than the
-/// target's factor times the attempt timeout (SQS + Lambda: AWS advises a visibility
-/// timeout of at least 6 × the function timeout; `brief/QUEUES.md` §2). Messages in `lang`.
-pub fn target_findings(
-    sheet: &JobSheet,
-    target: crate::domain::target::TargetId,
-    lang: Lang,
-) -> Vec<Finding> {
-    let mut out = Findings {
-        lang,
-        list: Vec::new(),
-    };
-    if let (Some(r), Some(k)) = (&sheet.retry, target.lease_factor()) {
-        let want = r.attempt_timeout_ms.saturating_mul(u64::from(k));
-        if r.lease_ms < want {
-            let l = lang.code();
-            out.add(
-                "lease-under-target-factor",
-                Severity::Warning,
-                FieldId::Timeout,
-                t!(
-                    "sheet.finding.lease-under-target-factor",
-                    locale = l,
-                    target = target.label(),
-                    k = k,
-                    lease = exact(r.lease_ms, lang),
-                    timeout = exact(r.attempt_timeout_ms, lang),
-                    want = exact(want, lang)
-                )
-                .into_owned(),
-            );
-        }
-    }
-    out.list
-}
