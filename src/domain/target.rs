@@ -30,6 +30,7 @@ pub mod active_job;
 pub mod bullmq;
 pub mod celery;
 pub mod cloud_tasks;
+pub mod findings;
 pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;
@@ -471,7 +472,7 @@ pub fn report(
         file_name: format!("{stem}.{}.{}", target.name(), format.extension()),
         sheet_schedule: schedule::of_sheet(sheet),
         defaults: defaults(target, lang),
-        findings: crate::domain::sheet::check::target_findings(sheet, target, lang),
+        findings: findings::target_findings(sheet, target, lang),
         built,
     })
 }
