@@ -243,6 +243,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/share/embed.rs",
         "src/domain/catalog/export/markdown.rs",
         "src/domain/catalog/export/table.rs",
+        // The targets render in the export worker and the CLI only.
+        "src/domain/target/",
         // Drawn in the simulation worker; the page inserts the finished HTML.
         "src/domain/sim/results/charts.rs",
         "src/domain/sim/results/drawn.rs",
