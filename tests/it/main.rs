@@ -73,6 +73,7 @@ mod sim_timeline;
 mod sim_truth;
 mod sim_wire;
 mod target_bullmq;
+mod target_cli;
 mod target_celery;
 mod target_queue_support;
 mod target_sidekiq;
