@@ -35,6 +35,7 @@ pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;
 pub mod river;
+pub mod rows;
 pub mod schedule;
 pub mod sidekiq;
 pub mod sql;
