@@ -30,6 +30,7 @@ pub mod active_job;
 pub mod bullmq;
 pub mod celery;
 pub mod cloud_tasks;
+mod kit;
 pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;
