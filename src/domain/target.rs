@@ -31,6 +31,7 @@ pub mod bullmq;
 pub mod celery;
 pub mod cloud_tasks;
 pub mod findings;
+mod kit;
 pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;
