@@ -72,5 +72,7 @@ mod sim_support;
 mod sim_timeline;
 mod sim_truth;
 mod sim_wire;
+mod target_sql;
+mod target_sql_support;
 mod texts;
 mod tidy;
