@@ -72,6 +72,8 @@ mod sim_support;
 mod sim_timeline;
 mod sim_truth;
 mod sim_wire;
+mod target_cloud_tasks;
+mod target_kubernetes;
 mod target_sql;
 mod target_sql_support;
 mod texts;

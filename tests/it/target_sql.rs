@@ -18,7 +18,7 @@ use proptest::prelude::*;
 const TIMEOUT: &str = "TimeoutError('メールサーバーが応答しません')";
 const NOT_IMAGE: &str = "ValueError('画像ではありません: memo.txt')";
 
-fn example() -> JobSheet {
+pub fn example() -> JobSheet {
     modality_advisor::domain::sheet::example::example(Lang::En).expect("the example")
 }
 
@@ -526,7 +526,9 @@ fn hostile_text_runs_on_sqlite() {
     }
 }
 
-fn retry_sheet() -> impl Strategy<Value = JobSheet> {
+/// Generated retry sheets (every kind, jitter, 1–30 attempts, waits up to 10 min + 50 min of
+/// cap), shared by the other targets' property tests.
+pub fn retry_sheet() -> impl Strategy<Value = JobSheet> {
     let kind = prop_oneof![
         Just(BackoffKind::Fixed),
         Just(BackoffKind::Exponential),

@@ -19,8 +19,10 @@
 use super::schedule::of_sheet;
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Gap, Instead, MappingRow, Schedule, TargetError};
+use crate::domain::duration::approx;
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
+use crate::domain::sheet::fields::join_list;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, RetrySpec,
@@ -111,8 +113,9 @@ pub fn build(sheet: &JobSheet, dialect: Dialect, lang: Lang) -> Result<Built, Ta
     })
 }
 
-/// The wait's description for notes, e.g. "exponential from 10 s, cap 10 min, full jitter".
-fn wait_words(r: &RetrySpec, lang: Lang) -> String {
+/// The sheet's wait in words, e.g. "exponential from 10 s, cap 10 min, full jitter" (shared by
+/// the targets' mapping rows).
+pub(crate) fn wait_words(r: &RetrySpec, lang: Lang) -> String {
     let b = &r.backoff;
     let l = lang.code();
     let kind = match b.kind {
@@ -147,6 +150,21 @@ fn wait_words(r: &RetrySpec, lang: Lang) -> String {
         Lang::Ja => "、",
     };
     format!("{kind}{sep}{jitter}")
+}
+
+/// The sheet's retry window in words, e.g. "0 s – 150 s (expected 75 s)" (waits only, zero
+/// processing time).
+pub(crate) fn window_words(sheet: &JobSheet, lang: Lang) -> String {
+    let w = of_sheet(sheet).window_s;
+    let f = |s: Option<f64>| approx(s.unwrap_or(0.0) * 1000.0, lang);
+    t!(
+        "target.sql.window",
+        locale = lang.code(),
+        min = f(w.min),
+        max = f(w.max),
+        expected = f(w.expected)
+    )
+    .into_owned()
 }
 
 fn keep_words(k: Keep, lang: Lang) -> String {
@@ -213,14 +231,14 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
         ),
         row(
             FieldId::RetryableErrors,
-            r.retryable_errors.join(", "),
+            join_list(&r.retryable_errors, lang),
             "release",
             String::new(),
             t!("target.sql.note.retryable", locale = l).into_owned(),
         ),
         row(
             FieldId::NonRetryableErrors,
-            r.non_retryable_errors.join(", "),
+            join_list(&r.non_retryable_errors, lang),
             "fail",
             String::new(),
             t!("target.sql.note.non-retryable", locale = l).into_owned(),
@@ -264,6 +282,13 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
             t!("target.sql.note.last-error", locale = l).into_owned(),
         ));
     }
+    rows.push(row(
+        FieldId::RetryWindow,
+        window_words(sheet, lang),
+        "",
+        window_words(sheet, lang),
+        t!("target.sql.note.window", locale = l).into_owned(),
+    ));
     if !r.layers.is_empty() {
         rows.push(row(
             FieldId::RetryLayers,
