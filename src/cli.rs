@@ -9,6 +9,8 @@
 //! modality-advisor simulate --config - --format json < run.config.json
 //! modality-advisor catalog --input static/examples/reservation-system.catalog.json --format markdown
 //! modality-advisor share --input static/examples/reservation-mail.json --format svg
+//! modality-advisor sheet --input static/examples/reservation-mail.json --target sqs --format terraform
+//! modality-advisor targets --format json
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
@@ -16,17 +18,17 @@
 //! names the JSON field and what is allowed; an unreadable input or unwritable output names
 //! the path).
 //!
-//! Why this file is long: it holds every command's argument struct and the `advise`,
-//! `sheet` and `simulate` runs that read them; `catalog`, `share` and the lease flags of
+//! Why this file is long: it holds the `advise` and `simulate` commands' argument structs and
+//! the runs that read them; `sheet`, `targets`, `catalog`, `share` and the lease flags of
 //! `simulate --config` are in their own files.
 
 mod catalog;
 mod lease_flags;
 mod share;
+mod sheet;
+mod targets;
 
-use crate::domain::export;
 use crate::domain::number::group_thousands;
-use crate::domain::sheet::import::import_json;
 use crate::domain::sim::runner::LOAD_SCENARIO;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
@@ -51,7 +53,11 @@ enum Command {
     Advise(AdviseArgs),
     /// Render a job definition sheet (JSON, as exported by the app) as Markdown, TSV, CSV or
     /// JSON. Sections the file leaves out are pre-filled for its outcome.
-    Sheet(SheetArgs),
+    ///
+    /// With --target NAME, print that queue system's configuration for the sheet instead
+    /// (only the configuration, for piping into a file; --report prints the whole report as
+    /// JSON: mapping, gaps, actual and sheet schedules, defaults, findings).
+    Sheet(sheet::SheetArgs),
     /// Run a named queue scenario, or a config file, in the discrete-event simulator.
     Simulate(SimulateArgs),
     /// Render a catalog of processes (a catalog file, or a directory of *.sheet.json files)
@@ -61,6 +67,10 @@ enum Command {
     /// permalink, the embed page's link, or a card for wikis without iframes (SVG image,
     /// decision record, Markdown for GitHub or Azure DevOps).
     Share(share::ShareArgs),
+    /// List every queue system `sheet --target` exports to, with its formats, its default
+    /// retry policy and that policy's window (seconds, zero processing time; null where
+    /// unbounded).
+    Targets(targets::TargetsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -169,36 +179,6 @@ enum Format {
 enum LangArg {
     En,
     Ja,
-}
-
-/// Output format of `sheet`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum SheetFormat {
-    Markdown,
-    Tsv,
-    Csv,
-    Json,
-}
-
-#[derive(Debug, Args)]
-struct SheetArgs {
-    /// The sheet file, JSON as the app exports it (example:
-    /// static/examples/reservation-mail.json); - reads standard input.
-    #[arg(long, value_name = "FILE.json")]
-    input: String,
-    /// Output format.
-    #[arg(long, value_enum)]
-    format: SheetFormat,
-    /// Start the CSV with a UTF-8 byte order mark (for Excel); only with --format csv.
-    #[arg(long)]
-    bom: bool,
-    /// Language of the labels (default: the file's `lang`, else en). Pre-filled defaults use
-    /// the file's `lang` when it has one, else this.
-    #[arg(long, value_enum)]
-    lang: Option<LangArg>,
-    /// Write here instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -345,7 +325,8 @@ pub fn main() -> ExitCode {
         },
         Command::Catalog(args) => exit_code(catalog::run(&args)),
         Command::Share(args) => exit_code(share::run(&args)),
-        Command::Sheet(args) => exit_code(sheet(&args)),
+        Command::Sheet(args) => exit_code(sheet::run(&args)),
+        Command::Targets(args) => exit_code(targets::list(&args)),
     }
 }
 
@@ -386,37 +367,6 @@ fn read_input(arg: &str) -> Result<(String, String), String> {
         let s = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
         Ok((s, arg.to_owned()))
     }
-}
-
-/// `sheet`: read, import, render, write. Every error is a message for stderr (exit 2).
-fn sheet(args: &SheetArgs) -> Result<(), String> {
-    if args.bom && args.format != SheetFormat::Csv {
-        return Err("--bom is only allowed with --format csv".into());
-    }
-    let asked = args.lang.map(lang_of);
-    let (text, source) = read_input(&args.input)?;
-    let sheet = import_json(&text, asked.unwrap_or_default())
-        .map_err(|e| format!("{source}: {}", e.message(asked.unwrap_or_default())))?;
-    let lang = asked.or(sheet.lang).unwrap_or_default();
-    // Markdown lists the sheet's findings in the document; the other formats carry only the
-    // rows, so the findings go to stderr (the exit code stays 0: they are warnings to weigh).
-    if args.format != SheetFormat::Markdown {
-        for f in crate::domain::sheet::check::validate(&sheet, lang) {
-            let key = match f.severity {
-                crate::domain::sheet::check::Severity::Error => "cli.finding-error",
-                crate::domain::sheet::check::Severity::Warning => "cli.finding-warning",
-            };
-            let severity = rust_i18n::t!(key, locale = lang.code());
-            eprintln!("{source}: {severity} [{}]: {}", f.code, f.message);
-        }
-    }
-    let out = match args.format {
-        SheetFormat::Markdown => export::to_markdown(&sheet, lang),
-        SheetFormat::Tsv => export::to_tsv(&sheet, lang),
-        SheetFormat::Csv => export::to_csv(&sheet, lang, args.bom),
-        SheetFormat::Json => export::to_json(&sheet),
-    };
-    write_output(args.output.as_deref(), &out)
 }
 
 /// Writes `out` to `path`, or to standard output when `None`.

@@ -13,6 +13,7 @@ pub mod edit;
 pub mod example;
 pub mod fields;
 pub mod import;
+pub mod import_error;
 pub mod inputs;
 pub mod prefill;
 pub mod retry_window;

@@ -30,10 +30,13 @@ pub mod active_job;
 pub mod bullmq;
 pub mod celery;
 pub mod cloud_tasks;
+pub mod findings;
+mod kit;
 pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;
 pub mod river;
+pub mod rows;
 pub mod schedule;
 pub mod sidekiq;
 pub mod sql;
@@ -488,7 +491,7 @@ pub fn report(
         file_name: format!("{stem}.{}.{}", target.name(), format.extension()),
         sheet_schedule: schedule::of_sheet(sheet),
         defaults: defaults(target, lang),
-        findings: crate::domain::sheet::check::target_findings(sheet, target, lang),
+        findings: findings::target_findings(sheet, target, lang),
         built,
     })
 }

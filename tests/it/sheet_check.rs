@@ -87,8 +87,16 @@ fn async_checks_fire_and_stay_quiet() {
         &[("idempotency-key-uses-job-id", Error)],
     );
     check(
-        |s| retry(s).idempotency_key = "reservation id + confirm-mail".into(),
+        |s| {
+            retry(s).idempotency_key = "reservation id + confirm-mail".into();
+            s.process.business_key = "Reservation ID".into();
+        },
         &[],
+    );
+    // Not made from the sheet's own business key (予約ID in the example).
+    check(
+        |s| retry(s).idempotency_key = "reservation id + confirm-mail".into(),
+        &[("key-without-business-key", Error)],
     );
     // Non-retryable errors.
     check(
@@ -203,4 +211,148 @@ fn job_id_keys() {
     ] {
         assert_eq!(key_uses_job_id(key), uses, "{key:?}");
     }
+}
+
+/// Schema 2's findings, each firing and staying quiet, from the example (exponential from
+/// 10 s, cap 10 min, full jitter, 5 attempts of 30 s: worst case 300 s).
+#[test]
+fn schema_2_findings_fire_and_stay_quiet() {
+    use modality_advisor::domain::sheet::{BackoffKind, Jitter, Polynomial};
+    // Backoff without jitter: exponential or polynomial, not fixed, not a single attempt.
+    check(
+        |s| retry(s).backoff.jitter = Jitter::None,
+        &[("exponential-without-jitter", Warning)],
+    );
+    check(
+        |s| {
+            retry(s).backoff.kind = BackoffKind::Polynomial(Polynomial {
+                exponent: 4,
+                first_n: 0,
+            });
+            retry(s).backoff.jitter = Jitter::None;
+        },
+        &[("exponential-without-jitter", Warning)],
+    );
+    check(
+        |s| {
+            retry(s).backoff.kind = BackoffKind::Fixed;
+            retry(s).backoff.jitter = Jitter::None;
+        },
+        &[],
+    );
+    check(|s| retry(s).backoff.jitter = Jitter::Equal, &[]);
+    check(
+        |s| {
+            retry(s).backoff.jitter = Jitter::None;
+            retry(s).max_attempts = 1;
+            retry(s).retryable_errors.clear();
+        },
+        &[],
+    );
+    // The window (worst case 300 s) against the queue's retention.
+    check(|s| retry(s).queue_retention_ms = Some(300_000), &[]);
+    check(
+        |s| retry(s).queue_retention_ms = Some(299_999),
+        &[("window-over-retention", Error)],
+    );
+    check(|s| retry(s).queue_retention_ms = None, &[]);
+    // Over 30 days: Sidekiq's 25 retries plus long attempts (≈ 20.4 days of waits + 26 h).
+    let sidekiq = |s: &mut JobSheet| {
+        s.process.acceptable_wait_ms = None;
+        let r = retry(s);
+        r.max_attempts = 26;
+        r.backoff.kind = BackoffKind::Polynomial(Polynomial {
+            exponent: 4,
+            first_n: 0,
+        });
+        r.backoff.base_ms = 15_000;
+        r.backoff.cap_ms = 30 * 86_400_000;
+    };
+    check(sidekiq, &[]);
+    check(
+        |s| {
+            sidekiq(s);
+            retry(s).max_attempts = 30;
+        },
+        &[("window-over-30-days", Warning)],
+    );
+    // Keys made from a per-delivery value, whatever the case, width or spacing.
+    for key in [
+        "Receipt Handle",
+        "message_id",
+        "delivery-tag + confirm-mail",
+        "予約ID + run id",
+        "予約ID＋ATTEMPT NUMBER",
+        "uuid",
+        "予約ID + Ｔｉｍｅｓｔａｍｐ",
+        "予約ID + random suffix",
+        "予約ID + now",
+        "予約ID＋受信ハンドル",
+        "予約ID＋試行回数",
+        "予約ID＋現在時刻",
+        "予約ID＋配信ID",
+    ] {
+        let want = if key == "message_id" {
+            "idempotency-key-uses-job-id"
+        } else {
+            "key-per-delivery"
+        };
+        check(|s| retry(s).idempotency_key = key.into(), &[(want, Error)]);
+    }
+    // Business values that only look like one stay quiet.
+    for key in [
+        "予約ID＋confirm-mail",
+        "予約 id + reservation time slot",
+        "予約ID + order uuid",
+        "予約ID + runtime-config",
+    ] {
+        check(|s| retry(s).idempotency_key = key.into(), &[]);
+    }
+    // Not from the business key (compared normalised), or the key blank is another finding.
+    check(
+        |s| retry(s).idempotency_key = "guest email + confirm-mail".into(),
+        &[("key-without-business-key", Error)],
+    );
+    check(
+        |s| {
+            s.process.business_key = "Reservation ID + Room".into();
+            retry(s).idempotency_key = "room+reservation_id+mail".into();
+        },
+        &[],
+    );
+    check(
+        |s| {
+            s.process.business_key = " ".into();
+            retry(s).idempotency_key = "guest email".into();
+        },
+        &[],
+    );
+}
+
+#[test]
+fn schema_2_messages_carry_the_numbers_in_both_languages() {
+    let mut sheet = example(Lang::Ja);
+    retry(&mut sheet).backoff.jitter = modality_advisor::domain::sheet::Jitter::None;
+    retry(&mut sheet).queue_retention_ms = Some(120_000);
+    retry(&mut sheet).idempotency_key = "予約ID + receipt handle".into();
+    let msgs = |lang| {
+        validate(&sheet, lang)
+            .into_iter()
+            .map(|f| f.message)
+            .collect::<Vec<_>>()
+    };
+    insta::assert_debug_snapshot!(msgs(Lang::En), @r#"
+    [
+        "Backoff without jitter: jobs that failed together retry together (after 10 s, 20 s, 40 s …) and hit the recovering service in lock-step — the thundering herd. Add full or equal jitter.",
+        "The idempotency key uses “receipt handle”, which is new on every delivery: a redelivered job gets a new key and repeats its side effect. Build it from the business key + purpose.",
+        "Retries can last up to 5 min, but the queue keeps a message only 2 min: the last retries are deleted with the message, silently.",
+    ]
+    "#);
+    insta::assert_debug_snapshot!(msgs(Lang::Ja), @r#"
+    [
+        "ジッターのないバックオフです。同時に失敗したジョブは同時に再試行し（10秒、20秒、40秒 … 後）、復旧中のサービスに一斉に押し寄せます（thundering herd）。フルかイコールのジッターを加えてください。",
+        "冪等キーに「receipt handle」を使っています。配信のたびに変わる値なので、再配信されたジョブは別のキーになり副作用を繰り返します。業務キー＋用途で作ってください。",
+        "再試行は最長 5分 続きますが、キューがメッセージを保持するのは 2分 までです。最後の再試行はメッセージごと黙って消えます。",
+    ]
+    "#);
 }

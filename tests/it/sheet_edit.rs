@@ -46,7 +46,7 @@ fn out_of_range_edits_name_the_field_and_range() {
     );
     check_err(
         SheetEdit::CapMs(9_999),
-        "retry.backoff.cap_ms: 9999 is out of range; allowed: 10000 to 604800000",
+        "retry.backoff.cap_ms: 9999 is out of range; allowed: 10000 to 2592000000",
     );
     check_err(
         SheetEdit::BaseMs(600_001),
@@ -287,4 +287,62 @@ fn changed_fields_name_their_defaults() {
     let changed = changed_from_default(&s, Lang::En);
     assert_eq!(changed.len(), 1);
     assert_eq!(changed[0].0, FieldId::WaitStrategy);
+}
+
+/// Schema 2's edits: polynomial backoff (its constant may be 0; back to exponential the first
+/// wait becomes 1 s), the layers and the queue's retention, each checked with its path and range.
+#[test]
+fn schema_2_edits_are_checked() {
+    use modality_advisor::domain::sheet::{
+        BackoffKind, LayerKind, Polynomial, RetryLayer, SCHEMA_VERSION,
+    };
+    let poly = |exponent, first_n| BackoffKind::Polynomial(Polynomial { exponent, first_n });
+    let s = SheetEdit::BackoffKind(poly(4, 1))
+        .apply(&enqueue())
+        .expect("polynomial");
+    assert_eq!(s.schema_version, SCHEMA_VERSION);
+    let s = SheetEdit::BaseMs(0).apply(&s).expect("a 0 constant");
+    let back = SheetEdit::BackoffKind(BackoffKind::Exponential)
+        .apply(&s)
+        .expect("back to exponential");
+    let b = back.retry.as_ref().expect("retry").backoff;
+    assert_eq!((b.kind, b.base_ms), (BackoffKind::Exponential, 1_000));
+    let err = |e: SheetEdit| e.apply(&s).map(|_| ()).map_err(|e| e.to_string());
+    assert_eq!(
+        err(SheetEdit::BackoffKind(poly(9, 0))),
+        Err("retry.backoff.kind.polynomial.exponent: 9 is out of range; allowed: 1 to 8".into())
+    );
+    assert_eq!(
+        err(SheetEdit::BackoffKind(poly(4, 2))),
+        Err("retry.backoff.kind.polynomial.first_n: 2 is out of range; allowed: 0 to 1".into())
+    );
+    let layer = |attempts| RetryLayer {
+        layer: LayerKind::Sdk,
+        attempts,
+        what: "AWS SDK".into(),
+    };
+    let s = SheetEdit::Layers(vec![layer(3)])
+        .apply(&s)
+        .expect("a layer");
+    assert_eq!(s.retry.as_ref().map(|r| r.total_calls()), Some(15));
+    assert_eq!(
+        err(SheetEdit::Layers(vec![layer(3), layer(0)])),
+        Err("retry.layers[1].attempts: 0 is out of range; allowed: 1 to 100".into())
+    );
+    assert_eq!(
+        err(SheetEdit::Layers(vec![layer(2); 6])),
+        Err("retry.layers: 6 items is out of range; allowed: at most 5 items".into())
+    );
+    assert_eq!(
+        err(SheetEdit::QueueRetentionMs(Some(59_999))),
+        Err("retry.queue_retention_ms: 59999 is out of range; allowed: 60000 to 2592000000".into())
+    );
+    assert!(SheetEdit::QueueRetentionMs(None).apply(&s).is_ok());
+    let s = SheetEdit::QueueRetentionMs(Some(345_600_000))
+        .apply(&s)
+        .expect("4 days");
+    assert_eq!(
+        s.retry.as_ref().and_then(|r| r.queue_retention_ms),
+        Some(345_600_000)
+    );
 }

@@ -81,10 +81,26 @@ fn the_source_documents_thirteen_values_field_by_field() {
             FieldId::Retention,
         ]
     );
-    // Only the acceptable wait follows for async-enqueue (no ticket, batch or sync rows).
-    assert_eq!(rows.len(), 14);
+    // The acceptable wait follows, then schema 2's rows of the retry section, for
+    // async-enqueue (no ticket, batch or sync rows).
+    assert_eq!(rows.len(), 17);
     assert_eq!(rows[13].field, FieldId::AcceptableWait);
     assert_eq!(rows[13].value, "10分");
+    let tail: Vec<(FieldId, &str)> = rows[14..]
+        .iter()
+        .map(|r| (r.field, r.value.as_str()))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            (
+                FieldId::RetryWindow,
+                "最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）"
+            ),
+            (FieldId::RetryLayers, "このジョブのみ：呼び出しは最大5回"),
+            (FieldId::QueueRetention, "未記入"),
+        ]
+    );
 }
 
 #[test]

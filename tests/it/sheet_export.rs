@@ -27,6 +27,9 @@ fn markdown_en() {
         | Re-run procedure | how a dead job is put back | set status to queued and attempts to 0 |
         | Retention | how long done and dead jobs are kept | done: 30 days; dead: until handled (done jobs keep the last error) |
         | Acceptable wait | the longest the user can be made to wait for the effect | 10 min |
+        | Retry window | how long retries can last: the waits' total (min / expected / max) and the attempts' longest time | min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts |
+        | Who retries | other layers that retry the same work (queue, framework, SDK) and the total calls | this job only: at most 5 calls |
+        | Queue retention | how long the queue keeps a message before deleting it | not stated |
 
         ## Decision path
 
@@ -76,6 +79,9 @@ fn markdown_ja() {
         | 再実行の手順 | 退避したジョブをどう戻すか | statusをqueued、attemptsを0に戻す |
         | 保存期間 | 完了・退避したジョブをいつまで残すか | doneは30日、deadは対応が終わるまで（doneでもlast\_errorを残す） |
         | 許容できる待ち時間 | 利用者に待ってもらえる最長の時間 | 10分 |
+        | 再試行の期間 | 再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長 | 最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒） |
+        | 再試行する層 | 同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計 | このジョブのみ：呼び出しは最大5回 |
+        | キューの保持期間 | キューがメッセージを削除するまで保持する時間 | 未記入 |
 
         ## 判断の経路
 
@@ -120,6 +126,9 @@ fn tsv_en() {
         Re-run procedure	how a dead job is put back	set status to queued and attempts to 0
         Retention	how long done and dead jobs are kept	done: 30 days; dead: until handled (done jobs keep the last error)
         Acceptable wait	the longest the user can be made to wait for the effect	10 min
+        Retry window	how long retries can last: the waits' total (min / expected / max) and the attempts' longest time	min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts
+        Who retries	other layers that retry the same work (queue, framework, SDK) and the total calls	this job only: at most 5 calls
+        Queue retention	how long the queue keeps a message before deleting it	not stated
         "#);
 }
 
@@ -141,6 +150,9 @@ fn tsv_ja() {
         再実行の手順	退避したジョブをどう戻すか	statusをqueued、attemptsを0に戻す
         保存期間	完了・退避したジョブをいつまで残すか	doneは30日、deadは対応が終わるまで（doneでもlast_errorを残す）
         許容できる待ち時間	利用者に待ってもらえる最長の時間	10分
+        再試行の期間	再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長	最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）
+        再試行する層	同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計	このジョブのみ：呼び出しは最大5回
+        キューの保持期間	キューがメッセージを削除するまで保持する時間	未記入
         "#);
 }
 
@@ -167,6 +179,9 @@ fn csv_en() {
         Re-run procedure,how a dead job is put back,set status to queued and attempts to 0␍
         Retention,how long done and dead jobs are kept,done: 30 days; dead: until handled (done jobs keep the last error)␍
         Acceptable wait,the longest the user can be made to wait for the effect,10 min␍
+        Retry window,how long retries can last: the waits' total (min / expected / max) and the attempts' longest time,"min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts"␍
+        Who retries,"other layers that retry the same work (queue, framework, SDK) and the total calls",this job only: at most 5 calls␍
+        Queue retention,how long the queue keeps a message before deleting it,not stated␍
         "#);
 }
 
@@ -188,6 +203,9 @@ fn csv_ja_with_bom() {
         再実行の手順,退避したジョブをどう戻すか,statusをqueued、attemptsを0に戻す␍
         保存期間,完了・退避したジョブをいつまで残すか,doneは30日、deadは対応が終わるまで（doneでもlast_errorを残す）␍
         許容できる待ち時間,利用者に待ってもらえる最長の時間,10分␍
+        再試行の期間,再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長,最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）␍
+        再試行する層,同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計,このジョブのみ：呼び出しは最大5回␍
+        キューの保持期間,キューがメッセージを削除するまで保持する時間,未記入␍
         "#);
 }
 
@@ -209,7 +227,7 @@ fn csv_bom_is_the_only_difference() {
 fn json_en() {
     insta::assert_snapshot!(to_json(&example(Lang::En)), @r#"
         {
-          "schema_version": 1,
+          "schema_version": 2,
           "lang": "en",
           "process": {
             "process_name": "send reservation confirmation mail",
@@ -284,7 +302,7 @@ fn json_en() {
 fn json_ja() {
     insta::assert_snapshot!(to_json(&example(Lang::Ja)), @r#"
         {
-          "schema_version": 1,
+          "schema_version": 2,
           "lang": "ja",
           "process": {
             "process_name": "予約確定メール送信",

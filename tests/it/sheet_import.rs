@@ -87,19 +87,30 @@ fn check(v: Value, needles: &[&str]) {
 fn not_json_and_schema_version() {
     check_text("", &["not valid JSON", "line 1"]);
     check_text("{\"schema_version\": 1,\n", &["not valid JSON", "line 2"]);
-    check_text("[1, 2]", &["schema_version: missing; allowed: 1"]);
+    check_text("[1, 2]", &["schema_version: missing; allowed: 1 to 2"]);
     check(
         set(example_value(), "schema_version", None),
-        &["schema_version: missing; allowed: 1"],
+        &["schema_version: missing; allowed: 1 to 2"],
     );
-    check(
-        set(example_value(), "schema_version", Some(json!(2))),
-        &["schema_version: 2 is not supported; allowed: 1"],
-    );
+    for v in [json!(0), json!(3)] {
+        check(
+            set(example_value(), "schema_version", Some(v.clone())),
+            &[&format!(
+                "schema_version: {v} is not supported; allowed: 1 to 2"
+            )],
+        );
+    }
     check(
         set(example_value(), "schema_version", Some(json!("1"))),
-        &["schema_version: \"1\" is not supported; allowed: 1"],
+        &["schema_version: \"1\" is not supported; allowed: 1 to 2"],
     );
+    let ja = import_json(
+        &set(example_value(), "schema_version", Some(json!(3))).to_string(),
+        Lang::Ja,
+    )
+    .expect_err("version 3")
+    .message(Lang::Ja);
+    assert!(ja.contains("1 〜 2"), "{ja}");
 }
 
 #[test]
@@ -156,7 +167,10 @@ fn missing_unknown_and_mistyped_fields() {
     );
     check(
         set(ae(), "retry.backoff.kind", Some(json!("linear"))),
-        &["retry.backoff.kind", "expected `fixed` or `exponential`"],
+        &[
+            "retry.backoff.kind",
+            "expected one of `fixed`, `exponential`, `polynomial`",
+        ],
     );
     check(
         set(ae(), "failure.retention.done", Some(json!("forever"))),
@@ -205,12 +219,12 @@ fn out_of_range_names_each_limit() {
         (
             set(ae(), "retry.backoff.cap_ms", Some(json!(9_999))),
             "retry.backoff.cap_ms",
-            "10000 to 604800000",
+            "10000 to 2592000000",
         ),
         (
-            set(ae(), "retry.backoff.cap_ms", Some(json!(604_800_001u64))),
+            set(ae(), "retry.backoff.cap_ms", Some(json!(2_592_000_001u64))),
             "retry.backoff.cap_ms",
-            "10000 to 604800000",
+            "10000 to 2592000000",
         ),
         (
             set(ae(), "retry.attempt_timeout_ms", Some(json!(0))),
@@ -496,4 +510,172 @@ fn a_wrong_type_and_a_value_out_of_range_name_the_same_range() {
         let v = set(base.clone(), "batch.run_timeout_ms", Some(value.clone()));
         check_text(&v.to_string(), &["batch.run_timeout_ms", "1 to 604800000"]);
     }
+}
+
+/// Schema 2: a version-1 file reads unchanged (and is written back as version 2); schema 2's
+/// fields round-trip; a version-1 file may not use them; each new number names its path and
+/// range.
+#[test]
+fn schema_2_reads_both_versions_and_checks_its_new_fields() {
+    let ae = || full(Outcome::AsyncEnqueue);
+    let v1 = set(ae(), "schema_version", Some(json!(1)));
+    let read = import_json(&v1.to_string(), Lang::En).expect("a version-1 file reads");
+    let r = read.retry.as_ref().expect("retry");
+    assert_eq!(read.schema_version, 2);
+    assert!(r.layers.is_empty() && r.queue_retention_ms.is_none());
+    assert_eq!(
+        import_json(&ae().to_string(), Lang::En),
+        Ok(read.clone()),
+        "version 1 and 2 of the same sheet read alike"
+    );
+    // Schema 2's fields: a Sidekiq-like policy with an SDK inside and a stated retention.
+    let sidekiq = || {
+        let v = set(
+            ae(),
+            "retry.backoff.kind",
+            Some(json!({"polynomial": {"exponent": 4, "first_n": 0}})),
+        );
+        let v = set(v, "retry.backoff.base_ms", Some(json!(15_000)));
+        let v = set(v, "retry.backoff.cap_ms", Some(json!(2_592_000_000u64)));
+        let v = set(
+            v,
+            "retry.layers",
+            Some(json!([{"layer": "sdk", "attempts": 3, "what": "AWS SDK"}])),
+        );
+        set(v, "retry.queue_retention_ms", Some(json!(345_600_000)))
+    };
+    let s = import_json(&sidekiq().to_string(), Lang::En).expect("schema 2 reads");
+    let r = s.retry.as_ref().expect("retry");
+    assert_eq!(r.total_calls(), 15);
+    assert_eq!(r.queue_retention_ms, Some(345_600_000));
+    assert_eq!(
+        import_json(&to_json(&s), Lang::En),
+        Ok(s.clone()),
+        "round trip"
+    );
+    // Polynomial's constant may be 0 (River's n⁴); the other kinds' first wait may not.
+    let river = set(sidekiq(), "retry.backoff.base_ms", Some(json!(0)));
+    assert!(import_json(&river.to_string(), Lang::En).is_ok());
+    // A version-1 file may not hold schema 2's fields.
+    for (path, needle) in [
+        (
+            "retry.backoff.kind",
+            "retry.backoff.kind: needs schema_version 2",
+        ),
+        ("retry.layers", "retry.layers: needs schema_version 2"),
+        (
+            "retry.queue_retention_ms",
+            "retry.queue_retention_ms: needs schema_version 2",
+        ),
+    ] {
+        let mut v = set(ae(), "schema_version", Some(json!(1)));
+        let value = sidekiq()["retry"][path.trim_start_matches("retry.")].clone();
+        let value = if path == "retry.backoff.kind" {
+            v = set(v, "retry.backoff.base_ms", Some(json!(15_000)));
+            sidekiq()["retry"]["backoff"]["kind"].clone()
+        } else {
+            value
+        };
+        check(set(v, path, Some(value)), &[needle]);
+    }
+    let poly = |k: Value| set(sidekiq(), "retry.backoff.kind", Some(k));
+    for (v, path, allowed) in [
+        (
+            poly(json!({"polynomial": {"exponent": 0, "first_n": 0}})),
+            "retry.backoff.kind.polynomial.exponent",
+            "1 to 8",
+        ),
+        (
+            poly(json!({"polynomial": {"exponent": 9, "first_n": 0}})),
+            "retry.backoff.kind.polynomial.exponent",
+            "1 to 8",
+        ),
+        (
+            poly(json!({"polynomial": {"exponent": 4, "first_n": 2}})),
+            "retry.backoff.kind.polynomial.first_n",
+            "0 to 1",
+        ),
+        (
+            set(ae(), "retry.backoff.base_ms", Some(json!(0))),
+            "retry.backoff.base_ms",
+            "1 to 86400000",
+        ),
+        (
+            set(
+                sidekiq(),
+                "retry.backoff.base_ms",
+                Some(json!(86_400_001u64)),
+            ),
+            "retry.backoff.base_ms",
+            "0 to 86400000",
+        ),
+        (
+            set(
+                sidekiq(),
+                "retry.layers",
+                Some(json!([{"layer": "queue", "attempts": 0}])),
+            ),
+            "retry.layers[0].attempts",
+            "1 to 100",
+        ),
+        (
+            set(
+                sidekiq(),
+                "retry.layers",
+                Some(
+                    json!([{"layer": "sdk", "attempts": 2}, {"layer": "framework", "attempts": 101}]),
+                ),
+            ),
+            "retry.layers[1].attempts",
+            "1 to 100",
+        ),
+        (
+            set(
+                sidekiq(),
+                "retry.layers",
+                Some(json!(vec![json!({"layer": "sdk", "attempts": 2}); 6])),
+            ),
+            "retry.layers",
+            "at most 5 items",
+        ),
+        (
+            set(sidekiq(), "retry.queue_retention_ms", Some(json!(59_999))),
+            "retry.queue_retention_ms",
+            "60000 to 2592000000",
+        ),
+        (
+            set(
+                sidekiq(),
+                "retry.queue_retention_ms",
+                Some(json!(2_592_000_001u64)),
+            ),
+            "retry.queue_retention_ms",
+            "60000 to 2592000000",
+        ),
+    ] {
+        check(
+            v,
+            &[
+                &format!("{path}: "),
+                "out of range",
+                &format!("allowed: {allowed}"),
+            ],
+        );
+    }
+    // A mistyped number names the field's own range; an unknown layer names the kinds.
+    check(
+        poly(json!({"polynomial": {"exponent": -1, "first_n": 0}})),
+        &[
+            "retry.backoff.kind.polynomial.exponent",
+            "expected a whole number from 1 to 8",
+        ],
+    );
+    check(
+        set(
+            sidekiq(),
+            "retry.layers",
+            Some(json!([{"layer": "proxy", "attempts": 2}])),
+        ),
+        &["retry.layers[0].layer", "`queue`, `framework`, `sdk`"],
+    );
 }

@@ -121,3 +121,116 @@ fn hand_computed_windows() {
     );
     check((Fixed, 5, 5, Decorrelated), 1, 7, &[], (0.0, 0.0, 0.0), 7.0);
 }
+
+fn poly(exponent: u32, first_n: u32) -> BackoffKind {
+    BackoffKind::Polynomial(modality_advisor::domain::sheet::Polynomial { exponent, first_n })
+}
+
+const S: f64 = 1_000.0;
+const DAY_MS: u64 = 86_400_000;
+
+/// Polynomial backoff, `base + (r + first_n)^k` s (brief/QUEUES.md §4, §9, §7), before the
+/// targets' own jitter: Sidekiq-like `15 s + c⁴` from c = 0, Active Job `2 s + n⁴` from n = 1,
+/// River `n⁴` from n = 1 (base 0).
+#[test]
+fn polynomial_backoff_matches_the_systems_formulas() {
+    // Sidekiq-like: 15, 16, 31, 96, 271 s; 6 attempts of 10 s.
+    let sidekiq = (poly(4, 0), 15_000, 30 * DAY_MS, Jitter::None);
+    let waits = [15.0 * S, 16.0 * S, 31.0 * S, 96.0 * S, 271.0 * S];
+    check(
+        sidekiq,
+        6,
+        10_000,
+        &waits.map(|w| (w, w)),
+        (429.0 * S, 429.0 * S, 429.0 * S),
+        429.0 * S + 60.0 * S,
+    );
+    // Sidekiq's default 25 retries: Σ_{c=0}^{24} (c⁴ + 15) = 1 763 020 + 375 s ≈ 20.4 days.
+    let policy = BackoffPolicy {
+        kind: poly(4, 0),
+        base_ms: 15_000,
+        cap_ms: 30 * DAY_MS,
+        jitter: Jitter::None,
+    };
+    let w = retry_window(&policy, 26, 1);
+    assert_eq!(w.total_wait.max_ms, 1_763_395.0 * S);
+    // Active Job :polynomially_longer: 3, 18, 83, 258 s.
+    let active_job = (poly(4, 1), 2_000, 30 * DAY_MS, Jitter::None);
+    let waits = [3.0 * S, 18.0 * S, 83.0 * S, 258.0 * S];
+    check(
+        active_job,
+        5,
+        1_000,
+        &waits.map(|w| (w, w)),
+        (362.0 * S, 362.0 * S, 362.0 * S),
+        362.0 * S + 5.0 * S,
+    );
+    // River: 1, 16, 81 s (nothing added).
+    let river = (poly(4, 1), 0, 30 * DAY_MS, Jitter::None);
+    let waits = [S, 16.0 * S, 81.0 * S];
+    check(
+        river,
+        4,
+        1_000,
+        &waits.map(|w| (w, w)),
+        (98.0 * S, 98.0 * S, 98.0 * S),
+        98.0 * S + 4.0 * S,
+    );
+    // The cap holds: Active Job capped at 60 s → 3, 18, 60, 60 s.
+    let waits = [3.0 * S, 18.0 * S, 60.0 * S, 60.0 * S];
+    check(
+        (poly(4, 1), 2_000, 60_000, Jitter::None),
+        5,
+        1_000,
+        &waits.map(|w| (w, w)),
+        (141.0 * S, 141.0 * S, 141.0 * S),
+        146.0 * S,
+    );
+    // Squares (k = 2) from 0: 0 + 1 s, 1 + 1 s, 4 + 1 s.
+    let waits = [S, 2.0 * S, 5.0 * S];
+    check(
+        (poly(2, 0), 1_000, DAY_MS, Jitter::None),
+        4,
+        0,
+        &waits.map(|w| (w, w)),
+        (8.0 * S, 8.0 * S, 8.0 * S),
+        8.0 * S,
+    );
+}
+
+/// Jitter applies to a polynomial wait as to an exponential one: full U(0, t), equal
+/// t/2 + U(0, t/2); decorrelated grows from the base by its own rule whatever the kind.
+#[test]
+fn jitter_kinds_with_polynomial_backoff() {
+    let t = [3.0 * S, 18.0 * S, 83.0 * S];
+    check(
+        (poly(4, 1), 2_000, DAY_MS, Jitter::Full),
+        4,
+        0,
+        &t.map(|w| (0.0, w)),
+        (0.0, 52.0 * S, 104.0 * S),
+        104.0 * S,
+    );
+    check(
+        (poly(4, 1), 2_000, DAY_MS, Jitter::Equal),
+        4,
+        0,
+        &t.map(|w| (w / 2.0, w)),
+        (52.0 * S, 78.0 * S, 104.0 * S),
+        104.0 * S,
+    );
+    let exponential = BackoffPolicy {
+        kind: BackoffKind::Exponential,
+        base_ms: 2_000,
+        cap_ms: DAY_MS,
+        jitter: Jitter::Decorrelated,
+    };
+    let polynomial = BackoffPolicy {
+        kind: poly(4, 1),
+        ..exponential
+    };
+    assert_eq!(
+        retry_window(&polynomial, 5, 1_000),
+        retry_window(&exponential, 5, 1_000)
+    );
+}

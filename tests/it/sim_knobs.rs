@@ -530,3 +530,30 @@ fn the_same_request_twice_is_caught_by_a_key_from_the_request_not_from_the_job_i
         "no key: nothing to make it from"
     );
 }
+
+/// A polynomial sheet runs as exponential backoff from its first wait (the simulator has no
+/// polynomial growth), its waits brought into the knobs' ranges: River's `n⁴` (first wait
+/// 1 s, constant 0) with a 30-day cap becomes exponential from 1 s capped at 7 days.
+#[test]
+fn a_polynomial_sheet_runs_as_exponential_from_its_first_wait() {
+    use modality_advisor::domain::sheet::{BackoffKind, Polynomial};
+    let path = format!(
+        "{}/static/examples/reservation-mail.en.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the example");
+    let mut sheet = import_json(&text, Lang::En).expect("imports");
+    let r = sheet.retry.as_mut().expect("retry");
+    r.backoff.kind = BackoffKind::Polynomial(Polynomial {
+        exponent: 4,
+        first_n: 1,
+    });
+    r.backoff.base_ms = 0;
+    r.backoff.cap_ms = 30 * 86_400_000;
+    let run = CustomRun::from_sheet(&sheet);
+    assert_eq!(
+        (run.growth, run.base_ms, run.cap_ms),
+        (Growth::Exponential, 1_000, 7 * 86_400_000)
+    );
+    assert_eq!(run.validate(), Vec::<KnobError>::new());
+}

@@ -23,9 +23,9 @@ use crate::domain::catalog::{MAX_NAME_CHARS, MAX_PROCESSES};
 use crate::domain::flowchart::{evaluate, Outcome};
 use crate::domain::number::group_thousands;
 use crate::domain::session::{sim_presets, sim_variants, SimChoice};
-use crate::domain::sheet::import::{check_sheet, field_error, ImportError};
+use crate::domain::sheet::import::{check_sheet, check_v1, field_error, versions, ImportError};
 use crate::domain::sheet::prefill::prefill;
-use crate::domain::sheet::{DecisionAnswer, JobSheet, SCHEMA_VERSION};
+use crate::domain::sheet::{DecisionAnswer, JobSheet, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION};
 use crate::domain::sim::runner::MAX_LOAD_JOBS;
 use crate::domain::sim::setup::knobs::KnobError;
 use crate::domain::{Lang, QuestionId, Timing};
@@ -281,12 +281,15 @@ fn answers(at: &str, list: &[DecisionAnswer]) -> Result<(), ImportError> {
 /// complete walk giving its outcome) and its sections (exactly those of the outcome), as a
 /// sheet file is checked on import. Paths are prefixed with `at` (`processes[i].sheet`).
 fn sheet(at: &str, s: &JobSheet) -> Result<(), ImportError> {
-    if s.schema_version != SCHEMA_VERSION {
-        return Err(version_at(
-            format!("{at}.schema_version"),
-            s.schema_version,
-            SCHEMA_VERSION,
-        ));
+    if !(OLDEST_SCHEMA_VERSION..=SCHEMA_VERSION).contains(&s.schema_version) {
+        return Err(ImportError::OutOfRange {
+            path: format!("{at}.schema_version"),
+            value: s.schema_version.to_string(),
+            allowed: versions(),
+        });
+    }
+    if s.schema_version == 1 {
+        check_v1(s.retry.as_ref()).map_err(|e| prefixed(at, e))?;
     }
     check_sheet(s).map_err(|e| prefixed(at, e))?;
     answers(&format!("{at}.decision.answers"), &s.decision.answers)?;
@@ -326,14 +329,6 @@ fn sheet(at: &str, s: &JobSheet) -> Result<(), ImportError> {
         }
     }
     Ok(())
-}
-
-fn version_at(path: String, found: u32, allowed: u32) -> ImportError {
-    ImportError::OutOfRange {
-        path,
-        value: found.to_string(),
-        allowed: allowed.to_string(),
-    }
 }
 
 /// `e` with its path under `at` (`processes[2].sheet` + `retry.lease_ms`).

@@ -5,8 +5,8 @@
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::{check_cron, CronError};
-use crate::domain::sheet::retry_window::retry_window;
-use crate::domain::sheet::{FieldId, JobSheet, Keep};
+use crate::domain::sheet::retry_window::{retry_window, RetryWindow};
+use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec, MAX_CAP_MS};
 use rust_i18n::t;
 use serde::Serialize;
 
@@ -33,27 +33,126 @@ pub struct Finding {
     pub message: String,
 }
 
-/// Parts of an idempotency key that mean "the queue's job id" (case-insensitive, spaces and
-/// `_` / `-` / `.` ignored).
-const JOB_ID_WORDS: [&str; 6] = [
+/// Parts of an idempotency key that mean "the queue's job id" (compared whole, after
+/// [`normalise`]).
+const JOB_ID_WORDS: [&str; 9] = [
     "jobid",
     "jobsid",
     "queueid",
     "messageid",
+    "taskid",
+    "id",
     "ジョブid",
     "ジョブ番号",
+    "タスクid",
 ];
+
+/// Parts of a key that are new on every delivery or run (compared whole, after [`normalise`]):
+/// delivery ids, run and attempt ids and numbers, a UUID made in the handler, the time.
+const PER_DELIVERY_WORDS: [&str; 33] = [
+    "deliveryid",
+    "deliverytag",
+    "runid",
+    "executionid",
+    "attemptid",
+    "attempt",
+    "attempts",
+    "attemptnumber",
+    "attemptno",
+    "attemptcount",
+    "retrycount",
+    "uuid",
+    "guid",
+    "uuid4",
+    "uuidv4",
+    "newuuid",
+    "randomuuid",
+    "generateduuid",
+    "now",
+    "now()",
+    "time",
+    "currenttime",
+    "配信id",
+    "配信タグ",
+    "メッセージid",
+    "実行id",
+    "試行id",
+    "試行回数",
+    "試行番号",
+    "時刻",
+    "生成したuuid",
+    "新しいuuid",
+    "ハンドラで生成したuuid",
+];
+
+/// Per-delivery words that are never part of a business value, found anywhere in a part.
+const PER_DELIVERY_INSIDE: [&str; 9] = [
+    "receipthandle",
+    "timestamp",
+    "random",
+    "currenttime",
+    "受信ハンドル",
+    "乱数",
+    "ランダム",
+    "タイムスタンプ",
+    "現在時刻",
+];
+
+/// `text` for comparing key parts: lower case, full-width letters and digits as ASCII, without
+/// spaces and `_` `-` `.` `・`.
+pub fn normalise(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            _ => c,
+        })
+        .filter(|c| !c.is_whitespace() && !matches!(c, '_' | '-' | '.' | '・'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Why a key part identifies a delivery rather than the real-world event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PerDelivery {
+    /// The queue's job (or message, task) id: the same request enqueued twice gets two.
+    JobId,
+    /// A value new on every delivery or run: a receipt handle, a delivery or run id, the
+    /// attempt, a UUID made in the handler, the time.
+    Delivery,
+}
+
+/// The first part of `key` (parts joined by `+` or `＋`) made from a per-delivery value, with
+/// why; `None` when there is none. Case, width and spacing do not matter.
+pub fn per_delivery_part(key: &str) -> Option<(PerDelivery, String)> {
+    key.split(['+', '＋']).find_map(|part| {
+        let norm = normalise(part);
+        let why = if JOB_ID_WORDS.contains(&norm.as_str()) {
+            PerDelivery::JobId
+        } else if PER_DELIVERY_WORDS.contains(&norm.as_str())
+            || PER_DELIVERY_INSIDE.iter().any(|w| norm.contains(w))
+        {
+            PerDelivery::Delivery
+        } else {
+            return None;
+        };
+        Some((why, part.trim().to_owned()))
+    })
+}
 
 /// True when the key (parts joined by `+` or `＋`) uses the queue's job id.
 pub fn key_uses_job_id(key: &str) -> bool {
-    key.split(['+', '＋']).any(|part| {
-        let norm: String = part
-            .chars()
-            .filter(|c| !c.is_whitespace() && !matches!(c, '_' | '-' | '.' | '・'))
-            .flat_map(char::to_lowercase)
-            .collect();
-        JOB_ID_WORDS.contains(&norm.as_str()) || norm == "id"
-    })
+    matches!(per_delivery_part(key), Some((PerDelivery::JobId, _)))
+}
+
+/// True when every part of `business_key` (parts joined by `+` or `＋`) is in `key`, compared
+/// [`normalise`]d; true when the business key is blank.
+pub fn key_has_business_key(key: &str, business_key: &str) -> bool {
+    let key = normalise(key);
+    business_key
+        .split(['+', '＋'])
+        .map(normalise)
+        .filter(|p| !p.is_empty())
+        .all(|p| key.contains(&p))
 }
 
 /// Every finding for `sheet`, messages in `lang`, in field order.
@@ -132,6 +231,7 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
     let (lang, l) = (out.lang, out.lang.code());
     if let Some(r) = &sheet.retry {
         let w = retry_window(&r.backoff, r.max_attempts, r.attempt_timeout_ms);
+        window_findings(out, r, &w);
         if let Some(acceptable) = sheet.process.acceptable_wait_ms {
             if w.worst_case_ms > acceptable as f64 {
                 let severity = if w.total_wait.min_ms + w.attempts_ms > acceptable as f64 {
@@ -176,21 +276,7 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
                 .into_owned(),
             );
         }
-        if r.idempotency_key.trim().is_empty() {
-            out.add(
-                "no-idempotency-key",
-                Severity::Warning,
-                FieldId::IdempotencyKey,
-                t!("sheet.finding.no-key", locale = l).into_owned(),
-            );
-        } else if key_uses_job_id(&r.idempotency_key) {
-            out.add(
-                "idempotency-key-uses-job-id",
-                Severity::Error,
-                FieldId::IdempotencyKey,
-                t!("sheet.finding.job-id-key", locale = l).into_owned(),
-            );
-        }
+        key_findings(out, sheet, r);
         if r.non_retryable_errors.iter().all(|e| e.trim().is_empty()) {
             out.add(
                 "no-non-retryable-errors",
@@ -204,6 +290,103 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
                 .into_owned(),
             );
         }
+    }
+}
+
+/// The idempotency key: missing, made from a per-delivery value, or not from the business key.
+fn key_findings(out: &mut Findings, sheet: &JobSheet, r: &RetrySpec) {
+    let l = out.lang.code();
+    let key = r.idempotency_key.trim();
+    let business = sheet.process.business_key.trim();
+    let (code, message) = match per_delivery_part(key) {
+        _ if key.is_empty() => {
+            out.add(
+                "no-idempotency-key",
+                Severity::Warning,
+                FieldId::IdempotencyKey,
+                t!("sheet.finding.no-key", locale = l).into_owned(),
+            );
+            return;
+        }
+        Some((PerDelivery::JobId, _)) => (
+            "idempotency-key-uses-job-id",
+            t!("sheet.finding.job-id-key", locale = l),
+        ),
+        Some((PerDelivery::Delivery, part)) => (
+            "key-per-delivery",
+            t!("sheet.finding.key-per-delivery", locale = l, part = part),
+        ),
+        None if !key_has_business_key(key, business) => (
+            "key-without-business-key",
+            t!(
+                "sheet.finding.key-without-business-key",
+                locale = l,
+                key = key,
+                business = business
+            ),
+        ),
+        None => return,
+    };
+    out.add(
+        code,
+        Severity::Error,
+        FieldId::IdempotencyKey,
+        message.into_owned(),
+    );
+}
+
+/// The retry window against the queue's retention and the 30-day limit, and exponential
+/// (or polynomial) backoff without jitter.
+fn window_findings(out: &mut Findings, r: &RetrySpec, w: &RetryWindow) {
+    let (lang, l) = (out.lang, out.lang.code());
+    if r.max_attempts > 1
+        && r.backoff.jitter == Jitter::None
+        && !matches!(r.backoff.kind, BackoffKind::Fixed)
+    {
+        let first: Vec<String> = w
+            .waits
+            .iter()
+            .take(3)
+            .map(|x| approx(x.max_ms, lang))
+            .collect();
+        out.add(
+            "exponential-without-jitter",
+            Severity::Warning,
+            FieldId::WaitStrategy,
+            t!(
+                "sheet.finding.no-jitter",
+                locale = l,
+                waits = crate::domain::sheet::fields::join_list(&first, lang)
+            )
+            .into_owned(),
+        );
+    }
+    if let Some(kept) = r.queue_retention_ms.filter(|k| w.worst_case_ms > *k as f64) {
+        out.add(
+            "window-over-retention",
+            Severity::Error,
+            FieldId::QueueRetention,
+            t!(
+                "sheet.finding.window-over-retention",
+                locale = l,
+                window = approx(w.worst_case_ms, lang),
+                kept = exact(kept, lang)
+            )
+            .into_owned(),
+        );
+    }
+    if w.worst_case_ms > MAX_CAP_MS as f64 {
+        out.add(
+            "window-over-30-days",
+            Severity::Warning,
+            FieldId::RetryWindow,
+            t!(
+                "sheet.finding.window-over-30-days",
+                locale = l,
+                window = approx(w.worst_case_ms, lang)
+            )
+            .into_owned(),
+        );
     }
 }
 
@@ -358,40 +541,4 @@ fn cron_message(schedule: &str, e: &CronError, lang: Lang) -> String {
         ),
     }
     .into_owned()
-}
-
-/// The findings that hold only when exporting to `target`: the lease shorter than the
-/// target's factor times the attempt timeout (SQS + Lambda: AWS advises a visibility
-/// timeout of at least 6 × the function timeout; `brief/QUEUES.md` §2). Messages in `lang`.
-pub fn target_findings(
-    sheet: &JobSheet,
-    target: crate::domain::target::TargetId,
-    lang: Lang,
-) -> Vec<Finding> {
-    let mut out = Findings {
-        lang,
-        list: Vec::new(),
-    };
-    if let (Some(r), Some(k)) = (&sheet.retry, target.lease_factor()) {
-        let want = r.attempt_timeout_ms.saturating_mul(u64::from(k));
-        if r.lease_ms < want {
-            let l = lang.code();
-            out.add(
-                "lease-under-target-factor",
-                Severity::Warning,
-                FieldId::Timeout,
-                t!(
-                    "sheet.finding.lease-under-target-factor",
-                    locale = l,
-                    target = target.label(),
-                    k = k,
-                    lease = exact(r.lease_ms, lang),
-                    timeout = exact(r.attempt_timeout_ms, lang),
-                    want = exact(want, lang)
-                )
-                .into_owned(),
-            );
-        }
-    }
-    out.list
 }

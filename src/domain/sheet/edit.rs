@@ -7,6 +7,15 @@ use crate::domain::sheet::{
     Overlap, RetrySpec, SyncSpec, TicketSpec,
 };
 
+/// The allowed first wait (or, for a polynomial backoff, the constant) of `kind`, in ms:
+/// [`limits::POLY_BASE_MS`] for polynomial, else [`limits::BASE_MS`].
+pub fn base_range(kind: BackoffKind) -> (u64, u64) {
+    match kind {
+        BackoffKind::Polynomial(_) => limits::POLY_BASE_MS,
+        BackoffKind::Fixed | BackoffKind::Exponential => limits::BASE_MS,
+    }
+}
+
 /// An edit of one field. Durations in milliseconds, notice in hours, retention in days.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SheetEdit {
@@ -154,6 +163,9 @@ impl SheetEdit {
             }
         }
         crate::domain::sheet::import::check_sheet(&s)?;
+        // An edited sheet is written in this build's format (a version-1 sheet read from a
+        // catalog may now hold schema 2's fields).
+        s.schema_version = crate::domain::sheet::SCHEMA_VERSION;
         Ok(s)
     }
 
@@ -167,20 +179,24 @@ impl SheetEdit {
                 check_range("retry.max_attempts", v, limits::MAX_ATTEMPTS)?;
                 r.max_attempts = u32::try_from(v).unwrap_or(u32::MAX);
             }
-            SheetEdit::BackoffKind(v) => r.backoff.kind = v,
+            SheetEdit::BackoffKind(v) => {
+                // A polynomial's constant may be 0; the other kinds' first wait may not: they
+                // start from 1 s (within the cap) rather than refuse the change of kind.
+                if !matches!(v, BackoffKind::Polynomial(_)) && r.backoff.base_ms == 0 {
+                    r.backoff.base_ms = 1_000.min(r.backoff.cap_ms).max(1);
+                }
+                r.backoff.kind = v;
+            }
             SheetEdit::BaseMs(v) => {
-                check_range(
-                    "retry.backoff.base_ms",
-                    v,
-                    (limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms)),
-                )?;
+                let (min, max) = base_range(r.backoff.kind);
+                check_range("retry.backoff.base_ms", v, (min, max.min(r.backoff.cap_ms)))?;
                 r.backoff.base_ms = v;
             }
             SheetEdit::CapMs(v) => {
                 check_range(
                     "retry.backoff.cap_ms",
                     v,
-                    (r.backoff.base_ms, limits::CAP_MS.1),
+                    (r.backoff.base_ms.max(limits::CAP_MS.0), limits::CAP_MS.1),
                 )?;
                 r.backoff.cap_ms = v;
             }
@@ -197,7 +213,12 @@ impl SheetEdit {
             SheetEdit::RetryableErrors(v) => r.retryable_errors = v,
             SheetEdit::NonRetryableErrors(v) => r.non_retryable_errors = v,
             SheetEdit::Layers(v) => r.layers = v,
-            SheetEdit::QueueRetentionMs(v) => r.queue_retention_ms = v,
+            SheetEdit::QueueRetentionMs(v) => {
+                if let Some(ms) = v {
+                    check_range("retry.queue_retention_ms", ms, limits::QUEUE_RETENTION_MS)?;
+                }
+                r.queue_retention_ms = v;
+            }
             _ => {}
         }
         Ok(())

@@ -1,13 +1,13 @@
 //! The sheet as rows of (item, what to write, this job's value) — the source documents' three columns —
 //! in either language. Every export and the print view are built from these rows.
 
-use crate::domain::duration::exact;
+use crate::domain::duration::{approx, exact};
 use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
     BackoffKind, BackoffPolicy, BatchSpec, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone,
-    MissedRun, Overlap, RetrySpec,
+    LayerKind, MissedRun, Overlap, RetrySpec,
 };
 use rust_i18n::t;
 
@@ -93,7 +93,8 @@ fn not_applicable(outcome: Outcome, lang: Lang) -> String {
 }
 
 /// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait,
-/// then the rows of the outcome's own section (ticket, batch or sync).
+/// then, when the sheet has a retry section, the retry window, who retries and the queue's
+/// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     let mut out = Rows {
         out: Vec::with_capacity(24),
@@ -103,6 +104,17 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     process_rows(&mut out, sheet);
     retry_rows(&mut out, sheet.retry.as_ref());
     failure_rows(&mut out, sheet);
+    if let Some(r) = &sheet.retry {
+        out.push(FieldId::RetryWindow, Some(retry_window_text(r, lang)));
+        out.push(FieldId::RetryLayers, Some(layers_text(r, lang)));
+        out.push(
+            FieldId::QueueRetention,
+            Some(match r.queue_retention_ms {
+                Some(ms) => exact(ms, lang),
+                None => tr("sheet.not-stated", lang),
+            }),
+        );
+    }
     if let Some(tk) = &sheet.ticket {
         out.push(FieldId::TicketStates, Some(tk.states.join(" → ")));
         out.push(
@@ -276,4 +288,66 @@ fn batch_rows(out: &mut Rows, b: &BatchSpec) {
         FieldId::PartialFailure,
         Some(b.partial_failure.trim().to_owned()),
     );
+}
+
+/// The retry window as one line: "min 0 s · expected 1.3 min · max 2.5 min, plus up to
+/// 5 × 30 s of attempts" (the waits' total, min / expected / max, and the attempts' longest
+/// time; [`retry_window`](crate::domain::sheet::retry_window::retry_window)).
+pub fn retry_window_text(r: &RetrySpec, lang: Lang) -> String {
+    let w = crate::domain::sheet::retry_window::retry_window(
+        &r.backoff,
+        r.max_attempts,
+        r.attempt_timeout_ms,
+    );
+    t!(
+        "sheet.window",
+        locale = lang.code(),
+        min = approx(w.total_wait.min_ms, lang),
+        exp = approx(w.total_wait.expected_ms, lang),
+        max = approx(w.total_wait.max_ms, lang),
+        n = r.max_attempts,
+        timeout = exact(r.attempt_timeout_ms, lang)
+    )
+    .into_owned()
+}
+
+/// A layer's name: what it is, or its kind ("SDK") when that is not written.
+fn layer_name(kind: LayerKind, what: &str, lang: Lang) -> String {
+    let what = what.trim();
+    if !what.is_empty() {
+        return what.to_owned();
+    }
+    let key = match kind {
+        LayerKind::Queue => "sheet.layer.queue",
+        LayerKind::Framework => "sheet.layer.framework",
+        LayerKind::Sdk => "sheet.layer.sdk",
+    };
+    tr(key, lang)
+}
+
+/// Who retries, and the total calls: "this job 4 × AWS SDK 3 = 12 calls" ("this job only:
+/// at most 4 calls" without layers).
+pub fn layers_text(r: &RetrySpec, lang: Lang) -> String {
+    let l = lang.code();
+    let total = group_thousands(r.total_calls());
+    if r.layers.is_empty() {
+        return t!("sheet.layers.none", locale = l, total = total).into_owned();
+    }
+    let mut parts = vec![format!(
+        "{} {}",
+        tr("sheet.layers.job", lang),
+        r.max_attempts
+    )];
+    parts.extend(
+        r.layers
+            .iter()
+            .map(|x| format!("{} {}", layer_name(x.layer, &x.what, lang), x.attempts)),
+    );
+    t!(
+        "sheet.layers.product",
+        locale = l,
+        parts = parts.join(" × "),
+        total = total
+    )
+    .into_owned()
 }

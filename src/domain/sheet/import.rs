@@ -7,206 +7,12 @@ use crate::domain::flowchart::{evaluate, Outcome, Status};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::prefill::prefill;
 use crate::domain::sheet::{
-    BatchSpec, Decision, DecisionAnswer, FailureSpec, JobSheet, Keep, ProcessFacts, RetrySpec,
-    SyncSpec, TicketSpec, SCHEMA_VERSION,
+    BackoffKind, BatchSpec, Decision, DecisionAnswer, FailureSpec, JobSheet, Keep, ProcessFacts,
+    RetrySpec, SyncSpec, TicketSpec, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
 };
 use serde::Deserialize;
-use std::fmt;
 
-/// Why a sheet could not be imported.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ImportError {
-    /// Not JSON at all.
-    InvalidJson {
-        /// 1-based line of the error.
-        line: usize,
-        /// 1-based column of the error.
-        column: usize,
-        /// The parser's message.
-        message: String,
-    },
-    /// `schema_version` missing or not one this build reads.
-    SchemaVersion {
-        /// What was found (`None`: missing or not a number).
-        found: Option<String>,
-    },
-    /// A field is missing, unknown or of the wrong type.
-    Field {
-        /// JSON path of the field, e.g. `retry.max_attempts`.
-        path: String,
-        /// What is wrong, from the decoder.
-        problem: String,
-    },
-    /// A number or size outside its allowed range.
-    OutOfRange {
-        /// JSON path of the field.
-        path: String,
-        /// The rejected value.
-        value: String,
-        /// What is allowed, e.g. `1 to 100`.
-        allowed: String,
-    },
-    /// The decision does not hold together, or a section does not fit the outcome.
-    Inconsistent {
-        /// JSON path of the field.
-        path: String,
-        /// What is wrong and what is allowed.
-        problem: String,
-    },
-}
-
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ImportError::InvalidJson {
-                line,
-                column,
-                message,
-            } => {
-                write!(
-                    f,
-                    "not valid JSON (line {line}, column {column}): {message}"
-                )
-            }
-            ImportError::SchemaVersion { found: None } => {
-                write!(f, "schema_version: missing; allowed: {SCHEMA_VERSION}")
-            }
-            ImportError::SchemaVersion { found: Some(v) } => {
-                write!(
-                    f,
-                    "schema_version: {v} is not supported; allowed: {SCHEMA_VERSION}"
-                )
-            }
-            ImportError::Field { path, problem } => write!(f, "{path}: {problem}"),
-            ImportError::OutOfRange {
-                path,
-                value,
-                allowed,
-            } => {
-                write!(f, "{path}: {value} is out of range; allowed: {allowed}")
-            }
-            ImportError::Inconsistent { path, problem } => write!(f, "{path}: {problem}"),
-        }
-    }
-}
-
-impl std::error::Error for ImportError {}
-
-/// Puts the decoder's and the limits' usual English phrases into Japanese; names, values and
-/// ids (the file's own words) are left as they are.
-fn ja_detail(text: &str) -> String {
-    let mut t = text.to_owned();
-    for (en, ja) in [
-        ("invalid type: ", "型が違います："),
-        ("unknown field ", "不明な項目 "),
-        ("unknown variant ", "不明な値 "),
-        (", expected one of ", "（使えるのは "),
-        (", expected a whole number from ", "（使えるのは整数 "),
-        (", expected a number", "（数値が必要です"),
-        (", expected ", "（期待される型："),
-        ("at most ", "最大 "),
-        (" characters", " 文字"),
-        (" items", " 項目"),
-        (" to ", " 〜 "),
-        ("string ", "文字列 "),
-        ("integer ", "整数 "),
-    ] {
-        t = t.replace(en, ja);
-    }
-    if t.contains('（') && !t.ends_with('）') {
-        t.push('）');
-    }
-    t
-}
-
-impl ImportError {
-    /// The same error with its field path rewritten by `f` (an error without a path is
-    /// returned as it is): for readers that nest one document in another, e.g. a sheet at
-    /// `processes[2].sheet` of a catalog, or a catalog at `content.catalog` of a share link.
-    pub fn map_path(self, f: impl FnOnce(String) -> String) -> ImportError {
-        match self {
-            ImportError::Field { path, problem } => ImportError::Field {
-                path: f(path),
-                problem,
-            },
-            ImportError::OutOfRange {
-                path,
-                value,
-                allowed,
-            } => ImportError::OutOfRange {
-                path: f(path),
-                value,
-                allowed,
-            },
-            ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
-                path: f(path),
-                problem,
-            },
-            other => other,
-        }
-    }
-
-    /// The message in `lang`. The English text is the [`Display`](std::fmt::Display) form; in
-    /// Japanese the field path and values stay as they are (they are the file's own words),
-    /// and a decoder's own detail is quoted in parentheses.
-    pub fn message(&self, lang: Lang) -> String {
-        if lang == Lang::En {
-            return self.to_string();
-        }
-        let l = lang.code();
-        match self {
-            ImportError::InvalidJson { line, column, .. } => rust_i18n::t!(
-                "import.invalid-json",
-                locale = l,
-                line = line,
-                column = column
-            )
-            .into_owned(),
-            ImportError::SchemaVersion { found: None } => rust_i18n::t!(
-                "import.schema-missing",
-                locale = l,
-                allowed = SCHEMA_VERSION
-            )
-            .into_owned(),
-            ImportError::SchemaVersion { found: Some(v) } => rust_i18n::t!(
-                "import.schema-unsupported",
-                locale = l,
-                found = v,
-                allowed = SCHEMA_VERSION
-            )
-            .into_owned(),
-            ImportError::Field { path, problem } if problem.starts_with("missing") => {
-                rust_i18n::t!("import.missing", locale = l, path = path).into_owned()
-            }
-            ImportError::Field { path, problem } => rust_i18n::t!(
-                "import.field",
-                locale = l,
-                path = path,
-                problem = ja_detail(problem)
-            )
-            .into_owned(),
-            ImportError::OutOfRange {
-                path,
-                value,
-                allowed,
-            } => rust_i18n::t!(
-                "import.range",
-                locale = l,
-                path = path,
-                value = ja_detail(value),
-                allowed = ja_detail(allowed)
-            )
-            .into_owned(),
-            ImportError::Inconsistent { path, problem } => rust_i18n::t!(
-                "import.inconsistent",
-                locale = l,
-                path = path,
-                problem = problem
-            )
-            .into_owned(),
-        }
-    }
-}
+pub use crate::domain::sheet::import_error::{versions, ImportError};
 
 /// Allowed ranges, shared by import and the form. Durations in milliseconds. The retry
 /// policy's ranges are the simulator's policy ranges
@@ -217,10 +23,25 @@ pub mod limits {
     /// `retry.max_attempts`: 1 to 100 ([`sim::POLICY_ATTEMPTS`]; a config file takes up to
     /// [`sim::MAX_ATTEMPTS`], for studies of extreme retries).
     pub const MAX_ATTEMPTS: (u64, u64) = sim::POLICY_ATTEMPTS;
-    /// `retry.backoff.base_ms`: up to 1 day.
+    /// `retry.backoff.base_ms`: up to 1 day (from 1 ms; a polynomial backoff's constant may
+    /// be 0, [`POLY_BASE_MS`]).
     pub const BASE_MS: (u64, u64) = sim::POLICY_BASE_MS;
-    /// `retry.backoff.cap_ms`: up to 7 days (and at least `base_ms`).
-    pub const CAP_MS: (u64, u64) = sim::POLICY_CAP_MS;
+    /// `retry.backoff.base_ms` of a polynomial backoff (the constant added to every wait):
+    /// 0 to 1 day (River's `n⁴` adds nothing).
+    pub const POLY_BASE_MS: (u64, u64) = (0, sim::POLICY_BASE_MS.1);
+    /// `retry.backoff.cap_ms`: up to 30 days ([`MAX_CAP_MS`](crate::domain::sheet::MAX_CAP_MS);
+    /// and at least `base_ms`, and 1 ms).
+    pub const CAP_MS: (u64, u64) = (1, crate::domain::sheet::MAX_CAP_MS);
+    /// `retry.backoff.kind.polynomial.exponent`: the power, 1 to 8.
+    pub const POLY_EXPONENT: (u64, u64) = (1, 8);
+    /// `retry.backoff.kind.polynomial.first_n`: the index at the first retry, 0 or 1.
+    pub const POLY_FIRST_N: (u64, u64) = (0, 1);
+    /// `retry.layers`: at most 5 other layers that retry.
+    pub const LAYERS: usize = 5;
+    /// `retry.layers[i].attempts`: 1 to 100 tries per try of the layer around it.
+    pub const LAYER_ATTEMPTS: (u64, u64) = (1, 100);
+    /// `retry.queue_retention_ms`: 1 minute to 30 days (SQS takes 60 s to 14 days).
+    pub const QUEUE_RETENTION_MS: (u64, u64) = (60_000, crate::domain::sheet::MAX_CAP_MS);
     /// `retry.attempt_timeout_ms` and `retry.lease_ms`: up to 1 day.
     pub const TIMEOUT_MS: (u64, u64) = sim::POLICY_LEASE_MS;
     /// `process.acceptable_wait_ms`: up to 30 days (the simulator's longest time,
@@ -332,26 +153,7 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
         range("process.acceptable_wait_ms", w, limits::ACCEPTABLE_WAIT_MS)?;
     }
     if let Some(r) = &sheet.retry {
-        range(
-            "retry.max_attempts",
-            u64::from(r.max_attempts),
-            limits::MAX_ATTEMPTS,
-        )?;
-        range("retry.backoff.base_ms", r.backoff.base_ms, limits::BASE_MS)?;
-        range(
-            "retry.backoff.cap_ms",
-            r.backoff.cap_ms,
-            (r.backoff.base_ms, limits::CAP_MS.1),
-        )?;
-        range(
-            "retry.attempt_timeout_ms",
-            r.attempt_timeout_ms,
-            limits::TIMEOUT_MS,
-        )?;
-        range("retry.lease_ms", r.lease_ms, limits::TIMEOUT_MS)?;
-        text("retry.idempotency_key", &r.idempotency_key)?;
-        texts("retry.retryable_errors", &r.retryable_errors)?;
-        texts("retry.non_retryable_errors", &r.non_retryable_errors)?;
+        check_retry(r)?;
     }
     if let Some(f) = &sheet.failure {
         text("failure.dead_letter", &f.dead_letter)?;
@@ -406,6 +208,90 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
         text("sync.on_timeout", &s.on_timeout)?;
     }
     Ok(())
+}
+
+/// The retry section's ranges: attempts, the backoff (its kind's own numbers), timeouts,
+/// texts, the layers and the queue's retention.
+fn check_retry(r: &RetrySpec) -> Result<(), ImportError> {
+    range(
+        "retry.max_attempts",
+        u64::from(r.max_attempts),
+        limits::MAX_ATTEMPTS,
+    )?;
+    let base = match r.backoff.kind {
+        BackoffKind::Polynomial(p) => {
+            let at = "retry.backoff.kind.polynomial";
+            range(
+                &format!("{at}.exponent"),
+                u64::from(p.exponent),
+                limits::POLY_EXPONENT,
+            )?;
+            range(
+                &format!("{at}.first_n"),
+                u64::from(p.first_n),
+                limits::POLY_FIRST_N,
+            )?;
+            limits::POLY_BASE_MS
+        }
+        BackoffKind::Fixed | BackoffKind::Exponential => limits::BASE_MS,
+    };
+    range("retry.backoff.base_ms", r.backoff.base_ms, base)?;
+    range(
+        "retry.backoff.cap_ms",
+        r.backoff.cap_ms,
+        (r.backoff.base_ms.max(limits::CAP_MS.0), limits::CAP_MS.1),
+    )?;
+    range(
+        "retry.attempt_timeout_ms",
+        r.attempt_timeout_ms,
+        limits::TIMEOUT_MS,
+    )?;
+    range("retry.lease_ms", r.lease_ms, limits::TIMEOUT_MS)?;
+    text("retry.idempotency_key", &r.idempotency_key)?;
+    texts("retry.retryable_errors", &r.retryable_errors)?;
+    texts("retry.non_retryable_errors", &r.non_retryable_errors)?;
+    if r.layers.len() > limits::LAYERS {
+        return Err(ImportError::OutOfRange {
+            path: "retry.layers".into(),
+            value: format!("{} items", r.layers.len()),
+            allowed: format!("at most {} items", limits::LAYERS),
+        });
+    }
+    for (i, l) in r.layers.iter().enumerate() {
+        range(
+            &format!("retry.layers[{i}].attempts"),
+            u64::from(l.attempts),
+            limits::LAYER_ATTEMPTS,
+        )?;
+        text(&format!("retry.layers[{i}].what"), &l.what)?;
+    }
+    if let Some(ms) = r.queue_retention_ms {
+        range("retry.queue_retention_ms", ms, limits::QUEUE_RETENTION_MS)?;
+    }
+    Ok(())
+}
+
+/// What a version-1 sheet may not hold: schema 2's additions (polynomial backoff, layers,
+/// the queue's retention).
+///
+/// # Errors
+/// [`ImportError::Inconsistent`] naming the first such field (`retry.backoff.kind`,
+/// `retry.layers`, `retry.queue_retention_ms`) and the version it needs.
+pub(crate) fn check_v1(retry: Option<&RetrySpec>) -> Result<(), ImportError> {
+    let Some(r) = retry else { return Ok(()) };
+    let path = if matches!(r.backoff.kind, BackoffKind::Polynomial(_)) {
+        "retry.backoff.kind"
+    } else if !r.layers.is_empty() {
+        "retry.layers"
+    } else if r.queue_retention_ms.is_some() {
+        "retry.queue_retention_ms"
+    } else {
+        return Ok(());
+    };
+    Err(ImportError::Inconsistent {
+        path: path.into(),
+        problem: format!("needs schema_version {SCHEMA_VERSION}; the file says 1"),
+    })
 }
 
 fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
@@ -510,6 +396,10 @@ fn field_limits(path: &str) -> Option<(u64, u64)> {
         "retry.backoff.base_ms" => limits::BASE_MS,
         "retry.backoff.cap_ms" => limits::CAP_MS,
         "retry.attempt_timeout_ms" | "retry.lease_ms" => limits::TIMEOUT_MS,
+        "retry.backoff.kind.polynomial.exponent" => limits::POLY_EXPONENT,
+        "retry.backoff.kind.polynomial.first_n" => limits::POLY_FIRST_N,
+        "retry.queue_retention_ms" => limits::QUEUE_RETENTION_MS,
+        p if p.starts_with("retry.layers[") && p.ends_with("].attempts") => limits::LAYER_ATTEMPTS,
         "failure.notice_within_h" => limits::NOTICE_H,
         "failure.retention.done.days" | "failure.retention.dead.days" => limits::RETENTION_DAYS,
         "ticket.poll_interval_ms" => limits::POLL_MS,
@@ -553,7 +443,10 @@ fn number_words(problem: &str) -> String {
 pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     let value = json_value(json)?;
     match value.get("schema_version") {
-        Some(v) if v.as_u64() == Some(u64::from(SCHEMA_VERSION)) => {}
+        Some(v)
+            if v.as_u64().is_some_and(|n| {
+                (u64::from(OLDEST_SCHEMA_VERSION)..=u64::from(SCHEMA_VERSION)).contains(&n)
+            }) => {}
         Some(v) => {
             return Err(ImportError::SchemaVersion {
                 found: Some(v.to_string()),
@@ -563,6 +456,9 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     }
     let file: SheetFile = serde_path_to_error::deserialize(value)
         .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))?;
+    if file.schema_version == 1 {
+        check_v1(file.retry.as_ref())?;
+    }
     let decision = decision(file.decision)?;
     let outcome = decision.outcome;
     // Defaults are written in the file's own language when it names one.
@@ -589,7 +485,6 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     fit("ticket", file.ticket.is_some(), defaults.ticket.is_some())?;
     fit("batch", file.batch.is_some(), defaults.batch.is_some())?;
     fit("sync", file.sync.is_some(), defaults.sync.is_some())?;
-    let _ = file.schema_version;
     let sheet = JobSheet {
         schema_version: SCHEMA_VERSION,
         lang: Some(lang),

@@ -163,6 +163,9 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
     let (now, then) = (rows(sheet, lang), rows(&default, lang));
     now.into_iter()
         .zip(then)
+        // The retry window and the total calls are computed from other fields, which are
+        // named when they change.
+        .filter(|(a, _)| !matches!(a.field, FieldId::RetryWindow | FieldId::RetryLayers))
         .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
         .map(|(_, b)| (b.field, b.value))
         .collect()

@@ -1,38 +1,502 @@
-//! Placeholder: filled in by this target's implementation (see the module table in
-//! [`super`]).
+//! Active Job `retry_on` / `discard_on` on Solid Queue (Ruby): a job class with the sheet's
+//! attempts and wait, permanent errors re-raised at once, and Solid Queue's retention.
+//! Facts: `brief/QUEUES.md` §9 (rails/rails@2a2db1e activejob/lib/active_job/exceptions.rb;
+//! rails/solid_queue@29e818d, v1.5.0):
+//!
+//! - `retry_on … attempts:` counts **attempts** including the first (default 5); the counter
+//!   `executions` is 1 at the first failure. After the last attempt the error is re-raised to
+//!   the backend (Solid Queue keeps it as a failed execution until someone acts).
+//! - `wait:` a number / Duration (`d + rand · d · jitter`, jitter upward only, 0.0 unless
+//!   Rails ≥ 6.1 defaults set 0.15), `:polynomially_longer` (`n⁴ + 2` + the same jitter) or a
+//!   Proc `(executions)` whose result is used as is (no jitter added).
+//! - Handlers are searched bottom to top: a `discard_on` after `retry_on` wins for its class.
+//! - Solid Queue has no retries, no lease and no attempt timeout: jobs of a worker whose
+//!   heartbeat stops are marked **failed** (`ProcessPrunedError`), not run again.
+//!
+//! Texts: `locales/worker/target-active-job.yml`.
 
-use super::{Built, DefaultPolicy, Format, Schedule, TargetError, TargetId};
+use super::kit;
+use super::schedule::{of_sheet, Delay};
+use super::{
+    text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
+};
+use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
-use crate::domain::sheet::JobSheet;
+use crate::domain::sheet::fields::describe_backoff;
+use crate::domain::sheet::{
+    BackoffKind, BackoffPolicy, FieldId, Jitter, JobSheet, Keep, RetrySpec,
+};
+use rust_i18n::t;
 
-/// Builds the export.
-///
-/// # Errors
-/// Always, until implemented.
-pub fn build(sheet: &JobSheet, _format: Format, _lang: Lang) -> Result<Built, TargetError> {
-    Err(TargetError::NotApplicable {
-        target: TargetId::Sqs,
-        outcome: sheet.decision.outcome.id(),
-    })
-}
+const TARGET: TargetId = TargetId::ActiveJob;
 
-/// The defaults.
-pub fn defaults(_lang: Lang) -> DefaultPolicy {
+/// `retry_on`'s default `attempts:`.
+pub const DEFAULT_ATTEMPTS: u32 = 5;
+/// `retry_on`'s default `wait:`, in seconds.
+pub const DEFAULT_WAIT_S: f64 = 3.0;
+/// The jitter Rails ≥ 6.1 defaults set (`active_job.retry_jitter`); the class default is 0.0.
+pub const DEFAULT_JITTER: f64 = 0.15;
+
+/// Ruby's reserved words (lower-case ones: the only ones a `snake_case` name can hit).
+const RUBY_KEYWORDS: [&str; 38] = [
+    "alias",
+    "and",
+    "begin",
+    "break",
+    "case",
+    "class",
+    "def",
+    "defined",
+    "do",
+    "else",
+    "elsif",
+    "end",
+    "ensure",
+    "false",
+    "for",
+    "if",
+    "in",
+    "module",
+    "next",
+    "nil",
+    "not",
+    "or",
+    "redo",
+    "rescue",
+    "retry",
+    "return",
+    "self",
+    "super",
+    "then",
+    "true",
+    "undef",
+    "unless",
+    "until",
+    "when",
+    "while",
+    "yield",
+    "__method__",
+    "__dir__",
+];
+
+/// `retry_on`'s defaults as a Rails ≥ 6.1 app runs them: 5 attempts, 3 s + 0 … 15 %; its
+/// window computed from `d + rand · d · 0.15`.
+pub fn defaults(lang: Lang) -> DefaultPolicy {
+    let d = DEFAULT_WAIT_S;
+    let delays = (1..DEFAULT_ATTEMPTS)
+        .map(|_| Delay {
+            min_s: d,
+            expected_s: d + d * DEFAULT_JITTER / 2.0,
+            max_s: d + d * DEFAULT_JITTER,
+        })
+        .collect();
     DefaultPolicy {
-        summary: String::new(),
-        attempts: None,
-        schedule: Schedule::unlimited(Vec::new()),
+        summary: t!("target.active-job.defaults", locale = lang.code()).into_owned(),
+        attempts: Some(DEFAULT_ATTEMPTS),
+        schedule: Schedule::bounded(delays),
     }
 }
 
-/// One sampled run of the actual delays, in seconds, drawing uniform numbers in `[0, 1)` from
-/// `u` the way the target's own code draws its randomness.
+/// Builds the Active Job class for `sheet`.
+///
+/// # Errors
+/// [`TargetError::NotApplicable`] without a retry section; [`TargetError::OutOfRange`] for
+/// 0 attempts.
+pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, TargetError> {
+    let r = kit::retry_of(sheet, TARGET)?;
+    kit::check_attempts(r, TARGET)?;
+    let plan = Plan::new(sheet, r, lang);
+    Ok(Built {
+        text: plan.text(),
+        mapping: plan.mapping(),
+        gaps: plan.gaps(),
+        // The wait written is the sheet's formula in float seconds (a Duration, the built-in
+        // polynomial without jitter, or a Proc): the sheet's own schedule.
+        actual: Schedule::bounded(of_sheet(sheet).delays),
+    })
+}
+
+/// One sampled run of the exported `wait:`, in seconds, as the Ruby code draws it; for
+/// decorrelated jitter each call replays a fresh chain of `executions` draws.
 ///
 /// # Errors
 /// As [`build`].
-pub fn sample(sheet: &JobSheet, _u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
-    Err(TargetError::NotApplicable {
-        target: TargetId::Sqs,
-        outcome: sheet.decision.outcome.id(),
+pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+    let r = kit::retry_of(sheet, TARGET)?;
+    kit::check_attempts(r, TARGET)?;
+    let b = &r.backoff;
+    if b.jitter != Jitter::Decorrelated {
+        return Ok(kit::sheet_run_ms(b, r.max_attempts - 1, u)
+            .into_iter()
+            .map(|ms| ms / 1000.0)
+            .collect());
+    }
+    let (base, cap) = (b.base_ms as f64, b.cap_ms.max(b.base_ms) as f64);
+    Ok((1..r.max_attempts)
+        .map(|executions| {
+            let mut prev = base;
+            for _ in 0..executions {
+                prev = (base + u() * (3.0 * prev - base)).min(cap);
+            }
+            prev / 1000.0
+        })
+        .collect())
+}
+
+/// Whether `s` is a Ruby constant path (`Net::ReadTimeout`): `::`-separated parts, each an
+/// upper-case ASCII letter then letters, digits or `_`.
+fn is_constant(s: &str) -> bool {
+    s.split("::").all(|p| {
+        let mut c = p.chars();
+        c.next().is_some_and(|f| f.is_ascii_uppercase())
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
     })
+}
+
+/// The `wait:` argument for the sheet's policy and whether it is a Proc.
+fn wait_arg(b: &BackoffPolicy, retries: u32) -> (String, bool) {
+    let f = |ms: u64| {
+        let x = kit::secs_literal(ms);
+        if x.contains('.') {
+            x
+        } else {
+            format!("{x}.0")
+        }
+    };
+    // `:polynomially_longer` without jitter is n⁴ + 2 s, n = executions (1 first): the sheet's
+    // polynomial of exponent 4 from n = 1 plus 2 s, when the cap never bites.
+    if let BackoffKind::Polynomial(p) = b.kind {
+        let uncapped = 2_000
+            + u64::from(retries.max(1))
+                .saturating_pow(4)
+                .saturating_mul(1000);
+        if p.exponent == 4
+            && p.first_n == 1
+            && b.base_ms == 2_000
+            && b.jitter == Jitter::None
+            && b.cap_ms >= uncapped
+        {
+            return (":polynomially_longer, jitter: 0.0".to_owned(), false);
+        }
+    }
+    if b.kind == BackoffKind::Fixed && b.jitter == Jitter::None {
+        return (
+            format!("{}.seconds, jitter: 0.0", kit::secs_literal(b.base_ms)),
+            false,
+        );
+    }
+    let (base, cap) = (f(b.base_ms), f(b.cap_ms));
+    let t = match b.kind {
+        BackoffKind::Fixed => base.clone(),
+        BackoffKind::Exponential => format!("[{base} * 2**(executions - 1), {cap}].min"),
+        BackoffKind::Polynomial(p) => format!(
+            "[{base} + (executions - 1 + {})**{}, {cap}].min",
+            p.first_n, p.exponent
+        ),
+    };
+    let body = match b.jitter {
+        Jitter::None => t,
+        Jitter::Full => format!("Kernel.rand * {t}"),
+        Jitter::Equal => format!("t = {t}; t / 2 + Kernel.rand * t / 2"),
+        Jitter::Decorrelated => {
+            let cap = f(b.cap_ms.max(b.base_ms));
+            format!("executions.times.reduce({base}) {{ |prev, _| [{base} + Kernel.rand * (3 * prev - {base}), {cap}].min }}")
+        }
+    };
+    (format!("->(executions) {{ {body} }}"), true)
+}
+
+/// What the export writes, computed once.
+struct Plan<'a> {
+    sheet: &'a JobSheet,
+    r: &'a RetrySpec,
+    lang: Lang,
+    args: Vec<String>,
+    retry_classes: Vec<String>,
+    retry_texts: Vec<String>,
+    permanent: (Vec<String>, Vec<String>),
+    wait: (String, bool),
+}
+
+impl<'a> Plan<'a> {
+    fn new(sheet: &'a JobSheet, r: &'a RetrySpec, lang: Lang) -> Plan<'a> {
+        let (retry_classes, retry_texts) = kit::split_classes(&r.retryable_errors, is_constant);
+        Plan {
+            sheet,
+            r,
+            lang,
+            args: kit::arg_idents(sheet, &RUBY_KEYWORDS),
+            retry_classes,
+            retry_texts,
+            permanent: kit::split_classes(&r.non_retryable_errors, is_constant),
+            wait: wait_arg(&r.backoff, r.max_attempts.saturating_sub(1)),
+        }
+    }
+
+    fn tr(&self, key: &str) -> String {
+        t!(key, locale = self.lang.code()).into_owned()
+    }
+
+    /// The classes `retry_on` names: the sheet's retryable errors when all are constants,
+    /// else `StandardError`.
+    fn retry_on(&self) -> String {
+        if self.retry_classes.is_empty() || !self.retry_texts.is_empty() {
+            "StandardError".to_owned()
+        } else {
+            self.retry_classes.join(", ")
+        }
+    }
+
+    fn text(&self) -> String {
+        let c = text::comment;
+        let r = self.r;
+        // A fixed first line: Ruby reads an encoding magic comment only on line 1, so user
+        // text in the header (e.g. `-*- coding: x -*-`) cannot become one.
+        let mut o = "# frozen_string_literal: true\n\n".to_owned();
+        o.push_str(&kit::header(self.sheet, TARGET, "#", self.lang));
+        let class = text::camel_ident(&self.sheet.process.code_name);
+        o.push_str(&format!(
+            "\nclass {class}Job < ApplicationJob\n  queue_as :{}\n\n",
+            text::snake_ident(&self.sheet.process.code_name)
+        ));
+        o.push_str(&format!(
+            "  # {}\n  ATTEMPTS = {}\n",
+            self.tr("target.active-job.code.attempts"),
+            r.max_attempts
+        ));
+        if self.wait.1 {
+            o.push_str(&format!(
+                "  # {}\n  WAIT = {}\n",
+                self.tr("target.active-job.code.wait"),
+                self.wait.0
+            ));
+        }
+        o.push_str(&format!(
+            "  # {}\n  ATTEMPT_TIMEOUT = {}\n\n",
+            self.tr("target.active-job.code.timeout"),
+            kit::secs_literal(r.attempt_timeout_ms)
+        ));
+        o.push_str(&format!(
+            "  # {}\n",
+            self.tr("target.active-job.code.retried")
+        ));
+        for e in &r.retryable_errors {
+            o.push_str(&format!("  #   - {}\n", c(e)));
+        }
+        let wait = if self.wait.1 {
+            "WAIT"
+        } else {
+            self.wait.0.as_str()
+        };
+        o.push_str(&format!(
+            "  retry_on {}, wait: {wait}, attempts: ATTEMPTS\n\n",
+            self.retry_on()
+        ));
+        o.push_str(&format!(
+            "  # {}\n",
+            self.tr("target.active-job.code.permanent")
+        ));
+        for e in &r.non_retryable_errors {
+            o.push_str(&format!("  #   - {}\n", c(e)));
+        }
+        if !self.permanent.0.is_empty() {
+            o.push_str(&format!(
+                "  discard_on({}) {{ |_job, error| raise error }}\n",
+                self.permanent.0.join(", ")
+            ));
+        }
+        o.push_str(&format!(
+            "\n  def perform({})\n    # {}\n  end\nend\n",
+            self.args.join(", "),
+            self.tr("target.active-job.code.work")
+        ));
+        o.push_str(&self.config());
+        o
+    }
+
+    fn config(&self) -> String {
+        let mut o = format!(
+            "\n# {}\nRails.application.configure do\n",
+            self.tr("target.active-job.code.config")
+        );
+        match self.sheet.failure.as_ref().map(|f| f.retention.done) {
+            Some(Keep::Days(d)) => o.push_str(&format!(
+                "  config.solid_queue.preserve_finished_jobs = true\n  config.solid_queue.clear_finished_jobs_after = {d}.days\n"
+            )),
+            Some(Keep::UntilHandled) => {
+                o.push_str("  config.solid_queue.preserve_finished_jobs = true\n")
+            }
+            None => {}
+        }
+        o.push_str("  config.active_job.queue_adapter = :solid_queue\nend\n");
+        o
+    }
+
+    fn mapping(&self) -> Vec<MappingRow> {
+        let (l, r, row) = (self.lang, self.r, kit::row);
+        let mut m = vec![
+            row(
+                FieldId::MaxAttempts,
+                r.max_attempts.to_string(),
+                "retry_on attempts:",
+                r.max_attempts.to_string(),
+                self.tr("target.active-job.map.max-attempts"),
+            ),
+            row(
+                FieldId::WaitStrategy,
+                describe_backoff(&r.backoff, l),
+                "retry_on wait:, jitter:",
+                self.wait.0.clone(),
+                self.tr(if self.wait.1 {
+                    "target.active-job.map.wait-proc"
+                } else {
+                    "target.active-job.map.wait"
+                }),
+            ),
+            row(
+                FieldId::Timeout,
+                exact(r.attempt_timeout_ms, l),
+                "ATTEMPT_TIMEOUT",
+                kit::secs_literal(r.attempt_timeout_ms),
+                self.tr("target.active-job.map.timeout"),
+            ),
+            row(
+                FieldId::Timeout,
+                exact(r.lease_ms, l),
+                "",
+                String::new(),
+                self.tr("target.active-job.map.lease"),
+            ),
+            row(
+                FieldId::IdempotencyKey,
+                r.idempotency_key.clone(),
+                "",
+                String::new(),
+                self.tr("target.active-job.map.key"),
+            ),
+            row(
+                FieldId::RetryableErrors,
+                kit::list_text(&r.retryable_errors, l),
+                "retry_on",
+                self.retry_on(),
+                self.tr("target.active-job.map.retryable"),
+            ),
+            row(
+                FieldId::NonRetryableErrors,
+                kit::list_text(&r.non_retryable_errors, l),
+                "discard_on { raise }",
+                self.permanent.0.join(", "),
+                self.tr("target.active-job.map.permanent"),
+            ),
+        ];
+        if let Some(f) = &self.sheet.failure {
+            m.push(row(
+                FieldId::DeadLetter,
+                f.dead_letter.clone(),
+                "solid_queue_failed_executions",
+                String::new(),
+                self.tr("target.active-job.map.dead-letter"),
+            ));
+            m.push(row(
+                FieldId::Retention,
+                kit::retention_text(self.sheet, l),
+                "config.solid_queue.clear_finished_jobs_after",
+                match f.retention.done {
+                    Keep::Days(d) => format!("{d}.days"),
+                    Keep::UntilHandled => String::new(),
+                },
+                self.tr("target.active-job.map.retention"),
+            ));
+        }
+        m.push(row(
+            FieldId::QueueRetention,
+            kit::queue_retention_text(r, l),
+            "",
+            String::new(),
+            self.tr("target.active-job.map.queue-retention"),
+        ));
+        m.extend(kit::layers_row(r, l));
+        m
+    }
+
+    fn gaps(&self) -> Vec<Gap> {
+        let (r, b, l) = (self.r, &self.r.backoff, self.lang);
+        let gap =
+            |field, key: &str, instead, detail| kit::gap(field, self.tr(key), instead, detail);
+        let mut g = Vec::new();
+        if self.wait.1 {
+            let key = if b.jitter == Jitter::Decorrelated {
+                "target.active-job.gap.decorrelated"
+            } else {
+                "target.active-job.gap.wait"
+            };
+            g.push(gap(
+                FieldId::WaitStrategy,
+                key,
+                Instead::Callback,
+                String::new(),
+            ));
+        }
+        g.push(gap(
+            FieldId::Timeout,
+            "target.active-job.gap.timeout",
+            Instead::Comment,
+            String::new(),
+        ));
+        g.push(gap(
+            FieldId::Timeout,
+            "target.active-job.gap.lease",
+            Instead::Nothing,
+            String::new(),
+        ));
+        g.push(gap(
+            FieldId::IdempotencyKey,
+            "target.active-job.gap.key",
+            Instead::Comment,
+            String::new(),
+        ));
+        if !self.retry_texts.is_empty() {
+            g.push(gap(
+                FieldId::RetryableErrors,
+                "target.active-job.gap.retryable",
+                Instead::Comment,
+                kit::list_text(&self.retry_texts, l),
+            ));
+        }
+        if !self.permanent.1.is_empty() {
+            g.push(gap(
+                FieldId::NonRetryableErrors,
+                "target.active-job.gap.permanent",
+                Instead::Comment,
+                kit::list_text(&self.permanent.1, l),
+            ));
+        }
+        if let Some(f) = &self.sheet.failure {
+            if !f.notify.trim().is_empty() {
+                g.push(gap(
+                    FieldId::Notify,
+                    "target.active-job.gap.notify",
+                    Instead::Comment,
+                    String::new(),
+                ));
+            }
+            if let Keep::Days(_) = f.retention.dead {
+                g.push(gap(
+                    FieldId::Retention,
+                    "target.active-job.gap.dead-retention",
+                    Instead::Nothing,
+                    String::new(),
+                ));
+            }
+        }
+        if r.queue_retention_ms.is_some() {
+            g.push(gap(
+                FieldId::QueueRetention,
+                "target.active-job.gap.queue-retention",
+                Instead::Nothing,
+                String::new(),
+            ));
+        }
+        g
+    }
 }

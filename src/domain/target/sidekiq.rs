@@ -1,38 +1,419 @@
-//! Placeholder: filled in by this target's implementation (see the module table in
-//! [`super`]).
+//! Sidekiq OSS (`brief/QUEUES.md` §4): a Ruby job class with `sidekiq_options retry:` =
+//! attempts − 1 (Sidekiq counts retries), a `sidekiq_retry_in` block where the sheet's waits
+//! differ from Sidekiq's `c⁴ + 15` (and `:kill` for the non-retryable errors), and
+//! `sidekiq_retries_exhausted` for the dead letter.
+//!
+//! Sidekiq 8 waits `delay + rand(10 · (c + 1))` s, c = 0 at the first retry, where `delay` is
+//! the block's number when it returns one above 0 (a Float is truncated by `to_i`; 0 or
+//! less falls back), else `c⁴ + 15` (`lib/sidekiq/job_retry.rb`
+//! `delay_for`). The added jitter is there even for custom delays and cannot be turned off.
 
-use super::{Built, DefaultPolicy, Format, Schedule, TargetError, TargetId};
+use super::rows::{self, comment, gap, row, SheetText};
+use super::schedule::{of_sheet, Delay};
+use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
-use crate::domain::sheet::JobSheet;
+use crate::domain::sheet::retry_window::ceiling_ms;
+use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
+use rust_i18n::t;
+use std::fmt::Write;
 
-/// Builds the export.
+/// Sidekiq's retries when `retry: true` (`DEFAULT_MAX_RETRY_ATTEMPTS`).
+pub const DEFAULT_RETRIES: u32 = 25;
+/// How long the Dead set keeps a job, in days (`dead_timeout_in_seconds`, 180 days).
+pub const DEAD_DAYS: u32 = 180;
+
+/// Sidekiq's own wait before retry `c` without its jitter: `c⁴ + 15` s.
+pub fn default_delay_s(c: u32) -> f64 {
+    f64::from(c).powi(4) + 15.0
+}
+
+/// The jitter Sidekiq adds before retry `c`: a whole number of seconds from 0 to
+/// `10 · (c + 1) − 1`.
+fn jitter_max_s(c: u32) -> f64 {
+    10.0 * (f64::from(c) + 1.0) - 1.0
+}
+
+/// Whether the sheet's wait is Sidekiq's own `c⁴ + 15` (no jitter, the cap never reached):
+/// then no custom delay is written.
+fn is_default(r: &RetrySpec) -> bool {
+    let b = &r.backoff;
+    let retries = r.max_attempts.saturating_sub(1);
+    matches!(b.kind, BackoffKind::Polynomial(p) if p.exponent == 4 && p.first_n == 0)
+        && b.base_ms == 15_000
+        && b.jitter == Jitter::None
+        && (0..retries).all(|c| ceiling_ms(b, c) as f64 == default_delay_s(c) * 1000.0)
+}
+
+/// Builds the Ruby job class, the mapping, the gaps and the actual schedule.
 ///
 /// # Errors
-/// Always, until implemented.
-pub fn build(sheet: &JobSheet, _format: Format, _lang: Lang) -> Result<Built, TargetError> {
-    Err(TargetError::NotApplicable {
-        target: TargetId::Sqs,
-        outcome: sheet.decision.outcome.id(),
+/// [`TargetError::NotApplicable`] for a sheet without a retry section;
+/// [`TargetError::UnknownFormat`] for a format other than Ruby.
+pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, TargetError> {
+    let r = rows::retry_of(sheet, TargetId::Sidekiq)?;
+    if format != Format::Ruby {
+        return Err(TargetError::UnknownFormat {
+            target: TargetId::Sidekiq,
+            format: format.name().to_owned(),
+        });
+    }
+    Ok(Built {
+        text: ruby(sheet, r, lang),
+        mapping: mapping(sheet, r, lang),
+        gaps: gaps(sheet, r, lang),
+        actual: actual(sheet, r),
     })
 }
 
-/// The defaults.
-pub fn defaults(_lang: Lang) -> DefaultPolicy {
+fn actual(sheet: &JobSheet, r: &RetrySpec) -> Schedule {
+    let retries = r.max_attempts.saturating_sub(1);
+    let jitter = |c: u32| Delay {
+        min_s: 0.0,
+        expected_s: jitter_max_s(c) / 2.0,
+        max_s: jitter_max_s(c),
+    };
+    let add = |a: Delay, b: Delay| Delay {
+        min_s: a.min_s + b.min_s,
+        expected_s: a.expected_s + b.expected_s,
+        max_s: a.max_s + b.max_s,
+    };
+    if is_default(r) {
+        return Schedule::bounded(
+            (0..retries)
+                .map(|c| add(Delay::fixed(default_delay_s(c)), jitter(c)))
+                .collect(),
+        );
+    }
+    // The block returns max(1, round(the sheet's wait)).
+    let whole = |s: f64| s.round().max(1.0);
+    Schedule::bounded(
+        of_sheet(sheet)
+            .delays
+            .iter()
+            .zip(0u32..)
+            .map(|(d, c)| {
+                let own = Delay {
+                    min_s: whole(d.min_s),
+                    expected_s: d.expected_s.max(1.0).clamp(whole(d.min_s), whole(d.max_s)),
+                    max_s: whole(d.max_s),
+                };
+                add(own, jitter(c))
+            })
+            .collect(),
+    )
+}
+
+fn class_name(sheet: &JobSheet) -> String {
+    format!("{}Job", text::camel_ident(&sheet.process.code_name))
+}
+
+fn ruby_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| text::ruby_sq(s.trim())).collect();
+    format!("[{}].freeze", quoted.join(", "))
+}
+
+fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
+    let l = lang.code();
+    let c = |k: &str| comment(&t!(format!("target.sidekiq.code.{k}"), locale = l));
+    let mut s = rows::header(sheet, TargetId::Sidekiq, "#", lang);
+    s.push_str("\nrequire \"sidekiq\"\n\n");
+    let _ = writeln!(s, "class {}\n  include Sidekiq::Job\n", class_name(sheet));
+    let _ = writeln!(s, "  # {}", c("retryable"));
+    let _ = writeln!(s, "  RETRYABLE = {}", ruby_list(&r.retryable_errors));
+    let _ = writeln!(s, "  # {}", c("non-retryable"));
+    let _ = writeln!(
+        s,
+        "  NON_RETRYABLE = {}",
+        ruby_list(&r.non_retryable_errors)
+    );
+    let custom = !is_default(r);
+    if custom {
+        let _ = writeln!(s, "  BASE_S = {}", rows::secs(r.backoff.base_ms));
+        let _ = writeln!(s, "  CAP_S = {}", rows::secs(r.backoff.cap_ms));
+    }
+    let _ = writeln!(
+        s,
+        "\n  sidekiq_options retry: {}\n",
+        r.max_attempts.saturating_sub(1)
+    );
+    s.push_str("  sidekiq_retry_in do |count, exception, job|\n");
+    s.push_str("    next :kill if NON_RETRYABLE.include?(exception.class.name)\n\n");
+    if custom {
+        let _ = writeln!(s, "    # {}", c("wait"));
+        s.push_str(&wait_lines(r));
+        s.push_str("    [wait.round, 1].max\n");
+    } else {
+        let _ = writeln!(s, "    # {}", c("default"));
+        s.push_str("    :default\n");
+    }
+    s.push_str("  end\n\n  sidekiq_retries_exhausted do |job, exception|\n");
+    let _ = writeln!(s, "    # {}", c("dead"));
+    if let Some(f) = &sheet.failure {
+        let _ = writeln!(s, "    # {}", comment(&f.dead_letter));
+        if !f.notify.trim().is_empty() {
+            let _ = writeln!(s, "    # {}", comment(&f.notify));
+        }
+    }
+    s.push_str(
+        "    Sidekiq.logger.warn(\"#{job['class']} #{job['jid']} is dead: #{exception.message}\")\n  end\n\n",
+    );
+    let work = t!("target.sidekiq.code.work", locale = l);
+    let _ = writeln!(
+        s,
+        "  def perform(*args)\n    # {}\n    raise NotImplementedError, {}\n  end\nend",
+        comment(&work),
+        text::ruby_sq(&work)
+    );
+    s
+}
+
+/// The block's lines computing `wait` (seconds) by the sheet's formula.
+fn wait_lines(r: &RetrySpec) -> String {
+    let b = &r.backoff;
+    let mut s = String::new();
+    let ceiling = match b.kind {
+        BackoffKind::Fixed => "BASE_S".to_owned(),
+        BackoffKind::Exponential => "[BASE_S * 2**count, CAP_S].min".to_owned(),
+        BackoffKind::Polynomial(p) => format!(
+            "[BASE_S + (count + {})**{}, CAP_S].min",
+            p.first_n, p.exponent
+        ),
+    };
+    match b.jitter {
+        Jitter::None => {
+            let _ = writeln!(s, "    wait = {ceiling}");
+        }
+        Jitter::Full => {
+            let _ = writeln!(s, "    wait = rand * {ceiling}");
+        }
+        Jitter::Equal => {
+            let _ = writeln!(s, "    t = {ceiling}\n    wait = t / 2.0 + rand * t / 2.0");
+        }
+        Jitter::Decorrelated => {
+            s.push_str("    previous = job[\"previous_wait_s\"] || BASE_S\n");
+            s.push_str("    wait = [BASE_S + rand * (3 * previous - BASE_S), CAP_S].min\n");
+            s.push_str("    job[\"previous_wait_s\"] = wait\n");
+        }
+    }
+    s
+}
+
+fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow> {
+    let l = lang.code();
+    let s = SheetText::of(r, lang);
+    let tr = |k: &str| t!(format!("target.sidekiq.note.{k}"), locale = l).into_owned();
+    let mut out = vec![
+        row(
+            FieldId::MaxAttempts,
+            s.attempts,
+            "sidekiq_options retry:",
+            r.max_attempts.saturating_sub(1).to_string(),
+            tr("max-attempts"),
+        ),
+        if is_default(r) {
+            row(
+                FieldId::WaitStrategy,
+                s.wait,
+                "sidekiq_retry_in",
+                ":default".to_owned(),
+                tr("wait-default"),
+            )
+        } else {
+            row(
+                FieldId::WaitStrategy,
+                s.wait,
+                "sidekiq_retry_in",
+                "[wait.round, 1].max".to_owned(),
+                tr("wait-custom"),
+            )
+        },
+        row(
+            FieldId::Timeout,
+            s.timeout,
+            "",
+            String::new(),
+            tr("timeout"),
+        ),
+        row(FieldId::Timeout, s.lease, "", String::new(), tr("lease")),
+        row(
+            FieldId::IdempotencyKey,
+            r.idempotency_key.clone(),
+            "",
+            String::new(),
+            tr("key"),
+        ),
+        row(
+            FieldId::RetryableErrors,
+            s.retryable,
+            "RETRYABLE",
+            String::new(),
+            tr("retryable"),
+        ),
+        row(
+            FieldId::NonRetryableErrors,
+            s.non_retryable,
+            "sidekiq_retry_in → :kill",
+            "NON_RETRYABLE".to_owned(),
+            tr("non-retryable"),
+        ),
+    ];
+    if let Some(f) = &sheet.failure {
+        out.push(row(
+            FieldId::DeadLetter,
+            f.dead_letter.clone(),
+            "sidekiq_retries_exhausted",
+            String::new(),
+            tr("dead-letter"),
+        ));
+        out.push(row(
+            FieldId::Retention,
+            rows::keep_text(f.retention.dead, lang),
+            "dead_timeout_in_seconds",
+            (u64::from(DEAD_DAYS) * 86_400).to_string(),
+            tr("retention"),
+        ));
+    }
+    out.extend(rows::layers_row(r, "sidekiq_options retry:", lang));
+    out
+}
+
+fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::Gap> {
+    let l = lang.code();
+    let tr = |k: &str| t!(format!("target.sidekiq.gap.{k}"), locale = l).into_owned();
+    let mut g = vec![gap(
+        FieldId::WaitStrategy,
+        tr("jitter"),
+        Instead::Nothing,
+        tr("jitter-detail"),
+    )];
+    if !is_default(r) {
+        g.push(gap(
+            FieldId::WaitStrategy,
+            tr("wait"),
+            Instead::Callback,
+            tr("wait-detail"),
+        ));
+    }
+    g.push(gap(
+        FieldId::Timeout,
+        tr("timeout"),
+        Instead::Comment,
+        String::new(),
+    ));
+    g.push(gap(
+        FieldId::Timeout,
+        tr("lease"),
+        Instead::Nothing,
+        String::new(),
+    ));
+    g.push(gap(
+        FieldId::IdempotencyKey,
+        tr("key"),
+        Instead::Comment,
+        String::new(),
+    ));
+    if r.non_retryable_errors
+        .iter()
+        .any(|e| !text::is_class_path(e))
+    {
+        g.push(gap(
+            FieldId::NonRetryableErrors,
+            tr("errors"),
+            Instead::Comment,
+            String::new(),
+        ));
+    }
+    if let Some(f) = &sheet.failure {
+        let over = match f.retention.dead {
+            Keep::Days(d) => d > DEAD_DAYS,
+            Keep::UntilHandled => true,
+        };
+        if over {
+            g.push(gap(
+                FieldId::Retention,
+                tr("dead"),
+                Instead::Nothing,
+                String::new(),
+            ));
+        }
+        if let Keep::Days(_) = f.retention.done {
+            g.push(gap(
+                FieldId::Retention,
+                tr("done"),
+                Instead::Nothing,
+                String::new(),
+            ));
+        }
+    }
+    if r.queue_retention_ms.is_some() {
+        g.push(gap(
+            FieldId::QueueRetention,
+            tr("queue-retention"),
+            Instead::Nothing,
+            String::new(),
+        ));
+    }
+    g
+}
+
+/// Sidekiq's defaults: 25 retries (26 attempts), retry c waiting `c⁴ + 15 + rand(10·(c+1))`
+/// s: window Σ (c⁴ + 15) s at least, plus Σ (10(c+1) − 1) s at most.
+pub fn defaults(lang: Lang) -> DefaultPolicy {
+    let schedule = Schedule::bounded(
+        (0..DEFAULT_RETRIES)
+            .map(|c| Delay {
+                min_s: default_delay_s(c),
+                expected_s: default_delay_s(c) + jitter_max_s(c) / 2.0,
+                max_s: default_delay_s(c) + jitter_max_s(c),
+            })
+            .collect(),
+    );
     DefaultPolicy {
-        summary: String::new(),
-        attempts: None,
-        schedule: Schedule::unlimited(Vec::new()),
+        summary: t!(
+            "target.sidekiq.defaults",
+            locale = lang.code(),
+            retries = DEFAULT_RETRIES,
+            attempts = DEFAULT_RETRIES + 1
+        )
+        .into_owned(),
+        attempts: Some(DEFAULT_RETRIES + 1),
+        schedule,
     }
 }
 
-/// One sampled run of the actual delays, in seconds, drawing uniform numbers in `[0, 1)` from
-/// `u` the way the target's own code draws its randomness.
+/// One sampled run of the actual delays, in seconds, as `job_retry.rb` computes them:
+/// `delay + rand(10 * (count + 1))`, `delay` being the exported block's
+/// `[wait.round, 1].max` (the sheet's formula) or Sidekiq's `count**4 + 15`.
 ///
 /// # Errors
 /// As [`build`].
-pub fn sample(sheet: &JobSheet, _u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
-    Err(TargetError::NotApplicable {
-        target: TargetId::Sqs,
-        outcome: sheet.decision.outcome.id(),
-    })
+pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+    let r = rows::retry_of(sheet, TargetId::Sidekiq)?;
+    let b = &r.backoff;
+    let base = b.base_ms as f64 / 1000.0;
+    let cap = b.cap_ms as f64 / 1000.0;
+    let default = is_default(r);
+    let mut previous = base;
+    let mut out = Vec::new();
+    for count in 0..r.max_attempts.saturating_sub(1) {
+        let delay = if default {
+            default_delay_s(count)
+        } else {
+            let t = ceiling_ms(b, count) as f64 / 1000.0;
+            let wait = match b.jitter {
+                Jitter::None => t,
+                Jitter::Full => u() * t,
+                Jitter::Equal => t / 2.0 + u() * t / 2.0,
+                Jitter::Decorrelated => {
+                    let w = cap.min(base + u() * (3.0 * previous - base));
+                    previous = w;
+                    w
+                }
+            };
+            wait.round().max(1.0)
+        };
+        let jitter = (u() * 10.0 * (f64::from(count) + 1.0)).floor();
+        out.push(delay + jitter.min(jitter_max_s(count)));
+    }
+    Ok(out)
 }

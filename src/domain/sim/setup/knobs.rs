@@ -431,8 +431,11 @@ impl Default for CustomRun {
 impl CustomRun {
     /// The settings pre-filled from `sheet`: its retry section when it has one (asynchronous
     /// outcomes), else the defaults ([`CustomRun::from_sheet`] is then `false`). Load and
-    /// failure knobs get their defaults.
+    /// failure knobs get their defaults. A polynomial backoff runs as exponential from the
+    /// same first wait (the simulator has no polynomial growth), and the waits are brought
+    /// into the knobs' ranges (base 1 ms to 1 day, cap up to 7 days).
     pub fn from_sheet(sheet: &JobSheet) -> CustomRun {
+        use crate::domain::sim::setup::limits as lim;
         let Some(r) = &sheet.retry else {
             return CustomRun::default();
         };
@@ -446,12 +449,20 @@ impl CustomRun {
         CustomRun {
             from_sheet: true,
             max_attempts: r.max_attempts,
+            // The simulator has no polynomial growth: a polynomial sheet runs as exponential
+            // backoff from the same first wait (the page says so beside the choice), and a
+            // sheet's waits beyond the knobs' ranges (a 0 constant, a cap over 7 days) are
+            // brought into them.
             growth: match r.backoff.kind {
                 crate::domain::sheet::BackoffKind::Fixed => Growth::Fixed,
                 _ => Growth::Exponential,
             },
-            base_ms: r.backoff.base_ms,
-            cap_ms: r.backoff.cap_ms,
+            base_ms: crate::domain::sheet::retry_window::ceiling_ms(&r.backoff, 0)
+                .clamp(lim::POLICY_BASE_MS.0, lim::POLICY_BASE_MS.1),
+            cap_ms: r
+                .backoff
+                .cap_ms
+                .clamp(lim::POLICY_CAP_MS.0, lim::POLICY_CAP_MS.1),
             jitter: r.backoff.jitter,
             lease_ms: r.lease_ms,
             idempotency_key: !r.idempotency_key.trim().is_empty(),

@@ -1,0 +1,209 @@
+//! Why a sheet (or a catalog holding sheets) could not be read: [`ImportError`], naming the
+//! field by its JSON path and what is allowed, in English or Japanese. Re-exported by
+//! [`import`](super::import), where the readers are.
+
+use crate::domain::lang::Lang;
+use crate::domain::sheet::{OLDEST_SCHEMA_VERSION, SCHEMA_VERSION};
+use std::fmt;
+
+/// Why a sheet could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportError {
+    /// Not JSON at all.
+    InvalidJson {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// `schema_version` missing or not one this build reads
+    /// ([`OLDEST_SCHEMA_VERSION`] to [`SCHEMA_VERSION`]).
+    SchemaVersion {
+        /// What was found (`None`: missing or not a number).
+        found: Option<String>,
+    },
+    /// A field is missing, unknown or of the wrong type.
+    Field {
+        /// JSON path of the field, e.g. `retry.max_attempts`.
+        path: String,
+        /// What is wrong, from the decoder.
+        problem: String,
+    },
+    /// A number or size outside its allowed range.
+    OutOfRange {
+        /// JSON path of the field.
+        path: String,
+        /// The rejected value.
+        value: String,
+        /// What is allowed, e.g. `1 to 100`.
+        allowed: String,
+    },
+    /// The decision does not hold together, or a section does not fit the outcome.
+    Inconsistent {
+        /// JSON path of the field.
+        path: String,
+        /// What is wrong and what is allowed.
+        problem: String,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::InvalidJson {
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "not valid JSON (line {line}, column {column}): {message}"
+                )
+            }
+            ImportError::SchemaVersion { found: None } => {
+                write!(f, "schema_version: missing; allowed: {}", versions())
+            }
+            ImportError::SchemaVersion { found: Some(v) } => {
+                write!(
+                    f,
+                    "schema_version: {v} is not supported; allowed: {}",
+                    versions()
+                )
+            }
+            ImportError::Field { path, problem } => write!(f, "{path}: {problem}"),
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => {
+                write!(f, "{path}: {value} is out of range; allowed: {allowed}")
+            }
+            ImportError::Inconsistent { path, problem } => write!(f, "{path}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// The sheet versions this build reads, as errors name them: `1 to 2`.
+pub fn versions() -> String {
+    format!("{OLDEST_SCHEMA_VERSION} to {SCHEMA_VERSION}")
+}
+
+/// Puts the decoder's and the limits' usual English phrases into Japanese; names, values and
+/// ids (the file's own words) are left as they are.
+fn ja_detail(text: &str) -> String {
+    let mut t = text.to_owned();
+    for (en, ja) in [
+        ("invalid type: ", "型が違います："),
+        ("unknown field ", "不明な項目 "),
+        ("unknown variant ", "不明な値 "),
+        (", expected one of ", "（使えるのは "),
+        (", expected a whole number from ", "（使えるのは整数 "),
+        (", expected a number", "（数値が必要です"),
+        (", expected ", "（期待される型："),
+        ("at most ", "最大 "),
+        (" characters", " 文字"),
+        (" items", " 項目"),
+        (" to ", " 〜 "),
+        ("string ", "文字列 "),
+        ("integer ", "整数 "),
+    ] {
+        t = t.replace(en, ja);
+    }
+    if t.contains('（') && !t.ends_with('）') {
+        t.push('）');
+    }
+    t
+}
+
+impl ImportError {
+    /// The same error with its field path rewritten by `f` (an error without a path is
+    /// returned as it is): for readers that nest one document in another, e.g. a sheet at
+    /// `processes[2].sheet` of a catalog, or a catalog at `content.catalog` of a share link.
+    pub fn map_path(self, f: impl FnOnce(String) -> String) -> ImportError {
+        match self {
+            ImportError::Field { path, problem } => ImportError::Field {
+                path: f(path),
+                problem,
+            },
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => ImportError::OutOfRange {
+                path: f(path),
+                value,
+                allowed,
+            },
+            ImportError::Inconsistent { path, problem } => ImportError::Inconsistent {
+                path: f(path),
+                problem,
+            },
+            other => other,
+        }
+    }
+
+    /// The message in `lang`. The English text is the [`Display`](std::fmt::Display) form; in
+    /// Japanese the field path and values stay as they are (they are the file's own words),
+    /// and a decoder's own detail is quoted in parentheses.
+    pub fn message(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        let l = lang.code();
+        match self {
+            ImportError::InvalidJson { line, column, .. } => rust_i18n::t!(
+                "import.invalid-json",
+                locale = l,
+                line = line,
+                column = column
+            )
+            .into_owned(),
+            ImportError::SchemaVersion { found: None } => rust_i18n::t!(
+                "import.schema-missing",
+                locale = l,
+                allowed = ja_detail(&versions())
+            )
+            .into_owned(),
+            ImportError::SchemaVersion { found: Some(v) } => rust_i18n::t!(
+                "import.schema-unsupported",
+                locale = l,
+                found = v,
+                allowed = ja_detail(&versions())
+            )
+            .into_owned(),
+            ImportError::Field { path, problem } if problem.starts_with("missing") => {
+                rust_i18n::t!("import.missing", locale = l, path = path).into_owned()
+            }
+            ImportError::Field { path, problem } => rust_i18n::t!(
+                "import.field",
+                locale = l,
+                path = path,
+                problem = ja_detail(problem)
+            )
+            .into_owned(),
+            ImportError::OutOfRange {
+                path,
+                value,
+                allowed,
+            } => rust_i18n::t!(
+                "import.range",
+                locale = l,
+                path = path,
+                value = ja_detail(value),
+                allowed = ja_detail(allowed)
+            )
+            .into_owned(),
+            ImportError::Inconsistent { path, problem } => rust_i18n::t!(
+                "import.inconsistent",
+                locale = l,
+                path = path,
+                problem = problem
+            )
+            .into_owned(),
+        }
+    }
+}
