@@ -125,8 +125,10 @@ pub struct SurfaceProps {
     pub shared: bool,
 }
 
-/// A click on one of the surface's buttons: copy or download an item, save or close.
-fn on_click(
+/// A click on one of the surface's buttons: copy or download an item, save or close. The
+/// sheet's configuration panel ([`crate::ui::sheet::targets`]) serves its Copy and Download
+/// with it too.
+pub fn on_click(
     ctx: &AppContext,
     click: browser::ShareClick,
     items: std::rc::Rc<Panel>,

@@ -7,6 +7,7 @@ pub mod export_bar;
 pub mod form;
 pub mod print_view;
 pub mod sections;
+pub mod targets;
 pub mod timeline;
 
 use crate::domain::export::read::{ReadAs, ReadDone, ReadRequest};

@@ -29,6 +29,8 @@ const ON_DEMAND = {
   // The share card's and the share panel's stylesheets, fetched when sharing is first shown.
   'share-card.css': 4 * 1024,
   'share.css': 2 * 1024,
+  // The configuration panel's stylesheet, fetched when a target is first chosen.
+  'target.css': 2 * 1024,
 };
 
 /** The .js / .css / .wasm files of dist/ that `page` names, and those its scripts name, in turn. */

@@ -3,7 +3,8 @@
 //! code or text weighs on the page's first load. The page inserts [`Panel::html`] below the
 //! bar and copies or downloads the item `text` as the file named by the item `file`.
 //!
-//! The HTML holds, in this order: the title (target, format) and the file name; the
+//! The HTML holds, in this order: the title (target, format), the format chooser where the
+//! target has several, Copy and Download ([`actions_html`]) and the file name; the
 //! target's own findings; the configuration text in `<pre><code>`; the mapping, field by
 //! field (sheet field and value → the target's key and the value written, with the note);
 //! what the target cannot express and what the export does instead; the schedule the target
@@ -37,21 +38,31 @@ pub const SHOWN_DELAYS: usize = 10;
 const SHOWN_DEFAULT_DELAYS: usize = 5;
 
 /// The panel for `sheet` exported to `target` in `format` (the target's first when `None`),
-/// texts in `lang`: [`panel`] when the export succeeds, else [`refusal`].
+/// texts in `lang`: [`panel`] when the export succeeds, else [`refusal`], inside
+/// `<div class="target-body" data-target="…" data-format="…">` naming what it shows.
 pub fn render(sheet: &JobSheet, target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
-    match report(sheet, target, format, lang) {
+    let shown = format.unwrap_or(target.formats()[0]);
+    let mut p = match report(sheet, target, format, lang) {
         Ok(r) => panel(&r, lang),
         Err(e) => refusal(&e, lang),
-    }
+    };
+    p.html = format!(
+        "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\">{}</div>",
+        target.name(),
+        shown.name(),
+        p.html
+    );
+    p
 }
 
-/// The panel for an export that succeeded: the HTML (module table) and the items `text`
-/// (the configuration) and `file` (its file name).
+/// The panel for an export that succeeded: the HTML (module table, without [`render`]'s
+/// wrapper) and the items `text` (the configuration), `file` (its file name), `copied` and
+/// `downloaded` (the words shown after a click).
 pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
     let l = lang.code();
     let target = r.target.label();
     let mut html = format!(
-        "<h3 class=\"target-title\" id=\"target-title\">{}</h3>\
+        "<h3 class=\"target-title\" id=\"target-title\">{}</h3>{}\
          <p class=\"hint target-file\">{}</p>",
         t!(
             "target-ui.title",
@@ -59,6 +70,7 @@ pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
             target = target,
             format = r.format.label()
         ),
+        actions_html(r, lang),
         t!(
             "target-ui.file",
             locale = l,
@@ -79,10 +91,58 @@ pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
     Panel {
         html,
         items: vec![
+            (
+                "copied".to_owned(),
+                t!("share-ui.copied", locale = l).into_owned(),
+            ),
+            (
+                "downloaded".to_owned(),
+                t!("share-ui.downloaded", locale = l).into_owned(),
+            ),
             ("file".to_owned(), r.file_name.clone()),
             ("text".to_owned(), r.built.text.clone()),
         ],
     }
+}
+
+/// The format chooser (where the target has several: one button per format,
+/// `data-share-action="format:<name>"`, the shown one `aria-pressed="true"`) and the Copy and
+/// Download buttons of the configuration text, marked as the share panel marks its buttons
+/// (`data-share-copy` / `data-share-download` with `data-file` and `data-mime`), so the page
+/// serves them with the share panel's click reader; `copied` / `downloaded` are the words it
+/// shows after a click.
+fn actions_html(r: &TargetReport, lang: Lang) -> String {
+    let l = lang.code();
+    let mut html = String::from("<div class=\"target-actions\">");
+    let formats = r.target.formats();
+    if formats.len() > 1 {
+        let _ = write!(
+            html,
+            "<span class=\"target-formats\" role=\"group\" aria-label=\"{}\">",
+            t!("target-ui.format", locale = l)
+        );
+        for f in formats {
+            let _ = write!(
+                html,
+                "<button type=\"button\" class=\"small\" data-share-action=\"format:{}\" \
+                 aria-pressed=\"{}\">{}</button>",
+                f.name(),
+                *f == r.format,
+                f.label()
+            );
+        }
+        html.push_str("</span>");
+    }
+    let _ = write!(
+        html,
+        "<button type=\"button\" class=\"small\" id=\"target-copy\" data-share-copy=\"text\">{}</button>\
+         <button type=\"button\" class=\"small\" id=\"target-download\" data-share-download=\"text\" \
+         data-file=\"{}\" data-mime=\"text/plain;charset=utf-8\">{}</button></div>",
+        t!("target-ui.copy", locale = l),
+        escape(&r.file_name),
+        t!("target-ui.download", locale = l),
+    );
+    html
 }
 
 /// The panel for an export that cannot be made: one alert in `lang` (for a value out of
@@ -115,13 +175,14 @@ pub fn refusal(e: &TargetError, lang: Lang) -> Panel {
         }
     };
     let unchanged = t!("target-ui.unchanged", locale = l);
+    let sp = if lang == Lang::Ja { "" } else { " " };
     Panel {
         html: format!(
             "<p class=\"notice error-notice target-error\" role=\"alert\" \
-             data-target-error=\"{kind}\">{} {unchanged}</p>",
+             data-target-error=\"{kind}\">{}{sp}{unchanged}</p>",
             escape(&message),
         ),
-        items: vec![("error".to_owned(), format!("{message} {unchanged}"))],
+        items: vec![("error".to_owned(), format!("{message}{sp}{unchanged}"))],
     }
 }
 
@@ -227,14 +288,19 @@ fn gaps_html(r: &TargetReport, lang: Lang) -> String {
             Instead::Comment => ("comment", "target-ui.instead-comment"),
             Instead::Nothing => ("nothing", "target-ui.instead-nothing"),
         };
+        // Japanese sentences follow each other without a space.
+        let (colon, sp) = match lang {
+            Lang::En => (": ", " "),
+            Lang::Ja => ("：", ""),
+        };
         let detail = if g.detail.is_empty() {
             String::new()
         } else {
-            format!(" {}", escape(&g.detail))
+            format!("{sp}{}", escape(&g.detail))
         };
         let _ = write!(
             html,
-            "<li data-field=\"{}\" data-instead=\"{id}\"><strong>{}</strong>: {} \
+            "<li data-field=\"{}\" data-instead=\"{id}\"><strong>{}</strong>{colon}{}{sp}\
              <span class=\"target-instead\">{}</span>{detail}</li>",
             g.field.id(),
             escape(&field_name(g.field, lang)),
@@ -251,16 +317,28 @@ fn secs(s: f64, lang: Lang) -> String {
     approx(s * 1000.0, lang)
 }
 
-/// A range of seconds: one value when it has no spread, else `min – max (expected e)`.
+/// A range of seconds: one value when it has no spread, "about e" when its ends read the
+/// same at one decimal, else `min – max (expected e)`.
 fn range(min: f64, expected: f64, max: f64, lang: Lang) -> String {
-    if (max - min).abs() < 0.0005 {
-        secs(min, lang)
+    let (lo, hi) = (secs(min, lang), secs(max, lang));
+    if lo == hi {
+        // No spread, or none at this precision (e.g. 20.4 d – 20.4 d).
+        if (max - min).abs() < 0.0005 {
+            lo
+        } else {
+            t!(
+                "target-ui.about",
+                locale = lang.code(),
+                value = secs(expected, lang)
+            )
+            .into_owned()
+        }
     } else {
         t!(
             "target-ui.range",
             locale = lang.code(),
-            min = secs(min, lang),
-            max = secs(max, lang),
+            min = lo,
+            max = hi,
             expected = secs(expected, lang)
         )
         .into_owned()

@@ -1,4 +1,5 @@
-//! The export bar: copy to the clipboard or download the sheet in each format.
+//! The export bar: copy to the clipboard or download the sheet in each format, or its
+//! configuration for a real queue system ([`targets`]).
 //!
 //! The documents are rendered by the export worker ([`browser::export`], loaded on the first
 //! press): a press sends the sheet as it is at that moment, the bar's buttons are disabled
@@ -8,6 +9,7 @@ use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
 use crate::ui::browser;
+use crate::ui::sheet::targets;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
 use std::rc::Rc;
@@ -109,7 +111,8 @@ pub fn allowed(ctx: &AppContext, out: Output) -> bool {
     }
 }
 
-/// Copy / download buttons per format, and print.
+/// Copy / download buttons per format, print, and the configuration for a real queue system
+/// ([`targets::chooser`]) with its panel below the bar ([`targets::panel`]).
 #[component]
 pub fn ExportBar(props: &ExportBarProps) -> Html {
     let Some(ctx) = use_context::<AppContext>() else {
@@ -118,6 +121,8 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let busy = use_state(|| false);
+    let choice = use_state(|| -> targets::Choice { None });
+    let (panel, target_status) = targets::use_target_panel(&ctx, props.sheet.clone(), *choice);
     let buttons = Format::ALL.iter().map(|&f| {
         let press = |out: Output| {
             let (ctx, sheet, busy) = (ctx.clone(), props.sheet.clone(), busy.clone());
@@ -160,10 +165,14 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
         })
     };
     html! {
-        <div class="export-bar" role="group" aria-busy={(*busy).then_some("true")} aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
-            { for buttons }
-            <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
-        </div>
+        <>
+            <div class="export-bar" role="group" aria-busy={(*busy).then_some("true")} aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
+                { for buttons }
+                <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
+                { targets::chooser(&ctx, &choice) }
+            </div>
+            { targets::panel(&ctx, &choice, panel, &target_status) }
+        </>
     }
 }
 

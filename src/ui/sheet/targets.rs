@@ -1,0 +1,141 @@
+//! The sheet's configuration for a real queue system: the export bar's "Configuration for"
+//! chooser and the panel below the bar (the format chooser where the target has several,
+//! Copy, Download, the configuration, the mapping, what the target cannot express, the
+//! actual schedule beside the sheet's, the target's defaults).
+//!
+//! Everything about the targets runs in the export worker
+//! ([`ExportSubject::Target`], rendered by
+//! [`target_panel`](crate::domain::export::target_panel)): the page sends the sheet, the target
+//! and the format and inserts the HTML it gets back (every text in it escaped by the
+//! renderer), rendered again when the sheet, the choice or the language changes. The panel's
+//! buttons are marked as the share panel's are, so one click reader
+//! ([`browser::share_click`]) serves both. The page itself holds only the targets' names:
+//! its first load stays within its budget.
+
+use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
+use crate::domain::share::panel::Panel;
+use crate::domain::sheet::JobSheet;
+use crate::domain::target::{Format, TargetId};
+use crate::ui::browser;
+use crate::ui::sheet::export_bar::allowed;
+use crate::ui::state::{Action, AppContext, Output, SheetNotice};
+use rust_i18n::t;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// The chosen target and format (`None`: the target's first).
+pub type Choice = Option<(TargetId, Option<Format>)>;
+
+/// The rendered panel for the choice, kept until the next one is back, and the words shown
+/// after a click on its buttons (cleared when the panel is asked for again).
+#[hook]
+pub fn use_target_panel(
+    ctx: &AppContext,
+    sheet: Rc<JobSheet>,
+    choice: Choice,
+) -> (Option<Rc<Panel>>, UseStateHandle<String>) {
+    let lang = ctx.lang;
+    let panel = use_state(|| None::<Rc<Panel>>);
+    let status = use_state(String::new);
+    {
+        let (panel, ctx, status) = (panel.clone(), ctx.clone(), status.clone());
+        use_effect_with((sheet, choice, lang), move |(sheet, choice, lang)| {
+            status.set(String::new());
+            let Some((target, format)) = *choice else {
+                panel.set(None);
+                return;
+            };
+            browser::load_stylesheet("./target.css");
+            let request = ExportRequest {
+                id: 0,
+                lang: *lang,
+                // Not read for a target: the answer is the panel.
+                format: ExportFormat::Json,
+                subject: ExportSubject::Target {
+                    sheet: Box::new((**sheet).clone()),
+                    target,
+                    format,
+                },
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                match browser::export(request)
+                    .await
+                    .and_then(|t| Panel::from_json(&t))
+                {
+                    Ok(p) => panel.set(Some(Rc::new(p))),
+                    Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Browser(e)))),
+                }
+            });
+        });
+    }
+    ((*panel).clone(), status)
+}
+
+/// The chooser in the export bar: "Configuration for" and the 13 targets; `choice` is the
+/// bar's state.
+pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
+    let l = ctx.lang.code();
+    let current = choice.map(|(t, _)| t);
+    let onchange = {
+        let choice = choice.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let target = TargetId::ALL.into_iter().find(|t| t.name() == value);
+            choice.set(target.map(|t| (t, None)));
+        })
+    };
+    html! {
+        <div class="export target-export">
+            <label class="fmt" for="target-choose">{ t!("sheet.targets.choose", locale = l) }</label>
+            <select id="target-choose" {onchange} aria-controls="target-panel">
+                <option value="" selected={current.is_none()}>{ t!("sheet.targets.none", locale = l) }</option>
+                { for TargetId::ALL.iter().map(|t| html! {
+                    <option value={t.name()} selected={current == Some(*t)}>{ t.label() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+/// The panel below the bar: the worker's HTML. Its format buttons
+/// (`data-share-action="format:<name>"`) set the choice; its Copy and Download buttons are
+/// served by the share panel's click handler (the words after a click in `status`), unless a
+/// sheet input shows a value it refused.
+pub fn panel(
+    ctx: &AppContext,
+    choice: &UseStateHandle<Choice>,
+    panel: Option<Rc<Panel>>,
+    status: &UseStateHandle<String>,
+) -> Html {
+    let (Some((target, _)), Some(panel)) = (**choice, panel) else {
+        return Html::default();
+    };
+    let html = panel.html.clone();
+    let onclick = {
+        let (ctx, choice, status) = (ctx.clone(), choice.clone(), status.clone());
+        Callback::from(move |e: MouseEvent| {
+            let click = browser::share_click(&e);
+            let out = match &click {
+                Some(browser::ShareClick::Action(a)) => {
+                    let name = a.strip_prefix("format:").unwrap_or_default();
+                    let format = target.formats().iter().copied().find(|f| f.name() == name);
+                    choice.set(Some((target, format)));
+                    return;
+                }
+                Some(browser::ShareClick::Copy(_)) => Output::Copy,
+                Some(browser::ShareClick::Download { .. }) => Output::Download,
+                _ => return,
+            };
+            if let (Some(click), true) = (click, allowed(&ctx, out)) {
+                crate::ui::share::on_click(&ctx, click, panel.clone(), status.clone());
+            }
+        })
+    };
+    html! {
+        <section class="target-panel" id="target-panel" aria-label={t!("sheet.targets.choose", locale = ctx.lang.code()).into_owned()} {onclick}>
+            { Html::from_html_unchecked(AttrValue::from(html)) }
+            <p class="share-status" role="status">{ (**status).clone() }</p>
+        </section>
+    }
+}

@@ -1,0 +1,155 @@
+// The sheet's configuration for a real queue system: "Configuration for" in the export bar
+// asks the export worker for the target's panel (configuration, mapping, what the target
+// cannot express, the schedule it actually runs beside the sheet's, its defaults), with a
+// format chooser where the target has several, Copy and Download; a sheet a target cannot
+// take gets a message naming the field and the range, and the sheet stays as it was. In
+// English and Japanese, at 1280 and 390 px without the page scrolling sideways.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { serve, launch, openPage, openSheet, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** The example sheet in `lang` at `width` px. */
+async function exampleSheet(lang, width) {
+  const page = await openPage(browser, server.url, { locale: lang, width, height: width < 600 ? 844 : 900 });
+  await openSheet(page);
+  await page.click('#load-example');
+  return page;
+}
+
+/** Chooses `target` (and waits for its panel, in `format` when given). */
+async function choose(page, target, format) {
+  await page.selectOption('#target-choose', target);
+  const sel = format
+    ? `#target-panel .target-body[data-target="${target}"][data-format="${format}"]`
+    : `#target-panel .target-body[data-target="${target}"]`;
+  await page.waitForSelector(sel, { timeout: 60_000 });
+  return sel;
+}
+
+/** Whether the page scrolls sideways. */
+const overflows = (page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+test('Sidekiq for the worked example: retry: 4, the actual schedule, the defaults; Copy and Download', async () => {
+  const page = await exampleSheet('en', 1280);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const urls = [];
+  page.context().on('request', (r) => urls.push(r.url()));
+  const sel = await choose(page, 'sidekiq');
+  assert.ok(urls.some((u) => /target\.css$/.test(u)), 'the panel stylesheet is fetched on demand');
+  const code = await page.textContent(`${sel} pre.target-text code`);
+  assert.match(code, /sidekiq_options retry: 4\b/);
+  assert.match(code, /^class SendReservationMailJob$/m);
+  // The mapping: max attempts 5 → retry 4, with the reason.
+  const row = `${sel} table.target-mapping tr[data-field="max-attempts"]`;
+  assert.deepEqual(await page.$$eval(`${row} > *`, (cells) => cells.slice(1, 4).map((c) => c.textContent.trim())),
+    ['5', 'sidekiq_options retry:', '4']);
+  assert.match(await page.textContent(row), /Sidekiq counts retries/);
+  // What Sidekiq cannot express, with what the export does instead.
+  assert.ok(await page.$(`${sel} .target-gaps li[data-instead="callback"]`));
+  assert.ok(await page.$(`${sel} .target-gaps li[data-instead="nothing"]`));
+  // The schedule Sidekiq runs beside the sheet's: 5 attempts each, its own jitter on top.
+  const cells = (r) => page.$$eval(`${sel} table.target-schedule tr[data-row="${r}"] td`, (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(await cells('attempts'), ['5', '5']);
+  assert.deepEqual(await cells('delay-1'), ['0 s – 10 s (expected 5 s)', '1 s – 19 s (expected 9.5 s)']);
+  assert.deepEqual(await cells('window'), ['0 s – 2.5 min (expected 1.3 min)', '4 s – 4.1 min (expected 2.1 min)']);
+  // The defaults: 25 retries, 26 attempts, about 20 days.
+  assert.equal(await page.textContent(`${sel} [data-default="attempts"]`), '26');
+  assert.equal(await page.textContent(`${sel} [data-default="window"]`), 'about 20.4 d');
+  assert.match(await page.textContent(`${sel} .target-defaults p`), /25 retries/);
+
+  await page.click('#target-copy');
+  await page.waitForFunction(() => document.querySelector('#target-panel .share-status')?.textContent === 'Copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#target-download')]);
+  assert.equal(download.suggestedFilename(), 'send_reservation_mail.sidekiq.rb');
+  assert.equal(readFileSync(await download.path(), 'utf8'), code);
+
+  assert.equal(await overflows(page), false, 'no sideways scroll at 1280 px');
+  await page.$eval(sel, (e) => e.scrollIntoView());
+  await screenshot(page, 'en-1280-sheet-target-sidekiq');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('SQS: CloudFormation by default, Terraform on the format chooser, and back', async () => {
+  const page = await exampleSheet('en', 1280);
+  let sel = await choose(page, 'sqs', 'cloudformation');
+  assert.match(await page.textContent(`${sel} pre.target-text`), /AWS::SQS::Queue/);
+  assert.match(await page.textContent(`${sel} .target-file`), /\.sqs\.yaml/);
+  assert.equal(await page.getAttribute('[data-share-action="format:cloudformation"]', 'aria-pressed'), 'true');
+  await page.click('[data-share-action="format:terraform"]');
+  sel = `#target-panel .target-body[data-target="sqs"][data-format="terraform"]`;
+  await page.waitForSelector(sel);
+  assert.match(await page.textContent(`${sel} pre.target-text`), /resource "aws_sqs_queue"/);
+  assert.match(await page.textContent(`${sel} .target-file`), /\.sqs\.tf/);
+  assert.equal(await page.getAttribute('[data-share-action="format:terraform"]', 'aria-pressed'), 'true');
+  await page.click('[data-share-action="format:cloudformation"]');
+  await page.waitForSelector(`#target-panel .target-body[data-target="sqs"][data-format="cloudformation"]`);
+  // A target with one format has no format chooser.
+  await choose(page, 'celery');
+  assert.equal(await page.$('#target-panel [data-share-action^="format:"]'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a lease SQS cannot hold: the field, the target and the range; the sheet stays as it was', async () => {
+  for (const lang of ['en', 'ja']) {
+    const page = await exampleSheet(lang, 1280);
+    await page.fill('#lease', '13');
+    await page.selectOption('#lease-unit', '3');
+    const sel = await choose(page, 'sqs');
+    const alert = `${sel} [data-target-error="out-of-range"]`;
+    await page.waitForSelector(alert);
+    const text = await page.textContent(alert);
+    assert.match(text, /AWS SQS \+ Lambda/);
+    assert.match(text, lang === 'en' ? /13 h.*12 h/s : /13時間.*12時間/s, text);
+    if (lang === 'en') assert.match(text, /Timeout.*unchanged/s, text);
+    else assert.match(text, /タイムアウト.*変更していません/s, text);
+    assert.equal(await page.$(`${sel} pre.target-text`), null, 'nothing to copy');
+    assert.equal(await page.inputValue('#lease'), '13');
+    assert.equal(await page.$eval('#lease-unit', (s) => s.value), '3');
+    // Another target takes the same sheet.
+    await choose(page, 'sidekiq');
+    assert.equal(await page.inputValue('#lease'), '13');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('Japanese at 390 px: the panel in Japanese, no sideways scroll', async () => {
+  const page = await exampleSheet('ja', 390);
+  const sel = await choose(page, 'sidekiq');
+  const text = await page.textContent(sel);
+  for (const word of ['項目ごとの対応', 'で表せないこと', '実際に動かすスケジュール', '既定値', '試行回数']) {
+    assert.ok(text.includes(word), `${word} in the panel`);
+  }
+  assert.match(await page.textContent(`${sel} table.target-schedule tr[data-row="delay-1"]`), /期待値/);
+  assert.equal(await overflows(page), false, 'no sideways scroll at 390 px');
+  await page.$eval(sel, (e) => e.scrollIntoView());
+  await screenshot(page, 'ja-390-sheet-target-sidekiq');
+  await choose(page, 'sqs', 'cloudformation');
+  assert.equal(await overflows(page), false, 'no sideways scroll at 390 px (SQS)');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('every target in English and Japanese at 390 px: a panel or a reason, never a sideways scroll', async () => {
+  for (const lang of ['en', 'ja']) {
+    const page = await exampleSheet(lang, 390);
+    const targets = await page.$$eval('#target-choose option', (os) => os.map((o) => o.value).filter(Boolean));
+    assert.equal(targets.length, 13);
+    for (const target of targets) {
+      const sel = await choose(page, target);
+      assert.ok(await page.$(`${sel} pre.target-text, ${sel} [data-target-error]`), target);
+      assert.equal(await overflows(page), false, `${lang} ${target}: no sideways scroll`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
