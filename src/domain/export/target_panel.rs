@@ -470,7 +470,7 @@ fn defaults_html(target: TargetId, d: &DefaultPolicy, lang: Lang) -> String {
             html,
             "<dt>{}</dt><dd data-default=\"delays\">{}</dd>",
             t!("target-ui.first-delays", locale = l),
-            first.join(", ")
+            first.join(if lang == Lang::Ja { "、" } else { ", " })
         );
     }
     let _ = write!(

@@ -171,7 +171,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
                 <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
                 { targets::chooser(&ctx, &choice) }
             </div>
-            { targets::panel(&ctx, &choice, panel, &target_status) }
+            { targets::panel(&ctx, &choice, (panel, &target_status), allowed) }
         </>
     }
 }

@@ -17,7 +17,6 @@ use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
 use crate::domain::target::{Format, TargetId};
 use crate::ui::browser;
-use crate::ui::sheet::export_bar::allowed;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use rust_i18n::t;
 use std::rc::Rc;
@@ -101,12 +100,12 @@ pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
 /// The panel below the bar: the worker's HTML. Its format buttons
 /// (`data-share-action="format:<name>"`) set the choice; its Copy and Download buttons are
 /// served by the share panel's click handler (the words after a click in `status`), unless a
-/// sheet input shows a value it refused.
+/// sheet input shows a value it refused (`allowed`: the export bar's check, which shows why).
 pub fn panel(
     ctx: &AppContext,
     choice: &UseStateHandle<Choice>,
-    panel: Option<Rc<Panel>>,
-    status: &UseStateHandle<String>,
+    (panel, status): (Option<Rc<Panel>>, &UseStateHandle<String>),
+    allowed: fn(&AppContext, Output) -> bool,
 ) -> Html {
     let (Some((target, _)), Some(panel)) = (**choice, panel) else {
         return Html::default();
