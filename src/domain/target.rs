@@ -176,9 +176,9 @@ impl TargetId {
     }
 }
 
-/// The language (and dialect) of an export.
+/// The language (and dialect) of an export. JSON: the same names as [`Format::name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// AWS CloudFormation template, YAML.
     CloudFormation,
