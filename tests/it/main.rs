@@ -72,5 +72,6 @@ mod sim_support;
 mod sim_timeline;
 mod sim_truth;
 mod sim_wire;
+mod target_tools;
 mod texts;
 mod tidy;

@@ -1,0 +1,295 @@
+//! Runs the real tools over the written files, one process per tool (`ruby -c` and
+//! `node --check` take one file each), and collects what they said per file. Which tools read
+//! a file follows from its name's suffix ([`checkers`]). The helper scripts in `tests/tools/`
+//! print one tab-separated line per finding (`OK`, `ERR`, `WARN`, `LIT`, `MISSING`, texts as
+//! UTF-8 hex).
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How to get a missing tool, in every message that names one.
+pub const INSTALL: &str = "run scripts/install-tools.sh";
+
+/// One tool that reads files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Checker {
+    /// `tests/tools/check_python.py`: Python, YAML, CloudFormation (cfn-lint), HCL.
+    Python,
+    /// `ruby -c`, one file at a time.
+    RubyC,
+    /// `tests/tools/check_ruby.rb`: Ruby's parser for the string literals.
+    RubyLiterals,
+    /// `tests/tools/check_node.mjs`: TypeScript's parser; V8's module parser for `.mjs`.
+    Node,
+    /// `node --check`, one file at a time.
+    NodeCheck,
+    /// `gofmt -e -l`.
+    Gofmt,
+    /// `tests/tools/check_elixir.exs`.
+    Elixir,
+    /// SQLite (compiled into the test) runs the file on an in-memory database.
+    Sqlite,
+}
+
+/// The tools that read a file, by its name's suffix: `.py`, `.yaml`, `.cfn.yaml`,
+/// `.cfnlint.yaml`, `.tf` (Python side), `.rb`, `.ts`, `.mjs`, `.check.mjs` (also
+/// `node --check`), `.go`, `.exs`, `.sqlite.sql`; `.pg.sql` none (the SQL test runs it on
+/// PostgreSQL).
+pub fn checkers(name: &str) -> Vec<Checker> {
+    let ext = |s: &str| name.ends_with(s);
+    if ext(".py") || ext(".yaml") || ext(".tf") {
+        vec![Checker::Python]
+    } else if ext(".rb") {
+        vec![Checker::RubyC, Checker::RubyLiterals]
+    } else if ext(".check.mjs") {
+        vec![Checker::Node, Checker::NodeCheck]
+    } else if ext(".ts") || ext(".mjs") {
+        vec![Checker::Node]
+    } else if ext(".go") {
+        vec![Checker::Gofmt]
+    } else if ext(".exs") {
+        vec![Checker::Elixir]
+    } else if ext(".sqlite.sql") {
+        vec![Checker::Sqlite]
+    } else {
+        Vec::new()
+    }
+}
+
+/// What the tools said.
+#[derive(Debug, Default)]
+pub struct Said {
+    /// How many tools read each file without an error.
+    pub ok: HashMap<PathBuf, usize>,
+    /// Errors per file (a syntax error, a cfn-lint `E` rule).
+    pub errors: Vec<(PathBuf, String)>,
+    /// Warnings per file (cfn-lint's other rules).
+    pub warnings: Vec<(PathBuf, String)>,
+    /// String literals that hold the marker, as the file's parser read them.
+    pub literals: Vec<(PathBuf, String)>,
+    /// Tools that are missing or did not run, in words.
+    pub broken: Vec<String>,
+}
+
+impl Said {
+    fn merge(&mut self, other: Said) {
+        for (p, n) in other.ok {
+            *self.ok.entry(p).or_default() += n;
+        }
+        self.errors.extend(other.errors);
+        self.warnings.extend(other.warnings);
+        self.literals.extend(other.literals);
+        self.broken.extend(other.broken);
+    }
+}
+
+/// Runs every checker over its files (found by [`checkers`]) in parallel threads. Every
+/// checker must have files (the test's own good and broken samples), or a missing tool would
+/// go unnoticed.
+pub fn run_all(files: &[PathBuf], mark: &str) -> Said {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let of = |c: Checker| -> Vec<PathBuf> {
+        files
+            .iter()
+            .filter(|f| checkers(&f.to_string_lossy()).contains(&c))
+            .cloned()
+            .collect()
+    };
+    let scripts = root.join("tests/tools");
+    let e2e = root.join("tests/e2e");
+    let mut said = Said::default();
+    std::thread::scope(|s| {
+        let jobs = vec![
+            s.spawn(|| {
+                let script = scripts.join("check_python.py");
+                protocol(
+                    "python3",
+                    &[script.as_os_str().into(), mark.into()],
+                    &of(Checker::Python),
+                )
+            }),
+            s.spawn(|| per_file("ruby", &["-c"], &of(Checker::RubyC))),
+            s.spawn(|| {
+                let script = scripts.join("check_ruby.rb");
+                protocol(
+                    "ruby",
+                    &[script.into(), mark.into()],
+                    &of(Checker::RubyLiterals),
+                )
+            }),
+            s.spawn(|| {
+                let args: Vec<OsString> = vec![
+                    "--experimental-vm-modules".into(),
+                    "--no-warnings".into(),
+                    scripts.join("check_node.mjs").into(),
+                    mark.into(),
+                    e2e.clone().into(),
+                ];
+                protocol("node", &args, &of(Checker::Node))
+            }),
+            s.spawn(|| per_file("node", &["--check"], &of(Checker::NodeCheck))),
+            s.spawn(|| gofmt(&of(Checker::Gofmt))),
+            s.spawn(|| {
+                let script = scripts.join("check_elixir.exs");
+                protocol(
+                    "elixir",
+                    &[script.into(), mark.into()],
+                    &of(Checker::Elixir),
+                )
+            }),
+            s.spawn(|| sqlite(&of(Checker::Sqlite))),
+        ];
+        for j in jobs {
+            said.merge(j.join().expect("a checker thread"));
+        }
+    });
+    said
+}
+
+/// Output of `program args`, or why it did not run (naming the install script when the
+/// program is missing).
+fn output(program: &str, args: &[OsString]) -> Result<std::process::Output, String> {
+    Command::new(program)
+        .args(args)
+        .env("LANG", "C.UTF-8")
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .map_err(|e| match e.kind() {
+            ErrorKind::NotFound => format!("{program} is not installed: {INSTALL}"),
+            _ => format!("{program} did not start: {e}"),
+        })
+}
+
+fn hex_text(hex: &str) -> String {
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(b'?'))
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Runs a helper script that reads all `files` and answers in the line protocol. Runs it
+/// even with no files, so a missing tool or module is reported either way.
+fn protocol(program: &str, args: &[OsString], files: &[PathBuf]) -> Said {
+    let mut said = Said::default();
+    let mut all: Vec<OsString> = args.to_vec();
+    all.extend(files.iter().map(|f| f.clone().into_os_string()));
+    let out = match output(program, &all) {
+        Ok(out) => out,
+        Err(e) => {
+            said.broken.push(e);
+            return said;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in stdout.lines() {
+        let mut cols = line.splitn(3, '\t');
+        let (tag, name, text) = (
+            cols.next().unwrap_or(""),
+            cols.next().unwrap_or(""),
+            hex_text(cols.next().unwrap_or("")),
+        );
+        let path = PathBuf::from(name);
+        match tag {
+            "OK" => *said.ok.entry(path).or_default() += 1,
+            "ERR" => said.errors.push((path, text)),
+            "WARN" => said.warnings.push((path, text)),
+            "LIT" => said.literals.push((path, text)),
+            "MISSING" => said.broken.push(format!("{text}: {INSTALL}")),
+            _ => said
+                .broken
+                .push(format!("{program}: unexpected output {line:?}")),
+        }
+    }
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        said.broken.push(format!(
+            "{program} {:?} failed ({}): {stderr}",
+            args.first(),
+            out.status
+        ));
+    }
+    said
+}
+
+/// Runs `program flags FILE` for each file (tools that take one file).
+fn per_file(program: &str, flags: &[&str], files: &[PathBuf]) -> Said {
+    let mut said = Said::default();
+    for f in files {
+        let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
+        args.push(f.clone().into());
+        match output(program, &args) {
+            Ok(out) if out.status.success() => *said.ok.entry(f.clone()).or_default() += 1,
+            Ok(out) => {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                said.errors.push((
+                    f.clone(),
+                    format!("{program} {}: {stderr}", flags.join(" ")),
+                ));
+            }
+            Err(e) => {
+                said.broken.push(e);
+                return said;
+            }
+        }
+    }
+    said
+}
+
+/// `gofmt -e -l` over all files: its error lines start with the file's path.
+fn gofmt(files: &[PathBuf]) -> Said {
+    let mut said = Said::default();
+    let mut args: Vec<OsString> = vec!["-e".into(), "-l".into()];
+    args.extend(files.iter().map(|f| f.clone().into_os_string()));
+    let out = match output("gofmt", &args) {
+        Ok(out) => out,
+        Err(e) => {
+            said.broken.push(e);
+            return said;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut unmatched = Vec::new();
+    for line in stderr.lines() {
+        match files
+            .iter()
+            .find(|f| line.starts_with(&*f.to_string_lossy()))
+        {
+            Some(f) => said.errors.push((f.clone(), format!("gofmt: {line}"))),
+            None => unmatched.push(line),
+        }
+    }
+    if !unmatched.is_empty() || (!out.status.success() && said.errors.is_empty()) {
+        said.broken.push(format!(
+            "gofmt failed ({}): {}",
+            out.status,
+            unmatched.join("\n")
+        ));
+    }
+    for f in files {
+        if !said.errors.iter().any(|(p, _)| p == f) {
+            *said.ok.entry(f.clone()).or_default() += 1;
+        }
+    }
+    said
+}
+
+/// Each file run by SQLite on a fresh in-memory database.
+fn sqlite(files: &[PathBuf]) -> Said {
+    let mut said = Said::default();
+    for f in files {
+        let result = std::fs::read_to_string(f)
+            .map_err(|e| e.to_string())
+            .and_then(|sql| {
+                let db = rusqlite::Connection::open_in_memory().map_err(|e| e.to_string())?;
+                db.execute_batch(&sql).map_err(|e| e.to_string())
+            });
+        match result {
+            Ok(()) => *said.ok.entry(f.clone()).or_default() += 1,
+            Err(e) => said.errors.push((f.clone(), format!("sqlite: {e}"))),
+        }
+    }
+    said
+}
