@@ -14,7 +14,7 @@
 //! | `.exs` | elixir `Code.string_to_quoted!` |
 //! | `.yaml` | PyYAML `safe_load_all`; CloudFormation also cfn-lint (rules `E*` fail) for a few sheets |
 //! | `.tf` | python-hcl2, plus the HCL string rules it lets through |
-//! | `.sql` | SQLite: run on an in-memory database (PostgreSQL: `tests/it/target_sql*.rs` runs it on a server) |
+//! | `.sql` | SQLite prepares every statement (running the schema); the SQL target's own test runs them on SQLite and PostgreSQL |
 //!
 //! The tools come from `scripts/install-tools.sh`; a missing one fails the test. One run of
 //! the tools (one process per tool, `ruby -c` per file) serves the three tests below; the
