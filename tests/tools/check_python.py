@@ -32,10 +32,12 @@ try:
     import hcl2
 except ImportError:
     MISSING.append(("hcl2", "python-hcl2"))
-try:
-    import cfnlint.api
-except ImportError:
-    MISSING.append(("cfnlint", "cfn-lint"))
+# cfn-lint takes seconds to import: only when there is a template to lint.
+if any(name.endswith(".cfnlint.yaml") for name in sys.argv[2:]):
+    try:
+        import cfnlint.api
+    except ImportError:
+        MISSING.append(("cfnlint", "cfn-lint"))
 
 
 def strings(value):

@@ -1,5 +1,5 @@
-# Collects the string literals of exported Ruby files, for tests/it/target_tools.rs (which
-# checks the syntax itself with `ruby -c`, one file at a time).
+# Reads exported Ruby files with Ruby's own parser and collects their string literals, for
+# tests/it/target_tools.rs (which also runs `ruby -c` on a few, one process per file).
 #
 # Usage: ruby check_ruby.rb MARK FILE...
 #

@@ -16,11 +16,13 @@ pub const INSTALL: &str = "run scripts/install-tools.sh";
 /// One tool that reads files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Checker {
-    /// `tests/tools/check_python.py`: Python, YAML, CloudFormation (cfn-lint), HCL.
+    /// `tests/tools/check_python.py`: Python, YAML, HCL.
     Python,
+    /// The same script for the templates cfn-lint reads (its own process: it is the slowest).
+    CfnLint,
     /// `ruby -c`, one file at a time.
     RubyC,
-    /// `tests/tools/check_ruby.rb`: Ruby's parser for the string literals.
+    /// `tests/tools/check_ruby.rb`: Ruby's parser (syntax errors and string literals).
     RubyLiterals,
     /// `tests/tools/check_node.mjs`: TypeScript's parser; V8's module parser for `.mjs`.
     Node,
@@ -35,15 +37,19 @@ pub enum Checker {
 }
 
 /// The tools that read a file, by its name's suffix: `.py`, `.yaml`, `.cfn.yaml`,
-/// `.cfnlint.yaml`, `.tf` (Python side), `.rb`, `.ts`, `.mjs`, `.check.mjs` (also
-/// `node --check`), `.go`, `.exs`, `.sqlite.sql`; `.pg.sql` none (the SQL test runs it on
-/// PostgreSQL).
+/// `.cfnlint.yaml`, `.tf` (Python side), `.rb`, `.check.rb` (also `ruby -c`), `.ts`, `.mjs`,
+/// `.check.mjs` (also `node --check`), `.go`, `.exs`, `.sqlite.sql`; `.pg.sql` none (the SQL
+/// test runs it on PostgreSQL).
 pub fn checkers(name: &str) -> Vec<Checker> {
     let ext = |s: &str| name.ends_with(s);
-    if ext(".py") || ext(".yaml") || ext(".tf") {
+    if ext(".cfnlint.yaml") {
+        vec![Checker::CfnLint]
+    } else if ext(".py") || ext(".yaml") || ext(".tf") {
         vec![Checker::Python]
-    } else if ext(".rb") {
+    } else if ext(".check.rb") {
         vec![Checker::RubyC, Checker::RubyLiterals]
+    } else if ext(".rb") {
+        vec![Checker::RubyLiterals]
     } else if ext(".check.mjs") {
         vec![Checker::Node, Checker::NodeCheck]
     } else if ext(".ts") || ext(".mjs") {
@@ -90,63 +96,68 @@ impl Said {
 /// checker must have files (the test's own good and broken samples), or a missing tool would
 /// go unnoticed.
 pub fn run_all(files: &[PathBuf], mark: &str) -> Said {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let of = |c: Checker| -> Vec<PathBuf> {
-        files
-            .iter()
-            .filter(|f| checkers(&f.to_string_lossy()).contains(&c))
-            .cloned()
-            .collect()
-    };
-    let scripts = root.join("tests/tools");
-    let e2e = root.join("tests/e2e");
+    let all = [
+        Checker::Python,
+        Checker::CfnLint,
+        Checker::RubyC,
+        Checker::RubyLiterals,
+        Checker::Node,
+        Checker::NodeCheck,
+        Checker::Gofmt,
+        Checker::Elixir,
+        Checker::Sqlite,
+    ];
     let mut said = Said::default();
     std::thread::scope(|s| {
-        let jobs = vec![
-            s.spawn(|| {
-                let script = scripts.join("check_python.py");
-                protocol(
-                    "python3",
-                    &[script.as_os_str().into(), mark.into()],
-                    &of(Checker::Python),
-                )
-            }),
-            s.spawn(|| per_file("ruby", &["-c"], &of(Checker::RubyC))),
-            s.spawn(|| {
-                let script = scripts.join("check_ruby.rb");
-                protocol(
-                    "ruby",
-                    &[script.into(), mark.into()],
-                    &of(Checker::RubyLiterals),
-                )
-            }),
-            s.spawn(|| {
-                let args: Vec<OsString> = vec![
-                    "--experimental-vm-modules".into(),
-                    "--no-warnings".into(),
-                    scripts.join("check_node.mjs").into(),
-                    mark.into(),
-                    e2e.clone().into(),
-                ];
-                protocol("node", &args, &of(Checker::Node))
-            }),
-            s.spawn(|| per_file("node", &["--check"], &of(Checker::NodeCheck))),
-            s.spawn(|| gofmt(&of(Checker::Gofmt))),
-            s.spawn(|| {
-                let script = scripts.join("check_elixir.exs");
-                protocol(
-                    "elixir",
-                    &[script.into(), mark.into()],
-                    &of(Checker::Elixir),
-                )
-            }),
-            s.spawn(|| sqlite(&of(Checker::Sqlite))),
-        ];
+        let jobs: Vec<_> = all
+            .into_iter()
+            .map(|c| {
+                let mine: Vec<PathBuf> = files
+                    .iter()
+                    .filter(|f| checkers(&f.to_string_lossy()).contains(&c))
+                    .cloned()
+                    .collect();
+                s.spawn(move || {
+                    let start = std::time::Instant::now();
+                    let said = run_one(c, &mine, mark);
+                    let took = start.elapsed().as_secs_f64();
+                    eprintln!("{c:?}: {} files in {took:.1} s", mine.len());
+                    said
+                })
+            })
+            .collect();
         for j in jobs {
             said.merge(j.join().expect("a checker thread"));
         }
     });
     said
+}
+
+fn run_one(c: Checker, files: &[PathBuf], mark: &str) -> Said {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = |name: &str| -> OsString { root.join("tests/tools").join(name).into() };
+    match c {
+        Checker::Python | Checker::CfnLint => {
+            protocol("python3", &[script("check_python.py"), mark.into()], files)
+        }
+        Checker::RubyC => per_file("ruby", &["-c"], files),
+        Checker::RubyLiterals => protocol("ruby", &[script("check_ruby.rb"), mark.into()], files),
+        Checker::Node => protocol(
+            "node",
+            &[
+                "--experimental-vm-modules".into(),
+                "--no-warnings".into(),
+                script("check_node.mjs"),
+                mark.into(),
+                root.join("tests/e2e").into(),
+            ],
+            files,
+        ),
+        Checker::NodeCheck => per_file("node", &["--check"], files),
+        Checker::Gofmt => gofmt(files),
+        Checker::Elixir => protocol("elixir", &[script("check_elixir.exs"), mark.into()], files),
+        Checker::Sqlite => sqlite(files),
+    }
 }
 
 /// Output of `program args`, or why it did not run (naming the install script when the
@@ -156,6 +167,8 @@ fn output(program: &str, args: &[OsString]) -> Result<std::process::Output, Stri
         .args(args)
         .env("LANG", "C.UTF-8")
         .env("LC_ALL", "C.UTF-8")
+        // One Erlang scheduler: the default one per core spins and slows everything else.
+        .env("ELIXIR_ERL_OPTIONS", "+S 1")
         .output()
         .map_err(|e| match e.kind() {
             ErrorKind::NotFound => format!("{program} is not installed: {INSTALL}"),
