@@ -10,7 +10,7 @@
 //! | `.rb` | Ruby's parser (`RubyVM::AbstractSyntaxTree`, also for the string literals); `ruby -c` for a few sheets |
 //! | `.mjs` | V8's module parser (`vm.SourceTextModule`, what `node --check` runs; `node --check` itself for a few sheets) and TypeScript's parser |
 //! | `.ts` | the TypeScript compiler's syntactic diagnostics (the target libraries are not installed, so no type check) |
-//! | `.go` | `gofmt -e` |
+//! | `.go` | `gofmt -e`, and Go's parser (`go run tests/tools/check_go.go`) for the string literals |
 //! | `.exs` | elixir `Code.string_to_quoted!` |
 //! | `.yaml` | PyYAML `safe_load_all`; CloudFormation also cfn-lint (rules `E*` fail) for a few sheets |
 //! | `.tf` | python-hcl2, plus the HCL string rules it lets through |
@@ -345,8 +345,8 @@ fn every_export_reads_back_with_its_targets_own_tool() {
     fail_if_any("exports the target's own tool refuses", &problems);
 }
 
-/// The file types whose tools read string literals back (Go and SQL: syntax only).
-const LITERAL_SUFFIXES: [&str; 7] = [".py", ".yaml", ".tf", ".rb", ".ts", ".mjs", ".exs"];
+/// The file types whose tools read string literals back (SQL: syntax only).
+const LITERAL_SUFFIXES: [&str; 8] = [".py", ".yaml", ".tf", ".rb", ".ts", ".mjs", ".exs", ".go"];
 
 #[test]
 fn hostile_text_survives_in_string_literals() {

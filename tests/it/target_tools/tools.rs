@@ -30,6 +30,8 @@ pub enum Checker {
     NodeCheck,
     /// `gofmt -e -l`.
     Gofmt,
+    /// `tests/tools/check_go.go` (`go run`): Go's parser for the string literals.
+    GoLiterals,
     /// `tests/tools/check_elixir.exs`.
     Elixir,
     /// SQLite (compiled into the test) prepares the file's statements in memory.
@@ -55,7 +57,7 @@ pub fn checkers(name: &str) -> Vec<Checker> {
     } else if ext(".ts") || ext(".mjs") {
         vec![Checker::Node]
     } else if ext(".go") {
-        vec![Checker::Gofmt]
+        vec![Checker::Gofmt, Checker::GoLiterals]
     } else if ext(".exs") {
         vec![Checker::Elixir]
     } else if ext(".sqlite.sql") {
@@ -104,6 +106,7 @@ pub fn run_all(files: &[PathBuf], mark: &str) -> Said {
         Checker::Node,
         Checker::NodeCheck,
         Checker::Gofmt,
+        Checker::GoLiterals,
         Checker::Elixir,
         Checker::Sqlite,
     ];
@@ -155,6 +158,11 @@ fn run_one(c: Checker, files: &[PathBuf], mark: &str) -> Said {
         ),
         Checker::NodeCheck => per_file("node", &["--check"], files),
         Checker::Gofmt => gofmt(files),
+        Checker::GoLiterals => protocol(
+            "go",
+            &["run".into(), script("check_go.go"), mark.into()],
+            files,
+        ),
         Checker::Elixir => protocol("elixir", &[script("check_elixir.exs"), mark.into()], files),
         Checker::Sqlite => sqlite(files),
     }
@@ -169,6 +177,11 @@ fn output(program: &str, args: &[OsString]) -> Result<std::process::Output, Stri
         .env("LC_ALL", "C.UTF-8")
         // One Erlang scheduler: the default one per core spins and slows everything else.
         .env("ELIXIR_ERL_OPTIONS", "+S 1")
+        // `go run`'s build cache, wherever HOME is.
+        .env(
+            "GOCACHE",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-build"),
+        )
         .output()
         .map_err(|e| match e.kind() {
             ErrorKind::NotFound => format!("{program} is not installed: {INSTALL}"),
