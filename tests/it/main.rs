@@ -82,5 +82,6 @@ mod target_sidekiq;
 mod target_sql;
 mod target_sql_support;
 mod target_sqs;
+mod target_tools;
 mod texts;
 mod tidy;
