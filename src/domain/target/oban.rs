@@ -99,12 +99,11 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
 /// The schedule the exported `backoff/1` runs: the sheet's waits, each rounded to whole
 /// seconds (Oban schedules the retry `backoff` seconds after the failure).
 fn actual(sheet: &JobSheet) -> Schedule {
-    let s = |ms: f64| (ms / 1000.0).round();
     let delays = of_sheet(sheet)
         .delays
         .iter()
         .map(|d| {
-            let (min_s, max_s) = (s(d.min_s * 1000.0), s(d.max_s * 1000.0));
+            let (min_s, max_s) = (d.min_s.round(), d.max_s.round());
             Delay {
                 min_s,
                 expected_s: d.expected_s.clamp(min_s, max_s),

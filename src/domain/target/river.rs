@@ -66,7 +66,7 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
         mapping: plan.mapping(),
         gaps: plan.gaps(),
         // NextRetry computes the sheet's wait in float ms: the sheet's own schedule.
-        actual: Schedule::bounded(of_sheet(sheet).delays),
+        actual: of_sheet(sheet),
     })
 }
 
