@@ -6,7 +6,8 @@
 //!   executor discards when `attempt >= max_attempts`); `attempt` is 1 at the first failure.
 //! - The default backoff is `t = 15 + 2^a` s plus `trunc(U · 0.1 · t)` (0 … +10 %), `a` the
 //!   attempt (rescaled to 20 steps when `max_attempts > 20`); a custom `backoff/1` replaces
-//!   it wholly and returns **whole seconds**.
+//!   it wholly and returns **whole seconds**. No sheet states that default (a constant plus
+//!   base-2 growth with an upward 10 % jitter), so the export always writes `backoff/1`.
 //! - `timeout/1` is in ms (default `:infinity`); there is no lease: the Lifeline plugin
 //!   rescues jobs still `executing` after `rescue_after` (ms), without checking the worker.
 //! - Exhausted jobs stay in `oban_jobs` as `discarded`; the Pruner (off unless configured)
