@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing need, skipping whatever is already present at
 # the right version, so a warm machine stays fast and a fresh one gets everything:
-#   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots)
+#   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots);
+#           for the parser test of the queue exports (tests/it/target_tools.rs): ruby (ruby -c),
+#           golang-go (gofmt), elixir (Code.string_to_quoted!); postgresql (the server the SQL
+#           export test starts in a temporary directory)
+#   PyPI:   PyYAML, python-hcl2, cfn-lint at pinned versions (the YAML, HCL and CloudFormation
+#           checks of the same test), into the machine's python3
 #   rustup: the wasm32-unknown-unknown target, rustfmt and clippy
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli at exactly the version Cargo.lock pins
-#   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core)
+#   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core; typescript
+#           for the TypeScript exports' syntax check)
 #   cargo fetch --locked (Trunk builds offline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +26,47 @@ command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
 # when grep exits early and fc-list gets SIGPIPE.
 fonts=$(fc-list : family 2>/dev/null || true)
 if ! grep -qi "Noto Sans CJK" <<<"$fonts"; then apt_missing+=(fonts-noto-cjk); fi
+command -v ruby >/dev/null 2>&1 || apt_missing+=(ruby)
+command -v gofmt >/dev/null 2>&1 || apt_missing+=(golang-go)
+command -v elixir >/dev/null 2>&1 || apt_missing+=(elixir)
+# The server binaries (initdb, pg_ctl, postgres), not only the client a machine may have.
+if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then apt_missing+=(postgresql); fi
+python3 -m pip --version >/dev/null 2>&1 || apt_missing+=(python3-pip)
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   say "apt-get install ${apt_missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
 fi
+
+# --- Python modules for the export parser test ------------------------------------------
+# Exact pins, checked by installed version; only the missing or different ones are installed.
+PY_PINS=(PyYAML==6.0.3 python-hcl2==8.1.4 cfn-lint==1.51.0)
+py_missing=$(python3 - "${PY_PINS[@]}" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    try:
+        ok = version(name) == want
+    except PackageNotFoundError:
+        ok = False
+    if not ok:
+        print(pin)
+PY
+)
+if [ -n "$py_missing" ]; then
+  say "pip install" $py_missing
+  pip_flags=(--quiet --disable-pip-version-check --root-user-action=ignore)
+  # Debian's own python3 refuses pip installs (PEP 668) unless told; a test machine's root
+  # installs these three for the test only.
+  if python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
+    pip_flags+=(--break-system-packages)
+  fi
+  # shellcheck disable=SC2086 # one pin per word
+  python3 -m pip install "${pip_flags[@]}" $py_missing
+fi
+python3 -c 'import yaml, hcl2, cfnlint.api' \
+  || { say "python3 cannot import yaml, hcl2 and cfnlint after installing ${PY_PINS[*]}"; exit 1; }
 
 # --- Rust target and tools ------------------------------------------------------------
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

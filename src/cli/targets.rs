@@ -153,12 +153,14 @@ fn text(rows: &[TargetJson], lang: Lang) -> String {
             (None, true) => "無制限".to_owned(),
         };
         let window = match (r.window_s.min, r.window_s.expected, r.window_s.max) {
-            (Some(min), Some(exp), Some(max)) => format!(
-                "{} / {} / {} s",
-                target::rows::num(min),
-                target::rows::num(exp),
-                target::rows::num(max)
-            ),
+            (Some(min), Some(exp), Some(max)) => [min, exp, max]
+                .iter()
+                .map(|s| {
+                    let approx = crate::domain::duration::approx(s * 1000.0, lang);
+                    format!("{} s ({approx})", target::rows::num(*s))
+                })
+                .collect::<Vec<_>>()
+                .join(" / "),
             _ if ja => "上限なし".to_owned(),
             _ => "unbounded".to_owned(),
         };

@@ -166,6 +166,17 @@ impl TargetId {
         }
     }
 
+    /// How long this target keeps a queued message when the sheet states no retention, in
+    /// ms: SQS `MessageRetentionPeriod` 4 days by default; Cloud Tasks keeps a task at most 31
+    /// days (`brief/QUEUES.md` §2, §11). `None`: jobs stay in a table until deleted.
+    pub fn default_queue_retention_ms(self) -> Option<u64> {
+        match self {
+            TargetId::Sqs => Some(4 * 86_400_000),
+            TargetId::CloudTasks => Some(31 * 86_400_000),
+            _ => None,
+        }
+    }
+
     /// The lease / visibility timeout this target wants per attempt timeout: a warning when
     /// `lease < k × timeout` (SQS + Lambda: 6, AWS's advice). `None`: no such rule.
     pub fn lease_factor(self) -> Option<u32> {
@@ -176,9 +187,9 @@ impl TargetId {
     }
 }
 
-/// The language (and dialect) of an export.
+/// The language (and dialect) of an export. JSON: the same names as [`Format::name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// AWS CloudFormation template, YAML.
     CloudFormation,
@@ -491,7 +502,10 @@ pub fn report(
         file_name: format!("{stem}.{}.{}", target.name(), format.extension()),
         sheet_schedule: schedule::of_sheet(sheet),
         defaults: defaults(target, lang),
-        findings: findings::target_findings(sheet, target, lang),
+        findings: findings::target_findings(sheet, target, lang)
+            .into_iter()
+            .chain(findings::retention(sheet, target, &built.actual, lang))
+            .collect(),
         built,
     })
 }

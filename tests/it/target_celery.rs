@@ -142,3 +142,33 @@ proptest! {
         prop_assert_eq!(samples_lie_within(TargetId::Celery, &sheet, seed), Ok(()));
     }
 }
+
+#[test]
+fn other_layers_multiply_the_calls() {
+    // 5 attempts × 3 SDK tries = 15 calls of the work.
+    let s = with_retry(|r| {
+        r.layers = vec![modality_advisor::domain::sheet::RetryLayer {
+            layer: modality_advisor::domain::sheet::LayerKind::Sdk,
+            attempts: 3,
+            what: "AWS SDK standard retry mode".into(),
+        }];
+    });
+    for target in [
+        TargetId::Celery,
+        TargetId::Sqs,
+        TargetId::Sidekiq,
+        TargetId::Bullmq,
+    ] {
+        let rep = report(&s, target, Lang::En);
+        let row = rep
+            .built
+            .mapping
+            .iter()
+            .find(|m| m.field == modality_advisor::domain::sheet::FieldId::RetryLayers);
+        assert!(
+            row.is_some_and(|m| m.sheet == "AWS SDK standard retry mode × 3"
+                && m.note.contains("up to 15 calls")),
+            "{target:?}: {row:?}"
+        );
+    }
+}

@@ -37,7 +37,7 @@ const fn input(id: &'static str, field: FieldId, label: Label) -> SheetInput {
 
 /// Every input of the sheet form, in page order: the process facts, retry, failure, then the
 /// ticket, batch or sync section (only one of the last three is on a page).
-pub const INPUTS: [SheetInput; 36] = {
+pub const INPUTS: [SheetInput; 40] = {
     use FieldId as F;
     use Label::{Days, Item, Own};
     [
@@ -58,9 +58,17 @@ pub const INPUTS: [SheetInput; 36] = {
         input("jitter", F::WaitStrategy, Own("jitter")),
         input("base", F::WaitStrategy, Own("base")),
         input("cap", F::WaitStrategy, Own("cap")),
+        input("poly-exponent", F::WaitStrategy, Own("poly-exponent")),
+        input("poly-first-n", F::WaitStrategy, Own("poly-first-n")),
         input("attempt-timeout", F::Timeout, Own("attempt-timeout")),
         input("lease", F::Timeout, Own("lease")),
         input("idempotency-key", F::IdempotencyKey, Item),
+        input(
+            "queue-retention-stated",
+            F::QueueRetention,
+            Own("retention-stated"),
+        ),
+        input("queue-retention", F::QueueRetention, Item),
         input("retryable-errors", F::RetryableErrors, Item),
         input("non-retryable-errors", F::NonRetryableErrors, Item),
         input("dead-letter", F::DeadLetter, Item),
@@ -139,6 +147,8 @@ impl SheetInput {
             FieldId::Notify => "notify",
             FieldId::Retention => "retention-dead",
             FieldId::CallTimeout => "call-timeout",
+            FieldId::QueueRetention => "queue-retention",
+            FieldId::RetryWindow => "max-attempts",
             _ => return None,
         };
         SheetInput::find(id)

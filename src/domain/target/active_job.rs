@@ -112,7 +112,7 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
         gaps: plan.gaps(),
         // The wait written is the sheet's formula in float seconds (a Duration, the built-in
         // polynomial without jitter, or a Proc): the sheet's own schedule.
-        actual: Schedule::bounded(of_sheet(sheet).delays),
+        actual: of_sheet(sheet),
     })
 }
 

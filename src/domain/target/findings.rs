@@ -6,7 +6,7 @@ use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::{FieldId, JobSheet};
-use crate::domain::target::TargetId;
+use crate::domain::target::{Schedule, TargetId};
 use rust_i18n::t;
 
 /// The findings that hold only when exporting `sheet` to `target`, messages in `lang`: the
@@ -36,4 +36,52 @@ pub fn target_findings(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<Fi
         }
     }
     out
+}
+
+/// The retry window the target will actually run (its schedule's longest total plus one
+/// attempt timeout per attempt) against how long the queue keeps the message — the sheet's
+/// `queue_retention_ms`, else the target's default
+/// ([`TargetId::default_queue_retention_ms`]). Longer: an error, because the queue deletes
+/// the message before its last retry, without a trace. Empty otherwise.
+pub fn retention(
+    sheet: &JobSheet,
+    target: TargetId,
+    actual: &Schedule,
+    lang: Lang,
+) -> Vec<Finding> {
+    let Some(r) = &sheet.retry else {
+        return Vec::new();
+    };
+    let Some(keep) = r
+        .queue_retention_ms
+        .or_else(|| target.default_queue_retention_ms())
+    else {
+        return Vec::new();
+    };
+    let Some(max_s) = actual.window_s.max else {
+        return Vec::new();
+    };
+    let attempts = u64::from(actual.attempts.unwrap_or(r.max_attempts));
+    let window = (max_s * 1000.0) as u64 + attempts.saturating_mul(r.attempt_timeout_ms);
+    if window <= keep {
+        return Vec::new();
+    }
+    let stated = r.queue_retention_ms.is_some();
+    vec![Finding {
+        code: "window-over-target-retention",
+        severity: Severity::Error,
+        field: FieldId::QueueRetention,
+        message: t!(
+            if stated {
+                "sheet.finding.window-over-target-retention"
+            } else {
+                "sheet.finding.window-over-target-default-retention"
+            },
+            locale = lang.code(),
+            target = target.label(),
+            window = exact(window, lang),
+            keep = exact(keep, lang)
+        )
+        .into_owned(),
+    }]
 }

@@ -79,6 +79,16 @@ pub(crate) fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lan
             )
             .into_owned(),
         );
+        let errors = |list: &[String]| c(&list_text(list, lang));
+        lines.push(
+            t!(
+                "target.kit.header.errors",
+                locale = l,
+                retryable = errors(&r.retryable_errors),
+                permanent = errors(&r.non_retryable_errors)
+            )
+            .into_owned(),
+        );
         lines.push(
             t!(
                 "target.kit.header.key",

@@ -138,6 +138,73 @@ fn keep_words(k: Keep, lang: Lang) -> String {
     }
 }
 
+/// The rows of a sheet's retry section.
+fn retry_rows(
+    r: &crate::domain::sheet::RetrySpec,
+    spec: &str,
+    attempts: u32,
+    actual: &Schedule,
+    rows: &mut Vec<MappingRow>,
+    lang: Lang,
+) {
+    let l = lang.code();
+    rows.push(row(
+        FieldId::MaxAttempts,
+        r.max_attempts.to_string(),
+        &format!("{spec}backoffLimit"),
+        (attempts - 1).to_string(),
+        t!("target.kubernetes.note.attempts", locale = l).into_owned(),
+    ));
+    let delays: Vec<String> = actual
+        .delays
+        .iter()
+        .take(8)
+        .map(|d| format!("{}", d.max_s))
+        .collect();
+    rows.push(row(
+        FieldId::WaitStrategy,
+        super::sql::wait_words(r, lang),
+        "",
+        format!("{} s", delays.join(", ")),
+        t!("target.kubernetes.note.wait", locale = l).into_owned(),
+    ));
+    rows.push(row(
+        FieldId::Timeout,
+        exact(r.attempt_timeout_ms, lang),
+        "template.spec.activeDeadlineSeconds",
+        ceil_s(r.attempt_timeout_ms).to_string(),
+        t!("target.kubernetes.note.timeout", locale = l).into_owned(),
+    ));
+    rows.push(row(
+        FieldId::Timeout,
+        exact(r.lease_ms, lang),
+        "",
+        String::new(),
+        t!("target.kubernetes.note.lease", locale = l).into_owned(),
+    ));
+    rows.push(row(
+        FieldId::IdempotencyKey,
+        r.idempotency_key.clone(),
+        "metadata.annotations",
+        String::new(),
+        t!("target.kubernetes.note.key", locale = l).into_owned(),
+    ));
+    rows.push(row(
+        FieldId::NonRetryableErrors,
+        join_list(&r.non_retryable_errors, lang),
+        &format!("{spec}podFailurePolicy"),
+        format!("FailJob on exit code {PERMANENT_EXIT_CODE}"),
+        t!("target.kubernetes.note.non-retryable", locale = l).into_owned(),
+    ));
+    rows.push(row(
+        FieldId::RetryableErrors,
+        join_list(&r.retryable_errors, lang),
+        "",
+        String::new(),
+        t!("target.kubernetes.note.retryable", locale = l).into_owned(),
+    ));
+}
+
 fn mapping(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> Vec<MappingRow> {
     let l = lang.code();
     let mut rows = Vec::new();
@@ -147,63 +214,7 @@ fn mapping(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> Ve
         "spec."
     };
     match &sheet.retry {
-        Some(r) => {
-            rows.push(row(
-                FieldId::MaxAttempts,
-                r.max_attempts.to_string(),
-                &format!("{spec}backoffLimit"),
-                (attempts - 1).to_string(),
-                t!("target.kubernetes.note.attempts", locale = l).into_owned(),
-            ));
-            let delays: Vec<String> = actual
-                .delays
-                .iter()
-                .take(8)
-                .map(|d| format!("{}", d.max_s))
-                .collect();
-            rows.push(row(
-                FieldId::WaitStrategy,
-                super::sql::wait_words(r, lang),
-                "",
-                format!("{} s", delays.join(", ")),
-                t!("target.kubernetes.note.wait", locale = l).into_owned(),
-            ));
-            rows.push(row(
-                FieldId::Timeout,
-                exact(r.attempt_timeout_ms, lang),
-                "template.spec.activeDeadlineSeconds",
-                ceil_s(r.attempt_timeout_ms).to_string(),
-                t!("target.kubernetes.note.timeout", locale = l).into_owned(),
-            ));
-            rows.push(row(
-                FieldId::Timeout,
-                exact(r.lease_ms, lang),
-                "",
-                String::new(),
-                t!("target.kubernetes.note.lease", locale = l).into_owned(),
-            ));
-            rows.push(row(
-                FieldId::IdempotencyKey,
-                r.idempotency_key.clone(),
-                "metadata.annotations",
-                String::new(),
-                t!("target.kubernetes.note.key", locale = l).into_owned(),
-            ));
-            rows.push(row(
-                FieldId::NonRetryableErrors,
-                join_list(&r.non_retryable_errors, lang),
-                &format!("{spec}podFailurePolicy"),
-                format!("FailJob on exit code {PERMANENT_EXIT_CODE}"),
-                t!("target.kubernetes.note.non-retryable", locale = l).into_owned(),
-            ));
-            rows.push(row(
-                FieldId::RetryableErrors,
-                join_list(&r.retryable_errors, lang),
-                "",
-                String::new(),
-                t!("target.kubernetes.note.retryable", locale = l).into_owned(),
-            ));
-        }
+        Some(r) => retry_rows(r, spec, attempts, actual, &mut rows, lang),
         None => rows.push(row(
             FieldId::MaxAttempts,
             String::new(),

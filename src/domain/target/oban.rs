@@ -6,7 +6,8 @@
 //!   executor discards when `attempt >= max_attempts`); `attempt` is 1 at the first failure.
 //! - The default backoff is `t = 15 + 2^a` s plus `trunc(U · 0.1 · t)` (0 … +10 %), `a` the
 //!   attempt (rescaled to 20 steps when `max_attempts > 20`); a custom `backoff/1` replaces
-//!   it wholly and returns **whole seconds**.
+//!   it wholly and returns **whole seconds**. No sheet states that default (a constant plus
+//!   base-2 growth with an upward 10 % jitter), so the export always writes `backoff/1`.
 //! - `timeout/1` is in ms (default `:infinity`); there is no lease: the Lifeline plugin
 //!   rescues jobs still `executing` after `rescue_after` (ms), without checking the worker.
 //! - Exhausted jobs stay in `oban_jobs` as `discarded`; the Pruner (off unless configured)
@@ -99,12 +100,11 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
 /// The schedule the exported `backoff/1` runs: the sheet's waits, each rounded to whole
 /// seconds (Oban schedules the retry `backoff` seconds after the failure).
 fn actual(sheet: &JobSheet) -> Schedule {
-    let s = |ms: f64| (ms / 1000.0).round();
     let delays = of_sheet(sheet)
         .delays
         .iter()
         .map(|d| {
-            let (min_s, max_s) = (s(d.min_s * 1000.0), s(d.max_s * 1000.0));
+            let (min_s, max_s) = (d.min_s.round(), d.max_s.round());
             Delay {
                 min_s,
                 expected_s: d.expected_s.clamp(min_s, max_s),

@@ -6,7 +6,8 @@
 //! - `MaxAttempts` counts **attempts** including the first (default 25; 0 means the client's
 //!   default, so it cannot say "none").
 //! - The default retry policy waits `n⁴` s `× (1 + U(−0.1, 0.1))`, `n = len(job.Errors) + 1`
-//!   (1 at the first failure, the current error not yet recorded).
+//!   (1 at the first failure, the current error not yet recorded). The sheet has no
+//!   symmetric ± 10 % jitter, so the export always writes `NextRetry`.
 //! - `JobTimeout` (1 min by default) cancels the job's context, a failure; jobs `running`
 //!   longer than `RescueStuckJobsAfter` (1 h, or `JobTimeout` + 1 h) are retried or
 //!   discarded. The client refuses `RescueStuckJobsAfter < JobTimeout` (client.go L590).
@@ -66,7 +67,7 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
         mapping: plan.mapping(),
         gaps: plan.gaps(),
         // NextRetry computes the sheet's wait in float ms: the sheet's own schedule.
-        actual: Schedule::bounded(of_sheet(sheet).delays),
+        actual: of_sheet(sheet),
     })
 }
 

@@ -97,9 +97,17 @@ pub fn comment(s: &str) -> String {
 pub fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lang) -> String {
     let l = lang.code();
     let p = &sheet.process;
+    // Two fixed lines first: Python reads an encoding declaration from line 1 or 2 and Ruby
+    // from line 1, so user text there could change how the file is read.
     let mut lines = vec![
-        format!("{} ({})", comment(&p.process_name), comment(&p.code_name)),
         t!("target.rows.generated", locale = l, target = target.label()).into_owned(),
+        t!(
+            "target.rows.generated-report",
+            locale = l,
+            target = target.label()
+        )
+        .into_owned(),
+        format!("{} ({})", comment(&p.process_name), comment(&p.code_name)),
         format!(
             "{}: {}",
             t!("target.rows.trigger", locale = l),

@@ -349,6 +349,13 @@ impl Plan<'_> {
                 self.tr("target.temporal.map.retention"),
             ));
         }
+        m.push(row(
+            FieldId::QueueRetention,
+            kit::queue_retention_text(r, l),
+            "",
+            String::new(),
+            self.tr("target.temporal.map.queue-retention"),
+        ));
         m.extend(kit::layers_row(r, l));
         m
     }

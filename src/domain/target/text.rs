@@ -4,8 +4,11 @@
 //! the hostile corpus (quotes, newlines, `#{}`, `${}`, backticks, `*/`).
 
 /// A double-quoted string literal valid in JSON, JavaScript, TypeScript, Go, YAML (double-
-/// quoted scalar) and Python: `"` `\` and control characters escaped, U+2028 / U+2029 as
-/// `\u2028` / `\u2029`.
+/// quoted scalar) and Python: `"` `\` escaped, and as `\uXXXX` every C0 and C1 control
+/// character (YAML folds U+0085 into a space and PyYAML refuses U+0080–U+009F), U+2028 /
+/// U+2029 (line ends in JavaScript), U+FEFF (Go refuses a byte order mark anywhere), and the
+/// bidirectional controls (U+200E/F, U+202A–U+202E, U+2066–U+2069: they would reorder the
+/// code around them on screen — the "Trojan Source" attack — and stay visible as escapes).
 pub fn dq(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -16,7 +19,7 @@ pub fn dq(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
+            c if needs_escape(c) => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -26,10 +29,25 @@ pub fn dq(s: &str) -> String {
     out
 }
 
-/// A Ruby single-quoted string literal (no interpolation: `#{}` stays text); newlines and
-/// control characters are kept literally (single-quoted Ruby strings may span lines), only
-/// `\` and `'` escaped.
+/// Whether [`dq`] writes `c` as a `\uXXXX` escape.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{200e}' | '\u{200f}'
+                | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// A Ruby string literal that reads back as `s`: single-quoted (no interpolation: `#{}`
+/// stays text; only `\` and `'` escaped) unless `s` holds control characters, which go into a
+/// double-quoted literal as `\uXXXX` with `#` escaped.
 pub fn ruby_sq(s: &str) -> String {
+    if s.chars().any(needs_escape) {
+        // Ruby reads a CR LF inside a single-quoted literal as LF: escape such text in a
+        // double-quoted literal instead, `#` escaped so nothing is interpolated.
+        return dq(s).replace('#', "\\#");
+    }
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
@@ -56,7 +74,7 @@ pub fn sql_sq(s: &str) -> String {
 /// comment either). Bidirectional controls are dropped.
 pub fn comment(s: &str) -> String {
     s.chars()
-        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
         .map(|c| {
             if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
                 ' '
@@ -68,9 +86,13 @@ pub fn comment(s: &str) -> String {
         .replace("*/", "* /")
 }
 
+/// The longest identifier [`snake_ident`] gives, in characters (Elixir refuses atoms over
+/// 255; names this long are unreadable anyway).
+pub const MAX_IDENT: usize = 64;
+
 /// An identifier in `snake_case` from a code name: ASCII letters and digits kept (lower-
-/// cased), anything else one `_`; `job` when nothing remains; `job_` in front when it would
-/// start with a digit.
+/// cased), anything else one `_`, at most [`MAX_IDENT`] characters; `job` when nothing
+/// remains; `job_` in front when it would start with a digit.
 pub fn snake_ident(name: &str) -> String {
     let mut out = String::new();
     for c in name.trim().chars() {
@@ -80,7 +102,9 @@ pub fn snake_ident(name: &str) -> String {
             out.push('_');
         }
     }
-    let out = out.trim_matches('_').to_owned();
+    let mut out = out.trim_matches('_').to_owned();
+    out.truncate(MAX_IDENT);
+    let out = out.trim_end_matches('_').to_owned();
     if out.is_empty() {
         "job".to_owned()
     } else if out.starts_with(|c: char| c.is_ascii_digit()) {

@@ -5,12 +5,15 @@
 use super::{finding, item, tr};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::Finding;
+use crate::domain::sheet::edit::base_range;
 use crate::domain::sheet::edit::SheetEdit;
+use crate::domain::sheet::fields::{layers_text, retry_window_text};
 use crate::domain::sheet::import::limits;
 use crate::domain::sheet::inputs::NO_PROCESS_NAME;
 use crate::domain::sheet::prefill::{changed_from_default, default_reason};
 use crate::domain::sheet::{
-    BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
+    BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, LayerKind, MissedRun, Overlap,
+    Polynomial, RetryLayer, RetrySpec,
 };
 use crate::ui::sheet::form::{
     choice_field, lines, ChoiceProps, DurationField, NumberField, TextField,
@@ -221,13 +224,21 @@ pub fn retry(form: &Form) -> Html {
             let kind_cb = {
                 let ctx = form.ctx.clone();
                 Callback::from(move |v: String| {
-                    let k = if v == "fixed" {
-                        BackoffKind::Fixed
-                    } else {
-                        BackoffKind::Exponential
+                    let k = match v.as_str() {
+                        "fixed" => BackoffKind::Fixed,
+                        "polynomial" => BackoffKind::Polynomial(Polynomial {
+                            exponent: 4,
+                            first_n: 0,
+                        }),
+                        _ => BackoffKind::Exponential,
                     };
                     ctx.dispatch(Action::EditSheet(SheetEdit::BackoffKind(k)));
                 })
+            };
+            let kind = match r.backoff.kind {
+                BackoffKind::Fixed => "fixed",
+                BackoffKind::Exponential => "exponential",
+                BackoffKind::Polynomial(_) => "polynomial",
             };
             let jitter_cb = {
                 let ctx = form.ctx.clone();
@@ -257,21 +268,27 @@ pub fn retry(form: &Form) -> Html {
                     <div class="sfield-group" data-field="wait-strategy">
                         <h3>{ item(FieldId::WaitStrategy, lang) }</h3>
                         <div class="grid2">
-                            { choice_field(ChoiceProps { id: AttrValue::from("backoff-kind"), label: AttrValue::from(tr("sheet.ui.backoff-kind", lang)), value: AttrValue::from(if r.backoff.kind == BackoffKind::Fixed { "fixed" } else { "exponential" }), options: vec![("exponential".into(), tr("sheet.ui.exponential", lang)), ("fixed".into(), tr("sheet.ui.fixed", lang))], onchange: kind_cb, children: Html::default() }) }
+                            { choice_field(ChoiceProps { id: AttrValue::from("backoff-kind"), label: AttrValue::from(tr("sheet.ui.backoff-kind", lang)), value: AttrValue::from(kind), options: vec![("exponential".into(), tr("sheet.ui.exponential", lang)), ("fixed".into(), tr("sheet.ui.fixed", lang)), ("polynomial".into(), tr("sheet.ui.polynomial", lang))], onchange: kind_cb, children: Html::default() }) }
                             { choice_field(ChoiceProps { id: AttrValue::from("jitter"), label: AttrValue::from(tr("sheet.ui.jitter", lang)), value: AttrValue::from(jitter), options: vec![
                                     ("none".into(), tr("sheet.ui.jitter-none", lang)),
                                     ("full".into(), tr("sheet.ui.jitter-full", lang)),
                                     ("equal".into(), tr("sheet.ui.jitter-equal", lang)),
                                     ("decorrelated".into(), tr("sheet.ui.jitter-decorrelated", lang)),
                                 ], onchange: jitter_cb, children: Html::default() }) }
-                            <DurationField id="base" label={tr("sheet.ui.base", lang)} value_ms={r.backoff.base_ms}
-                                range_ms={(limits::BASE_MS.0, limits::BASE_MS.1.min(r.backoff.cap_ms))} {lang} onchange={form.edit_num(SheetEdit::BaseMs)} />
+                            <DurationField id="base" label={tr(if kind == "polynomial" { "sheet.ui.poly-base" } else { "sheet.ui.base" }, lang)} value_ms={r.backoff.base_ms}
+                                range_ms={(base_range(r.backoff.kind).0, base_range(r.backoff.kind).1.min(r.backoff.cap_ms))} {lang} onchange={form.edit_num(SheetEdit::BaseMs)} />
                             <DurationField id="cap" label={tr("sheet.ui.cap", lang)} value_ms={r.backoff.cap_ms}
-                                range_ms={(r.backoff.base_ms, limits::CAP_MS.1)} {lang} onchange={form.edit_num(SheetEdit::CapMs)} />
+                                range_ms={(r.backoff.base_ms.max(limits::CAP_MS.0), limits::CAP_MS.1)} {lang} onchange={form.edit_num(SheetEdit::CapMs)} />
                         </div>
+                        { polynomial_fields(form, r) }
                         { form.notes(FieldId::WaitStrategy) }
                     </div>
                     { crate::ui::sheet::timeline::timeline(form.sheet, lang) }
+                    <div class="sfield-group" data-field="retry-window">
+                        <h3>{ item(FieldId::RetryWindow, lang) }</h3>
+                        <p class="value" data-testid="retry-window">{ retry_window_text(r, lang) }</p>
+                        { form.notes(FieldId::RetryWindow) }
+                    </div>
                     <div class="sfield-group" data-field="timeout">
                         <h3>{ item(FieldId::Timeout, lang) }</h3>
                         <div class="grid2">
@@ -285,6 +302,8 @@ pub fn retry(form: &Form) -> Html {
                     <TextField id="idempotency-key" label={item(FieldId::IdempotencyKey, lang)} value={r.idempotency_key.clone()} onchange={form.edit(SheetEdit::IdempotencyKey)}>
                         { form.notes(FieldId::IdempotencyKey) }
                     </TextField>
+                    { layers_editor(form, r) }
+                    { retention_field(form, r) }
                     <div class="grid2">
                         <TextField id="retryable-errors" list=true label={item(FieldId::RetryableErrors, lang)} value={r.retryable_errors.join("\n")} onchange={form.edit_list(SheetEdit::RetryableErrors)}>
                             <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ form.notes(FieldId::RetryableErrors) }
@@ -296,6 +315,147 @@ pub fn retry(form: &Form) -> Html {
                 </fieldset>
             }
         }
+    }
+}
+
+/// A polynomial backoff's power and the index at the first retry (shown for it only), and
+/// what the simulator runs instead.
+fn polynomial_fields(form: &Form, r: &RetrySpec) -> Html {
+    let lang = form.lang;
+    let BackoffKind::Polynomial(p) = r.backoff.kind else {
+        return Html::default();
+    };
+    let send = |make: fn(Polynomial, u64) -> Polynomial| {
+        let ctx = form.ctx.clone();
+        Callback::from(move |v: u64| {
+            let k = BackoffKind::Polynomial(make(p, v));
+            ctx.dispatch(Action::EditSheet(SheetEdit::BackoffKind(k)));
+        })
+    };
+    let on_exp = send(|p, v| Polynomial {
+        exponent: u32::try_from(v).unwrap_or(u32::MAX),
+        ..p
+    });
+    let on_n = send(|p, v| Polynomial {
+        first_n: u32::from(v == 1),
+        ..p
+    });
+    let on_n = Callback::from(move |v: String| on_n.emit(u64::from(v == "1")));
+    html! {
+        <>
+            <div class="grid2">
+                <NumberField id="poly-exponent" label={tr("sheet.ui.poly-exponent", lang)} unit=""
+                    value={u64::from(p.exponent)} range={limits::POLY_EXPONENT} {lang} onchange={on_exp} />
+                { choice_field(ChoiceProps { id: AttrValue::from("poly-first-n"), label: tr("sheet.ui.poly-first-n", lang), value: AttrValue::from(p.first_n.to_string()), options: vec![("0".into(), "0".into()), ("1".into(), "1".into())], onchange: on_n, children: Html::default() }) }
+            </div>
+            <p class="hint" data-note="poly-sim">{ tr("sheet.ui.poly-sim", lang) }</p>
+        </>
+    }
+}
+
+/// The other layers that retry (add, change, remove rows) and the total calls.
+fn layers_editor(form: &Form, r: &RetrySpec) -> Html {
+    let lang = form.lang;
+    let send = {
+        let ctx = form.ctx.clone();
+        move |layers: Vec<RetryLayer>| ctx.dispatch(Action::EditSheet(SheetEdit::Layers(layers)))
+    };
+    let add = {
+        let (send, layers) = (send.clone(), r.layers.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = layers.clone();
+            next.push(RetryLayer {
+                layer: LayerKind::Sdk,
+                attempts: 3,
+                what: String::new(),
+            });
+            send(next);
+        })
+    };
+    let row = |i: usize, l: &RetryLayer| {
+        let change = |f: fn(&mut RetryLayer, String)| {
+            let (send, layers) = (send.clone(), r.layers.clone());
+            Callback::from(move |v: String| {
+                let mut next = layers.clone();
+                if let Some(x) = next.get_mut(i) {
+                    f(x, v);
+                }
+                send(next);
+            })
+        };
+        let on_kind = change(|x, v| {
+            x.layer = match v.as_str() {
+                "queue" => LayerKind::Queue,
+                "framework" => LayerKind::Framework,
+                _ => LayerKind::Sdk,
+            }
+        });
+        let on_what = change(|x, v| x.what = v);
+        let on_attempts = change(|x, v| x.attempts = v.parse().unwrap_or(x.attempts));
+        let on_attempts = Callback::from(move |v: u64| on_attempts.emit(v.to_string()));
+        let remove = {
+            let (send, layers) = (send.clone(), r.layers.clone());
+            Callback::from(move |_: MouseEvent| {
+                let mut next = layers.clone();
+                next.remove(i);
+                send(next);
+            })
+        };
+        let kind = match l.layer {
+            LayerKind::Queue => "queue",
+            LayerKind::Framework => "framework",
+            LayerKind::Sdk => "sdk",
+        };
+        html! {
+            <div class="grid2 layer" key={i} data-layer={i.to_string()}>
+                { choice_field(ChoiceProps { id: AttrValue::from(format!("layer-{i}-kind")), label: tr("sheet.ui.layer-kind", lang), value: AttrValue::from(kind), options: vec![
+                        ("queue".into(), tr("sheet.layer.queue", lang)),
+                        ("framework".into(), tr("sheet.layer.framework", lang)),
+                        ("sdk".into(), tr("sheet.layer.sdk", lang)),
+                    ], onchange: on_kind, children: Html::default() }) }
+                <NumberField id={format!("layer-{i}-attempts")} label={tr("sheet.ui.layer-attempts", lang)} unit={tr("sheet.ui.times", lang)}
+                    value={u64::from(l.attempts)} range={limits::LAYER_ATTEMPTS} {lang} onchange={on_attempts} />
+                <TextField id={format!("layer-{i}-what")} label={tr("sheet.ui.layer-what", lang)} value={l.what.clone()} onchange={on_what} />
+                <div class="sfield"><button type="button" class="secondary" id={format!("layer-{i}-remove")} onclick={remove}>{ tr("sheet.ui.layer-remove", lang) }</button></div>
+            </div>
+        }
+    };
+    html! {
+        <div class="sfield-group" data-field="retry-layers">
+            <h3>{ item(FieldId::RetryLayers, lang) }</h3>
+            { for r.layers.iter().enumerate().map(|(i, l)| row(i, l)) }
+            <button type="button" class="secondary" id="layer-add" onclick={add}
+                disabled={r.layers.len() >= limits::LAYERS}>{ tr("sheet.ui.layer-add", lang) }</button>
+            <p class="value" data-testid="total-calls">{ layers_text(r, lang) }</p>
+            { form.notes(FieldId::RetryLayers) }
+        </div>
+    }
+}
+
+/// The queue's retention: stated or not, and how long.
+fn retention_field(form: &Form, r: &RetrySpec) -> Html {
+    let lang = form.lang;
+    let toggle = {
+        let ctx = form.ctx.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            // Stated: SQS's default retention, 4 days, to start from.
+            ctx.dispatch(Action::EditSheet(SheetEdit::QueueRetentionMs(
+                on.then_some(345_600_000),
+            )));
+        })
+    };
+    html! {
+        <div class="sfield-group" data-field="queue-retention-group">
+            <h3>{ item(FieldId::QueueRetention, lang) }</h3>
+            <label class="check"><input type="checkbox" id="queue-retention-stated" checked={r.queue_retention_ms.is_some()} onchange={toggle} />
+                { tr("sheet.ui.retention-stated", lang) }</label>
+            <div class="slot">{ r.queue_retention_ms.map(|ms| html! {
+                <DurationField id="queue-retention" label={item(FieldId::QueueRetention, lang)} value_ms={ms}
+                    range_ms={limits::QUEUE_RETENTION_MS} {lang} onchange={form.edit_num(|v| SheetEdit::QueueRetentionMs(Some(v)))} />
+            }) }</div>
+            { form.notes(FieldId::QueueRetention) }
+        </div>
     }
 }
 

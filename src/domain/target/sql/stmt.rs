@@ -351,6 +351,9 @@ fn claim(r: &RetrySpec, d: Dialect, out: &mut String) {
         }
     }
     out.push_str("-- An expired lease is claimed again and counts as an attempt.\n");
+    out.push_str(
+        "-- Takes any job of the table, lowest id first (as the documents): give jobs with another\n-- lease or wait their own table, or add AND name = ... to the inner SELECT.\n",
+    );
     let now = ps.p("now");
     let until = match d {
         Dialect::Sqlite => plus(d, &now, &secs(r.lease_ms)),
