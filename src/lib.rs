@@ -19,14 +19,37 @@
 // files its card reads (decisions, sheet rows and findings, the card's and the link's texts).
 // The simulation worker (the `sim` feature, see index.html) embeds `locales-sim/`: the texts
 // of the charts and the worker timeline it draws (before it drew them it used no text, and
-// the linker left the whole table out).
+// the linker left the whole table out). The export worker (the `export` feature) embeds
+// `locales-export/`: every file but the queue targets'; the target worker (the `targets`
+// feature) embeds `locales-targets/`: the targets' texts and the sheet's field names.
 #[cfg(feature = "page")]
 rust_i18n::i18n!("locales/page", fallback = "en");
 #[cfg(all(feature = "embed", not(feature = "page")))]
 rust_i18n::i18n!("locales-embed", fallback = "en");
 #[cfg(all(feature = "sim", not(any(feature = "page", feature = "embed"))))]
 rust_i18n::i18n!("locales-sim", fallback = "en");
-#[cfg(not(any(feature = "page", feature = "embed", feature = "sim")))]
+#[cfg(all(
+    feature = "export",
+    not(any(feature = "page", feature = "embed", feature = "sim"))
+))]
+rust_i18n::i18n!("locales-export", fallback = "en");
+#[cfg(all(
+    feature = "targets",
+    not(any(
+        feature = "page",
+        feature = "embed",
+        feature = "sim",
+        feature = "export"
+    ))
+))]
+rust_i18n::i18n!("locales-targets", fallback = "en");
+#[cfg(not(any(
+    feature = "page",
+    feature = "embed",
+    feature = "sim",
+    feature = "export",
+    feature = "targets"
+)))]
 rust_i18n::i18n!("locales", fallback = "en");
 
 pub mod domain;

@@ -383,13 +383,44 @@ struct ExportWorker {
 thread_local! {
     static EXPORT_WORKER: std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>> =
         const { std::cell::RefCell::new(None) };
+    static TARGET_WORKER: std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Which worker answers: the export worker (documents, files, share panels) or the target
+/// worker (a queue system's configuration; `target-worker`, same protocol, fetched on the
+/// first choice of a target so a first Markdown copy does not load the targets).
+#[derive(Clone, Copy)]
+pub(super) enum Module {
+    /// `export-worker`.
+    Export,
+    /// `target-worker`.
+    Target,
+}
+
+impl Module {
+    fn script(self) -> &'static str {
+        match self {
+            Module::Export => "./export-worker_loader.js",
+            Module::Target => "./target-worker_loader.js",
+        }
+    }
+
+    fn slot(
+        self,
+    ) -> &'static std::thread::LocalKey<std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>>> {
+        match self {
+            Module::Export => &EXPORT_WORKER,
+            Module::Target => &TARGET_WORKER,
+        }
+    }
 }
 
 impl ExportWorker {
-    fn spawn(lang: Lang, words: Words) -> Result<ExportWorker, String> {
+    fn spawn(module: Module, lang: Lang, words: Words) -> Result<ExportWorker, String> {
         use crate::domain::export::protocol::{ExportReply, EXPORT_WORKER_READY};
         use wasm_bindgen::JsCast;
-        let worker = web_sys::Worker::new("./export-worker_loader.js").map_err(|e| {
+        let worker = web_sys::Worker::new(module.script()).map_err(|e| {
             let reason = e
                 .as_string()
                 .unwrap_or_else(|| format!("{e:?}").chars().take(200).collect());
@@ -463,15 +494,15 @@ impl ExportWorker {
     }
 
     /// The kept worker, or a new one when there is none or the last one failed.
-    fn get(lang: Lang, words: Words) -> Result<std::rc::Rc<ExportWorker>, String> {
-        EXPORT_WORKER.with(|slot| {
+    fn get(module: Module, lang: Lang, words: Words) -> Result<std::rc::Rc<ExportWorker>, String> {
+        module.slot().with(|slot| {
             let mut slot = slot.borrow_mut();
             if let Some(w) = slot.as_ref().filter(|w| !w.shared.broken.get()) {
                 return Ok(w.clone());
             }
             // Drop (terminate) a failed worker before starting anew.
             *slot = None;
-            let w = std::rc::Rc::new(ExportWorker::spawn(lang, words)?);
+            let w = std::rc::Rc::new(ExportWorker::spawn(module, lang, words)?);
             *slot = Some(w.clone());
             Ok(w)
         })
@@ -493,8 +524,13 @@ impl Drop for ExportWorker {
 pub async fn export(
     mut request: crate::domain::export::protocol::ExportRequest,
 ) -> Result<String, String> {
+    use crate::domain::export::protocol::ExportSubject;
     let lang = request.lang;
-    ask(lang, EXPORT_WORDS, move |id| {
+    let module = match request.subject {
+        ExportSubject::Target { .. } => Module::Target,
+        _ => Module::Export,
+    };
+    ask(module, lang, EXPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })
@@ -513,7 +549,7 @@ pub async fn read_file_in_worker(
     mut request: crate::domain::export::read::ReadRequest,
 ) -> Result<crate::domain::export::read::ReadResult, String> {
     let lang = request.lang;
-    let text = ask(lang, IMPORT_WORDS, move |id| {
+    let text = ask(Module::Export, lang, IMPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })
@@ -526,11 +562,12 @@ pub async fn read_file_in_worker(
 /// Posts the request `to_json` writes for the worker's next id and waits for the reply's text;
 /// failures are worded with `words` in `lang`.
 async fn ask(
+    module: Module,
     lang: Lang,
     words: Words,
     to_json: impl FnOnce(u32) -> String,
 ) -> Result<String, String> {
-    let worker = ExportWorker::get(lang, words)?;
+    let worker = ExportWorker::get(module, lang, words)?;
     let id = worker.next_id.get();
     worker.next_id.set(id.wrapping_add(1).max(1));
     let text = to_json(id);

@@ -294,3 +294,52 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         }
     }
 }
+
+/// The files a link folder (`locales-export/`, `locales-targets/`) points at, as paths under
+/// `locales/`, e.g. `worker/targets.yml`.
+fn linked(folder: &str) -> BTreeSet<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) => panic!("cannot read {}: {e}", dir.display()),
+    };
+    entries
+        .flatten()
+        .map(|e| match std::fs::read_link(e.path()) {
+            Ok(to) => to
+                .to_string_lossy()
+                .trim_start_matches("../locales/")
+                .to_owned(),
+            Err(_) => panic!("{} is not a link into locales/", e.path().display()),
+        })
+        .collect()
+}
+
+/// The export worker carries every text but the queue targets' and the target worker every
+/// target text: a locale file added without its link would leave a worker showing keys.
+#[test]
+fn the_workers_link_folders_cover_their_texts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let all: BTreeSet<String> = locale_files("")
+        .iter()
+        .filter_map(|p| p.strip_prefix(&root).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let is_target = |f: &str| f.starts_with("worker/target-") || f == "worker/targets.yml";
+    let export: BTreeSet<String> = all.iter().filter(|f| !is_target(f)).cloned().collect();
+    assert_eq!(
+        linked("locales-export"),
+        export,
+        "locales-export/ must link exactly these"
+    );
+    let targets = linked("locales-targets");
+    for f in all.iter().filter(|f| is_target(f)) {
+        assert!(targets.contains(f), "locales-targets/ does not link {f}");
+    }
+    for f in &targets {
+        assert!(
+            all.contains(f),
+            "locales-targets/ links {f}, which does not exist"
+        );
+    }
+}

@@ -8,7 +8,7 @@
 use modality_advisor::domain::export::protocol::{
     handle, ExportFormat, ExportReply, ExportRequest, ExportSubject,
 };
-use modality_advisor::domain::export::target_panel::{panel, refusal, SHOWN_DELAYS};
+use modality_advisor::domain::export::target_panel::{self, panel, refusal, SHOWN_DELAYS};
 use modality_advisor::domain::share::panel::Panel;
 use modality_advisor::domain::sheet::check::{Finding, Severity};
 use modality_advisor::domain::sheet::FieldId;
@@ -27,7 +27,8 @@ fn example(lang: Lang) -> JobSheet {
     }
 }
 
-/// What the page gets back for the example sheet exported to `target` in `format`.
+/// What the page gets back for the example sheet exported to `target` in `format`, through
+/// the target worker's handler (the page sends target requests to `target-worker`).
 fn through_worker(target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
     let request = ExportRequest {
         id: 9,
@@ -39,7 +40,7 @@ fn through_worker(target: TargetId, format: Option<Format>, lang: Lang) -> Panel
             format,
         },
     };
-    let reply = ExportReply::from_json(&handle(&request.to_json())).expect("a reply");
+    let reply = ExportReply::from_json(&target_panel::handle(&request.to_json())).expect("a reply");
     assert_eq!(reply.id, 9);
     Panel::from_json(&reply.result.expect("rendered")).expect("a panel")
 }
@@ -269,4 +270,29 @@ fn a_format_the_target_does_not_have_is_refused_in_words() {
         p.html
     );
     assert!(p.item("error").contains("terraform"), "{}", p.item("error"));
+}
+
+/// The target worker answers only target requests: a document request gets an `Err` that
+/// says where it belongs, an unreadable one the export module's "could not read" message
+/// with its id; neither panics.
+#[test]
+fn the_target_worker_refuses_other_requests() {
+    let request = ExportRequest {
+        id: 4,
+        lang: Lang::Ja,
+        format: ExportFormat::Markdown,
+        subject: ExportSubject::Sheet(Box::new(example(Lang::Ja))),
+    };
+    let reply = ExportReply::from_json(&target_panel::handle(&request.to_json())).expect("a reply");
+    assert_eq!(reply.id, 4);
+    let message = reply.result.expect_err("not a target request");
+    assert!(message.contains("ターゲットモジュール"), "{message}");
+    let reply =
+        ExportReply::from_json(&target_panel::handle(r#"{"id":7,"lang":"en","subject":3}"#))
+            .expect("a reply");
+    assert_eq!(reply.id, 7);
+    assert!(reply
+        .result
+        .expect_err("unreadable")
+        .contains("could not read"));
 }

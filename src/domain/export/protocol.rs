@@ -131,6 +131,9 @@ impl ExportRequest {
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
             }
+            // The export worker's build leaves the targets out: the page sends them to the
+            // target worker (`handle_target`).
+            #[cfg(not(feature = "export"))]
             (
                 ExportSubject::Target {
                     sheet,
@@ -139,6 +142,12 @@ impl ExportRequest {
                 },
                 _,
             ) => target_panel::render(sheet, *target, *format, lang).to_json(),
+            #[cfg(feature = "export")]
+            (ExportSubject::Target { .. }, _) => crate::domain::share::panel::Panel {
+                html: String::new(),
+                items: Vec::new(),
+            }
+            .to_json(),
         }
     }
 }
@@ -198,7 +207,7 @@ pub fn handle(text: &str) -> String {
 
 /// The `Err` reply to a request that cannot be read: whatever of the envelope can be read,
 /// to answer the right request in its language.
-fn bad_request(text: &str, e: &serde_json::Error) -> ExportReply {
+pub(crate) fn bad_request(text: &str, e: &serde_json::Error) -> ExportReply {
     #[derive(Deserialize)]
     struct Envelope {
         #[serde(default)]

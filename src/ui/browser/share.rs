@@ -19,7 +19,7 @@ pub fn page_url() -> String {
 /// or answers something unreadable.
 pub async fn share_in_worker(mut request: ShareRequest) -> Result<String, String> {
     let lang = request.lang;
-    ask(lang, EXPORT_WORDS, move |id| {
+    ask(super::Module::Export, lang, EXPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })
