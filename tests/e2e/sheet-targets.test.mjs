@@ -1,5 +1,5 @@
 // The sheet's configuration for a real queue system: "Configuration for" in the export bar
-// asks the export worker for the target's panel (configuration, mapping, what the target
+// asks the target worker (fetched then, not before) for the target's panel (configuration, mapping, what the target
 // cannot express, the schedule it actually runs beside the sheet's, its defaults), with a
 // format chooser where the target has several, Copy and Download; a sheet a target cannot
 // take gets a message naming the field and the range, and the sheet stays as it was. In
@@ -40,8 +40,11 @@ test('Sidekiq for the worked example: retry: 4, the actual schedule, the default
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const urls = [];
   page.context().on('request', (r) => urls.push(r.url()));
+  assert.ok(!urls.some((u) => /target-worker/.test(u)), 'the target worker is not fetched before a target is chosen');
   const sel = await choose(page, 'sidekiq');
   assert.ok(urls.some((u) => /target\.css$/.test(u)), 'the panel stylesheet is fetched on demand');
+  assert.ok(urls.some((u) => /target-worker_loader\.js$/.test(u)), `the target worker is fetched on demand: ${urls}`);
+  assert.ok(!urls.some((u) => /export-worker/.test(u)), 'a target needs no export worker');
   const code = await page.textContent(`${sel} pre.target-text code`);
   assert.match(code, /sidekiq_options retry: 4\b/);
   assert.match(code, /^class SendReservationMailJob$/m);
