@@ -6,7 +6,7 @@
 //! target and the range, in English and Japanese.
 
 use modality_advisor::domain::export::protocol::{
-    handle, ExportFormat, ExportReply, ExportRequest, ExportSubject,
+    ExportFormat, ExportReply, ExportRequest, ExportSubject,
 };
 use modality_advisor::domain::export::target_panel::{self, panel, refusal, SHOWN_DELAYS};
 use modality_advisor::domain::share::panel::Panel;
