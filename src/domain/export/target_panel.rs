@@ -4,7 +4,7 @@
 //! bar and copies or downloads the item `text` as the file named by the item `file`.
 //!
 //! The HTML holds, in this order: the title (target, format), the format chooser where the
-//! target has several, Copy and Download ([`actions_html`]) and the file name; the
+//! target has several, Copy and Download (`actions_html`) and the file name; the
 //! target's own findings; the configuration text in `<pre><code>`; the mapping, field by
 //! field (sheet field and value → the target's key and the value written, with the note);
 //! what the target cannot express and what the export does instead; the schedule the target

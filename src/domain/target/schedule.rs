@@ -1,7 +1,7 @@
 //! Retry schedules in **seconds**: the delay before each retry as a range (min / expected /
 //! max) and the window they add up to, with zero processing time and zero poll latency
 //! (`brief/QUEUES.md` §0, "Window"). The sheet's own schedule comes from
-//! [`retry_window`](crate::domain::sheet::retry_window::retry_window); each target computes
+//! [`crate::domain::sheet::retry_window::retry_window`]; each target computes
 //! its actual one from its own formula.
 
 use crate::domain::sheet::retry_window::retry_window;

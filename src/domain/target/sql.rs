@@ -384,7 +384,7 @@ pub fn defaults(_dialect: Dialect, lang: Lang) -> DefaultPolicy {
 }
 
 /// One sampled run of the delays `release` computes, in seconds: the SQL expression of
-/// [`stmt::wait_expr`] evaluated line by line with `u` in place of `random()`, `n = attempts −
+/// `stmt::wait_expr` evaluated line by line with `u` in place of `random()`, `n = attempts −
 /// 1` for the retry after attempt `attempts`, `last_wait_s` starting NULL (→ the base).
 ///
 /// # Errors

@@ -59,7 +59,7 @@ impl RetryPolicy {
         i.min(self.maximum_ms as f64) / 1000.0
     }
 
-    /// Its schedule: bounded by `maximum_attempts`, or the first [`DEFAULT_LISTED`] delays of
+    /// Its schedule: bounded by `maximum_attempts`, or the first `DEFAULT_LISTED` delays of
     /// an unlimited one.
     pub fn schedule(&self) -> Schedule {
         let d = |n: u32| Delay::fixed(self.interval_s(n));
