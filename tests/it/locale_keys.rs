@@ -160,7 +160,7 @@ fn keys_built_from_ids_exist_too() {
     let keys = locale_keys();
     let built = Change::ALL
         .iter()
-        .map(|c| format!("sim.compare.same-why.{}", c.id()))
+        .map(|c| format!("compare.same-why.{}", c.id()))
         .chain(
             CronField::ALL
                 .iter()
@@ -251,6 +251,7 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // Drawn in the simulation worker; the page inserts the finished HTML.
         "src/domain/sim/results/charts.rs",
         "src/domain/sim/results/drawn.rs",
+        "src/domain/sim/results/compare_html.rs",
         "src/domain/sim/results/timeline.rs",
         // The exports to real queue systems: run in the export worker and the CLI only.
         "src/domain/target/",

@@ -1,5 +1,6 @@
 //! Compare's key numbers (`domain::sim::results::compare`): each preset pair calls out the fact its
-//! lesson is about, and large changes read as a factor.
+//! lesson is about, and large changes read as a factor; the worker draws them, with both event
+//! logs, as escaped HTML with the first difference marked (`compare_html`).
 
 use modality_advisor::domain::sim::results::compare::{change, diff, KeyNumbers};
 
@@ -183,4 +184,95 @@ fn times_are_written_in_the_language() {
     };
     assert_eq!(p95(Lang::En), "17.2 min");
     assert_eq!(p95(Lang::Ja), "17.2分");
+}
+
+/// The worker's comparison HTML (`domain::sim::results::compare_html`) of two preset runs.
+fn compare_html_of(
+    a: &modality_advisor::domain::sim::runner::RunView,
+    b: &modality_advisor::domain::sim::runner::RunView,
+    same_why: Option<&str>,
+) -> [String; 2] {
+    use modality_advisor::domain::sim::results::compare_html::compare_html;
+    compare_html(side(a), side(b), same_why)
+}
+
+/// The comparison side of `v`.
+fn side(
+    v: &modality_advisor::domain::sim::runner::RunView,
+) -> modality_advisor::domain::sim::results::compare_html::Side<'_> {
+    modality_advisor::domain::sim::results::compare_html::Side {
+        key: &v.key,
+        head: &v.log_head,
+        names: &v.log_names,
+        total: v.log_total,
+        micros: v.log_micros,
+    }
+}
+
+#[test]
+fn the_worker_marks_the_first_difference_in_both_languages() {
+    let a = crate::sim_support::preset_view("duplicate-execution", "plain");
+    let b = crate::sim_support::preset_view("duplicate-execution", "idempotency-key");
+    let [en, ja] = compare_html_of(&a, &b, None);
+    for html in [&en, &ja] {
+        assert!(html.contains(r#"<table class="compare-diff">"#), "{html}");
+        assert!(html.contains(r#"<th scope="row">"#), "{html}");
+        assert!(html.contains(r#"data-first-diff="true""#), "{html}");
+        assert_eq!(html.matches(r#"data-first="true""#).count(), 1, "{html}");
+        assert!(html.contains(r#"class="differs first-diff" data-first="true""#));
+        assert!(html.contains(r#"role="region" aria-labelledby="compare-logs-title""#));
+        assert!(!html.contains("data-no-difference"), "{html}");
+        assert!(!html.contains("compare."), "no bare key: {html}");
+        assert!(!html.contains("style="), "CSP: no inline style");
+    }
+    // The row differing on the balance, and the first line where the logs part.
+    assert!(en.contains(r#"<tr data-diff="balance" data-line="balance: "#));
+    assert!(en.contains("<th scope=\"row\">Balance</th>"), "{en}");
+    assert!(ja.contains("<th scope=\"row\">残高</th>"), "{ja}");
+    assert!(en.contains("Event logs side by side"), "{en}");
+    assert!(ja.contains("イベントログを並べて表示"), "{ja}");
+    let first = &en[en.find(r#"data-first-diff="true""#).expect("called out")..];
+    let first = &first[..first.find("</div>").expect("closed")];
+    assert!(first.contains("side effect applied"), "{first}");
+    assert!(first.contains("already recorded"), "{first}");
+}
+
+#[test]
+fn the_same_runs_say_so_and_why() {
+    let a = crate::sim_support::preset_view("claim-race", "atomic");
+    let [en, ja] = compare_html_of(&a, &a, Some("idempotency-key"));
+    assert!(en.contains(r#"data-no-difference="true""#), "{en}");
+    assert!(en.contains("The key numbers are the same. An idempotency key only matters"));
+    assert!(
+        ja.contains("主要な数値は同じです。 冪等キーが効くのは"),
+        "{ja}"
+    );
+    assert!(en.contains(r#"data-first-diff="false""#), "{en}");
+    assert!(!en.contains(r#"data-first="true""#), "{en}");
+    // An id without a reason adds nothing (and never shows the bare key).
+    let [en, _] = compare_html_of(&a, &a, Some("<b>nope"));
+    assert!(en.contains("The key numbers are the same.</p>"), "{en}");
+    assert!(!en.contains("nope"), "{en}");
+}
+
+#[test]
+fn hostile_names_stay_text() {
+    let a = crate::sim_support::preset_view("claim-race", "two-statement");
+    let mut b = crate::sim_support::preset_view("claim-race", "atomic");
+    let evil = r#"<img src=x onerror="alert(1)">&'"#;
+    b.key.claims[0].0 = evil.to_owned();
+    for w in &mut b.log_names.workers {
+        *w = evil.to_owned();
+    }
+    for k in &mut b.log_names.kinds {
+        k.name = evil.to_owned();
+    }
+    for html in compare_html_of(&a, &b, None) {
+        assert!(!html.contains("<img"), "{html}");
+        assert!(!html.contains(r#"onerror=""#), "{html}");
+        assert!(
+            html.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;"),
+            "{html}"
+        );
+    }
 }

@@ -198,7 +198,11 @@ fn the_worker_draws_the_comparison_when_the_request_names_the_previous_run() {
             custom: None,
         };
         match with {
-            Some(with) => serde_json::to_string(&CompareRequest { run, with }),
+            Some(with) => serde_json::to_string(&CompareRequest {
+                run,
+                with,
+                same_why: None,
+            }),
             None => serde_json::to_string(&run),
         }
         .expect("json")
@@ -233,8 +237,8 @@ fn the_sim_worker_carries_every_text_it_draws_with() {
             }
         }
     }
-    let prefixes = ["charts.", "timeline.", "hints."];
-    for file in ["drawn.rs", "timeline.rs", "charts.rs"] {
+    let prefixes = ["charts.", "timeline.", "hints.", "compare."];
+    for file in ["drawn.rs", "timeline.rs", "charts.rs", "compare_html.rs"] {
         let code =
             std::fs::read_to_string(root.join("src/domain/sim/results").join(file)).expect("reads");
         for (i, _) in code.match_indices("t!(") {
@@ -263,6 +267,11 @@ fn the_sim_worker_carries_every_text_it_draws_with() {
     // The runtime-built keys' prefixes: every key of these families is in locales-sim/.
     assert!(defined.contains("hints.duplicate-execution.timeline"));
     assert!(defined.contains("charts.latency.caption") && defined.contains("timeline.end.crashed"));
+    // Compare's figures (`compare.<DiffLine id>`), its reasons and the log lines it renders.
+    assert!(
+        defined.contains("compare.overlapping-runs") && defined.contains("compare.same-why.ack")
+    );
+    assert!(defined.contains("sim-log.enqueued") && defined.contains("sim-log.call.busy"));
 }
 
 #[test]

@@ -1,18 +1,17 @@
 //! Compare: two configurations on the same seed side by side. A is what the screen would run
 //! now; B is a chosen alternative (another variant of the preset, or "your settings" with one
 //! change: [`alternatives`], chosen in the domain). Both run in this component's own
-//! simulation worker session ([`use_sim_run`]), A then B; the key numbers
-//! that differ are called out first (`domain::sim::results::compare::diff`), then each column shows
-//! its charts on scales shared by both columns, as the worker drew them (B's run names A's:
-//! `domain::sim::results::drawn::compared`); charts both runs drew the same are named once. Everything kept from
+//! simulation worker session ([`use_sim_run`]), A then B. B's run names A's, and the worker
+//! draws the comparison as HTML this component only inserts: the key numbers that differ and
+//! both event logs aligned by time (`domain::sim::results::compare_html`), then each column's
+//! charts on scales shared by both columns (`domain::sim::results::drawn::compared`); charts
+//! both runs drew the same are named once. Everything kept from
 //! the moment Compare was pressed (the runs' labels, why it could not run) is data, worded
 //! when shown: switching the language rewords a finished comparison.
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sim::results::compare::diff_in;
-use crate::domain::sim::results::drawn::pick;
-use crate::domain::sim::results::log_align::align_heads;
+use crate::domain::sim::results::drawn::{pick, Both, Compared};
 use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
 use crate::domain::sim::setup::knobs::{Change, CustomRun};
 use crate::ui::simulate::labels::{run_title, Problem};
@@ -52,19 +51,12 @@ impl RunLabel {
     }
 }
 
-/// Why a one-change comparison can come out the same (and the same trace hash: it is the
-/// run's fingerprint, and both runs did the same): when the change only acts on something
-/// these settings never made happen. Empty for other comparisons.
-fn same_why(b: &RunLabel, lang: Lang) -> String {
+/// B's one change when B is these settings with one change (the worker then says why the
+/// runs can come out the same).
+fn same_why(b: &RunLabel) -> Option<String> {
     match b {
-        RunLabel::Changed(_, change) => format!(
-            " {}",
-            t!(
-                format!("sim.compare.same-why.{}", change.id()),
-                locale = lang.code()
-            )
-        ),
-        _ => String::new(),
+        RunLabel::Changed(_, change) => Some(change.id()),
+        _ => None,
     }
 }
 
@@ -163,9 +155,9 @@ fn listen(
                 let a_id = view.run_id;
                 let b = job.borrow_mut().as_mut().map(|j| {
                     j.a = Some(view);
-                    j.b.clone()
+                    (j.b.clone(), same_why(&j.labels.1))
                 });
-                match b.map_or(Ok(0), |b| next.start_compared(&b, Some(a_id))) {
+                match b.map_or(Ok(0), |(b, why)| next.start_compared(&b, Some((a_id, why)))) {
                     Ok(_) => phase.set(Phase::RunningB(0)),
                     Err(p) => phase.set(Phase::Failed(vec![p])),
                 }
@@ -300,11 +292,10 @@ fn phase_status(phase: &Phase, lang: Lang) -> Html {
     }
 }
 
-/// Both runs: the key numbers that differ, then each column's charts on shared scales.
+/// Both runs as the worker drew them: the key numbers that differ and the event logs, then
+/// each column's charts on shared scales under its label, trace hash and seed.
 fn compare_result(pair: &Pair, lang: Lang) -> Html {
     let l = lang.code();
-    let lines = diff_in(&pair.a.key, &pair.b.key, lang);
-    let any = lines.iter().any(|d| d.differs);
     let col = |side: &'static str, name: String, label: &RunLabel, v: &Rc<RunView>| {
         html! {
             <div class="compare-col" data-side={side}>
@@ -315,96 +306,18 @@ fn compare_result(pair: &Pair, lang: Lang) -> Html {
             </div>
         }
     };
+    let drawn = pair.b.drawn.compared.as_ref();
+    let raw = |f: fn(&Compared) -> &Both| {
+        drawn.map(|c| crate::ui::simulate::charts::raw(pick(f(c), lang)))
+    };
     html! {
         <div class="compare-result">
-            <h4>{ t!("sim.compare.differences", locale = l) }</h4>
-            <div class="slot">{ (!any).then(|| html! { <p class="hint" data-no-difference="true">{ t!("sim.compare.no-difference", locale = l) }{ same_why(&pair.labels.1, lang) }</p> }) }</div>
-            <div class="table-wrap">
-                <table class="compare-diff">
-                    <thead><tr><th></th><th>{ "A" }</th><th>{ "B" }</th><th></th></tr></thead>
-                    <tbody>
-                        { for lines.iter().map(|d| html! {
-                            <tr data-diff={d.id} data-line={d.to_string()} class={classes!(d.differs.then_some("differs"))}>
-                                <th scope="row">{ t!(format!("sim.compare.{}", d.id), locale = l) }</th>
-                                <td>{ d.a.clone() }</td>
-                                <td>{ d.b.clone() }</td>
-                                <td class="change">{ d.change.clone().unwrap_or_else(|| if d.differs { "≠".into() } else { String::new() }) }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-            </div>
-            { log_columns(pair, lang) }
-            <div class="slot">{ pair.b.drawn.compared.as_ref().map(|c| crate::ui::simulate::charts::raw(pick(&c.same, lang))) }</div>
+            <div class="slot">{ raw(|c| &c.table) }</div>
+            <div class="slot">{ raw(|c| &c.same) }</div>
             <div class="compare-cols">
                 { col("a", "A".into(), &pair.labels.0, &pair.a) }
                 { col("b", "B".into(), &pair.labels.1, &pair.b) }
             </div>
         </div>
-    }
-}
-
-/// Both event logs side by side, aligned by time ([`align_heads`]), the first line where they
-/// part called out above the table and marked in it. Nothing when neither run kept a log.
-fn log_columns(pair: &Pair, lang: Lang) -> Html {
-    let l = lang.code();
-    let (a, b) = (&pair.a, &pair.b);
-    if a.log_head.is_empty() && b.log_head.is_empty() {
-        return Html::default();
-    }
-    let (aligned, cut) = align_heads(
-        (&a.log_head, &a.log_names, a.log_total),
-        (&b.log_head, &b.log_names, b.log_total),
-    );
-    let line = |v: &Rc<RunView>, i: Option<usize>| {
-        i.and_then(|i| v.log_head.get(i))
-            .map(|e| v.log_line(e).render(lang))
-            .unwrap_or_default()
-    };
-    let first = aligned
-        .first_difference
-        .and_then(|i| aligned.rows.get(i).map(|r| (i, *r)));
-    let summary = match first {
-        Some((_, r)) => html! {
-            <div class="log-first-diff" data-first-diff="true">
-                <p>{ t!("sim.compare.log-first-diff", locale = l) }</p>
-                <p><strong>{ "A" }</strong>{ t!("ui.colon", locale = l) }<code>{ or_nothing(line(a, r.a), l) }</code></p>
-                <p><strong>{ "B" }</strong>{ t!("ui.colon", locale = l) }<code>{ or_nothing(line(b, r.b), l) }</code></p>
-            </div>
-        },
-        None => {
-            html! { <p class="hint" data-first-diff="false">{ t!("sim.compare.log-same", locale = l) }</p> }
-        }
-    };
-    let rows = aligned.rows.iter().enumerate().map(|(i, r)| {
-        let first = first.is_some_and(|(f, _)| f == i);
-        html! {
-            <tr class={classes!(r.differs.then_some("differs"), first.then_some("first-diff"))} data-first={first.then_some("true")}>
-                <td>{ line(a, r.a) }</td>
-                <td>{ line(b, r.b) }</td>
-            </tr>
-        }
-    });
-    html! {
-        <section class="compare-logs" aria-labelledby="compare-logs-title">
-            <h4 id="compare-logs-title">{ t!("sim.compare.logs", locale = l) }</h4>
-            { summary }
-            { cut.then(|| html! { <p class="hint" data-log-cut="true">{ t!("sim.compare.log-cut", locale = l, n = crate::domain::sim::runner::LOG_HEAD) }</p> }) }
-            <div class="table-wrap log-pair" tabindex="0" role="region" aria-labelledby="compare-logs-title">
-                <table class="compare-log">
-                    <thead><tr><th scope="col">{ "A" }</th><th scope="col">{ "B" }</th></tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
-        </section>
-    }
-}
-
-/// `text`, or "(no line)" in `l` when empty.
-fn or_nothing(text: String, l: &str) -> String {
-    if text.is_empty() {
-        t!("sim.compare.log-none", locale = l).into_owned()
-    } else {
-        text
     }
 }

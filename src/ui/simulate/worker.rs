@@ -73,18 +73,27 @@ impl SimRun {
     }
 
     /// [`SimRun::start`], compared with this session's previous run `with` (its id): the
-    /// worker then also draws both runs' charts on shared scales ([`CompareRequest`]).
+    /// worker then also draws both runs' charts on shared scales, the differences and the
+    /// event logs ([`CompareRequest`]); `same_why` is B's one change, if B is one.
     ///
     /// # Errors
     /// As [`SimRun::start`].
-    pub fn start_compared(&self, spec: &RunSpec, with: Option<u64>) -> Result<u64, Problem> {
+    pub fn start_compared(
+        &self,
+        spec: &RunSpec,
+        with: Option<(u64, Option<String>)>,
+    ) -> Result<u64, Problem> {
         self.spawn().map_err(Problem::WorkerStart)?;
         let id = *self.run_id.borrow() + 1;
         *self.run_id.borrow_mut() = id;
         let run = RunRequest::new(id, spec)
             .ok_or_else(|| Problem::Other("config files run on the command line".into()))?;
         let json = match with {
-            Some(with) => serde_json::to_string(&CompareRequest { run, with }),
+            Some((with, why)) => serde_json::to_string(&CompareRequest {
+                run,
+                with,
+                same_why: why,
+            }),
             None => serde_json::to_string(&run),
         }
         .map_err(|e| Problem::Other(e.to_string()))?;

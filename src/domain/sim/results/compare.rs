@@ -93,7 +93,7 @@ impl KeyNumbers {
     }
 }
 
-/// One compared figure. `id` is the locale key suffix of its label (`sim.compare.<id>`).
+/// One compared figure. `id` is the locale key suffix of its label (`compare.<id>`, in `locales/worker/sim-compare.yml`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffLine {
     /// Figure id, e.g. `balance`.

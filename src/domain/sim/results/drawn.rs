@@ -59,6 +59,10 @@ pub struct Compared {
     /// `<p class="hint" data-same-charts="…">` naming the charts that are the same; empty
     /// when none is.
     pub same: Both,
+    /// The differences (key numbers) and both event logs aligned by time
+    /// ([`compare_html`](crate::domain::sim::results::compare_html::compare_html)).
+    #[serde(default)]
+    pub table: Both,
 }
 
 /// Why chart `id` of `data` is left out, in `lang`; `None` when it is drawn.

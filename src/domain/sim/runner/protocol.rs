@@ -5,8 +5,10 @@
 use super::path::{execute, Preset, Purpose, RunSpec, LOAD_SCENARIO};
 use super::view::RunView;
 use crate::domain::sim::results::charts::ChartData;
+use crate::domain::sim::results::compare::KeyNumbers;
+use crate::domain::sim::results::compare_html::{compare_html, Side};
 use crate::domain::sim::results::drawn::compared;
-use crate::domain::sim::results::log::{EventLog, LogEntry};
+use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames};
 use crate::domain::sim::setup::error::ConfigError;
 use crate::domain::sim::setup::limits::DEFAULT_LOAD_JOBS;
 use serde::{Deserialize, Serialize};
@@ -44,7 +46,8 @@ pub struct RunRequest {
 
 /// Compare's second run: `run`, compared with the worker's previous run `with` (its id). The
 /// answer's [`Drawn::compared`](crate::domain::sim::results::drawn::Drawn::compared) then holds
-/// both runs' charts on shared scales (nothing when the worker no longer holds run `with`).
+/// both runs' charts on shared scales and the differences and event logs as HTML (nothing when the
+/// worker no longer holds run `with`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompareRequest {
@@ -52,6 +55,11 @@ pub struct CompareRequest {
     pub run: RunRequest,
     /// The id of the run it is compared with.
     pub with: u64,
+    /// B's one change when B is the previous run's settings with one change
+    /// ([`Change::id`](crate::domain::sim::setup::knobs::Change::id)): the differences then say
+    /// why the runs can come out the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_why: Option<String>,
 }
 
 impl RunRequest {
@@ -160,13 +168,63 @@ pub enum RunMessage {
 }
 
 /// What the worker keeps between messages: the last finished run's event log, and its chart
-/// data and scenario (for a comparison with the next run: [`CompareRequest`]).
+/// data, scenario, key numbers and log head (for a comparison with the next run:
+/// [`CompareRequest`]).
 #[derive(Debug, Default)]
 pub struct WorkerState {
     last: Option<(u64, EventLog)>,
-    last_charts: Option<(u64, String, ChartData)>,
+    last_view: Option<Held>,
     /// Wall clock in ms (the worker's `Date.now`), to time each run; none natively.
     clock: Option<fn() -> f64>,
+}
+
+/// What a comparison reads of the previous run ([`WorkerState`]).
+#[derive(Debug)]
+struct Held {
+    id: u64,
+    scenario: String,
+    charts: ChartData,
+    key: KeyNumbers,
+    log_head: Vec<LogEntry>,
+    log_names: LogNames,
+    log_total: u64,
+    log_micros: bool,
+}
+
+impl Held {
+    fn of(view: &RunView) -> Held {
+        Held {
+            id: view.run_id,
+            scenario: view.scenario.clone(),
+            charts: view.charts.clone(),
+            key: view.key.clone(),
+            log_head: view.log_head.clone(),
+            log_names: view.log_names.clone(),
+            log_total: view.log_total,
+            log_micros: view.log_micros,
+        }
+    }
+
+    fn side(&self) -> Side<'_> {
+        Side {
+            key: &self.key,
+            head: &self.log_head,
+            names: &self.log_names,
+            total: self.log_total,
+            micros: self.log_micros,
+        }
+    }
+}
+
+/// The comparison side of `view`.
+fn side_of(view: &RunView) -> Side<'_> {
+    Side {
+        key: &view.key,
+        head: &view.log_head,
+        names: &view.log_names,
+        total: view.log_total,
+        micros: view.log_micros,
+    }
 }
 
 impl WorkerState {
@@ -199,7 +257,7 @@ impl WorkerState {
             return self.slice(&req);
         }
         match serde_json::from_str::<CompareRequest>(json) {
-            Ok(c) => self.run(Ok(c.run), Some(c.with), every, post),
+            Ok(c) => self.run(Ok(c.run), Some((c.with, c.same_why)), every, post),
             Err(_) => self.run(serde_json::from_str(json), None, every, post),
         }
     }
@@ -234,7 +292,7 @@ impl WorkerState {
     fn run(
         &mut self,
         req: serde_json::Result<RunRequest>,
-        compare_with: Option<u64>,
+        compare_with: Option<(u64, Option<String>)>,
         every: u64,
         mut post: impl FnMut(RunMessage),
     ) -> RunMessage {
@@ -258,13 +316,15 @@ impl WorkerState {
                 if let (Some(c), Some(t0)) = (self.clock, started) {
                     view.wall_ms = Some((c() - t0).max(0.0) as u64);
                 }
-                if let Some((held, scenario, a)) = self.last_charts.as_ref() {
-                    if compare_with == Some(*held) {
-                        view.drawn.compared =
-                            Some(compared((a, scenario), (&view.charts, &view.scenario)));
+                if let (Some(a), Some((with, why))) = (self.last_view.as_ref(), compare_with) {
+                    if with == a.id {
+                        let mut c =
+                            compared((&a.charts, &a.scenario), (&view.charts, &view.scenario));
+                        c.table = compare_html(a.side(), side_of(&view), why.as_deref());
+                        view.drawn.compared = Some(c);
                     }
                 }
-                self.last_charts = Some((id, view.scenario.clone(), view.charts.clone()));
+                self.last_view = Some(Held::of(&view));
                 self.last = Some((id, log));
                 RunMessage::Done {
                     id,

@@ -1,0 +1,196 @@
+//! Compare's differences and event logs as finished HTML in both languages, drawn by the
+//! simulation worker when it finishes B ([`CompareRequest`](crate::domain::sim::runner::CompareRequest)):
+//! the key numbers side by side with the ones that differ marked ([`diff_in`]), the line saying
+//! why a one-change comparison came out the same, and both event logs aligned by time with the
+//! first line where they part called out and marked ([`align_heads`]). The page only inserts
+//! the string, so this code and its words (`compare.*` in `locales/worker/sim-compare.yml`)
+//! stay out of the page's first load.
+//!
+//! Markup: classes and `data-*` attributes only, no inline style (the page's CSP); every text
+//! escaped.
+
+use crate::domain::lang::Lang;
+use crate::domain::plot::escape;
+use crate::domain::sim::results::compare::{diff_in, DiffLine, KeyNumbers};
+use crate::domain::sim::results::drawn::Both;
+use crate::domain::sim::results::log::{LogEntry, LogNames};
+use crate::domain::sim::results::log_align::align_heads;
+use crate::domain::sim::runner::LOG_HEAD;
+use rust_i18n::t;
+use std::fmt::Write as _;
+
+/// What the comparison reads of one run: its key numbers and the head of its event log.
+#[derive(Debug, Clone, Copy)]
+pub struct Side<'a> {
+    /// The key numbers.
+    pub key: &'a KeyNumbers,
+    /// The log's first entries ([`LOG_HEAD`] at most).
+    pub head: &'a [LogEntry],
+    /// The names the entries refer to.
+    pub names: &'a LogNames,
+    /// Lines in the whole log.
+    pub total: u64,
+    /// Times with six decimals (the whole log's precision).
+    pub micros: bool,
+}
+
+impl Side<'_> {
+    /// Entry `i` of the head in `lang`; empty for `None` or an index past the head.
+    fn line(&self, i: Option<usize>, lang: Lang) -> String {
+        i.and_then(|i| self.head.get(i))
+            .map(|e| {
+                crate::domain::sim::results::log::Line {
+                    micros: self.micros,
+                    ..self.names.line(e)
+                }
+                .render(lang)
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The differences and the logs of `a` and `b` in both languages (`[English, Japanese]`):
+/// `<h4>`, the "same" line when no key number differs (with why, for the one-change
+/// comparison `same_why`, a [`Change`](crate::domain::sim::setup::knobs::Change) id), the
+/// `table.compare-diff`, then the `section.compare-logs` (nothing when neither run kept a log).
+pub fn compare_html(a: Side<'_>, b: Side<'_>, same_why: Option<&str>) -> Both {
+    Lang::ALL.map(|lang| {
+        let mut out = differences(a.key, b.key, same_why, lang);
+        out.push_str(&logs(a, b, lang));
+        out
+    })
+}
+
+/// The key numbers' table in `lang`.
+fn differences(a: &KeyNumbers, b: &KeyNumbers, same_why: Option<&str>, lang: Lang) -> String {
+    let l = lang.code();
+    let lines = diff_in(a, b, lang);
+    let mut out = format!(
+        r#"<h4>{}</h4><div class="slot">"#,
+        escape(&t!("compare.differences", locale = l))
+    );
+    if !lines.iter().any(|d| d.differs) {
+        let _ = write!(
+            out,
+            r#"<p class="hint" data-no-difference="true">{}{}</p>"#,
+            escape(&t!("compare.no-difference", locale = l)),
+            escape(&why(same_why, l))
+        );
+    }
+    out.push_str(r#"</div><div class="table-wrap"><table class="compare-diff"><thead><tr><th></th><th>A</th><th>B</th><th></th></tr></thead><tbody>"#);
+    for d in &lines {
+        out.push_str(&diff_row(d, l));
+    }
+    out.push_str("</tbody></table></div>");
+    out
+}
+
+/// One row of the key numbers' table.
+fn diff_row(d: &DiffLine, l: &str) -> String {
+    let change = d.change.clone().unwrap_or_else(|| {
+        if d.differs {
+            "≠".into()
+        } else {
+            String::new()
+        }
+    });
+    format!(
+        r#"<tr data-diff="{id}" data-line="{line}"{class}><th scope="row">{name}</th><td>{a}</td><td>{b}</td><td class="change">{change}</td></tr>"#,
+        id = escape(d.id),
+        line = escape(&d.to_string()),
+        class = if d.differs { r#" class="differs""# } else { "" },
+        name = escape(&t!(format!("compare.{}", d.id), locale = l)),
+        a = escape(&d.a),
+        b = escape(&d.b),
+        change = escape(&change),
+    )
+}
+
+/// " " and why the one-change comparison `change` can come out the same, in `l`; empty for
+/// none or an id without a text.
+fn why(change: Option<&str>, l: &str) -> String {
+    change.map_or_else(String::new, |id| {
+        let key = format!("compare.same-why.{id}");
+        let text = t!(&key, locale = l);
+        if text == key {
+            String::new()
+        } else {
+            format!(" {text}")
+        }
+    })
+}
+
+/// Both event logs side by side in `lang`, aligned by time ([`align_heads`]), the first line
+/// where they part called out above the table and marked in it. Empty when neither run kept
+/// a log.
+fn logs(a: Side<'_>, b: Side<'_>, lang: Lang) -> String {
+    let l = lang.code();
+    if a.head.is_empty() && b.head.is_empty() {
+        return String::new();
+    }
+    let (aligned, cut) = align_heads((a.head, a.names, a.total), (b.head, b.names, b.total));
+    let first = aligned
+        .first_difference
+        .and_then(|i| aligned.rows.get(i).map(|r| (i, *r)));
+    let colon = t!("compare.colon", locale = l);
+    let mut out = format!(
+        r#"<section class="compare-logs" aria-labelledby="compare-logs-title"><h4 id="compare-logs-title">{}</h4>"#,
+        escape(&t!("compare.logs", locale = l))
+    );
+    match first {
+        Some((_, r)) => {
+            let or_none = |s: String| {
+                if s.is_empty() {
+                    t!("compare.log-none", locale = l).into_owned()
+                } else {
+                    s
+                }
+            };
+            let _ = write!(
+                out,
+                r#"<div class="log-first-diff" data-first-diff="true"><p>{}</p><p><strong>A</strong>{c}<code>{}</code></p><p><strong>B</strong>{c}<code>{}</code></p></div>"#,
+                escape(&t!("compare.log-first-diff", locale = l)),
+                escape(&or_none(a.line(r.a, lang))),
+                escape(&or_none(b.line(r.b, lang))),
+                c = escape(&colon),
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                r#"<p class="hint" data-first-diff="false">{}</p>"#,
+                escape(&t!("compare.log-same", locale = l))
+            );
+        }
+    }
+    if cut {
+        let _ = write!(
+            out,
+            r#"<p class="hint" data-log-cut="true">{}</p>"#,
+            escape(&t!("compare.log-cut", locale = l, n = LOG_HEAD))
+        );
+    }
+    out.push_str(r#"<div class="table-wrap log-pair" tabindex="0" role="region" aria-labelledby="compare-logs-title"><table class="compare-log"><thead><tr><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>"#);
+    for (i, r) in aligned.rows.iter().enumerate() {
+        let is_first = first.is_some_and(|(f, _)| f == i);
+        let class = match (r.differs, is_first) {
+            (true, true) => r#" class="differs first-diff""#,
+            (true, false) => r#" class="differs""#,
+            (false, true) => r#" class="first-diff""#,
+            (false, false) => "",
+        };
+        let _ = write!(
+            out,
+            r#"<tr{class}{}><td>{}</td><td>{}</td></tr>"#,
+            if is_first {
+                r#" data-first="true""#
+            } else {
+                ""
+            },
+            escape(&a.line(r.a, lang)),
+            escape(&b.line(r.b, lang)),
+        );
+    }
+    out.push_str("</tbody></table></div></section>");
+    out
+}
