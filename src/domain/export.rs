@@ -33,17 +33,7 @@ pub mod tsv;
 pub use self::csv::to_csv;
 pub use self::json::to_json;
 pub use self::markdown::to_markdown;
-pub use self::tsv::to_tsv;
-
-use crate::domain::lang::Lang;
-use rust_i18n::t;
-
-/// The three column headers in `lang`: item, what to write, this job's value
-/// (`項目` / `記入内容` / `このジョブの値`).
-pub fn headers(lang: Lang) -> [String; 3] {
-    ["item", "what", "value"]
-        .map(|k| t!(format!("export.header.{k}"), locale = lang.code()).into_owned())
-}
+pub use self::tsv::{headers, to_tsv};
 
 /// Guards a spreadsheet cell against formula injection (OWASP "CSV Injection"): a cell that
 /// starts with `=`, `+`, `-` or `@` would be evaluated as a formula by Excel and Google

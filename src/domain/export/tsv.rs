@@ -12,10 +12,19 @@
 //!
 //! [`rows`]: crate::domain::sheet::fields::rows
 
-use crate::domain::export::{headers, spreadsheet_text};
+use crate::domain::export::spreadsheet_text;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::JobSheet;
+use rust_i18n::t;
+
+/// The three column headers in `lang`: item, what to write, this job's value
+/// (`項目` / `記入内容` / `このジョブの値`). Its texts are in `locales/worker/` (the page never
+/// writes a table with headers).
+pub fn headers(lang: Lang) -> [String; 3] {
+    ["item", "what", "value"]
+        .map(|k| t!(format!("export.header.{k}"), locale = lang.code()).into_owned())
+}
 
 /// Quotes one TSV cell when it holds a tab, newline, carriage return or double quote.
 pub fn cell(text: &str) -> String {
