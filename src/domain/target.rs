@@ -168,11 +168,13 @@ impl TargetId {
 
     /// How long this target keeps a queued message when the sheet states no retention, in
     /// ms: SQS `MessageRetentionPeriod` 4 days by default; Cloud Tasks keeps a task at most 31
-    /// days (`brief/QUEUES.md` §2, §11). `None`: jobs stay in a table until deleted.
+    /// days; pg-boss deletes a job still queued after `retentionSeconds`, 14 days by default
+    /// (`brief/QUEUES.md` §2, §11, §8). `None`: jobs stay in a table until deleted.
     pub fn default_queue_retention_ms(self) -> Option<u64> {
         match self {
             TargetId::Sqs => Some(4 * 86_400_000),
             TargetId::CloudTasks => Some(31 * 86_400_000),
+            TargetId::PgBoss => Some(14 * 86_400_000),
             _ => None,
         }
     }

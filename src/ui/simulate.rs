@@ -179,6 +179,8 @@ pub fn SimulateScreen() -> Html {
         resets: use_state(|| 0u32),
         session: use_sim_run(),
     };
+    // The simulator's stylesheet is fetched when the screen is first shown (static/sim.css).
+    use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
     let Some(ctx) = ctx else {
         return Html::default();
     };

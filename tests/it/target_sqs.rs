@@ -206,3 +206,47 @@ proptest! {
         prop_assert_eq!(samples_lie_within(TargetId::Sqs, &sheet, seed), Ok(()));
     }
 }
+
+/// A retry window longer than SQS keeps a message (its default 4 days, or the sheet's
+/// retention) is an error naming both; the sheet's schedule counts, since the export asks the
+/// consumer to follow it with ChangeMessageVisibility.
+#[test]
+fn a_window_longer_than_the_retention_is_an_error() {
+    use modality_advisor::domain::sheet::Polynomial;
+    let long = with_retry(|r| {
+        r.max_attempts = 26;
+        r.backoff = backoff(
+            BackoffKind::Polynomial(Polynomial {
+                exponent: 4,
+                first_n: 0,
+            }),
+            15_000,
+            30 * 86_400_000,
+            Jitter::None,
+        );
+    });
+    let codes = |sheet: &modality_advisor::domain::sheet::JobSheet, lang| {
+        let r = target::report(sheet, TargetId::Sqs, None, lang).expect("exported");
+        r.findings
+            .iter()
+            .filter(|f| f.code == "window-over-target-retention")
+            .map(|f| f.message.clone())
+            .collect::<Vec<_>>()
+    };
+    let en = codes(&long, Lang::En);
+    assert_eq!(en.len(), 1, "{en:?}");
+    assert!(
+        en[0].contains("4 d") && en[0].contains("AWS SQS"),
+        "{}",
+        en[0]
+    );
+    assert_eq!(codes(&long, Lang::Ja).len(), 1);
+    // The example's window (a few minutes) fits the default 4 days.
+    let ex = example(Lang::En);
+    assert!(codes(&ex, Lang::En).is_empty());
+    // A stated retention counts instead of the default.
+    let short = with_retry(|r| r.queue_retention_ms = Some(60_000));
+    let m = codes(&short, Lang::En);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("1 min"), "{}", m[0]);
+}

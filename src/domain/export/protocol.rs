@@ -23,6 +23,7 @@
 //! [`runner::protocol`]: crate::domain::sim::runner
 
 use super::read::{result_to_json, ReadRequest};
+#[cfg(not(feature = "export"))]
 use super::target_panel;
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;

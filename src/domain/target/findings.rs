@@ -38,8 +38,8 @@ pub fn target_findings(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<Fi
     out
 }
 
-/// The retry window the target will actually run (its schedule's longest total plus one
-/// attempt timeout per attempt) against how long the queue keeps the message — the sheet's
+/// The retry window the target will actually run (the longer of its own schedule's and the
+/// sheet's longest total, plus one attempt timeout per attempt) against how long the queue keeps the message — the sheet's
 /// `queue_retention_ms`, else the target's default
 /// ([`TargetId::default_queue_retention_ms`]). Longer: an error, because the queue deletes
 /// the message before its last retry, without a trace. Empty otherwise.
@@ -58,7 +58,16 @@ pub fn retention(
     else {
         return Vec::new();
     };
-    let Some(max_s) = actual.window_s.max else {
+    // The target's own schedule, or the sheet's where the export asks the consumer to follow
+    // it (SQS: the ChangeMessageVisibility table), whichever lasts longer.
+    let sheet_max = crate::domain::target::schedule::of_sheet(sheet)
+        .window_s
+        .max;
+    let longest = match (actual.window_s.max, sheet_max) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    let Some(max_s) = longest else {
         return Vec::new();
     };
     let attempts = u64::from(actual.attempts.unwrap_or(r.max_attempts));

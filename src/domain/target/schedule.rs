@@ -60,10 +60,11 @@ impl Schedule {
     /// A bounded schedule: `delays` are all the delays (one per retry).
     pub fn bounded(delays: Vec<Delay>) -> Schedule {
         let attempts = u32::try_from(delays.len()).map_or(u32::MAX, |n| n.saturating_add(1));
+        // `+ 0.0` turns the empty sum's −0.0 into 0.0 (JSON would print `-0.0`).
         let window_s = WindowS {
-            min: Some(delays.iter().map(|d| d.min_s).sum()),
-            expected: Some(delays.iter().map(|d| d.expected_s).sum()),
-            max: Some(delays.iter().map(|d| d.max_s).sum()),
+            min: Some(delays.iter().map(|d| d.min_s).sum::<f64>() + 0.0),
+            expected: Some(delays.iter().map(|d| d.expected_s).sum::<f64>() + 0.0),
+            max: Some(delays.iter().map(|d| d.max_s).sum::<f64>() + 0.0),
         };
         let mut delays = delays;
         delays.truncate(MAX_LISTED);
