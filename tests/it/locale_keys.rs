@@ -169,7 +169,7 @@ fn keys_built_from_ids_exist_too() {
         .chain(
             modality_advisor::domain::sim::runner::LEASE_FACTS
                 .iter()
-                .map(|id| format!("sim.ui.lease.{id}")),
+                .map(|id| format!("run-result.lease.{id}")),
         )
         .chain(
             [
@@ -177,7 +177,7 @@ fn keys_built_from_ids_exist_too() {
                 modality_advisor::domain::sim::StopReason::MaxEvents,
                 modality_advisor::domain::sim::StopReason::MaxTime,
             ]
-            .map(|s| format!("sim.ui.stop.{}", s.id())),
+            .map(|s| format!("run-result.stop.{}", s.id())),
         );
     for key in built {
         let langs = keys.get(&key);
@@ -255,6 +255,7 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/sim/results/charts.rs",
         "src/domain/sim/results/drawn.rs",
         "src/domain/sim/results/compare_html.rs",
+        "src/domain/sim/results/run_html.rs",
         "src/domain/sim/results/timeline.rs",
     ];
     let prefixes: BTreeSet<String> = worker

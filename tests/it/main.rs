@@ -62,6 +62,7 @@ mod sim_log_times;
 mod sim_props;
 mod sim_retention;
 mod sim_run;
+mod sim_run_html;
 mod sim_run_path;
 mod sim_saved_choices;
 mod sim_sqlite_diff;

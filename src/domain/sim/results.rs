@@ -12,4 +12,5 @@ pub mod frames;
 pub mod log;
 pub mod log_align;
 pub mod report;
+pub mod run_html;
 pub mod timeline;

@@ -46,6 +46,15 @@ pub struct Drawn {
     pub timeline: Both,
     /// Compare only (the request named the previous run): both runs' charts on shared scales.
     pub compared: Option<Compared>,
+    /// The key facts (`<dl class="facts">`,
+    /// [`facts_html`](crate::domain::sim::results::run_html::facts_html)).
+    #[serde(default)]
+    pub facts: Both,
+    /// The jobs table under its heading
+    /// ([`jobs_html`](crate::domain::sim::results::run_html::jobs_html)); empty when the run
+    /// has no job rows.
+    #[serde(default)]
+    pub jobs: Both,
 }
 
 /// Compare's charts: each column's figures, and the line naming the charts both runs drew

@@ -9,6 +9,7 @@ use crate::domain::sim::results::compare::KeyNumbers;
 use crate::domain::sim::results::compare_html::{compare_html, Side};
 use crate::domain::sim::results::drawn::compared;
 use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames};
+use crate::domain::sim::results::run_html::{facts_html, jobs_html};
 use crate::domain::sim::setup::error::ConfigError;
 use crate::domain::sim::setup::limits::DEFAULT_LOAD_JOBS;
 use serde::{Deserialize, Serialize};
@@ -316,6 +317,9 @@ impl WorkerState {
                 if let (Some(c), Some(t0)) = (self.clock, started) {
                     view.wall_ms = Some((c() - t0).max(0.0) as u64);
                 }
+                // Drawn after the wall time is known: the facts name it.
+                view.drawn.facts = facts_html(&view);
+                view.drawn.jobs = jobs_html(&view);
                 if let (Some(a), Some((with, why))) = (self.last_view.as_ref(), compare_with) {
                     if with == a.id {
                         let mut c =

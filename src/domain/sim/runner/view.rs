@@ -16,7 +16,7 @@ use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
 /// The ids of [`RunView::lease_counts`], in order (the page's fact ids and the suffixes of
-/// their locale keys `sim.ui.lease.<id>`).
+/// their locale keys `run-result.lease.<id>`).
 pub const LEASE_FACTS: [&str; 6] = crate::domain::sim::engine::LEASE_IDS;
 
 /// Rows of the jobs table sent to the page at most (the counts cover every row). Rendering
