@@ -171,8 +171,8 @@ fn round_decimals(svg: &str) -> String {
             j += 1;
         }
         // A number starts at a digit not preceded by a letter, `_`, `#` or `-` inside a name.
-        let standalone = start == 0
-            || !matches!(bytes[start - 1], b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'#');
+        let standalone =
+            start == 0 || !matches!(bytes[start - 1], b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'#');
         if j > start && standalone && j + 2 < bytes.len() && bytes[j] == b'.' {
             let mut k = j + 1;
             while k < bytes.len() && bytes[k].is_ascii_digit() {

@@ -4,11 +4,11 @@
 //! everything shown beside it (`domain::export::target_panel`), posts the `ExportReply` back.
 //! The thirteen targets' exporters and their texts live here, apart from the export worker,
 //! so a first Markdown copy does not fetch them. All logic is in
-//! `modality_advisor::domain::export::target_panel::handle`; this only moves strings.
+//! `modality_advisor::domain::export::target_worker::handle`; this only moves strings.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use modality_advisor::domain::export::{protocol, target_panel};
+    use modality_advisor::domain::export::{protocol, target_worker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -16,7 +16,7 @@ fn main() {
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
-            let reply = target_panel::handle(&text);
+            let reply = target_worker::handle(&text);
             let _ = post_scope.post_message(&JsValue::from_str(&reply));
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));

@@ -28,6 +28,7 @@ pub mod markdown;
 pub mod protocol;
 pub mod read;
 pub mod target_panel;
+pub mod target_worker;
 pub mod tsv;
 
 pub use self::csv::to_csv;

@@ -165,7 +165,7 @@ fn run_callback(
     })
 }
 
-/// The simulator screen.
+/// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
@@ -179,7 +179,6 @@ pub fn SimulateScreen() -> Html {
         resets: use_state(|| 0u32),
         session: use_sim_run(),
     };
-    // The simulator's stylesheet is fetched when the screen is first shown (static/sim.css).
     use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
     let Some(ctx) = ctx else {
         return Html::default();

@@ -251,6 +251,7 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/target/",
         // The configuration panel for a real queue system, rendered in the export worker.
         "src/domain/export/target_panel.rs",
+        "src/domain/export/target_worker.rs",
         // Drawn in the simulation worker; the page inserts the finished HTML.
         "src/domain/sim/results/charts.rs",
         "src/domain/sim/results/drawn.rs",

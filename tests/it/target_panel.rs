@@ -8,7 +8,8 @@
 use modality_advisor::domain::export::protocol::{
     ExportFormat, ExportReply, ExportRequest, ExportSubject,
 };
-use modality_advisor::domain::export::target_panel::{self, panel, refusal, SHOWN_DELAYS};
+use modality_advisor::domain::export::target_panel::{panel, refusal, SHOWN_DELAYS};
+use modality_advisor::domain::export::target_worker;
 use modality_advisor::domain::share::panel::Panel;
 use modality_advisor::domain::sheet::check::{Finding, Severity};
 use modality_advisor::domain::sheet::FieldId;
@@ -40,7 +41,8 @@ fn through_worker(target: TargetId, format: Option<Format>, lang: Lang) -> Panel
             format,
         },
     };
-    let reply = ExportReply::from_json(&target_panel::handle(&request.to_json())).expect("a reply");
+    let reply =
+        ExportReply::from_json(&target_worker::handle(&request.to_json())).expect("a reply");
     assert_eq!(reply.id, 9);
     Panel::from_json(&reply.result.expect("rendered")).expect("a panel")
 }
@@ -283,13 +285,15 @@ fn the_target_worker_refuses_other_requests() {
         format: ExportFormat::Markdown,
         subject: ExportSubject::Sheet(Box::new(example(Lang::Ja))),
     };
-    let reply = ExportReply::from_json(&target_panel::handle(&request.to_json())).expect("a reply");
+    let reply =
+        ExportReply::from_json(&target_worker::handle(&request.to_json())).expect("a reply");
     assert_eq!(reply.id, 4);
     let message = reply.result.expect_err("not a target request");
     assert!(message.contains("ターゲットモジュール"), "{message}");
-    let reply =
-        ExportReply::from_json(&target_panel::handle(r#"{"id":7,"lang":"en","subject":3}"#))
-            .expect("a reply");
+    let reply = ExportReply::from_json(&target_worker::handle(
+        r#"{"id":7,"lang":"en","subject":3}"#,
+    ))
+    .expect("a reply");
     assert_eq!(reply.id, 7);
     assert!(reply
         .result

@@ -481,33 +481,3 @@ fn defaults_html(target: TargetId, d: &DefaultPolicy, lang: Lang) -> String {
     );
     html
 }
-
-/// The target worker's whole job: reads an [`ExportRequest`](super::protocol::ExportRequest) whose subject is
-/// [`ExportSubject::Target`](super::protocol::ExportSubject::Target) and returns the [`ExportReply`](super::protocol::ExportReply) as JSON text, its `Ok` text the
-/// target panel ([`render`]). Any other request gets an `Err` reply (the page
-/// sends those to the export worker, [`handle`](super::protocol::handle)). Never panics.
-pub fn handle(text: &str) -> String {
-    use super::protocol::{bad_request, ExportReply, ExportRequest, ExportSubject};
-    let reply = match serde_json::from_str::<ExportRequest>(text) {
-        Ok(ExportRequest {
-            id,
-            lang,
-            subject:
-                ExportSubject::Target {
-                    sheet,
-                    target,
-                    format,
-                },
-            ..
-        }) => ExportReply {
-            id,
-            result: Ok(render(&sheet, target, format, lang).to_json()),
-        },
-        Ok(other) => ExportReply {
-            id: other.id,
-            result: Err(t!("export.worker.not-a-target", locale = other.lang.code()).into_owned()),
-        },
-        Err(e) => bad_request(text, &e),
-    };
-    reply.to_json()
-}

@@ -1,0 +1,36 @@
+//! The target worker's handler (`src/bin/target-worker.rs`): reads an export request whose
+//! subject is a queue target and answers with the configuration panel
+//! ([`target_panel`](super::target_panel)). Apart from [`protocol`](super::protocol) so the
+//! protocol's module and the panel's do not import each other.
+
+use rust_i18n::t;
+
+/// The target worker's whole job: reads an [`ExportRequest`](super::protocol::ExportRequest) whose subject is
+/// [`ExportSubject::Target`](super::protocol::ExportSubject::Target) and returns the [`ExportReply`](super::protocol::ExportReply) as JSON text, its `Ok` text the
+/// target panel ([`render`](super::target_panel::render)). Any other request gets an `Err` reply (the page
+/// sends those to the export worker, [`handle`](super::protocol::handle)). Never panics.
+pub fn handle(text: &str) -> String {
+    use super::protocol::{bad_request, ExportReply, ExportRequest, ExportSubject};
+    let reply = match serde_json::from_str::<ExportRequest>(text) {
+        Ok(ExportRequest {
+            id,
+            lang,
+            subject:
+                ExportSubject::Target {
+                    sheet,
+                    target,
+                    format,
+                },
+            ..
+        }) => ExportReply {
+            id,
+            result: Ok(super::target_panel::render(&sheet, target, format, lang).to_json()),
+        },
+        Ok(other) => ExportReply {
+            id: other.id,
+            result: Err(t!("export.worker.not-a-target", locale = other.lang.code()).into_owned()),
+        },
+        Err(e) => bad_request(text, &e),
+    };
+    reply.to_json()
+}
