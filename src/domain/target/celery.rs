@@ -424,7 +424,11 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::M
         } else {
             tuple(&retryable)
         },
-        tr("retryable"),
+        tr(if retryable.is_empty() {
+            "retryable-all"
+        } else {
+            "retryable"
+        }),
     ));
     out.push(row(
         FieldId::NonRetryableErrors,
