@@ -204,7 +204,8 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
         max = group_thousands(max).replace(' ', "\u{a0}"),
         unit = unit
     )
-    .into_owned()
+    // A number without a unit (a power, a count) ends the sentence at once.
+    .replace(" .", ".")
 }
 
 /// " Until this is fixed, the last accepted value is used: 5 attempts." — said after a refused
@@ -272,7 +273,11 @@ pub fn NumberField(props: &NumberProps) -> Html {
                 &format!(
                     "{}{}{}",
                     group_thousands(props.value),
-                    if props.lang == Lang::Ja { "" } else { "\u{a0}" },
+                    if props.lang == Lang::Ja || props.unit.is_empty() {
+                        ""
+                    } else {
+                        "\u{a0}"
+                    },
                     props.unit
                 ),
                 props.lang
