@@ -297,6 +297,55 @@ fn owner_check_fail_rerun_and_key_on_sqlite() {
     assert_eq!(n, 1);
 }
 
+/// A worker that dies on every attempt: `claim` takes the expired lease again only while
+/// attempts remain; on the last one `reap` dead-letters the job, so a poison job ends instead of
+/// being claimed past `max_attempts` forever.
+#[test]
+fn an_expired_last_attempt_is_reaped_not_claimed_again() {
+    let sheet = example();
+    let max = i64::from(sheet.retry.as_ref().expect("retry").max_attempts);
+    let text = export(&sheet, Dialect::Sqlite);
+    let mut a = Lite::new(&text);
+    let id = a.enqueue(&stmt(&text, "enqueue"), 0.0, "{}");
+    let reap = stmt(&text, "reap");
+    let mut now = 0.0;
+    for attempt in 1..=max {
+        let (_, got, _) = a.claim(now).expect("claimed while attempts remain");
+        assert_eq!(got, attempt);
+        // The worker dies: nobody releases; the 60 s lease runs out.
+        now += 61.0;
+    }
+    assert_eq!(
+        a.claim(now),
+        None,
+        "the last attempt's lease is not claimed again"
+    );
+    let reaped: Vec<(i64, i64)> = {
+        let mut st = a.conn.prepare(&reap).expect("prepare reap");
+        st.query_map(
+            rusqlite::named_params! {":now": now, ":error": "lease expired on the last attempt"},
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("reap")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+    };
+    assert_eq!(reaped, vec![(id, max)]);
+    let (status, error): (String, String) = a
+        .conn
+        .query_row(
+            "SELECT status, last_error FROM jobs WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("row");
+    assert_eq!(
+        (status.as_str(), error.as_str()),
+        ("dead", "lease expired on the last attempt")
+    );
+    assert_eq!(a.claim(now + 1_000.0), None);
+}
+
 /// Everything above on one PostgreSQL server: the first run, the third run with A's claim
 /// held open in its transaction (B's SKIP LOCKED passes over job 1), the waits, the owner
 /// check.

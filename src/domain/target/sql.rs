@@ -52,10 +52,11 @@ impl Dialect {
 
 /// The names of the exported statements, in the order they appear (`purge` only when some
 /// finished rows have a retention in days).
-pub const STATEMENTS: [&str; 9] = [
+pub const STATEMENTS: [&str; 10] = [
     "schema",
     "enqueue",
     "claim",
+    "reap",
     "complete",
     "release",
     "fail",

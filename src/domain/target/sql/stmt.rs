@@ -350,7 +350,7 @@ fn claim(r: &RetrySpec, d: Dialect, out: &mut String) {
             out.push_str("-- SKIP LOCKED passes over rows another transaction is claiming.\n")
         }
     }
-    out.push_str("-- An expired lease is claimed again and counts as an attempt.\n");
+    out.push_str("-- An expired lease is claimed again and counts as an attempt, while attempts remain;\n-- on the last attempt it is reap's to dead-letter (the documents' claim reclaimed it past\n-- max_attempts: a job that always kills its worker never ended).\n");
     out.push_str(
         "-- Takes any job of the table, lowest id first (as the documents): give jobs with another\n-- lease or wait their own table, or add AND name = ... to the inner SELECT.\n",
     );
@@ -365,7 +365,26 @@ fn claim(r: &RetrySpec, d: Dialect, out: &mut String) {
     };
     let _ = writeln!(
         out,
-        "UPDATE jobs\n   SET status = 'running', attempts = attempts + 1, locked_until = {until}\n WHERE id = (SELECT id FROM jobs\n              WHERE (status = 'queued' AND run_after <= {now})\n                 OR (status = 'running' AND locked_until <= {now})\n              ORDER BY id\n              LIMIT 1{lock})\nRETURNING id, name, payload, attempts, max_attempts;"
+        "UPDATE jobs\n   SET status = 'running', attempts = attempts + 1, locked_until = {until}\n WHERE id = (SELECT id FROM jobs\n              WHERE (status = 'queued' AND run_after <= {now})\n                 OR (status = 'running' AND locked_until <= {now}\n                     AND attempts < max_attempts)\n              ORDER BY id\n              LIMIT 1{lock})\nRETURNING id, name, payload, attempts, max_attempts;"
+    );
+}
+
+/// The lease that expired on the last attempt: the worker died or hung with no attempt left,
+/// so the job is dead (issue 15's dead-letter rule; `claim` no longer takes such a row).
+fn reap(d: Dialect, out: &mut String) {
+    let ps = Params {
+        dialect: d,
+        names: &[NOW, ERROR],
+    };
+    out.push_str("-- name: reap\n");
+    ps.doc(out);
+    out.push_str("-- Run before each claim (or on a timer): jobs whose lease expired on their last attempt go\n-- to dead with the error text as last_error (e.g. 'lease expired on the last attempt').\n");
+    let _ = writeln!(
+        out,
+        "UPDATE jobs\n   SET status = 'dead', locked_until = NULL, last_error = {}, finished_at = {}\n WHERE status = 'running' AND locked_until <= {} AND attempts >= max_attempts\nRETURNING id, attempts;",
+        ps.p("error"),
+        ps.p("now"),
+        ps.p("now")
     );
 }
 
@@ -517,9 +536,10 @@ pub(super) fn export(sheet: &JobSheet, r: &RetrySpec, d: Dialect) -> String {
     header(sheet, r, d, &mut out);
     out.push('\n');
     schema(r, d, &mut out);
-    let parts: [&dyn Fn(&mut String); 8] = [
+    let parts: [&dyn Fn(&mut String); 9] = [
         &|o| enqueue(sheet, r, d, o),
         &|o| claim(r, d, o),
+        &|o| reap(d, o),
         &|o| complete(sheet, d, o),
         &|o| release(r, d, o),
         &|o| fail(d, o),
