@@ -80,10 +80,11 @@ test('a sheet duration field takes a typed unit over its unit select; a bare num
   await typeInto(page, '#base', '30');
   assert.equal(await page.inputValue('#base-unit'), '1');
   assert.match(await summary(), /max 7\.5 min/);
-  // Refused text keeps the last good value and says why.
+  await page.keyboard.press('Tab');
+  // Refused text keeps the value from before this edit (30 s) and says why.
   await typeInto(page, '#base', '1e3 s');
   assert.equal(await page.getAttribute('#base', 'aria-invalid'), 'true');
-  assert.match(await page.textContent('[data-field="base"] .error'), /“1e3 s” is not a number with an optional unit/);
+  assert.match(await page.textContent('[data-field="base"] .error'), /“1e3 s” is not a number with an optional unit \(e\.g\. 1\.5 min\); allowed 1 ms – 10 min\. .*: 30 s\.$/);
   assert.match(await summary(), /max 7\.5 min/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
