@@ -18,6 +18,7 @@ mod export_protocol;
 mod export_read;
 mod flowchart;
 mod locale_keys;
+mod numbers;
 mod place;
 mod plot;
 mod readme_sheet;

@@ -414,14 +414,14 @@ fn number_words(problem: &str) -> String {
     let mut p = problem.to_owned();
     for (rust, file) in [
         ("expected u8", "expected a whole number from 0 to 255"),
-        ("expected u16", "expected a whole number from 0 to 65 535"),
+        ("expected u16", "expected a whole number from 0 to 65,535"),
         (
             "expected u32",
-            "expected a whole number from 0 to 4 294 967 295",
+            "expected a whole number from 0 to 4,294,967,295",
         ),
         (
             "expected u64",
-            "expected a whole number from 0 to 18 446 744 073 709 551 615",
+            "expected a whole number from 0 to 18,446,744,073,709,551,615",
         ),
         ("expected f64", "expected a number"),
     ] {
