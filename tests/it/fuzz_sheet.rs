@@ -8,7 +8,7 @@
 //! - the committed example sheets with characters changed, inserted, deleted or cut, and with
 //!   bytes changed (invalid UTF-8 read as the browser reads it) — 3 000;
 //! - valid sheets (the examples, and generated ones in either language) with one structural
-//!   edit: a value of another type or at an edge (huge, negative, float, 40 000 characters,
+//!   edit: a value of another type or at an edge (huge, negative, float, 12 000 characters,
 //!   400 levels deep), a field removed, added, written twice, a list item repeated — 5 000;
 //! - generated sheets, which must read back identical — 600.
 //!
