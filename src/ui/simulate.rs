@@ -180,11 +180,11 @@ fn run_callback(
     })
 }
 
-/// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
-#[component]
-pub fn SimulateScreen() -> Html {
-    let ctx = use_context::<AppContext>();
-    let saved = ctx.as_ref().map(|c| c.sim.clone()).unwrap_or_default();
+/// The screen's state (the fields as typed start from the saved choice), and the effect that
+/// gives a finished run's heading keyboard focus once it is on screen.
+#[hook]
+fn use_screen(ctx: Option<&AppContext>) -> Screen {
+    let saved = ctx.map(|c| c.sim.clone()).unwrap_or_default();
     let screen = Screen {
         seed_raw: use_state(|| saved.seed.to_string()),
         jobs_raw: use_state(|| saved.jobs.to_string()),
@@ -196,20 +196,23 @@ pub fn SimulateScreen() -> Html {
         focus_run: use_mut_ref(|| None),
         session: use_sim_run(),
     };
+    let shown = ctx.and_then(|c| c.sim_result.as_ref().map(|v| v.run_id));
+    let focus_run = screen.focus_run.clone();
+    use_effect_with(shown, move |shown| {
+        if shown.is_some() && *focus_run.borrow() == *shown {
+            focus_run.borrow_mut().take();
+            crate::ui::browser::focus_by_id("sim-result-title");
+        }
+    });
+    screen
+}
+
+/// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
+#[component]
+pub fn SimulateScreen() -> Html {
+    let ctx = use_context::<AppContext>();
+    let screen = use_screen(ctx.as_ref());
     use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
-    {
-        // A finished run's heading takes keyboard focus once it is on screen.
-        let shown = ctx
-            .as_ref()
-            .and_then(|c| c.sim_result.as_ref().map(|v| v.run_id));
-        let focus_run = screen.focus_run.clone();
-        use_effect_with(shown, move |shown| {
-            if shown.is_some() && *focus_run.borrow() == *shown {
-                focus_run.borrow_mut().take();
-                crate::ui::browser::focus_by_id("sim-result-title");
-            }
-        });
-    }
     let Some(ctx) = ctx else {
         return Html::default();
     };
