@@ -155,12 +155,13 @@ fn figures(data: &ChartData, compact: bool, scale: &ChartScale, lang: Lang) -> V
         .collect()
 }
 
-/// A figure as HTML.
+/// A figure as HTML. A drawn chart's figure takes keyboard focus (below 640 px it scrolls
+/// sideways; its caption names it).
 fn figure_html(fig: &Figure, scenario: &str, l: &str) -> String {
     let title = escape(&t!(format!("charts.{}.title", fig.0), locale = l));
     match &fig.1 {
         Ok(svg) => format!(
-            r#"<figure class="sim-chart" data-chart="{id}"><figcaption><strong>{title}</strong>{}</figcaption>{svg}</figure>"#,
+            r#"<figure class="sim-chart" data-chart="{id}" tabindex="0"><figcaption><strong>{title}</strong>{}</figcaption>{svg}</figure>"#,
             escape(&caption(scenario, fig.0, l)),
             id = fig.0,
         ),
@@ -201,7 +202,8 @@ pub fn charts_html(data: &ChartData, scenario: &str) -> Both {
 }
 
 /// The worker timeline's figure in both languages: `svg(lang)` under the title and the
-/// preset's caption; `hidden` (the line saying why there is none) when `svg` is `None`.
+/// preset's caption, in a scroll box that takes keyboard focus (a region named by the title);
+/// `hidden` (the line saying why there is none) when `svg` is `None`.
 pub fn timeline_html(scenario: &str, svg: Option<&dyn Fn(Lang) -> String>, jobs: u64) -> Both {
     Lang::ALL.map(|lang| {
         let l = lang.code();
@@ -211,7 +213,7 @@ pub fn timeline_html(scenario: &str, svg: Option<&dyn Fn(Lang) -> String>, jobs:
                 let cap = own_hint(scenario, "timeline", l)
                     .unwrap_or_else(|| t!("timeline.caption", locale = l).into_owned());
                 format!(
-                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box">{}</div></figure>"#,
+                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box" tabindex="0" role="region" aria-label="{title}">{}</div></figure>"#,
                     escape(&cap),
                     escape(&t!("hints.scroll", locale = l)),
                     svg(lang)
