@@ -14,6 +14,7 @@ mod catalog_support;
 mod catalog_sync;
 mod cli_advise;
 mod diagram;
+mod diagram_text;
 mod export_protocol;
 mod export_read;
 mod flowchart;
