@@ -47,6 +47,7 @@ mod sheet_roundtrip;
 mod sheet_support;
 mod sim_burst;
 mod sim_chart_scales;
+mod sim_chart_tables;
 mod sim_cli;
 mod sim_compare;
 mod sim_config_messages;
