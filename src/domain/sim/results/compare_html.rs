@@ -77,7 +77,12 @@ fn differences(a: &KeyNumbers, b: &KeyNumbers, same_why: Option<&str>, lang: Lan
             escape(&why(same_why, l))
         );
     }
-    out.push_str(r#"</div><div class="table-wrap"><table class="compare-diff"><thead><tr><th></th><th>A</th><th>B</th><th></th></tr></thead><tbody>"#);
+    let _ = write!(
+        out,
+        r#"</div><div class="table-wrap" role="region" tabindex="0" aria-label="{}">"#,
+        escape(&t!("compare.differences", locale = l))
+    );
+    out.push_str(r#"<table class="compare-diff"><thead><tr><th></th><th>A</th><th>B</th><th></th></tr></thead><tbody>"#);
     for d in &lines {
         out.push_str(&diff_row(d, l));
     }

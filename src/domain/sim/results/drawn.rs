@@ -214,7 +214,7 @@ pub fn timeline_html(scenario: &str, svg: Option<&dyn Fn(Lang) -> String>, jobs:
                 let cap = own_hint(scenario, "timeline", l)
                     .unwrap_or_else(|| t!("timeline.caption", locale = l).into_owned());
                 format!(
-                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box">{}</div></figure>"#,
+                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box" role="region" tabindex="0" aria-label="{title}">{}</div></figure>"#,
                     escape(&cap),
                     escape(&t!("hints.scroll", locale = l)),
                     svg(lang)

@@ -127,13 +127,13 @@ fn jobs_in(v: &RunView, lang: Lang) -> String {
     let l = lang.code();
     let col = |key: &str| escape(&t!(format!("run-result.col-{key}"), locale = l));
     let mut out = format!(
-        r#"<h4>{}</h4><div class="table-wrap"><table class="jobs"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
-        escape(&t!("run-result.jobs", locale = l)),
+        r#"<h4>{jobs}</h4><div class="table-wrap" role="region" tabindex="0" aria-label="{jobs}"><table class="jobs"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
         col("id"),
         col("name"),
         col("status"),
         col("attempts"),
         col("last-error"),
+        jobs = escape(&t!("run-result.jobs", locale = l)),
     );
     for j in v.jobs.iter().take(SHOW_LINES) {
         let status = escape(&j.status);
