@@ -78,10 +78,11 @@ fn differences(a: &KeyNumbers, b: &KeyNumbers, same_why: Option<&str>, lang: Lan
         );
     }
     // Every column is named; the first and last only for screen readers (what each row is
-    // and its change are plain to the eye).
+    // and its change are plain to the eye). The table scrolls in a focusable, named region.
     let _ = write!(
         out,
-        r#"</div><div class="table-wrap"><table class="compare-diff"><thead><tr><th scope="col"><span class="visually-hidden">{}</span></th><th scope="col">A</th><th scope="col">B</th><th scope="col"><span class="visually-hidden">{}</span></th></tr></thead><tbody>"#,
+        r#"</div><div class="table-wrap" role="region" tabindex="0" aria-label="{}"><table class="compare-diff"><thead><tr><th scope="col"><span class="visually-hidden">{}</span></th><th scope="col">A</th><th scope="col">B</th><th scope="col"><span class="visually-hidden">{}</span></th></tr></thead><tbody>"#,
+        escape(&t!("compare.differences", locale = l)),
         escape(&t!("compare.col-number", locale = l)),
         escape(&t!("compare.col-change", locale = l)),
     );

@@ -19,6 +19,7 @@
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
+use crate::domain::sim::results::chart_tables::table_html;
 use crate::domain::sim::results::charts::{render_scaled, text, ChartData, ChartScale};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
@@ -141,27 +142,28 @@ fn caption(scenario: &str, id: &str, l: &str) -> String {
         .unwrap_or_else(|| t!(format!("charts.{id}.caption"), locale = l).into_owned())
 }
 
-/// One figure: `(id, drawn svg or why it is not drawn)`.
-type Figure = (&'static str, Result<String, String>);
+/// One figure: `(id, (drawn svg, its data table) or why it is not drawn)`.
+type Figure = (&'static str, Result<(String, String), String>);
 
-/// The figures of `data` on `scale` in `lang`.
+/// The figures of `data` on `scale` in `lang`, each drawn one with its data table
+/// ([`table_html`]).
 fn figures(data: &ChartData, compact: bool, scale: &ChartScale, lang: Lang) -> Vec<Figure> {
     render_scaled(data, compact, scale, &text(lang))
         .into_iter()
         .map(|(id, svg)| match why_hidden(data, id, lang) {
             Some(why) => (id, Err(why)),
-            None => (id, Ok(svg)),
+            None => (id, Ok((svg, table_html(data, id, lang)))),
         })
         .collect()
 }
 
-/// A figure as HTML. A drawn chart's figure takes keyboard focus (below 640 px it scrolls
-/// sideways; its caption names it).
+/// A figure as HTML: the drawing in a box that scrolls sideways on a narrow screen (a
+/// focusable region named by the chart's title), then its data table.
 fn figure_html(fig: &Figure, scenario: &str, l: &str) -> String {
     let title = escape(&t!(format!("charts.{}.title", fig.0), locale = l));
     match &fig.1 {
-        Ok(svg) => format!(
-            r#"<figure class="sim-chart" data-chart="{id}" tabindex="0"><figcaption><strong>{title}</strong>{}</figcaption>{svg}</figure>"#,
+        Ok((svg, table)) => format!(
+            r#"<figure class="sim-chart" data-chart="{id}"><figcaption><strong>{title}</strong>{}</figcaption><div class="chart-box" role="region" tabindex="0" aria-label="{title}">{svg}</div>{table}</figure>"#,
             escape(&caption(scenario, fig.0, l)),
             id = fig.0,
         ),
