@@ -11,10 +11,11 @@ use crate::ui::browser;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// The latest state and the tab's base (`None` until the app has booted).
+type Latest = (Option<Rc<AppState>>, Option<Rc<RefCell<Stored>>>);
+
 thread_local! {
-    /// The latest state and the tab's base (`None` until the app has booted).
-    static LATEST: RefCell<(Option<Rc<AppState>>, Option<Rc<RefCell<Stored>>>)> =
-        const { RefCell::new((None, None)) };
+    static LATEST: RefCell<Latest> = const { RefCell::new((None, None)) };
 }
 
 /// Remembers `state` as the latest (each change, from the reducer; the first from boot).
@@ -36,7 +37,7 @@ pub fn remember_base(base: Rc<RefCell<Stored>>) {
 }
 
 /// The latest state and the base, if the app has booted and they can be read now.
-pub fn latest() -> (Option<Rc<AppState>>, Option<Rc<RefCell<Stored>>>) {
+pub fn latest() -> Latest {
     LATEST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default())
 }
 
