@@ -59,6 +59,7 @@ pub fn remember_lang(lang: Lang) {
 
 pub use crate::domain::export::file_stem;
 
+pub mod panic_page;
 mod share;
 pub use share::{
     copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,
@@ -175,6 +176,33 @@ pub fn write_catalog_text(text: &str) -> Result<(), String> {
 pub fn set_aside_catalog_text(text: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(&format!("{CATALOG_KEY}.unreadable"), text);
+    }
+}
+
+/// The session storage key the browser tests set to provoke a panic through the page
+/// ([`crate::ui::rescue::test_panic`]).
+pub const TEST_PANIC_KEY: &str = "modality-advisor:test-panic";
+
+/// Whether session storage's [`TEST_PANIC_KEY`] holds `value`; if so the key is removed.
+pub fn take_test_panic(value: &str) -> bool {
+    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
+        return false;
+    };
+    let armed = s.get_item(TEST_PANIC_KEY).ok().flatten().as_deref() == Some(value);
+    if armed {
+        let _ = s.remove_item(TEST_PANIC_KEY);
+    }
+    armed
+}
+
+/// Removes index.html's loading text (`#boot`), just before the app's first render (in the
+/// same task: no paint shows both, none shows neither).
+pub fn remove_boot() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("boot"))
+    {
+        el.remove();
     }
 }
 
