@@ -54,6 +54,8 @@ rust_i18n::i18n!("locales", fallback = "en");
 
 pub mod domain;
 
+pub mod text;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
