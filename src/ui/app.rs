@@ -29,7 +29,11 @@ pub fn App() -> Html {
     // A new screen starts at its top (not the first one: a reload keeps its place).
     {
         let first = use_mut_ref(|| true);
-        use_effect_with(state.screen, move |_| {
+        use_effect_with(state.screen, move |screen| {
+            // The sheet's stylesheet (`static/sheet.css`) is fetched when it is first shown.
+            if *screen == Screen::Sheet {
+                browser::load_stylesheet("./sheet.css");
+            }
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
                 browser::scroll_to_top();
             }

@@ -43,6 +43,9 @@ const ON_DEMAND = {
   'sim.css': 3 * 1024,
   // The configuration panel's stylesheet, fetched when a target is first chosen.
   'target.css': 2 * 1024,
+  // The sheet's stylesheet (its grid and findings column, the retry timeline, the print
+  // view), fetched when the sheet is first shown (it left style.css on 2026-12-02).
+  'sheet.css': 2 * 1024,
 };
 
 /** The .js / .css / .wasm files of dist/ that `page` names, and those its scripts name, in turn. */
