@@ -78,7 +78,7 @@ fn section(s: &mut String, p: &Process, lang: Lang) {
         let _ = writeln!(
             s,
             "{}\n",
-            rust_i18n::t!(
+            crate::text::t!(
                 "catalog.export.undecided-section",
                 locale = lang.code(),
                 count = p.answers.len()
@@ -103,7 +103,7 @@ fn section(s: &mut String, p: &Process, lang: Lang) {
         let _ = writeln!(
             s,
             "{}\n",
-            inline(&rust_i18n::t!(
+            inline(&crate::text::t!(
                 "catalog.export.stale-sheet",
                 locale = lang.code(),
                 sheet = sheet.decision.outcome.title(lang),
