@@ -182,8 +182,9 @@ async function clipboardAfter(page, before) {
 /** Markup a payload could carry, found in an export that is not HTML. */
 const TAGS = /<\/?(img|svg|iframe|script|style|math|mglyph|base|meta|details|summary|textarea|title|b)\b/i;
 
-/** The sheet's free-text controls (not the number boxes). */
-const TEXT_FIELDS = 'section.sheet input[type="text"]:not([inputmode]):not([readonly]), section.sheet textarea';
+/** The sheet's free-text controls: not the number boxes (`inputmode`), nor the duration boxes
+ * beside their unit select (`.with-unit`: they take text such as "2 s", but only durations). */
+const TEXT_FIELDS = 'section.sheet input[type="text"]:not([inputmode]):not([readonly]):not(.with-unit > input), section.sheet textarea';
 
 /** What a field keeps of `value`: a list (a textarea) keeps its lines trimmed, blank lines
  * dropped; a text box all of it. */
