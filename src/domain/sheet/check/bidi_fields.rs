@@ -3,7 +3,7 @@
 
 use super::{Findings, Severity};
 use crate::domain::bidi;
-use crate::domain::sheet::{FieldId, JobSheet};
+use crate::domain::sheet::{FieldId, JobSheet, RetrySpec};
 use rust_i18n::t;
 
 /// A text field the bidi check reads: the finding's code, its field, the locale key of its
@@ -13,6 +13,36 @@ type TextField<'a> = (&'static str, FieldId, Option<&'static str>, Vec<&'a str>)
 /// The texts of a list field.
 fn all(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
+}
+
+/// The retry section's text fields.
+fn retry_fields(r: &RetrySpec) -> [TextField<'_>; 4] {
+    [
+        (
+            "bidi-control-idempotency-key",
+            FieldId::IdempotencyKey,
+            None,
+            vec![r.idempotency_key.as_str()],
+        ),
+        (
+            "bidi-control-retryable-errors",
+            FieldId::RetryableErrors,
+            None,
+            all(&r.retryable_errors),
+        ),
+        (
+            "bidi-control-non-retryable-errors",
+            FieldId::NonRetryableErrors,
+            None,
+            all(&r.non_retryable_errors),
+        ),
+        (
+            "bidi-control-layers",
+            FieldId::RetryLayers,
+            None,
+            r.layers.iter().map(|l| l.what.as_str()).collect(),
+        ),
+    ]
 }
 
 /// Every text field of `sheet` a user types, in page order (see [`TextField`]).
@@ -51,32 +81,7 @@ fn text_fields(sheet: &JobSheet) -> Vec<TextField<'_>> {
         ),
     ];
     if let Some(r) = &sheet.retry {
-        out.extend([
-            (
-                "bidi-control-idempotency-key",
-                FieldId::IdempotencyKey,
-                None,
-                vec![r.idempotency_key.as_str()],
-            ),
-            (
-                "bidi-control-retryable-errors",
-                FieldId::RetryableErrors,
-                None,
-                all(&r.retryable_errors),
-            ),
-            (
-                "bidi-control-non-retryable-errors",
-                FieldId::NonRetryableErrors,
-                None,
-                all(&r.non_retryable_errors),
-            ),
-            (
-                "bidi-control-layers",
-                FieldId::RetryLayers,
-                None,
-                r.layers.iter().map(|l| l.what.as_str()).collect(),
-            ),
-        ]);
+        out.extend(retry_fields(r));
     }
     if let Some(f) = &sheet.failure {
         out.extend([
