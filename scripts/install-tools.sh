@@ -9,8 +9,8 @@
 #           checks of the same test), into the machine's python3
 #   rustup: the wasm32-unknown-unknown target, rustfmt and clippy
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli at exactly the version Cargo.lock pins
-#   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core; typescript
-#           for the TypeScript exports' syntax check)
+#   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core; axe-core for
+#           the accessibility checks; typescript for the TypeScript exports' syntax check)
 #   cargo fetch --locked (Trunk builds offline)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -239,8 +239,10 @@ struct PathJson {
     answer: bool,
 }
 
-/// Parses a millisecond value given on the command line (whole number; ASCII or full-width
-/// digits, optionally grouped by threes); the error gives the allowed range.
+/// Parses a duration given on the command line in milliseconds: a whole number of ms (ASCII
+/// or full-width digits, optionally grouped by threes) or a number with a unit (`2s`,
+/// `1.5min`, `500ms`, `2h`, `1d`, `２秒`; see [`crate::domain::duration::parse`]); the error
+/// gives why and the allowed range.
 fn parse_ms(raw: &str) -> Result<u64, String> {
     parse_ms_from(raw, 0)
 }
@@ -251,14 +253,24 @@ fn parse_target_ms(raw: &str) -> Result<u64, String> {
 }
 
 fn parse_ms_from(raw: &str, min: u64) -> Result<u64, String> {
-    crate::domain::number::parse_whole(raw)
-        .filter(|v| (min..=Timing::MAX_MS).contains(v))
-        .ok_or_else(|| {
-            format!(
-                "expected a whole number of milliseconds from {min} to {}",
-                group_thousands(Timing::MAX_MS)
-            )
-        })
+    ms_in_range(raw, min, Timing::MAX_MS)
+}
+
+/// A duration flag's value in milliseconds inside `min ..= max` (see [`parse_ms`]); the
+/// error reads `expected a whole number of milliseconds from 0 to 604,800,000 (or a number
+/// with a unit: 2s, 1.5min)`, after the reason when the text is not a duration.
+pub(crate) fn ms_in_range(raw: &str, min: u64, max: u64) -> Result<u64, String> {
+    let expected = format!(
+        "expected a whole number of milliseconds from {} to {} (or a number with a unit: \
+         2s, 1.5min)",
+        group_thousands(min),
+        group_thousands(max)
+    );
+    match crate::domain::duration::parse(raw, 1) {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(_) => Err(expected),
+        Err(e) => Err(format!("{e}; {expected}")),
+    }
 }
 
 /// A seed: any `u64` (ASCII or full-width digits, optionally grouped by threes); the error

@@ -13,6 +13,7 @@
 
 #[cfg(target_arch = "wasm32")]
 mod page {
+    use modality_advisor::domain::plot::escape;
     use modality_advisor::domain::share::link;
     use modality_advisor::domain::share::{card, embed};
     use modality_advisor::domain::Lang;
@@ -82,7 +83,14 @@ mod page {
             Ok(share) => {
                 let open = link::app_url(&href, &share);
                 let title = embed::frame_title(&share, share.lang);
-                (share.lang, title, card::html(&share, share.lang, &open))
+                // The page's own level-one heading (the card starts at level two), for
+                // screen readers only: it says what the frame shows.
+                let html = format!(
+                    "<h1 class=\"visually-hidden\">{}</h1>{}",
+                    escape(&title),
+                    card::html(&share, share.lang, &open)
+                );
+                (share.lang, title, html)
             }
             Err(e) => {
                 let lang = browser_lang(window);

@@ -4,7 +4,6 @@
 //! flag); `--heartbeat-ms`'s bound by the lease is checked with the config
 //! (`heartbeat_ms: … allowed: 1 to <lease − 1>`).
 
-use crate::domain::number::group_thousands as group;
 use crate::domain::sim::setup::config::{Ack, CrashPoint, ExpiryRule, MAX_MS};
 use crate::domain::sim::setup::config_file::{DuplicatesFile, SimConfigFile};
 use clap::{Args, ValueEnum};
@@ -53,16 +52,14 @@ enum CrashPointArg {
     BeforeEffect,
 }
 
+/// A duration in ms from 0 to the time limit, typed as ms or with a unit (`2s`, `1.5min`).
 fn parse_ms(raw: &str) -> Result<u64, String> {
-    crate::domain::number::parse_whole(raw)
-        .filter(|n| *n <= MAX_MS)
-        .ok_or_else(|| format!("expected a whole number from 0 to {}", group(MAX_MS)))
+    crate::cli::ms_in_range(raw, 0, MAX_MS)
 }
 
+/// As [`parse_ms`], from 1 ms.
 fn parse_ms_from_1(raw: &str) -> Result<u64, String> {
-    crate::domain::number::parse_whole(raw)
-        .filter(|n| (1..=MAX_MS).contains(n))
-        .ok_or_else(|| format!("expected a whole number from 1 to {}", group(MAX_MS)))
+    crate::cli::ms_in_range(raw, 1, MAX_MS)
 }
 
 impl LeaseFlags {

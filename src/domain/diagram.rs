@@ -4,10 +4,12 @@
 //! The SVG carries stable ids: nodes `data-node="<question or outcome id>"` (and `start`),
 //! edges `data-edge="<from>--<to>"` on the edge path (`fc-edge`), its arrowhead (`fc-arrow`)
 //! and its label (`fc-label`, `fc-label-bg`). Highlighting adds the class `on-path` to those
-//! elements, and `is-current` to the node of the question being asked.
+//! elements, and `is-current` to the node of the question being asked, and writes the path and
+//! its outcome in words as the SVG's `<desc>` ([`path_text`]), named by `aria-describedby`.
 
 use crate::domain::flowchart::{Evaluation, Next, QuestionId, Status, RULES, START, START_NODE};
 use crate::domain::lang::Lang;
+use rust_i18n::t;
 
 /// The class added to every node and edge element on the walked path.
 pub const ON_PATH: &str = "on-path";
@@ -66,14 +68,29 @@ pub fn all_edge_ids() -> Vec<String> {
 
 /// The SVG of `lang` with the path of `eval` marked: `on-path` on its nodes and edges,
 /// `is-current` on the node of the question being asked: `current` when given (the user went
-/// back to an earlier question), else the pending question of `eval`. Pure string work on
-/// the build-time SVG.
+/// back to an earlier question), else the pending question of `eval`; the path in words
+/// ([`path_text`]) as `<desc id="fc-<lang>-desc">` right after the `<title>`, which the root's
+/// `aria-describedby` names. Pure string work on the build-time SVG.
 pub fn highlighted_svg(lang: Lang, eval: &Evaluation, current: Option<QuestionId>) -> String {
     let current = current.or(match eval.status {
         Status::Ask(q) => Some(q),
         Status::Decided(_) => None,
     });
-    let mut out = svg(lang).to_owned();
+    let code = lang.code();
+    let mut out = svg(lang)
+        .replacen(
+            &format!("aria-labelledby=\"fc-{code}-title\""),
+            &format!("aria-labelledby=\"fc-{code}-title\" aria-describedby=\"fc-{code}-desc\""),
+            1,
+        )
+        .replacen(
+            "</title>",
+            &format!(
+                "</title><desc id=\"fc-{code}-desc\">{}</desc>",
+                xml_text(&path_text(eval, lang))
+            ),
+            1,
+        );
     for id in eval.node_ids() {
         let extra = match current {
             Some(q) if q.id() == id => format!("{ON_PATH} {CURRENT}"),
@@ -93,4 +110,39 @@ pub fn highlighted_svg(lang: Lang, eval: &Evaluation, current: Option<QuestionId
         }
     }
     out
+}
+
+/// The walked path in words, in `lang`: each question with its answer, then the outcome or
+/// the question still to answer, e.g. "Path: Is the trigger a point in time…? No → Does the
+/// user need the result right there, in the response? No → outcome: Asynchronous: enqueue a
+/// job" (keys `fc.*` of `locales/page/decide.yml`). The flowchart's text alternative
+/// ([`highlighted_svg`]) and the share card's caption.
+pub fn path_text(eval: &Evaluation, lang: Lang) -> String {
+    let l = lang.code();
+    let mut steps: Vec<String> = eval
+        .path
+        .iter()
+        .map(|st| {
+            let answer = t!(if st.yes() { "fc.yes" } else { "fc.no" }, locale = l);
+            t!(
+                "fc.step",
+                locale = l,
+                question = st.question.text(lang),
+                answer = answer
+            )
+            .into_owned()
+        })
+        .collect();
+    steps.push(match eval.status {
+        Status::Decided(o) => t!("fc.to-outcome", locale = l, outcome = o.title(lang)).into_owned(),
+        Status::Ask(q) => t!("fc.to-next", locale = l, question = q.text(lang)).into_owned(),
+    });
+    t!("fc.path", locale = l, steps = steps.join(" → ")).into_owned()
+}
+
+/// `s` as XML character data: `&`, `<` and `>` escaped.
+fn xml_text(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

@@ -7,7 +7,7 @@
 
 use crate::domain::error::{ParseError, TimingError};
 use crate::domain::lang::Lang;
-use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::number::group_thousands;
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
 
@@ -272,11 +272,17 @@ impl Timing {
         Ok(Timing { target_ms, p95_ms })
     }
 
-    /// Reads a number typed into one of the two fields ([`parse_whole`]: ASCII or full-width
-    /// digits, optionally grouped by threes with spaces, `,` or `_`) and checks its range.
-    /// `None`: not a whole number, or outside `field.min() ..= Timing::MAX_MS` milliseconds.
+    /// Reads a duration typed into one of the two fields ([`duration::parse`]: a bare number
+    /// is milliseconds, or a number with a unit — `2 s`, `1.5 min`, `２秒`; ASCII or
+    /// full-width digits, optionally grouped by threes) and checks its range. `None`: not a
+    /// duration (the parser's error says why), or outside `field.min() ..= Timing::MAX_MS`
+    /// milliseconds.
+    ///
+    /// [`duration::parse`]: crate::domain::duration::parse
     pub fn parse_field(field: TimingField, raw: &str) -> Option<u64> {
-        parse_whole(raw).filter(|v| (field.min()..=Self::MAX_MS).contains(v))
+        crate::domain::duration::parse(raw, 1)
+            .ok()
+            .filter(|v| (field.min()..=Self::MAX_MS).contains(v))
     }
 
     /// The derived answer to `within-seconds`.
@@ -284,7 +290,7 @@ impl Timing {
         self.p95_ms <= self.target_ms
     }
 
-    /// The comparison as shown to people, e.g. `"p95 8 000 ms > target 2 000 ms → no"`
+    /// The comparison as shown to people, e.g. `"p95 8,000 ms > target 2,000 ms → no"`
     /// (`≤` when within; the yes/no word in `lang`).
     pub fn comparison(self, lang: Lang) -> String {
         let (op, yn) = if self.within() {
@@ -436,7 +442,7 @@ impl Step {
     }
 
     /// The reason this answer gives, in `lang`; a derived answer starts with its comparison,
-    /// e.g. `"p95 8 000 ms > target 2 000 ms → no: …"`.
+    /// e.g. `"p95 8,000 ms > target 2,000 ms → no: …"`.
     pub fn reason(&self, lang: Lang) -> String {
         let reason = self.question.reason(self.yes(), lang);
         match self.answer {

@@ -1,14 +1,15 @@
 //! Number formatting shared by every language.
 
-/// Formats an integer with a space between groups of three digits: `8000` → `"8 000"`,
-/// `1234567` → `"1 234 567"`, `999` → `"999"`. The same in Japanese and English, and
-/// unambiguous in both (no `,` / `.` confusion).
+/// Formats an integer with a comma between groups of three digits: `8000` → `"8,000"`,
+/// `1234567` → `"1,234,567"`, `999` → `"999"`. The same in Japanese and English (both write
+/// thousands with commas), in the page, the workers, the CLI, exports and chart labels.
+/// Machine-readable outputs (JSON, configurations, SQL, code) write plain numbers instead.
 pub fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
+            out.push(',');
         }
         out.push(c);
     }
@@ -16,7 +17,7 @@ pub fn group_thousands(n: u64) -> String {
 }
 
 /// [`group_thousands`] for a signed number: a leading minus sign (U+2212) when negative
-/// (`−1 900`).
+/// (`−1,900`).
 pub fn group_thousands_signed(v: i64) -> String {
     if v < 0 {
         format!("−{}", group_thousands(v.unsigned_abs()))
@@ -26,19 +27,29 @@ pub fn group_thousands_signed(v: i64) -> String {
 }
 
 /// Parses a whole number as people type it: ASCII or full-width digits (`２０００`, common
-/// with Japanese input methods), optionally grouped by threes with spaces, `,` or `_`
-/// (`2 000`, `2,000`). Anything else — signs, decimals, `1,5`, letters, overflow — is `None`.
+/// with Japanese input methods), optionally grouped by threes with `,`, spaces or `_`
+/// (`2,000`, `2 000`, `2_000`). Anything else — signs, decimals, `1,5`, letters, overflow — is
+/// `None`.
 pub fn parse_whole(raw: &str) -> Option<u64> {
-    let ascii: String = raw
-        .trim()
+    whole_digits(&ascii_form(raw))?.parse().ok()
+}
+
+/// `raw` trimmed, with full-width forms (U+FF01–U+FF5E: `０`–`９`, `．`, `，`, `ｍ`, …) made
+/// ASCII and the ideographic, no-break and thin spaces made plain spaces.
+pub(crate) fn ascii_form(raw: &str) -> String {
+    raw.trim()
         .chars()
         .map(|c| match c {
-            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
-            '，' => ',',
-            '\u{3000}' | '\u{a0}' | '\u{202f}' => ' ',
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            '\u{3000}' | '\u{a0}' | '\u{202f}' | '\u{2009}' => ' ',
             _ => c,
         })
-        .collect();
+        .collect()
+}
+
+/// The digits of an ASCII whole number, its groups of three (after one of 1–3 digits) joined:
+/// `"1,234 567"` → `"1234567"`. `None` when empty, not digits or badly grouped.
+pub(crate) fn whole_digits(ascii: &str) -> Option<String> {
     let groups: Vec<&str> = ascii.split([' ', ',', '_']).collect();
     let first = groups.first()?;
     let grouped_ok = groups.len() == 1
@@ -50,5 +61,5 @@ pub fn parse_whole(raw: &str) -> Option<u64> {
     {
         return None;
     }
-    groups.concat().parse().ok()
+    Some(groups.concat())
 }

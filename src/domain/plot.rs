@@ -13,7 +13,7 @@
 //! * every text that comes in (titles, labels, units, category names) is XML-escaped, and
 //!   characters XML forbids are replaced by U+FFFD;
 //! * numbers on ticks use [`group_thousands`](crate::domain::number::group_thousands) for
-//!   whole values (`12 000`), otherwise as few decimals as the tick step needs;
+//!   whole values (`12,000`), otherwise as few decimals as the tick step needs;
 //! * bars carry `data-series`, `data-slot` and `data-value` (the value drawn) and a `<title>`
 //!   tooltip; legend entries carry `data-series`.
 //!
@@ -327,7 +327,7 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
                 escape(&label),
                 k = escape(s.key),
                 dv = if raw.is_finite() {
-                    shown.replace(' ', "")
+                    shown.replace(',', "")
                 } else {
                     "0".into()
                 },

@@ -26,12 +26,16 @@ pub fn App() -> Html {
     let lang = state.lang;
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
     use_url(&state);
-    // A new screen starts at its top (not the first one: a reload keeps its place).
+    // A new screen starts at its top (not the first one: a reload keeps its place); the
+    // sheet's heading takes keyboard focus when the sheet opens.
     {
         let first = use_mut_ref(|| true);
-        use_effect_with(state.screen, move |_| {
+        use_effect_with(state.screen, move |screen| {
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
                 browser::scroll_to_top();
+                if *screen == Screen::Sheet {
+                    browser::focus_by_id("sheet-title");
+                }
             }
         });
     }

@@ -107,7 +107,7 @@ fn header(ctx: &AppContext, sheet: &JobSheet) -> Html {
         <div class="sheet-head">
             <div>
                 <p class="step">{ tr("sheet.ui.kicker", lang) }</p>
-                <h2 id="sheet-title">{ sheet.decision.outcome.title(lang) }</h2>
+                <h2 id="sheet-title" tabindex="-1">{ sheet.decision.outcome.title(lang) }</h2>
             </div>
             <div class="actions">
                 <button type="button" class="secondary" onclick={back}>{ tr("sheet.ui.back", lang) }</button>

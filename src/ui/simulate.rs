@@ -23,7 +23,7 @@ use crate::ui::simulate::compare::{RunLabel, SimCompare};
 use crate::ui::simulate::event_log::LogAnswer;
 use crate::ui::simulate::knobs::SimKnobs;
 use crate::ui::simulate::labels::seed_error;
-use crate::ui::simulate::labels::{variant_label, Problem};
+use crate::ui::simulate::labels::{live_region, variant_label, Problem, Said};
 use crate::ui::simulate::run_result::RunResult;
 use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun};
 use crate::ui::state::{Action, AppContext};
@@ -95,6 +95,10 @@ struct Screen {
     log_lost: UseStateHandle<bool>,
     // Bumped by "Reset to the sheet" so every knob field starts afresh (drops refused text).
     resets: UseStateHandle<u32>,
+    // What the live region last said: the run started, finished or was cancelled.
+    said: UseStateHandle<Said>,
+    // The finished run whose heading takes keyboard focus once it is shown.
+    focus_run: std::rc::Rc<std::cell::RefCell<Option<u64>>>,
     session: SimRun,
 }
 
@@ -105,12 +109,15 @@ fn listen(screen: &Screen, app: &AppContext) {
         screen.log_answer.clone(),
         screen.log_lost.clone(),
     );
+    let (said, focus_run) = (screen.said.clone(), screen.focus_run.clone());
     let app = app.clone();
     screen
         .session
         .listen(Callback::from(move |event: RunEvent| match event {
             RunEvent::Progress(n) => status.set(RunStatus::Running(n)),
             RunEvent::Done(view) => {
+                *focus_run.borrow_mut() = Some(view.run_id);
+                said.set(Some(("sim.ui.finished", app.lang)));
                 app.dispatch(Action::SimResult(view));
                 log_lost.set(false);
                 status.set(RunStatus::Idle);
@@ -142,8 +149,13 @@ fn run_callback(
     jobs: Option<u64>,
     settings: &CustomRun,
     refused: Vec<Knob>,
+    lang: Lang,
 ) -> Callback<SubmitEvent> {
-    let (status, session) = (screen.status.clone(), screen.session.clone());
+    let (status, session, said) = (
+        screen.status.clone(),
+        screen.session.clone(),
+        screen.said.clone(),
+    );
     let settings = settings.clone();
     let scenario = match &spec.preset {
         Preset::YourSettings(_) => CUSTOM_PRESET,
@@ -159,17 +171,20 @@ fn run_callback(
             return status.set(RunStatus::Failed(problems));
         }
         match session.start(&spec) {
-            Ok(_) => status.set(RunStatus::Running(0)),
+            Ok(_) => {
+                said.set(Some(("sim.ui.starting", lang)));
+                status.set(RunStatus::Running(0));
+            }
             Err(p) => status.set(RunStatus::Failed(vec![p])),
         }
     })
 }
 
-/// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
-#[component]
-pub fn SimulateScreen() -> Html {
-    let ctx = use_context::<AppContext>();
-    let saved = ctx.as_ref().map(|c| c.sim.clone()).unwrap_or_default();
+/// The screen's state (the fields as typed start from the saved choice), and the effect that
+/// gives a finished run's heading keyboard focus once it is on screen.
+#[hook]
+fn use_screen(ctx: Option<&AppContext>) -> Screen {
+    let saved = ctx.map(|c| c.sim.clone()).unwrap_or_default();
     let screen = Screen {
         seed_raw: use_state(|| saved.seed.to_string()),
         jobs_raw: use_state(|| saved.jobs.to_string()),
@@ -177,8 +192,26 @@ pub fn SimulateScreen() -> Html {
         log_answer: use_state(|| None::<LogAnswer>),
         log_lost: use_state(|| false),
         resets: use_state(|| 0u32),
+        said: use_state(|| None),
+        focus_run: use_mut_ref(|| None),
         session: use_sim_run(),
     };
+    let shown = ctx.and_then(|c| c.sim_result.as_ref().map(|v| v.run_id));
+    let focus_run = screen.focus_run.clone();
+    use_effect_with(shown, move |shown| {
+        if shown.is_some() && *focus_run.borrow() == *shown {
+            focus_run.borrow_mut().take();
+            crate::ui::browser::focus_by_id("sim-result-title");
+        }
+    });
+    screen
+}
+
+/// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
+#[component]
+pub fn SimulateScreen() -> Html {
+    let ctx = use_context::<AppContext>();
+    let screen = use_screen(ctx.as_ref());
     use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
     let Some(ctx) = ctx else {
         return Html::default();
@@ -215,13 +248,15 @@ pub fn SimulateScreen() -> Html {
         jobs,
         &settings,
         ctx.knobs_refused(),
+        lang,
     );
     let cancel = {
         let (status, session) = (screen.status.clone(), screen.session.clone());
-        let log_lost = screen.log_lost.clone();
+        let (log_lost, said) = (screen.log_lost.clone(), screen.said.clone());
         Callback::from(move |_| {
             // The log of the result on show (held by that worker) goes with it.
             session.cancel();
+            said.set(Some(("sim.ui.cancelled", lang)));
             log_lost.set(true);
             status.set(RunStatus::Cancelled);
         })
@@ -281,6 +316,7 @@ pub fn SimulateScreen() -> Html {
             <h2 id="sim-title">{ t!("sim.ui.title", locale = l) }</h2>
             <p class="tagline">{ t!("sim.ui.intro", locale = l) }</p>
             { controls }
+            { live_region("sim-live", *screen.said) }
             <div class="slot">{ status_line(&screen.status, ctx.sim_result.is_some(), lang) }</div>
             <div class="slot">{ result }</div>
             <div class="slot">{ compare }</div>
@@ -421,19 +457,21 @@ fn whole_field(
     }
 }
 
-/// The run's status: starting, running with its events, cancelled, or why it failed.
+/// The run's status: starting, running with its events, cancelled, or why it failed. Not a
+/// live region (its event count changes all the time): the screen's live region says when a
+/// run starts, finishes or is cancelled; a failure is an alert.
 fn status_line(status: &RunStatus, has_result: bool, lang: Lang) -> Html {
     let l = lang.code();
     match status {
         RunStatus::Idle => Html::default(),
         RunStatus::Running(0) => {
-            html! { <p class="sim-status" role="status" data-status="running">{ t!("sim.ui.starting", locale = l) }</p> }
+            html! { <p class="sim-status" data-status="running">{ t!("sim.ui.starting", locale = l) }</p> }
         }
         RunStatus::Running(n) => html! {
-            <p class="sim-status" role="status" data-status="running">{ t!("sim.ui.running", locale = l, events = group_thousands(*n)) }</p>
+            <p class="sim-status" data-status="running">{ t!("sim.ui.running", locale = l, events = group_thousands(*n)) }</p>
         },
         RunStatus::Cancelled => {
-            html! { <p class="sim-status" role="status" data-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
+            html! { <p class="sim-status" data-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
         }
         RunStatus::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-status="failed">

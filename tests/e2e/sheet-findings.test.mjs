@@ -182,7 +182,7 @@ test('check panel: lists each field showing a refused value with its message, in
     assert.equal(i.message.slice('エラー: '.length), await fieldError(page, i.id), `${i.id}: the field's own message in Japanese`);
   }
   // Each message is reworded too (a too-long text's included).
-  assert.match(items[0].message, /10 000 文字までです/);
+  assert.match(items[0].message, /10,000 文字までです/);
   assert.match(items[1].message, /最大試行回数：1〜100/);
   assert.match(await page.textContent('[data-refused-note]'), /コピー/);
 

@@ -431,8 +431,12 @@ test('a whole number outside a duration\'s range is told so, with the value, in 
   const err = await page.textContent('[data-field="cap"] .error');
   assert.match(err, /: 5 s is out of range; allowed 10 s – /);
   assert.doesNotMatch(err, /whole number/);
+  // A decimal in the chosen unit is a duration too (5.5 s), still out of range.
   await page.fill('#cap', '5.5');
-  assert.match(await page.textContent('[data-field="cap"] .error'), /enter a whole number; allowed 10 s – /);
+  assert.match(await page.textContent('[data-field="cap"] .error'), /: 5,500 ms is out of range; allowed 10 s – /);
+  // Text that is not a duration says why and what is allowed.
+  await page.fill('#cap', '5 weeks');
+  assert.match(await page.textContent('[data-field="cap"] .error'), /unknown unit “weeks”: use ms, s, min, h or d; allowed 10 s – /);
   await page.fill('#cap', '5');
   await page.click('.lang button[data-lang="ja"]');
   await page.waitForSelector('html[lang="ja"]');

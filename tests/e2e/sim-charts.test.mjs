@@ -130,15 +130,15 @@ test('the 10⁶-job load preset still renders its charts', async () => {
   const byId = Object.fromEntries(all.map((c) => [c.id, c]));
   assert.deepEqual(all.map((c) => c.id), ['depth', 'attempts', 'latency', 'calls']);
   assert.equal(byId.depth.lines.length, 1);
-  const rows = (await fact(page, 'rows')).split(' / ').map((x) => Number(x.replace(/ /g, '')));
-  const legendTotal = (c, i) => Number(c.legend[i][1].replace(/.*\(([\d ]+)\)$/, '$1').replace(/ /g, ''));
+  const rows = (await fact(page, 'rows')).split(' / ').map((x) => Number(x.replace(/,/g, '')));
+  const legendTotal = (c, i) => Number(c.legend[i][1].replace(/.*\(([\d,]+)\)$/, '$1').replace(/,/g, ''));
   assert.equal(legendTotal(byId.attempts, 0), rows[0], 'done in the legend = done rows');
   assert.equal(legendTotal(byId.attempts, 1), rows[1], 'dead in the legend = dead rows');
   assert.ok(byId.attempts.bars.length >= 2);
   assert.equal(byId.latency.bars.length, 8);
   assert.match(byId.calls.empty[0], /^No downstream calls in this run: /, 'the load model has no downstream');
-  // The x axis reaches the end of the run (10⁶ jobs at 20/s: about 50 000 s).
-  assert.ok(byId.depth.ticks.some((t) => /^[1-9]\d? 000$/.test(t)), byId.depth.ticks.join(','));
+  // The x axis reaches the end of the run (10⁶ jobs at 20/s: about 50,000 s).
+  assert.ok(byId.depth.ticks.some((t) => /^[1-9]\d?,000$/.test(t)), byId.depth.ticks.join(' | '));
   await page.locator('.sim-charts').scrollIntoViewIfNeeded();
   await screenshot(page, 'en-sim-charts-load');
   assert.deepEqual(page.errors, []);

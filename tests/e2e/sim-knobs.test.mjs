@@ -85,7 +85,7 @@ test('your settings come from the sheet, run, download for the CLI, and refuse b
 
   // Out of range: a message naming the knob and range; the run is refused; the result stays.
   await page.fill('#knob-workers', '5000');
-  assert.match(await page.textContent('[data-field="knob-workers"] .error'), /Workers: enter a whole number from 1 to 1\s000/);
+  assert.match(await page.textContent('[data-field="knob-workers"] .error'), /Workers: enter a whole number from 1 to 1,000/);
   await page.click('#sim-run');
   await page.waitForSelector('[data-status="failed"]');
   assert.equal(await hash(page), first, 'the previous result is still shown');
@@ -221,7 +221,7 @@ for (const lang of ['en', 'ja']) {
     const dup = await mine('duplicates');
     assert.equal(dup.a, '0', 'the key stops duplicate effects');
     assert.ok(Number(dup.b) > 0, `without the key they happen (${dup.b})`);
-    assert.equal((await mine('balance')).a, '2 000');
+    assert.equal((await mine('balance')).a, '2,000');
     await screenshot(page, `${lang}-sim-compare`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -261,7 +261,7 @@ test('compare: jitter none vs full, and burst-leveling queue-redelivery vs two-t
   line = await compare(page);
   const calls = await line('mean-calls');
   assert.ok(calls.differs);
-  const num = (x) => Number(x.replace(/\s/g, ''));
+  const num = (x) => Number(x.replace(/[\s,]/g, ''));
   assert.ok(num(calls.b) < num(calls.a), `full jitter needs fewer calls (${calls.a} → ${calls.b})`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -325,7 +325,7 @@ test('switching a unit keeps the duration, or keeps the unit and says why', asyn
   assert.equal(await page.inputValue('#knob-base-wait'), '10');
   assert.equal(await page.inputValue('#knob-base-wait-unit'), '1'); // s
   await page.selectOption('#knob-base-wait-unit', '0');
-  assert.equal(await page.inputValue('#knob-base-wait'), '10000', '10 s = 10 000 ms');
+  assert.equal(await page.inputValue('#knob-base-wait'), '10000', '10 s = 10,000 ms');
   await page.selectOption('#knob-base-wait-unit', '1');
   assert.equal(await page.inputValue('#knob-base-wait'), '10');
   // 10 s is not a whole number of minutes: the unit stays, with a note.
@@ -342,14 +342,14 @@ test('switching a unit keeps the duration, or keeps the unit and says why', asyn
   await page.selectOption('#knob-base-wait-unit', '1');
   assert.equal(await page.inputValue('#knob-base-wait'), '1500');
   assert.equal(await page.inputValue('#knob-base-wait-unit'), '0');
-  assert.match(await page.textContent('[data-field="knob-base-wait"] [data-unit-kept]'), /1 500 ms is not a whole number of s/);
+  assert.match(await page.textContent('[data-field="knob-base-wait"] [data-unit-kept]'), /1,500 ms is not a whole number of s/);
   // A number just typed takes the unit chosen next (type 90, choose min: 90 min), and the
   // field says what it now means; after that the unit keeps the duration again.
   await page.fill('#knob-cap-wait', '90');
   await page.selectOption('#knob-cap-wait-unit', '1');
   assert.match(await page.textContent('[data-field="knob-cap-wait"] [data-unit-applied]'), /chose: 90 s\.$/, 'the words are not repeated: not \"90 s (90 s)\"');
   await page.selectOption('#knob-cap-wait-unit', '0');
-  assert.equal(await page.inputValue('#knob-cap-wait'), '90000', '90 s = 90 000 ms');
+  assert.equal(await page.inputValue('#knob-cap-wait'), '90000', '90 s = 90,000 ms');
   assert.equal(await page.$('[data-field="knob-cap-wait"] [data-unit-applied]'), null);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -24,7 +24,7 @@ test('messages follow the language switch; "Not run" without a previous result',
   await page.fill('#seed', 'abc');
   await page.click('#sim-run');
   const failed = () => page.textContent('[data-status="failed"]');
-  assert.match(await failed(), /^Not run:Seed: enter a whole number from 0 to 18 446 744 073 709 551 615/);
+  assert.match(await failed(), /^Not run:Seed: enter a whole number from 0 to 18,446,744,073,709,551,615/);
   assert.doesNotMatch(await failed(), /previous result/);
   await page.click('[data-lang="ja"]');
   await page.waitForFunction(() => /シード/.test(document.querySelector('[data-status="failed"]')?.textContent ?? ''));

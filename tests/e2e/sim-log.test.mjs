@@ -40,7 +40,7 @@ async function scrollTo(page, top) {
   }, top, { timeout: 20_000 });
 }
 
-const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 test('a log of more than a million lines: total, few rows, the last line, Japanese', async () => {
   const page = await open();

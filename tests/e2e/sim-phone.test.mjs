@@ -1,7 +1,7 @@
 // The charts fixes in real Chromium: at 390 px the chart and state-machine text renders at a
 // readable size (the SVG scrolls sideways instead of shrinking), the event log scrolls
 // sideways instead of cutting lines, and each sideways-scrolling box says so (the state machine
-// opens at its start, "queued" in view); duplicate-execution's one job draws no depth or latency chart;
+// stacks its states instead, all in view); duplicate-execution's one job draws no depth or latency chart;
 // Compare puts the differences first and draws both columns on the same axes.
 // Screenshots: {en,ja}-sim-phone, {en,ja}-sim-phone-compare, {en,ja}-sim-wide-compare.
 import { test, before, after } from 'node:test';
@@ -25,17 +25,20 @@ for (const lang of ['en', 'ja']) {
     assert.ok(tick >= 9, `chart tick labels render at ${tick} px`);
     const sm = await minTextPx(page, '.state-machine svg text');
     assert.ok(sm >= 9, `state-machine labels render at ${sm} px`);
-    // The boxes that scroll sideways say so, and the state machine opens at its start.
+    // The boxes that scroll sideways say so; the state machine stacks its states instead of
+    // scrolling (no hint), every state in view.
     const hints = await page.$$eval('.sim-result [data-scroll-hint]', (ps) =>
       Object.fromEntries(ps.map((p) => [p.dataset.scrollHint, p.offsetParent !== null ? p.textContent : ''])));
-    assert.equal(hints['state-machine'], lang === 'en' ? 'Scroll sideways to see the whole diagram →' : '横にスクロールすると全体が見えます →');
+    assert.equal(hints['state-machine'], undefined, JSON.stringify(hints));
     assert.ok(hints.charts && hints.log, JSON.stringify(hints));
     const sm0 = await page.$eval('.state-machine', (box) => {
       const b = box.getBoundingClientRect();
-      const r = box.querySelector('[data-state="queued"] rect').getBoundingClientRect();
-      return { box: [b.left, b.right], queued: [r.left, r.right], scrolled: box.scrollLeft };
+      const rs = [...box.querySelectorAll('[data-state] rect')].map((r) => r.getBoundingClientRect());
+      return { box: [b.left, b.right], states: rs.map((r) => [r.left, r.right]), scroll: box.scrollWidth - box.clientWidth };
     });
-    assert.ok(sm0.queued[0] >= sm0.box[0] - 1 && sm0.queued[1] <= sm0.box[1] + 1, `queued in view: ${JSON.stringify(sm0)}`);
+    assert.equal(sm0.states.length, 4);
+    for (const [l, r] of sm0.states) assert.ok(l >= sm0.box[0] - 1 && r <= sm0.box[1] + 1, `state in view: ${JSON.stringify(sm0)}`);
+    assert.ok(sm0.scroll <= 1, `the diagram does not scroll sideways: ${JSON.stringify(sm0)}`);
     // The page itself does not scroll sideways: the SVG boxes do.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     // Whole log lines: none is cut, and the box scrolls sideways when a line is wider.

@@ -44,7 +44,7 @@ for (const lang of ['en', 'ja']) {
       assert.equal(tl.styled, 0, 'no inline style (CSP)');
       assert.equal(tl.title, lang === 'en' ? 'Worker timeline' : 'ワーカーのタイムライン');
       assert.equal(tl.label, tl.title);
-      assert.match(tl.desc, lang === 'en' ? /B runs job#1 attempt 2 from 1 031 s/ : /B が job#1 の試行 2 を 1 031 秒から/);
+      assert.match(tl.desc, lang === 'en' ? /B runs job#1 attempt 2 from 1,031 s/ : /B が job#1 の試行 2 を 1,031 秒から/);
       // One job: the percentiles would be four equal bars; one line says why instead.
       const latency = await page.$eval(`${sel} figure[data-chart="latency"]`, (f) => ({
         svgs: f.querySelectorAll('svg').length, empty: f.dataset.empty, why: f.querySelector('.chart-none-why')?.textContent,
@@ -58,8 +58,8 @@ for (const lang of ['en', 'ja']) {
       // How long the run took: simulated time, and the computation's wall-clock time.
       const took = await page.textContent(`${sel} [data-fact="elapsed"] dd`);
       assert.match(took, lang === 'en'
-        ? /^1 031\.0 s of simulated time \(computed in [\d ]+ ms of wall-clock time in your browser\)$/
-        : /^シミュレーション上の時間で 1 031\.0 秒（ブラウザでの計算は実時間で [\d ]+ ミリ秒）$/);
+        ? /^1,031\.0 s of simulated time \(computed in [\d,]+ ms of wall-clock time in your browser\)$/
+        : /^シミュレーション上の時間で 1,031\.0 秒（ブラウザでの計算は実時間で [\d,]+ ミリ秒）$/);
       // The cursor follows the stepper: at the start it sits at the axis' left end.
       const end = await cursorX(page);
       await page.click('#step-start');

@@ -1,4 +1,4 @@
-// "Your settings" through the one run path in real Chromium: a run of 2 000 jobs has its
+// "Your settings" through the one run path in real Chromium: a run of 2,000 jobs has its
 // run id, so its event log reads at the middle and at the end (real lines, not the first rows
 // again, and no note that the worker was stopped), also after a Compare run; and a config the
 // worker refuses is shown in the page's language (Japanese here).
@@ -11,7 +11,7 @@ let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** The rows in the DOM: [{ line, n, text, pending }]. */
 const rows = (page) => page.$$eval('.sim-result .event-log li', (lis) => lis.map((li) => ({
@@ -59,7 +59,7 @@ async function assertReadable(page, total, head) {
   assert.equal(await page.getAttribute('[data-log-total]', 'data-log-readable'), null);
 }
 
-test('Your settings with 2 000 jobs: the log reads at the middle and the end, also after Compare', async () => {
+test('Your settings with 2,000 jobs: the log reads at the middle and the end, also after Compare', async () => {
   const page = await openSimulate(browser, server.url, 'en');
   await page.click('.preset[data-scenario="custom"]');
   await page.fill('#knob-jobs', '2000');

@@ -458,6 +458,15 @@ fn the_wizard_reads_timing_numbers_with_the_domains_parser() {
         (TimingField::P95, "abc", None),
         (TimingField::P95, "604800000", Some(Timing::MAX_MS)),
         (TimingField::P95, "604800001", None),
+        // Durations with a unit, as people type them.
+        (TimingField::Target, "2 s", Some(2_000)),
+        (TimingField::Target, "2s", Some(2_000)),
+        (TimingField::P95, "１．５分", Some(90_000)),
+        (TimingField::P95, "500ms", Some(500)),
+        (TimingField::P95, "7 d", Some(Timing::MAX_MS)),
+        (TimingField::P95, "8 d", None),
+        (TimingField::P95, "0.5", None),
+        (TimingField::P95, "5 weeks", None),
     ];
     for (field, typed, want) in cases {
         assert_eq!(

@@ -88,7 +88,7 @@ fn ten_thousand_processes() {
         &v.to_string(),
         &[
             "processes",
-            "10 000 items",
+            "10,000 items",
             &format!("at most {MAX_PROCESSES}"),
         ],
     );
@@ -113,7 +113,7 @@ fn a_five_megabyte_string() {
         |v| v["processes"][0]["name"] = json!("予".repeat(1_000_000)),
         &[
             "processes[0].name",
-            "1 000 000 characters",
+            "1,000,000 characters",
             "at most 200 characters",
         ],
     );

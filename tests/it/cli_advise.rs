@@ -161,7 +161,20 @@ fn japanese_and_text_output() {
         "--p95-ms",
         "8000",
     ]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("p95 8 000 ms > target 2 000 ms → no"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("p95 8,000 ms > target 2,000 ms → no"));
+    // Durations with a unit, as the page's fields take them.
+    let out = run(&[
+        "advise",
+        "--time-triggered",
+        "no",
+        "--needs-result-now",
+        "yes",
+        "--target-ms",
+        "2s",
+        "--p95-ms",
+        "１.５分",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("p95 90,000 ms > target 2,000 ms → no"));
 }
 
 fn check_error(args: &[&str], needles: &[&str]) {
@@ -180,15 +193,31 @@ fn errors_exit_2_naming_the_flag() {
     // The range a refused value names is the range the flag takes: a target starts at 1 ms.
     check_error(
         &["advise", "--target-ms", "604800001", "--p95-ms", "5"],
-        &["--target-ms", "from 1 to 604 800 000"],
+        &["--target-ms", "from 1 to 604,800,000"],
     );
     check_error(
         &["advise", "--target-ms", "0", "--p95-ms", "5"],
-        &["--target-ms", "from 1 to 604 800 000"],
+        &["--target-ms", "from 1 to 604,800,000"],
     );
     check_error(
         &["advise", "--target-ms", "5", "--p95-ms", "604800001"],
-        &["--p95-ms", "from 0 to 604 800 000"],
+        &["--p95-ms", "from 0 to 604,800,000"],
+    );
+    check_error(
+        &["advise", "--target-ms", "8d", "--p95-ms", "5"],
+        &["--target-ms", "from 1 to 604,800,000"],
+    );
+    check_error(
+        &["advise", "--target-ms", "5 weeks", "--p95-ms", "5"],
+        &[
+            "--target-ms",
+            "unknown unit “weeks”: use ms, s, min, h or d; expected a whole number of \
+             milliseconds from 1 to 604,800,000 (or a number with a unit: 2s, 1.5min)",
+        ],
+    );
+    check_error(
+        &["advise", "--target-ms", "5", "--p95-ms", "1.5ms"],
+        &["--p95-ms", "“1.5ms” is not a whole number of milliseconds"],
     );
     check_error(
         &["advise", "--time-triggered", "no"],
@@ -240,7 +269,7 @@ fn errors_exit_2_naming_the_flag() {
             "--p95-ms",
             "5",
         ],
-        &["--target-ms", "from 1 to 604 800 000"],
+        &["--target-ms", "from 1 to 604,800,000"],
     );
     check_error(
         &[
@@ -291,7 +320,7 @@ fn full_width_and_grouped_milliseconds_are_read() {
     assert_eq!(
         v["reasons"][2]
             .as_str()
-            .map(|s| s.starts_with("p95 8 000 ms > target 2 000 ms")),
+            .map(|s| s.starts_with("p95 8,000 ms > target 2,000 ms")),
         Some(true)
     );
 }

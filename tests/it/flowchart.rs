@@ -135,20 +135,20 @@ fn check_threshold(target_ms: u64, p95_ms: u64, within: bool, shown: &str) {
 
 #[test]
 fn threshold_at_above_and_below_the_target() {
-    check_threshold(2000, 8000, false, "p95 8 000 ms > target 2 000 ms → no");
-    check_threshold(2000, 2000, true, "p95 2 000 ms ≤ target 2 000 ms → yes");
-    check_threshold(2000, 2001, false, "p95 2 001 ms > target 2 000 ms → no");
-    check_threshold(2000, 1999, true, "p95 1 999 ms ≤ target 2 000 ms → yes");
+    check_threshold(2000, 8000, false, "p95 8,000 ms > target 2,000 ms → no");
+    check_threshold(2000, 2000, true, "p95 2,000 ms ≤ target 2,000 ms → yes");
+    check_threshold(2000, 2001, false, "p95 2,001 ms > target 2,000 ms → no");
+    check_threshold(2000, 1999, true, "p95 1,999 ms ≤ target 2,000 ms → yes");
     check_threshold(1, 0, true, "p95 0 ms ≤ target 1 ms → yes");
     check_threshold(
         3_000_000,
         1_234_567,
         true,
-        "p95 1 234 567 ms ≤ target 3 000 000 ms → yes",
+        "p95 1,234,567 ms ≤ target 3,000,000 ms → yes",
     );
     assert_eq!(
         Timing::new(2000, 8000).map(|t| t.comparison(Lang::Ja)),
-        Ok("p95 8 000 ms > 目標 2 000 ms → いいえ".to_owned())
+        Ok("p95 8,000 ms > 目標 2,000 ms → いいえ".to_owned())
     );
 }
 
@@ -160,7 +160,7 @@ fn threshold_drives_the_walk_and_the_reason() {
     answers.set_timing(Timing::new(2000, 8000).expect("valid"));
     let eval = evaluate(&answers);
     assert_eq!(eval.outcome(), Some(Outcome::AsyncTicket));
-    assert!(eval.reasons(Lang::En)[2].starts_with("p95 8 000 ms > target 2 000 ms → no: "));
+    assert!(eval.reasons(Lang::En)[2].starts_with("p95 8,000 ms > target 2,000 ms → no: "));
     answers.set_timing(Timing::new(2000, 500).expect("valid"));
     assert_eq!(evaluate(&answers).status, Status::Ask(ExternalCall));
 }

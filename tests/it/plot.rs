@@ -170,7 +170,7 @@ fn ticks_are_1_2_5_steps_covering_the_data() {
         0.0,
         12_000.0,
         5,
-        "0 … 15 000 by 5 000: 0 | 5 000 | 10 000 | 15 000",
+        "0 … 15,000 by 5,000: 0 | 5,000 | 10,000 | 15,000",
     );
     check(
         0.0,
@@ -219,11 +219,11 @@ fn tick_labels_group_thousands_and_keep_needed_decimals() {
     fn check(v: f64, step: f64, want: &str) {
         assert_eq!(format_tick(v, step), want, "format_tick({v}, {step})");
     }
-    check(12_000.0, 1_000.0, "12 000");
-    check(1_000_000.0, 500_000.0, "1 000 000");
+    check(12_000.0, 1_000.0, "12,000");
+    check(1_000_000.0, 500_000.0, "1,000,000");
     check(0.25, 0.05, "0.25");
     check(2.5, 0.5, "2.5");
-    check(1_234.5, 0.5, "1 234.5");
+    check(1_234.5, 0.5, "1,234.5");
     check(-0.0, 1.0, "0");
     check(-0.000_000_1, 0.1, "0.0");
     check(-5.0, 1.0, "-5");
@@ -407,7 +407,7 @@ fn bars_carry_their_values_and_the_legend_its_series() {
         r#"data-series="wait" data-slot="1" data-value="3""#,
         r#"<text class="plot-value""#,
         r#"<g data-series="latency"><rect class="plot-swatch s-latency""#,
-        ">1 500</text>",
+        ">1,500</text>",
         r#"aria-label="Title""#,
         "<title>Title</title><desc>What it shows</desc>",
         ">Jobs (jobs)</text>",

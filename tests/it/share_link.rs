@@ -2,7 +2,7 @@
 //! without a sheet and the whole example catalog survive encode → decode in both languages,
 //! full and without notes; the short link is never longer and shows the same findings.
 //! Bad fragments are in `share_bad_links.rs`, the committed vectors in `share_vectors.rs`,
-//! generated and mutated fragments in `share_fuzz.rs`.
+//! generated and mutated fragments in `fuzz_share.rs`.
 
 use crate::catalog_support::example_catalog;
 use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};

@@ -162,7 +162,7 @@ fn durations_read_naturally() {
     check(0, "0 s", "0秒");
     check(30_000, "30 s", "30秒");
     check(600_000, "10 min", "10分");
-    check(1_500, "1 500 ms", "1 500ミリ秒");
+    check(1_500, "1,500 ms", "1,500ミリ秒");
     check(7_200_000, "2 h", "2時間");
     check(86_400_000, "1 d", "1日");
     assert_eq!(approx(75_000.0, Lang::En), "1.3 min");

@@ -381,7 +381,7 @@ fn decisions_that_do_not_hold_together() {
         ])),
         &[
             "decision.answers[2].answer",
-            "p95 8 000 ms > target 2 000 ms",
+            "p95 8,000 ms > target 2,000 ms",
             "but the answer is true",
         ],
     );

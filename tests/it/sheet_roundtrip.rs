@@ -82,7 +82,7 @@ fn keep() -> impl Strategy<Value = Keep> {
 }
 
 /// A sheet of any outcome with every field of its sections varied within the limits.
-fn sheet() -> impl Strategy<Value = JobSheet> {
+pub fn sheet() -> impl Strategy<Value = JobSheet> {
     (
         facts(),
         decision(),

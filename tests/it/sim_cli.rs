@@ -465,19 +465,19 @@ fn load_preset_flags_are_checked() {
     for (args, flag) in [
         (
             vec!["--scenario", "mmc-load", "--jobs", "0"],
-            "'--jobs <N>': expected a whole number from 1 to 1 000 000",
+            "'--jobs <N>': expected a whole number from 1 to 1,000,000",
         ),
         (
             vec!["--scenario", "mmc-load", "--jobs", "1000001"],
-            "expected a whole number from 1 to 1 000 000",
+            "expected a whole number from 1 to 1,000,000",
         ),
         (
             vec!["--scenario", "mmc-load", "--jobs", "-1"],
-            "expected a whole number from 1 to 1 000 000",
+            "expected a whole number from 1 to 1,000,000",
         ),
         (
             vec!["--scenario", "mmc-load", "--jobs", "abc"],
-            "expected a whole number from 1 to 1 000 000",
+            "expected a whole number from 1 to 1,000,000",
         ),
         (
             vec!["--scenario", "retry-dead-letter", "--jobs", "5"],
@@ -603,7 +603,7 @@ fn a_bad_seed_names_the_range() {
         assert_eq!(out.status.code(), Some(2), "{seed}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("--seed") && err.contains("from 0 to 18 446 744 073 709 551 615"),
+            err.contains("--seed") && err.contains("from 0 to 18,446,744,073,709,551,615"),
             "{seed}: {err}"
         );
     }

@@ -113,7 +113,7 @@ fn large_changes_read_as_a_factor() {
         (10.0, 99.0, Some("+890 %")),
         (10.0, 100.0, Some("×10")),
         (0.3, 120.38, Some("×401")),
-        (1.0, 12_000.0, Some("×12 000")),
+        (1.0, 12_000.0, Some("×12,000")),
         (0.0, 5.0, None),
         (5.0, 5.0, None),
         (f64::NAN, 5.0, None),
@@ -220,7 +220,18 @@ fn the_worker_marks_the_first_difference_in_both_languages() {
         assert!(html.contains(r#"data-first-diff="true""#), "{html}");
         assert_eq!(html.matches(r#"data-first="true""#).count(), 1, "{html}");
         assert!(html.contains(r#"class="differs first-diff" data-first="true""#));
-        assert!(html.contains(r#"role="region" aria-labelledby="compare-logs-title""#));
+        // The log's scroll box is a region with a name of its own (the section around it
+        // has the heading's); every header cell of the differences has a text.
+        assert!(
+            html.contains(r#"tabindex="0" role="region" aria-label=""#),
+            "{html}"
+        );
+        assert!(!html.contains("<th></th>"), "no empty header cell: {html}");
+        assert_eq!(
+            html.matches(r#"<span class="visually-hidden">"#).count(),
+            2,
+            "{html}"
+        );
         assert!(!html.contains("data-no-difference"), "{html}");
         assert!(!html.contains("compare."), "no bare key: {html}");
         assert!(!html.contains("style="), "CSP: no inline style");
@@ -231,6 +242,10 @@ fn the_worker_marks_the_first_difference_in_both_languages() {
     assert!(ja.contains("<th scope=\"row\">残高</th>"), "{ja}");
     assert!(en.contains("Event logs side by side"), "{en}");
     assert!(ja.contains("イベントログを並べて表示"), "{ja}");
+    assert!(en.contains(r#"aria-label="Event logs of A and B, line by line""#));
+    assert!(ja.contains(r#"aria-label="A と B のイベントログ（行ごと）""#));
+    assert!(en.contains(r#"<span class="visually-hidden">Key number</span>"#));
+    assert!(ja.contains(r#"<span class="visually-hidden">変化</span>"#));
     let first = &en[en.find(r#"data-first-diff="true""#).expect("called out")..];
     let first = &first[..first.find("</div>").expect("closed")];
     assert!(first.contains("side effect applied"), "{first}");

@@ -90,14 +90,14 @@ fn validate_names_the_knob_and_the_allowed_range_in_both_languages() {
         (
             Knob::Workers,
             5_000,
-            "Workers: 5 000 workers is out of range; allowed 1 workers to 1 000 workers.",
-            "ワーカー数：5 000台 は範囲外です。1台〜1 000台 の範囲で指定してください。",
+            "Workers: 5,000 workers is out of range; allowed 1 workers to 1,000 workers.",
+            "ワーカー数：5,000台 は範囲外です。1台〜1,000台 の範囲で指定してください。",
         ),
         (
             Knob::Jobs,
             100_001,
-            "Jobs: 100 001 jobs is out of range; allowed 1 jobs to 100 000 jobs.",
-            "ジョブ数：100 001件 は範囲外です。1件〜100 000件 の範囲で指定してください。",
+            "Jobs: 100,001 jobs is out of range; allowed 1 jobs to 100,000 jobs.",
+            "ジョブ数：100,001件 は範囲外です。1件〜100,000件 の範囲で指定してください。",
         ),
         (
             Knob::FailurePercent,
@@ -336,7 +336,7 @@ fn diff_lines_call_out_the_changes() {
             "balance: 200 → 100",
             "duplicates: 1 → 0",
             "prevented: 0 → 1",
-            "end: 1 031 s = 1 031 s",
+            "end: 1,031 s = 1,031 s",
         ],
     );
     check(

@@ -51,6 +51,19 @@ fn the_facts_and_the_jobs_table_in_both_languages() {
     assert!(en.contains(&row), "{en}");
     assert!(en.contains("<h4>Jobs table</h4>") && en.contains("<th>last_error</th>"));
     assert!(ja.contains("<h4>jobs テーブル</h4>"), "{ja}");
+    // The table scrolls in a box a keyboard can reach, named in each language.
+    assert!(
+        en.contains(
+            r#"<div class="table-wrap" tabindex="0" role="region" aria-label="Jobs table">"#
+        ),
+        "{en}"
+    );
+    assert!(
+        ja.contains(
+            r#"<div class="table-wrap" tabindex="0" role="region" aria-label="jobs テーブル">"#
+        ),
+        "{ja}"
+    );
 }
 
 #[test]

@@ -99,10 +99,10 @@ fn the_timeline_svg_has_a_lane_per_worker_and_says_what_happens_in_both_language
         }
     }
     assert!(en.contains("Worker timeline"));
-    assert!(en.contains("A runs job#1 attempt 1 from 1 000 s to 1 000 s (the worker died): side effect applied (1 000 s), worker died (1 000 s), lease expired (1 030 s)."), "{en}");
+    assert!(en.contains("A runs job#1 attempt 1 from 1,000 s to 1,000 s (the worker died): side effect applied (1,000 s), worker died (1,000 s), lease expired (1,030 s)."), "{en}");
     assert!(
         en.contains(
-            "B runs job#1 attempt 2 from 1 031 s to 1 031 s (done): side effect applied (1 031 s)."
+            "B runs job#1 attempt 2 from 1,031 s to 1,031 s (done): side effect applied (1,031 s)."
         ),
         "{en}"
     );

@@ -109,7 +109,7 @@ impl<'f> Canvas<'f> {
             out,
             height,
             left: 8.0 + widest + 6.0,
-            // Room for half of the last x tick label (e.g. "50 000").
+            // Room for half of the last x tick label (e.g. "50,000").
             right: width - 26.0,
             top: ly + 10.0 + room,
             bottom: height - 40.0,

@@ -68,7 +68,7 @@ pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Ticks {
 }
 
 /// A tick label for `v` on a scale of step `step`: whole numbers grouped by thousands
-/// (`12 000`), otherwise the decimals the step needs (`0.25`, `2.5`), a leading `-` when
+/// (`12,000`), otherwise the decimals the step needs (`0.25`, `2.5`), a leading `-` when
 /// negative, scientific notation from 10¹⁵ on. Never `-0`.
 pub fn format_tick(v: f64, step: f64) -> String {
     if !v.is_finite() {
@@ -105,7 +105,7 @@ pub fn format_tick(v: f64, step: f64) -> String {
             None => s.parse::<u64>().map_or(s, group_thousands),
         }
     };
-    let zero = text.bytes().all(|b| matches!(b, b'0' | b'.' | b' '));
+    let zero = text.bytes().all(|b| matches!(b, b'0' | b'.' | b','));
     if v < 0.0 && !zero {
         format!("-{text}")
     } else {

@@ -190,65 +190,21 @@ fn list(s: &mut String, tag: &str, class: &str, items: &[String]) {
     let _ = write!(s, "</{tag}>");
 }
 
-/// The walked path in words: each question with its answer, then the outcome or the next
-/// question, e.g. "Path: Is the trigger a point in time…? No → … → outcome: Synchronous".
-pub fn path_text(eval: &Evaluation, lang: Lang) -> String {
-    let mut steps: Vec<String> = eval
-        .path
-        .iter()
-        .map(|st| {
-            let answer = if st.yes() {
-                tr("share.card.yes", lang)
-            } else {
-                tr("share.card.no", lang)
-            };
-            rust_i18n::t!(
-                "share.card.step",
-                locale = lang.code(),
-                question = st.question.text(lang),
-                answer = answer
-            )
-            .into_owned()
-        })
-        .collect();
-    steps.push(match eval.status {
-        Status::Decided(o) => rust_i18n::t!(
-            "share.card.to-outcome",
-            locale = lang.code(),
-            outcome = o.title(lang)
-        )
-        .into_owned(),
-        Status::Ask(q) => rust_i18n::t!(
-            "share.card.to-next",
-            locale = lang.code(),
-            question = q.text(lang)
-        )
-        .into_owned(),
-    });
-    rust_i18n::t!(
-        "share.card.path",
-        locale = lang.code(),
-        steps = steps.join(" → ")
-    )
-    .into_owned()
-}
+/// The walked path in words ([`diagram::path_text`](crate::domain::diagram::path_text)): the
+/// flowchart's own text alternative, shown in the card's caption.
+pub use crate::domain::diagram::path_text;
 
-/// The lit flowchart in a `<figure>`, its ids made unique to the process, described by the
-/// caption that states the path in words.
+/// The lit flowchart in a `<figure>`, its ids made unique to the process; the caption states
+/// the path in words, as the SVG's own `<desc>` does for a screen reader.
 fn chart(s: &mut String, p: &Process, eval: &Evaluation, lang: Lang) {
     let id = escape(p.id.as_str());
     let code = lang.code();
     let svg = highlighted_svg(lang, eval, None)
         .replace(&format!("\"fc-{code}-"), &format!("\"sc-{id}-fc-{code}-"))
-        .replace(&format!("#fc-{code}-"), &format!("#sc-{id}-fc-{code}-"))
-        .replacen(
-            "role=\"img\"",
-            &format!("role=\"img\" aria-describedby=\"sc-{id}-path\""),
-            1,
-        );
+        .replace(&format!("#fc-{code}-"), &format!("#sc-{id}-fc-{code}-"));
     let _ = write!(
         s,
-        "<figure class=\"sc-chart\">{svg}<figcaption class=\"sc-path\" id=\"sc-{id}-path\">{}\
+        "<figure class=\"sc-chart\">{svg}<figcaption class=\"sc-path\">{}\
          </figcaption></figure>",
         lines(&path_text(eval, lang))
     );

@@ -178,7 +178,7 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     );
     let chars = |s: &str| group_thousands(s.chars().count() as u64);
     let mut html = format!(
-        "<h3 class=\"share-title\" id=\"share-title\" tabindex=\"-1\">{title}</h3>\
+        "<h2 class=\"share-title\" id=\"share-title\" tabindex=\"-1\">{title}</h2>\
          <p class=\"hint\">{}</p>",
         t!("share-ui.private", locale = l)
     );
@@ -229,7 +229,7 @@ type Way<'a> = (&'a str, &'a str, Option<(String, &'a str)>, String);
 /// named from `stem`) and a hint each.
 fn ways_html(share: &Share, stem: &str, l: &str) -> String {
     let mut html = format!(
-        "<h4>{}</h4><ul class=\"share-ways\">",
+        "<h3>{}</h3><ul class=\"share-ways\">",
         t!("share-ui.wikis", locale = l)
     );
     let height = embed::recommended_height(share);

@@ -357,7 +357,15 @@ fn decision(file: DecisionFile) -> Result<Decision, ImportError> {
 /// A decoder error as an [`ImportError::Field`]. serde reports a missing field at its parent
 /// (path `process`, or `.` at the top, with the message ``missing field `trigger` ``); name the
 /// field itself instead (`process.trigger: missing; this field is required`).
+///
+/// A field with an empty name (`{"": 1}`, unknown to every format) is named as the file writes
+/// it, `""` (`process.""`), so the error still names a field.
 pub(crate) fn field_error(path: String, problem: String) -> ImportError {
+    let path = if path.is_empty() || path.ends_with('.') {
+        format!("{path}\"\"")
+    } else {
+        path
+    };
     let missing = problem
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'));
@@ -414,14 +422,14 @@ fn number_words(problem: &str) -> String {
     let mut p = problem.to_owned();
     for (rust, file) in [
         ("expected u8", "expected a whole number from 0 to 255"),
-        ("expected u16", "expected a whole number from 0 to 65 535"),
+        ("expected u16", "expected a whole number from 0 to 65,535"),
         (
             "expected u32",
-            "expected a whole number from 0 to 4 294 967 295",
+            "expected a whole number from 0 to 4,294,967,295",
         ),
         (
             "expected u64",
-            "expected a whole number from 0 to 18 446 744 073 709 551 615",
+            "expected a whole number from 0 to 18,446,744,073,709,551,615",
         ),
         ("expected f64", "expected a number"),
     ] {

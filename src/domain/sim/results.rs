@@ -3,6 +3,7 @@
 //! timeline, what the worker draws for the page and the comparison of two runs (key numbers, and the event logs aligned by time, drawn as HTML
 //! by the worker).
 
+pub mod chart_tables;
 pub mod charts;
 pub mod compare;
 pub mod compare_html;

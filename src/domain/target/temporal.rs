@@ -124,7 +124,7 @@ fn checked(sheet: &JobSheet) -> Result<&RetrySpec, TargetError> {
             target: TARGET,
             field: FieldId::MaxAttempts,
             value: "0".to_owned(),
-            allowed: "1 .. 2 147 483 647 (0 means unlimited)".to_owned(),
+            allowed: "1 .. 2,147,483,647 (0 means unlimited)".to_owned(),
         });
     }
     Ok(r)

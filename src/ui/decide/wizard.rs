@@ -1,6 +1,7 @@
 //! One question at a time: the question card, the answers so far, progress and the notice
 //! about answers dropped by a change.
 
+use crate::domain::duration;
 use crate::domain::flowchart::Answer;
 use crate::domain::number::group_thousands;
 use crate::domain::{Lang, QuestionId, Timing, TimingError, TimingField};
@@ -33,16 +34,32 @@ fn yes_no(v: bool, lang: Lang) -> String {
     .into_owned()
 }
 
-/// Reads a millisecond field with the domain's rule ([`Timing::parse_field`]: ASCII or
-/// full-width digits, grouped or not); the error names the field and the allowed range.
+/// Reads a millisecond field with the domain's rule ([`Timing::parse_field`]: a bare number
+/// of ms or a number with a unit, `2 s`, `1.5 min`, `２秒`); the error names the field, why
+/// the text is not a duration when it is not one, and the allowed range.
 fn parse_ms(raw: &str, field: TimingField, label: &str, lang: Lang) -> Result<u64, String> {
+    let (min, max) = (
+        group_thousands(field.min()),
+        group_thousands(Timing::MAX_MS),
+    );
+    if let Err(e) = duration::parse(raw, 1) {
+        return Err(t!(
+            "ui.error-duration",
+            locale = lang.code(),
+            field = label,
+            reason = e.message(lang),
+            min = min,
+            max = max
+        )
+        .into_owned());
+    }
     Timing::parse_field(field, raw).ok_or_else(|| {
         t!(
             "ui.error-number",
             locale = lang.code(),
             field = label,
-            min = group_thousands(field.min()).replace(' ', "\u{a0}"),
-            max = group_thousands(Timing::MAX_MS).replace(' ', "\u{a0}")
+            min = min,
+            max = max
         )
         .into_owned()
     })
@@ -283,7 +300,7 @@ fn number_field(
     html! {
         <div class="field">
             <label for={id}>{ label.to_owned() }</label>
-            <input id={id} type="text" inputmode="numeric" autocomplete="off"
+            <input id={id} type="text" autocomplete="off"
                 value={(**raw).clone()} {oninput}
                 aria-invalid={err.is_some().to_string()}
                 aria-describedby={err.as_ref().map(|_| err_id.clone())} />

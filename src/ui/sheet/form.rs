@@ -200,8 +200,8 @@ fn range_error(label: &str, min: u64, max: u64, unit: &str, lang: Lang) -> Strin
         "sheet.ui.range-error",
         locale = lang.code(),
         field = label,
-        min = group_thousands(min).replace(' ', "\u{a0}"),
-        max = group_thousands(max).replace(' ', "\u{a0}"),
+        min = group_thousands(min),
+        max = group_thousands(max),
         unit = unit
     )
     // A number without a unit (a power, a count) ends the sentence at once.
@@ -316,7 +316,7 @@ pub fn NumberField(props: &NumberProps) -> Html {
 }
 
 // Units a duration can be typed in (the select's value is the index).
-use crate::domain::duration::UNITS;
+use crate::domain::duration::{self, UNITS};
 
 /// Properties of [`DurationField`].
 #[derive(Properties, PartialEq, Clone)]
@@ -357,8 +357,8 @@ struct DurationState {
     editing: std::rc::Rc<std::cell::RefCell<Option<u64>>>,
     /// Whether the number was typed since the unit was last chosen: the unit chosen next is
     /// then the typed number's unit ("30", then "s": 30 s). Otherwise a new unit keeps the
-    /// duration (10 s → ms: 10 000 ms), and is refused when the duration is not a whole
-    /// number in it (1 500 ms → s), saying so: the number never silently changes meaning.
+    /// duration (10 s → ms: 10,000 ms), and is refused when the duration is not a whole
+    /// number in it (1,500 ms → s), saying so: the number never silently changes meaning.
     typed: std::rc::Rc<std::cell::RefCell<bool>>,
     /// A refused unit change: (the number shown, its unit, the unit refused).
     unit_kept: UseStateHandle<Option<(u64, usize, usize)>>,
@@ -367,10 +367,11 @@ struct DurationState {
     unit_applied: UseStateHandle<Option<u64>>,
 }
 
-/// `text` read in unit `u`, in milliseconds, if it is a whole number inside `range` (ms).
+/// `text` read as a duration ([`duration::parse`]: a unit typed in the text wins, a bare
+/// number is in unit `u`), in milliseconds, if it is inside `range` (ms).
 fn duration_ms(text: &str, u: usize, (min, max): (u64, u64)) -> Option<u64> {
-    parse_whole(text)
-        .and_then(|n| n.checked_mul(UNITS[u].0))
+    duration::parse(text, UNITS[u].0)
+        .ok()
         .filter(|v| (min..=max).contains(v))
 }
 
@@ -383,7 +384,8 @@ fn unit_name(i: usize, lang: Lang) -> &'static str {
     }
 }
 
-/// A duration typed as a whole number in a chosen unit (ms, s, min, h).
+/// A duration typed as a number in the chosen unit (ms, s, min, h, d), or with its own unit
+/// (`2 s`, `１．５分`), which wins over the select.
 #[component]
 pub fn DurationField(props: &DurationProps) -> Html {
     let st = DurationState {
@@ -397,7 +399,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
     {
         let st = st.clone();
         use_effect_with(props.value_ms, move |v| {
-            let current = parse_whole(&st.raw).and_then(|n| n.checked_mul(UNITS[*st.unit].0));
+            let current = duration::parse(&st.raw, UNITS[*st.unit].0).ok();
             if st.editing.borrow().is_none() && current != Some(*v) {
                 let u = best_unit(*v);
                 st.unit.set(u);
@@ -427,7 +429,7 @@ pub fn DurationField(props: &DurationProps) -> Html {
         <div class="sfield" data-field={props.id.clone()}>
             <label for={props.id.clone()}>{ props.label.clone() }</label>
             <span class="with-unit">
-                <input id={props.id.clone()} type="text" inputmode="numeric" autocomplete="off"
+                <input id={props.id.clone()} type="text" autocomplete="off"
                     value={(*st.raw).clone()} {oninput} {onfocus} {onblur}
                     aria-invalid={error.is_some().to_string()}
                     aria-describedby={error.as_ref().map(|_| err_id.clone())} />
@@ -460,23 +462,21 @@ fn duration_error(st: &DurationState, props: &DurationProps) -> Option<String> {
                 crate::domain::duration::exact(max, lang)
             );
             let kept = crate::domain::duration::exact(props.value_ms, lang);
-            // A whole number outside the range is told so, with the value in its unit (5 s is
-            // a whole number: "enter a whole number" would mislead).
-            let shown = parse_whole(&st.raw)
-                .and_then(|n| n.checked_mul(UNITS[*st.unit].0))
-                .map(|ms| crate::domain::duration::exact(ms, lang));
-            let message = match shown {
-                Some(value) => t!(
+            // A duration outside the range is told so, with its value (5 s is a duration:
+            // "not a duration" would mislead); any other text, why it is not one.
+            let message = match duration::parse(&st.raw, UNITS[*st.unit].0) {
+                Ok(ms) => t!(
                     "sheet.ui.duration-range-error",
                     locale = lang.code(),
                     field = props.label.as_str(),
-                    value = value,
+                    value = duration::exact(ms, lang),
                     range = range
                 ),
-                None => t!(
+                Err(e) => t!(
                     "sheet.ui.duration-error",
                     locale = lang.code(),
                     field = props.label.as_str(),
+                    reason = e.message(lang),
                     range = range
                 ),
             };

@@ -87,7 +87,7 @@ pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
     html! {
         <div class="export target-export">
             <label class="fmt" for="target-choose">{ t!("sheet.targets.choose", locale = l) }</label>
-            <select id="target-choose" {onchange} aria-controls="target-panel">
+            <select id="target-choose" {onchange} aria-controls={current.map(|_| "target-panel")}>
                 <option value="" selected={current.is_none()}>{ t!("sheet.targets.none", locale = l) }</option>
                 { for TargetId::ALL.iter().map(|t| html! {
                     <option value={t.name()} selected={current == Some(*t)}>{ t.label() }</option>

@@ -14,7 +14,8 @@ const H: f64 = 64.0;
 const BAR_Y: f64 = 18.0;
 const BAR_H: f64 = 22.0;
 
-/// The timeline with a text summary (the summary is what screen readers get).
+/// The timeline with a text summary (the summary is what screen readers get). The figure takes
+/// keyboard focus: below 640 px it scrolls sideways.
 pub fn timeline(sheet: &JobSheet, lang: Lang) -> Html {
     let Some(r) = &sheet.retry else {
         return Html::default();
@@ -76,7 +77,7 @@ pub fn timeline(sheet: &JobSheet, lang: Lang) -> Html {
     .into_owned();
     let over = acceptable.is_some_and(|a| w.worst_case_ms > a);
     html! {
-        <figure class={classes!("timeline", over.then_some("over"))} data-worst-ms={format!("{:.0}", w.worst_case_ms)}>
+        <figure class={classes!("timeline", over.then_some("over"))} tabindex="0" data-worst-ms={format!("{:.0}", w.worst_case_ms)}>
             <figcaption>{ t!("sheet.ui.tl-title", locale = l) }</figcaption>
             <p class="scroll-hint" data-scroll-hint="timeline">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
             <svg viewBox={format!("0 0 {W} {H}")} role="presentation" aria-hidden="true">

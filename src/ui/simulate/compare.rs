@@ -14,7 +14,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::sim::results::drawn::{pick, Both, Compared};
 use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
 use crate::domain::sim::setup::knobs::{Change, CustomRun};
-use crate::ui::simulate::labels::{run_title, Problem};
+use crate::ui::simulate::labels::{live_region, run_title, Problem, Said};
 use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun};
 use crate::ui::state::AppContext;
 use rust_i18n::t;
@@ -134,9 +134,11 @@ fn listen(
     phase: &UseStateHandle<Phase>,
     results: &UseStateHandle<Option<Rc<Pair>>>,
     job: &Rc<RefCell<Option<Job>>>,
+    (said, lang): (&UseStateHandle<Said>, Lang),
 ) {
     let (phase, results, job, next) =
         (phase.clone(), results.clone(), job.clone(), session.clone());
+    let said = said.clone();
     session.listen(Callback::from(move |event: RunEvent| {
         let a_done = job.borrow().as_ref().is_some_and(|j| j.a.is_some());
         match event {
@@ -149,6 +151,7 @@ fn listen(
                 {
                     results.set(Some(Rc::new(Pair { a, b: view, labels })));
                 }
+                said.set(Some(("sim.compare.finished", lang)));
                 phase.set(Phase::Idle);
             }
             RunEvent::Done(view) => {
@@ -178,6 +181,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let choice = use_state(|| 0usize);
     let phase = use_state(|| Phase::Idle);
     let results = use_state(|| None::<Rc<Pair>>);
+    let said = use_state(|| None);
     // This component's own worker (the page's own runs use another).
     let session = use_sim_run();
     let job = use_mut_ref(|| None::<Job>);
@@ -188,13 +192,14 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     if alts.is_empty() {
         return Html::default();
     }
-    listen(&session, &phase, &results, &job);
     let lang = ctx.lang;
+    listen(&session, &phase, &results, &job, (&said, lang));
     let l = lang.code();
     let chosen = alts[(*choice).min(alts.len() - 1)];
 
     let start = {
-        let (phase, job, session) = (phase.clone(), job.clone(), session.clone());
+        let (phase, job, session, said) =
+            (phase.clone(), job.clone(), session.clone(), said.clone());
         let (a, problems) = (props.a.clone(), props.a_problems.clone());
         let labels = (props.a_label.clone(), label_of(&props.a, chosen));
         let refused = ctx.knobs_refused();
@@ -216,7 +221,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 labels: labels.clone(),
             });
             match session.start(&a) {
-                Ok(_) => phase.set(Phase::RunningA(0)),
+                Ok(_) => {
+                    said.set(Some(("sim.compare.running-a", lang)));
+                    phase.set(Phase::RunningA(0));
+                }
                 Err(p) => {
                     job.borrow_mut().take();
                     phase.set(Phase::Failed(vec![p]));
@@ -225,9 +233,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         })
     };
     let cancel = {
-        let (phase, job, session) = (phase.clone(), job.clone(), session.clone());
+        let (phase, job, session, said) =
+            (phase.clone(), job.clone(), session.clone(), said.clone());
         Callback::from(move |_: MouseEvent| {
             session.cancel();
+            said.set(Some(("sim.ui.cancelled", lang)));
             job.borrow_mut().take();
             phase.set(Phase::Cancelled);
         })
@@ -261,13 +271,16 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                     <button type="button" class="secondary" id="compare-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
                 </div>
             </div>
+            { live_region("compare-live", *said) }
             <div class="slot">{ phase_status(&phase, lang) }</div>
             <div class="slot">{ (*results).clone().map(|pair| compare_result(&pair, lang)) }</div>
         </section>
     }
 }
 
-/// The comparison's status: running A or B with its events, cancelled, or why it failed.
+/// The comparison's status: running A or B with its events, cancelled, or why it failed. Not
+/// a live region (the counts change all the time): the section's live region says when the
+/// comparison starts, finishes or is cancelled; a failure is an alert.
 fn phase_status(phase: &Phase, lang: Lang) -> Html {
     let l = lang.code();
     match phase {
@@ -278,10 +291,10 @@ fn phase_status(phase: &Phase, lang: Lang) -> Html {
             } else {
                 "sim.compare.running-b"
             };
-            html! { <p class="sim-status" role="status" data-compare-status="running">{ t!(key, locale = l) }{ " " }{ group_thousands(*n) }</p> }
+            html! { <p class="sim-status" data-compare-status="running">{ t!(key, locale = l) }{ " " }{ group_thousands(*n) }</p> }
         }
         Phase::Cancelled => {
-            html! { <p class="sim-status" role="status" data-compare-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
+            html! { <p class="sim-status" data-compare-status="cancelled">{ t!("sim.ui.cancelled", locale = l) }</p> }
         }
         Phase::Failed(errors) => html! {
             <div class="notice error-notice" role="alert" data-compare-status="failed">

@@ -127,6 +127,43 @@ const EDGES: [Edge; 10] = [
     },
 ];
 
+/// The narrow layout (viewBox 0 0 400 450), for screens up to [`NARROW_PX`] wide (a phone,
+/// or 200 % zoom): states stacked from top to bottom, queued (90,48), running (90,188), done
+/// (40,340) and dead (220,340) side by side; per arrow of [`EDGES`] in the same order: path,
+/// label position and anchor.
+const TALL: [(&str, (i32, i32), &str); 10] = [
+    ("M160,14 L160,46", (168, 34), "start"),
+    ("M140,98 L140,186", (132, 146), "end"),
+    ("M180,188 L180,100", (188, 146), "start"),
+    ("M90,213 C20,213 20,73 88,73", (4, 256), "start"),
+    ("M230,196 C262,186 262,214 232,210", (396, 180), "end"),
+    ("M230,218 C262,214 262,242 232,234", (396, 232), "end"),
+    ("M120,238 L110,338", (102, 296), "end"),
+    ("M200,238 L260,338", (238, 282), "start"),
+    ("M225,238 C420,250 420,430 300,392", (396, 414), "end"),
+    ("M80,390 C70,424 130,424 120,392", (4, 440), "start"),
+];
+
+/// The state boxes of the narrow layout ([`TALL`]): state, x, y (top-left); all 140 × 50.
+const TALL_NODES: [(Status, i32, i32); 4] = [
+    (Status::Queued, 90, 48),
+    (Status::Running, 90, 188),
+    (Status::Done, 40, 340),
+    (Status::Dead, 220, 340),
+];
+
+/// The widest viewport (CSS px) that draws the narrow layout: the phone breakpoint of
+/// `static/sim.css`, which 200 % zoom of a 1 280 px window also reaches.
+const NARROW_PX: f64 = 640.0;
+
+/// Whether the window is at most [`NARROW_PX`] wide.
+fn narrow_now() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .is_some_and(|w| w <= NARROW_PX)
+}
+
 /// The state boxes: state, x, y (top-left); all 140 × 50.
 const NODES: [(Status, i32, i32); 4] = [
     (Status::Queued, 60, 120),
@@ -167,6 +204,30 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             }
         });
     }
+    // The layout follows the window's width (rotating a phone, zooming).
+    let narrow = use_state(narrow_now);
+    {
+        let narrow = narrow.clone();
+        use_effect_with((), move |_| {
+            let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                narrow.set(narrow_now());
+            });
+            let w = web_sys::window();
+            if let Some(w) = &w {
+                let _ = w
+                    .add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = w {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        on_resize.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+    let tall = *narrow;
     let Some(ctx) = use_context::<AppContext>() else {
         return Html::default();
     };
@@ -195,8 +256,14 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     let other = moves_text(&props.moves, l, false);
     let edges = EDGES
         .iter()
-        .filter(|e| e.always || props.seen & (1 << e.t.0) != 0)
-        .map(|e| {
+        .zip(TALL)
+        .filter(|(e, _)| e.always || props.seen & (1 << e.t.0) != 0)
+        .map(|(e, narrow)| {
+            let (path, (x, y), anchor) = if tall {
+                narrow
+            } else {
+                (e.path, e.label, e.anchor)
+            };
             let n = times(e.t);
             let active = n > 0;
             let marker = if active {
@@ -204,18 +271,18 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             } else {
                 "url(#sm-head)"
             };
-            let (x, y) = e.label;
             let label = t!(format!("sim.sm.t.{}", e.t.id()), locale = l);
             html! {
                 <g class={classes!("edge", active.then_some("active"))} data-transition={e.t.id()} data-to={e.to.id()} data-times={n.to_string()}>
-                    <path d={e.path} marker-end={marker} />
-                    <text x={x.to_string()} y={y.to_string()} text-anchor={e.anchor}>
+                    <path d={path} marker-end={marker} />
+                    <text x={x.to_string()} y={y.to_string()} text-anchor={anchor}>
                         { label }{ if active { format!(" ×{}", group_thousands(n)) } else { String::new() } }
                     </text>
                 </g>
             }
         });
-    let nodes = NODES.iter().map(|&(s, x, y)| {
+    let nodes = if tall { TALL_NODES } else { NODES };
+    let nodes = nodes.iter().map(|&(s, x, y)| {
         let n = c[s as usize];
         let (cx, w) = (x + 70, 140);
         html! {
@@ -226,15 +293,19 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
             </g>
         }
     });
-    // On a phone the drawing is wider than its box (it keeps a readable text size and scrolls
-    // sideways): it opens at its start, the entry arrow and "queued", as any scrolling box
-    // does; the hint above it says there is more to the right. A later step lighting an arrow
-    // out of view scrolls the box to it ([`reveal_lit`]).
+    // Up to NARROW_PX the states stack from top to bottom ([`TALL`]), so every state is in
+    // view at a readable text size without sideways scrolling. Should the wide drawing ever be
+    // wider than its box, a step lighting an arrow out of view scrolls the box to it
+    // ([`reveal_lit`]).
+    let (view, entry) = if tall {
+        ("0 0 400 450", ("160", "8"))
+    } else {
+        ("0 0 760 300", ("14", "145"))
+    };
     html! {
-        <figure class="state-machine" ref={fig}>
+        <figure class={classes!("state-machine", tall.then_some("sm-tall"))} ref={fig} data-layout={if tall { "tall" } else { "wide" }}>
             <figcaption>{ t!("sim.sm.title", locale = l) }</figcaption>
-            <p class="scroll-hint" data-scroll-hint="state-machine">{ t!("ui.scroll-hint.diagram", locale = l) }</p>
-            <svg viewBox="0 0 760 300" role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
+            <svg viewBox={view} role="img" aria-label={aria} xmlns="http://www.w3.org/2000/svg">
                 <defs>
                     <marker id="sm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path class="head" d="M0,0 L10,5 L0,10 z" />
@@ -243,7 +314,7 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
                         <path class="head on" d="M0,0 L10,5 L0,10 z" />
                     </marker>
                 </defs>
-                <circle class="entry" cx="14" cy="145" r="6" />
+                <circle class="entry" cx={entry.0} cy={entry.1} r="6" />
                 { for edges }
                 { for nodes }
             </svg>

@@ -78,3 +78,21 @@ pub fn run_title(scenario: &str, variant: &str, lang: Lang) -> String {
         variant_label(variant, lang)
     )
 }
+
+/// What a screen last announced to screen readers: a text key (`sim.ui.*` or
+/// `sim.compare.*`) and the language it was said in; `None` before the first announcement.
+/// Kept with its language so that a language switch does not say it again.
+pub type Said = Option<(&'static str, Lang)>;
+
+/// A visually hidden polite live region (`p.visually-hidden[aria-live="polite"]`, DOM id `id`)
+/// holding `said`: its text changes only when something new is said (a run starts, finishes
+/// or is cancelled), so each is read once and progress is never read out.
+pub fn live_region(id: &'static str, said: Said) -> yew::Html {
+    let (text, lang) = said.map_or((String::new(), None), |(key, lang)| {
+        (
+            t!(key, locale = lang.code()).into_owned(),
+            Some(lang.code()),
+        )
+    });
+    yew::html! { <p {id} class="visually-hidden" aria-live="polite" {lang}>{ text }</p> }
+}

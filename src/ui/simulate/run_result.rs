@@ -53,7 +53,7 @@ pub fn RunResult(props: &RunResultProps) -> Html {
     };
     html! {
         <section class="sim-result" data-scenario={v.scenario.clone()} data-variant={v.variant.clone()} aria-labelledby="sim-result-title">
-            <h3 id="sim-result-title">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
+            <h3 id="sim-result-title" tabindex="-1">{ t!("sim.ui.result", locale = l) }{ t!("ui.colon", locale = l) }{ title }{ t!("sim.ui.seed-n", locale = l, seed = v.seed.to_string()) }</h3>
             { raw(pick(&v.drawn.facts, lang)) }
             <div class="slot"><StepView key={Rc::as_ptr(v) as usize} view={v.clone()} on_line={{ let s = step_line.clone(); Callback::from(move |l| s.set(l)) }} /></div>
             <div class="slot"><crate::ui::simulate::charts::SimTimeline view={props.view.clone()} /></div>

@@ -194,7 +194,7 @@ impl ChartData {
 }
 
 /// The unit of the latency chart, chosen from its largest value: ms below 1 s, s below
-/// 2 min, min below 2 h, h from 2 h on (`1 031 000 ms` is drawn as `17.2 min`).
+/// 2 min, min below 2 h, h from 2 h on (`1,031,000 ms` is drawn as `17.2 min`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {
     /// Milliseconds.

@@ -158,8 +158,8 @@ fn times_ms(a: Option<f64>, b: Option<f64>, lang: Lang) -> (String, String) {
 
 /// The change from `a` to `b`: a signed percentage with a proper minus sign (`+40 %`,
 /// `−75 %`; one decimal under 1 %: `−0.2 %`; `+<0.1 %` / `−<0.1 %` below that) while `b` is
-/// less than ten times `a`; from ten times on, the factor `×10`, `×401`, `×12 000` (rounded,
-/// grouped), since `+40 027 %` reads badly. The sign is that of `b − a`. `None` when `a` is
+/// less than ten times `a`; from ten times on, the factor `×10`, `×401`, `×12,000` (rounded,
+/// grouped), since `+40,027 %` reads badly. The sign is that of `b − a`. `None` when `a` is
 /// zero or not finite, or the values are equal.
 pub fn change(a: f64, b: f64) -> Option<String> {
     if a == 0.0 || a == b || !a.is_finite() || !b.is_finite() {

@@ -77,7 +77,15 @@ fn differences(a: &KeyNumbers, b: &KeyNumbers, same_why: Option<&str>, lang: Lan
             escape(&why(same_why, l))
         );
     }
-    out.push_str(r#"</div><div class="table-wrap"><table class="compare-diff"><thead><tr><th></th><th>A</th><th>B</th><th></th></tr></thead><tbody>"#);
+    // Every column is named; the first and last only for screen readers (what each row is
+    // and its change are plain to the eye). The table scrolls in a focusable, named region.
+    let _ = write!(
+        out,
+        r#"</div><div class="table-wrap" role="region" tabindex="0" aria-label="{}"><table class="compare-diff"><thead><tr><th scope="col"><span class="visually-hidden">{}</span></th><th scope="col">A</th><th scope="col">B</th><th scope="col"><span class="visually-hidden">{}</span></th></tr></thead><tbody>"#,
+        escape(&t!("compare.differences", locale = l)),
+        escape(&t!("compare.col-number", locale = l)),
+        escape(&t!("compare.col-change", locale = l)),
+    );
     for d in &lines {
         out.push_str(&diff_row(d, l));
     }
@@ -170,7 +178,12 @@ fn logs(a: Side<'_>, b: Side<'_>, lang: Lang) -> String {
             escape(&t!("compare.log-cut", locale = l, n = LOG_HEAD))
         );
     }
-    out.push_str(r#"<div class="table-wrap log-pair" tabindex="0" role="region" aria-labelledby="compare-logs-title"><table class="compare-log"><thead><tr><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>"#);
+    // The scroll box is a region of its own name (the section around it has the heading's).
+    let _ = write!(
+        out,
+        r#"<div class="table-wrap log-pair" tabindex="0" role="region" aria-label="{}"><table class="compare-log"><thead><tr><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>"#,
+        escape(&t!("compare.logs-box", locale = l))
+    );
     for (i, r) in aligned.rows.iter().enumerate() {
         let is_first = first.is_some_and(|(f, _)| f == i);
         let class = match (r.differs, is_first) {

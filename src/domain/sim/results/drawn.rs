@@ -19,6 +19,7 @@
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
+use crate::domain::sim::results::chart_tables::table_html;
 use crate::domain::sim::results::charts::{render_scaled, text, ChartData, ChartScale};
 use rust_i18n::t;
 use serde::{Deserialize, Serialize};
@@ -141,26 +142,28 @@ fn caption(scenario: &str, id: &str, l: &str) -> String {
         .unwrap_or_else(|| t!(format!("charts.{id}.caption"), locale = l).into_owned())
 }
 
-/// One figure: `(id, drawn svg or why it is not drawn)`.
-type Figure = (&'static str, Result<String, String>);
+/// One figure: `(id, (drawn svg, its data table) or why it is not drawn)`.
+type Figure = (&'static str, Result<(String, String), String>);
 
-/// The figures of `data` on `scale` in `lang`.
+/// The figures of `data` on `scale` in `lang`, each drawn one with its data table
+/// ([`table_html`]).
 fn figures(data: &ChartData, compact: bool, scale: &ChartScale, lang: Lang) -> Vec<Figure> {
     render_scaled(data, compact, scale, &text(lang))
         .into_iter()
         .map(|(id, svg)| match why_hidden(data, id, lang) {
             Some(why) => (id, Err(why)),
-            None => (id, Ok(svg)),
+            None => (id, Ok((svg, table_html(data, id, lang)))),
         })
         .collect()
 }
 
-/// A figure as HTML.
+/// A figure as HTML: the drawing in a box that scrolls sideways on a narrow screen (a
+/// focusable region named by the chart's title), then its data table.
 fn figure_html(fig: &Figure, scenario: &str, l: &str) -> String {
     let title = escape(&t!(format!("charts.{}.title", fig.0), locale = l));
     match &fig.1 {
-        Ok(svg) => format!(
-            r#"<figure class="sim-chart" data-chart="{id}"><figcaption><strong>{title}</strong>{}</figcaption>{svg}</figure>"#,
+        Ok((svg, table)) => format!(
+            r#"<figure class="sim-chart" data-chart="{id}"><figcaption><strong>{title}</strong>{}</figcaption><div class="chart-box" role="region" tabindex="0" aria-label="{title}">{svg}</div>{table}</figure>"#,
             escape(&caption(scenario, fig.0, l)),
             id = fig.0,
         ),
@@ -201,7 +204,8 @@ pub fn charts_html(data: &ChartData, scenario: &str) -> Both {
 }
 
 /// The worker timeline's figure in both languages: `svg(lang)` under the title and the
-/// preset's caption; `hidden` (the line saying why there is none) when `svg` is `None`.
+/// preset's caption, in a scroll box that takes keyboard focus (a region named by the title);
+/// `hidden` (the line saying why there is none) when `svg` is `None`.
 pub fn timeline_html(scenario: &str, svg: Option<&dyn Fn(Lang) -> String>, jobs: u64) -> Both {
     Lang::ALL.map(|lang| {
         let l = lang.code();
@@ -211,7 +215,7 @@ pub fn timeline_html(scenario: &str, svg: Option<&dyn Fn(Lang) -> String>, jobs:
                 let cap = own_hint(scenario, "timeline", l)
                     .unwrap_or_else(|| t!("timeline.caption", locale = l).into_owned());
                 format!(
-                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box">{}</div></figure>"#,
+                    r#"<figure class="sim-timeline" data-chart="timeline"><figcaption><strong>{title}</strong>{}</figcaption><p class="scroll-hint" data-scroll-hint="timeline">{}</p><div class="timeline-box" tabindex="0" role="region" aria-label="{title}">{}</div></figure>"#,
                     escape(&cap),
                     escape(&t!("hints.scroll", locale = l)),
                     svg(lang)

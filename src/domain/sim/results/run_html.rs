@@ -113,7 +113,8 @@ fn facts(v: &RunView, l: &str) -> Vec<(&'static str, String, String)> {
 }
 
 /// The jobs table of `v` in both languages: `<h4>`, `table.jobs` (at most [`SHOW_LINES`]
-/// rows, each `tr[data-job][data-status]`) and, when rows were cut, `p.hint[data-rows-cut]`.
+/// rows, each `tr[data-job][data-status]`) in a focusable, labelled scroll box
+/// (`div.table-wrap[tabindex="0"][role="region"]`) and, when rows were cut, `p.hint[data-rows-cut]`.
 /// Empty when the run has no job rows.
 pub fn jobs_html(v: &RunView) -> Both {
     if v.jobs.is_empty() {
@@ -126,9 +127,11 @@ pub fn jobs_html(v: &RunView) -> Both {
 fn jobs_in(v: &RunView, lang: Lang) -> String {
     let l = lang.code();
     let col = |key: &str| escape(&t!(format!("run-result.col-{key}"), locale = l));
+    // The table scrolls in its box: the box takes keyboard focus (arrow keys scroll it) and
+    // is a region named like the table's heading.
+    let title = escape(&t!("run-result.jobs", locale = l));
     let mut out = format!(
-        r#"<h4>{}</h4><div class="table-wrap"><table class="jobs"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
-        escape(&t!("run-result.jobs", locale = l)),
+        r#"<h4>{title}</h4><div class="table-wrap" tabindex="0" role="region" aria-label="{title}"><table class="jobs"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
         col("id"),
         col("name"),
         col("status"),

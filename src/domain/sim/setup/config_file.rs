@@ -542,6 +542,9 @@ pub fn parse_file(text: &str) -> Result<SimConfigFile, Vec<ConfigError>> {
     let parse_error = |path: String, message: String| {
         let mut field = if path == "." || path == "?" {
             "config".to_owned()
+        } else if path.is_empty() || path.ends_with('.') {
+            // A field with an empty name (`{"": 1}`), named as the file writes it.
+            format!("{path}\"\"")
         } else {
             path
         };

@@ -395,8 +395,8 @@ pub(super) fn readable(field: &str, message: &str) -> String {
         (
             "expected i64",
             concat!(
-                "expected a whole number from −9 223 372 036 854 775 808 to ",
-                "9 223 372 036 854 775 807 (and within the field's range)"
+                "expected a whole number from −9,223,372,036,854,775,808 to ",
+                "9,223,372,036,854,775,807 (and within the field's range)"
             ),
         ),
         ("expected u64", "expected a whole number from 0"),

@@ -11,28 +11,20 @@
 //! - random shares (any catalog or process, either language), full and short, which must round
 //!   trip exactly, the short one keeping every finding — 250 × 2.
 //!
-//! `PROPTEST_CASES=N` runs N cases of each family instead.
+//! `PROPTEST_CASES=N` runs N cases of each family instead ([`crate::fuzz_support`]).
 
 use crate::catalog_roundtrip::{catalog, process};
 use crate::catalog_support::example_catalog;
+use crate::fuzz_support::{apply, apply_bytes, byte_edits, cases, edit_from};
 use crate::share_link::{hostile, japanese, process_share, undecided};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use modality_advisor::domain::share::link::{decode, encode, LinkError, PREFIX_V1};
+use modality_advisor::domain::share::link::{decode, decode_plain, encode, LinkError, PREFIX_V1};
 use modality_advisor::domain::share::{Share, Shared};
 use modality_advisor::domain::sheet::check::validate;
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 use std::sync::LazyLock;
-
-/// Cases per family: `PROPTEST_CASES` when set, else `default`.
-fn cases(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig::with_cases(cases)
-}
 
 /// Real links: each process of the example and the extra ones, full and short, in both
 /// languages, and the whole catalog.
@@ -52,9 +44,21 @@ static LINKS: LazyLock<Vec<String>> = LazyLock::new(|| {
     shares.iter().chain(&short).map(encode).collect()
 });
 
-/// The fragment either opens — and then the share survives encode → decode unchanged — or is
-/// refused with a message in both languages.
+/// The fragment either opens — in the app and in the embed page, and then the share survives
+/// encode → decode unchanged — or is refused by both with a message in both languages.
 fn opens_or_is_refused(fragment: &str) -> Result<(), TestCaseError> {
+    // The embed page's reader (no JSON paths, a smaller decoder) opens the same links.
+    let plain = decode_plain(fragment);
+    match &plain {
+        Ok(share) => {
+            let app = decode(fragment);
+            prop_assert_eq!(app.as_ref(), Ok(share));
+        }
+        Err(e) => {
+            prop_assert!(decode(fragment).is_err(), "the embed refuses: {:?}", e);
+            prop_assert!(!e.message(Lang::En).is_empty() && !e.message(Lang::Ja).is_empty());
+        }
+    }
     match decode(fragment) {
         Ok(share) => {
             prop_assert_eq!(decode(&encode(&share)), Ok(share));
@@ -87,66 +91,6 @@ fn any_text() -> impl Strategy<Value = String> {
         .prop_map(|(head, body)| format!("{head}{}", String::from_iter(body)))
 }
 
-/// One edit of a text: change, insert or delete a character, or cut the rest.
-#[derive(Debug, Clone)]
-enum Edit {
-    Set(prop::sample::Index, char),
-    Insert(prop::sample::Index, char),
-    Delete(prop::sample::Index),
-    Cut(prop::sample::Index),
-}
-
-fn edit() -> impl Strategy<Value = Edit> {
-    let ch = prop_oneof![
-        4 => prop::sample::select(
-            "AZaz09-_QgwBC".chars().collect::<Vec<_>>()
-        ),
-        1 => any::<char>(),
-    ];
-    prop_oneof![
-        4 => (any::<prop::sample::Index>(), ch.clone()).prop_map(|(i, c)| Edit::Set(i, c)),
-        2 => (any::<prop::sample::Index>(), ch).prop_map(|(i, c)| Edit::Insert(i, c)),
-        2 => any::<prop::sample::Index>().prop_map(Edit::Delete),
-        1 => any::<prop::sample::Index>().prop_map(Edit::Cut),
-    ]
-}
-
-fn apply(chars: &mut Vec<char>, e: &Edit) {
-    let n = chars.len().max(1);
-    match e {
-        Edit::Set(i, c) if !chars.is_empty() => chars[i.index(n)] = *c,
-        Edit::Insert(i, c) => chars.insert(i.index(n + 1).min(chars.len()), *c),
-        Edit::Delete(i) if !chars.is_empty() => {
-            chars.remove(i.index(n));
-        }
-        Edit::Cut(i) => chars.truncate(i.index(n)),
-        _ => {}
-    }
-}
-
-/// One edit of bytes: set a byte, flip a bit, insert, delete, or cut the rest.
-fn byte_edits() -> impl Strategy<Value = Vec<(u8, prop::sample::Index, u8)>> {
-    prop::collection::vec((0u8..5, any::<prop::sample::Index>(), any::<u8>()), 1..4)
-}
-
-fn apply_bytes(bytes: &mut Vec<u8>, edits: &[(u8, prop::sample::Index, u8)]) {
-    for (kind, i, b) in edits {
-        if bytes.is_empty() {
-            return;
-        }
-        let at = i.index(bytes.len());
-        match kind {
-            0 => bytes[at] = *b,
-            1 => bytes[at] ^= 1 << (b % 8),
-            2 => bytes.insert(at, *b),
-            3 => {
-                bytes.remove(at);
-            }
-            _ => bytes.truncate(at),
-        }
-    }
-}
-
 fn pack(bytes: &[u8]) -> String {
     format!("{PREFIX_V1}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
@@ -177,7 +121,7 @@ proptest! {
     #[test]
     fn an_edited_real_link_opens_as_itself_or_is_refused(
         which in any::<prop::sample::Index>(),
-        edits in prop::collection::vec(edit(), 1..4),
+        edits in prop::collection::vec(edit_from("AZaz09-_QgwBC"), 1..4),
     ) {
         let link = &LINKS[which.index(LINKS.len())];
         let mut chars: Vec<char> = link.chars().collect();
