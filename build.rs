@@ -24,12 +24,9 @@ const FONT_NOWHERE: &str = "modality-advisor-builtin-metrics";
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=diagrams");
-    // rust-i18n reads locales/ at compile time but does not tell cargo; this makes a changed
-    // translation rebuild the crate.
-    println!("cargo:rerun-if-changed=locales");
-    println!("cargo:rerun-if-changed=locales-embed");
-    println!("cargo:rerun-if-changed=locales-sim");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // The texts (locales/…), so a changed translation rebuilds the crate.
+    write_texts(&out);
     // Keep the renderer's font cache inside the build folder.
     env::set_var("XDG_CACHE_HOME", out.join("cache"));
     for lang in ["en", "ja"] {
@@ -329,4 +326,70 @@ fn move_labels_off_nodes(layout: &mut Layout, lang: &str) {
             ),
         }
     }
+}
+
+/// The folder of texts this build embeds, by feature, as `src/text.rs` documents: the page
+/// only `locales/page/`, each worker and the embed page its link folder, the CLI and the
+/// tests every text.
+fn texts_folder() -> &'static str {
+    let on = |f: &str| env::var_os(format!("CARGO_FEATURE_{f}")).is_some();
+    if on("PAGE") {
+        "locales/page"
+    } else if on("EMBED") {
+        "locales-embed"
+    } else if on("SIM") {
+        "locales-sim"
+    } else if on("EXPORT") {
+        "locales-export"
+    } else if on("TARGETS") {
+        "locales-targets"
+    } else {
+        "locales"
+    }
+}
+
+/// Writes `texts.rs` for `src/text.rs`: the locales, the sorted keys once, and each locale's
+/// texts in the keys' order, each list one string joined by NUL (read with rust-i18n's own
+/// loader, so the texts are exactly what `rust_i18n::i18n!` would embed). A text missing in a
+/// locale is the English one, as rust-i18n's `fallback = "en"` gives at run time.
+fn write_texts(out: &std::path::Path) {
+    let folder = texts_folder();
+    for dir in [
+        "locales",
+        "locales-embed",
+        "locales-sim",
+        "locales-export",
+        "locales-targets",
+    ] {
+        println!("cargo:rerun-if-changed={dir}");
+    }
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let path = manifest.join(folder);
+    let locales = rust_i18n_support::load_locales(&path.display().to_string(), |_| false);
+    let en = locales.get("en").expect("every text exists in English");
+    let keys: Vec<&String> = en.keys().collect();
+    let names: Vec<&String> = locales.keys().collect();
+    let join = |items: Vec<&str>| {
+        for s in &items {
+            assert!(!s.contains('\0'), "a text holds NUL: {s}");
+        }
+        format!("{:?}", items.join("\0"))
+    };
+    let mut code = format!(
+        "/// The locales, in the order of [`TEXTS`].\npub const LOCALES: [&str; {n}] = {names:?};\n\
+         /// The keys, sorted, joined by NUL.\npub const KEYS: &str = {keys};\n\
+         /// Each locale's texts in the keys' order, joined by NUL.\npub const TEXTS: [&str; {n}] = [\n",
+        n = names.len(),
+        keys = join(keys.iter().map(|k| k.as_str()).collect()),
+    );
+    for name in &names {
+        let texts = &locales[*name];
+        let values = keys
+            .iter()
+            .map(|k| texts.get(*k).unwrap_or(&en[*k]).as_str())
+            .collect();
+        code.push_str(&format!("    {},\n", join(values)));
+    }
+    code.push_str("];\n");
+    fs::write(out.join("texts.rs"), code).expect("cannot write texts.rs");
 }

@@ -576,7 +576,7 @@ fn advise(args: &AdviseArgs) -> Result<String, String> {
                 field, min, max, ..
             } = e;
             let flag = format!("--{}", field.replace('_', "-"));
-            rust_i18n::t!(
+            crate::text::t!(
                 "cli.range",
                 locale = lang.code(),
                 flag = flag,
@@ -594,7 +594,7 @@ fn advise(args: &AdviseArgs) -> Result<String, String> {
         } else {
             ""
         };
-        return Err(rust_i18n::t!(
+        return Err(crate::text::t!(
             "cli.missing",
             locale = lang.code(),
             flag = flag(q),
@@ -606,7 +606,7 @@ fn advise(args: &AdviseArgs) -> Result<String, String> {
     for q in &eval.ignored {
         eprintln!(
             "{}",
-            rust_i18n::t!("cli.ignored", locale = lang.code(), flag = flag(*q))
+            crate::text::t!("cli.ignored", locale = lang.code(), flag = flag(*q))
         );
     }
     Ok(match args.format {
@@ -646,7 +646,7 @@ fn render_text(eval: &Evaluation, lang: Lang) -> String {
     let _ = writeln!(s, "{}", outcome.summary(lang));
     let _ = writeln!(s, "\n{}", h("Path:", "経路："));
     for (i, step) in eval.path.iter().enumerate() {
-        let yn = rust_i18n::t!(
+        let yn = crate::text::t!(
             if step.yes() {
                 "answer.yes"
             } else {

@@ -79,7 +79,7 @@ pub struct ShareArgs {
 }
 
 fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// `share`: read, choose, encode, render, write. Every error is a message for stderr
@@ -94,7 +94,7 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
         choose(catalog, args, &source, msg_lang)?
     } else {
         if let Some(id) = &args.process {
-            return Err(rust_i18n::t!(
+            return Err(crate::text::t!(
                 "cli.share.process-of-sheet",
                 locale = msg_lang.code(),
                 file = source,
@@ -127,7 +127,7 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
     let base = match &args.base_url {
         // Links go into hrefs of HTML, Markdown and the SVG card: only a web address.
         Some(b) if !(b.starts_with("https://") || b.starts_with("http://")) => {
-            return Err(rust_i18n::t!(
+            return Err(crate::text::t!(
                 "cli.share.base-url-scheme",
                 locale = msg_lang.code(),
                 url = b
@@ -138,7 +138,7 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
         None => {
             eprintln!(
                 "{}",
-                rust_i18n::t!(
+                crate::text::t!(
                     "cli.share.base-url-note",
                     locale = lang.code(),
                     base = DEFAULT_BASE_URL
@@ -151,7 +151,7 @@ pub fn run(args: &ShareArgs) -> Result<(), String> {
     if matches!(args.format, ShareFormat::Link | ShareFormat::EmbedLink)
         && link.chars().count() > LONG_LINK_CHARS
     {
-        let note = rust_i18n::t!(
+        let note = crate::text::t!(
             "cli.share.long",
             locale = lang.code(),
             chars = link.chars().count(),
@@ -194,7 +194,7 @@ fn choose(mut c: Catalog, args: &ShareArgs, source: &str, lang: Lang) -> Result<
     };
     if let Some(id) = &args.process {
         let Some(at) = c.position(&ProcessId(id.clone())) else {
-            return Err(rust_i18n::t!(
+            return Err(crate::text::t!(
                 "cli.share.no-such-process",
                 locale = lang.code(),
                 file = source,
@@ -208,7 +208,7 @@ fn choose(mut c: Catalog, args: &ShareArgs, source: &str, lang: Lang) -> Result<
     match c.processes.len() {
         1 => Ok(Shared::Process(Box::new(c.processes.remove(0)))),
         0 => Err(format!("{source}: {}", tr("cli.share.empty", lang))),
-        n => Err(rust_i18n::t!(
+        n => Err(crate::text::t!(
             "cli.share.several",
             locale = lang.code(),
             file = source,

@@ -92,7 +92,7 @@ pub fn print_findings(findings: &[Finding], lang: Lang, source: &str) {
             Severity::Error => "cli.finding-error",
             Severity::Warning => "cli.finding-warning",
         };
-        let severity = rust_i18n::t!(key, locale = lang.code());
+        let severity = crate::text::t!(key, locale = lang.code());
         eprintln!("{source}: {severity} [{}]: {}", f.code, f.message);
     }
 }

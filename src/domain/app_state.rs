@@ -89,7 +89,7 @@ impl SheetNotice {
 
     /// The notice in `lang` (sheet inputs named by their labels, [`inputs::label_of`]).
     pub fn text(&self, lang: Lang) -> String {
-        use rust_i18n::t;
+        use crate::text::t;
         let l = lang.code();
         match self {
             SheetNotice::Copied(f) => t!("sheet.ui.copied", locale = l, format = *f).into_owned(),

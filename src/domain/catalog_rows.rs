@@ -12,7 +12,7 @@ use crate::domain::flowchart::Outcome;
 use crate::domain::sheet::check::{validate, Severity};
 use crate::domain::sheet::{BackoffKind, JobSheet};
 use crate::domain::Lang;
-use rust_i18n::t;
+use crate::text::t;
 
 /// What a cell shows when the process has no sheet for its outcome yet.
 pub const NONE: &str = "—";

@@ -9,7 +9,7 @@
 
 use crate::domain::flowchart::{Evaluation, Next, QuestionId, Status, RULES, START, START_NODE};
 use crate::domain::lang::Lang;
-use rust_i18n::t;
+use crate::text::t;
 
 /// The class added to every node and edge element on the walked path.
 pub const ON_PATH: &str = "on-path";

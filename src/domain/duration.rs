@@ -2,7 +2,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::{ascii_form, group_thousands, whole_digits};
-use rust_i18n::t;
+use crate::text::t;
 
 /// The units durations are written and typed in, smallest first: (size in ms, English,
 /// Japanese). The page's unit selects use the index into this table.

@@ -40,7 +40,7 @@ pub use self::tsv::{headers, to_tsv};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::decision_text;
 use crate::domain::sheet::JobSheet;
-use rust_i18n::t;
+use crate::text::t;
 
 /// The decision as three more rows of the tables (TSV, CSV), after the sheet's rows: item,
 /// what to write, value — the outcome (`title (id)`), the reasons and the path's questions

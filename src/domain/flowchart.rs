@@ -8,7 +8,7 @@
 use crate::domain::error::{ParseError, TimingError};
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// One of the five questions. The string ids (`time-triggered`, …) are stable: they appear in

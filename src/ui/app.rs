@@ -4,6 +4,7 @@ use crate::domain::app_state::LinkStatus;
 use crate::domain::place::Place;
 use crate::domain::share::link;
 use crate::domain::Lang;
+use crate::text::t;
 use crate::ui::browser;
 use crate::ui::catalog::{open_process_bar, CatalogScreen};
 use crate::ui::decide::flowchart::chart;
@@ -14,7 +15,6 @@ use crate::ui::share::{self, ShareSurface};
 use crate::ui::sheet::sheet_screen;
 use crate::ui::simulate::SimulateScreen;
 use crate::ui::state::{Action, AppContext, Screen};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// The whole app.
@@ -31,6 +31,10 @@ pub fn App() -> Html {
     {
         let first = use_mut_ref(|| true);
         use_effect_with(state.screen, move |screen| {
+            // The sheet's stylesheet (`static/sheet.css`) is fetched when it is first shown.
+            if *screen == Screen::Sheet {
+                browser::load_stylesheet("./sheet.css");
+            }
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
                 browser::scroll_to_top();
                 if *screen == Screen::Sheet {

@@ -47,7 +47,7 @@ pub fn remember_lang(lang: Lang) {
         let _ = s.set_item(LANG_KEY, lang.code());
     }
     if let Some(d) = web_sys::window().and_then(|w| w.document()) {
-        d.set_title(&rust_i18n::t!("ui.page-title", locale = lang.code()));
+        d.set_title(&crate::text::t!("ui.page-title", locale = lang.code()));
     }
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
@@ -59,6 +59,7 @@ pub fn remember_lang(lang: Lang) {
 
 pub use crate::domain::export::{file_name, file_stem};
 
+pub mod panic_page;
 mod share;
 pub use share::{
     copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,
@@ -175,6 +176,33 @@ pub fn write_catalog_text(text: &str) -> Result<(), String> {
 pub fn set_aside_catalog_text(text: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(&format!("{CATALOG_KEY}.unreadable"), text);
+    }
+}
+
+/// The session storage key the browser tests set to provoke a panic through the page
+/// ([`crate::ui::rescue::test_panic`]).
+pub const TEST_PANIC_KEY: &str = "modality-advisor:test-panic";
+
+/// Whether session storage's [`TEST_PANIC_KEY`] holds `value`; if so the key is removed.
+pub fn take_test_panic(value: &str) -> bool {
+    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
+        return false;
+    };
+    let armed = s.get_item(TEST_PANIC_KEY).ok().flatten().as_deref() == Some(value);
+    if armed {
+        let _ = s.remove_item(TEST_PANIC_KEY);
+    }
+    armed
+}
+
+/// Removes index.html's loading text (`#boot`), just before the app's first render (in the
+/// same task: no paint shows both, none shows neither).
+pub fn remove_boot() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("boot"))
+    {
+        el.remove();
     }
 }
 
@@ -357,7 +385,7 @@ impl ExportShared {
         self.held.borrow_mut().clear();
         let waiting = std::mem::take(&mut *self.waiting.borrow_mut());
         for (_, lang, words, _, reject) in waiting {
-            let message = rust_i18n::t!(words[1], locale = lang.code());
+            let message = crate::text::t!(words[1], locale = lang.code());
             let _ = reject.call1(
                 &wasm_bindgen::JsValue::NULL,
                 &wasm_bindgen::JsValue::from_str(&message),
@@ -424,7 +452,7 @@ impl ExportWorker {
             let reason = e
                 .as_string()
                 .unwrap_or_else(|| format!("{e:?}").chars().take(200).collect());
-            rust_i18n::t!(words[0], locale = lang.code(), reason = reason).into_owned()
+            crate::text::t!(words[0], locale = lang.code(), reason = reason).into_owned()
         })?;
         let shared = std::rc::Rc::new(ExportShared::default());
         let (sh, w) = (shared.clone(), worker.clone());
@@ -461,7 +489,7 @@ impl ExportWorker {
                     Ok(doc) => resolve.call1(&null, &wasm_bindgen::JsValue::from_str(&doc)),
                     Err(reason) => {
                         let message =
-                            rust_i18n::t!(words[2], locale = lang.code(), reason = reason);
+                            crate::text::t!(words[2], locale = lang.code(), reason = reason);
                         reject.call1(&null, &wasm_bindgen::JsValue::from_str(&message))
                     }
                 };
@@ -555,7 +583,7 @@ pub async fn read_file_in_worker(
     })
     .await?;
     crate::domain::export::read::ReadDone::from_reply(&text).map_err(|reason| {
-        rust_i18n::t!(IMPORT_WORDS[2], locale = lang.code(), reason = reason).into_owned()
+        crate::text::t!(IMPORT_WORDS[2], locale = lang.code(), reason = reason).into_owned()
     })
 }
 
@@ -591,7 +619,7 @@ async fn ask(
     }
     // The worker handle is not held across the wait: a failed worker can be replaced meanwhile.
     drop(worker);
-    let not_loaded = || rust_i18n::t!(words[1], locale = lang.code()).into_owned();
+    let not_loaded = || crate::text::t!(words[1], locale = lang.code()).into_owned();
     match wasm_bindgen_futures::JsFuture::from(promise).await {
         Ok(doc) => doc.as_string().ok_or_else(not_loaded),
         Err(message) => Err(message.as_string().unwrap_or_else(not_loaded)),

@@ -9,9 +9,9 @@ use crate::domain::catalog::Catalog;
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::export::read::{ReadAs, ReadDone, ReadRequest};
 use crate::domain::Lang;
+use crate::text::t;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// The catalog's formats, in the order shown: (id, label, format).

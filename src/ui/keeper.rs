@@ -7,12 +7,13 @@
 use crate::domain::app_state::{CatalogAction, Keeping};
 use crate::domain::bidi::isolate;
 use crate::domain::catalog::sync::{boot as boot_catalog, sync, Stored};
-use crate::domain::catalog::ProcessId;
+use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::place::Place;
 use crate::domain::Lang;
+use crate::text::t;
 use crate::ui::browser;
+use crate::ui::rescue;
 use crate::ui::state::{Action, AppContext, AppState, Screen};
-use rust_i18n::t;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -63,16 +64,22 @@ pub fn use_kept_state() -> (AppContext, Base) {
         let booted = booted.clone();
         use_mut_ref(move || booted.1.clone())
     };
-    let state = use_reducer(|| {
+    let kept = base.clone();
+    let state = use_reducer(move || {
         let restored = booted.0.clone();
-        match Place::parse(&browser::location_fragment()) {
+        let state = match Place::parse(&browser::location_fragment()) {
             Some(place) => {
                 let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
                 s.interacted = false;
                 s
             }
             None => restored,
-        }
+        };
+        // What the panic page saves and reports (changes are remembered by the reducer).
+        rescue::remember(Rc::new(state.clone()));
+        rescue::remember_base(kept);
+        rescue::test_panic(rescue::TestPanic::Start);
+        state
     });
     use_keeper(&state, &base);
     (state, base)
@@ -107,38 +114,50 @@ pub fn use_keeper(state: &AppContext, base: &Base) {
         if memory {
             return;
         }
-        let stored = match browser::read_catalog_text() {
-            Ok(text) => text.as_deref().and_then(Stored::from_json),
-            Err(why) => {
-                dispatch.dispatch(Action::Catalog(CatalogAction::StorageRefused(why)));
-                return;
+        match store(mine, held, protect.as_ref(), &base) {
+            Err(why) => dispatch.dispatch(Action::Catalog(CatalogAction::StorageRefused(why))),
+            Ok(Some((catalog, held))) => {
+                dispatch.dispatch(Action::Catalog(CatalogAction::Synced(catalog, held)))
             }
-        };
-        let merged = sync(
-            stored.as_ref(),
-            &base.borrow(),
-            mine,
-            held,
-            protect.as_ref(),
-            browser::now_ms(),
-        );
-        if let Some(write) = &merged.write {
-            if let Err(why) = browser::write_catalog_text(&write.to_json()) {
-                dispatch.dispatch(Action::Catalog(CatalogAction::StorageRefused(why)));
-                return;
-            }
-        }
-        *base.borrow_mut() = merged.base;
-        if merged.catalog != *mine || merged.held != *held {
-            dispatch.dispatch(Action::Catalog(CatalogAction::Synced(
-                merged.catalog,
-                merged.held,
-            )));
+            Ok(None) => {}
         }
     });
     use_effect_with(state.open.clone(), |open| {
         browser::remember_open_process(open.as_ref().map(ProcessId::as_str));
     });
+}
+
+/// Writes this tab's catalog (`mine`, with the processes it `held` back and the one it has
+/// open, `protect`) merged with what storage holds now ([`sync`]), and moves the tab's `base`
+/// on. Returns the merged catalog and held processes when they differ from this tab's (the
+/// tab takes them in); `None` when they are the same. Used after every change and by the
+/// panic page ([`crate::ui::start`]), which is why it only tries the borrow of `base`.
+///
+/// # Errors
+/// The browser's words when storage cannot be read or written; "busy" when `base` is in use.
+pub fn store(
+    mine: &Catalog,
+    held: &[ProcessId],
+    protect: Option<&ProcessId>,
+    base: &Base,
+) -> Result<Option<(Catalog, Vec<ProcessId>)>, String> {
+    let stored = browser::read_catalog_text()?
+        .as_deref()
+        .and_then(Stored::from_json);
+    let busy = |_| "busy".to_owned();
+    let merged = sync(
+        stored.as_ref(),
+        &*base.try_borrow().map_err(busy)?,
+        mine,
+        held,
+        protect,
+        browser::now_ms(),
+    );
+    if let Some(write) = &merged.write {
+        browser::write_catalog_text(&write.to_json())?;
+    }
+    *base.try_borrow_mut().map_err(|_| "busy".to_owned())? = merged.base;
+    Ok((merged.catalog != *mine || merged.held != held).then_some((merged.catalog, merged.held)))
 }
 
 /// The notices about keeping: one per process held back (changed in another tab), with

@@ -10,9 +10,9 @@
 use crate::domain::app_state::{LinkStatus, PanelScope, ShareAction};
 use crate::domain::share::panel::{Panel, ShareRequest, ShareWant};
 use crate::domain::share::Share;
+use crate::text::t;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// Renders `want` for `share` in the export worker and keeps the answer (re-rendered when the

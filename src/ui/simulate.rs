@@ -19,6 +19,7 @@ use crate::domain::session::{sim_presets, sim_variants, SimEdit, CUSTOM_PRESET};
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::setup::knobs::{CustomRun, Knob};
 use crate::domain::sim::Scenario;
+use crate::text::t;
 use crate::ui::simulate::compare::{RunLabel, SimCompare};
 use crate::ui::simulate::event_log::LogAnswer;
 use crate::ui::simulate::knobs::SimKnobs;
@@ -27,7 +28,6 @@ use crate::ui::simulate::labels::{live_region, variant_label, Problem, Said};
 use crate::ui::simulate::run_result::RunResult;
 use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun};
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

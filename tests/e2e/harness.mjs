@@ -2,7 +2,9 @@
 // ephemeral port, launch Debian's Chromium through playwright-core, collect console errors,
 // and save screenshots under target/e2e-screenshots/ for people to look at.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdirSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -29,6 +31,25 @@ export async function serve() {
     proc.on('exit', (code) => reject(new Error(`http.server exited with ${code}`)));
   });
   return { url, stop: () => proc.kill() };
+}
+
+/** Serves dist/ brotli-compressed (quality 11), as a static host would (a folder's
+ * index.html for a path ending in `/`), for the measurements; resolves { url, stop }. */
+export function serveBrotli() {
+  const cache = new Map();
+  const server = createServer((req, res) => {
+    let file = path.join(dist, path.normalize(new URL(req.url, 'http://x').pathname));
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!file.startsWith(dist + path.sep) || !existsSync(file)) { res.writeHead(404).end(); return; }
+    if (!cache.has(file)) {
+      cache.set(file, brotliCompressSync(readFileSync(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'Content-Encoding': 'br' });
+    res.end(cache.get(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`, stop: () => server.close(),
+  })));
 }
 
 function chromiumPath() {

@@ -6,31 +6,12 @@
 //    brotli-compressed (quality 11), as a static host would.
 // 2. The content's height at a frame width of 800 px for each fixture (the numbers that
 //    calibrate `domain::share::embed::recommended_height`).
-import { createServer } from 'node:http';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
-import { dist, launch, root } from './harness.mjs';
+import { launch, root, serveBrotli } from './harness.mjs';
 
 const fixtures = JSON.parse(readFileSync(path.join(root, 'tests', 'e2e', 'links', 'embed-fragments.json'), 'utf8'));
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 const RUNS = 5;
-
-function serveBrotli() {
-  const cache = new Map();
-  const server = createServer((req, res) => {
-    const file = path.join(dist, path.normalize(new URL(req.url, 'http://x').pathname));
-    if (!file.startsWith(dist + path.sep) || !existsSync(file)) { res.writeHead(404).end(); return; }
-    if (!cache.has(file)) {
-      cache.set(file, brotliCompressSync(readFileSync(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'Content-Encoding': 'br' });
-    res.end(cache.get(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/`, stop: () => server.close(),
-  })));
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -200,6 +200,63 @@ fn hostile_text_in_every_field_and_format() {
     }
 }
 
+/// The shared hostile-text corpus (`tests/vectors/hostile-text.json`, also typed into the page
+/// by `tests/e2e/hostile.test.mjs`): each payload's text (`text` repeated `repeat` times), or
+/// `None` for a payload only a JavaScript string can hold (`text_utf16`, lone surrogates).
+fn corpus() -> Vec<(String, String, Option<String>)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/hostile-text.json"
+    );
+    let file = std::fs::read_to_string(path).expect("the corpus");
+    let doc: serde_json::Value = serde_json::from_str(&file).expect("the corpus is JSON");
+    let payloads = doc["payloads"].as_array().expect("payloads");
+    payloads
+        .iter()
+        .map(|p| {
+            let field = |k: &str| p[k].as_str().unwrap_or_default().to_owned();
+            let repeat = p["repeat"].as_u64().unwrap_or(1) as usize;
+            let text = p["text"].as_str().map(|t| t.repeat(repeat));
+            (field("name"), field("category"), text)
+        })
+        .collect()
+}
+
+#[test]
+fn the_shared_corpus_in_every_field_and_format() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 50, "at least 50 payloads: {}", corpus.len());
+    // Bidi controls are shown or stripped in the exports (issue 17, item 5): their own tests
+    // hold that; here every other payload must come back whole.
+    let texts: Vec<String> = corpus
+        .into_iter()
+        .filter(|(_, category, _)| category != "bidi")
+        .filter_map(|(_, _, text)| text)
+        .collect();
+    for (i, text) in texts.iter().enumerate() {
+        for lang in Lang::ALL {
+            let mut sheet = crate::sheet_support::example(lang);
+            let t = |k: usize| texts[(i + k) % texts.len()].clone();
+            let p = &mut sheet.process;
+            p.process_name = text.clone();
+            p.code_name = t(1);
+            p.trigger = t(2);
+            p.arguments = vec![t(3)];
+            p.business_key = t(4);
+            p.key_purpose = t(5);
+            let r = sheet.retry.as_mut().expect("retry");
+            r.idempotency_key = text.clone();
+            r.retryable_errors = vec![t(6)];
+            r.non_retryable_errors = vec![t(7)];
+            let f = sheet.failure.as_mut().expect("failure");
+            f.dead_letter = t(8);
+            f.notify = text.clone();
+            f.rerun = t(9);
+            check_every_format(&sheet, lang);
+        }
+    }
+}
+
 #[test]
 fn the_markdown_escapes() {
     use modality_advisor::domain::export::markdown::inline;

@@ -14,7 +14,7 @@ use crate::domain::flowchart::evaluate;
 use crate::domain::session::SimChoice;
 use crate::domain::sheet::prefill::relocalize;
 use crate::domain::Lang;
-use rust_i18n::t;
+use crate::text::t;
 
 /// How many deletes and imports can be undone, newest first.
 pub const UNDO_DEPTH: usize = 20;

@@ -7,7 +7,7 @@ use super::{AppState, CatalogNotice, CatalogUndo, Screen};
 use crate::domain::catalog::{Process, MAX_PROCESSES};
 use crate::domain::share::{Share, Shared};
 use crate::domain::Lang;
-use rust_i18n::t;
+use crate::text::t;
 
 /// Where opening a link stands.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -88,7 +88,7 @@ pub fn key(p: &Process, lang: Lang) -> Key {
 }
 
 fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// The outcome's title in `lang`, or "undecided" / "未決定".
@@ -144,7 +144,7 @@ pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
     let none = || tr("catalog.export.none", lang);
     let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
         (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
-        (_, _, Some(c)) => rust_i18n::t!(
+        (_, _, Some(c)) => crate::text::t!(
             "catalog.export.call-timeout",
             locale = lang.code(),
             ms = ms_text(Some(c), lang)

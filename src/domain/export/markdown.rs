@@ -19,7 +19,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Severity};
 use crate::domain::sheet::fields::{decision_text, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// The Mermaid class given to the nodes on the decision path.

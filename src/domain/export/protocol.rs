@@ -32,7 +32,7 @@ use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
 use crate::domain::target::{Format as TargetFormat, TargetId};
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// The worker's first message: requests can come (the page holds them until then).

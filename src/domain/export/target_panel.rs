@@ -31,7 +31,7 @@ use crate::domain::target::{
     report, DefaultPolicy, Delay, Format, Instead, Schedule, TargetError, TargetId, TargetReport,
     WindowS,
 };
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// How many delays the schedule table lists (the window counts them all).

@@ -3,7 +3,7 @@
 //! ([`target_panel`](super::target_panel)). Apart from [`protocol`](super::protocol) so the
 //! protocol's module and the panel's do not import each other.
 
-use rust_i18n::t;
+use crate::text::t;
 
 /// The target worker's whole job: reads an [`ExportRequest`](super::protocol::ExportRequest) whose subject is
 /// [`ExportSubject::Target`](super::protocol::ExportSubject::Target) and returns the [`ExportReply`](super::protocol::ExportReply) as JSON text, its `Ok` text the

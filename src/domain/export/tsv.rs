@@ -19,7 +19,7 @@ use crate::domain::export::{decision_rows, spreadsheet_text};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::JobSheet;
-use rust_i18n::t;
+use crate::text::t;
 
 /// The three column headers in `lang`: item, what to write, this job's value
 /// (`項目` / `記入内容` / `このジョブの値`). Its texts are in `locales/worker/` (the page never

@@ -39,7 +39,7 @@ use crate::domain::Lang;
 use std::fmt::Write;
 
 fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// The record of `share` in `lang` with `link` (the permalink) under "More Information";
@@ -61,9 +61,10 @@ pub fn adr(share: &Share, lang: Lang, link: &str) -> String {
             } else {
                 c.name.trim().to_owned()
             };
-            let title = rust_i18n::t!("share.adr.catalog-title", locale = lang.code(), name = name);
+            let title =
+                crate::text::t!("share.adr.catalog-title", locale = lang.code(), name = name);
             let _ = writeln!(s, "# {}\n", inline(&title));
-            let intro = rust_i18n::t!(
+            let intro = crate::text::t!(
                 "share.adr.catalog-intro",
                 locale = lang.code(),
                 count = c.processes.len()
@@ -141,7 +142,7 @@ fn record(s: &mut String, p: &Process, lang: Lang, level: usize, status_line: Op
     let _ = writeln!(s, "\n{h2} {}\n", tr("share.adr.outcome", lang));
     let Some(outcome) = p.outcome else {
         if let Status::Ask(q) = eval.status {
-            let text = rust_i18n::t!(
+            let text = crate::text::t!(
                 "share.adr.undecided",
                 locale = lang.code(),
                 question = q.text(lang)
@@ -150,7 +151,7 @@ fn record(s: &mut String, p: &Process, lang: Lang, level: usize, status_line: Op
         }
         return;
     };
-    let chosen = rust_i18n::t!(
+    let chosen = crate::text::t!(
         "share.adr.chosen",
         locale = lang.code(),
         option = outcome.title(lang)
@@ -181,7 +182,7 @@ fn record(s: &mut String, p: &Process, lang: Lang, level: usize, status_line: Op
 /// The problem, the facts the sheet gives, and each answer in words.
 fn context(s: &mut String, p: &Process, lang: Lang, h2: &str) {
     let _ = writeln!(s, "{h2} {}\n", tr("share.adr.context", lang));
-    let problem = rust_i18n::t!(
+    let problem = crate::text::t!(
         "share.adr.problem",
         locale = lang.code(),
         name = inline(&display_name(p))
@@ -275,7 +276,7 @@ fn settings(s: &mut String, p: &Process, lang: Lang) {
     for (label, value) in rows {
         let _ = writeln!(s, "* {}{}{}", inline(&label), sep(lang), inline(&value));
     }
-    let findings = rust_i18n::t!(
+    let findings = crate::text::t!(
         "share.adr.findings",
         locale = lang.code(),
         errors = k.errors,

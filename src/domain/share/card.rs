@@ -90,7 +90,7 @@ pub(crate) fn safe_href(url: &str) -> &str {
 
 /// A text in `lang` from `locales/worker/share-card.yml` (or another locale file).
 pub(crate) fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// User text for HTML: escaped, line breaks as `<br/>`, isolated in a `<bdi>`.
@@ -144,7 +144,7 @@ fn decision(s: &mut String, p: &Process, eval: &Evaluation, lang: Lang, h: u8) {
             );
         }
         Status::Ask(q) => {
-            let detail = rust_i18n::t!(
+            let detail = crate::text::t!(
                 "share.card.undecided-detail",
                 locale = lang.code(),
                 count = p.answers.len(),
@@ -215,7 +215,7 @@ fn chart(s: &mut String, p: &Process, eval: &Evaluation, lang: Lang) {
 fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, lang: Lang, h: u8) {
     let _ = write!(s, "<h{h}>{}</h{h}>", lines(&tr("share.card.sheet", lang)));
     if let Some(now) = eval.outcome().filter(|o| *o != sheet.decision.outcome) {
-        let note = rust_i18n::t!(
+        let note = crate::text::t!(
             "catalog.export.stale-sheet",
             locale = lang.code(),
             sheet = sheet.decision.outcome.title(lang),
@@ -277,7 +277,7 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
 
 /// The item name of a sheet field in `lang`.
 pub(crate) fn field_item(field: crate::domain::sheet::FieldId, lang: Lang) -> String {
-    rust_i18n::t!(
+    crate::text::t!(
         format!("sheet.field.{}.item", field.id()),
         locale = lang.code()
     )
@@ -291,7 +291,7 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
         "<header class=\"sc-head\"><h2 class=\"sc-title\">{}</h2><p class=\"sc-count\">{}</p>\
          </header><h3>{}</h3>",
         catalog_title(c, lang),
-        lines(&rust_i18n::t!(
+        lines(&crate::text::t!(
             "share.card.count",
             locale = lang.code(),
             count = c.processes.len()

@@ -96,7 +96,7 @@ pub fn frame_title(share: &Share, lang: Lang) -> String {
             Some(o) => format!("{}: {}", p.name, o.title(lang)),
             None => p.name.clone(),
         },
-        Shared::Catalog(c) => rust_i18n::t!(
+        Shared::Catalog(c) => crate::text::t!(
             "embed.title.catalog",
             locale = l,
             name = c.name,
@@ -104,7 +104,7 @@ pub fn frame_title(share: &Share, lang: Lang) -> String {
         )
         .into_owned(),
     };
-    rust_i18n::t!("embed.title.frame", locale = l, what = what).into_owned()
+    crate::text::t!("embed.title.frame", locale = l, what = what).into_owned()
 }
 
 /// The `<iframe>` HTML offered by "Copy embed code": `src` = [`embed_url`]`(base, share)`, the
@@ -124,7 +124,7 @@ pub fn snippet(share: &Share, base: &str, lang: Lang) -> String {
 
 /// The embed page's title (the document's `<title>`) when a link cannot be shown, in `lang`.
 pub fn error_title(lang: Lang) -> String {
-    rust_i18n::t!("embed.error-heading", locale = lang.code()).into_owned()
+    crate::text::t!("embed.error-heading", locale = lang.code()).into_owned()
 }
 
 /// The embed page's view of a fragment that cannot be shown, in `lang` (the browser's: a
@@ -139,6 +139,6 @@ pub fn error_view(e: &LinkError, lang: Lang, app: &str) -> String {
         escape(&error_title(lang)),
         escape(&e.message(lang)),
         escape(app),
-        escape(&rust_i18n::t!("embed.open-app", locale = l)),
+        escape(&crate::text::t!("embed.open-app", locale = l)),
     )
 }

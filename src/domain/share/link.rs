@@ -82,12 +82,12 @@ impl LinkError {
         let l = lang.code();
         match self {
             LinkError::NotAShareLink => {
-                rust_i18n::t!("share.link.not-share", locale = l).into_owned()
+                crate::text::t!("share.link.not-share", locale = l).into_owned()
             }
             LinkError::UnknownVersion { found } => {
-                rust_i18n::t!("share.link.version", locale = l, found = found).into_owned()
+                crate::text::t!("share.link.version", locale = l, found = found).into_owned()
             }
-            LinkError::TooLong { chars } => rust_i18n::t!(
+            LinkError::TooLong { chars } => crate::text::t!(
                 "share.link.too-long",
                 locale = l,
                 chars = group_thousands(*chars as u64),
@@ -95,21 +95,21 @@ impl LinkError {
             )
             .into_owned(),
             LinkError::NotBase64 { at: Some(at) } => {
-                rust_i18n::t!("share.link.base64-at", locale = l, at = at + 1).into_owned()
+                crate::text::t!("share.link.base64-at", locale = l, at = at + 1).into_owned()
             }
             LinkError::NotBase64 { at: None } => {
-                rust_i18n::t!("share.link.base64", locale = l).into_owned()
+                crate::text::t!("share.link.base64", locale = l).into_owned()
             }
-            LinkError::Corrupt => rust_i18n::t!("share.link.corrupt", locale = l).into_owned(),
-            LinkError::TooLarge => rust_i18n::t!(
+            LinkError::Corrupt => crate::text::t!("share.link.corrupt", locale = l).into_owned(),
+            LinkError::TooLarge => crate::text::t!(
                 "share.link.too-large",
                 locale = l,
                 max = group_thousands(MAX_DECODED_BYTES as u64)
             )
             .into_owned(),
-            LinkError::NotText => rust_i18n::t!("share.link.not-text", locale = l).into_owned(),
+            LinkError::NotText => crate::text::t!("share.link.not-text", locale = l).into_owned(),
             LinkError::Invalid(e) => {
-                rust_i18n::t!("share.link.invalid", locale = l, problem = e.message(lang))
+                crate::text::t!("share.link.invalid", locale = l, problem = e.message(lang))
                     .into_owned()
             }
         }

@@ -42,7 +42,7 @@ pub enum Flavour {
 }
 
 fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// `share` as Markdown in `lang` for `flavour`, with `link` (the permalink) under the title;
@@ -91,7 +91,7 @@ fn decision_only(p: &Process, lang: Lang) -> String {
             let _ = writeln!(s, "{}\n", inline(&o.summary(lang)));
         }
         None => {
-            let text = rust_i18n::t!(
+            let text = crate::text::t!(
                 "catalog.export.undecided-section",
                 locale = lang.code(),
                 count = p.answers.len()

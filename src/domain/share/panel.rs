@@ -20,7 +20,7 @@ use crate::domain::export::file_stem;
 use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
 use crate::domain::Lang;
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -57,7 +57,7 @@ const FONTS: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 
 const MONO: &str = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Noto Sans Mono', monospace";
 
 fn tr(key: &str, lang: Lang) -> String {
-    rust_i18n::t!(key, locale = lang.code()).into_owned()
+    crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
 /// The card of `share` in `lang`, with `link` (the permalink) printed on it.
@@ -96,7 +96,7 @@ fn process_body(c: &mut Canvas, p: &Process, lang: Lang) -> (String, String) {
             desc.push(summary);
         }
         None => {
-            let text = rust_i18n::t!(
+            let text = crate::text::t!(
                 "catalog.export.undecided-section",
                 locale = lang.code(),
                 count = p.answers.len()
@@ -163,7 +163,7 @@ fn facts(p: &Process, lang: Lang) -> Vec<(String, String)> {
 /// The catalog's name and its table of processes; returns the title and description.
 fn catalog_body(c: &mut Canvas, name: &str, processes: &[Process], lang: Lang) -> (String, String) {
     c.block(name, "name", 20.0, PAD, INNER, 3);
-    let count = rust_i18n::t!(
+    let count = crate::text::t!(
         "share.svg.count",
         locale = lang.code(),
         count = processes.len()
@@ -192,7 +192,7 @@ fn catalog_body(c: &mut Canvas, name: &str, processes: &[Process], lang: Lang) -
         }
     }
     if processes.len() > MAX_ROWS {
-        let more = rust_i18n::t!(
+        let more = crate::text::t!(
             "share.svg.more",
             locale = lang.code(),
             count = processes.len() - MAX_ROWS
@@ -222,7 +222,7 @@ fn permalink(c: &mut Canvas, link: &str, lang: Lang) {
     }
     if lines.len() > MAX_LINK_LINES {
         let shown = per_line * MAX_LINK_LINES;
-        let note = rust_i18n::t!(
+        let note = crate::text::t!(
             "share.svg.link-cut",
             locale = lang.code(),
             shown = shown,
@@ -560,16 +560,16 @@ impl MetadataError {
         let l = lang.code();
         match self {
             MetadataError::Missing => {
-                rust_i18n::t!("share.svg.no-metadata", locale = l).into_owned()
+                crate::text::t!("share.svg.no-metadata", locale = l).into_owned()
             }
-            MetadataError::TooLarge => rust_i18n::t!(
+            MetadataError::TooLarge => crate::text::t!(
                 "share.svg.metadata-too-large",
                 locale = l,
                 max = crate::domain::number::group_thousands(MAX_FILE_BYTES as u64)
             )
             .into_owned(),
             MetadataError::Invalid(e) => {
-                rust_i18n::t!("share.link.invalid", locale = l, problem = e.message(lang))
+                crate::text::t!("share.link.invalid", locale = l, problem = e.message(lang))
                     .into_owned()
             }
         }

@@ -8,7 +8,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::{check_cron, CronError};
 use crate::domain::sheet::retry_window::{retry_window, RetryWindow};
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec, MAX_CAP_MS};
-use rust_i18n::t;
+use crate::text::t;
 use serde::Serialize;
 
 mod bidi_fields;

@@ -9,7 +9,7 @@ use crate::domain::sheet::{
     BackoffKind, BackoffPolicy, BatchSpec, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone,
     LayerKind, MissedRun, Overlap, RetrySpec,
 };
-use rust_i18n::t;
+use crate::text::t;
 
 /// One row of the sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -155,20 +155,20 @@ impl ImportError {
         }
         let l = lang.code();
         match self {
-            ImportError::InvalidJson { line, column, .. } => rust_i18n::t!(
+            ImportError::InvalidJson { line, column, .. } => crate::text::t!(
                 "import.invalid-json",
                 locale = l,
                 line = line,
                 column = column
             )
             .into_owned(),
-            ImportError::SchemaVersion { found: None } => rust_i18n::t!(
+            ImportError::SchemaVersion { found: None } => crate::text::t!(
                 "import.schema-missing",
                 locale = l,
                 allowed = ja_detail(&versions())
             )
             .into_owned(),
-            ImportError::SchemaVersion { found: Some(v) } => rust_i18n::t!(
+            ImportError::SchemaVersion { found: Some(v) } => crate::text::t!(
                 "import.schema-unsupported",
                 locale = l,
                 found = v,
@@ -176,9 +176,9 @@ impl ImportError {
             )
             .into_owned(),
             ImportError::Field { path, problem } if problem.starts_with("missing") => {
-                rust_i18n::t!("import.missing", locale = l, path = path).into_owned()
+                crate::text::t!("import.missing", locale = l, path = path).into_owned()
             }
-            ImportError::Field { path, problem } => rust_i18n::t!(
+            ImportError::Field { path, problem } => crate::text::t!(
                 "import.field",
                 locale = l,
                 path = path,
@@ -189,7 +189,7 @@ impl ImportError {
                 path,
                 value,
                 allowed,
-            } => rust_i18n::t!(
+            } => crate::text::t!(
                 "import.range",
                 locale = l,
                 path = path,
@@ -197,7 +197,7 @@ impl ImportError {
                 allowed = ja_detail(allowed)
             )
             .into_owned(),
-            ImportError::Inconsistent { path, problem } => rust_i18n::t!(
+            ImportError::Inconsistent { path, problem } => crate::text::t!(
                 "import.inconsistent",
                 locale = l,
                 path = path,

@@ -6,7 +6,7 @@
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{Finding, BIDI_CONTROL};
 use crate::domain::sheet::FieldId;
-use rust_i18n::t;
+use crate::text::t;
 
 /// How an input's label is worded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

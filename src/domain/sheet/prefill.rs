@@ -13,7 +13,7 @@ use crate::domain::sheet::{
     LastErrorOnDone, MissedRun, Overlap, ProcessFacts, Retention, RetrySpec, SyncSpec, TicketSpec,
     SCHEMA_VERSION,
 };
-use rust_i18n::t;
+use crate::text::t;
 
 /// The purpose part of the idempotency key: the fact when given, else the code name in
 /// kebab case (`send_reservation_mail` → `send-reservation-mail`).

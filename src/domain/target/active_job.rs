@@ -26,7 +26,7 @@ use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::sheet::{
     BackoffKind, BackoffPolicy, FieldId, Jitter, JobSheet, Keep, RetrySpec,
 };
-use rust_i18n::t;
+use crate::text::t;
 
 const TARGET: TargetId = TargetId::ActiveJob;
 

@@ -15,7 +15,7 @@ use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, 
 use crate::domain::lang::Lang;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// BullMQ's `attempts` when not set: one run, no retry.

@@ -16,7 +16,7 @@ use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, 
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// Celery's `max_retries` when not set.

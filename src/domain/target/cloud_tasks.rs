@@ -21,7 +21,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::join_list;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// The queue's defaults (a queue created without a retry config): attempts, ms.

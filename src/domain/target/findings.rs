@@ -7,7 +7,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::domain::target::{Schedule, TargetId};
-use rust_i18n::t;
+use crate::text::t;
 
 /// The findings that hold only when exporting `sheet` to `target`, messages in `lang`: the
 /// lease shorter than the target's factor times the attempt timeout

@@ -12,7 +12,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::sheet::fields::{describe_backoff, join_list};
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffPolicy, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 
 /// The sheet's retry section when `target` (a job queue) configures something for this
 /// sheet: an asynchronous outcome with a retry section.

@@ -20,7 +20,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::check_cron;
 use crate::domain::sheet::fields::join_list;
 use crate::domain::sheet::{FieldId, JobSheet, Keep, MissedRun};
-use rust_i18n::t;
+use crate::text::t;
 
 /// Kubernetes' default `backoffLimit` (retries).
 pub const DEFAULT_BACKOFF_LIMIT: u32 = 6;

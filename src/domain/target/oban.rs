@@ -24,7 +24,7 @@ use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 
 const TARGET: TargetId = TargetId::Oban;
 

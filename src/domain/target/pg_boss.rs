@@ -25,7 +25,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::sheet::retry_window::retry_window;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 
 const TARGET: TargetId = TargetId::PgBoss;
 

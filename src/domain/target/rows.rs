@@ -7,7 +7,7 @@ use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::{describe_backoff, join_list};
 use crate::domain::sheet::{FieldId, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 
 /// The sheet's retry section, when its outcome queues a job (`async-enqueue`,
 /// `async-ticket`).

@@ -14,7 +14,7 @@ use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, 
 use crate::domain::lang::Lang;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// Sidekiq's retries when `retry: true` (`DEFAULT_MAX_RETRY_ATTEMPTS`).

@@ -27,7 +27,7 @@ use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, RetrySpec,
 };
-use rust_i18n::t;
+use crate::text::t;
 
 mod stmt;
 

@@ -14,7 +14,7 @@ use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, 
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{FieldId, JobSheet, Keep, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write;
 
 /// The lease factor AWS advises for SQS + Lambda: visibility timeout ≥ 6 × function timeout.

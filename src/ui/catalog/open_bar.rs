@@ -4,8 +4,8 @@
 use crate::domain::app_state::{CatalogAction, Screen};
 use crate::domain::bidi::isolate;
 use crate::domain::catalog_rows::open_name;
+use crate::text::t;
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// The bar naming the catalog (its name, or "Catalog" when unnamed) as a button back to it,

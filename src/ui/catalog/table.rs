@@ -15,7 +15,7 @@ pub(super) fn table(screen: &Screen, system: &str, shown: &[Row], all: &[Row]) -
     let caption = if system.trim().is_empty() {
         screen.tr("catalog-screen.caption-unnamed")
     } else {
-        rust_i18n::t!(
+        crate::text::t!(
             "catalog-screen.caption",
             locale = screen.lang.code(),
             name = crate::domain::bidi::isolate(system.trim())

@@ -1,8 +1,8 @@
 //! The flowchart beside the wizard, with the path so far highlighted.
 
 use crate::domain::diagram::highlighted_svg;
+use crate::text::t;
 use crate::ui::state::AppContext;
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// The build-time SVG of the current language with the path marked by CSS classes. A plain

@@ -1,8 +1,8 @@
 //! The result card: outcome, reasons, trade-offs, what to do next.
 
 use crate::domain::Outcome;
+use crate::text::t;
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// Shows the recommendation once the walk is complete.

@@ -5,8 +5,8 @@ use crate::domain::duration;
 use crate::domain::flowchart::Answer;
 use crate::domain::number::group_thousands;
 use crate::domain::{Lang, QuestionId, Timing, TimingError, TimingField};
+use crate::text::t;
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

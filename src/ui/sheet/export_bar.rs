@@ -8,10 +8,10 @@
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::JobSheet;
+use crate::text::t;
 use crate::ui::browser;
 use crate::ui::sheet::targets;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
-use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -5,7 +5,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
-use rust_i18n::t;
+use crate::text::t;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 

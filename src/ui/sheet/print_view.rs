@@ -7,7 +7,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::check::validate;
 use crate::domain::sheet::fields::{decision_text, rows};
 use crate::domain::sheet::JobSheet;
-use rust_i18n::t;
+use crate::text::t;
 use yew::prelude::*;
 
 fn tr(key: &str, lang: Lang) -> AttrValue {

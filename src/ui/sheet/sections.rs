@@ -15,11 +15,11 @@ use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, LayerKind, MissedRun, Overlap,
     Polynomial, RetryLayer, RetrySpec,
 };
+use crate::text::t;
 use crate::ui::sheet::form::{
     choice_field, lines, ChoiceProps, DurationField, NumberField, TextField,
 };
 use crate::ui::state::{Action, AppContext};
-use rust_i18n::t;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

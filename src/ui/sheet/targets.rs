@@ -16,9 +16,9 @@ use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
 use crate::domain::target::{Format, TargetId};
+use crate::text::t;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
-use rust_i18n::t;
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

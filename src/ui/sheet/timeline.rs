@@ -6,7 +6,7 @@ use crate::domain::duration::approx;
 use crate::domain::sheet::retry_window::retry_window;
 use crate::domain::sheet::JobSheet;
 use crate::domain::Lang;
-use rust_i18n::t;
+use crate::text::t;
 use yew::prelude::*;
 
 const W: f64 = 640.0;

@@ -10,8 +10,8 @@
 
 use crate::domain::number::group_thousands;
 use crate::domain::sim::{Status, Transition};
+use crate::text::t;
 use crate::ui::state::AppContext;
-use rust_i18n::t;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

@@ -14,8 +14,8 @@ use crate::domain::sim::setup::knobs::{
     with_unit, Ack, ArrivalMode, CrashPoint, CustomRun, DurationMode, FailureMode, Group, KeyFrom,
     Knob, KnobError, Unit,
 };
+use crate::text::t;
 use crate::ui::sheet::form::{choice_field, ChoiceProps, DurationField, NumberField};
-use rust_i18n::t;
 use yew::prelude::*;
 
 /// Properties of [`SimKnobs`].

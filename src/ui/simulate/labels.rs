@@ -8,7 +8,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::sim::setup::knobs::{Knob, KnobError};
 use crate::domain::sim::setup::limits::MAX_LOAD_JOBS;
 use crate::domain::sim::ConfigError;
-use rust_i18n::t;
+use crate::text::t;
 
 /// Why a run was not started (or the worker refused it).
 #[derive(Debug, Clone, PartialEq)]

@@ -6,12 +6,12 @@
 use crate::domain::number::group_thousands;
 use crate::domain::sim::results::drawn::pick;
 use crate::domain::sim::runner::{LogRequest, RunView};
+use crate::text::t;
 use crate::ui::simulate::charts::raw;
 use crate::ui::simulate::event_log::{EventLog, LogAnswer};
 use crate::ui::simulate::labels::run_title;
 use crate::ui::simulate::stepper::StepView;
 use crate::ui::state::AppContext;
-use rust_i18n::t;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -80,7 +80,7 @@ fn section(s: &mut String, p: &Process, lang: Lang) {
         let _ = writeln!(
             s,
             "{}\n",
-            rust_i18n::t!(
+            crate::text::t!(
                 "catalog.export.undecided-section",
                 locale = lang.code(),
                 count = p.answers.len()
@@ -105,7 +105,7 @@ fn section(s: &mut String, p: &Process, lang: Lang) {
         let _ = writeln!(
             s,
             "{}\n",
-            inline(&rust_i18n::t!(
+            inline(&crate::text::t!(
                 "catalog.export.stale-sheet",
                 locale = lang.code(),
                 sheet = sheet.decision.outcome.title(lang),

@@ -4,7 +4,7 @@
 use super::{Findings, Severity};
 use crate::domain::bidi;
 use crate::domain::sheet::{FieldId, JobSheet, RetrySpec};
-use rust_i18n::t;
+use crate::text::t;
 
 /// A text field the bidi check reads: the finding's code, its field, the locale key of its
 /// label (`None`: the field's item name) and its texts.

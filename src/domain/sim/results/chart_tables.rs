@@ -25,7 +25,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
 use crate::domain::sim::results::charts::{ChartData, TimeUnit, MAX_ATTEMPT_SLOTS};
 use crate::domain::sim::results::report::Percentiles;
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// Rows a data table shows at most.

@@ -334,7 +334,7 @@ pub fn attempts_histogram(rows: impl Iterator<Item = (Status, u32, u32, u64)>) -
 /// The charts' words in `lang`: `text(lang)("depth.title")` is the text of the key
 /// `charts.depth.title` of `locales/worker/sim-charts.yml`. For [`render`].
 pub fn text(lang: Lang) -> impl Fn(&str) -> String {
-    move |k| rust_i18n::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
+    move |k| crate::text::t!(format!("charts.{k}"), locale = lang.code()).into_owned()
 }
 
 /// The four charts as SVG on the data's own scales: [`render_scaled`] with

@@ -16,7 +16,7 @@ use crate::domain::sim::results::drawn::Both;
 use crate::domain::sim::results::log::{LogEntry, LogNames};
 use crate::domain::sim::results::log_align::align_heads;
 use crate::domain::sim::runner::LOG_HEAD;
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// What the comparison reads of one run: its key numbers and the head of its event log.

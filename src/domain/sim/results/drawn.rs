@@ -21,7 +21,7 @@ use crate::domain::number::group_thousands;
 use crate::domain::plot::escape;
 use crate::domain::sim::results::chart_tables::table_html;
 use crate::domain::sim::results::charts::{render_scaled, text, ChartData, ChartScale};
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// Finished jobs the latency percentiles need before they are drawn: with fewer, p50, p95,

@@ -21,7 +21,7 @@ use crate::domain::lang::Lang;
 use crate::domain::sim::core::call::CallResult;
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::jobs::ErrorId;
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -14,7 +14,7 @@ use crate::domain::number::{group_thousands, group_thousands_signed};
 use crate::domain::plot::escape;
 use crate::domain::sim::results::drawn::Both;
 use crate::domain::sim::runner::{RunView, LEASE_FACTS};
-use rust_i18n::t;
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// Rows of the jobs table shown at most.

@@ -16,7 +16,7 @@ use crate::domain::lang::Lang;
 use crate::domain::plot::{self, Axis, Frame, Lane, LaneChart, Limits, Shape, Span};
 use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::results::log::{LogEntry, LogEvent, LogNames, NO_WORKER};
-use rust_i18n::t;
+use crate::text::t;
 
 /// Jobs a run may have and still get a timeline.
 pub const MAX_TIMELINE_JOBS: u64 = 300;

@@ -12,7 +12,7 @@ use crate::domain::sim::results::frames::Frame;
 use crate::domain::sim::results::log::{EventLog, LogEntry, LogNames, BUILTIN_ERRORS};
 use crate::domain::sim::results::report::Report;
 use crate::domain::sim::results::timeline::{Timeline, MAX_TIMELINE_JOBS};
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// The ids of [`RunView::lease_counts`], in order (the page's fact ids and the suffixes of

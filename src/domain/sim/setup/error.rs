@@ -5,7 +5,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::sim::setup::limits::{MAX_LOAD_JOBS, MAX_WORKERS};
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::fmt;

@@ -24,7 +24,7 @@ use crate::domain::sim::setup::config::ErrorClass;
 #[cfg(doc)]
 use crate::domain::sim::setup::config_file::SimConfigFile;
 pub use crate::domain::sim::setup::options::{Ack, CrashPoint};
-use rust_i18n::t;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 mod change;
