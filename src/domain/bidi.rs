@@ -44,9 +44,10 @@ pub fn controls(text: &str) -> Vec<String> {
 /// How [`show`] writes a control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
-    /// `<U+202E>`: plain text, Markdown, TSV, CSV, code and SQL.
+    /// `<U+202E>`: plain text, TSV, CSV, code, SQL and Markdown with code spans.
     Text,
-    /// `&lt;U+202E&gt;`: inside HTML or XML text and attribute values (the same to the eye).
+    /// `&lt;U+202E&gt;`: inside HTML or XML text and attribute values, and the sheet's
+    /// Markdown (the same to the eye).
     Markup,
     /// `\u202E`: inside a JSON document (reads back as the character itself).
     Json,

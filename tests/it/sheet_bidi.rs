@@ -192,10 +192,13 @@ fn no_export_carries_a_raw_bidi_control() {
             }
             // Shown, not dropped: the code point is there for a reader to see.
             for (what, text) in all.iter().take(3) {
-                assert!(
-                    text.contains("ab<U+202E>cd"),
-                    "{lang:?} {outcome} {what}: {text}"
-                );
+                // The Markdown writes `<` as `&lt;` (the same to the eye).
+                let shown = if what == "markdown" {
+                    "ab&lt;U+202E&gt;cd"
+                } else {
+                    "ab<U+202E>cd"
+                };
+                assert!(text.contains(shown), "{lang:?} {outcome} {what}: {text}");
             }
         }
     }

@@ -7,7 +7,7 @@
 //! typed and cannot break the table or inject HTML. The mermaid block holds only the fixed
 //! diagram source ([`mermaid_source`]) and fixed `classDef` / `class` lines — never user
 //! text, because Mermaid writes style values into the SVG unescaped. Bidi control characters
-//! are shown as `<U+202E>` ([`bidi::show`]).
+//! are shown as `&lt;U+202E&gt;` ([`bidi::show`]), which reads `<U+202E>`.
 //!
 //! [`mermaid_source`]: crate::domain::diagram::mermaid_source
 
@@ -154,5 +154,7 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
             inline(&f.message)
         );
     }
-    bidi::show(&s, Shown::Text).into_owned()
+    // `&lt;U+202E&gt;`: user text stands outside code spans with `<` escaped, and a lenient
+    // renderer could take a bare `<U+202E>` for a tag and hide it.
+    bidi::show(&s, Shown::Markup).into_owned()
 }
