@@ -37,9 +37,12 @@ fn answers(given: &[(QuestionId, bool)]) -> Answers {
     a
 }
 
+/// The answers along one path, in order.
+type Walk = &'static [(QuestionId, bool)];
+
 /// Every way through the flowchart (six paths to five outcomes), with the outcome's name in
 /// English and Japanese, written out here.
-const PATHS: [(&[(QuestionId, bool)], &str, &str); 6] = [
+const PATHS: [(Walk, &str, &str); 6] = [
     (&[(Time, true)], "Scheduled batch", "定期バッチ"),
     (
         &[(Time, false), (Now, false)],

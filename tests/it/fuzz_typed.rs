@@ -96,9 +96,19 @@ fn number_read(raw: &str) -> Result<(), TestCaseError> {
         let read = n.to_string();
         prop_assert_eq!(digits.trim_start_matches('0'), read.trim_start_matches('0'));
     }
+    // The wizard's fields read durations (a bare number is milliseconds; "2 s", "1.5 min"
+    // too): whatever the duration reader accepts within the field's range, and nothing else.
+    let ms = modality_advisor::domain::duration::parse(raw, 1).ok();
+    if let Some(n) = n {
+        prop_assert_eq!(
+            ms,
+            Some(n),
+            "a whole number reads as that many milliseconds"
+        );
+    }
     for field in [TimingField::Target, TimingField::P95] {
         let v = Timing::parse_field(field, raw);
-        prop_assert_eq!(v, n.filter(|v| (field.min()..=Timing::MAX_MS).contains(v)));
+        prop_assert_eq!(v, ms.filter(|v| (field.min()..=Timing::MAX_MS).contains(v)));
     }
     Ok(())
 }

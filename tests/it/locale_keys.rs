@@ -254,6 +254,7 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/export/target_worker.rs",
         // Drawn in the simulation worker; the page inserts the finished HTML.
         "src/domain/sim/results/charts.rs",
+        "src/domain/sim/results/chart_tables.rs",
         "src/domain/sim/results/drawn.rs",
         "src/domain/sim/results/compare_html.rs",
         "src/domain/sim/results/run_html.rs",

@@ -11,6 +11,7 @@
 use crate::domain::number::group_thousands;
 use crate::domain::sim::{Status, Transition};
 use crate::text::t;
+use crate::ui::browser;
 use crate::ui::state::AppContext;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -158,10 +159,7 @@ const NARROW_PX: f64 = 640.0;
 
 /// Whether the window is at most [`NARROW_PX`] wide.
 fn narrow_now() -> bool {
-    web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|v| v.as_f64())
-        .is_some_and(|w| w <= NARROW_PX)
+    browser::viewport::at_most(NARROW_PX)
 }
 
 /// The state boxes: state, x, y (top-left); all 140 × 50.
@@ -209,22 +207,8 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     {
         let narrow = narrow.clone();
         use_effect_with((), move |_| {
-            let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-                narrow.set(narrow_now());
-            });
-            let w = web_sys::window();
-            if let Some(w) = &w {
-                let _ = w
-                    .add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = w {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        on_resize.as_ref().unchecked_ref(),
-                    );
-                }
-            }
+            let listener = browser::viewport::ResizeListener::new(move || narrow.set(narrow_now()));
+            move || drop(listener)
         });
     }
     let tall = *narrow;

@@ -192,6 +192,9 @@ fn attempts(data: &ChartData, tr: &dyn Fn(&str) -> String) -> Table {
     table(heads, all, keep)
 }
 
+/// One percentile of a distribution (p50, p95, …).
+type Pick = fn(&Percentiles) -> f64;
+
 fn latency(data: &ChartData, tr: &dyn Fn(&str) -> String) -> Table {
     let max = [data.latency_ms, data.wait_ms]
         .into_iter()
@@ -202,7 +205,7 @@ fn latency(data: &ChartData, tr: &dyn Fn(&str) -> String) -> Table {
     let cell = |p: Option<Percentiles>, pick: fn(&Percentiles) -> f64| {
         p.map_or_else(|| "–".to_owned(), |p| format_value(pick(&p) / unit.ms()))
     };
-    let picks: [(&str, fn(&Percentiles) -> f64); 4] = [
+    let picks: [(&str, Pick); 4] = [
         ("p50", |p| p.p50),
         ("p95", |p| p.p95),
         ("p99", |p| p.p99),
