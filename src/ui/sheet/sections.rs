@@ -426,7 +426,7 @@ fn layers_editor(form: &Form, r: &RetrySpec) -> Html {
             { for r.layers.iter().enumerate().map(|(i, l)| row(i, l)) }
             <button type="button" class="secondary" id="layer-add" onclick={add}
                 disabled={r.layers.len() >= limits::LAYERS}>{ tr("sheet.ui.layer-add", lang) }</button>
-            <p class="value" data-testid="total-calls">{ layers_text(r, lang) }</p>
+            <p class="value user-text" data-testid="total-calls">{ layers_text(r, lang) }</p>
             { form.notes(FieldId::RetryLayers) }
         </div>
     }
