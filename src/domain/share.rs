@@ -179,8 +179,8 @@ impl Share {
     /// edit times, and the sheet's prose that no check reads (how a dead job is re-run,
     /// what the user sees on a timeout, what a partial batch failure does, the facts'
     /// list of permanent errors — the sheet's non-retryable errors stay). Names, numbers,
-    /// choices, the idempotency key and every text a finding reads are kept, so the shared
-    /// sheet shows the same findings.
+    /// choices, the idempotency key and every text a finding reads are kept (a note holding
+    /// a bidi control too), so the shared sheet shows the same findings.
     pub fn without_notes(&self) -> Share {
         let mut s = self.clone();
         match &mut s.content {
@@ -204,16 +204,28 @@ fn strip(p: &mut Process) {
     p.created_ms = 0;
     p.updated_ms = 0;
     if let Some(sheet) = &mut p.sheet {
-        sheet.process.permanent_errors.clear();
+        sheet.process.permanent_errors.retain(|e| flagged(e));
         if let Some(f) = &mut sheet.failure {
-            f.rerun.clear();
+            drop_note(&mut f.rerun);
         }
         if let Some(b) = &mut sheet.batch {
-            b.partial_failure.clear();
+            drop_note(&mut b.partial_failure);
         }
         if let Some(s) = &mut sheet.sync {
-            s.on_timeout.clear();
+            drop_note(&mut s.on_timeout);
         }
+    }
+}
+
+/// Whether the bidi check reads `text` (it holds a bidi control, which a finding names).
+fn flagged(text: &str) -> bool {
+    text.chars().any(crate::domain::bidi::is_control)
+}
+
+/// Clears a note, unless a finding reads it (so the short link shows the same findings).
+fn drop_note(note: &mut String) {
+    if !flagged(note) {
+        note.clear();
     }
 }
 

@@ -384,8 +384,9 @@ pub struct SyncSpec {
     pub on_timeout: String,
 }
 
-/// A field of the sheet that findings and the UI refer to. The first 13 are the source documents'
-/// template rows, in its order; the rest belong to the outcome-specific sections.
+/// A field of the sheet that findings and the UI refer to. The source documents' 13 template
+/// rows come in its order (with the business key, a process fact, after the arguments); the
+/// rest belong to the outcome-specific sections or are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FieldId {
@@ -395,6 +396,8 @@ pub enum FieldId {
     Trigger,
     /// Values passed to the job.
     Arguments,
+    /// What identifies the real-world event (the basis of the idempotency key).
+    BusinessKey,
     /// Including the first attempt.
     MaxAttempts,
     /// Interval method and cap.

@@ -44,6 +44,7 @@ pub mod sqs;
 pub mod temporal;
 pub mod text;
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::Finding;
 use crate::domain::sheet::{FieldId, JobSheet};
@@ -497,6 +498,9 @@ pub fn report(
         TargetId::SqlSqlite => sql::build(sheet, sql::Dialect::Sqlite, lang),
         TargetId::SqlPostgres => sql::build(sheet, sql::Dialect::Postgres, lang),
     }?;
+    let mut built = built;
+    // The configuration leaves the app: a bidi control in user text is shown, not kept.
+    built.text = bidi::show(&built.text, Shown::Text).into_owned();
     let stem = text::file_stem(&sheet.process.code_name);
     Ok(TargetReport {
         target,

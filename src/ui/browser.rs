@@ -57,7 +57,7 @@ pub fn remember_lang(lang: Lang) {
     }
 }
 
-pub use crate::domain::export::file_stem;
+pub use crate::domain::export::{file_name, file_stem};
 
 pub mod panic_page;
 mod share;

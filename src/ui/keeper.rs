@@ -5,6 +5,7 @@
 //! offers the catalog file).
 
 use crate::domain::app_state::{CatalogAction, Keeping};
+use crate::domain::bidi::isolate;
 use crate::domain::catalog::sync::{boot as boot_catalog, sync, Stored};
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::place::Place;
@@ -188,12 +189,12 @@ pub fn keep_notices(ctx: &AppContext, base: &Base) -> Html {
         };
         let (what, reload_label) = if gone {
             (
-                t!("keep.deleted-elsewhere", locale = l, name = name.as_str()),
+                t!("keep.deleted-elsewhere", locale = l, name = isolate(&name)),
                 t!("keep.accept-delete", locale = l),
             )
         } else {
             (
-                t!("keep.changed-elsewhere", locale = l, name = name.as_str()),
+                t!("keep.changed-elsewhere", locale = l, name = isolate(&name)),
                 t!("keep.reload", locale = l),
             )
         };

@@ -112,7 +112,7 @@ test('three processes, rename, duplicate, move, delete and undo, the filter (en)
   await page.click('tr:nth-child(4) [data-action="delete"]');
   await page.waitForSelector('#catalog-undo');
   assert.equal(await page.$$eval('#catalog-table tbody tr', (t) => t.length), 3);
-  assert.match(await page.textContent('#catalog-notice'), /Deleted “Send the confirmation mail \(copy\)”/);
+  assert.match(await page.textContent('#catalog-notice'), /Deleted “\u2068Send the confirmation mail \(copy\)\u2069”/);
   assert.equal((await focused(page)).id, 'catalog-undo');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#catalog-table tbody tr:nth-child(4)');
@@ -136,7 +136,9 @@ test('three processes, rename, duplicate, move, delete and undo, the filter (en)
   // The system's name names the bar; opening a process names it there too.
   await page.fill('#catalog-name', 'Reservation system');
   await page.press('#catalog-name', 'Enter');
-  await page.waitForSelector('#bar-catalog:text("Catalog: Reservation system")');
+  // The name sits between U+2068 and U+2069 (isolated from the sentence around it).
+  await page.waitForFunction(() =>
+    document.querySelector('#bar-catalog')?.textContent.trim() === 'Catalog: \u2068Reservation system\u2069');
   await page.click('tr:nth-child(3) .proc-name');
   await page.waitForSelector('article.result, form.question');
   assert.equal((await page.textContent('#bar-process')).trim(), 'Check stock');

@@ -278,8 +278,13 @@ pub fn mutate(doc: &Value, m: &Mutation) -> Mutated {
         Mutation::Replace(i, new) => {
             let path = pick(i);
             if let Some(node) = node_mut(&mut v, &path) {
-                // `null` is how an optional field is left out: not a wrong type.
-                if json_type(node) != json_type(new) && !new.is_null() && !path.is_empty() {
+                // `null` is how an optional field is left out: not a wrong type, and a value
+                // in place of a left-out field may be the field's own type.
+                if json_type(node) != json_type(new)
+                    && !new.is_null()
+                    && !node.is_null()
+                    && !path.is_empty()
+                {
                     out.wrong_type_at = Some(path_text(&path));
                 }
                 *node = new.clone();

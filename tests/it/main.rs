@@ -39,6 +39,7 @@ mod share_link;
 mod share_panel;
 mod share_state;
 mod share_vectors;
+mod sheet_bidi;
 mod sheet_check;
 mod sheet_cli;
 mod sheet_cron;

@@ -3,6 +3,7 @@
 //! the rich-text HTML for the clipboard.
 
 use crate::catalog_support::example_catalog;
+use modality_advisor::domain::bidi::{self, Shown};
 use modality_advisor::domain::catalog::Process;
 use modality_advisor::domain::flowchart::evaluate;
 use modality_advisor::domain::share::card::{html, rich_text};
@@ -216,12 +217,18 @@ fn hostile_text_comes_out_escaped() {
                     content: Shared::Catalog(c),
                 },
             ] {
-                for out in [html(&share, lang, OPEN), rich_text(&share, lang, OPEN)] {
+                // The card keeps the text as typed; the rich text, pasted into editors that
+                // may drop `<bdi>`, shows a bidi control as `<U+202E>` instead.
+                let shown = bidi::show(&bad, Shown::Text);
+                for (out, typed) in [
+                    (html(&share, lang, OPEN), bad.as_str()),
+                    (rich_text(&share, lang, OPEN), &*shown),
+                ] {
                     let text = checked(&out);
                     assert!(!out.contains(SCRIPT));
                     assert!(!out.contains("<b>"));
                     // The reader sees the text as typed.
-                    assert!(text.contains(bad.as_str()), "{} chars", bad.len());
+                    assert!(text.contains(typed), "{} chars", bad.len());
                     if bad.contains('\u{202E}') {
                         // The override is shut in a <bdi> and cannot turn the rest around.
                         for piece in out.split('\u{202E}').skip(1) {

@@ -81,12 +81,14 @@ fn the_source_documents_thirteen_values_field_by_field() {
             FieldId::Retention,
         ]
     );
-    // The acceptable wait follows, then schema 2's rows of the retry section, for
-    // async-enqueue (no ticket, batch or sync rows).
-    assert_eq!(rows.len(), 17);
+    // The acceptable wait and the business key follow, then schema 2's rows of the retry
+    // section, for async-enqueue (no ticket, batch or sync rows).
+    assert_eq!(rows.len(), 18);
     assert_eq!(rows[13].field, FieldId::AcceptableWait);
     assert_eq!(rows[13].value, "10分");
-    let tail: Vec<(FieldId, &str)> = rows[14..]
+    assert_eq!(rows[14].field, FieldId::BusinessKey);
+    assert_eq!(rows[14].value, "予約ID");
+    let tail: Vec<(FieldId, &str)> = rows[15..]
         .iter()
         .map(|r| (r.field, r.value.as_str()))
         .collect();

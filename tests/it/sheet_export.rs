@@ -11,6 +11,11 @@ fn markdown_en() {
 
         Outcome: **Asynchronous: enqueue a job** (`async-enqueue`)
 
+        Why:
+
+        - It starts from a request or an event (or must not wait for a bulk run), so it is handled one request at a time.
+        - Nobody needs the result on the spot, so the request is queued as a job and the response returns at once.
+
         | Item | What to write | This job's value |
         |---|---|---|
         | Job name | name in code and human name | send\_reservation\_mail (send reservation confirmation mail) |
@@ -27,11 +32,15 @@ fn markdown_en() {
         | Re-run procedure | how a dead job is put back | set status to queued and attempts to 0 |
         | Retention | how long done and dead jobs are kept | done: 30 days; dead: until handled (done jobs keep the last error) |
         | Acceptable wait | the longest the user can be made to wait for the effect | 10 min |
+        | Business key | what identifies the real-world event (the basis of the idempotency key) | reservation id |
         | Retry window | how long retries can last: the waits' total (min / expected / max) and the attempts' longest time | min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts |
         | Who retries | other layers that retry the same work (queue, framework, SDK) and the total calls | this job only: at most 5 calls |
         | Queue retention | how long the queue keeps a message before deleting it | not stated |
 
         ## Decision path
+
+        1. Is the trigger a point in time, and is it fine to process the work together in bulk? — no
+        2. Does the user need the result right there, in the response? — no
 
         ```mermaid
         flowchart TD
@@ -63,6 +72,11 @@ fn markdown_ja() {
 
         判断： **非同期：ジョブをキューに登録** (`async-enqueue`)
 
+        理由：
+
+        - 依頼やイベントが起点（またはまとめ処理を待てない）なので、1件ずつ扱います。
+        - その場で結果が要らないので、ジョブとしてキューに登録し、応答はすぐ返します。
+
         | 項目 | 記入内容 | このジョブの値 |
         |---|---|---|
         | ジョブ名 | コード上の名前と日本語名 | send\_reservation\_mail（予約確定メール送信） |
@@ -79,11 +93,15 @@ fn markdown_ja() {
         | 再実行の手順 | 退避したジョブをどう戻すか | statusをqueued、attemptsを0に戻す |
         | 保存期間 | 完了・退避したジョブをいつまで残すか | doneは30日、deadは対応が終わるまで（doneでもlast\_errorを残す） |
         | 許容できる待ち時間 | 利用者に待ってもらえる最長の時間 | 10分 |
+        | 業務キー | 現実の出来事を識別する値（冪等キーの元） | 予約ID |
         | 再試行の期間 | 再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長 | 最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒） |
         | 再試行する層 | 同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計 | このジョブのみ：呼び出しは最大5回 |
         | キューの保持期間 | キューがメッセージを削除するまで保持する時間 | 未記入 |
 
         ## 判断の経路
+
+        1. 起点は時刻で、まとめて処理してよいですか？ — いいえ
+        2. 利用者は結果を、応答のその場で必要としますか？ — いいえ
 
         ```mermaid
         flowchart TD
@@ -126,9 +144,15 @@ fn tsv_en() {
         Re-run procedure	how a dead job is put back	set status to queued and attempts to 0
         Retention	how long done and dead jobs are kept	done: 30 days; dead: until handled (done jobs keep the last error)
         Acceptable wait	the longest the user can be made to wait for the effect	10 min
+        Business key	what identifies the real-world event (the basis of the idempotency key)	reservation id
         Retry window	how long retries can last: the waits' total (min / expected / max) and the attempts' longest time	min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts
         Who retries	other layers that retry the same work (queue, framework, SDK) and the total calls	this job only: at most 5 calls
         Queue retention	how long the queue keeps a message before deleting it	not stated
+        Outcome	the decision this sheet comes from	Asynchronous: enqueue a job (async-enqueue)
+        Why	one reason per answer on the decision path	"It starts from a request or an event (or must not wait for a bulk run), so it is handled one request at a time.
+        Nobody needs the result on the spot, so the request is queued as a job and the response returns at once."
+        Decision path	the questions answered, in order	"Is the trigger a point in time, and is it fine to process the work together in bulk? — no
+        Does the user need the result right there, in the response? — no"
         "#);
 }
 
@@ -150,9 +174,15 @@ fn tsv_ja() {
         再実行の手順	退避したジョブをどう戻すか	statusをqueued、attemptsを0に戻す
         保存期間	完了・退避したジョブをいつまで残すか	doneは30日、deadは対応が終わるまで（doneでもlast_errorを残す）
         許容できる待ち時間	利用者に待ってもらえる最長の時間	10分
+        業務キー	現実の出来事を識別する値（冪等キーの元）	予約ID
         再試行の期間	再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長	最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）
         再試行する層	同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計	このジョブのみ：呼び出しは最大5回
         キューの保持期間	キューがメッセージを削除するまで保持する時間	未記入
+        判断	この定義書の元になった判断	非同期：ジョブをキューに登録 (async-enqueue)
+        理由	判断の経路の回答ごとの理由	"依頼やイベントが起点（またはまとめ処理を待てない）なので、1件ずつ扱います。
+        その場で結果が要らないので、ジョブとしてキューに登録し、応答はすぐ返します。"
+        判断の経路	答えた質問（順に）	"起点は時刻で、まとめて処理してよいですか？ — いいえ
+        利用者は結果を、応答のその場で必要としますか？ — いいえ"
         "#);
 }
 
@@ -179,9 +209,15 @@ fn csv_en() {
         Re-run procedure,how a dead job is put back,set status to queued and attempts to 0␍
         Retention,how long done and dead jobs are kept,done: 30 days; dead: until handled (done jobs keep the last error)␍
         Acceptable wait,the longest the user can be made to wait for the effect,10 min␍
+        Business key,what identifies the real-world event (the basis of the idempotency key),reservation id␍
         Retry window,how long retries can last: the waits' total (min / expected / max) and the attempts' longest time,"min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts"␍
         Who retries,"other layers that retry the same work (queue, framework, SDK) and the total calls",this job only: at most 5 calls␍
         Queue retention,how long the queue keeps a message before deleting it,not stated␍
+        Outcome,the decision this sheet comes from,Asynchronous: enqueue a job (async-enqueue)␍
+        Why,one reason per answer on the decision path,"It starts from a request or an event (or must not wait for a bulk run), so it is handled one request at a time.
+        Nobody needs the result on the spot, so the request is queued as a job and the response returns at once."␍
+        Decision path,"the questions answered, in order","Is the trigger a point in time, and is it fine to process the work together in bulk? — no
+        Does the user need the result right there, in the response? — no"␍
         "#);
 }
 
@@ -203,9 +239,15 @@ fn csv_ja_with_bom() {
         再実行の手順,退避したジョブをどう戻すか,statusをqueued、attemptsを0に戻す␍
         保存期間,完了・退避したジョブをいつまで残すか,doneは30日、deadは対応が終わるまで（doneでもlast_errorを残す）␍
         許容できる待ち時間,利用者に待ってもらえる最長の時間,10分␍
+        業務キー,現実の出来事を識別する値（冪等キーの元）,予約ID␍
         再試行の期間,再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長,最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）␍
         再試行する層,同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計,このジョブのみ：呼び出しは最大5回␍
         キューの保持期間,キューがメッセージを削除するまで保持する時間,未記入␍
+        判断,この定義書の元になった判断,非同期：ジョブをキューに登録 (async-enqueue)␍
+        理由,判断の経路の回答ごとの理由,"依頼やイベントが起点（またはまとめ処理を待てない）なので、1件ずつ扱います。
+        その場で結果が要らないので、ジョブとしてキューに登録し、応答はすぐ返します。"␍
+        判断の経路,答えた質問（順に）,"起点は時刻で、まとめて処理してよいですか？ — いいえ
+        利用者は結果を、応答のその場で必要としますか？ — いいえ"␍
         "#);
 }
 

@@ -2,8 +2,11 @@
 //! formula starters — comes out intact and harmless in every export. Shared by the fixed
 //! cases here and the property test in `sheet_roundtrip`.
 
+use modality_advisor::domain::bidi::{self, Shown};
 use modality_advisor::domain::export::markdown::mermaid;
-use modality_advisor::domain::export::{headers, to_csv, to_json, to_markdown, to_tsv};
+use modality_advisor::domain::export::{
+    decision_rows, headers, to_csv, to_json, to_markdown, to_tsv,
+};
 use modality_advisor::domain::sheet::fields::rows;
 use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::JobSheet;
@@ -83,19 +86,27 @@ fn seen_cells(line: &str) -> Vec<String> {
     cells
 }
 
-/// The cells the spreadsheet formats must read back: the rows' texts, with the documented
-/// `'` before a formula starter.
+/// `text` as every export shows it: bidi control characters as `<U+202E>`.
+fn shown(text: &str) -> String {
+    bidi::show(text, Shown::Text).into_owned()
+}
+
+/// The cells the spreadsheet formats must read back: the rows' texts, then the decision's
+/// three rows (outcome, reasons, path), with the documented `'` before a formula starter.
 fn expected_cells(sheet: &JobSheet, lang: Lang) -> Vec<Vec<String>> {
     let guard = |s: &str| {
         if s.starts_with(['=', '+', '-', '@']) {
-            format!("'{s}")
+            shown(&format!("'{s}"))
         } else {
-            s.to_owned()
+            shown(s)
         }
     };
     let mut out = vec![headers(lang).to_vec()];
     for r in rows(sheet, lang) {
         out.push(vec![guard(&r.item), guard(&r.what), guard(&r.value)]);
+    }
+    for r in decision_rows(sheet, lang) {
+        out.push(r.iter().map(|c| guard(c)).collect());
     }
     out
 }
@@ -131,7 +142,7 @@ pub fn check_every_format(sheet: &JobSheet, lang: Lang) {
         .iter()
         .map(|r| {
             [&r.item, &r.what, &r.value]
-                .map(|t| t.replace("\r\n", "\n").replace('\r', "\n"))
+                .map(|t| shown(&t.replace("\r\n", "\n").replace('\r', "\n")))
                 .to_vec()
         })
         .collect();

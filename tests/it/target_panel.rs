@@ -146,7 +146,7 @@ fn hostile_text_stays_text_and_every_section_is_there() {
             "class=\"target-table target-mapping\"",
             "<tr data-field=\"max-attempts\">",
             "<code>retry</code>",
-            "<code>4</code>",
+            "<code><bdi>4</bdi></code>",
             "data-instead=\"callback\"",
             "data-instead=\"comment\"",
             "class=\"target-table target-schedule\"",

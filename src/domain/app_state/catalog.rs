@@ -8,6 +8,7 @@
 //! another process is opened.
 
 use super::{AppState, Screen};
+use crate::domain::bidi::isolate;
 use crate::domain::catalog::{Catalog, Process, ProcessId, MAX_NAME_CHARS};
 use crate::domain::flowchart::evaluate;
 use crate::domain::session::SimChoice;
@@ -58,7 +59,7 @@ impl CatalogNotice {
         let l = lang.code();
         match self {
             CatalogNotice::Deleted(name) => {
-                t!("catalog-ui.deleted", locale = l, name = name).into_owned()
+                t!("catalog-ui.deleted", locale = l, name = isolate(name)).into_owned()
             }
             CatalogNotice::Imported(added, replaced) => t!(
                 "catalog-ui.imported",

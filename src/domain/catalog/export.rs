@@ -39,6 +39,8 @@ pub struct Key {
     pub lease_ms: Option<u64>,
     /// `retry.idempotency_key` (trimmed).
     pub idempotency_key: Option<String>,
+    /// `process.business_key` (trimmed; `None` without a sheet or when blank).
+    pub business_key: Option<String>,
     /// `failure.dead_letter` (trimmed).
     pub dead_letter: Option<String>,
     /// `failure.notify` (trimmed).
@@ -69,6 +71,9 @@ pub fn key(p: &Process, lang: Lang) -> Key {
         attempt_timeout_ms: retry.map(|r| r.attempt_timeout_ms),
         lease_ms: retry.map(|r| r.lease_ms),
         idempotency_key: retry.map(|r| trimmed(&r.idempotency_key)),
+        business_key: sheet
+            .map(|s| trimmed(&s.process.business_key))
+            .filter(|k| !k.is_empty()),
         dead_letter: failure.map(|f| trimmed(&f.dead_letter)),
         notify: failure.map(|f| trimmed(&f.notify)),
         schedule: sheet

@@ -3,12 +3,14 @@
 //!
 //! [`import_json`]: crate::domain::sheet::import::import_json
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::sheet::JobSheet;
 
-/// The sheet as pretty-printed JSON ending in `\n`.
+/// The sheet as pretty-printed JSON ending in `\n`; bidi controls in its strings written as
+/// `\u202E` escapes ([`bidi::show`]), which read back as the same characters.
 pub fn to_json(sheet: &JobSheet) -> String {
     // The model has only strings, numbers, bools, lists and structs: serialising cannot fail.
     let mut s = serde_json::to_string_pretty(sheet).unwrap_or_default();
     s.push('\n');
-    s
+    bidi::show(&s, Shown::Json).into_owned()
 }

@@ -1,20 +1,23 @@
-//! The sheet as Markdown for GitHub / GitLab: a `#` title (the job name), the outcome, a
-//! table of the rows (item / what to write / this job's value), the decision path as a
-//! ```` ```mermaid ```` flowchart with the path's nodes styled, and the findings as a list.
+//! The sheet as Markdown for GitHub / GitLab: a `#` title (the job name), the outcome and
+//! its reasons, a table of the rows (item / what to write / this job's value), the decision
+//! path as a numbered list of the questions and answers and as a ```` ```mermaid ````
+//! flowchart with the path's nodes styled, and the findings as a list.
 //!
 //! User text goes only into the title and the table, escaped by [`inline`]: it renders as
 //! typed and cannot break the table or inject HTML. The mermaid block holds only the fixed
 //! diagram source ([`mermaid_source`]) and fixed `classDef` / `class` lines — never user
-//! text, because Mermaid writes style values into the SVG unescaped.
+//! text, because Mermaid writes style values into the SVG unescaped. Bidi control characters
+//! are shown as `&lt;U+202E&gt;` ([`bidi::show`]), which reads `<U+202E>`.
 //!
 //! [`mermaid_source`]: crate::domain::diagram::mermaid_source
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::diagram::mermaid_source;
 use crate::domain::export::headers;
 use crate::domain::flowchart::evaluate;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::fields::{decision_text, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::text::t;
 use std::fmt::Write;
@@ -102,13 +105,19 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
         .unwrap_or_default();
     let _ = writeln!(s, "# {}\n", inline(title));
     let outcome = sheet.decision.outcome;
+    let decision = decision_text(sheet, lang);
     let _ = writeln!(
         s,
         "{} **{}** (`{}`)\n",
         tr("export.outcome", lang),
-        inline(&outcome.title(lang)),
+        inline(&decision.outcome),
         outcome.id()
     );
+    let _ = writeln!(s, "{}\n", tr("export.reasons", lang));
+    for r in &decision.reasons {
+        let _ = writeln!(s, "- {}", inline(r));
+    }
+    s.push('\n');
     let [item, what, value] = headers(lang);
     let _ = writeln!(s, "| {item} | {what} | {value} |");
     s.push_str("|---|---|---|\n");
@@ -122,7 +131,10 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
         );
     }
     let _ = writeln!(s, "\n## {}\n", tr("export.path", lang));
-    let _ = writeln!(s, "```mermaid\n{}```\n", mermaid(sheet, lang));
+    for (i, step) in decision.path.iter().enumerate() {
+        let _ = writeln!(s, "{}. {}", i + 1, inline(step));
+    }
+    let _ = writeln!(s, "\n```mermaid\n{}```\n", mermaid(sheet, lang));
     let _ = writeln!(s, "## {}\n", tr("export.findings", lang));
     let findings = validate(sheet, lang);
     if findings.is_empty() {
@@ -142,5 +154,7 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
             inline(&f.message)
         );
     }
-    s
+    // `&lt;U+202E&gt;`: user text stands outside code spans with `<` escaped, and a lenient
+    // renderer could take a bare `<U+202E>` for a tag and hide it.
+    bidi::show(&s, Shown::Markup).into_owned()
 }

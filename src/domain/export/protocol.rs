@@ -25,6 +25,7 @@
 use super::read::{result_to_json, ReadRequest};
 #[cfg(not(feature = "export"))]
 use super::target_panel;
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
 use crate::domain::share::panel::ShareRequest;
@@ -127,7 +128,9 @@ impl ExportRequest {
             (ExportSubject::Catalog(c), ExportFormat::Markdown) => catalog::to_markdown(c, lang),
             (ExportSubject::Catalog(c), ExportFormat::Tsv) => catalog::to_tsv(c, lang),
             (ExportSubject::Catalog(c), ExportFormat::Csv { bom }) => catalog::to_csv(c, lang, bom),
-            (ExportSubject::Catalog(c), ExportFormat::Json) => c.to_json(),
+            (ExportSubject::Catalog(c), ExportFormat::Json) => {
+                bidi::show(&c.to_json(), Shown::Json).into_owned()
+            }
             // Numbers, strings and enums only: serialising cannot fail.
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()

@@ -10,14 +10,17 @@
 //! what the target cannot express and what the export does instead; the schedule the target
 //! actually runs beside the sheet's (the first [`SHOWN_DELAYS`] delays and the window, each
 //! min – max with the expected value, zero processing time); the target's defaults and their
-//! window. Every text from the sheet or a target is escaped ([`escape`]); there is no
-//! script, no inline style and no event attribute, only classes of `static/target.css`.
+//! window. Every text from the sheet or a target is escaped ([`escape`]), the sheet's values
+//! in the mapping isolated (`<bdi>`), and bidi control characters shown as `<U+202E>`
+//! ([`bidi::show`]); there is no script, no inline style and no event attribute, only
+//! classes of `static/target.css`.
 //!
 //! A sheet the target cannot take gives a panel with one alert naming the field, the target
 //! and the allowed range (`data-target-error` holds the error's kind) and the item `error`
 //! (that sentence as text) instead of `text` and `file`: nothing to copy, and the sheet is
 //! never changed.
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::duration::approx;
 use crate::domain::lang::Lang;
 use crate::domain::plot::escape;
@@ -50,7 +53,7 @@ pub fn render(sheet: &JobSheet, target: TargetId, format: Option<Format>, lang: 
         "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\">{}</div>",
         target.name(),
         shown.name(),
-        p.html
+        bidi::show(&p.html, Shown::Markup)
     );
     p
 }
@@ -247,7 +250,7 @@ fn mapping_html(r: &TargetReport, lang: Lang) -> String {
         let value = if row.value.is_empty() {
             format!("<span class=\"hint\">{not_written}</span>")
         } else {
-            format!("<code>{}</code>", escape(&row.value))
+            format!("<code><bdi>{}</bdi></code>", escape(&row.value))
         };
         let _ = write!(
             html,
@@ -255,7 +258,7 @@ fn mapping_html(r: &TargetReport, lang: Lang) -> String {
             row.field.id(),
             escape(&cols[0]),
             escape(&field_name(row.field, lang)),
-            cell(&cols[1], &escape(&row.sheet)),
+            cell(&cols[1], &format!("<bdi>{}</bdi>", escape(&row.sheet))),
             cell(&cols[2], &format!("<code>{}</code>", escape(&row.key))),
             cell(&cols[3], &value),
             cell(&cols[4], &escape(&row.note)),

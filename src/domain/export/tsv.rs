@@ -1,7 +1,9 @@
 //! The sheet as tab-separated text with the source documents' three columns (item, what to write, this
 //! job's value), to paste into Google Sheets or Excel as cells.
 //!
-//! Shape: a header line, then one line per row of [`rows`]; lines end in `\n`.
+//! Shape: a header line, then one line per row of [`rows`], then the decision's three
+//! ([`decision_rows`]: outcome, reasons, path); lines end in `\n`. Bidi control characters
+//! are shown as `<U+202E>` ([`bidi::show`]).
 //!
 //! Cells are written the way both spreadsheets read pasted text (and the way they copy
 //! multi-line cells themselves): a cell containing a tab, `\n`, `\r` or `"` is wrapped in
@@ -12,7 +14,8 @@
 //!
 //! [`rows`]: crate::domain::sheet::fields::rows
 
-use crate::domain::export::spreadsheet_text;
+use crate::domain::bidi::{self, Shown};
+use crate::domain::export::{decision_rows, spreadsheet_text};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::JobSheet;
@@ -49,5 +52,8 @@ pub fn to_tsv(sheet: &JobSheet, lang: Lang) -> String {
     for r in rows(sheet, lang) {
         line([&r.item, &r.what, &r.value]);
     }
-    out
+    for [item, what, value] in decision_rows(sheet, lang) {
+        line([&item, &what, &value]);
+    }
+    bidi::show(&out, Shown::Text).into_owned()
 }

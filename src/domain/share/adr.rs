@@ -28,6 +28,7 @@
 
 use super::markdown::md_url;
 use super::{Share, Shared};
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, outcome_text, utc};
 use crate::domain::catalog::Process;
 use crate::domain::duration::exact;
@@ -41,7 +42,8 @@ fn tr(key: &str, lang: Lang) -> String {
     crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
-/// The record of `share` in `lang` with `link` (the permalink) under "More Information".
+/// The record of `share` in `lang` with `link` (the permalink) under "More Information";
+/// bidi control characters shown as `<U+202E>` ([`bidi::show`]).
 pub fn adr(share: &Share, lang: Lang, link: &str) -> String {
     let mut s = String::new();
     match &share.content {
@@ -93,7 +95,7 @@ pub fn adr(share: &Share, lang: Lang, link: &str) -> String {
     let _ = writeln!(s, "{}\n", tr(permalink, lang));
     let _ = writeln!(s, "<{}>\n", md_url(link));
     let _ = writeln!(s, "{}", tr("share.adr.made-with", lang));
-    s
+    bidi::show(&s, Shown::Text).into_owned()
 }
 
 /// MADR's status: `accepted` once the walk gives an outcome, `proposed` before.

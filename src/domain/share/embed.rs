@@ -7,6 +7,7 @@
 
 use super::link::{embed_url, LinkError};
 use super::{Share, Shared};
+use crate::domain::bidi::{self, Shown};
 use crate::domain::plot::escape;
 use crate::domain::Lang;
 
@@ -110,12 +111,13 @@ pub fn frame_title(share: &Share, lang: Lang) -> String {
 /// [`frame_title`] in `lang`, `width="100%"`, `height` = [`recommended_height`], lazy
 /// loading, no referrer, the [`SANDBOX`] tokens and the [`IFRAME_CLASS`] hook. Every attribute
 /// value is escaped (`&`, `<`, `>`, `"`, `'`), so hostile names and URLs stay inside their
-/// attribute. One line, no trailing newline.
+/// attribute, and a bidi control in the title is shown as `&lt;U+202E&gt;`
+/// ([`bidi::show`]). One line, no trailing newline.
 pub fn snippet(share: &Share, base: &str, lang: Lang) -> String {
     format!(
         r#"<iframe class="{IFRAME_CLASS}" src="{src}" title="{title}" width="100%" height="{height}" loading="lazy" referrerpolicy="no-referrer" sandbox="{SANDBOX}"></iframe>"#,
         src = escape(&embed_url(base, share)),
-        title = escape(&frame_title(share, lang)),
+        title = bidi::show(&escape(&frame_title(share, lang)), Shown::Markup),
         height = recommended_height(share),
     )
 }

@@ -20,6 +20,7 @@
 //! it ([`md_url`]); every user text is escaped by the exports' [`inline`].
 
 use super::{Share, Shared};
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::display_name;
 use crate::domain::catalog::export::markdown::to_markdown as catalog_markdown;
 use crate::domain::catalog::Process;
@@ -44,7 +45,8 @@ fn tr(key: &str, lang: Lang) -> String {
     crate::text::t!(key, locale = lang.code()).into_owned()
 }
 
-/// `share` as Markdown in `lang` for `flavour`, with `link` (the permalink) under the title.
+/// `share` as Markdown in `lang` for `flavour`, with `link` (the permalink) under the title;
+/// bidi control characters shown as `<U+202E>` ([`bidi::show`]).
 pub fn markdown(share: &Share, lang: Lang, link: &str, flavour: Flavour) -> String {
     let doc = match &share.content {
         Shared::Catalog(c) => catalog_markdown(c, lang),
@@ -54,7 +56,7 @@ pub fn markdown(share: &Share, lang: Lang, link: &str, flavour: Flavour) -> Stri
         },
     };
     let open = format!("[{}]({})", inline(&tr("share.md.open", lang)), md_url(link));
-    let doc = with_link(&doc, &open);
+    let doc = with_link(&bidi::show(&doc, Shown::Text), &open);
     match flavour {
         Flavour::GitHub => doc,
         Flavour::Azure => azure(&doc),

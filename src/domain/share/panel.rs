@@ -116,6 +116,11 @@ impl Panel {
     }
 }
 
+/// A name in the panel's title: escaped and isolated (`<bdi>`).
+fn isolated(name: &str) -> String {
+    format!("<bdi>{}</bdi>", escape(name))
+}
+
 /// The share panel for `share`, links pointing at `base`'s folder, texts in `lang`.
 pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     let l = lang.code();
@@ -124,7 +129,12 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
     let short = link::app_url(base, &short_share);
     let (title, stem) = match &share.content {
         Shared::Process(p) => (
-            t!("share-ui.title-process", locale = l, name = escape(&p.name)).into_owned(),
+            t!(
+                "share-ui.title-process",
+                locale = l,
+                name = isolated(&p.name)
+            )
+            .into_owned(),
             file_stem(&p.name),
         ),
         Shared::Catalog(c) if c.name.trim().is_empty() => (
@@ -132,7 +142,12 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
             String::new(),
         ),
         Shared::Catalog(c) => (
-            t!("share-ui.title-catalog", locale = l, name = escape(&c.name)).into_owned(),
+            t!(
+                "share-ui.title-catalog",
+                locale = l,
+                name = isolated(&c.name)
+            )
+            .into_owned(),
             file_stem(&c.name),
         ),
     };

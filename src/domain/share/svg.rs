@@ -14,8 +14,8 @@
 //!
 //! **Safe as an image anywhere.** No script, no event attribute, no link, no external font or
 //! image: only `<text>`, `<rect>` and `<line>` with an internal `<style>`. Every text goes
-//! through [`escape`], each in its own `<text>` element (a bidi override in a name cannot
-//! reach the next line). Colours: text `#1f2328` on white or light tints (contrast ≥ 12:1),
+//! through [`escape`], each in its own `<text>` element, and a bidi control is shown as
+//! `<U+202E>` ([`bidi::show`]; `\u202E` in the metadata's JSON, which reads back the same). Colours: text `#1f2328` on white or light tints (contrast ≥ 12:1),
 //! muted text `#57606a` on white (≥ 6:1), both above WCAG AA's 4.5:1.
 //!
 //! **Re-opening.** [`metadata`] reads the share back from a card's `<metadata>` through
@@ -28,6 +28,7 @@
 //! 1.25 em) and long words are broken where they must be.
 
 use super::{Share, Shared};
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, outcome_text};
 use crate::domain::catalog::{Process, MAX_FILE_BYTES};
 use crate::domain::duration::exact;
@@ -413,15 +414,17 @@ impl Canvas {
         );
         s.push_str(&self.body);
         s.push_str("</svg>\n");
-        s
+        bidi::show(&s, Shown::Markup).into_owned()
     }
 }
 
 /// JSON text that survives XML: the two noncharacters XML 1.0 forbids (U+FFFE, U+FFFF),
 /// which serde_json writes raw, become `\u` escapes (valid anywhere they can occur: inside
-/// JSON strings), so [`escape`] need not replace them and the round trip is exact.
+/// JSON strings), so [`escape`] need not replace them and the round trip is exact; so do
+/// bidi controls ([`bidi::show`]), which the card shows nowhere raw.
 fn json_for_xml(json: &str) -> String {
-    json.replace('\u{fffe}', "\\ufffe")
+    bidi::show(json, Shown::Json)
+        .replace('\u{fffe}', "\\ufffe")
         .replace('\u{ffff}', "\\uffff")
 }
 
@@ -453,6 +456,8 @@ fn is_wide(c: char) -> bool {
 /// around wide characters, inside a word only when the word alone is too long; explicit line
 /// breaks kept. At most `max` lines (≥ 1): the last of a longer text ends with "…".
 pub fn wrap(text: &str, width_em: f64, max: usize) -> Vec<String> {
+    // A bidi control is shown (`<U+202E>`) before measuring: it takes room on the card.
+    let text = bidi::show(text, Shown::Text);
     let max = max.max(1);
     let mut lines: Vec<(String, f64)> = Vec::new();
     for para in text.split(['\n', '\r']) {

@@ -2,6 +2,7 @@
 //! message in either language. `validate` returns every finding, not only the first, section
 //! by section (one function each), sorted by field.
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::{check_cron, CronError};
@@ -9,6 +10,9 @@ use crate::domain::sheet::retry_window::{retry_window, RetryWindow};
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec, MAX_CAP_MS};
 use crate::text::t;
 use serde::Serialize;
+
+mod bidi_fields;
+use bidi_fields::bidi_findings;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -167,6 +171,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
     sync_findings(&mut out, sheet);
     batch_findings(&mut out, sheet);
     ticket_findings(&mut out, sheet);
+    bidi_findings(&mut out, sheet);
     let mut out = out.list;
     out.sort_by_key(|f| f.field);
     out
@@ -179,7 +184,10 @@ struct Findings {
 }
 
 impl Findings {
+    /// Adds a finding; a bidi control in the user text it quotes is shown as `<U+202E>`
+    /// ([`bidi::show`]), so it cannot reorder the message.
     fn add(&mut self, code: &'static str, severity: Severity, field: FieldId, message: String) {
+        let message = bidi::show(&message, Shown::Text).into_owned();
         self.list.push(Finding {
             code,
             severity,
@@ -188,6 +196,10 @@ impl Findings {
         });
     }
 }
+
+/// The start of the code of a finding about bidi control characters in a text field: the
+/// code is this prefix and the field's input id, e.g. `bidi-control-code-name`.
+pub const BIDI_CONTROL: &str = "bidi-control-";
 
 /// The fields no sheet can do without (docs/DOMAIN.md §6: the job name, code + human, and the
 /// trigger); a blank sheet must not read as "no problems".

@@ -2,7 +2,7 @@
 //! in either language. Every export and the print view are built from these rows.
 
 use crate::domain::duration::{approx, exact};
-use crate::domain::flowchart::Outcome;
+use crate::domain::flowchart::{evaluate, Outcome};
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
@@ -88,12 +88,42 @@ fn keep(k: Keep, lang: Lang) -> String {
     }
 }
 
+/// The decision a sheet comes from, in words (the print view and every export show it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionText {
+    /// The outcome's title, e.g. "Asynchronous: enqueue a job".
+    pub outcome: String,
+    /// One reason per answered question on the path, in order.
+    pub reasons: Vec<String>,
+    /// The path: each question asked and its answer, "Does it …? — no", in order.
+    pub path: Vec<String>,
+}
+
+/// The decision of `sheet` in `lang`: its outcome, the reasons and the path of its answers
+/// (the same words as the wizard's result, `locales/page/decide.yml`).
+pub fn decision_text(sheet: &JobSheet, lang: Lang) -> DecisionText {
+    let eval = evaluate(&sheet.decision.to_answers());
+    let path = eval
+        .path
+        .iter()
+        .map(|s| {
+            let answer = tr(if s.yes() { "answer.yes" } else { "answer.no" }, lang);
+            format!("{} — {answer}", s.question.text(lang))
+        })
+        .collect();
+    DecisionText {
+        outcome: sheet.decision.outcome.title(lang),
+        reasons: eval.reasons(lang),
+        path,
+    }
+}
+
 fn not_applicable(outcome: Outcome, lang: Lang) -> String {
     tr(&format!("sheet.na.{}", outcome.id()), lang)
 }
 
-/// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait,
-/// then, when the sheet has a retry section, the retry window, who retries and the queue's
+/// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait
+/// and the business key, then, when the sheet has a retry section, the retry window, who retries and the queue's
 /// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     let mut out = Rows {
@@ -104,6 +134,15 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     process_rows(&mut out, sheet);
     retry_rows(&mut out, sheet.retry.as_ref());
     failure_rows(&mut out, sheet);
+    let business_key = sheet.process.business_key.trim();
+    out.push(
+        FieldId::BusinessKey,
+        Some(if business_key.is_empty() {
+            tr("sheet.not-stated", lang)
+        } else {
+            business_key.to_owned()
+        }),
+    );
     if let Some(r) = &sheet.retry {
         out.push(FieldId::RetryWindow, Some(retry_window_text(r, lang)));
         out.push(FieldId::RetryLayers, Some(layers_text(r, lang)));

@@ -4,7 +4,7 @@
 //! browser side never keeps its own list.
 
 use crate::domain::lang::Lang;
-use crate::domain::sheet::check::Finding;
+use crate::domain::sheet::check::{Finding, BIDI_CONTROL};
 use crate::domain::sheet::FieldId;
 use crate::text::t;
 
@@ -45,8 +45,7 @@ pub const INPUTS: [SheetInput; 40] = {
         input("code-name", F::JobName, Own("code-name")),
         input("trigger", F::Trigger, Item),
         input("arguments", F::Arguments, Item),
-        // What the idempotency key is made of (its default is built from it).
-        input("business-key", F::IdempotencyKey, Own("business-key")),
+        input("business-key", F::BusinessKey, Own("business-key")),
         input(
             "acceptable-wait-stated",
             F::AcceptableWait,
@@ -134,10 +133,14 @@ impl SheetInput {
     /// the dead-letter retention), the field's own input otherwise. `None`: the field has no
     /// single input to jump to (the link goes to the sheet's title).
     pub fn for_finding(f: &Finding) -> Option<SheetInput> {
+        if let Some(id) = f.code.strip_prefix(BIDI_CONTROL) {
+            return SheetInput::find(id);
+        }
         let id = match f.field {
             FieldId::JobName if f.code == NO_PROCESS_NAME => "process-name",
             FieldId::JobName => "code-name",
             FieldId::Trigger => "trigger",
+            FieldId::BusinessKey => "business-key",
             FieldId::MaxAttempts => "max-attempts",
             FieldId::WaitStrategy => "base",
             FieldId::Timeout => "lease",

@@ -2,6 +2,7 @@
 //! from the questions, the sheet and the simulator.
 
 use crate::domain::app_state::{CatalogAction, Screen};
+use crate::domain::bidi::isolate;
 use crate::domain::catalog_rows::open_name;
 use crate::text::t;
 use crate::ui::state::{Action, AppContext};
@@ -16,7 +17,12 @@ pub fn open_process_bar(ctx: &AppContext) -> Html {
     let catalog = if system.is_empty() {
         t!("catalog-screen.bar-catalog", locale = l).into_owned()
     } else {
-        t!("catalog-screen.bar-named", locale = l, name = system).into_owned()
+        t!(
+            "catalog-screen.bar-named",
+            locale = l,
+            name = isolate(system)
+        )
+        .into_owned()
     };
     let on_catalog = ctx.screen == Screen::Catalog;
     let onclick = {
@@ -33,7 +39,7 @@ pub fn open_process_bar(ctx: &AppContext) -> Html {
                 if let Some(name) = open_name(ctx) {
                     <li class="bar-process" aria-current={(!on_catalog).then_some("page")}>
                         <span aria-hidden="true" class="bar-sep">{ "›" }</span>
-                        <span id="bar-process" title={name.clone()}>{ name }</span>
+                        <span id="bar-process" class="user-text" title={name.clone()}>{ name }</span>
                     </li>
                 }
             </ol>

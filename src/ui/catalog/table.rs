@@ -18,7 +18,7 @@ pub(super) fn table(screen: &Screen, system: &str, shown: &[Row], all: &[Row]) -
         crate::text::t!(
             "catalog-screen.caption",
             locale = screen.lang.code(),
-            name = system.trim()
+            name = crate::domain::bidi::isolate(system.trim())
         )
         .into_owned()
     };
@@ -75,7 +75,7 @@ fn row(screen: &Screen, r: &Row, is_first: bool, is_last: bool) -> Html {
             <td data-label={label("wait")}>{ r.wait.clone() }</td>
             <td data-label={label("timeout")}>{ r.timeout.clone() }</td>
             <td data-label={label("key")}>
-                if r.key == NONE { { NONE } } else { <code class="key">{ r.key.clone() }</code> }
+                if r.key == NONE { { NONE } } else { <code class="key user-text">{ r.key.clone() }</code> }
             </td>
             <td data-label={label("findings")} class={findings_class}
                 data-errors={r.errors.to_string()} data-warnings={r.warnings.to_string()}>{ r.findings.clone() }</td>
@@ -97,7 +97,7 @@ fn name_cell(screen: &Screen, r: &Row) -> Html {
     };
     let node = screen.ref_if(&Pending::Row(r.id.clone(), Control::Name));
     html! {
-        <button type="button" class="link proc-name" ref={node} {onclick}
+        <button type="button" class="link proc-name user-text" ref={node} {onclick}
             aria-label={screen.tr_name("catalog-screen.open", &r.name)}>{ r.name.clone() }</button>
     }
 }

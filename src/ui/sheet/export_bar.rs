@@ -51,19 +51,13 @@ impl Format {
     }
 
     fn file(self, code_name: &str) -> (String, &'static str) {
-        let mut safe = browser::file_stem(code_name);
-        if safe.is_empty() {
-            safe = "job-sheet".to_owned();
-        }
-        match self {
-            Format::Markdown => (format!("{safe}.sheet.md"), "text/markdown;charset=utf-8"),
-            Format::Tsv => (
-                format!("{safe}.sheet.tsv"),
-                "text/tab-separated-values;charset=utf-8",
-            ),
-            Format::Csv => (format!("{safe}.sheet.csv"), "text/csv;charset=utf-8"),
-            Format::Json => (format!("{safe}.sheet.json"), "application/json"),
-        }
+        let (suffix, mime) = match self {
+            Format::Markdown => (".sheet.md", "text/markdown;charset=utf-8"),
+            Format::Tsv => (".sheet.tsv", "text/tab-separated-values;charset=utf-8"),
+            Format::Csv => (".sheet.csv", "text/csv;charset=utf-8"),
+            Format::Json => (".sheet.json", "application/json"),
+        };
+        (browser::file_name(code_name, "job-sheet", suffix), mime)
     }
 
     /// The request for the sheet in this format, texts in `lang` (rendered by the export

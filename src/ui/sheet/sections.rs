@@ -193,7 +193,7 @@ pub fn process(form: &Form) -> Html {
                     <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ form.notes(FieldId::Arguments) }
                 </TextField>
                 <TextField id="business-key" label={tr("sheet.ui.business-key", lang)} value={p.business_key.clone()} onchange={form.edit(SheetEdit::BusinessKey)}>
-                    <p class="hint">{ tr("sheet.ui.business-key-hint", lang) }</p>
+                    <p class="hint">{ tr("sheet.ui.business-key-hint", lang) }</p>{ form.notes(FieldId::BusinessKey) }
                 </TextField>
             </div>
             <div class="sfield" data-field="acceptable-wait-stated">
@@ -426,7 +426,7 @@ fn layers_editor(form: &Form, r: &RetrySpec) -> Html {
             { for r.layers.iter().enumerate().map(|(i, l)| row(i, l)) }
             <button type="button" class="secondary" id="layer-add" onclick={add}
                 disabled={r.layers.len() >= limits::LAYERS}>{ tr("sheet.ui.layer-add", lang) }</button>
-            <p class="value" data-testid="total-calls">{ layers_text(r, lang) }</p>
+            <p class="value user-text" data-testid="total-calls">{ layers_text(r, lang) }</p>
             { form.notes(FieldId::RetryLayers) }
         </div>
     }

@@ -23,8 +23,10 @@
 //! outline is title → summary / processes → the sheet's parts.
 //!
 //! User text goes through [`inline`] (no HTML, no breaking of the table); the mermaid blocks
-//! hold only the fixed diagram source and fixed class lines.
+//! hold only the fixed diagram source and fixed class lines. Bidi control characters are
+//! shown as `<U+202E>` ([`bidi::show`]).
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, summary_cells, tr, Key, SUMMARY_COLUMNS};
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::diagram::mermaid_source;
@@ -60,7 +62,7 @@ pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
         s.push('\n');
         section(&mut s, p, lang);
     }
-    s
+    bidi::show(&s, Shown::Text).into_owned()
 }
 
 fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 8] {

@@ -5,10 +5,12 @@
 //! spreadsheets do not run it as a formula.
 //!
 //! Columns ([`COLUMNS`]): id, name, outcome, attempts, backoff, first wait, wait cap,
-//! jitter, attempt timeout, lease, idempotency key, dead letter, notify, schedule (batch),
+//! jitter, attempt timeout, lease, idempotency key, business key, dead letter, notify, schedule (batch),
 //! call timeout (sync), errors, warnings, last edited (UTC, `YYYY-MM-DD HH:MM`). A field the
-//! process does not have (no sheet, or a section its outcome does not use) reads `—`.
+//! process does not have (no sheet, or a section its outcome does not use) reads `—`. Bidi
+//! control characters are shown as `<U+202E>` ([`bidi::show`]).
 
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{key, ms_text, or_none, outcome_text, tr, utc};
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::export::spreadsheet_text;
@@ -18,7 +20,7 @@ use crate::domain::sim::core::backoff::Jitter;
 use crate::domain::Lang;
 
 /// The column keys, in order (`catalog.export.col.<key>` in `locales/page/catalog.yml`).
-pub const COLUMNS: [&str; 18] = [
+pub const COLUMNS: [&str; 19] = [
     "id",
     "process",
     "outcome",
@@ -30,6 +32,7 @@ pub const COLUMNS: [&str; 18] = [
     "attempt-timeout",
     "lease",
     "key",
+    "business-key",
     "dead-letter",
     "notify",
     "schedule",
@@ -85,6 +88,7 @@ pub fn row(p: &Process, lang: Lang) -> Vec<String> {
         ms_text(k.attempt_timeout_ms, lang),
         ms_text(k.lease_ms, lang),
         or_none(k.idempotency_key.as_deref(), lang),
+        or_none(k.business_key.as_deref(), lang),
         or_none(k.dead_letter.as_deref(), lang),
         or_none(k.notify.as_deref(), lang),
         or_none(k.schedule.as_deref(), lang),
@@ -114,6 +118,7 @@ pub fn to_csv(c: &Catalog, lang: Lang, bom: bool) -> String {
         );
     }
     let body = String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default();
+    let body = bidi::show(&body, Shown::Text).into_owned();
     if bom {
         format!("\u{FEFF}{body}")
     } else {
@@ -134,5 +139,5 @@ pub fn to_tsv(c: &Catalog, lang: Lang) -> String {
     for p in &c.processes {
         line(row(p, lang));
     }
-    out
+    bidi::show(&out, Shown::Text).into_owned()
 }

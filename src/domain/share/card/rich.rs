@@ -16,6 +16,7 @@
 //! Every text is escaped ([`escape`]); user text sits in a `<bdi>`.
 
 use super::{catalog_title, field_item, lines, path_text, safe_href, tr, user};
+use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, summary_cells, SUMMARY_COLUMNS};
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::export::headers;
@@ -43,7 +44,8 @@ pub fn rich_text(share: &Share, lang: Lang, link: &str) -> String {
         escape(link)
     );
     let _ = write!(s, "<p>{} {a}</p>", lines(&tr("share.card.link", lang)));
-    s
+    // Pasted into editors that may drop `<bdi>`: a bidi control is shown, not kept.
+    bidi::show(&s, Shown::Markup).into_owned()
 }
 
 fn process(s: &mut String, p: &Process, lang: Lang) {
