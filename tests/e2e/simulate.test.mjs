@@ -103,7 +103,7 @@ test('a million jobs run in the worker with progress; the page stays responsive'
   await page.evaluate(() => { window.longTasks = []; });
   const started = Date.now();
   await page.click('#sim-run');
-  await page.waitForFunction(() => /[1-9][0-9 ]* events so far/.test(document.querySelector('[data-status="running"]')?.textContent ?? ''));
+  await page.waitForFunction(() => /[1-9][0-9, ]* events so far/.test(document.querySelector('[data-status="running"]')?.textContent ?? ''));
   await page.waitForSelector('.sim-result[data-scenario="mmc-load"]', { timeout: 120_000 });
   const seconds = (Date.now() - started) / 1000;
   const rows = await page.textContent('.sim-result [data-fact="rows"] dd');

@@ -128,7 +128,7 @@ const EDGES: [Edge; 10] = [
     },
 ];
 
-/// The narrow layout (viewBox 0 0 400 450), for screens up to [`NARROW_PX`] wide (a phone,
+/// The narrow layout (viewBox -40 0 440 450), for screens up to [`NARROW_PX`] wide (a phone,
 /// or 200 % zoom): states stacked from top to bottom, queued (90,48), running (90,188), done
 /// (40,340) and dead (220,340) side by side; per arrow of [`EDGES`] in the same order: path,
 /// label position and anchor.
@@ -282,7 +282,8 @@ pub fn StateMachine(props: &StateMachineProps) -> Html {
     // wider than its box, a step lighting an arrow out of view scrolls the box to it
     // ([`reveal_lit`]).
     let (view, entry) = if tall {
-        ("0 0 400 450", ("160", "8"))
+        // 40 units of room left of x = 0: the Japanese "完了（complete）×1" ends there.
+        ("-40 0 440 450", ("160", "8"))
     } else {
         ("0 0 760 300", ("14", "145"))
     };
