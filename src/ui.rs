@@ -13,9 +13,10 @@ pub mod sheet;
 pub mod simulate;
 pub mod state;
 
-/// Installs the panic hook ([`on_panic`]; through Yew, which otherwise puts its own in place
-/// when it renders), removes index.html's loading text and mounts the app on `<body>` (the
-/// first render follows in the same task).
+/// Installs the panic hook (a page in the app's language with "Copy diagnostics" and the
+/// reload actions; through Yew, which otherwise puts its own in place when it renders),
+/// removes index.html's loading text and mounts the app on `<body>` (the first render follows
+/// in the same task).
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(on_panic));
     browser::remove_boot();
