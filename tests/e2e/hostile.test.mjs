@@ -130,7 +130,10 @@ async function fits(page, where) {
 
 /** Bidi controls are shown or stripped in exports (issue 17); comparisons ignore them. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-const plain = (s) => s.replace(BIDI, '');
+/** A bidi control as the exports show it (`<U+202E>`, in Markdown `&lt;U+202E&gt;`:
+ * src/domain/bidi.rs), so an export's text compares with what was typed, less the control. */
+const SHOWN_BIDI = /(?:<|&lt;)U\+(?:202[A-E]|206[6-9]|200[EF]|061C)(?:>|&gt;)/gi;
+const plain = (s) => s.replace(BIDI, '').replace(SHOWN_BIDI, '');
 /** What of `text` a reader must find back in the page: its longest line, trimmed. */
 const probe = (text) => plain(text).split(/[\r\n\u2028\u2029\u0085]+/).map((l) => l.trim())
   .reduce((a, b) => (b.length > a.length ? b : a), '');
@@ -246,6 +249,10 @@ async function throughSheet(page, problems, p, index) {
     files[f] = await download(page, `[data-format="${f}"] [data-action="download"]`);
   }
   lap('downloads');
+  // Every downloaded document shows a bidi control visibly instead of holding it raw.
+  for (const [f, text] of Object.entries(files)) {
+    assert.doesNotMatch(text, new RegExp(BIDI.source), `${where}: the ${f} download holds no raw bidi control`);
+  }
   const md = files.markdown;
   assert.doesNotMatch(md, TAGS, `${where}: no markup in the Markdown`);
   const table = md.split('\n').filter((l) => l.startsWith('| '));

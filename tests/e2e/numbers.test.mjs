@@ -86,6 +86,21 @@ test('a sheet duration field takes a typed unit over its unit select; a bare num
   assert.equal(await page.getAttribute('#base', 'aria-invalid'), 'true');
   assert.match(await page.textContent('[data-field="base"] .error'), /“1e3 s” is not a number with an optional unit \(e\.g\. 1\.5 min\); allowed 1 ms – 10 min\. .*: 30 s\.$/);
   assert.match(await summary(), /max 7\.5 min/);
+  // Text with its own unit, then another unit chosen: the duration is converted (the text
+  // is not read again as a number of the new unit, and no note says it is).
+  await typeInto(page, '#base', '2 s');
+  await page.keyboard.press('Tab');
+  await page.selectOption('#base-unit', '0');
+  assert.equal(await page.inputValue('#base'), '2000');
+  assert.equal(await page.$('[data-field="base"] [data-unit-applied]'), null);
+  assert.match(await summary(), /max 30 s/);
+  // A unit it is not whole in: the unit stays, and the note names the duration as it is.
+  await typeInto(page, '#base', '1.5 min');
+  await page.keyboard.press('Tab');
+  await page.selectOption('#base-unit', '3');
+  assert.equal(await page.inputValue('#base-unit'), '0');
+  assert.equal(await page.inputValue('#base'), '1.5 min');
+  assert.match(await page.textContent('[data-field="base"] [data-unit-kept]'), /^90,000 ms is not a whole number of h/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

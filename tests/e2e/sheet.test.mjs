@@ -220,10 +220,12 @@ test('print: only the sheet as a table; a PDF is produced', async () => {
     form: getComputedStyle(document.querySelector('.sheet-grid')).display,
     bar: getComputedStyle(document.querySelector('.export-bar')).display,
     top: getComputedStyle(document.querySelector('.topbar')).display,
+    // The open process's bar (catalog › name, Share…): screen-only controls.
+    openBar: getComputedStyle(document.querySelector('.open-bar')).display,
     rows: document.querySelectorAll('.print-only tbody tr').length,
   }));
   // 18 rows: the source documents' 13, the acceptable wait, the business key, the retry section's 3.
-  assert.deepEqual(visible, { table: 'block', form: 'none', bar: 'none', top: 'none', rows: 18 });
+  assert.deepEqual(visible, { table: 'block', form: 'none', bar: 'none', top: 'none', openBar: 'none', rows: 18 });
   const pdf = await page.pdf({ path: path.join(root, 'target', 'e2e-screenshots', 'ja-sheet.pdf'), format: 'A4' });
   assert.ok(pdf.length > 10_000, 'a PDF with content');
   await page.emulateMedia({ media: 'screen' });

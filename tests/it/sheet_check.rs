@@ -98,6 +98,21 @@ fn async_checks_fire_and_stay_quiet() {
         |s| retry(s).idempotency_key = "reservation id + confirm-mail".into(),
         &[("key-without-business-key", Error)],
     );
+    // The prefilled key names the business key in words ("business key + …"): it stays true
+    // once the business key field is filled in, in either language.
+    for key in [
+        "business key + confirm-mail",
+        "業務キー＋confirm-mail",
+        "Business Key+mail",
+    ] {
+        check(
+            |s| {
+                retry(s).idempotency_key = key.into();
+                s.process.business_key = "order_id".into();
+            },
+            &[],
+        );
+    }
     // Non-retryable errors.
     check(
         |s| retry(s).non_retryable_errors.clear(),

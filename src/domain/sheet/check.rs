@@ -149,14 +149,21 @@ pub fn key_uses_job_id(key: &str) -> bool {
 }
 
 /// True when every part of `business_key` (parts joined by `+` or `＋`) is in `key`, compared
-/// [`normalise`]d; true when the business key is blank.
+/// [`normalise`]d; true when the business key is blank, and when the key names the business
+/// key by the words the sheet fills it with (`business key + …` / `業務キー＋…`, the prefilled
+/// key): it says "the business key", whatever the field holds.
 pub fn key_has_business_key(key: &str, business_key: &str) -> bool {
     let key = normalise(key);
-    business_key
-        .split(['+', '＋'])
-        .map(normalise)
-        .filter(|p| !p.is_empty())
-        .all(|p| key.contains(&p))
+    let placeholder = [Lang::En, Lang::Ja]
+        .into_iter()
+        .map(|lang| normalise(&t!("sheet.default.business-key", locale = lang.code())))
+        .any(|words| !words.is_empty() && key.contains(&words));
+    placeholder
+        || business_key
+            .split(['+', '＋'])
+            .map(normalise)
+            .filter(|p| !p.is_empty())
+            .all(|p| key.contains(&p))
 }
 
 /// Every finding for `sheet`, messages in `lang`, in field order.

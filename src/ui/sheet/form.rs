@@ -493,7 +493,11 @@ fn on_unit_change(st: &DurationState, props: &DurationProps) -> Callback<Event> 
         let i: usize = select.value().parse().unwrap_or(0);
         let i = i.min(UNITS.len() - 1);
         let old = *st.unit;
-        let was_typed = std::mem::replace(&mut *st.typed.borrow_mut(), false);
+        // Text with its own unit ("2 s") is a duration whatever the select says: it is
+        // converted like a kept value, never re-read as a number in the new unit.
+        let own_unit =
+            duration::parse(&st.raw, 1).is_ok_and(|a| duration::parse(&st.raw, 1_000) == Ok(a));
+        let was_typed = std::mem::replace(&mut *st.typed.borrow_mut(), false) && !own_unit;
         // A refused number (out of range, or not a number) is not a duration to convert: the
         // text stays as typed and is only checked again in the new unit.
         match duration_ms(&st.raw, old, range) {
