@@ -22,6 +22,7 @@ use base64::Engine;
 use modality_advisor::domain::share::link::{decode, decode_plain, encode, LinkError, PREFIX_V1};
 use modality_advisor::domain::share::{Share, Shared};
 use modality_advisor::domain::sheet::check::validate;
+use modality_advisor::domain::sheet::import::ImportError;
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 use std::sync::LazyLock;
@@ -50,10 +51,17 @@ fn opens_or_is_refused(fragment: &str) -> Result<(), TestCaseError> {
     // The embed page's reader (no JSON paths, a smaller decoder) opens the same links.
     let plain = decode_plain(fragment);
     match &plain {
-        Ok(share) => {
-            let app = decode(fragment);
-            prop_assert_eq!(app.as_ref(), Ok(share));
-        }
+        Ok(share) => match decode(fragment) {
+            // The one documented difference (`Share::from_json_plain`): the embed page reads
+            // the simulator's choices leniently, as storage does (it does not show them), so
+            // a link the app refuses only for its `sim` part opens there.
+            Err(LinkError::Invalid(
+                ImportError::Field { path, .. }
+                | ImportError::OutOfRange { path, .. }
+                | ImportError::Inconsistent { path, .. },
+            )) if path.contains(".sim") => {}
+            app => prop_assert_eq!(app.as_ref(), Ok(share)),
+        },
         Err(e) => {
             prop_assert!(decode(fragment).is_err(), "the embed refuses: {:?}", e);
             prop_assert!(!e.message(Lang::En).is_empty() && !e.message(Lang::Ja).is_empty());
