@@ -11,7 +11,7 @@
 // Screenshots: boot-loading, boot-failed, {en,ja}-panic.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, screenshot } from './harness.mjs';
+import { serve, launch, openPage, openSheet, screenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -121,13 +121,7 @@ test('(c) a panic: the page says so, Copy diagnostics, Reload keeping my work (E
   const context = page.context();
   await watchCsp(context, page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'no']]) {
-    await page.waitForSelector(`form.question[data-question="${q}"]`);
-    await page.check(`#q-${q}-${v}`);
-    await page.click('form.question button[type="submit"]');
-  }
-  await page.click('#open-sheet');
-  await page.waitForSelector('section.sheet');
+  await openSheet(page);
   await page.fill('#code-name', 'charge_points');
   // The next change panics, after it is taken in: the hook must store it.
   await page.evaluate(() => sessionStorage.setItem('modality-advisor:test-panic', 'action'));
