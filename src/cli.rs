@@ -26,6 +26,7 @@ mod catalog;
 mod lease_flags;
 mod share;
 mod sheet;
+mod size;
 mod targets;
 
 use crate::domain::number::group_thousands;
@@ -71,6 +72,15 @@ enum Command {
     /// retry policy and that policy's window (seconds, zero processing time; null where
     /// unbounded).
     Targets(targets::TargetsArgs),
+    /// How many workers, what lease, how long a burst takes to drain: the capacity answer for
+    /// a sheet's "Load and capacity" numbers (--input) or for numbers given as flags (a flag
+    /// overrides the sheet's). Analytic (Erlang C, Allen–Cunneen, square-root staffing, the
+    /// fluid burst) and simulated by the real engine over worker counts × seeds, with 95 %
+    /// confidence intervals; deterministic for a seed. JSON: {"recommendation": {"workers",
+    /// "reason", "reason_id"}, "bottleneck", "points": [{"workers", "wait_ms": {"p50", "p95",
+    /// "p99"}, "wait_p95_ci_ms", "drain_ms", "drain_ci_ms"}], "analytic": [{"workers",
+    /// "wait_p95_ms": {"low", "high"}}], "lease_ms", "offered_load", "utilisation", …}.
+    Size(size::SizeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -339,6 +349,7 @@ pub fn main() -> ExitCode {
         Command::Share(args) => exit_code(share::run(&args)),
         Command::Sheet(args) => exit_code(sheet::run(&args)),
         Command::Targets(args) => exit_code(targets::list(&args)),
+        Command::Size(args) => exit_code(size::run(&args)),
     }
 }
 

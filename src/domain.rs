@@ -3,6 +3,7 @@
 
 pub mod app_state;
 pub mod bidi;
+pub mod capacity;
 pub mod catalog;
 pub mod catalog_rows;
 pub mod diagram;

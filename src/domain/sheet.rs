@@ -15,6 +15,7 @@ pub mod fields;
 pub mod import;
 pub mod import_error;
 pub mod inputs;
+pub mod load;
 pub mod prefill;
 pub mod retry_window;
 
@@ -30,7 +31,11 @@ use serde::{Deserialize, Serialize};
 ///   layers that retry (`retry.layers`), the queue's retention (`retry.queue_retention_ms`).
 ///   A version-1 file reads unchanged (the new fields are absent: no layers, retention not
 ///   stated).
-pub const SCHEMA_VERSION: u32 = 2;
+/// - 3: the "Load and capacity" section (`load`, [`load::LoadSpec`]): arrivals, bursts,
+///   handler time, failure rate, the downstream's limits, our own limiter, the targets and the
+///   workers chosen. Version-1 and -2 files read unchanged (an asynchronous sheet gets an
+///   empty section: "not sized yet").
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The oldest sheet JSON version import still reads.
 pub const OLDEST_SCHEMA_VERSION: u32 = 1;
@@ -59,6 +64,10 @@ pub struct JobSheet {
     pub batch: Option<BatchSpec>,
     /// The call's timeout and what the user sees (`sync`, `sync-timeout`).
     pub sync: Option<SyncSpec>,
+    /// Load and capacity (asynchronous outcomes; schema 3): the numbers the queue is sized
+    /// from. `None` where it does not apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<load::LoadSpec>,
 }
 
 /// The facts about the process that the sheet is filled from.
@@ -446,6 +455,24 @@ pub enum FieldId {
     RetryLayers,
     /// How long the queue keeps a message.
     QueueRetention,
+    /// Arrival rate: mean and peak.
+    ArrivalRate,
+    /// A burst on top of the arrivals.
+    Burst,
+    /// The handler's time (p50 / p95, or fixed).
+    HandlerTime,
+    /// Transient failure rate per attempt.
+    FailureRate,
+    /// The downstream's limits: rate (with its burst allowance), concurrency, exclusive lock.
+    DownstreamLimits,
+    /// Our own limiter (workers pace themselves).
+    OurLimit,
+    /// The targets: wait p95, burst drained within.
+    CapacityTargets,
+    /// The workers chosen (processes × jobs at once each).
+    Workers,
+    /// The capacity answer (computed: offered load, utilisation, bottleneck, drain time).
+    Capacity,
 }
 
 impl FieldId {

@@ -291,6 +291,15 @@ fn sheet(at: &str, s: &JobSheet) -> Result<(), ImportError> {
     if s.schema_version == 1 {
         check_v1(s.retry.as_ref()).map_err(|e| prefixed(at, e))?;
     }
+    if s.schema_version < 3 && s.load.is_some() {
+        return Err(ImportError::Inconsistent {
+            path: format!("{at}.load"),
+            problem: format!(
+                "needs schema_version {SCHEMA_VERSION}; the sheet says {}",
+                s.schema_version
+            ),
+        });
+    }
     check_sheet(s).map_err(|e| prefixed(at, e))?;
     answers(&format!("{at}.decision.answers"), &s.decision.answers)?;
     let outcome = crate::domain::sheet::import::decided_outcome(
@@ -314,6 +323,12 @@ fn sheet(at: &str, s: &JobSheet) -> Result<(), ImportError> {
         ("ticket", s.ticket.is_some(), wanted.ticket.is_some()),
         ("batch", s.batch.is_some(), wanted.batch.is_some()),
         ("sync", s.sync.is_some(), wanted.sync.is_some()),
+        // An asynchronous sheet of schema 1 or 2 has no load section: "not sized yet".
+        (
+            "load",
+            s.load.is_some(),
+            wanted.load.is_some() && s.load.is_some(),
+        ),
     ] {
         if present != needed {
             let allowed = if needed {

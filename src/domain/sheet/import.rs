@@ -82,6 +82,8 @@ struct SheetFile {
     batch: Option<BatchSpec>,
     #[serde(default)]
     sync: Option<SyncSpec>,
+    #[serde(default)]
+    load: Option<crate::domain::sheet::load::LoadSpec>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -206,6 +208,9 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
             limits::CALL_TIMEOUT_MS,
         )?;
         text("sync.on_timeout", &s.on_timeout)?;
+    }
+    if let Some(l) = &sheet.load {
+        crate::domain::sheet::load::check_load(l)?;
     }
     Ok(())
 }
@@ -413,6 +418,7 @@ fn field_limits(path: &str) -> Option<(u64, u64)> {
         "ticket.poll_interval_ms" => limits::POLL_MS,
         "batch.run_timeout_ms" => limits::RUN_TIMEOUT_MS,
         "sync.call_timeout_ms" => limits::CALL_TIMEOUT_MS,
+        p if p.starts_with("load.") => return crate::domain::sheet::load::field_limits(p),
         _ => return None,
     })
 }
@@ -467,6 +473,15 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     if file.schema_version == 1 {
         check_v1(file.retry.as_ref())?;
     }
+    if file.schema_version < 3 && file.load.is_some() {
+        return Err(ImportError::Inconsistent {
+            path: "load".into(),
+            problem: format!(
+                "needs schema_version {SCHEMA_VERSION}; the file says {}",
+                file.schema_version
+            ),
+        });
+    }
     let decision = decision(file.decision)?;
     let outcome = decision.outcome;
     // Defaults are written in the file's own language when it names one.
@@ -493,6 +508,7 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     fit("ticket", file.ticket.is_some(), defaults.ticket.is_some())?;
     fit("batch", file.batch.is_some(), defaults.batch.is_some())?;
     fit("sync", file.sync.is_some(), defaults.sync.is_some())?;
+    fit("load", file.load.is_some(), defaults.load.is_some())?;
     let sheet = JobSheet {
         schema_version: SCHEMA_VERSION,
         lang: Some(lang),
@@ -503,6 +519,7 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
         ticket: file.ticket.or(defaults.ticket),
         batch: file.batch.or(defaults.batch),
         sync: file.sync.or(defaults.sync),
+        load: file.load.or(defaults.load),
     };
     check_sheet(&sheet)?;
     Ok(sheet)

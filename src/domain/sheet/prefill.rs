@@ -137,6 +137,9 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
         ticket,
         batch,
         sync,
+        // Load and capacity: empty ("not sized yet") until the user gives the numbers; no
+        // made-up default is used silently.
+        load: is_async.then(crate::domain::sheet::load::LoadSpec::default),
     }
 }
 

@@ -138,6 +138,12 @@ enum Ev {
         owner: Owner,
         token: u64,
     },
+    /// A call that waited for its slot of our own limiter ([`SimConfig::pacing`]): it goes
+    /// out now without asking the limiter again.
+    PacedCall {
+        owner: Owner,
+        token: u64,
+    },
     Reply {
         owner: Owner,
         token: u64,
@@ -369,6 +375,8 @@ pub struct Simulation {
     in_flight: u32,
     bucket_tokens: f64,
     bucket_at: SimTime,
+    /// The next free slot of our own limiter ([`SimConfig::pacing`]).
+    pace_next: SimTime,
     subs: Vec<Submission>,
     subs_open: u64,
     /// Second submissions scheduled and not yet enqueued (duplicate submissions).
@@ -507,6 +515,12 @@ impl Simulation {
     /// [`DepthSeries`] for what a point means).
     pub fn depth_series(&self) -> Vec<(SimTime, u64)> {
         self.depth.points()
+    }
+
+    /// `∫ queued rows dt` from 0 to now, in row·seconds (exact): over the run's length it
+    /// is the time-average number of rows waiting, the `L` of Little's law `L = λ·W`.
+    pub fn queued_area_s(&self) -> f64 {
+        self.depth.area_s(self.now)
     }
 
     /// Downstream answers per time bucket, bucketed like [`Simulation::depth_series`]: the

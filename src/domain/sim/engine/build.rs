@@ -218,6 +218,7 @@ impl Simulation {
             in_flight: 0,
             bucket_tokens,
             bucket_at: SimTime::ZERO,
+            pace_next: SimTime::ZERO,
             subs: Vec::new(),
             subs_open: 0,
             resubmits_open: 0,

@@ -68,6 +68,22 @@ impl Simulation {
         }
     }
 
+    /// A worker's call through our own limiter ([`SimConfig::pacing`]): it goes out at once
+    /// when its slot has come, else waits for its slot (the worker holds the job meanwhile).
+    /// Slots are `1 / rate` apart; a submission's direct call is not paced.
+    pub(super) fn paced_call(&mut self, owner: Owner, token: u64) {
+        if let (Some(p), Owner::Worker(_)) = (self.cfg.pacing, owner) {
+            let interval = SimDuration(((1e6 / p.rate_per_s).round() as u64).max(1));
+            let slot = self.pace_next.max(self.now);
+            self.pace_next = slot.plus(interval);
+            if slot > self.now {
+                self.queue.schedule(slot, Ev::PacedCall { owner, token });
+                return;
+            }
+        }
+        self.call(owner);
+    }
+
     pub(super) fn call(&mut self, owner: Owner) {
         let Some(d) = self.cfg.downstream else {
             return;
@@ -88,6 +104,8 @@ impl Simulation {
             CallResult::RateLimited
         } else if d.capacity > 0 && self.in_flight >= d.capacity {
             CallResult::Busy
+        } else if d.failure_p > 0.0 && self.rng.chance(d.failure_p) {
+            CallResult::Unavailable
         } else {
             CallResult::Ok
         };

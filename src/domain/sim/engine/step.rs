@@ -187,6 +187,11 @@ impl Simulation {
             }
             Ev::Call { owner, token } => {
                 if self.owner_live(owner, token) {
+                    self.paced_call(owner, token);
+                }
+            }
+            Ev::PacedCall { owner, token } => {
+                if self.owner_live(owner, token) {
                     self.call(owner);
                 }
             }

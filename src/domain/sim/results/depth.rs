@@ -29,6 +29,11 @@ pub struct DepthSeries {
     depth: u64,
     /// Once coarsened: the bucket being filled, not yet in `points`.
     open: Option<Open>,
+    /// `∫ depth dt` from 0 to `since`, in row·µs: exact however the points are coarsened
+    /// (the time-average queue length of Little's law, `L = λ·W`).
+    area: u128,
+    /// When the depth last changed.
+    since: SimTime,
 }
 
 /// A bucket being filled: its end (exclusive, µs), first change time, highest depth, last
@@ -70,7 +75,16 @@ impl DepthSeries {
             first_bucket: bucket.0.max(1),
             depth: 0,
             open: None,
+            area: 0,
+            since: SimTime::ZERO,
         }
+    }
+
+    /// `∫ depth dt` from 0 to `now` (not before the last change), in row·seconds: divided by
+    /// `now` it is the time-average number of rows queued.
+    pub fn area_s(&self, now: SimTime) -> f64 {
+        let tail = u128::from(self.depth) * u128::from(now.0.saturating_sub(self.since.0));
+        (self.area + tail) as f64 / 1e6
     }
 
     /// The points, in time order (the bucket being filled included).
@@ -98,6 +112,8 @@ impl DepthSeries {
     }
 
     fn change(&mut self, now: SimTime, d: u64) {
+        self.area += u128::from(self.depth) * u128::from(now.0.saturating_sub(self.since.0));
+        self.since = now;
         self.depth = d;
         match (self.bucket, &mut self.open) {
             (None, _) => {

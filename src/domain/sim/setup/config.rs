@@ -261,6 +261,22 @@ pub struct Downstream {
     pub rate_limit: Option<TokenBucket>,
     /// Optional outage `[from, until)`: every call is answered "unavailable".
     pub outage: Option<(SimTime, SimTime)>,
+    /// Probability that a call the downstream would serve fails with a transient error
+    /// (answered "unavailable"), in `[0, 1]`: the per-attempt failure rate of the capacity
+    /// model (`domain::capacity`). 0 draws no random number, so runs without it keep their
+    /// traces.
+    pub failure_p: f64,
+}
+
+/// A limiter on our side: the workers pace their downstream calls to at most `rate_per_s`
+/// calls per second across all workers, evenly spaced (a leaky bucket without burst: a call
+/// waits, holding its worker, until its slot). How BullMQ's `limiter`, Celery's `rate_limit`,
+/// Cloud Tasks' `maxDispatchesPerSecond` and Temporal's task-queue rate pace work
+/// (`brief/CAPACITY.md`): the downstream then never refuses for rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Pacing {
+    /// Calls per second across all workers ([`RATE_RANGE`]).
+    pub rate_per_s: f64,
 }
 
 /// Where submissions go.
@@ -350,6 +366,8 @@ pub struct SimConfig {
     pub crash_point: CrashPoint,
     /// Every submission enqueued a second time, later, with the same request number.
     pub duplicate_submissions: Option<DuplicateSubmissions>,
+    /// Our own limiter in front of the downstream calls (`None`: calls go out at once).
+    pub pacing: Option<Pacing>,
 }
 
 impl SimConfig {
@@ -381,6 +399,7 @@ impl SimConfig {
             ack: Ack::After,
             crash_point: CrashPoint::AfterEffect,
             duplicate_submissions: None,
+            pacing: None,
         }
     }
 
@@ -531,6 +550,10 @@ impl SimConfig {
             if let Some(tb) = d.rate_limit {
                 check_rate("downstream.rate_limit.rate_per_s", tb.rate_per_s, errs);
             }
+            check_prob("downstream.failure_p", d.failure_p, errs);
+        }
+        if let Some(p) = self.pacing {
+            check_rate("pacing.rate_per_s", p.rate_per_s, errs);
         }
     }
     /// The intake's publish-failure probability, the event limit and the series bucket.

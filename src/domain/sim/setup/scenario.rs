@@ -417,6 +417,7 @@ fn burst_leveling(v: &str, seed: u64) -> SimConfig {
         refusal: SimDuration::from_ms(20),
         rate_limit: None,
         outage: None,
+        failure_p: 0.0,
     });
     cfg.lease = SimDuration::from_secs(60);
     cfg.retry = BackoffPolicy::fixed(SimDuration::from_secs(30));

@@ -205,6 +205,7 @@ impl Check {
                     SimTime::from_ms(self.ms("downstream.outage.until_ms", o.until_ms)),
                 )
             }),
+            failure_p: 0.0,
         }
     }
 
