@@ -25,5 +25,18 @@ fn mmc(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, mmc);
+/// The capacity sweep (issue 25's benchmark): 8 worker counts × 20 seeds × 10⁴ jobs.
+fn capacity(c: &mut Criterion) {
+    use modality_advisor::domain::capacity::sweep::{bench_input, size, SweepOptions};
+    let mut g = c.benchmark_group("capacity_sweep");
+    g.sample_size(10);
+    g.bench_function("8_counts_x_20_seeds_x_1e4_jobs", |b| {
+        b.iter(|| {
+            black_box(size(&bench_input(), SweepOptions::default(), |_, _| {}).map(|a| a.recommendation))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, mmc, capacity);
 criterion_main!(benches);

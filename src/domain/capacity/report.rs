@@ -60,6 +60,9 @@ pub struct SimPoint {
     pub wait_ms: Option<WaitMs>,
     /// 95 % confidence interval of the wait p95 (Student t over the runs), ms.
     pub wait_p95_ci_ms: Option<[f64; 2]>,
+    /// Enqueue → done at p95 (the wait, the runs, the retries and any pacing), mean over the
+    /// runs, ms.
+    pub latency_p95_ms: Option<f64>,
     /// Burst drain time, mean over the runs, ms.
     pub drain_ms: Option<f64>,
     /// Its 95 % confidence interval, ms.
@@ -234,13 +237,17 @@ impl SizeAnswer {
                 r.workers.unwrap_or(0)
             ),
             (Reason::Unstable, Lang::En) => format!(
-                "No count keeps up: the arrivals ({}/s) exceed the ceiling ({}/s, {b}); the queue grows without end.",
+                "No count up to {} keeps up: the arrivals ({}/s, with retries {:.2} Erlangs of work) exceed the ceiling ({}/s, {b}); utilisation ρ ≥ 1, the queue grows without end.",
+                self.input.workers_max,
                 rate(self.input.arrival_per_s),
+                self.offered_load,
                 rate(self.throughput_ceiling_per_s)
             ),
             (Reason::Unstable, Lang::Ja) => format!(
-                "どの数でも追いつきません：到着（毎秒{}件）が上限（毎秒{}件、{b}）を超え、キューは際限なく伸びます。",
+                "{}件までのどの数でも追いつきません：到着（毎秒{}件、再試行込みで{:.2}アーランの仕事）が上限（毎秒{}件、{b}）を超えます。稼働率ρ ≥ 1で、キューは際限なく伸びます。",
+                self.input.workers_max,
                 rate(self.input.arrival_per_s),
+                self.offered_load,
                 rate(self.throughput_ceiling_per_s)
             ),
             (Reason::LimitedElsewhere, _) => self.limited_elsewhere(lang),
@@ -333,6 +340,12 @@ impl SizeAnswer {
                     ms(lo, lang),
                     ms(hi, lang)
                 ),
+            });
+        }
+        if let Some(l) = p.latency_p95_ms {
+            parts.push(match lang {
+                Lang::En => format!("done within {} at p95", ms(l, lang)),
+                Lang::Ja => format!("p95で{}以内に完了", ms(l, lang)),
             });
         }
         if let (Some(d), Some([lo, hi])) = (p.drain_ms, p.drain_ci_ms) {
@@ -580,6 +593,7 @@ impl SizeAnswer {
                     "runs": p.runs,
                     "wait_ms": p.wait_ms.map(|w| json!({"p50": w.p50, "p95": w.p95, "p99": w.p99})),
                     "wait_p95_ci_ms": p.wait_p95_ci_ms,
+                    "latency_p95_ms": p.latency_p95_ms,
                     "overlapping_runs": p.overlapping_runs,
                     "dead_jobs": p.dead_jobs,
                     "refused_calls": p.refused_calls,

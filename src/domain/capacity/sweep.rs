@@ -123,11 +123,26 @@ pub fn analytic_point(input: &CapacityInput, workers: u32) -> AnalyticPoint {
     let lambda_att = input.arrival_per_s * input.expected_attempts();
     let a = lambda_att * input.mean_s();
     let stable = input.arrival_per_s < ceiling;
-    let band = (input.arrival_per_s > 0.0 && bottleneck == Bottleneck::Workers)
-        .then(|| MmcWait::new(workers, lambda_att, input.mean_s()))
-        .flatten()
-        .map(|w| {
-            let (lo, hi) = analytic::wait_band_s(&w, input.handler.cs2(), 0.95);
+    // The queue in front of the binding limit: the workers (M/G/c), a concurrency limit or a
+    // lock (M/G/k of the calls), our own pacing (one server handing out evenly spaced slots:
+    // M/D/1, C_s² = 0). A downstream that refuses above its rate has no queue of its own
+    // (refused attempts go back with their backoff): no band.
+    let queue = match bottleneck {
+        Bottleneck::Workers => Some((workers, input.mean_s(), input.handler.cs2())),
+        Bottleneck::DownstreamConcurrency => input
+            .downstream_concurrency
+            .map(|k| (k, input.mean_s(), input.handler.cs2())),
+        Bottleneck::Lock => Some((1, input.mean_s(), input.handler.cs2())),
+        Bottleneck::OurLimit => input.our_limit_per_s.map(|r| (1, 1.0 / r, 0.0)),
+        Bottleneck::DownstreamRate => None,
+    };
+    let band = queue
+        .filter(|_| input.arrival_per_s > 0.0)
+        .and_then(|(servers, mean_s, cs2)| {
+            MmcWait::new(servers, lambda_att, mean_s).map(|w| (w, cs2))
+        })
+        .map(|(w, cs2)| {
+            let (lo, hi) = analytic::wait_band_s(&w, cs2, 0.95);
             Band {
                 low: lo * 1e3,
                 high: hi * 1e3,
@@ -246,6 +261,8 @@ fn run_lease_ms(input: &CapacityInput) -> u64 {
 #[derive(Debug, Clone, Copy)]
 struct Steady {
     wait: Percentiles,
+    /// Enqueue → done, p95 (ms): what the user waits for the effect.
+    latency_p95: Option<f64>,
     /// `L`: time-average rows queued.
     l: f64,
     /// `λ·W`: measured arrival rate × mean wait (s).
@@ -277,8 +294,10 @@ fn steady_run(
     let mean_wait_s = waits.iter().map(|&w| w as f64).sum::<f64>() / n.max(1.0) / 1e6;
     let end = sim.now().0 as f64 / 1e6;
     let wait = Percentiles::of_micros(waits)?;
+    let latencies: Vec<u64> = sim.latencies().into_iter().flatten().map(|d| d.0).collect();
     Some(Steady {
         wait,
+        latency_p95: Percentiles::of_micros(latencies).map(|p| p.p95),
         l: sim.queued_area_s() / end.max(1e-9),
         lw: (jobs as f64 / end.max(1e-9)) * mean_wait_s,
         overlapping: sim.counters().overlapping_runs,
@@ -362,6 +381,35 @@ fn burst_run(
     }
 }
 
+/// The benchmark's input (README, bench/README.md): Poisson arrivals at 20/s, exponential
+/// handler of mean 100 ms (a = 2 Erlangs), 10 % transient failures retried up to 5 attempts
+/// with full jitter from 50 ms, a wait target of p95 ≤ 100 ms.
+pub fn bench_input() -> CapacityInput {
+    CapacityInput {
+        arrival_per_s: 20.0,
+        handler: crate::domain::sheet::load::HandlerTime::Exponential { mean_ms: 100 },
+        failure_p: 0.1,
+        max_attempts: 5,
+        backoff: super::RetryWaits {
+            growth: crate::domain::sim::core::backoff::Growth::Exponential,
+            base_ms: 50,
+            cap_ms: 1_500,
+            jitter: crate::domain::sim::core::backoff::Jitter::Full,
+        },
+        burst: None,
+        drain_within_ms: None,
+        target_wait_p95_ms: Some(100),
+        downstream_rate: None,
+        our_limit_per_s: None,
+        downstream_concurrency: None,
+        lock: false,
+        workers_max: super::DEFAULT_WORKERS_MAX,
+        attempt_timeout_ms: None,
+        lease_ms: None,
+        chosen: None,
+    }
+}
+
 /// The worker counts to simulate: `counts` consecutive counts around `guess` (three below it
 /// when possible), within `1 ..= workers_max`.
 pub fn sweep_counts(guess: u32, counts: u32, workers_max: u32) -> Vec<u32> {
@@ -405,6 +453,7 @@ pub fn size(
     for &c in &counts {
         let mut p95s = Vec::new();
         let (mut p50s, mut p99s, mut drains) = (Vec::new(), Vec::new(), Vec::new());
+        let mut latencies = Vec::new();
         let (mut l, mut lw, mut undrained, mut overlapping) = (0.0, 0.0, 0u32, 0u64);
         let (mut dead, mut refused_calls, mut burst_dead) = (0u64, 0u64, 0u64);
         for i in 0..opts.seeds {
@@ -414,6 +463,7 @@ pub fn size(
                     p50s.push(s.wait.p50);
                     p95s.push(s.wait.p95);
                     p99s.push(s.wait.p99);
+                    latencies.extend(s.latency_p95);
                     l += s.l;
                     lw += s.lw;
                     overlapping += s.overlapping;
@@ -450,6 +500,7 @@ pub fn size(
                 p99: mean(&p99s).unwrap_or(0.0),
             }),
             wait_p95_ci_ms: wait_ci.map(|(_, lo, hi)| [lo.max(0.0), hi]),
+            latency_p95_ms: mean(&latencies),
             drain_ms: drain_ci.map(|(m, _, _)| m),
             drain_ci_ms: drain_ci.map(|(_, lo, hi)| [lo.max(0.0), hi]),
             undrained_runs: undrained,
@@ -462,9 +513,12 @@ pub fn size(
         });
     }
     let recommendation = recommend(input, &points, &counts);
-    let rec_count = recommendation
-        .workers
-        .unwrap_or(*counts.last().unwrap_or(&1));
+    // Where the answer's load line is read: the recommended count, else the largest allowed
+    // when no count keeps up or meets, else the largest simulated.
+    let rec_count = recommendation.workers.unwrap_or(match recommendation.reason {
+        Reason::Unstable | Reason::OverMax | Reason::LimitedElsewhere => max,
+        _ => *counts.last().unwrap_or(&1),
+    });
     let (bottleneck, ceiling) = input.bottleneck(rec_count);
     let lease = lease_answer(input, rec_count, opts.seed);
     Ok(SizeAnswer {
@@ -548,9 +602,21 @@ fn recommend(input: &CapacityInput, points: &[SimPoint], counts: &[u32]) -> Reco
             reason: Reason::Meets,
         };
     }
-    // None meets: is the bottleneck somewhere no worker count changes?
+    // None meets: does any count keep up at all, and is the bottleneck somewhere no worker
+    // count changes?
     let top = counts.last().copied().unwrap_or(1);
     let (b, _) = input.bottleneck(top);
+    let max_point = analytic_point(input, input.workers_max);
+    if input.arrival_per_s > 0.0 && !max_point.stable {
+        return Recommendation {
+            workers: None,
+            reason: if max_point.bottleneck == Bottleneck::Workers {
+                Reason::Unstable
+            } else {
+                Reason::LimitedElsewhere
+            },
+        };
+    }
     let floor = drain_floor_ms(input);
     let drain_impossible =
         matches!((floor, input.drain_within_ms), (Some(f), Some(d)) if f > d as f64);
