@@ -32,7 +32,9 @@ fn capacity(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("8_counts_x_20_seeds_x_1e4_jobs", |b| {
         b.iter(|| {
-            black_box(size(&bench_input(), SweepOptions::default(), |_, _| {}).map(|a| a.recommendation))
+            black_box(
+                size(&bench_input(), SweepOptions::default(), |_, _| {}).map(|a| a.recommendation),
+            )
         })
     });
     g.finish();

@@ -105,13 +105,25 @@ fn retries_multiply_the_attempts() {
         (0.1, 5, (1.0 - 0.1f64.powi(5)) / 0.9),
         (1.0, 4, 4.0),
     ] {
-        close(expected_attempts(p, m), want, 1e-12, &format!("p {p}, m {m}"));
+        close(
+            expected_attempts(p, m),
+            want,
+            1e-12,
+            &format!("p {p}, m {m}"),
+        );
     }
 }
 
 #[test]
 fn square_root_staffing_is_a_stable_first_guess() {
-    for (a, want) in [(0.0, 1), (0.22, 1), (4.0, 6), (9.0, 12), (100.0, 110), (3.0, 5)] {
+    for (a, want) in [
+        (0.0, 1),
+        (0.22, 1),
+        (4.0, 6),
+        (9.0, 12),
+        (100.0, 110),
+        (3.0, 5),
+    ] {
         assert_eq!(square_root_staffing(a, 1.0), want, "a = {a}");
     }
 }
@@ -167,9 +179,19 @@ fn lognormal_moments_from_p50_and_p95() {
         "p99.9",
     );
     // The rational approximation for other levels agrees with the tabled ones.
-    close(h.quantile_ms(0.9), 200.0 * (1.281_551_565_545 * s).exp(), 1e-4, "p90");
+    close(
+        h.quantile_ms(0.9),
+        200.0 * (1.281_551_565_545 * s).exp(),
+        1e-4,
+        "p90",
+    );
     let e = HandlerTime::Exponential { mean_ms: 100 };
-    close(e.quantile_ms(0.95), 100.0 * 20f64.ln(), 1e-9, "exponential p95");
+    close(
+        e.quantile_ms(0.95),
+        100.0 * 20f64.ln(),
+        1e-9,
+        "exponential p95",
+    );
     assert_eq!(HandlerTime::Fixed { ms: 70 }.cs2(), 0.0);
 }
 
@@ -180,7 +202,12 @@ fn confidence_intervals_use_student_t() {
         panic!("values")
     };
     close(m, 2.5, 1e-12, "mean");
-    close(hi - m, 3.182 * (5.0f64 / 3.0).sqrt() / 2.0, 1e-9, "half width");
+    close(
+        hi - m,
+        3.182 * (5.0f64 / 3.0).sqrt() / 2.0,
+        1e-9,
+        "half width",
+    );
     close(m - lo, hi - m, 1e-12, "symmetric");
     assert_eq!(mean_ci95(&[]), None);
     assert_eq!(mean_ci95(&[7.0]), Some((7.0, 7.0, 7.0)));

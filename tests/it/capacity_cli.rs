@@ -49,7 +49,9 @@ fn refused(args: &[&str], wants: &[&str]) {
 
 #[test]
 fn json_has_the_documented_shape() {
-    let v = json(&["--input", SHEET, "--seeds", "3", "--jobs", "2000", "--format", "json"]);
+    let v = json(&[
+        "--input", SHEET, "--seeds", "3", "--jobs", "2000", "--format", "json",
+    ]);
     let rec = &v["recommendation"];
     assert!(rec["workers"].is_u64() || rec["workers"].is_null(), "{rec}");
     assert!(rec["reason"].as_str().is_some_and(|r| !r.is_empty()));
@@ -76,9 +78,13 @@ fn json_has_the_documented_shape() {
 
 #[test]
 fn the_same_seed_prints_the_same_answer() {
-    let args = ["--input", SHEET, "--seeds", "2", "--jobs", "1000", "--seed", "42"];
+    let args = [
+        "--input", SHEET, "--seeds", "2", "--jobs", "1000", "--seed", "42",
+    ];
     assert_eq!(ok(&args), ok(&args));
-    let other = ["--input", SHEET, "--seeds", "2", "--jobs", "1000", "--seed", "43"];
+    let other = [
+        "--input", SHEET, "--seeds", "2", "--jobs", "1000", "--seed", "43",
+    ];
     assert_ne!(ok(&args), ok(&other), "another seed, other runs");
 }
 
@@ -86,8 +92,22 @@ fn the_same_seed_prints_the_same_answer() {
 fn flags_alone_answer_the_partner_question() {
     // "How many workers so a burst of 500 drains in 2 minutes without exceeding 10 req/s?"
     let v = json(&[
-        "--arrival-per-s", "0", "--handler", "fixed", "--mean-ms", "60", "--burst", "500",
-        "--drain-within-ms", "30s", "--our-limit-per-s", "10", "--seeds", "2", "--format", "json",
+        "--arrival-per-s",
+        "0",
+        "--handler",
+        "fixed",
+        "--mean-ms",
+        "60",
+        "--burst",
+        "500",
+        "--drain-within-ms",
+        "30s",
+        "--our-limit-per-s",
+        "10",
+        "--seeds",
+        "2",
+        "--format",
+        "json",
     ]);
     assert_eq!(v["recommendation"]["workers"], serde_json::Value::Null);
     assert_eq!(v["recommendation"]["reason_id"], "limited-elsewhere");
@@ -98,29 +118,77 @@ fn flags_alone_answer_the_partner_question() {
 
 #[test]
 fn japanese_text_and_markdown() {
-    let ja = ok(&["--input", SHEET, "--seeds", "2", "--jobs", "1000", "--lang", "ja"]);
+    let ja = ok(&[
+        "--input", SHEET, "--seeds", "2", "--jobs", "1000", "--lang", "ja",
+    ]);
     assert!(ja.starts_with("キャパシティ"), "{ja}");
     assert!(ja.contains("リース／可視性タイムアウト"), "{ja}");
-    let md = ok(&["--input", SHEET, "--seeds", "2", "--jobs", "1000", "--format", "markdown"]);
+    let md = ok(&[
+        "--input", SHEET, "--seeds", "2", "--jobs", "1000", "--format", "markdown",
+    ]);
     assert!(md.starts_with("## Capacity\n"), "{md}");
     assert!(md.contains("| Workers |"), "{md}");
-    assert_eq!(md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| Workers")).count(), 8, "{md}");
+    assert_eq!(
+        md.lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| Workers"))
+            .count(),
+        8,
+        "{md}"
+    );
     assert!(md.contains("2,000 jobs"), "grouped numbers: {md}");
 }
 
 #[test]
 fn bad_input_names_the_field_and_range() {
     refused(
-        &["--handler", "lognormal", "--p50-ms", "500", "--p95-ms", "100", "--arrival-per-s", "1"],
+        &[
+            "--handler",
+            "lognormal",
+            "--p50-ms",
+            "500",
+            "--p95-ms",
+            "100",
+            "--arrival-per-s",
+            "1",
+        ],
         &["--p95-ms", "below --p50-ms"],
     );
-    refused(&["--failure-rate", "1.5", "--arrival-per-s", "1", "--mean-ms", "10"], &["0 to 0.99"]);
-    refused(&["--burst", "200000", "--mean-ms", "10"], &["--burst", "100000"]);
+    refused(
+        &[
+            "--failure-rate",
+            "1.5",
+            "--arrival-per-s",
+            "1",
+            "--mean-ms",
+            "10",
+        ],
+        &["0 to 0.99"],
+    );
+    refused(
+        &["--burst", "200000", "--mean-ms", "10"],
+        &["--burst", "100000"],
+    );
     refused(&["--mean-ms", "10"], &["not sized yet", "--arrival-per-s"]);
     refused(&["--arrival-per-s", "3"], &["not sized yet", "--handler"]);
     refused(
-        &["--arrival-per-s", "3", "--mean-ms", "10", "--lang", "ja", "--seeds", "50", "--jobs", "100000", "--burst", "100000"],
+        &[
+            "--arrival-per-s",
+            "3",
+            "--mean-ms",
+            "10",
+            "--lang",
+            "ja",
+            "--seeds",
+            "50",
+            "--jobs",
+            "100000",
+            "--burst",
+            "100000",
+        ],
         &["seeds", "範囲外"],
     );
-    refused(&["--input", "/nonexistent/sheet.json"], &["/nonexistent/sheet.json"]);
+    refused(
+        &["--input", "/nonexistent/sheet.json"],
+        &["/nonexistent/sheet.json"],
+    );
 }

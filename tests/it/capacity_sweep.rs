@@ -47,7 +47,14 @@ fn exact_p95_ms(i: &CapacityInput, c: u32) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+    // A fixed seed: the generated configurations are the same on every run (each case runs
+    // 8 counts × 5 seeds of the engine; the guards below keep every case clear of the
+    // boundary, and a fixed seed keeps CI from meeting a new one by chance).
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(25),
+        ..ProptestConfig::default()
+    })]
 
     /// For exponential handlers the sweep's recommendation is the smallest count whose exact
     /// Erlang C p95 meets the target (targets chosen clearly between two counts' exact
@@ -64,10 +71,13 @@ proptest! {
         // The exact answer c*: a count from the first stable one to 4 above it.
         let c_star = first_stable + (pick * 4.0) as u32;
         let (hi, lo) = (exact_p95_ms(&i, c_star - 1), exact_p95_ms(&i, c_star));
-        // Clearly apart (a factor of 2.5), and a target above 1 ms.
-        prop_assume!(hi.is_infinite() || hi > 2.5 * lo.max(1.0));
-        let target = if hi.is_infinite() { lo * 2.0 + 5.0 } else { (hi * lo.max(1.0)).sqrt() };
-        prop_assume!(target >= 2.0);
+        // Clearly apart: the target at least twice c*'s p95 and at most half c* − 1's, and
+        // 100 ms or more. A p95 of 0 at c* must be clearly 0 (P(wait) ≤ 3 %, not just under
+        // the 5 % that makes it 0), or a run's own p95 could land above it.
+        let p_wait = MmcWait::new(c_star, i.arrival_per_s, i.mean_s()).map_or(1.0, |w| w.p_wait);
+        prop_assume!(lo > 0.0 || p_wait <= 0.03);
+        let target = if hi.is_infinite() { (lo * 2.0).max(100.0) } else { (hi * lo.max(1.0)).sqrt() };
+        prop_assume!(target >= 100.0 && target >= 2.0 * lo && (hi.is_infinite() || target <= hi / 2.0));
         i.target_wait_p95_ms = Some(target as u64);
         let Ok(answer) = size(&i, opts(5, 5_000), |_, _| {}) else { panic!("sweep runs") };
         prop_assert_eq!(answer.recommendation.workers, Some(c_star),
@@ -184,7 +194,10 @@ fn rho_at_or_above_one_is_an_answer() {
         panic!("sweep runs")
     };
     assert_eq!(answer.recommendation.workers, None);
-    assert!(answer.analytic.iter().all(|a| !a.stable && a.utilisation >= 1.0));
+    assert!(answer
+        .analytic
+        .iter()
+        .all(|a| !a.stable && a.utilisation >= 1.0));
     assert!(matches!(
         answer.recommendation.reason,
         Reason::OverMax | Reason::Unstable

@@ -1,6 +1,9 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod capacity_analytic;
+mod capacity_cli;
+mod capacity_sweep;
 mod catalog_bad_files;
 mod catalog_cli;
 mod catalog_example;
@@ -48,14 +51,12 @@ mod sheet_example;
 mod sheet_export;
 mod sheet_hostile;
 mod sheet_import;
+mod sheet_load_findings;
 mod sheet_relocalize;
 mod sheet_required;
 mod sheet_retry_window;
 mod sheet_roundtrip;
 mod sheet_support;
-mod capacity_analytic;
-mod capacity_cli;
-mod capacity_sweep;
 mod sim_burst;
 mod sim_chart_scales;
 mod sim_chart_tables;

@@ -54,6 +54,9 @@ pub struct WaitMs {
 pub struct SimPoint {
     /// Jobs at once.
     pub workers: u32,
+    /// Whether the arrivals stay below the throughput ceiling (ρ < 1). An unstable count's
+    /// simulated waits only say how long the run was: its queue grows without end.
+    pub stable: bool,
     /// Runs (seeds) it is from.
     pub runs: u32,
     /// Wait in queue (enqueue → first claim) percentiles, means over the runs.
@@ -321,6 +324,15 @@ impl SizeAnswer {
     /// "p95 wait 2.1 s (95 % CI 1.9–2.3 s) ≤ 5 s; burst drained in 52 s (CI 51–53 s) ≤ 2 min".
     pub fn point_basis(&self, p: &SimPoint, lang: Lang) -> String {
         let mut parts = Vec::new();
+        if !p.stable && self.input.arrival_per_s > 0.0 {
+            parts.push(
+                match lang {
+                    Lang::En => "ρ ≥ 1: the queue grows without end (these runs' figures only say how long they ran)",
+                    Lang::Ja => "ρ ≥ 1：キューは際限なく伸びます（この実行の数値は実行の長さ次第です）",
+                }
+                .to_owned(),
+            );
+        }
         if let (Some(w), Some([lo, hi])) = (p.wait_ms, p.wait_p95_ci_ms) {
             let target = self
                 .input
@@ -590,6 +602,7 @@ impl SizeAnswer {
             .map(|p| {
                 let mut v = json!({
                     "workers": p.workers,
+                    "stable": p.stable,
                     "runs": p.runs,
                     "wait_ms": p.wait_ms.map(|w| json!({"p50": w.p50, "p95": w.p95, "p99": w.p99})),
                     "wait_p95_ci_ms": p.wait_p95_ci_ms,

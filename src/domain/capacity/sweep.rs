@@ -493,6 +493,7 @@ pub fn size(
         let drain_ci = mean_ci95(&drains);
         points.push(SimPoint {
             workers: c,
+            stable: analytic_point(input, c).stable,
             runs,
             wait_ms: wait_ci.map(|(m, _, _)| WaitMs {
                 p50: mean(&p50s).unwrap_or(0.0),
@@ -515,10 +516,12 @@ pub fn size(
     let recommendation = recommend(input, &points, &counts);
     // Where the answer's load line is read: the recommended count, else the largest allowed
     // when no count keeps up or meets, else the largest simulated.
-    let rec_count = recommendation.workers.unwrap_or(match recommendation.reason {
-        Reason::Unstable | Reason::OverMax | Reason::LimitedElsewhere => max,
-        _ => *counts.last().unwrap_or(&1),
-    });
+    let rec_count = recommendation
+        .workers
+        .unwrap_or(match recommendation.reason {
+            Reason::Unstable | Reason::OverMax | Reason::LimitedElsewhere => max,
+            _ => *counts.last().unwrap_or(&1),
+        });
     let (bottleneck, ceiling) = input.bottleneck(rec_count);
     let lease = lease_answer(input, rec_count, opts.seed);
     Ok(SizeAnswer {
@@ -563,6 +566,11 @@ pub fn drain_floor_ms(input: &CapacityInput) -> Option<f64> {
 /// The smallest simulated count whose upper 95 % bound meets every target; else why none.
 fn recommend(input: &CapacityInput, points: &[SimPoint], counts: &[u32]) -> Recommendation {
     let meets = |p: &SimPoint| {
+        // A count the arrivals exceed never meets a target: a finite run's figure only says
+        // how long the run was.
+        if input.arrival_per_s > 0.0 && !p.stable {
+            return false;
+        }
         let wait_ok = match (input.target_wait_p95_ms, p.wait_p95_ci_ms) {
             (Some(t), Some([_, hi])) => hi <= t as f64,
             (Some(_), None) => input.arrival_per_s <= 0.0,

@@ -12,7 +12,9 @@ use crate::text::t;
 use serde::Serialize;
 
 mod bidi_fields;
+mod load_findings;
 use bidi_fields::bidi_findings;
+use load_findings::load_findings;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -179,6 +181,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
     batch_findings(&mut out, sheet);
     ticket_findings(&mut out, sheet);
     bidi_findings(&mut out, sheet);
+    load_findings(&mut out, sheet);
     let mut out = out.list;
     out.sort_by_key(|f| f.field);
     out
