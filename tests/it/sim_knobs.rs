@@ -433,18 +433,18 @@ fn presets_compare_with_their_teaching_variant_and_the_seed_numbers_show() {
 
 #[test]
 fn change_labels_say_what_changes() {
-    let c = CustomRun::default();
-    assert_eq!(
-        c.change_label(Change::IdempotencyKey, Lang::En),
-        "Idempotency key: on → off"
-    );
-    assert_eq!(
-        c.change_label(Change::Jitter, Lang::Ja),
-        "ジッター：フル → なし"
-    );
-    assert_eq!(
-        c.change_label(Change::DoubleWorkers, Lang::En),
-        "Workers: 2 → 4"
+    let check = |workers: u32, change: Change, lang: Lang, want: &str| {
+        let c = CustomRun {
+            workers,
+            ..CustomRun::default()
+        };
+        assert_eq!(c.change_label(change, lang), want, "{workers} {change:?}");
+    };
+    check(
+        2,
+        Change::IdempotencyKey,
+        Lang::En,
+        "Idempotency key: on → off",
     );
 }
 
@@ -460,6 +460,33 @@ fn the_lease_knobs_reach_the_run_and_a_heartbeat_must_beat_the_lease() {
         lease_ms: 1_000,
         failure_percent: 0,
         idempotency_key: false,
+    check(2, Change::Jitter, Lang::Ja, "ジッター：フル → なし");
+    // The worker count changes by any amount, not only twice (3 → 4, as issue 25 asked),
+    // and is brought into the knob's range 1 ..= 1,000.
+    check(3, Change::Workers(4), Lang::En, "Workers: 3 → 4");
+    check(3, Change::Workers(6), Lang::En, "Workers: 3 → 6");
+    check(3, Change::Workers(2), Lang::Ja, "ワーカー数：3 → 2");
+    check(3, Change::Workers(0), Lang::En, "Workers: 3 → 1");
+    check(3, Change::Workers(u32::MAX), Lang::En, "Workers: 3 → 1,000");
+}
+
+#[test]
+fn compare_offers_one_more_worker_by_default() {
+    use modality_advisor::domain::sim::setup::knobs::next_workers;
+    let check = |a: u32, b: u32| {
+        let c = CustomRun {
+            workers: a,
+            ..CustomRun::default()
+        };
+        assert_eq!(next_workers(a), b, "{a}");
+        assert!(Change::all_for(&c).contains(&Change::Workers(b)), "{a}");
+        assert_eq!(c.changed(Change::Workers(b)).workers, b, "{a}");
+    };
+    check(3, 4);
+    check(1, 2);
+    check(999, 1_000);
+    // At the knob's maximum, one fewer.
+    check(1_000, 999);
         ..CustomRun::default()
     };
     let runs = |c: &CustomRun| {

@@ -31,7 +31,7 @@ mod change;
 mod error;
 mod to_file;
 
-pub use change::{jitter_name, Change};
+pub use change::{jitter_name, next_workers, Change};
 pub use error::KnobError;
 
 pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
