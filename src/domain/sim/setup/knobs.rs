@@ -313,7 +313,7 @@ pub struct CustomRun {
     pub burst_at_ms: u64,
     /// Poisson rate, jobs per second.
     pub rate_per_s: u64,
-    /// Handler duration distribution.
+    /// Handler time distribution (with a downstream, before each call).
     pub duration: DurationMode,
     /// Fixed / min / mean / p50, ms.
     pub duration_ms: u64,
