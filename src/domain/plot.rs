@@ -158,6 +158,18 @@ pub enum Slots<'a> {
     },
 }
 
+/// A horizontal reference line across a bar chart (e.g. a rate limit): class `plot-rule`,
+/// `data-rule` = `key`, `data-value` = `y`, its label written at the right end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rule<'a> {
+    /// Where it is drawn, in y units (the y axis reaches it).
+    pub y: f64,
+    /// Its key: class `s-<key>`, `data-rule`.
+    pub key: &'a str,
+    /// The text written above it and its tooltip.
+    pub label: &'a str,
+}
+
 /// How several bar series share a slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -232,6 +244,19 @@ pub fn lines(frame: &Frame, series: &[Line]) -> String {
 
 /// A bar chart: the series' values in `slots`, grouped or stacked, over a y axis from zero.
 pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> String {
+    bars_with_rule(frame, slots, layout, series, None)
+}
+
+/// [`bars`] with a horizontal reference line `rule` over the bars (none when `rule` is `None`
+/// or its `y` is not a finite positive number).
+pub fn bars_with_rule(
+    frame: &Frame,
+    slots: Slots,
+    layout: Layout,
+    series: &[Bars],
+    rule: Option<Rule>,
+) -> String {
+    let rule = rule.filter(|r| r.y.is_finite() && r.y > 0.0);
     let count = match slots {
         Slots::Categories(names) => names.len(),
         Slots::Buckets { count, .. } => count,
@@ -249,7 +274,8 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
             Layout::Stacked => series.iter().map(|s| val(s, i)).sum(),
         })
         .fold(0.0, f64::max)
-        .max(usable(frame.limits.y_hi));
+        .max(usable(frame.limits.y_hi))
+        .max(rule.map_or(0.0, |r| r.y));
     let empty = count == 0 || series.is_empty();
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
     // Grouped bars write their value above them: a line of room below the y axis title, so
@@ -261,32 +287,7 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
     };
     let mut c = Canvas::new(frame, &legend, frame.limits.y_ticks(top), room);
     // Slot 0's left edge and the slots' width, in pixels.
-    let (first, w) = match slots {
-        Slots::Categories(names) => {
-            let w = c.plot_w() / count.max(1) as f64;
-            c.x_axis_categories(names, w);
-            (c.left, w)
-        }
-        Slots::Buckets {
-            start,
-            width,
-            count,
-        } => {
-            let width = if width.is_finite() && width > 0.0 {
-                width
-            } else {
-                1.0
-            };
-            let start = if start.is_finite() { start } else { 0.0 };
-            // At least MIN_BUCKETS wide, so one or two buckets do not fill the whole plot.
-            let shown = count.max(MIN_BUCKETS) as f64;
-            let hi = (start + width * shown).max(usable(frame.limits.x_hi));
-            let xt = nice_ticks(start.min(0.0), hi, c.x_intervals());
-            c.x_axis_linear(&xt);
-            let w = c.plot_w() * width / (xt.hi - xt.lo).max(f64::MIN_POSITIVE);
-            (c.sx(&xt, start), w)
-        }
-    };
+    let (first, w) = place_slots(&mut c, slots, count, frame);
     let m = series.len().max(1) as f64;
     for i in 0..count {
         let x = first + i as f64 * w;
@@ -343,7 +344,58 @@ pub fn bars(frame: &Frame, slots: Slots, layout: Layout, series: &[Bars]) -> Str
             }
         }
     }
+    if let Some(r) = rule {
+        draw_rule(&mut c, r);
+    }
     c.finish(empty)
+}
+
+/// Draws the x axis of `slots` (`count` of them) and returns slot 0's left edge and the
+/// slots' width, in pixels.
+fn place_slots(c: &mut Canvas, slots: Slots, count: usize, frame: &Frame) -> (f64, f64) {
+    match slots {
+        Slots::Categories(names) => {
+            let w = c.plot_w() / count.max(1) as f64;
+            c.x_axis_categories(names, w);
+            (c.left, w)
+        }
+        Slots::Buckets {
+            start,
+            width,
+            count,
+        } => {
+            let width = if width.is_finite() && width > 0.0 {
+                width
+            } else {
+                1.0
+            };
+            let start = if start.is_finite() { start } else { 0.0 };
+            // At least MIN_BUCKETS wide, so one or two buckets do not fill the whole plot.
+            let shown = count.max(MIN_BUCKETS) as f64;
+            let hi = (start + width * shown).max(usable(frame.limits.x_hi));
+            let xt = nice_ticks(start.min(0.0), hi, c.x_intervals());
+            c.x_axis_linear(&xt);
+            let w = c.plot_w() * width / (xt.hi - xt.lo).max(f64::MIN_POSITIVE);
+            (c.sx(&xt, start), w)
+        }
+    }
+}
+
+/// `rule` across the plot area, its label above its right end.
+fn draw_rule(c: &mut Canvas, r: Rule) {
+    let y = c.sy(r.y);
+    let _ = write!(
+        c.out,
+        r#"<line class="plot-rule s-{k}" data-rule="{k}" data-value="{v}" x1="{}" y1="{y}" x2="{}" y2="{y}"><title>{l}</title></line><text class="plot-rule-label" x="{}" y="{}" text-anchor="end">{l}</text>"#,
+        n(c.left),
+        n(c.right),
+        n(c.right - 2.0),
+        n(y - 3.0),
+        k = escape(r.key),
+        v = format_value(r.y).replace(',', ""),
+        y = n(y),
+        l = escape(r.label),
+    );
 }
 
 /// A chart with nothing to plot: only the title, description and the message `frame.empty`,

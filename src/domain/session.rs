@@ -112,8 +112,8 @@ pub enum SimEdit {
     Seed(u64),
     /// Jobs of the load preset (outside 1 ..= [`MAX_LOAD_JOBS`] changes nothing).
     Jobs(u64),
-    /// Edited knobs (`None`: follow the sheet again).
-    Custom(Option<CustomRun>),
+    /// Edited knobs (`None`: follow the sheet again); boxed, as the settings are large.
+    Custom(Option<Box<CustomRun>>),
 }
 
 impl SimChoice {
@@ -138,7 +138,7 @@ impl SimChoice {
                     c.jobs = n;
                 }
             }
-            SimEdit::Custom(k) => c.custom = k,
+            SimEdit::Custom(k) => c.custom = k.map(|k| *k),
         }
         c
     }

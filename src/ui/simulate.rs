@@ -281,7 +281,7 @@ pub fn SimulateScreen() -> Html {
             </fieldset>
             <div class="slot">{ is_custom.then(|| html! {
                 <SimKnobs key={screen.resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
-                    onchange={{ let edit = edit.clone(); Callback::from(move |c| edit.emit(SimEdit::Custom(Some(c)))) }}
+                    onchange={{ let edit = edit.clone(); Callback::from(move |c| edit.emit(SimEdit::Custom(Some(Box::new(c))))) }}
                     onreset={{ let (edit, resets) = (edit.clone(), screen.resets.clone()); Callback::from(move |()| { edit.emit(SimEdit::Custom(None)); resets.set(*resets + 1); }) }} />
             }) }</div>
             <div class="sim-row">

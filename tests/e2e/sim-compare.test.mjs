@@ -84,3 +84,48 @@ test('compare: both event logs side by side, the first line where they part high
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('compare: the workers change goes 3 → 4 (any count), and the whole event logs are compared', async () => {
+  const page = await openSimulate(browser, server.url, 'en');
+  // Issue 25's user: 500 updates to a partner allowing 10 calls a second, on 3 workers.
+  await page.click('.preset[data-scenario="custom"]');
+  await page.selectOption('#knob-downstream', 'on');
+  await page.fill('#knob-jobs', '500');
+  await page.fill('#knob-workers', '3');
+  await page.fill('#knob-capacity', '0');
+  await page.fill('#knob-rate-limit', '10');
+  const workers = await page.$eval('#compare-with option[data-change="workers"]', (o) => o.value);
+  await page.selectOption('#compare-with', workers);
+  const label = () => page.$eval('#compare-with', (s) => s.selectedOptions[0].textContent);
+  assert.equal(await label(), 'Workers: 3 → 4', 'one more worker, not twice as many');
+  assert.equal(await page.inputValue('#compare-workers'), '4');
+  // Any count, typed; out of range is refused naming the field and the range.
+  await page.fill('#compare-workers', '0');
+  assert.match(await page.textContent('[data-finding="compare-workers"]'), /Workers: 0 workers is out of range; allowed 1 workers to 1,000 workers/);
+  await page.click('#compare-run');
+  await page.waitForSelector('[data-compare-status="failed"]');
+  assert.match(await page.textContent('[data-compare-status="failed"] li'), /Workers: 0 workers is out of range/);
+  await page.fill('#compare-workers', '6');
+  assert.equal(await label(), 'Workers: 3 → 6');
+  await page.fill('#compare-workers', '4');
+  assert.equal(await label(), 'Workers: 3 → 4');
+  await page.click('#compare-run');
+  await page.waitForSelector('.compare-result .compare-logs');
+  assert.deepEqual(await heads(page), ['A: Your settings', 'B: Workers: 3 → 4']);
+  // The runs end at different times, and the logs are never called the same: the first line
+  // that differs lies past the burst's 500 enqueues (the old comparison looked at 200 lines).
+  assert.equal(await page.$eval('tr[data-diff="end"]', (tr) => tr.classList.contains('differs')), true);
+  const before = Number(await page.getAttribute('.log-first-diff', 'data-same-before'));
+  assert.ok(before >= 500, `${before} lines the same before the runs part`);
+  assert.doesNotMatch(await page.textContent('.compare-logs'), /line for line/);
+  assert.match(await page.textContent('.log-first-diff p'), /^The runs part here — the first [\d,]+ lines are the same in both/);
+  assert.equal(await page.$$eval('table.compare-log tr.first-diff', (rs) => rs.length), 1);
+  assert.match(await page.textContent('[data-log-window]'), /^Rows [\d,]+–[\d,]+ of [\d,]+ are shown/);
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await page.textContent('.log-first-diff p'), /^2つの実行はここで分かれます。先頭の [\d,]+ 行は両方で同じで、最初に違う行/);
+  assert.deepEqual(await heads(page), ['A：あなたの設定', 'B：ワーカー数：3 → 4']);
+  await screenshot(page, 'ja-sim-compare-workers');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serve, launch, openPage, openSimulate, screenshot, root } from './harness.mjs';
 
@@ -351,6 +351,63 @@ test('switching a unit keeps the duration, or keeps the unit and says why', asyn
   await page.selectOption('#knob-cap-wait-unit', '0');
   assert.equal(await page.inputValue('#knob-cap-wait'), '90000', '90 s = 90,000 ms');
   assert.equal(await page.$('[data-field="knob-cap-wait"] [data-unit-applied]'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Issue 25's user in "Your settings": a burst of 500 updates to a partner allowing 10 calls a
+ * second, on 3 workers. */
+async function partner(page) {
+  await page.click('.preset[data-scenario="custom"]');
+  await page.selectOption('#knob-downstream', 'on');
+  await page.fill('#knob-jobs', '500');
+  await page.fill('#knob-workers', '3');
+  await page.fill('#knob-capacity', '0');
+  await page.fill('#knob-rate-limit', '10');
+}
+
+test('the handler time is shown and editable beside the call, and the calls chart explains the rate limit\'s burst (en, ja)', async () => {
+  const page = await open();
+  await partner(page);
+  // Never silent: what a run takes is said beside the call, in the settings' numbers.
+  const runTime = () => page.textContent('[data-knob="call-ms"] [data-derived="run-time"]');
+  assert.equal(await runTime(), 'Each run: the handler time (lognormal, p50 200 ms, p95 1 s, set under Load), then the call (300 ms).');
+  assert.equal(await page.inputValue('#knob-duration'), 'lognormal');
+  assert.match(await page.textContent('[data-knob="duration"] .hint'), /comes before the call, so a run takes this plus the call duration/);
+  // The burst is a setting of its own, shown once there is a rate limit.
+  assert.equal(await page.inputValue('#knob-rate-burst'), '10');
+  assert.match(await page.textContent('[data-knob="rate-burst"] [data-derived="rate-limit"]'), /after an idle spell up to 20 calls can pass within one second/);
+  await page.fill('#knob-rate-burst', '0');
+  assert.match(await page.textContent('[data-field="knob-rate-burst"] .error'), /Rate limit burst: enter a whole number from 1 to 1,000,000/);
+  await page.fill('#knob-rate-burst', '1');
+  assert.match(await page.textContent('[data-knob="rate-burst"] [data-derived="rate-limit"]'), /up to 11 calls/);
+  // No handler time: the run is the call alone, and its figures are hidden.
+  await page.selectOption('#knob-duration', 'none');
+  assert.equal(await runTime(), 'Each run: the handler time (none (0 ms), set under Load), then the call (300 ms).');
+  assert.ok(await page.isHidden('[data-knob="duration-ms"]'));
+  await page.click('#sim-run');
+  await page.waitForSelector('.sim-result[data-scenario="config"] [data-chart="calls"] svg');
+  // The chart draws the limit and says what the bucket lets through.
+  assert.equal(await page.getAttribute('.sim-result [data-chart="calls"] line[data-rule="rate-limit"]', 'data-value'), '10');
+  const note = '.sim-result [data-chart="calls"] .chart-note';
+  assert.equal(await page.getAttribute(note, 'data-most'), '11');
+  assert.match(await page.textContent(note), /Its token bucket holds 1 calls: after an idle spell up to 11 calls can pass within one second/);
+  // Both reach the config file the CLI runs.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#knobs-download')]);
+  const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(file.kinds[0].duration, { type: 'fixed', ms: 0 });
+  assert.deepEqual(file.downstream.rate_limit, { rate_per_s: 10, burst: 1 });
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.equal(await runTime(), '1回の実行：ハンドラーの処理時間（なし（0ミリ秒）、「負荷」で設定）の後に呼び出し（300ミリ秒）。');
+  assert.match(await page.textContent(note), /破線は下流のレート制限（毎秒10件）です。.*最大11件/);
+  assert.match(await page.textContent('[data-knob="rate-burst"] [data-derived="rate-limit"]'), /最大11件/);
+  await screenshot(page, 'ja-sim-knobs-rate-limit');
+  // Kept across a reload with the other knobs.
+  await page.reload();
+  await page.waitForSelector('section.simulate:visible');
+  assert.equal(await page.inputValue('#knob-duration'), 'none');
+  assert.equal(await page.inputValue('#knob-rate-burst'), '1');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

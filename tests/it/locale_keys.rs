@@ -158,7 +158,8 @@ fn keys_built_from_ids_exist_too() {
     use modality_advisor::domain::sheet::cron::CronField;
     use modality_advisor::domain::sim::setup::knobs::Change;
     let keys = locale_keys();
-    let built = Change::ALL
+    let changes = Change::all_for(&Default::default());
+    let built = changes
         .iter()
         .map(|c| format!("compare.same-why.{}", c.id()))
         .chain(

@@ -142,3 +142,53 @@ fn count_axes_tick_in_whole_jobs() {
     // Latency is not a count: fractions stay allowed there.
     assert!(ticks("latency").len() >= 3);
 }
+
+/// Issue 25: with a 10/s limit the calls chart showed 11–12 calls in some seconds and nothing
+/// said the limit allows a burst. A rate-limited downstream's calls chart draws the rate as a
+/// line (the y axis reaching it) and the figure says how many calls pass in one second after
+/// an idle spell, in both languages; a chart without a limit draws neither.
+#[test]
+fn the_calls_chart_draws_the_rate_limit_and_explains_the_burst() {
+    use modality_advisor::domain::sim::results::drawn::charts_html;
+    use modality_advisor::domain::sim::setup::knobs::{CustomRun, Knob};
+    let check = |c: CustomRun, rule: Option<&str>, note: Option<[&str; 2]>| {
+        let v = crate::sim_support::settings_view(&c, 1);
+        let text = charts::text(Lang::En);
+        let svgs = charts::render(&v.charts, false, &text);
+        let calls = svg(&svgs, "calls");
+        match rule {
+            Some(r) => {
+                assert!(calls.contains(r), "{calls}");
+                assert!(ChartScale::of(&v.charts).calls.y_hi >= 10.0);
+            }
+            None => assert!(!calls.contains("plot-rule"), "{calls}"),
+        }
+        let [en, ja] = charts_html(&v.charts, &v.scenario);
+        match note {
+            Some([want_en, want_ja]) => {
+                assert!(en.contains(want_en), "{en}");
+                assert!(ja.contains(want_ja), "{ja}");
+            }
+            None => assert!(!en.contains("chart-note"), "{en}"),
+        }
+    };
+    let p = crate::sim_support::partner;
+    check(
+        p(),
+        Some(r#"<line class="plot-rule s-rate-limit" data-rule="rate-limit" data-value="10""#),
+        Some([
+            r#"data-rate-limit="10" data-burst="10" data-most="20">The dashed line is the downstream’s rate limit, 10 calls/s. Its token bucket holds 10 calls: after an idle spell up to 20 calls can pass within one second"#,
+            "破線は下流のレート制限（毎秒10件）です。トークンバケットには10件まで貯まるため、しばらく呼び出しがないと1秒の間に最大20件",
+        ]),
+    );
+    check(
+        p().with(Knob::RateBurst, 1),
+        Some(r#"data-rule="rate-limit" data-value="10""#),
+        Some([r#"data-burst="1" data-most="11""#, "最大11件"]),
+    );
+    check(p().with(Knob::RateLimit, 0), None, None);
+    // The rule's label is in the chart.
+    let v = crate::sim_support::settings_view(&p(), 1);
+    let ja = charts::render(&v.charts, false, &charts::text(Lang::Ja));
+    assert!(svg(&ja, "calls").contains("レート制限 毎秒10件"));
+}

@@ -74,6 +74,7 @@ fn small() -> ChartData {
         attempts: vec![[0, 0, 0], [5, 0, 0], [2, 1, 0], [0, 1, 1]],
         latency_ms: Some(pct(120.0, 480.0, 900.0, 950.0)),
         wait_ms: None,
+        rate_limit: None,
     }
 }
 

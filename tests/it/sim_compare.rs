@@ -202,7 +202,7 @@ fn side(
 ) -> modality_advisor::domain::sim::results::compare_html::Side<'_> {
     modality_advisor::domain::sim::results::compare_html::Side {
         key: &v.key,
-        head: &v.log_head,
+        log: &v.log_head,
         names: &v.log_names,
         total: v.log_total,
         micros: v.log_micros,
@@ -290,4 +290,150 @@ fn hostile_names_stay_text() {
             "{html}"
         );
     }
+}
+
+/// Compare as the page runs it: A in the worker, then B as a [`CompareRequest`] naming A;
+/// returns B's comparison HTML `[en, ja]` and both views.
+fn compared_in_worker(
+    a: &modality_advisor::domain::sim::setup::knobs::CustomRun,
+    b: &modality_advisor::domain::sim::setup::knobs::CustomRun,
+) -> ([String; 2], (f64, f64)) {
+    use modality_advisor::domain::sim::runner::{
+        CompareRequest, RunMessage, RunRequest, WorkerState,
+    };
+    let req = |id, c: &modality_advisor::domain::sim::setup::knobs::CustomRun| RunRequest {
+        id,
+        scenario: String::new(),
+        variant: None,
+        seed: 1,
+        jobs: None,
+        custom: Some(c.clone()),
+    };
+    let mut state = WorkerState::new();
+    let done = |m| match m {
+        RunMessage::Done { view, .. } => *view,
+        other => panic!("{other:?}"),
+    };
+    let va = done(state.answer(
+        &serde_json::to_string(&req(1, a)).expect("JSON"),
+        1_000,
+        |_| {},
+    ));
+    let compare = CompareRequest {
+        run: req(2, b),
+        with: 1,
+        same_why: Some("workers".into()),
+    };
+    let vb = done(state.answer(
+        &serde_json::to_string(&compare).expect("JSON"),
+        1_000,
+        |_| {},
+    ));
+    let table = vb.drawn.compared.expect("compared with A").table;
+    (table, (va.key.end_s, vb.key.end_s))
+}
+
+/// Issue 25: two runs that ended at 103 s and 52 s were called "the same, line for line"
+/// because only the first 200 lines (the burst's enqueues) were compared. The worker now
+/// compares both whole logs: the first line that differs is found wherever it is, the text
+/// says how many lines before it are the same, and "the same, line for line" needs every
+/// line of both logs.
+#[test]
+fn the_worker_compares_the_whole_logs() {
+    use modality_advisor::domain::sim::setup::knobs::Change;
+    let p = crate::sim_support::partner();
+    // (B, the marker of the verdict, at least this many lines the same before it, en, ja)
+    let check = |b: &modality_advisor::domain::sim::setup::knobs::CustomRun,
+                 verdict: &str,
+                 same_before: usize,
+                 en_has: &str,
+                 ja_has: &str| {
+        let ([en, ja], ends) = compared_in_worker(&p, b);
+        for html in [&en, &ja] {
+            assert!(html.contains(verdict), "{ends:?}: {html}");
+            assert!(!html.contains("compare."), "no bare key: {html}");
+        }
+        assert!(en.contains(en_has), "{en}");
+        assert!(ja.contains(ja_has), "{ja}");
+        if let Some(at) = en.find("data-same-before=\"") {
+            let n: usize = en[at + 18..]
+                .split('"')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a count");
+            assert!(n >= same_before, "{n} lines the same before the difference");
+        }
+        ends
+    };
+    // 3 → 4 workers: the logs part after the burst's 500 enqueues, far past the first 200.
+    let (a_end, b_end) = check(
+        &p.changed(Change::Workers(4)),
+        r#"data-first-diff="true""#,
+        500,
+        "The runs part here — the first ",
+        "2つの実行はここで分かれます。",
+    );
+    assert!(b_end < a_end, "{a_end} → {b_end}");
+    check(
+        &p.changed(Change::Workers(6)),
+        r#"data-first-diff="true""#,
+        500,
+        "lines are the same in both",
+        "最初に違う行",
+    );
+    // The same settings: every line compared, and said.
+    check(
+        &p,
+        r#"data-first-diff="false""#,
+        0,
+        "Both event logs are the same, line for line: all ",
+        "2つのイベントログは1行ずつすべて同じです（それぞれ全 ",
+    );
+}
+
+/// With only the first lines of each log at hand (the page's heads), no difference among them
+/// is never "the same": the text says how many were compared, and that the key numbers differ.
+#[test]
+fn logs_compared_only_in_part_are_never_called_the_same() {
+    use modality_advisor::domain::sim::results::compare_html::compare_html;
+    let side_head = side;
+    let p = crate::sim_support::partner();
+    let a = crate::sim_support::settings_view(&p, 1);
+    let b = crate::sim_support::settings_view(
+        &p.changed(modality_advisor::domain::sim::setup::knobs::Change::Workers(6)),
+        1,
+    );
+    assert!(a.log_total > 1_000 && a.log_head.len() == 200);
+    let [en, ja] = compare_html(side_head(&a), side_head(&b), None);
+    assert!(en.contains(r#"data-first-diff="unknown""#), "{en}");
+    assert!(!en.contains("line for line"), "{en}");
+    assert!(!ja.contains("1行ずつすべて同じ"), "{ja}");
+    // The 200 lines at hand are all at 0 s, the instant where the heads were cut.
+    assert!(
+        en.contains("The logs were not compared line by line: only their first lines are at hand"),
+        "{en}"
+    );
+    assert!(en.contains("(A’s log has 2,500 lines, B’s 2,518). The key numbers above differ, so the runs part later."), "{en}");
+    assert!(ja.contains("ログは1行ずつ比べていません。"), "{ja}");
+    // Heads cut later than their first instant: the lines before the cut are compared.
+    let (a, b) = (
+        crate::sim_support::preset_view("duplicate-execution", "plain"),
+        crate::sim_support::preset_view("duplicate-execution", "plain"),
+    );
+    fn cut(
+        v: &modality_advisor::domain::sim::runner::RunView,
+    ) -> modality_advisor::domain::sim::results::compare_html::Side<'_> {
+        modality_advisor::domain::sim::results::compare_html::Side {
+            log: &v.log_head[..v.log_head.len().min(4)],
+            ..side(v)
+        }
+    }
+    let [en, ja] = compare_html(cut(&a), cut(&b), None);
+    assert!(en.contains(r#"data-first-diff="unknown""#), "{en}");
+    assert!(
+        en.contains("lines are the same; the rest was not compared"),
+        "{en}"
+    );
+    assert!(!en.contains("key numbers above differ"), "{en}");
+    assert!(ja.contains("行は同じです。残りは比べていません"), "{ja}");
 }

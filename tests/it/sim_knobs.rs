@@ -80,7 +80,7 @@ fn an_edited_sheet_carries_its_values_and_no_key_means_off() {
 #[test]
 fn validate_names_the_knob_and_the_allowed_range_in_both_languages() {
     let base = CustomRun::default();
-    let cases: [(Knob, u64, &str, &str); 6] = [
+    let cases: [(Knob, u64, &str, &str); 8] = [
         (
             Knob::MaxAttempts,
             0,
@@ -110,6 +110,20 @@ fn validate_names_the_knob_and_the_allowed_range_in_both_languages() {
             0,
             "Lease / visibility timeout: 0 s is out of range; allowed 1 ms to 1 d.",
             "リース（可視性タイムアウト）：0秒 は範囲外です。1ミリ秒〜1日 の範囲で指定してください。",
+        ),
+        // The rate limit's burst: a bucket of no call lets nothing through.
+        (
+            Knob::RateBurst,
+            0,
+            "Rate limit burst: 0 calls is out of range; allowed 1 calls to 1,000,000 calls.",
+            "レート制限のバースト：0件 は範囲外です。1件〜1,000,000件 の範囲で指定してください。",
+        ),
+        // The handler time's p95 names the p50 it must reach.
+        (
+            Knob::DurationHiMs,
+            100,
+            "Handler time (max / p95): 100 ms is below Handler time (fixed / min / mean / p50); allowed 200 ms to 1 h.",
+            "処理時間（最大・p95）：100ミリ秒 は「処理時間（固定・最小・平均・p50）」より小さくなっています。200ミリ秒〜1時間 の範囲で指定してください。",
         ),
         (
             Knob::CapWait,
@@ -433,19 +447,46 @@ fn presets_compare_with_their_teaching_variant_and_the_seed_numbers_show() {
 
 #[test]
 fn change_labels_say_what_changes() {
-    let c = CustomRun::default();
-    assert_eq!(
-        c.change_label(Change::IdempotencyKey, Lang::En),
-        "Idempotency key: on → off"
+    let check = |workers: u32, change: Change, lang: Lang, want: &str| {
+        let c = CustomRun {
+            workers,
+            ..CustomRun::default()
+        };
+        assert_eq!(c.change_label(change, lang), want, "{workers} {change:?}");
+    };
+    check(
+        2,
+        Change::IdempotencyKey,
+        Lang::En,
+        "Idempotency key: on → off",
     );
-    assert_eq!(
-        c.change_label(Change::Jitter, Lang::Ja),
-        "ジッター：フル → なし"
-    );
-    assert_eq!(
-        c.change_label(Change::DoubleWorkers, Lang::En),
-        "Workers: 2 → 4"
-    );
+    check(2, Change::Jitter, Lang::Ja, "ジッター：フル → なし");
+    // The worker count changes by any amount, not only twice (3 → 4, as issue 25 asked),
+    // and is brought into the knob's range 1 ..= 1,000.
+    check(3, Change::Workers(4), Lang::En, "Workers: 3 → 4");
+    check(3, Change::Workers(6), Lang::En, "Workers: 3 → 6");
+    check(3, Change::Workers(2), Lang::Ja, "ワーカー数：3 → 2");
+    check(3, Change::Workers(0), Lang::En, "Workers: 3 → 1");
+    check(3, Change::Workers(u32::MAX), Lang::En, "Workers: 3 → 1,000");
+}
+
+#[test]
+fn compare_offers_one_more_worker_by_default() {
+    use modality_advisor::domain::sim::setup::knobs::next_workers;
+    let check = |a: u32, b: u32| {
+        let c = CustomRun {
+            workers: a,
+            ..CustomRun::default()
+        };
+        assert_eq!(next_workers(a), b, "{a}");
+        assert!(Change::all_for(&c).contains(&Change::Workers(b)), "{a}");
+        assert_eq!(c.changed(Change::Workers(b)).workers, b, "{a}");
+    };
+    check(3, 4);
+    check(1, 2);
+    check(999, 1_000);
+    // At the knob's maximum, one fewer.
+    check(1_000, 999);
 }
 
 #[test]
@@ -556,4 +597,105 @@ fn a_polynomial_sheet_runs_as_exponential_from_its_first_wait() {
         (Growth::Exponential, 1_000, 7 * 86_400_000)
     );
     assert_eq!(run.validate(), Vec::<KnobError>::new());
+}
+
+/// The handler time and the rate limit's burst are settings shown with the knobs, never
+/// hidden defaults: each reaches the config file the CLI runs (issue 25: "the simulator
+/// silently adds a default handler time on top of the call").
+#[test]
+fn the_handler_time_and_the_burst_reach_the_config_file() {
+    use serde_json::json;
+    let check = |c: CustomRun, duration: serde_json::Value, rate_limit: serde_json::Value| {
+        assert!(c.validate().is_empty(), "{c:?}");
+        let file = serde_json::to_value(c.to_file(1)).expect("JSON");
+        assert_eq!(file["kinds"][0]["duration"], duration, "{c:?}");
+        assert_eq!(file["downstream"]["rate_limit"], rate_limit, "{c:?}");
+    };
+    let p = crate::sim_support::partner;
+    let ten = json!({"rate_per_s": 10.0, "burst": 10});
+    let lognormal = json!({"type": "lognormal", "p50_ms": 200, "p95_ms": 1000});
+    let none = json!({"type": "fixed", "ms": 0});
+    check(p(), lognormal.clone(), ten.clone());
+    check(
+        CustomRun {
+            duration: DurationMode::None,
+            ..p()
+        },
+        none.clone(),
+        ten.clone(),
+    );
+    check(
+        CustomRun {
+            duration: DurationMode::Fixed,
+            duration_ms: 0,
+            ..p()
+        },
+        none,
+        ten,
+    );
+    check(
+        p().with(Knob::RateBurst, 1),
+        lognormal.clone(),
+        json!({"rate_per_s": 10.0, "burst": 1}),
+    );
+    // A burst never edited follows the rate; once edited it stays.
+    check(
+        p().with(Knob::RateLimit, 20),
+        lognormal.clone(),
+        json!({"rate_per_s": 20.0, "burst": 20}),
+    );
+    check(
+        p().with(Knob::RateBurst, 5).with(Knob::RateLimit, 20),
+        lognormal,
+        json!({"rate_per_s": 20.0, "burst": 5}),
+    );
+    // The burst knob shows only with a rate limit; the handler's figures not for "none".
+    assert!(p().active(Knob::RateBurst));
+    assert!(!p().with(Knob::RateLimit, 0).active(Knob::RateBurst));
+    let no_handler = CustomRun {
+        duration: DurationMode::None,
+        ..p()
+    };
+    assert!(!no_handler.active(Knob::DurationMs) && !no_handler.active(Knob::DurationHiMs));
+}
+
+/// What a run takes is said beside the downstream in both languages, and the handler time
+/// really adds to each call: the issue's 500 updates at 10/s on 3 workers end near 50 s with
+/// no handler time and far later with the default one.
+#[test]
+fn the_handler_time_adds_to_each_call_and_the_page_says_so() {
+    let p = crate::sim_support::partner();
+    let check = |c: &CustomRun, en: &str, ja: &str| {
+        assert_eq!(c.run_time(Lang::En).as_deref(), Some(en));
+        assert_eq!(c.run_time(Lang::Ja).as_deref(), Some(ja));
+    };
+    check(
+        &p,
+        "Each run: the handler time (lognormal, p50 200 ms, p95 1 s, set under Load), then the call (300 ms).",
+        "1回の実行：ハンドラーの処理時間（対数正規、p50 200ミリ秒・p95 1秒、「負荷」で設定）の後に呼び出し（300ミリ秒）。",
+    );
+    let none = CustomRun {
+        duration: DurationMode::None,
+        ..p.clone()
+    };
+    check(
+        &none,
+        "Each run: the handler time (none (0 ms), set under Load), then the call (300 ms).",
+        "1回の実行：ハンドラーの処理時間（なし（0ミリ秒）、「負荷」で設定）の後に呼び出し（300ミリ秒）。",
+    );
+    assert_eq!(CustomRun::default().run_time(Lang::En), None);
+    assert_eq!(
+        p.rate_limit_text(Lang::En).as_deref(),
+        Some("10 calls/s with a burst of 10: after an idle spell up to 20 calls can pass within one second (the bucket’s 10 plus 10 refilled), never more than 10/s on average.")
+    );
+    let with = crate::sim_support::settings_view(&p, 1).key.end_s;
+    let without = crate::sim_support::settings_view(&none, 1).key.end_s;
+    assert!(
+        (45.0..56.0).contains(&without),
+        "no handler time: {without} s"
+    );
+    assert!(
+        with > without * 1.5,
+        "handler time {with} s vs none {without} s"
+    );
 }

@@ -331,7 +331,9 @@ fn compares_alternatives_are_chosen_in_the_domain_and_each_run_has_its_id() {
     };
     assert_eq!(
         alternatives(&settings),
-        Change::ALL.map(Alternative::Change).to_vec()
+        Change::all_for(&your_settings(300))
+            .map(Alternative::Change)
+            .to_vec()
     );
     assert!(alternatives(&RunSpec {
         preset: Preset::Load { jobs: 10 },

@@ -122,6 +122,51 @@ fn edits_keep_the_choices_consistent() {
     assert_eq!(c.apply(SimEdit::Preset("nope".into())), c);
     assert_eq!(c.apply(SimEdit::Jobs(0)).jobs, c.jobs);
     assert_eq!(c.apply(SimEdit::Seed(u64::MAX)).seed, u64::MAX);
-    let k = c.apply(SimEdit::Custom(Some(CustomRun::default())));
+    let k = c.apply(SimEdit::Custom(Some(Box::default())));
     assert_eq!(k.apply(SimEdit::Custom(None)).custom, None);
+}
+
+/// The handler time's "none" and the rate limit's burst are saved with the other knobs;
+/// settings saved before them load with the old behaviour (the burst as many as the rate);
+/// a burst out of range drops only the edited knobs.
+#[test]
+fn the_handler_time_and_the_burst_are_saved_and_older_settings_still_load() {
+    use modality_advisor::domain::sim::setup::knobs::{DurationMode, Knob};
+    let check = |custom: serde_json::Value, want: Option<(DurationMode, Option<u64>, u64)>| {
+        let json = serde_json::json!({"preset": CUSTOM_PRESET, "variant": "your-settings", "seed": 7, "jobs": 5, "custom": custom});
+        let c = SimChoice::from_value(&json);
+        assert_eq!(c.seed, 7, "{json}");
+        let got = c.custom.map(|k| {
+            (
+                k.duration,
+                k.rate_limit_burst,
+                k.get(Knob::RateBurst).unwrap_or(0),
+            )
+        });
+        assert_eq!(got, want, "{json}");
+    };
+    let mut old = serde_json::to_value(CustomRun {
+        rate_limit_per_s: 10,
+        ..CustomRun::default()
+    })
+    .expect("JSON");
+    // As an older build wrote it: no burst field at all.
+    assert!(old.get("rate_limit_burst").is_none(), "{old}");
+    check(old.clone(), Some((DurationMode::Lognormal, None, 10)));
+    old["duration"] = "none".into();
+    old["rate_limit_burst"] = 3.into();
+    check(old.clone(), Some((DurationMode::None, Some(3), 3)));
+    old["rate_limit_burst"] = 0.into();
+    check(old.clone(), None);
+    old["rate_limit_burst"] = "lots".into();
+    check(old.clone(), None);
+    // Through the whole session, edited, and back.
+    let choice = SimChoice::default().apply(SimEdit::Custom(Some(Box::new(CustomRun {
+        duration: DurationMode::None,
+        rate_limit_burst: Some(25),
+        ..CustomRun::default()
+    }))));
+    let s = session_with(Some(choice.clone()));
+    let back = Session::from_json(&s.to_json()).expect("reads back");
+    assert_eq!(back.sim, Some(choice));
 }

@@ -15,3 +15,32 @@ pub fn preset_view(scenario: &str, variant: &str) -> RunView {
     };
     run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{scenario}/{variant}: {e:?}"))
 }
+
+/// Issue 25's user: a burst of 500 updates to a partner allowing 10 requests a second, on 3
+/// workers (each run is one call of 300 ms; the handler time as the defaults have it).
+pub fn partner() -> modality_advisor::domain::sim::setup::knobs::CustomRun {
+    modality_advisor::domain::sim::setup::knobs::CustomRun {
+        jobs: 500,
+        workers: 3,
+        downstream: true,
+        capacity: 0,
+        rate_limit_per_s: 10,
+        ..Default::default()
+    }
+}
+
+/// The page's view of "Your settings" `c` at `seed`, as the worker produces it.
+pub fn settings_view(
+    c: &modality_advisor::domain::sim::setup::knobs::CustomRun,
+    seed: u64,
+) -> RunView {
+    let req = RunRequest {
+        id: 1,
+        scenario: String::new(),
+        variant: None,
+        seed,
+        jobs: None,
+        custom: Some(c.clone()),
+    };
+    run(&req, 1_000, |_| {}).unwrap_or_else(|e| panic!("{c:?}: {e:?}"))
+}

@@ -11,9 +11,11 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
+use crate::domain::number::parse_whole;
 use crate::domain::sim::results::drawn::{pick, Both, Compared};
 use crate::domain::sim::runner::{alternatives, Alternative, Preset, RunSpec, RunView};
-use crate::domain::sim::setup::knobs::{Change, CustomRun};
+use crate::domain::sim::setup::knobs::{Change, CustomRun, Knob, KnobError};
+use crate::domain::sim::setup::limits::KNOB_WORKERS;
 use crate::text::t;
 use crate::ui::simulate::labels::{live_region, run_title, Problem, Said};
 use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun};
@@ -55,7 +57,7 @@ impl RunLabel {
 /// runs can come out the same).
 fn same_why(b: &RunLabel) -> Option<String> {
     match b {
-        RunLabel::Changed(_, change) => Some(change.id()),
+        RunLabel::Changed(_, change) => Some(change.id().to_owned()),
         _ => None,
     }
 }
@@ -115,6 +117,14 @@ fn label_of(a: &RunSpec, alt: Alternative) -> RunLabel {
             RunLabel::Changed(Rc::new(s.clone()), c)
         }
         _ => RunLabel::Settings,
+    }
+}
+
+/// The change's id on its option's `data-change` (none for a variant).
+fn change_id(alt: Alternative) -> Option<&'static str> {
+    match alt {
+        Alternative::Change(c) => Some(c.id()),
+        Alternative::Variant(_) => None,
     }
 }
 
@@ -179,6 +189,8 @@ fn listen(
 pub fn SimCompare(props: &SimCompareProps) -> Html {
     let ctx = use_context::<AppContext>();
     let choice = use_state(|| 0usize);
+    // B's worker count as typed (the workers change): `None` until the field is edited.
+    let b_workers = use_state(|| None::<String>);
     let phase = use_state(|| Phase::Idle);
     let results = use_state(|| None::<Rc<Pair>>);
     let said = use_state(|| None);
@@ -195,7 +207,8 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let lang = ctx.lang;
     listen(&session, &phase, &results, &job, (&said, lang));
     let l = lang.code();
-    let chosen = alts[(*choice).min(alts.len() - 1)];
+    let chosen_index = (*choice).min(alts.len() - 1);
+    let (chosen, typed_error) = with_typed_workers(alts[chosen_index], (*b_workers).as_deref());
 
     let start = {
         let (phase, job, session, said) =
@@ -203,8 +216,13 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         let (a, problems) = (props.a.clone(), props.a_problems.clone());
         let labels = (props.a_label.clone(), label_of(&props.a, chosen));
         let refused = ctx.knobs_refused();
+        let typed_error = typed_error.clone();
         Callback::from(move |_: MouseEvent| {
             let refused = refused.clone();
+            if let Some(e) = &typed_error {
+                phase.set(Phase::Failed(vec![Problem::Knob(e.clone())]));
+                return;
+            }
             if !refused.is_empty() {
                 phase.set(Phase::Failed(
                     refused.into_iter().map(Problem::Refused).collect(),
@@ -249,12 +267,15 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             choice.set(v.parse().unwrap_or(0));
         })
     };
+    let workers_field = workers_field(chosen, &b_workers, typed_error, lang);
     let running = matches!(*phase, Phase::RunningA(_) | Phase::RunningB(_));
     let options = alts.iter().enumerate().map(|(i, alt)| {
-        let selected = *alt == chosen;
+        let selected = i == chosen_index;
+        // The chosen workers change is labelled with the count typed.
+        let alt = if selected { chosen } else { *alt };
         let b = alt.apply(&props.a);
         html! {
-            <option value={i.to_string()} {selected} data-variant={variant_id(&b)}>{ label_of(&props.a, *alt).text(lang) }</option>
+            <option value={i.to_string()} {selected} data-variant={variant_id(&b)} data-change={change_id(alt)}>{ label_of(&props.a, alt).text(lang) }</option>
         }
     });
     html! {
@@ -266,6 +287,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                     <label for="compare-with">{ t!("sim.compare.with", locale = l) }</label>
                     <select id="compare-with" onchange={on_choice}>{ for options }</select>
                 </div>
+                { workers_field }
                 <div class="actions">
                     <button type="button" class="primary" id="compare-run" disabled={running} onclick={start}>{ t!("sim.compare.run", locale = l) }</button>
                     <button type="button" class="secondary" id="compare-cancel" disabled={!running} onclick={cancel}>{ t!("sim.ui.cancel", locale = l) }</button>
@@ -275,6 +297,68 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             <div class="slot">{ phase_status(&phase, lang) }</div>
             <div class="slot">{ (*results).clone().map(|pair| compare_result(&pair, lang)) }</div>
         </section>
+    }
+}
+
+/// `chosen` with the worker count typed in B's workers field when it is the workers change
+/// (one more than A's until the field is edited), and why a typed count is refused (naming
+/// the field and the range 1 ..= [`KNOB_WORKERS`]; the change keeps its last count then).
+fn with_typed_workers(
+    chosen: Alternative,
+    typed: Option<&str>,
+) -> (Alternative, Option<KnobError>) {
+    let (Alternative::Change(Change::Workers(_)), Some(text)) = (chosen, typed) else {
+        return (chosen, None);
+    };
+    let v = parse_whole(text);
+    match v.and_then(|v| u32::try_from(v).ok()) {
+        Some(n) if (1..=KNOB_WORKERS).contains(&u64::from(n)) => {
+            (Alternative::Change(Change::Workers(n)), None)
+        }
+        _ => (
+            chosen,
+            Some(KnobError::OutOfRange {
+                knob: Knob::Workers,
+                value: v.unwrap_or(0),
+                min: 1,
+                max: KNOB_WORKERS,
+            }),
+        ),
+    }
+}
+
+/// B's worker count (`#compare-workers`) when the chosen change is the workers change, with
+/// why a typed count is refused.
+fn workers_field(
+    chosen: Alternative,
+    typed: &UseStateHandle<Option<String>>,
+    error: Option<KnobError>,
+    lang: Lang,
+) -> Html {
+    let Alternative::Change(Change::Workers(n)) = chosen else {
+        return Html::default();
+    };
+    let l = lang.code();
+    let value = (**typed).clone().unwrap_or_else(|| n.to_string());
+    let oninput = {
+        let typed = typed.clone();
+        Callback::from(move |e: InputEvent| {
+            typed.set(Some(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            ));
+        })
+    };
+    html! {
+        <div class="sfield" data-field="compare-workers">
+            <label for="compare-workers">{ t!("sim.compare.b-workers", locale = l) }</label>
+            <span class="with-unit">
+                <input id="compare-workers" type="text" inputmode="numeric" autocomplete="off"
+                    {value} {oninput} aria-invalid={error.is_some().to_string()} />
+                <span class="unit">{ t!("knobs.unit-word.workers", locale = l) }</span>
+            </span>
+            <div class="slot">{ error.map(|e| html! { <p class="error" role="alert" data-finding="compare-workers">{ e.message(lang) }</p> }) }</div>
+        </div>
     }
 }
 

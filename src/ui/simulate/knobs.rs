@@ -70,7 +70,7 @@ fn options_of(knob: Knob) -> (&'static [&'static str], &'static str) {
         Knob::Jitter => (&["none", "full", "equal", "decorrelated"], "knobs.jitter."),
         Knob::Arrivals => (&["burst", "poisson"], "knobs.arrivals."),
         Knob::Duration => (
-            &["fixed", "uniform", "exponential", "lognormal"],
+            &["none", "fixed", "uniform", "exponential", "lognormal"],
             "knobs.duration.",
         ),
         Knob::Failure => (&["probability", "first-runs"], "knobs.failure."),
@@ -211,6 +211,17 @@ fn knob_group(
 fn knob_notes(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: Lang) -> Html {
     let (c, l) = (&props.value, lang.code());
     let mut notes = vec![html! { <p class="hint">{ knob.help(lang) }</p> }];
+    // What a run takes and what the rate limit lets through, in the settings' own numbers:
+    // the handler time is never a hidden default, and a second with more calls than the
+    // rate is explained before the run.
+    let derived = match knob {
+        Knob::CallMs => c.run_time(lang).map(|t| ("run-time", t)),
+        Knob::RateBurst => c.rate_limit_text(lang).map(|t| ("rate-limit", t)),
+        _ => None,
+    };
+    if let Some((id, text)) = derived {
+        notes.push(html! { <p class="hint knob-derived" data-derived={id}>{ text }</p> });
+    }
     if knob.group() == Group::Sheet && props.sheet.from_sheet {
         let same = shown(c, knob, lang) == shown(&props.sheet, knob, lang);
         notes.push(if same {

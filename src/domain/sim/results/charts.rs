@@ -13,11 +13,14 @@
 //! in the simulation worker (`results::drawn`), never in the page.
 //!
 //! *Failed* calls are the downstream's other refusals: rate limited plus unavailable (outage).
+//! A downstream with a rate limit gets a dashed line at the rate on the calls chart, and the
+//! figure says how many calls its token bucket lets through in one second after an idle spell
+//! (`burst + rate`), so a bar above the line reads as the burst the limit allows.
 //! Calls are counted when their answer reaches the caller, as the run's counters count them.
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, Slots};
+use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, Rule, Slots};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::jobs::Status;
 use crate::domain::sim::results::report::Percentiles;
@@ -147,6 +150,27 @@ pub struct ChartData {
     pub latency_ms: Option<Percentiles>,
     /// Enqueue → first claim, ms.
     pub wait_ms: Option<Percentiles>,
+    /// The downstream's rate limit, when it has one (the calls chart draws it).
+    #[serde(default)]
+    pub rate_limit: Option<RateLimit>,
+}
+
+/// A downstream's rate limit as the calls chart shows it: a token bucket of `burst` calls
+/// refilled at `rate_per_s` ([`TokenBucket`](crate::domain::sim::setup::config::TokenBucket)).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RateLimit {
+    /// Calls per second, on average.
+    pub rate_per_s: f64,
+    /// The bucket's size, calls.
+    pub burst: u32,
+}
+
+impl RateLimit {
+    /// The most calls that can pass within one second after an idle spell: the full
+    /// bucket plus one second of refill.
+    pub fn most_in_a_second(self) -> f64 {
+        f64::from(self.burst) + self.rate_per_s
+    }
 }
 
 impl ChartData {
@@ -170,6 +194,14 @@ impl ChartData {
             attempts: attempts_histogram(sim.table().attempts_summary()),
             latency_ms: micros(sim.latencies()),
             wait_ms: micros(sim.waits()),
+            rate_limit: sim
+                .config()
+                .downstream
+                .and_then(|d| d.rate_limit)
+                .map(|tb| RateLimit {
+                    rate_per_s: tb.rate_per_s,
+                    burst: tb.burst,
+                }),
         }
     }
 
@@ -282,7 +314,10 @@ impl ChartScale {
             },
             calls: Limits {
                 x_hi: width * n.max(plot::MIN_BUCKETS) as f64,
-                y_hi: hi(&mut (0..n).map(|i| rates[0][i] + rates[1][i] + rates[2][i])),
+                // The rate limit's line stays in view.
+                y_hi: hi(&mut (0..n)
+                    .map(|i| rates[0][i] + rates[1][i] + rates[2][i])
+                    .chain(data.rate_limit.map(|r| r.rate_per_s))),
                 whole_y: false,
             },
         }
@@ -597,10 +632,13 @@ fn calls_chart(
         compact,
         limits: scale.calls,
     };
+    let limit_label = data
+        .rate_limit
+        .map(|r| t("calls.limit").replace("%{rate}", &plot::format_value(r.rate_per_s)));
     if bars_n == 0 {
         plot::note(&calls_frame)
     } else {
-        plot::bars(
+        plot::bars_with_rule(
             &calls_frame,
             Slots::Buckets {
                 start: 0.0,
@@ -609,6 +647,13 @@ fn calls_chart(
             },
             Layout::Stacked,
             &stacked3(&call_names, ["ok", "busy", "failed"], &rates),
+            data.rate_limit
+                .zip(limit_label.as_deref())
+                .map(|(r, label)| Rule {
+                    y: r.rate_per_s,
+                    key: "rate-limit",
+                    label,
+                }),
         )
     }
 }

@@ -146,15 +146,45 @@ fn caption(scenario: &str, id: &str, l: &str) -> String {
 type Figure = (&'static str, Result<(String, String), String>);
 
 /// The figures of `data` on `scale` in `lang`, each drawn one with its data table
-/// ([`table_html`]).
+/// ([`table_html`]); the calls chart of a rate-limited downstream also with
+/// [`rate_limit_note`].
 fn figures(data: &ChartData, compact: bool, scale: &ChartScale, lang: Lang) -> Vec<Figure> {
     render_scaled(data, compact, scale, &text(lang))
         .into_iter()
         .map(|(id, svg)| match why_hidden(data, id, lang) {
             Some(why) => (id, Err(why)),
-            None => (id, Ok((svg, table_html(data, id, lang)))),
+            None => {
+                let mut table = table_html(data, id, lang);
+                if id == "calls" {
+                    table.push_str(&rate_limit_note(data, lang));
+                }
+                (id, Ok((svg, table)))
+            }
         })
         .collect()
+}
+
+/// Under the calls chart of a rate-limited downstream (empty without a limit): the dashed
+/// line is the rate, and after an idle spell up to `burst + rate` calls pass within one
+/// second, so a second above the line is the burst the limit allows.
+pub fn rate_limit_note(data: &ChartData, lang: Lang) -> String {
+    let Some(r) = data.rate_limit else {
+        return String::new();
+    };
+    let v = crate::domain::plot::format_value;
+    format!(
+        r#"<p class="chart-note" data-rate-limit="{}" data-burst="{}" data-most="{}">{}</p>"#,
+        v(r.rate_per_s).replace(',', ""),
+        r.burst,
+        v(r.most_in_a_second()).replace(',', ""),
+        escape(&t!(
+            "charts.calls.burst-note",
+            locale = lang.code(),
+            rate = v(r.rate_per_s),
+            burst = group_thousands(u64::from(r.burst)),
+            most = v(r.most_in_a_second())
+        ))
+    )
 }
 
 /// A figure as HTML: the drawing in a box that scrolls sideways on a narrow screen (a

@@ -27,7 +27,7 @@ impl Alternative {
             },
             (Alternative::Change(c), Preset::YourSettings(s)) => {
                 // Unchecked here: B differs from A (checked when Compare is pressed) only by
-                // a switch, or twice the workers capped at the knob's maximum.
+                // a switch, or a worker count brought into the knob's range.
                 Preset::YourSettings(s.changed(c))
             }
             (_, other) => other.clone(),
@@ -40,7 +40,9 @@ impl Alternative {
 }
 
 /// The choices of B for A = `a`, the default first: for a scenario's variant, the default
-/// alternative then its other variants in order; for "Your settings", each [`Change::ALL`];
+/// alternative then its other variants in order; for "Your settings", each of
+/// [`Change::all_for`] the settings (the worker count one more than A's, which Compare lets
+/// the user set to any count);
 /// none for the load preset or a config file (or an unknown scenario).
 pub fn alternatives(a: &RunSpec) -> Vec<Alternative> {
     match &a.preset {
@@ -63,7 +65,10 @@ pub fn alternatives(a: &RunSpec) -> Vec<Alternative> {
                 .map(Alternative::Variant)
                 .collect()
         }
-        Preset::YourSettings(_) => Change::ALL.into_iter().map(Alternative::Change).collect(),
+        Preset::YourSettings(s) => Change::all_for(s)
+            .into_iter()
+            .map(Alternative::Change)
+            .collect(),
         Preset::Load { .. } => Vec::new(),
         #[cfg(not(target_arch = "wasm32"))]
         Preset::File(_) => Vec::new(),

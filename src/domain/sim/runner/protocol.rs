@@ -168,9 +168,9 @@ pub enum RunMessage {
     },
 }
 
-/// What the worker keeps between messages: the last finished run's event log, and its chart
-/// data, scenario, key numbers and log head (for a comparison with the next run:
-/// [`CompareRequest`]).
+/// What the worker keeps between messages: the last finished run's whole event log, and its
+/// chart data, scenario, key numbers and log names (for a comparison with the next run:
+/// [`CompareRequest`], which compares the two whole logs).
 #[derive(Debug, Default)]
 pub struct WorkerState {
     last: Option<(u64, EventLog)>,
@@ -179,16 +179,15 @@ pub struct WorkerState {
     clock: Option<fn() -> f64>,
 }
 
-/// What a comparison reads of the previous run ([`WorkerState`]).
+/// What a comparison reads of the previous run ([`WorkerState`]); its whole event log is
+/// [`WorkerState`]'s `last`.
 #[derive(Debug)]
 struct Held {
     id: u64,
     scenario: String,
     charts: ChartData,
     key: KeyNumbers,
-    log_head: Vec<LogEntry>,
     log_names: LogNames,
-    log_total: u64,
     log_micros: bool,
 }
 
@@ -199,32 +198,26 @@ impl Held {
             scenario: view.scenario.clone(),
             charts: view.charts.clone(),
             key: view.key.clone(),
-            log_head: view.log_head.clone(),
             log_names: view.log_names.clone(),
-            log_total: view.log_total,
             log_micros: view.log_micros,
-        }
-    }
-
-    fn side(&self) -> Side<'_> {
-        Side {
-            key: &self.key,
-            head: &self.log_head,
-            names: &self.log_names,
-            total: self.log_total,
-            micros: self.log_micros,
         }
     }
 }
 
-/// The comparison side of `view`.
-fn side_of(view: &RunView) -> Side<'_> {
+/// The comparison side of a run: its key numbers, log names and precision from `view`
+/// (or what was held of it), with its whole event log `log`.
+fn side<'a>(
+    key: &'a KeyNumbers,
+    names: &'a LogNames,
+    micros: bool,
+    log: &'a [LogEntry],
+) -> Side<'a> {
     Side {
-        key: &view.key,
-        head: &view.log_head,
-        names: &view.log_names,
-        total: view.log_total,
-        micros: view.log_micros,
+        key,
+        log,
+        names,
+        total: log.len() as u64,
+        micros,
     }
 }
 
@@ -320,11 +313,20 @@ impl WorkerState {
                 // Drawn after the wall time is known: the facts name it.
                 view.drawn.facts = facts_html(&view);
                 view.drawn.jobs = jobs_html(&view);
-                if let (Some(a), Some((with, why))) = (self.last_view.as_ref(), compare_with) {
-                    if with == a.id {
+                let held = self.last_view.as_ref().zip(self.last.as_ref());
+                if let (Some((a, (a_id, a_log))), Some((with, why))) = (held, compare_with) {
+                    if with == a.id && *a_id == a.id {
                         let mut c =
                             compared((&a.charts, &a.scenario), (&view.charts, &view.scenario));
-                        c.table = compare_html(a.side(), side_of(&view), why.as_deref());
+                        // Both whole logs: every line is compared, not only the heads sent
+                        // to the page.
+                        let (a_lines, b_lines) =
+                            (a_log.slice(0, a_log.len()), log.slice(0, log.len()));
+                        c.table = compare_html(
+                            side(&a.key, &a.log_names, a.log_micros, &a_lines),
+                            side(&view.key, &view.log_names, view.log_micros, &b_lines),
+                            why.as_deref(),
+                        );
                         view.drawn.compared = Some(c);
                     }
                 }

@@ -31,7 +31,7 @@ mod change;
 mod error;
 mod to_file;
 
-pub use change::{jitter_name, Change};
+pub use change::{jitter_name, next_workers, Change};
 pub use error::KnobError;
 
 pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
@@ -53,11 +53,14 @@ pub enum ArrivalMode {
     Poisson,
 }
 
-/// The handler's duration distribution; `duration_ms` and `duration_hi_ms` mean
-/// fixed: (ms, —), uniform: (min, max), exponential: (mean, —), lognormal: (p50, p95).
+/// The handler's own time in each run (with a downstream, before its call); `duration_ms`
+/// and `duration_hi_ms` mean fixed: (ms, —), uniform: (min, max), exponential: (mean, —),
+/// lognormal: (p50, p95); none: neither (0 ms: a run is its downstream call alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DurationMode {
+    /// No handler time: 0 ms (the config file's `{"type": "fixed", "ms": 0}`).
+    None,
     /// Always `duration_ms`.
     Fixed,
     /// Uniform in `duration_ms ..= duration_hi_ms`.
@@ -108,6 +111,7 @@ pub enum Knob {
     Capacity,
     CallMs,
     RateLimit,
+    RateBurst,
     OutageFrom,
     OutageFor,
     OwnerCheck,
@@ -144,7 +148,7 @@ pub enum Group {
 
 impl Knob {
     /// The knobs in screen order.
-    pub const ALL: [Knob; 33] = [
+    pub const ALL: [Knob; 34] = [
         Knob::MaxAttempts,
         Knob::Growth,
         Knob::BaseWait,
@@ -170,6 +174,7 @@ impl Knob {
         Knob::Capacity,
         Knob::CallMs,
         Knob::RateLimit,
+        Knob::RateBurst,
         Knob::OutageFrom,
         Knob::OutageFor,
         Knob::OwnerCheck,
@@ -201,7 +206,7 @@ impl Knob {
                 Group::Failures
             }
             OwnerCheck | HeartbeatMs | Ack | DuplicateAfterMs | KeyFrom => Group::Leases,
-            Downstream | Capacity | CallMs | RateLimit | OutageFrom | OutageFor => {
+            Downstream | Capacity | CallMs | RateLimit | RateBurst | OutageFrom | OutageFor => {
                 Group::Downstream
             }
         }
@@ -236,6 +241,8 @@ impl Knob {
             Capacity => (Unit::Count("calls"), 0, 10_000),
             CallMs => (Unit::Ms, 0, lim::CALL_MS.1),
             RateLimit => (Unit::Count("per-s"), 0, 100_000),
+            // The token bucket's size: 1 call (no burst at all) up to the engine's bound.
+            RateBurst => (Unit::Count("burst"), 1, lim::MAX_BURST),
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
             // 0: no heartbeat; otherwise below the lease (checked in `validate`).
             HeartbeatMs => (Unit::Ms, 0, l.1.saturating_sub(1)),
@@ -306,7 +313,7 @@ pub struct CustomRun {
     pub burst_at_ms: u64,
     /// Poisson rate, jobs per second.
     pub rate_per_s: u64,
-    /// Handler duration distribution.
+    /// Handler time distribution (with a downstream, before each call).
     pub duration: DurationMode,
     /// Fixed / min / mean / p50, ms.
     pub duration_ms: u64,
@@ -330,6 +337,11 @@ pub struct CustomRun {
     pub call_ms: u64,
     /// Rate limit, calls per second (0: none).
     pub rate_limit_per_s: u64,
+    /// The rate limit's burst: the token bucket holds this many calls, so after an idle
+    /// spell up to `burst + rate` calls pass within one second ([`CustomRun::burst`]).
+    /// `None` (settings saved before it was shown, or never edited): as many as the rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit_burst: Option<u64>,
     /// Outage start, ms.
     pub outage_from_ms: u64,
     /// Outage length, ms (0: no outage).
@@ -416,6 +428,7 @@ impl Default for CustomRun {
             capacity: 1,
             call_ms: 300,
             rate_limit_per_s: 0,
+            rate_limit_burst: None,
             outage_from_ms: 0,
             outage_for_ms: 0,
             owner_check: false,
@@ -493,6 +506,7 @@ impl CustomRun {
             Capacity => self.capacity,
             CallMs => self.call_ms,
             RateLimit => self.rate_limit_per_s,
+            RateBurst => self.burst(),
             OutageFrom => self.outage_from_ms,
             OutageFor => self.outage_for_ms,
             HeartbeatMs => self.heartbeat_ms,
@@ -524,6 +538,7 @@ impl CustomRun {
             Capacity => c.capacity = v,
             CallMs => c.call_ms = v,
             RateLimit => c.rate_limit_per_s = v,
+            RateBurst => c.rate_limit_burst = Some(v),
             OutageFrom => c.outage_from_ms = v,
             OutageFor => c.outage_for_ms = v,
             HeartbeatMs => c.heartbeat_ms = v,
@@ -540,6 +555,7 @@ impl CustomRun {
         match knob {
             BurstAt => self.arrivals == ArrivalMode::Burst,
             Rate => self.arrivals == ArrivalMode::Poisson,
+            DurationMs => self.duration != DurationMode::None,
             DurationHiMs => matches!(
                 self.duration,
                 DurationMode::Uniform | DurationMode::Lognormal
@@ -548,10 +564,73 @@ impl CustomRun {
             FailurePercent => !self.downstream && self.failure == FailureMode::Probability,
             FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
             Capacity | CallMs | RateLimit | OutageFrom | OutageFor => self.downstream,
+            RateBurst => self.downstream && self.rate_limit_per_s > 0,
             CrashPoint => self.crash_percent > 0,
             KeyFrom => self.idempotency_key,
             _ => true,
         }
+    }
+
+    /// The rate limit's burst in calls: [`CustomRun::rate_limit_burst`] when set, else as
+    /// many as the rate (at least 1), what the config file's `rate_limit.burst` gets.
+    pub fn burst(&self) -> u64 {
+        self.rate_limit_burst
+            .unwrap_or(self.rate_limit_per_s.max(1))
+    }
+
+    /// The handler time of each run in words, e.g. "lognormal, p50 200 ms, p95 1 s" or
+    /// "none (0 ms)": what the page shows beside the downstream's call so that the time a run
+    /// takes is never a hidden default.
+    pub fn handler_time(&self, lang: Lang) -> String {
+        let l = lang.code();
+        let ms = |v: u64| exact(v, lang);
+        let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
+        match self.duration {
+            DurationMode::None => t!("knobs.handler.none", locale = l).into_owned(),
+            DurationMode::Fixed if self.duration_ms == 0 => {
+                t!("knobs.handler.none", locale = l).into_owned()
+            }
+            DurationMode::Fixed => t!("knobs.handler.fixed", locale = l, a = a).into_owned(),
+            DurationMode::Uniform => {
+                t!("knobs.handler.uniform", locale = l, a = a, b = b).into_owned()
+            }
+            DurationMode::Exponential => {
+                t!("knobs.handler.exponential", locale = l, a = a).into_owned()
+            }
+            DurationMode::Lognormal => {
+                t!("knobs.handler.lognormal", locale = l, a = a, b = b).into_owned()
+            }
+        }
+    }
+
+    /// What one run takes with a downstream, in words: the handler time and then the call,
+    /// e.g. "Each run: handler time (lognormal, p50 200 ms, p95 1 s), then the call (300 ms)."
+    /// `None` without a downstream.
+    pub fn run_time(&self, lang: Lang) -> Option<String> {
+        self.downstream.then(|| {
+            t!(
+                "knobs.handler.run",
+                locale = lang.code(),
+                handler = self.handler_time(lang),
+                call = exact(self.call_ms, lang)
+            )
+            .into_owned()
+        })
+    }
+
+    /// The rate limit in words when there is one: the rate, the burst and the most calls
+    /// that can pass in one second after an idle spell (`burst + rate`).
+    pub fn rate_limit_text(&self, lang: Lang) -> Option<String> {
+        (self.downstream && self.rate_limit_per_s > 0).then(|| {
+            t!(
+                "knobs.rate-burst.note",
+                locale = lang.code(),
+                rate = group_thousands(self.rate_limit_per_s),
+                burst = group_thousands(self.burst()),
+                most = group_thousands(self.burst().saturating_add(self.rate_limit_per_s))
+            )
+            .into_owned()
+        })
     }
 
     /// Every finding: numbers outside their knob's range, the cap below the first wait, a

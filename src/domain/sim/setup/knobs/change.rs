@@ -4,8 +4,7 @@
 use super::*;
 
 /// One change for comparing "your settings" with a copy (B = A with this change).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     /// Idempotency key switched (on → off or off → on).
     IdempotencyKey,
@@ -13,8 +12,10 @@ pub enum Change {
     Jitter,
     /// Error classification switched.
     ClassifyErrors,
-    /// Twice the workers.
-    DoubleWorkers,
+    /// B runs this many workers (brought into the knob's range, 1 ..=
+    /// [`KNOB_WORKERS`](crate::domain::sim::setup::limits::KNOB_WORKERS)): 3 → 4 as well as
+    /// 3 → 6.
+    Workers(u32),
     /// Owner check switched.
     OwnerCheck,
     /// Acknowledge after the work ↔ before it.
@@ -22,22 +23,41 @@ pub enum Change {
 }
 
 impl Change {
-    /// All changes, in menu order.
-    pub const ALL: [Change; 6] = [
-        Change::IdempotencyKey,
-        Change::Jitter,
-        Change::ClassifyErrors,
-        Change::DoubleWorkers,
-        Change::OwnerCheck,
-        Change::Ack,
-    ];
+    /// The changes of settings `a`, in menu order: the worker count's change is to one more
+    /// worker than `a` runs (one fewer at the knob's maximum); Compare lets the count be
+    /// edited ([`Change::Workers`]).
+    pub fn all_for(a: &CustomRun) -> [Change; 6] {
+        [
+            Change::IdempotencyKey,
+            Change::Jitter,
+            Change::ClassifyErrors,
+            Change::Workers(next_workers(a.workers)),
+            Change::OwnerCheck,
+            Change::Ack,
+        ]
+    }
 
-    /// The stable id, e.g. `idempotency-key`.
-    pub fn id(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+    /// The stable id, e.g. `idempotency-key`, `workers` (locale keys, the worker's "why
+    /// the same" line).
+    pub fn id(self) -> &'static str {
+        match self {
+            Change::IdempotencyKey => "idempotency-key",
+            Change::Jitter => "jitter",
+            Change::ClassifyErrors => "classify-errors",
+            Change::Workers(_) => "workers",
+            Change::OwnerCheck => "owner-check",
+            Change::Ack => "ack",
+        }
+    }
+}
+
+/// B's default worker count for A's `workers`: one more, or one fewer at the knob's maximum.
+pub fn next_workers(workers: u32) -> u32 {
+    let max = u32::try_from(crate::domain::sim::setup::limits::KNOB_WORKERS).unwrap_or(u32::MAX);
+    if workers >= max {
+        max.saturating_sub(1).max(1)
+    } else {
+        workers.saturating_add(1).max(1)
     }
 }
 
@@ -55,7 +75,11 @@ impl CustomRun {
                 }
             }
             Change::ClassifyErrors => c.classify_errors = !c.classify_errors,
-            Change::DoubleWorkers => c.workers = c.workers.saturating_mul(2).min(1_000),
+            Change::Workers(n) => {
+                let max = u32::try_from(crate::domain::sim::setup::limits::KNOB_WORKERS)
+                    .unwrap_or(u32::MAX);
+                c.workers = n.clamp(1, max);
+            }
             Change::OwnerCheck => c.owner_check = !c.owner_check,
             Change::Ack => {
                 c.ack = match c.ack {
@@ -88,10 +112,10 @@ impl CustomRun {
                 onoff(self.classify_errors),
                 onoff(b.classify_errors),
             ),
-            Change::DoubleWorkers => (
+            Change::Workers(_) => (
                 Knob::Workers,
-                self.workers.to_string(),
-                b.workers.to_string(),
+                group_thousands(u64::from(self.workers)),
+                group_thousands(u64::from(b.workers)),
             ),
             Change::OwnerCheck => (
                 Knob::OwnerCheck,

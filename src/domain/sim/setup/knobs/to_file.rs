@@ -15,6 +15,7 @@ impl CustomRun {
         let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
         let duration = match self.duration {
+            DurationMode::None => DistFile::Fixed { ms: 0 },
             DurationMode::Fixed => DistFile::Fixed { ms: a },
             DurationMode::Uniform => DistFile::Uniform {
                 min_ms: a,
@@ -57,7 +58,7 @@ impl CustomRun {
             refusal_ms: 20,
             rate_limit: (self.rate_limit_per_s > 0).then(|| RateLimitFile {
                 rate_per_s: self.rate_limit_per_s as f64,
-                burst: ms(self.rate_limit_per_s.max(1)),
+                burst: ms(self.burst()),
             }),
             outage: (self.outage_for_ms > 0).then(|| OutageFile {
                 from_ms: ms(self.outage_from_ms),
