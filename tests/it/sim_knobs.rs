@@ -699,3 +699,40 @@ fn the_handler_time_adds_to_each_call_and_the_page_says_so() {
         "handler time {with} s vs none {without} s"
     );
 }
+
+/// "Your settings" from a sheet with a "Load and capacity" section take its numbers (one
+/// number, entered once): the handler time, workers × jobs at once, the failure rate, the
+/// burst, the downstream's rate limit with its burst allowance.
+#[test]
+fn your_settings_take_the_sheets_load_numbers() {
+    use modality_advisor::domain::sim::setup::knobs::{ArrivalMode, CustomRun, DurationMode};
+    let sheet = match modality_advisor::domain::sheet::import::import_json(
+        include_str!("../../static/examples/partner-inventory-sync.json"),
+        modality_advisor::domain::Lang::En,
+    ) {
+        Ok(s) => s,
+        Err(e) => panic!("imports: {e}"),
+    };
+    let c = CustomRun::from_sheet(&sheet);
+    assert_eq!(
+        (c.duration, c.duration_ms, c.duration_hi_ms),
+        (DurationMode::Lognormal, 80, 300)
+    );
+    assert_eq!(c.workers, 4, "2 processes × 2 at once");
+    assert_eq!(
+        (c.arrivals, c.jobs, c.burst_at_ms),
+        (ArrivalMode::Burst, 500, 0)
+    );
+    assert_eq!(c.failure_percent, 1);
+    assert!(c.downstream);
+    assert_eq!((c.rate_limit_per_s, c.rate_limit_burst), (10, Some(10)));
+    assert!(c.validate().is_empty(), "{:?}", c.validate());
+    // Without a load section the defaults stay.
+    let mut bare = sheet.clone();
+    bare.load = None;
+    let d = CustomRun::from_sheet(&bare);
+    assert_eq!(
+        (d.workers, d.jobs),
+        (CustomRun::default().workers, CustomRun::default().jobs)
+    );
+}
