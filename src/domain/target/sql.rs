@@ -16,6 +16,7 @@
 //! the actual schedule is the sheet's schedule. Jitter draws `random()` (SQLite: a 64-bit
 //! integer mapped to `[0, 1)`; PostgreSQL: `[0, 1)`).
 
+use super::knobs::{self, Knobs};
 use super::schedule::of_sheet;
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Gap, Instead, MappingRow, Schedule, TargetError};
@@ -304,6 +305,19 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
             .into_owned(),
         ));
     }
+    if let Some(k) = Knobs::of(sheet) {
+        if k.sized() {
+            rows.push(knobs::knob_row(
+                FieldId::Workers,
+                &k,
+                "claim",
+                String::new(),
+                ("sql", "workers"),
+                lang,
+            ));
+        }
+        rows.extend(knobs::downstream_row(sheet, lang));
+    }
     rows
 }
 
@@ -359,6 +373,9 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<Gap> {
             "",
             lang,
         ));
+    }
+    if let Some(k) = Knobs::of(sheet) {
+        out.extend(knobs::rate_gap("sql", &k, lang));
     }
     out
 }
