@@ -241,6 +241,8 @@ const fn per(count: u64, per: Per) -> Rate {
     Rate { count, per }
 }
 
+// One case per line: rustfmt would spread each over seven.
+#[rustfmt::skip]
 #[test]
 fn each_target_maps_the_numbers_to_its_own_knob() {
     use Format as F;
@@ -249,232 +251,54 @@ fn each_target_maps_the_numbers_to_its_own_knob() {
     let n = numbers();
     // Celery: rate_limit per worker instance = the global limit ÷ workers, rounded down,
     // in a longer unit when the share is below 1.
-    let celery = |w, r, v: Option<&str>, t: &str| {
-        check(
-            T::Celery,
-            F::Python,
-            load(w, None, Some(r)),
-            "rate_limit",
-            v,
-            t,
-        )
-    };
-    celery(
-        Some(3),
-        per(10, s),
-        Some("3/s"),
-        "    rate_limit=\"3/s\",\n",
-    );
+    let celery = |w, r, v: Option<&str>, t: &str| check(T::Celery, F::Python, load(w, None, Some(r)), "rate_limit", v, t);
+    celery(Some(3), per(10, s), Some("3/s"), "    rate_limit=\"3/s\",\n");
     celery(Some(3), per(1, s), Some("20/m"), "rate_limit=\"20/m\"");
     celery(None, per(10, s), Some("10/s"), "rate_limit=\"10/s\"");
     celery(Some(7), per(7, m), Some("1/m"), "rate_limit=\"1/m\"");
     celery(Some(8), per(7, m), Some("52/h"), "rate_limit=\"52/h\"");
     celery(Some(2), per(1, h), None, "");
-    check(
-        T::Celery,
-        F::Python,
-        n,
-        "worker_concurrency",
-        Some("4"),
-        "    worker_concurrency=4,\n",
-    );
+    check(T::Celery, F::Python, n, "worker_concurrency", Some("4"), "    worker_concurrency=4,\n");
     // SQS: MaximumConcurrency = workers × at once, clamped to 2–1,000.
-    let sqs = |w, e, v: &str, t: &str| {
-        check(
-            T::Sqs,
-            F::CloudFormation,
-            load(Some(w), Some(e), None),
-            "MaximumConcurrency",
-            Some(v),
-            t,
-        )
-    };
-    sqs(
-        3,
-        4,
-        "12",
-        "      ScalingConfig:\n        MaximumConcurrency: 12\n",
-    );
+    let sqs = |w, e, v: &str, t: &str| check(T::Sqs, F::CloudFormation, load(Some(w), Some(e), None), "MaximumConcurrency", Some(v), t);
+    sqs(3, 4, "12", "      ScalingConfig:\n        MaximumConcurrency: 12\n");
     sqs(1, 1, "2", "MaximumConcurrency: 2\n");
     sqs(2, 1, "2", "MaximumConcurrency: 2\n");
     sqs(100, 20, "1000", "MaximumConcurrency: 1000\n");
     sqs(1000, 1000, "1000", "MaximumConcurrency: 1000\n");
-    check(
-        T::Sqs,
-        F::Terraform,
-        n,
-        "MaximumConcurrency",
-        Some("12"),
-        "  scaling_config {\n    maximum_concurrency = 12\n  }\n",
-    );
-    check(
-        T::Sqs,
-        F::Terraform,
-        load(Some(1), None, None),
-        "MaximumConcurrency",
-        Some("2"),
-        "maximum_concurrency = 2\n",
-    );
+    check(T::Sqs, F::Terraform, n, "MaximumConcurrency", Some("12"), "  scaling_config {\n    maximum_concurrency = 12\n  }\n");
+    check(T::Sqs, F::Terraform, load(Some(1), None, None), "MaximumConcurrency", Some("2"), "maximum_concurrency = 2\n");
     // Sidekiq, Oban, River, pg-boss: jobs at once per process.
-    check(
-        T::Sidekiq,
-        F::Ruby,
-        n,
-        "config.concurrency",
-        Some("4"),
-        "  config.concurrency = 4\n",
-    );
-    check(
-        T::Sidekiq,
-        F::Ruby,
-        load(Some(3), None, None),
-        "config.concurrency",
-        Some("1"),
-        "config.concurrency = 1\n",
-    );
-    check(
-        T::Oban,
-        F::Elixir,
-        n,
-        "queues",
-        Some("[send_reservation_mail: 4]"),
-        "  queues: [send_reservation_mail: 4],\n",
-    );
-    check(
-        T::River,
-        F::Go,
-        n,
-        "MaxWorkers",
-        Some("4"),
-        "{MaxWorkers: 4}}",
-    );
-    check(
-        T::PgBoss,
-        F::JavaScript,
-        n,
-        "localConcurrency",
-        Some("4"),
-        "boss.work(QUEUE, { localConcurrency: 4 }, async",
-    );
+    check(T::Sidekiq, F::Ruby, n, "config.concurrency", Some("4"), "  config.concurrency = 4\n");
+    check(T::Sidekiq, F::Ruby, load(Some(3), None, None), "config.concurrency", Some("1"), "config.concurrency = 1\n");
+    check(T::Sidekiq, F::Ruby, load(None, Some(8), None), "config.concurrency", Some("8"), "config.concurrency = 8\n");
+    // Our limit alone writes no concurrency (Sidekiq keeps its default 5).
+    check(T::Sidekiq, F::Ruby, load(None, None, Some(per(10, s))), "config.concurrency", None, "");
+    check(T::Oban, F::Elixir, n, "queues", Some("[send_reservation_mail: 4]"), "  queues: [send_reservation_mail: 4],\n");
+    check(T::River, F::Go, n, "MaxWorkers", Some("4"), "{MaxWorkers: 4}}");
+    check(T::PgBoss, F::JavaScript, n, "localConcurrency", Some("4"), "boss.work(QUEUE, { localConcurrency: 4 }, async");
     // BullMQ: concurrency per Worker, limiter global for the queue.
-    check(
-        T::Bullmq,
-        F::TypeScript,
-        n,
-        "concurrency",
-        Some("4"),
-        "    concurrency: 4,\n",
-    );
-    check(
-        T::Bullmq,
-        F::TypeScript,
-        n,
-        "limiter",
-        Some("{ max: 10, duration: 1000 }"),
-        "    limiter: { max: 10, duration: 1000 },\n",
-    );
-    check(
-        T::Bullmq,
-        F::TypeScript,
-        load(None, None, Some(per(600, m))),
-        "limiter",
-        Some("{ max: 600, duration: 60000 }"),
-        "duration: 60000",
-    );
-    check(
-        T::Bullmq,
-        F::TypeScript,
-        load(None, None, Some(per(5, h))),
-        "limiter",
-        Some("{ max: 5, duration: 3600000 }"),
-        "duration: 3600000",
-    );
+    check(T::Bullmq, F::TypeScript, n, "concurrency", Some("4"), "    concurrency: 4,\n");
+    check(T::Bullmq, F::TypeScript, n, "limiter", Some("{ max: 10, duration: 1000 }"), "    limiter: { max: 10, duration: 1000 },\n");
+    check(T::Bullmq, F::TypeScript, load(None, None, Some(per(600, m))), "limiter", Some("{ max: 600, duration: 60000 }"), "duration: 60000");
+    check(T::Bullmq, F::TypeScript, load(None, None, Some(per(5, h))), "limiter", Some("{ max: 5, duration: 3600000 }"), "duration: 3600000");
     // Active Job / Solid Queue: threads and processes in config/queue.yml.
-    check(
-        T::ActiveJob,
-        F::Ruby,
-        n,
-        "threads",
-        Some("4"),
-        "#       threads: 4\n#       processes: 3\n",
-    );
-    check(
-        T::ActiveJob,
-        F::Ruby,
-        n,
-        "processes",
-        Some("3"),
-        "#     - queues: send_reservation_mail\n",
-    );
+    check(T::ActiveJob, F::Ruby, n, "threads", Some("4"), "#       threads: 4\n#       processes: 3\n");
+    check(T::ActiveJob, F::Ruby, n, "processes", Some("3"), "#     - queues: send_reservation_mail\n");
     // Temporal: activities at once per worker, the task queue's activities per second.
-    check(
-        T::Temporal,
-        F::Go,
-        n,
-        "MaxConcurrentActivityExecutionSize",
-        Some("4"),
-        "\t\tMaxConcurrentActivityExecutionSize: 4,\n\t\tTaskQueueActivitiesPerSecond:       10,\n",
-    );
-    check(
-        T::Temporal,
-        F::Go,
-        load(None, None, Some(per(1, m))),
-        "TaskQueueActivitiesPerSecond",
-        Some("0.016666666666666666"),
-        "\"go.temporal.io/sdk/worker\"",
-    );
-    check(
-        T::Temporal,
-        F::TypeScript,
-        n,
-        "maxConcurrentActivityTaskExecutions",
-        Some("4"),
-        "  maxConcurrentActivityTaskExecutions: 4,\n  maxTaskQueueActivitiesPerSecond: 10,\n",
-    );
-    check(
-        T::Temporal,
-        F::TypeScript,
-        load(None, None, Some(per(30, m))),
-        "maxTaskQueueActivitiesPerSecond",
-        Some("0.5"),
-        "maxTaskQueueActivitiesPerSecond: 0.5,",
-    );
+    check(T::Temporal, F::Go, n, "MaxConcurrentActivityExecutionSize", Some("4"), "\t\tMaxConcurrentActivityExecutionSize: 4,\n\t\tTaskQueueActivitiesPerSecond:       10,\n");
+    check(T::Temporal, F::Go, load(None, None, Some(per(1, m))), "TaskQueueActivitiesPerSecond", Some("0.016666666666666666"), "\"go.temporal.io/sdk/worker\"");
+    check(T::Temporal, F::TypeScript, n, "maxConcurrentActivityTaskExecutions", Some("4"), "  maxConcurrentActivityTaskExecutions: 4,\n  maxTaskQueueActivitiesPerSecond: 10,\n");
+    check(T::Temporal, F::TypeScript, load(None, None, Some(per(30, m))), "maxTaskQueueActivitiesPerSecond", Some("0.5"), "maxTaskQueueActivitiesPerSecond: 0.5,");
     // Cloud Tasks: rate (maxDispatchesPerSecond ≤ 500) and max_concurrent_requests (≤ 5,000).
     let ct = |l, key, v: &str, t: &str| check(T::CloudTasks, F::Yaml, l, key, Some(v), t);
     ct(n, "rate (", "10/s", "    rate: 10/s  #");
-    ct(
-        n,
-        "max_concurrent_requests",
-        "12",
-        "    max_concurrent_requests: 12  #",
-    );
-    ct(
-        load(None, None, Some(per(90, m))),
-        "rate (",
-        "90/m",
-        "--max-dispatches-per-second=1.5",
-    );
-    ct(
-        load(None, None, Some(per(1_000, s))),
-        "rate (",
-        "500/s",
-        "    rate: 500/s  #",
-    );
-    ct(
-        load(Some(100), Some(100), None),
-        "max_concurrent_requests",
-        "5000",
-        "--max-concurrent-dispatches=5000",
-    );
+    ct(n, "max_concurrent_requests", "12", "    max_concurrent_requests: 12  #");
+    ct(load(None, None, Some(per(90, m))), "rate (", "90/m", "--max-dispatches-per-second=1.5");
+    ct(load(None, None, Some(per(1_000, s))), "rate (", "500/s", "    rate: 500/s  #");
+    ct(load(Some(100), Some(100), None), "max_concurrent_requests", "5000", "--max-concurrent-dispatches=5000");
     // Kubernetes: a CronJob's parallelism is the worker pods.
-    check(
-        T::Kubernetes,
-        F::Yaml,
-        n,
-        "parallelism",
-        Some("3"),
-        "      parallelism: 3  #",
-    );
+    check(T::Kubernetes, F::Yaml, n, "parallelism", Some("3"), "      parallelism: 3  #");
 }
 
 /// The pure mappings, at their edges.
@@ -506,6 +330,29 @@ fn the_mapping_functions_at_their_edges() {
     assert_eq!(knobs::rate_text(per(5, Per::Hour), Lang::Ja), "5件/時");
     assert_eq!(knobs::per_s_literal(per(90, Per::Minute)), "1.5");
     assert_eq!(knobs::per_s_literal(per(1, Per::Second)), "1");
+    let sized = |workers, per_worker| knobs::Knobs {
+        workers,
+        per_worker,
+        our_limit: None,
+        downstream: DownstreamLimits::default(),
+    };
+    let words = |k: knobs::Knobs, lang| knobs::workers_text(&k, lang);
+    assert_eq!(
+        words(sized(Some(3), Some(4)), Lang::En),
+        "workers 3 × 4 at once each = 12"
+    );
+    assert_eq!(
+        words(sized(Some(1_000), None), Lang::En),
+        "workers 1,000 × 1 at once each = 1,000"
+    );
+    assert_eq!(
+        words(sized(None, Some(8)), Lang::En),
+        "8 at once per worker (workers not given)"
+    );
+    assert_eq!(
+        words(sized(Some(3), Some(4)), Lang::Ja),
+        "ワーカー3 × 同時4件 = 12件"
+    );
 }
 
 /// Which targets cannot express what, and what the export does instead.

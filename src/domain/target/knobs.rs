@@ -91,8 +91,17 @@ pub fn rate_code(r: Rate) -> String {
     format!("{}/{unit}", r.count)
 }
 
-/// The sheet's workers as the mapping shows them: `3 workers × 4 at once = 12`.
+/// The sheet's workers as the mapping shows them: `workers 3 × 4 at once each = 12`; `4 at
+/// once per worker (workers not given)` without the worker count.
 pub fn workers_text(k: &Knobs, lang: Lang) -> String {
+    if k.workers.is_none() {
+        return t!(
+            "target.load.per-worker",
+            locale = lang.code(),
+            each = group_thousands(u64::from(k.per_worker()))
+        )
+        .into_owned();
+    }
     t!(
         "target.load.workers",
         locale = lang.code(),
