@@ -9,17 +9,20 @@
 //! `get_exponential_backoff_interval`). A sheet whose wait is not that (a fixed wait with
 //! jitter, equal or decorrelated jitter, polynomial growth, or a first wait / cap that is not
 //! whole seconds) gets a countdown function written from the sheet's formula instead.
+//!
+//! The load section's knobs (`worker_concurrency`, `rate_limit` per worker instance): `celery/knobs.rs`.
 
-use super::knobs::{self, Knobs};
 use super::rows::{self, comment, gap, row, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
-use crate::domain::sheet::load::Rate;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
 use crate::text::t;
 use std::fmt::Write;
+
+mod knobs;
+pub use knobs::rate_limit;
 
 /// Celery's `max_retries` when not set.
 pub const DEFAULT_MAX_RETRIES: u32 = 3;
@@ -192,19 +195,7 @@ fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     let _ = writeln!(s, "app = Celery({})", text::dq(&name));
     s.push_str("app.conf.update(\n");
     s.push_str("    task_acks_late=True,\n    task_reject_on_worker_lost=True,\n");
-    if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
-        let _ = writeln!(
-            s,
-            "    # {}\n    worker_concurrency={},",
-            comment(&t!(
-                "target.load.celery.concurrency-code",
-                locale = l,
-                workers = k.workers(),
-                each = k.per_worker()
-            )),
-            k.per_worker()
-        );
-    }
+    s.push_str(&knobs::concurrency_lines(sheet, lang));
     let _ = writeln!(
         s,
         "    # {}",
@@ -245,7 +236,7 @@ fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     if m == Mode::Custom {
         countdown_fn(&mut s, r);
     }
-    decorator(&mut s, r, m, &name, rate_line(sheet, lang));
+    decorator(&mut s, r, m, &name, knobs::rate_line(sheet, lang));
     body(&mut s, m, &name, lang);
     s
 }
@@ -298,34 +289,6 @@ fn countdown_fn(s: &mut String, r: &RetrySpec) {
         }
     };
     let _ = writeln!(s, "    return {ret}\n");
-}
-
-/// Celery's `rate_limit` for the sheet's limit: per worker instance, so the global limit
-/// divided by the workers, rounded down (`10/s` over 3 workers: `3/s`; see
-/// [`knobs::per_worker_rate`]). `None` without a limit, or when a worker's share is below
-/// 1/h (Celery reads a limit of 0 as none).
-pub fn rate_limit(k: &Knobs) -> Option<String> {
-    knobs::per_worker_rate(k.our_limit?, k.workers()).map(knobs::rate_code)
-}
-
-/// The decorator's `rate_limit` line with its comment, when the sheet gives a limit.
-fn rate_line(sheet: &JobSheet, lang: Lang) -> String {
-    let Some(k) = Knobs::of(sheet) else {
-        return String::new();
-    };
-    let (Some(global), Some(limit)) = (k.our_limit, rate_limit(&k)) else {
-        return String::new();
-    };
-    format!(
-        "    # {}\n    rate_limit={},\n",
-        comment(&t!(
-            "target.load.celery.rate-code",
-            locale = lang.code(),
-            rate = knobs::rate_text(global, lang),
-            workers = k.workers()
-        )),
-        text::dq(&limit)
-    )
 }
 
 fn decorator(s: &mut String, r: &RetrySpec, m: Mode, name: &str, rate: String) {
@@ -501,75 +464,8 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::M
         ));
     }
     out.extend(rows::layers_row(r, "max_retries", lang));
-    out.extend(load_rows(sheet, lang));
+    out.extend(knobs::load_rows(sheet, lang));
     out
-}
-
-/// The load section's rows: `worker_concurrency` per worker instance, `rate_limit` per worker
-/// instance (the global limit divided), the downstream's limits.
-fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<super::MappingRow> {
-    let Some(k) = Knobs::of(sheet) else {
-        return Vec::new();
-    };
-    let mut m = Vec::new();
-    if k.sized() {
-        m.push(knobs::knob_row(
-            FieldId::Workers,
-            &k,
-            "worker_concurrency",
-            k.per_worker().to_string(),
-            ("celery", "workers"),
-            lang,
-        ));
-    }
-    if let (Some(global), Some(limit)) = (k.our_limit, rate_limit(&k)) {
-        let share = knobs::per_worker_rate(global, k.workers());
-        let total = share.map(|r| Rate {
-            count: r.count * u64::from(k.workers()),
-            per: r.per,
-        });
-        m.push(row(
-            FieldId::OurLimit,
-            knobs::rate_text(global, lang),
-            "rate_limit",
-            limit,
-            t!(
-                "target.load.celery.rate",
-                locale = lang.code(),
-                rate = knobs::rate_text(global, lang),
-                workers = k.workers(),
-                share = share.map(|r| knobs::rate_text(r, lang)).unwrap_or_default(),
-                total = total.map(|r| knobs::rate_text(r, lang)).unwrap_or_default()
-            )
-            .into_owned(),
-        ));
-    }
-    m.extend(knobs::downstream_row(sheet, lang));
-    m
-}
-
-/// The load section's gaps: `rate_limit` counts per worker instance (or a share too small to
-/// write).
-fn load_gaps(sheet: &JobSheet, lang: Lang) -> Vec<super::Gap> {
-    let Some(k) = Knobs::of(sheet) else {
-        return Vec::new();
-    };
-    let mut g = Vec::new();
-    if k.our_limit.is_some() {
-        let (key, instead) = if rate_limit(&k).is_some() {
-            ("per-worker", Instead::Comment)
-        } else {
-            ("below-one", Instead::Nothing)
-        };
-        g.push(knobs::knob_gap(
-            FieldId::OurLimit,
-            &k,
-            ("celery", key),
-            instead,
-            lang,
-        ));
-    }
-    g
 }
 
 fn gaps(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::Gap> {
@@ -640,7 +536,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::Gap>
             String::new(),
         ));
     }
-    g.extend(load_gaps(sheet, lang));
+    g.extend(knobs::load_gaps(sheet, lang));
     g
 }
 

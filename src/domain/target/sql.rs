@@ -305,19 +305,28 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
             .into_owned(),
         ));
     }
-    if let Some(k) = Knobs::of(sheet) {
-        if k.sized() {
-            rows.push(knobs::knob_row(
-                FieldId::Workers,
-                &k,
-                "claim",
-                String::new(),
-                ("sql", "workers"),
-                lang,
-            ));
-        }
-        rows.extend(knobs::downstream_row(sheet, lang));
+    rows.extend(load_rows(sheet, lang));
+    rows
+}
+
+/// The load section's rows: the workers (the worker program's, no SQL setting), the
+/// downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    if k.sized() {
+        rows.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "claim",
+            String::new(),
+            ("sql", "workers"),
+            lang,
+        ));
     }
+    rows.extend(knobs::downstream_row(sheet, lang));
     rows
 }
 
