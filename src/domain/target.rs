@@ -32,6 +32,7 @@ pub mod celery;
 pub mod cloud_tasks;
 pub mod findings;
 mod kit;
+pub mod knobs;
 pub mod kubernetes;
 pub mod oban;
 pub mod pg_boss;

@@ -94,6 +94,7 @@ mod target_cli;
 mod target_cloud_tasks;
 mod target_kit;
 mod target_kubernetes;
+mod target_load;
 mod target_oban;
 mod target_panel;
 mod target_pg_boss;

@@ -1,6 +1,6 @@
 //! Every export of every target, read back by the target's own tool (issue 16, "valid output,
 //! checked by the real tools"): for the worked example, the files in `examples/sheets`,
-//! variants of the wait strategy, a batch, a ticket, retry layers with the queue's retention,
+//! variants of the wait strategy, load numbers, a batch, a ticket, retry layers with the queue's retention,
 //! and sheets whose every text is hostile, `target::report` runs for every target × format ×
 //! language; each text it gives is written to a file and read by
 //!
@@ -17,7 +17,7 @@
 //! | `.sql` | SQLite prepares every statement (running the schema); the SQL target's own test runs them on SQLite and PostgreSQL |
 //!
 //! The tools come from `scripts/install-tools.sh`; a missing one fails the test. One run of
-//! the tools (one process per tool; `ruby -c` and `node --check` per file) serves the three tests below; the
+//! the tools (one process per tool; `ruby -c` and `node --check` per file) serves the four tests below; the
 //! helper scripts are in `tests/tools/`.
 
 mod sheets;
@@ -436,4 +436,33 @@ fn every_target_and_format_exports_some_sheet() {
         }
     }
     fail_if_any("targets that exported nothing", &problems);
+}
+
+/// The sheets with load numbers reach the tools with the knobs in them: every target and
+/// format exports each of them (none refused), and every such export carries the load line
+/// of its header comment (`Load:` / `負荷:`), so the tools above read the knobs' code too.
+#[test]
+fn the_load_sheets_reach_every_target_with_their_knobs() {
+    let run = run();
+    let mut problems = Vec::new();
+    let load: Vec<&Export> = run
+        .exports
+        .iter()
+        .filter(|e| run.cases[e.case].name.starts_with("load"))
+        .collect();
+    for e in &load {
+        let text = std::fs::read_to_string(&e.path).expect("the export was written");
+        if !text.contains("Load: ") && !text.contains("負荷: ") {
+            problems.push(format!("{}: no load line", e.label));
+        }
+    }
+    for target in TargetId::ALL {
+        for format in target.formats() {
+            let wanted = format!("→ {} {} (", target.name(), format.name());
+            if !load.iter().any(|e| e.label.contains(&wanted)) {
+                problems.push(format!("{wanted}: no load sheet exported"));
+            }
+        }
+    }
+    fail_if_any("load sheets without their knobs", &problems);
 }

@@ -16,6 +16,7 @@
 //! Texts: `locales/worker/target-active-job.yml`.
 
 use super::kit;
+use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
@@ -329,7 +330,28 @@ impl<'a> Plan<'a> {
             None => {}
         }
         o.push_str("  config.active_job.queue_adapter = :solid_queue\nend\n");
+        o.push_str(&self.queue_yml());
         o
+    }
+
+    /// Solid Queue's worker settings for the sheet's workers, as comment lines of
+    /// `config/queue.yml` (a YAML file; this export is Ruby). Empty without them.
+    fn queue_yml(&self) -> String {
+        let Some(k) = Knobs::of(self.sheet).filter(Knobs::sized) else {
+            return String::new();
+        };
+        format!(
+            "\n# {}\n#   workers:\n#     - queues: {}\n#       threads: {}\n#       processes: {}\n",
+            text::comment(&t!(
+                "target.load.active-job.queue-yml-code",
+                locale = self.lang.code(),
+                workers = k.workers(),
+                each = k.per_worker()
+            )),
+            text::snake_ident(&self.sheet.process.code_name),
+            k.per_worker(),
+            k.workers()
+        )
     }
 
     fn mapping(&self) -> Vec<MappingRow> {
@@ -416,6 +438,27 @@ impl<'a> Plan<'a> {
             self.tr("target.active-job.map.queue-retention"),
         ));
         m.extend(kit::layers_row(r, l));
+        if let Some(k) = Knobs::of(self.sheet) {
+            if k.sized() {
+                m.push(knobs::knob_row(
+                    FieldId::Workers,
+                    &k,
+                    "config/queue.yml workers: threads",
+                    k.per_worker().to_string(),
+                    ("active-job", "threads"),
+                    l,
+                ));
+                m.push(knobs::knob_row(
+                    FieldId::Workers,
+                    &k,
+                    "config/queue.yml workers: processes",
+                    k.workers().to_string(),
+                    ("active-job", "processes"),
+                    l,
+                ));
+            }
+            m.extend(knobs::downstream_row(self.sheet, l));
+        }
         m
     }
 
@@ -496,6 +539,18 @@ impl<'a> Plan<'a> {
                 Instead::Nothing,
                 String::new(),
             ));
+        }
+        if let Some(k) = Knobs::of(self.sheet) {
+            if k.sized() {
+                g.push(knobs::knob_gap(
+                    FieldId::Workers,
+                    &k,
+                    ("active-job", "queue-yml"),
+                    Instead::Comment,
+                    l,
+                ));
+            }
+            g.extend(knobs::rate_gap("active-job", &k, l));
         }
         g
     }

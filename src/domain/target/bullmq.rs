@@ -9,10 +9,12 @@
 //! `round(2^(k−1) · delay)` ms with k = 1 at the first retry, both with jitter `j` drawn as
 //! `floor(random() · m · j + m · (1 − j))` (downward); no cap.
 
+use super::knobs::{self, Knobs};
 use super::rows::{self, comment, gap, row, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
+use crate::domain::sheet::load::{Per, Rate};
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
 use crate::text::t;
@@ -192,14 +194,15 @@ fn typescript(sheet: &JobSheet, r: &RetrySpec, own: Option<Builtin>, lang: Lang)
          return await work(job);\n    }} catch (err) {{\n      \
          if (err instanceof Error && NON_RETRYABLE.includes(err.name)) {{\n        \
          throw new UnrecoverableError(err.message);\n      }}\n      throw err;\n    }}\n  }},\n  {{\n    \
-         connection,\n    // {}\n    lockDuration: {},{}\n  }},\n);\n",
+         connection,\n    // {}\n    lockDuration: {},{}{}\n  }},\n);\n",
         c("lease"),
         r.lease_ms,
         if own.is_none() {
             "\n    settings: { backoffStrategy: sheetBackoff },"
         } else {
             ""
-        }
+        },
+        worker_knobs(sheet, lang)
     );
     let _ = writeln!(s, "// {}", c("dead"));
     if let Some(f) = f {
@@ -376,7 +379,82 @@ fn mapping(
         ));
     }
     out.extend(rows::layers_row(r, "attempts", lang));
+    out.extend(load_rows(sheet, lang));
     out
+}
+
+/// BullMQ's `limiter` for a rate: `max` jobs per `duration` ms (global for the queue: every
+/// worker of it shares the limit).
+pub fn limiter(r: Rate) -> (u64, u64) {
+    let ms = match r.per {
+        Per::Second => 1_000,
+        Per::Minute => 60_000,
+        Per::Hour => 3_600_000,
+    };
+    (r.count, ms)
+}
+
+/// The Worker's options for the load section (each after a new line), empty without it.
+fn worker_knobs(sheet: &JobSheet, lang: Lang) -> String {
+    let Some(k) = Knobs::of(sheet) else {
+        return String::new();
+    };
+    let l = lang.code();
+    let mut s = String::new();
+    if k.sized() {
+        let _ = write!(
+            s,
+            "\n    // {}\n    concurrency: {},",
+            comment(&t!(
+                "target.load.bullmq.concurrency-code",
+                locale = l,
+                workers = k.workers(),
+                each = k.per_worker()
+            )),
+            k.per_worker()
+        );
+    }
+    if let Some(r) = k.our_limit {
+        let (max, duration) = limiter(r);
+        let _ = write!(
+            s,
+            "\n    // {}\n    limiter: {{ max: {max}, duration: {duration} }},",
+            comment(&t!("target.load.bullmq.limiter-code", locale = l))
+        );
+    }
+    s
+}
+
+/// The load section's rows: `concurrency` per Worker, `limiter` for the queue, the
+/// downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<super::MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut m = Vec::new();
+    if k.sized() {
+        m.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "Worker concurrency",
+            k.per_worker().to_string(),
+            ("bullmq", "workers"),
+            lang,
+        ));
+    }
+    if let Some(r) = k.our_limit {
+        let (max, duration) = limiter(r);
+        m.push(knobs::knob_row(
+            FieldId::OurLimit,
+            &k,
+            "Worker limiter",
+            format!("{{ max: {max}, duration: {duration} }}"),
+            ("bullmq", "limiter"),
+            lang,
+        ));
+    }
+    m.extend(knobs::downstream_row(sheet, lang));
+    m
 }
 
 fn gaps(r: &RetrySpec, own: Option<Builtin>, lang: Lang) -> Vec<super::Gap> {

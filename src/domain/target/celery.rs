@@ -9,6 +9,8 @@
 //! `get_exponential_backoff_interval`). A sheet whose wait is not that (a fixed wait with
 //! jitter, equal or decorrelated jitter, polynomial growth, or a first wait / cap that is not
 //! whole seconds) gets a countdown function written from the sheet's formula instead.
+//!
+//! The load section's knobs (`worker_concurrency`, `rate_limit` per worker instance): `celery/knobs.rs`.
 
 use super::rows::{self, comment, gap, row, SheetText};
 use super::schedule::{of_sheet, Delay};
@@ -18,6 +20,9 @@ use crate::domain::lang::Lang;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
 use crate::text::t;
 use std::fmt::Write;
+
+mod knobs;
+pub use knobs::rate_limit;
 
 /// Celery's `max_retries` when not set.
 pub const DEFAULT_MAX_RETRIES: u32 = 3;
@@ -190,6 +195,7 @@ fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     let _ = writeln!(s, "app = Celery({})", text::dq(&name));
     s.push_str("app.conf.update(\n");
     s.push_str("    task_acks_late=True,\n    task_reject_on_worker_lost=True,\n");
+    s.push_str(&knobs::concurrency_lines(sheet, lang));
     let _ = writeln!(
         s,
         "    # {}",
@@ -230,7 +236,7 @@ fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     if m == Mode::Custom {
         countdown_fn(&mut s, r);
     }
-    decorator(&mut s, r, m, &name);
+    decorator(&mut s, r, m, &name, knobs::rate_line(sheet, lang));
     body(&mut s, m, &name, lang);
     s
 }
@@ -285,7 +291,7 @@ fn countdown_fn(s: &mut String, r: &RetrySpec) {
     let _ = writeln!(s, "    return {ret}\n");
 }
 
-fn decorator(s: &mut String, r: &RetrySpec, m: Mode, name: &str) {
+fn decorator(s: &mut String, r: &RetrySpec, m: Mode, name: &str, rate: String) {
     s.push_str("\n@app.task(\n    bind=True,\n    base=DeadLetterTask,\n");
     let _ = writeln!(s, "    name={},", text::dq(name));
     match m {
@@ -318,6 +324,7 @@ fn decorator(s: &mut String, r: &RetrySpec, m: Mode, name: &str) {
         rows::num(soft_limit_s(r.attempt_timeout_ms)),
         rows::secs(r.attempt_timeout_ms)
     );
+    s.push_str(&rate);
     s.push_str("    acks_late=True,\n    reject_on_worker_lost=True,\n)\n");
 }
 
@@ -457,6 +464,7 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::M
         ));
     }
     out.extend(rows::layers_row(r, "max_retries", lang));
+    out.extend(knobs::load_rows(sheet, lang));
     out
 }
 
@@ -528,6 +536,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::Gap>
             String::new(),
         ));
     }
+    g.extend(knobs::load_gaps(sheet, lang));
     g
 }
 

@@ -14,11 +14,13 @@
 //! - No jitter, no dead-letter queue (an exhausted task is deleted), the attempt's deadline is
 //!   the task's `dispatch_deadline` (HTTP targets 15 s–30 min), a task lives at most 31 days.
 
+use super::knobs::{self, Knobs};
 use super::{text, TargetId};
 use super::{Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::join_list;
+use crate::domain::sheet::load::Rate;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, RetrySpec};
 use crate::text::t;
@@ -40,6 +42,26 @@ pub const MAX_DEADLINE_MS: u64 = 1_800_000;
 pub const MAX_TASK_AGE_MS: u64 = 31 * 86_400_000;
 /// App Engine's default processing rate, written because queue.yaml requires one.
 pub const DEFAULT_RATE: &str = "5/s";
+/// The highest `rate` (API: `rateLimits.maxDispatchesPerSecond`), per second.
+pub const MAX_DISPATCHES_PER_SECOND: u64 = 500;
+/// The highest `max_concurrent_requests` (API: `rateLimits.maxConcurrentDispatches`).
+pub const MAX_CONCURRENT_DISPATCHES: u32 = 5_000;
+
+/// The queue's `rate` for our limit: as typed (`10/s`, `600/m`, `5/h`), at most
+/// [`MAX_DISPATCHES_PER_SECOND`] per second (`500/s`).
+pub fn rate(r: Rate) -> String {
+    if r.per_s() > MAX_DISPATCHES_PER_SECOND as f64 {
+        format!("{MAX_DISPATCHES_PER_SECOND}/s")
+    } else {
+        knobs::rate_code(r)
+    }
+}
+
+/// The queue's `max_concurrent_requests` for the sheet's jobs at once, at most
+/// [`MAX_CONCURRENT_DISPATCHES`].
+pub fn max_concurrent(k: &Knobs) -> u32 {
+    k.slots().min(MAX_CONCURRENT_DISPATCHES)
+}
 
 /// The queue's retry parameters, as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,15 +176,34 @@ fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams) -> String {
         let _ = writeln!(out, "# {}", text::comment(&s));
     };
     let pr = &sheet.process;
+    let k = Knobs::of(sheet);
+    let mut flags = String::new();
+    if let Some(r) = k.and_then(|k| k.our_limit) {
+        let per_s = if r.per_s() > MAX_DISPATCHES_PER_SECOND as f64 {
+            MAX_DISPATCHES_PER_SECOND.to_string()
+        } else {
+            knobs::per_s_literal(r)
+        };
+        flags.push_str(&format!(" --max-dispatches-per-second={per_s}"));
+    }
+    if let Some(k) = k.filter(Knobs::sized) {
+        flags.push_str(&format!(
+            " --max-concurrent-dispatches={}",
+            max_concurrent(&k)
+        ));
+    }
     c(format!("Queue: {} ({})", pr.process_name, pr.code_name));
     c("App Engine queue.yaml for Cloud Tasks, read by: gcloud app deploy queue.yaml".to_owned());
     c(format!(
-        "Or the same values with flags (manage a queue one way only, not both): gcloud tasks queues update {name} --max-attempts={} --min-backoff={}s --max-backoff={}s --max-doublings={}",
+        "Or the same values with flags (manage a queue one way only, not both): gcloud tasks queues update {name} --max-attempts={} --min-backoff={}s --max-backoff={}s --max-doublings={}{flags}",
         p.max_attempts,
         secs(p.min_backoff_ms),
         secs(p.max_backoff_ms),
         p.max_doublings
     ));
+    if let Some(line) = knobs::comment_line(sheet, Lang::En) {
+        c(line);
+    }
     c(format!(
         "Each task: dispatchDeadline {}s (the attempt timeout; one knob, also the lease). Name tasks from the idempotency key: {}",
         secs(r.attempt_timeout_ms.max(MIN_DEADLINE_MS)),
@@ -188,10 +229,30 @@ fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams) -> String {
     }
     out.push_str("queue:\n");
     let _ = writeln!(out, "  - name: {name}");
-    let _ = writeln!(
-        out,
-        "    rate: {DEFAULT_RATE}  # required; the sheet sets no rate"
-    );
+    match k.and_then(|k| k.our_limit) {
+        Some(r) => {
+            let _ = writeln!(
+                out,
+                "    rate: {}  # our limit (maxDispatchesPerSecond, at most 500/s)",
+                rate(r)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "    rate: {DEFAULT_RATE}  # required; the sheet sets no rate"
+            );
+        }
+    }
+    if let Some(k) = k.filter(Knobs::sized) {
+        let _ = writeln!(
+            out,
+            "    max_concurrent_requests: {}  # {} workers × {} at once (maxConcurrentDispatches, at most 5,000)",
+            max_concurrent(&k),
+            k.workers(),
+            k.per_worker()
+        );
+    }
     out.push_str("    retry_parameters:\n");
     let _ = writeln!(
         out,
@@ -330,6 +391,7 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Vec<
         .into_owned();
         rows.push(l);
     }
+    rows.extend(load_rows(sheet, lang));
     rows
 }
 
@@ -407,7 +469,68 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<Gap> {
             lang,
         ));
     }
+    out.extend(load_gaps(sheet, lang));
     out
+}
+
+/// The load section's rows: `rate` for our limit, `max_concurrent_requests` for the jobs at
+/// once, the downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut m = Vec::new();
+    if k.sized() {
+        m.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "max_concurrent_requests (rateLimits.maxConcurrentDispatches)",
+            max_concurrent(&k).to_string(),
+            ("cloud-tasks", "workers"),
+            lang,
+        ));
+    }
+    if let Some(r) = k.our_limit {
+        m.push(knobs::knob_row(
+            FieldId::OurLimit,
+            &k,
+            "rate (rateLimits.maxDispatchesPerSecond)",
+            rate(r),
+            ("cloud-tasks", "rate"),
+            lang,
+        ));
+    }
+    m.extend(knobs::downstream_row(sheet, lang));
+    m
+}
+
+/// The load section's gaps: a rate or a concurrency over Cloud Tasks' maximum.
+fn load_gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut g = Vec::new();
+    if k.sized() && max_concurrent(&k) != k.slots() {
+        g.push(knobs::knob_gap(
+            FieldId::Workers,
+            &k,
+            ("cloud-tasks", "above"),
+            Instead::Nothing,
+            lang,
+        ));
+    }
+    if k.our_limit
+        .is_some_and(|r| r.per_s() > MAX_DISPATCHES_PER_SECOND as f64)
+    {
+        g.push(knobs::knob_gap(
+            FieldId::OurLimit,
+            &k,
+            ("cloud-tasks", "rate-above"),
+            Instead::Nothing,
+            lang,
+        ));
+    }
+    g
 }
 
 /// Builds `queue.yaml`.

@@ -109,6 +109,8 @@ pub(crate) fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lan
             .into_owned(),
         );
     }
+    // The load section's numbers, only when the sheet gives some.
+    lines.extend(super::knobs::comment_line(sheet, lang).map(|l| c(&l)));
     lines
         .iter()
         .map(|s| format!("{prefix} {}\n", s.trim_end()))

@@ -13,6 +13,7 @@
 
 mod yaml;
 
+use super::knobs::{self, Knobs};
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError};
 use crate::domain::duration::exact;
@@ -270,7 +271,49 @@ fn mapping(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> Ve
             .into_owned(),
         ));
     }
+    rows.extend(load_rows(sheet, lang));
     rows
+}
+
+/// The load section's rows: a CronJob's `parallelism` (worker pods at once), the
+/// downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut m = Vec::new();
+    if k.sized() && sheet.batch.is_some() {
+        m.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "jobTemplate.spec.parallelism",
+            k.workers().to_string(),
+            ("kubernetes", "workers"),
+            lang,
+        ));
+    }
+    m.extend(knobs::downstream_row(sheet, lang));
+    m
+}
+
+/// The load section's gaps: a Job per enqueued job has no knob for jobs at once; no rate
+/// limit.
+fn load_gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut g = Vec::new();
+    if k.sized() && sheet.batch.is_none() {
+        g.push(knobs::knob_gap(
+            FieldId::Workers,
+            &k,
+            ("kubernetes", "job-per-job"),
+            Instead::Comment,
+            lang,
+        ));
+    }
+    g.extend(knobs::rate_gap("kubernetes", &k, lang));
+    g
 }
 
 fn batch_rows(b: &crate::domain::sheet::BatchSpec, rows: &mut Vec<MappingRow>, lang: Lang) {
@@ -382,6 +425,7 @@ fn gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
             lang,
         ));
     }
+    out.extend(load_gaps(sheet, lang));
     out
 }
 

@@ -16,6 +16,7 @@
 //! Texts: `locales/worker/target-oban.yml`.
 
 use super::kit::{self, KeyPart};
+use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
@@ -304,8 +305,23 @@ impl<'a> Plan<'a> {
     }
 
     fn config(&self) -> String {
+        let (limit, note) = match Knobs::of(self.sheet).filter(Knobs::sized) {
+            Some(k) => (
+                k.per_worker(),
+                format!(
+                    "  # {}\n",
+                    text::comment(&t!(
+                        "target.load.oban.limit-code",
+                        locale = self.lang.code(),
+                        workers = k.workers(),
+                        each = k.per_worker()
+                    ))
+                ),
+            ),
+            None => (10, String::new()),
+        };
         let mut o = format!(
-            "\n# {}\nimport Config\n\nconfig :my_app, Oban,\n  queues: [{}: 10],\n",
+            "\n# {}\nimport Config\n\nconfig :my_app, Oban,\n{note}  queues: [{}: {limit}],\n",
             self.tr("target.oban.code.config"),
             self.queue
         );
@@ -406,6 +422,19 @@ impl<'a> Plan<'a> {
             self.tr("target.oban.map.queue-retention"),
         ));
         m.extend(kit::layers_row(r, l));
+        if let Some(k) = Knobs::of(self.sheet) {
+            if k.sized() {
+                m.push(knobs::knob_row(
+                    FieldId::Workers,
+                    &k,
+                    "queues",
+                    format!("[{}: {}]", self.queue, k.per_worker()),
+                    ("oban", "workers"),
+                    l,
+                ));
+            }
+            m.extend(knobs::downstream_row(self.sheet, l));
+        }
         m
     }
 
@@ -470,6 +499,9 @@ impl<'a> Plan<'a> {
                 Instead::Nothing,
                 String::new(),
             ));
+        }
+        if let Some(k) = Knobs::of(self.sheet) {
+            g.extend(knobs::rate_gap("oban", &k, self.lang));
         }
         g
     }

@@ -16,6 +16,7 @@
 //! Texts: `locales/worker/target-pg-boss.yml`.
 
 use super::kit::{self, KeyPart};
+use super::knobs::{self, Knobs};
 use super::schedule::Delay;
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
@@ -302,8 +303,23 @@ impl<'a> Plan<'a> {
             "\n// {}\nexport async function enqueue (boss, data) {{\n  return boss.send(QUEUE, data{send_opts})\n}}\n",
             self.tr(note)
         ));
+        let (note, opts) = match Knobs::of(self.sheet).filter(Knobs::sized) {
+            Some(k) => (
+                format!(
+                    "// {}\n",
+                    text::comment(&t!(
+                        "target.load.pg-boss.concurrency-code",
+                        locale = self.lang.code(),
+                        workers = k.workers(),
+                        each = k.per_worker()
+                    ))
+                ),
+                format!(", {{ localConcurrency: {} }}", k.per_worker()),
+            ),
+            None => (String::new(), String::new()),
+        };
         o.push_str(&format!(
-            "\n// {}\nexport async function work (boss, handler) {{\n  return boss.work(QUEUE, async ([job]) => {{\n    try {{\n      return await handler(job)\n    }} catch (err) {{\n      if (PERMANENT_ERRORS.includes(err?.name) || PERMANENT_ERRORS.includes(err?.code)) {{\n        await boss.send(DEAD_LETTER, job.data)\n        return null\n      }}\n      throw err\n    }}\n  }})\n}}\n\nexport function createBoss (connectionString) {{\n  return new PgBoss(connectionString)\n}}\n",
+            "\n// {}\n{note}export async function work (boss, handler) {{\n  return boss.work(QUEUE{opts}, async ([job]) => {{\n    try {{\n      return await handler(job)\n    }} catch (err) {{\n      if (PERMANENT_ERRORS.includes(err?.name) || PERMANENT_ERRORS.includes(err?.code)) {{\n        await boss.send(DEAD_LETTER, job.data)\n        return null\n      }}\n      throw err\n    }}\n  }})\n}}\n\nexport function createBoss (connectionString) {{\n  return new PgBoss(connectionString)\n}}\n",
             self.tr("target.pg-boss.code.work")
         ));
         o
@@ -409,6 +425,19 @@ impl<'a> Plan<'a> {
             self.tr("target.pg-boss.map.queue-retention"),
         ));
         m.extend(kit::layers_row(r, l));
+        if let Some(k) = Knobs::of(self.sheet) {
+            if k.sized() {
+                m.push(knobs::knob_row(
+                    FieldId::Workers,
+                    &k,
+                    "work() localConcurrency",
+                    k.per_worker().to_string(),
+                    ("pg-boss", "workers"),
+                    l,
+                ));
+            }
+            m.extend(knobs::downstream_row(self.sheet, l));
+        }
         m
     }
 
@@ -472,6 +501,9 @@ impl<'a> Plan<'a> {
                     String::new(),
                 ));
             }
+        }
+        if let Some(k) = Knobs::of(self.sheet) {
+            g.extend(knobs::rate_gap("pg-boss", &k, self.lang));
         }
         g
     }

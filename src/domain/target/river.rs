@@ -16,6 +16,7 @@
 //! Texts: `locales/worker/target-river.yml`.
 
 use super::kit::{self, KeyPart};
+use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
@@ -287,16 +288,31 @@ impl<'a> Plan<'a> {
             pairs.push(("CompletedJobRetentionPeriod", Self::keep(f.retention.done)));
             pairs.push(("DiscardedJobRetentionPeriod", Self::keep(f.retention.dead)));
         }
+        let (max_workers, note) = match Knobs::of(self.sheet).filter(Knobs::sized) {
+            Some(k) => (
+                k.per_worker(),
+                format!(
+                    "// {}\n",
+                    text::comment(&t!(
+                        "target.load.river.max-workers-code",
+                        locale = self.lang.code(),
+                        workers = k.workers(),
+                        each = k.per_worker()
+                    ))
+                ),
+            ),
+            None => (10, String::new()),
+        };
         pairs.push((
             "Queues",
             format!(
-                "map[string]river.QueueConfig{{{}: {{MaxWorkers: 10}}}}",
+                "map[string]river.QueueConfig{{{}: {{MaxWorkers: {max_workers}}}}}",
                 text::dq(&self.kind)
             ),
         ));
         pairs.push(("Workers", "workers".to_owned()));
         format!(
-            "\n// NewConfig: {}\nfunc NewConfig(workers *river.Workers) *river.Config {{\n\treturn &river.Config{{\n{}\t}}\n}}\n",
+            "\n// NewConfig: {}\n{note}func NewConfig(workers *river.Workers) *river.Config {{\n\treturn &river.Config{{\n{}\t}}\n}}\n",
             self.tr("target.river.code.config"),
             kit::go_fields("\t\t", &pairs)
         )
@@ -391,6 +407,19 @@ impl<'a> Plan<'a> {
             self.tr("target.river.map.queue-retention"),
         ));
         m.extend(kit::layers_row(r, l));
+        if let Some(k) = Knobs::of(self.sheet) {
+            if k.sized() {
+                m.push(knobs::knob_row(
+                    FieldId::Workers,
+                    &k,
+                    "QueueConfig.MaxWorkers",
+                    k.per_worker().to_string(),
+                    ("river", "workers"),
+                    l,
+                ));
+            }
+            m.extend(knobs::downstream_row(self.sheet, l));
+        }
         m
     }
 
@@ -441,6 +470,9 @@ impl<'a> Plan<'a> {
                 Instead::Nothing,
                 String::new(),
             ));
+        }
+        if let Some(k) = Knobs::of(self.sheet) {
+            g.extend(knobs::rate_gap("river", &k, self.lang));
         }
         g
     }

@@ -151,6 +151,9 @@ pub fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lang) -> S
             comment(&f.notify)
         ));
     }
+    // The load section's numbers, only when the sheet gives some (else the header is as
+    // before the section existed).
+    lines.extend(super::knobs::comment_line(sheet, lang).map(|l| comment(&l)));
     let mut out = String::new();
     for line in lines {
         out.push_str(prefix);

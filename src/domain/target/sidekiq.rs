@@ -8,6 +8,7 @@
 //! less falls back), else `c⁴ + 15` (`lib/sidekiq/job_retry.rb`
 //! `delay_for`). The added jitter is there even for custom delays and cannot be turned off.
 
+use super::knobs::{self, Knobs};
 use super::rows::{self, comment, gap, row, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
@@ -117,6 +118,19 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
     let c = |k: &str| comment(&t!(format!("target.sidekiq.code.{k}"), locale = l));
     let mut s = rows::header(sheet, TargetId::Sidekiq, "#", lang);
     s.push_str("\nrequire \"sidekiq\"\n\n");
+    if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
+        let _ = writeln!(
+            s,
+            "# {}\nSidekiq.configure_server do |config|\n  config.concurrency = {}\nend\n",
+            comment(&t!(
+                "target.load.sidekiq.concurrency-code",
+                locale = l,
+                workers = k.workers(),
+                each = k.per_worker()
+            )),
+            k.per_worker()
+        );
+    }
     let _ = writeln!(s, "class {}\n  include Sidekiq::Job\n", class_name(sheet));
     let _ = writeln!(s, "  # {}", c("retryable"));
     let _ = writeln!(s, "  RETRYABLE = {}", ruby_list(&r.retryable_errors));
@@ -274,6 +288,19 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow
         ));
     }
     out.extend(rows::layers_row(r, "sidekiq_options retry:", lang));
+    if let Some(k) = Knobs::of(sheet) {
+        if k.sized() {
+            out.push(knobs::knob_row(
+                FieldId::Workers,
+                &k,
+                "config.concurrency",
+                k.per_worker().to_string(),
+                ("sidekiq", "workers"),
+                lang,
+            ));
+        }
+        out.extend(knobs::downstream_row(sheet, lang));
+    }
     out
 }
 
@@ -352,6 +379,9 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::Gap> {
             Instead::Nothing,
             String::new(),
         ));
+    }
+    if let Some(k) = Knobs::of(sheet) {
+        g.extend(knobs::rate_gap("sidekiq", &k, lang));
     }
     g
 }

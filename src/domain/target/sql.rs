@@ -16,6 +16,7 @@
 //! the actual schedule is the sheet's schedule. Jitter draws `random()` (SQLite: a 64-bit
 //! integer mapped to `[0, 1)`; PostgreSQL: `[0, 1)`).
 
+use super::knobs::{self, Knobs};
 use super::schedule::of_sheet;
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Gap, Instead, MappingRow, Schedule, TargetError};
@@ -304,6 +305,28 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
             .into_owned(),
         ));
     }
+    rows.extend(load_rows(sheet, lang));
+    rows
+}
+
+/// The load section's rows: the workers (the worker program's, no SQL setting), the
+/// downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    if k.sized() {
+        rows.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "claim",
+            String::new(),
+            ("sql", "workers"),
+            lang,
+        ));
+    }
+    rows.extend(knobs::downstream_row(sheet, lang));
     rows
 }
 
@@ -359,6 +382,9 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<Gap> {
             "",
             lang,
         ));
+    }
+    if let Some(k) = Knobs::of(sheet) {
+        out.extend(knobs::rate_gap("sql", &k, lang));
     }
     out
 }

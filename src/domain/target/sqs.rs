@@ -8,11 +8,13 @@
 //! last receive. The sheet's waits become a table (receive count → seconds) the consumer
 //! applies with `ChangeMessageVisibility`; it is written as a comment in the export.
 
+use super::knobs::{self, Knobs};
 use super::rows::{self, ceil_s, gap, row, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
 use crate::domain::sheet::{FieldId, JobSheet, Keep, RetrySpec};
 use crate::text::t;
 use std::fmt::Write;
@@ -34,6 +36,9 @@ pub const RETENTION_DEFAULT_S: u64 = 345_600;
 pub const MAX_RECEIVE_COUNT: u32 = 1_000;
 /// The longest Lambda function timeout, in seconds (15 min).
 pub const LAMBDA_TIMEOUT_MAX_S: u64 = 900;
+/// `ScalingConfig.MaximumConcurrency` of an event source mapping: 2 to 1,000 (Lambda API
+/// reference, `ScalingConfig`; `brief/CAPACITY.md`).
+pub const MAXIMUM_CONCURRENCY: (u32, u32) = (2, 1_000);
 /// Receives listed for the defaults' unlimited schedule.
 const DEFAULT_LISTED: usize = 10;
 
@@ -148,8 +153,8 @@ pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, Targ
     let mut out = rows::header(sheet, TargetId::Sqs, "#", lang);
     out.push_str(&table_comment(&v, lang));
     match format {
-        Format::CloudFormation => cloudformation(&mut out, sheet, &v, &name),
-        Format::Terraform => terraform(&mut out, sheet, &v, &name),
+        Format::CloudFormation => cloudformation(&mut out, sheet, &v, &name, lang),
+        Format::Terraform => terraform(&mut out, sheet, &v, &name, lang),
         other => {
             return Err(TargetError::UnknownFormat {
                 target: TargetId::Sqs,
@@ -197,8 +202,45 @@ fn description(sheet: &JobSheet) -> String {
     sheet.process.process_name.chars().take(200).collect()
 }
 
-fn cloudformation(out: &mut String, sheet: &JobSheet, v: &Values, name: &str) {
+/// The event source mapping's `MaximumConcurrency` for `slots` Lambda invocations at once
+/// (one batch each), clamped to [`MAXIMUM_CONCURRENCY`].
+pub fn maximum_concurrency(slots: u32) -> u32 {
+    slots.clamp(MAXIMUM_CONCURRENCY.0, MAXIMUM_CONCURRENCY.1)
+}
+
+/// The scaling lines of the event source mapping (`prefix` the comment marker, `indent` the
+/// block's), when the sheet chose its workers: a comment when the value is clamped, then
+/// `line` given the value.
+fn scaling(sheet: &JobSheet, indent: &str, line: &dyn Fn(u32) -> String, lang: Lang) -> String {
+    let Some(k) = Knobs::of(sheet).filter(Knobs::sized) else {
+        return String::new();
+    };
+    let n = maximum_concurrency(k.slots());
+    let mut s = String::new();
+    if n != k.slots() {
+        let _ = writeln!(
+            s,
+            "{indent}# {}",
+            rows::comment(&t!(
+                "target.load.sqs.clamped-code",
+                locale = lang.code(),
+                slots = group_thousands(u64::from(k.slots())),
+                value = group_thousands(u64::from(n))
+            ))
+        );
+    }
+    s.push_str(&line(n));
+    s
+}
+
+fn cloudformation(out: &mut String, sheet: &JobSheet, v: &Values, name: &str, lang: Lang) {
     let desc = text::dq(&description(sheet));
+    let scaling = scaling(
+        sheet,
+        "      ",
+        &|n| format!("      ScalingConfig:\n        MaximumConcurrency: {n}\n"),
+        lang,
+    );
     let _ = write!(
         out,
         r#"AWSTemplateFormatVersion: "2010-09-09"
@@ -253,7 +295,7 @@ Resources:
       BatchSize: 10
       FunctionResponseTypes:
         - ReportBatchItemFailures
-Outputs:
+{scaling}Outputs:
   QueueUrl:
     Value:
       Ref: Queue
@@ -269,8 +311,19 @@ Outputs:
     );
 }
 
-fn terraform(out: &mut String, sheet: &JobSheet, v: &Values, name: &str) {
+fn terraform(out: &mut String, sheet: &JobSheet, v: &Values, name: &str, lang: Lang) {
     let desc = text::hcl_dq(&description(sheet));
+    let scaling = scaling(
+        sheet,
+        "  ",
+        &|n| format!("  scaling_config {{\n    maximum_concurrency = {n}\n  }}\n"),
+        lang,
+    );
+    let scaling = if scaling.is_empty() {
+        scaling
+    } else {
+        format!("\n{scaling}")
+    };
     let _ = write!(
         out,
         r#"terraform {{
@@ -321,7 +374,7 @@ resource "aws_lambda_event_source_mapping" "jobs" {{
   function_name           = aws_lambda_function.worker.arn
   batch_size              = 10
   function_response_types = ["ReportBatchItemFailures"]
-}}
+{scaling}}}
 "#,
         dlq = v.dlq_retention_s,
         vis = v.visibility_s,
@@ -428,7 +481,53 @@ fn mapping(
         tr("queue-retention"),
     ));
     m.extend(rows::layers_row(r, "RedrivePolicy.maxReceiveCount", lang));
+    m.extend(load_rows(sheet, lang));
     m
+}
+
+/// The load section's rows: the workers as `MaximumConcurrency`, our limit (no key: SQS and
+/// Lambda have no rate limit), the downstream's limits.
+fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<super::MappingRow> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut m = Vec::new();
+    if k.sized() {
+        m.push(knobs::knob_row(
+            FieldId::Workers,
+            &k,
+            "ScalingConfig.MaximumConcurrency",
+            maximum_concurrency(k.slots()).to_string(),
+            ("sqs", "workers"),
+            lang,
+        ));
+    }
+    m.extend(knobs::downstream_row(sheet, lang));
+    m
+}
+
+/// The load section's gaps: a clamped `MaximumConcurrency`, no rate limit.
+fn load_gaps(sheet: &JobSheet, lang: Lang) -> Vec<super::Gap> {
+    let Some(k) = Knobs::of(sheet) else {
+        return Vec::new();
+    };
+    let mut g = Vec::new();
+    if k.sized() && maximum_concurrency(k.slots()) != k.slots() {
+        let key = if k.slots() < MAXIMUM_CONCURRENCY.0 {
+            "below"
+        } else {
+            "above"
+        };
+        g.push(knobs::knob_gap(
+            FieldId::Workers,
+            &k,
+            ("sqs", key),
+            Instead::Comment,
+            lang,
+        ));
+    }
+    g.extend(knobs::rate_gap("sqs", &k, lang));
+    g
 }
 
 fn gaps(sheet: &JobSheet, v: &Values, lang: Lang) -> Vec<super::Gap> {
@@ -501,6 +600,7 @@ fn gaps(sheet: &JobSheet, v: &Values, lang: Lang) -> Vec<super::Gap> {
             ));
         }
     }
+    g.extend(load_gaps(sheet, lang));
     g
 }
 

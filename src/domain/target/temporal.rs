@@ -16,6 +16,7 @@
 //! Texts: `locales/worker/target-temporal.yml`.
 
 use super::kit;
+use super::knobs::{self, Knobs};
 use super::schedule::Delay;
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
@@ -201,7 +202,15 @@ impl Plan<'_> {
         let p = &self.policy;
         let name = text::camel_ident(&self.sheet.process.code_name);
         let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
-        o.push_str("\npackage workflows\n\nimport (\n\t\"time\"\n\n\t\"go.temporal.io/sdk/temporal\"\n\t\"go.temporal.io/sdk/workflow\"\n)\n");
+        let knobs = self.worker_knobs(Format::Go);
+        o.push_str(&format!(
+            "\npackage workflows\n\nimport (\n\t\"time\"\n\n\t\"go.temporal.io/sdk/temporal\"\n{}\t\"go.temporal.io/sdk/workflow\"\n)\n",
+            if knobs.is_empty() {
+                ""
+            } else {
+                "\t\"go.temporal.io/sdk/worker\"\n"
+            }
+        ));
         let errors = self
             .r
             .non_retryable_errors
@@ -233,7 +242,62 @@ impl Plan<'_> {
             "\n// {name}ActivityOptions: {}\nfunc {name}ActivityOptions() workflow.ActivityOptions {{\n\treturn workflow.ActivityOptions{{\n{timeouts}\t\tRetryPolicy: &temporal.RetryPolicy{{\n{policy}\t\t}},\n\t}}\n}}\n",
             self.tr("target.temporal.code.options")
         ));
+        if !knobs.is_empty() {
+            o.push_str(&format!(
+                "\n// {name}WorkerOptions: {}\nfunc {name}WorkerOptions() worker.Options {{\n\treturn worker.Options{{\n{}\t}}\n}}\n",
+                self.worker_comment(Format::Go),
+                kit::go_fields("\t\t", &knobs)
+            ));
+        }
         o
+    }
+
+    /// The worker's options for the load section, as (key, value) in `format`'s names:
+    /// activities at once per worker, and the task queue's activities per second (enforced by
+    /// the server for all workers). Empty without them.
+    fn worker_knobs(&self, format: Format) -> Vec<(&'static str, String)> {
+        let Some(k) = Knobs::of(self.sheet) else {
+            return Vec::new();
+        };
+        let ts = format == Format::TypeScript;
+        let mut out = Vec::new();
+        if k.sized() {
+            out.push((
+                if ts {
+                    "maxConcurrentActivityTaskExecutions"
+                } else {
+                    "MaxConcurrentActivityExecutionSize"
+                },
+                k.per_worker().to_string(),
+            ));
+        }
+        if let Some(r) = k.our_limit {
+            out.push((
+                if ts {
+                    "maxTaskQueueActivitiesPerSecond"
+                } else {
+                    "TaskQueueActivitiesPerSecond"
+                },
+                knobs::per_s_literal(r),
+            ));
+        }
+        out
+    }
+
+    /// The comment above the worker's options (`format`: what takes them).
+    fn worker_comment(&self, format: Format) -> String {
+        let k = Knobs::of(self.sheet);
+        let key = if format == Format::TypeScript {
+            "target.load.temporal.options-code-ts"
+        } else {
+            "target.load.temporal.options-code"
+        };
+        text::comment(&t!(
+            key,
+            locale = self.lang.code(),
+            workers = k.map_or(1, |k| k.workers()),
+            each = k.map_or(1, |k| k.per_worker())
+        ))
     }
 
     fn typescript(&self) -> String {
@@ -246,6 +310,9 @@ impl Plan<'_> {
             .unwrap_or_default();
         let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
         o.push_str("\nimport type { ActivityOptions } from '@temporalio/common'\n");
+        if !self.worker_knobs(Format::TypeScript).is_empty() {
+            o.push_str("import type { WorkerOptions } from '@temporalio/worker'\n");
+        }
         o.push_str(&format!(
             "\n// {}\nexport const {var}ActivityOptions: ActivityOptions = {{\n  startToCloseTimeout: {},\n  heartbeatTimeout: {},\n  retry: {{\n    initialInterval: {},\n    backoffCoefficient: {},\n    maximumInterval: {},\n    maximumAttempts: {},\n    nonRetryableErrorTypes: [\n",
             self.tr("target.temporal.code.options"),
@@ -260,6 +327,17 @@ impl Plan<'_> {
             o.push_str(&format!("      {},\n", text::dq(e)));
         }
         o.push_str("    ],\n  },\n}\n");
+        let knobs = self.worker_knobs(Format::TypeScript);
+        if !knobs.is_empty() {
+            o.push_str(&format!(
+                "\n// {}\nexport const {var}WorkerOptions: Partial<WorkerOptions> = {{\n",
+                self.worker_comment(Format::TypeScript)
+            ));
+            for (key, value) in knobs {
+                o.push_str(&format!("  {key}: {value},\n"));
+            }
+            o.push_str("}\n");
+        }
         o
     }
 
@@ -357,6 +435,29 @@ impl Plan<'_> {
             self.tr("target.temporal.map.queue-retention"),
         ));
         m.extend(kit::layers_row(r, l));
+        if let Some(k) = Knobs::of(self.sheet) {
+            let prefix = if ts {
+                "WorkerOptions."
+            } else {
+                "worker.Options."
+            };
+            for (key, value) in self.worker_knobs(format) {
+                let (field, note) = if key.ends_with("PerSecond") {
+                    (FieldId::OurLimit, "rate")
+                } else {
+                    (FieldId::Workers, "workers")
+                };
+                m.push(knobs::knob_row(
+                    field,
+                    &k,
+                    &format!("{prefix}{key}"),
+                    value,
+                    ("temporal", note),
+                    l,
+                ));
+            }
+            m.extend(knobs::downstream_row(self.sheet, l));
+        }
         m
     }
 

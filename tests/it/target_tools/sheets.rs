@@ -1,8 +1,9 @@
 //! The sheets the parser test exports: the worked example, the files in `examples/sheets`,
-//! variants of the wait strategy, a ticket, a batch, retry layers, and sheets whose every
+//! variants of the wait strategy, load numbers (workers, our limit) at the brief's values and the targets' clamps, a ticket, a batch, retry layers, and sheets whose every
 //! text is hostile (each text tagged with its own marker, see [`MARK`]).
 
 use modality_advisor::domain::sheet::example::example;
+use modality_advisor::domain::sheet::load::{DownstreamLimits, LoadSpec, Per, Rate};
 use modality_advisor::domain::sheet::prefill::prefill;
 use modality_advisor::domain::sheet::{
     BackoffKind, Decision, Jitter, JobSheet, LayerKind, Polynomial, RetryLayer,
@@ -198,6 +199,44 @@ fn make_hostile(sheet: &mut JobSheet) -> Vec<(String, String)> {
     fields
 }
 
+/// The brief's load numbers: 3 workers × 4 at once, our limit 10/s, the downstream 10/s
+/// (burst 20), 5 at once, one at a time.
+fn brief_load() -> LoadSpec {
+    LoadSpec {
+        workers: Some(3),
+        concurrency: Some(4),
+        our_limit: Some(Rate {
+            count: 10,
+            per: Per::Second,
+        }),
+        downstream: DownstreamLimits {
+            rate: Some(Rate {
+                count: 10,
+                per: Per::Second,
+            }),
+            rate_burst: Some(20),
+            concurrency: Some(5),
+            exclusive_lock: true,
+        },
+        ..LoadSpec::default()
+    }
+}
+
+/// Load numbers at the targets' clamps.
+fn edge_load(workers: u32, each: u32, limit: Rate) -> LoadSpec {
+    LoadSpec {
+        workers: Some(workers),
+        concurrency: Some(each),
+        our_limit: Some(limit),
+        ..LoadSpec::default()
+    }
+}
+
+fn loaded(mut sheet: JobSheet, load: LoadSpec) -> JobSheet {
+    sheet.load = Some(load);
+    sheet
+}
+
 fn hostile_case(name: &str, mut sheet: JobSheet) -> Case {
     let hostile = make_hostile(&mut sheet);
     Case {
@@ -270,6 +309,54 @@ pub fn cases() -> Vec<Case> {
     retry.backoff.cap_ms = 30 * 86_400_000;
     retry.queue_retention_ms = Some(30 * 86_400_000);
     cases.push(Case::new("100 attempts, cap and retention 30 days", many));
+    // The load section's numbers (workers × jobs at once, our limit, the downstream's
+    // limits): every target writes its concurrency and rate knobs.
+    cases.push(
+        Case::new(
+            "load: 3 workers × 4, our limit 10/s",
+            loaded(worked(Lang::En), brief_load()),
+        )
+        .thorough(),
+    );
+    cases.push(Case::new(
+        "load (ja)",
+        loaded(worked(Lang::Ja), brief_load()),
+    ));
+    cases.push(Case::new(
+        "load at the low edges: 1 worker, 1/h",
+        loaded(
+            worked(Lang::En),
+            edge_load(
+                1,
+                1,
+                Rate {
+                    count: 1,
+                    per: Per::Hour,
+                },
+            ),
+        ),
+    ));
+    cases.push(
+        Case::new(
+            "load at the high edges: 1,000 × 1,000, 1,000,000/min",
+            loaded(
+                worked(Lang::En),
+                edge_load(
+                    1_000,
+                    1_000,
+                    Rate {
+                        count: 1_000_000,
+                        per: Per::Minute,
+                    },
+                ),
+            ),
+        )
+        .thorough(),
+    );
+    cases.push(Case::new(
+        "batch with load",
+        loaded(prefilled(Outcome::Batch), brief_load()),
+    ));
     cases.push(Case::new("async ticket", prefilled(Outcome::AsyncTicket)));
     cases.push(Case::new("batch", prefilled(Outcome::Batch)));
     cases.push(Case::new("sync", prefilled(Outcome::Sync)));
@@ -278,6 +365,10 @@ pub fn cases() -> Vec<Case> {
         prefilled(Outcome::SyncTimeout),
     ));
     cases.push(hostile_case("hostile async job", worked(Lang::En)).thorough());
+    cases.push(hostile_case(
+        "hostile async job with load",
+        loaded(worked(Lang::En), brief_load()),
+    ));
     cases.push(hostile_case(
         "hostile async ticket",
         prefilled(Outcome::AsyncTicket),

@@ -1,6 +1,7 @@
 //! The YAML of the Kubernetes export (see [`super`]), the retention's translation into a TTL
 //! or history limits, and an estimate of a cron schedule's runs per day for the latter.
 
+use super::super::knobs::{self, Knobs};
 use super::super::{text, Schedule};
 use super::{ceil_s, pod_backoff_s, PERMANENT_EXIT_CODE, SKIP_DEADLINE_S};
 use crate::domain::sheet::{JobSheet, Keep, MissedRun, Overlap};
@@ -218,6 +219,9 @@ fn header(sheet: &JobSheet, kind: &str, out: &mut String) {
             comment(out, "", &format!("Partial failure: {}", b.partial_failure));
         }
     }
+    if let Some(line) = knobs::comment_line(sheet, crate::domain::lang::Lang::En) {
+        comment(out, "", &line);
+    }
 }
 
 fn metadata(sheet: &JobSheet, name_line: &str, out: &mut String) {
@@ -345,6 +349,14 @@ pub(super) fn cron_job(sheet: &JobSheet, attempts: u32) -> String {
     let _ = writeln!(out, "  failedJobsHistoryLimit: {failed}");
     out.push_str("  jobTemplate:\n    spec:\n");
     let _ = writeln!(out, "      backoffLimit: {}  # retries", attempts - 1);
+    if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
+        let _ = writeln!(
+            out,
+            "      parallelism: {}  # worker pods at once, {} at once each (completions unset: pods share the run's work)",
+            k.workers(),
+            k.per_worker()
+        );
+    }
     if let Some(b) = &sheet.batch {
         let _ = writeln!(
             out,

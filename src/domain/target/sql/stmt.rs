@@ -226,6 +226,9 @@ fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String) {
         }
         c(format!("Re-run: {}", f.rerun));
     }
+    if let Some(line) = super::super::knobs::comment_line(sheet, crate::domain::lang::Lang::En) {
+        c(line);
+    }
     out.push_str("-- Each statement follows a line \"-- name: <statement>\".\n");
 }
 
