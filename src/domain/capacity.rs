@@ -119,13 +119,16 @@ fn lognormal_params(p50: u64, p95: u64) -> (f64, f64) {
 /// The standard normal quantile of the few levels the answer uses (p50, p95, p99, p99.9),
 /// else Acklam's rational approximation (relative error < 1.2·10⁻⁹).
 fn z(q: f64) -> f64 {
-    match q {
-        q if q == 0.5 => 0.0,
-        q if q == 0.95 => 1.644_853_626_951_472_2,
-        q if q == 0.99 => 2.326_347_874_040_841,
-        q if q == 0.999 => 3.090_232_306_167_813_5,
-        _ => acklam(q),
-    }
+    const TABLED: [(f64, f64); 4] = [
+        (0.5, 0.0),
+        (0.95, 1.644_853_626_951_472_2),
+        (0.99, 2.326_347_874_040_841),
+        (0.999, 3.090_232_306_167_813_5),
+    ];
+    TABLED
+        .iter()
+        .find(|(level, _)| *level == q)
+        .map_or_else(|| acklam(q), |&(_, z)| z)
 }
 
 fn acklam(p: f64) -> f64 {
