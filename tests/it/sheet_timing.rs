@@ -177,8 +177,10 @@ fn without_numbers_the_fixed_defaults_stay() {
         (Outcome::AsyncTicket, Some((30 * S, MIN)), None, None)
     );
     // An acceptable wait the facts state is kept.
-    let mut facts = ProcessFacts::default();
-    facts.acceptable_wait_ms = Some(3 * S);
+    let facts = ProcessFacts {
+        acceptable_wait_ms: Some(3 * S),
+        ..ProcessFacts::default()
+    };
     let stated = prefill(facts, decided(S, 500, Path::NoCall), Lang::En);
     assert_eq!(stated.process.acceptable_wait_ms, Some(3 * S));
     // Ticking "users can wait at most…" starts from the target when there is one.
