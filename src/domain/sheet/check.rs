@@ -6,6 +6,7 @@ use crate::domain::bidi::{self, Shown};
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::{check_cron, CronError};
+use crate::domain::sheet::prefill::timing::{timeout_for_p95, timing_of};
 use crate::domain::sheet::retry_window::{retry_window, RetryWindow};
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec, MAX_CAP_MS};
 use crate::text::t;
@@ -298,6 +299,24 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
                 .into_owned(),
             );
         }
+        if let Some(p95) = timing_of(&sheet.decision)
+            .map(|t| t.p95_ms)
+            .filter(|&p95| r.attempt_timeout_ms < p95)
+        {
+            out.add(
+                "attempt-timeout-under-p95",
+                Severity::Error,
+                FieldId::Timeout,
+                t!(
+                    "sheet.finding.timeout-under-p95",
+                    locale = l,
+                    timeout = exact(r.attempt_timeout_ms, lang),
+                    p95 = exact(p95, lang),
+                    suggested = exact(timeout_for_p95(p95), lang)
+                )
+                .into_owned(),
+            );
+        }
         key_findings(out, sheet, r);
         if r.non_retryable_errors.iter().all(|e| e.trim().is_empty()) {
             out.add(
@@ -444,10 +463,15 @@ fn failure_findings(out: &mut Findings, sheet: &JobSheet) {
     }
 }
 
-/// The sync section: the call timeout against the acceptable wait.
+/// The sync section: the call timeout against the acceptable wait, and against the
+/// response-time target and p95 the questions were answered from.
 fn sync_findings(out: &mut Findings, sheet: &JobSheet) {
     let (lang, l) = (out.lang, out.lang.code());
-    if let (Some(s), Some(acceptable)) = (&sheet.sync, sheet.process.acceptable_wait_ms) {
+    let Some(s) = &sheet.sync else {
+        return;
+    };
+    let acceptable = sheet.process.acceptable_wait_ms;
+    if let Some(acceptable) = acceptable {
         if s.call_timeout_ms > acceptable {
             out.add(
                 "call-timeout-exceeds-wait",
@@ -462,6 +486,39 @@ fn sync_findings(out: &mut Findings, sheet: &JobSheet) {
                 .into_owned(),
             );
         }
+    }
+    let Some(timing) = timing_of(&sheet.decision) else {
+        return;
+    };
+    // An acceptable wait no longer than the target already says the timeout is too long.
+    let said = acceptable.is_some_and(|a| a <= timing.target_ms);
+    if s.call_timeout_ms > timing.target_ms && !said {
+        out.add(
+            "call-timeout-exceeds-target",
+            Severity::Warning,
+            FieldId::CallTimeout,
+            t!(
+                "sheet.finding.call-timeout-over-target",
+                locale = l,
+                timeout = exact(s.call_timeout_ms, lang),
+                target = exact(timing.target_ms, lang)
+            )
+            .into_owned(),
+        );
+    }
+    if s.call_timeout_ms < timing.p95_ms {
+        out.add(
+            "call-timeout-under-p95",
+            Severity::Warning,
+            FieldId::CallTimeout,
+            t!(
+                "sheet.finding.call-timeout-under-p95",
+                locale = l,
+                timeout = exact(s.call_timeout_ms, lang),
+                p95 = exact(timing.p95_ms, lang)
+            )
+            .into_owned(),
+        );
     }
 }
 

@@ -4,6 +4,10 @@
 //! Queue defaults follow the source documents' worked example (source document `000`, the reservation confirmation
 //! mail): 5 attempts; exponential backoff from 10 s capped at 10 min with full jitter; 30 s per
 //! attempt; key = business key + purpose; dead jobs kept until handled; done kept 30 days.
+//! When the questions were answered from numbers, the timeouts and the acceptable wait come
+//! from them instead ([`timing`]).
+
+pub mod timing;
 
 use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
@@ -54,8 +58,15 @@ fn list(key: &str, lang: Lang) -> Vec<String> {
 
 /// A sheet for `facts` and `decision`, with every section the outcome needs filled with
 /// defaults (texts in `lang`) and the others `None`.
-pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet {
+///
+/// The attempt timeout, lease, call timeout and (when `facts` states none) the acceptable
+/// wait follow the decision's timing when it has one ([`timing`]).
+pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet {
     let outcome = decision.outcome;
+    let (attempt_timeout_ms, lease_ms) = timing::attempt_timeout_and_lease(&decision);
+    if facts.acceptable_wait_ms.is_none() {
+        facts.acceptable_wait_ms = timing::derived_wait(&decision);
+    }
     let is_async = matches!(outcome, Outcome::AsyncEnqueue | Outcome::AsyncTicket);
     let key = if facts.business_key.trim().is_empty() {
         tr("sheet.default.business-key", lang)
@@ -70,8 +81,8 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
             cap_ms: 600_000,
             jitter: Jitter::Full,
         },
-        attempt_timeout_ms: 30_000,
-        lease_ms: 60_000,
+        attempt_timeout_ms,
+        lease_ms,
         idempotency_key: join_key(&[&key, &key_purpose(&facts)], lang),
         retryable_errors: list("sheet.default.retryable", lang),
         non_retryable_errors: if facts.permanent_errors.is_empty() {
@@ -120,11 +131,7 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
         partial_failure: tr("sheet.default.partial-failure", lang),
     });
     let sync = matches!(outcome, Outcome::Sync | Outcome::SyncTimeout).then(|| SyncSpec {
-        call_timeout_ms: if outcome == Outcome::SyncTimeout {
-            3_000
-        } else {
-            5_000
-        },
+        call_timeout_ms: timing::call_timeout(&decision),
         on_timeout: tr("sheet.default.on-timeout", lang),
     });
     JobSheet {
@@ -143,9 +150,14 @@ pub fn prefill(facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSheet 
     }
 }
 
-/// Why the default of `field` was chosen for `outcome`, in `lang` (`None`: the field is a
-/// process fact, or has no default for this outcome).
-pub fn default_reason(field: FieldId, outcome: Outcome, lang: Lang) -> Option<String> {
+/// Why the default of `field` was chosen for `decision`, in `lang` (`None`: the field is a
+/// process fact the questions say nothing about, or has no default for this outcome). A
+/// default the questions' numbers gave names them ([`timing::reason`]).
+pub fn default_reason(field: FieldId, decision: &Decision, lang: Lang) -> Option<String> {
+    if let Some(reason) = timing::reason(field, decision, lang) {
+        return Some(reason);
+    }
+    let outcome = decision.outcome;
     let key = format!("sheet.reason.{}", field.id());
     let special = format!("{key}.{}", outcome.id());
     for k in [special, key] {
@@ -162,13 +174,20 @@ pub fn default_reason(field: FieldId, outcome: Outcome, lang: Lang) -> Option<St
 /// `"10 s"`, …), in field order. The screen uses it to say which default a field's reason
 /// explains once the user has changed the value.
 pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, String)> {
-    let default = prefill(sheet.process.clone(), sheet.decision.clone(), lang);
+    // The acceptable wait is a fact: it has a default only when the questions' target gives one.
+    let facts = ProcessFacts {
+        acceptable_wait_ms: None,
+        ..sheet.process.clone()
+    };
+    let default = prefill(facts, sheet.decision.clone(), lang);
+    let wait_default = default.process.acceptable_wait_ms.is_some();
     let (now, then) = (rows(sheet, lang), rows(&default, lang));
     now.into_iter()
         .zip(then)
         // The retry window and the total calls are computed from other fields, which are
         // named when they change.
         .filter(|(a, _)| !matches!(a.field, FieldId::RetryWindow | FieldId::RetryLayers))
+        .filter(|(a, _)| wait_default || a.field != FieldId::AcceptableWait)
         .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
         .map(|(_, b)| (b.field, b.value))
         .collect()
@@ -178,14 +197,46 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
 /// the same (the user's edits stay); otherwise a fresh pre-fill that keeps the process facts
 /// of `existing` (sections of another outcome do not carry over). No `existing`: a fresh
 /// pre-fill with empty facts.
+///
+/// What the questions' numbers pre-filled follows them: a timeout, lease, call timeout or
+/// acceptable wait that still holds the default of the old decision gets the new decision's
+/// default (as [`relocalize`] swaps texts); a value the user changed stays.
 pub fn for_decision(existing: Option<&JobSheet>, decision: Decision, lang: Lang) -> JobSheet {
-    match existing {
-        Some(s) if s.decision.outcome == decision.outcome => JobSheet {
-            decision,
-            ..s.clone()
-        },
-        Some(s) => prefill(s.process.clone(), decision, lang),
-        None => prefill(ProcessFacts::default(), decision, lang),
+    let Some(s) = existing else {
+        return prefill(ProcessFacts::default(), decision, lang);
+    };
+    let mut facts = s.process.clone();
+    follow(
+        &mut facts.acceptable_wait_ms,
+        &timing::derived_wait(&s.decision),
+        &timing::derived_wait(&decision),
+    );
+    if s.decision.outcome != decision.outcome {
+        return prefill(facts, decision, lang);
+    }
+    let mut out = JobSheet {
+        process: facts,
+        decision,
+        ..s.clone()
+    };
+    if let Some(r) = out.retry.as_mut() {
+        let old = timing::attempt_timeout_and_lease(&s.decision);
+        let new = timing::attempt_timeout_and_lease(&out.decision);
+        follow(&mut r.attempt_timeout_ms, &old.0, &new.0);
+        follow(&mut r.lease_ms, &old.1, &new.1);
+    }
+    if let Some(sync) = out.sync.as_mut() {
+        let old = timing::call_timeout(&s.decision);
+        let new = timing::call_timeout(&out.decision);
+        follow(&mut sync.call_timeout_ms, &old, &new);
+    }
+    out
+}
+
+/// `field` becomes `new` when it still holds `old` (the default nobody changed).
+fn follow<T: PartialEq + Clone>(field: &mut T, old: &T, new: &T) {
+    if field == old {
+        *field = new.clone();
     }
 }
 

@@ -10,6 +10,7 @@ use crate::domain::sheet::edit::SheetEdit;
 use crate::domain::sheet::fields::{layers_text, retry_window_text};
 use crate::domain::sheet::import::limits;
 use crate::domain::sheet::inputs::NO_PROCESS_NAME;
+use crate::domain::sheet::prefill::timing::wait_when_stated;
 use crate::domain::sheet::prefill::{changed_from_default, default_reason};
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, LayerKind, MissedRun, Overlap,
@@ -78,7 +79,7 @@ impl<'a> Form<'a> {
             locale = lang.code()
         )
         .into_owned();
-        let reason = default_reason(field, self.sheet.decision.outcome, lang).map(|r| {
+        let reason = default_reason(field, &self.sheet.decision, lang).map(|r| {
             match self.changed.iter().find(|(f, _)| *f == field) {
                 Some((_, default)) => t!(
                     "sheet.ui.reason-changed",
@@ -166,10 +167,12 @@ pub fn process(form: &Form) -> Html {
     let wait_stated = p.acceptable_wait_ms.is_some();
     let toggle_wait = {
         let ctx = form.ctx.clone();
+        // Ticked, it starts from the questions' response-time target when they give one.
+        let stated = wait_when_stated(&form.sheet.decision);
         Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             ctx.dispatch(Action::EditSheet(SheetEdit::AcceptableWait(
-                on.then_some(600_000),
+                on.then_some(stated),
             )));
         })
     };
