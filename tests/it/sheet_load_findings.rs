@@ -124,3 +124,36 @@ fn load_messages_carry_the_numbers_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn an_attempt_timeout_under_the_load_sections_p95_is_an_error_naming_both() {
+    let mut s = sheet(
+        r#"{"handler": {"lognormal": {"p50_ms": 20000, "p95_ms": 90000}}}"#,
+        600_000,
+    );
+    if let Some(r) = s.retry.as_mut() {
+        r.attempt_timeout_ms = 60_000;
+    }
+    for (lang, words) in [
+        (Lang::En, ["1 min", "90 s", "Load and capacity"]),
+        (Lang::Ja, ["1分", "90秒", "負荷とキャパシティ"]),
+    ] {
+        let f = validate(&s, lang)
+            .into_iter()
+            .find(|f| f.code == "attempt-timeout-under-p95")
+            .map(|f| (f.severity, f.message));
+        let Some((sev, msg)) = f else {
+            panic!("{lang:?}: no finding")
+        };
+        assert_eq!(sev, Severity::Error);
+        for w in words {
+            assert!(msg.contains(w), "{lang:?}: {msg:?} lacks {w:?}");
+        }
+    }
+    if let Some(r) = s.retry.as_mut() {
+        r.attempt_timeout_ms = 90_000;
+    }
+    assert!(validate(&s, Lang::En)
+        .iter()
+        .all(|f| f.code != "attempt-timeout-under-p95"));
+}

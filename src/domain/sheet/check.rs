@@ -299,16 +299,25 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
                 .into_owned(),
             );
         }
-        if let Some(p95) = timing_of(&sheet.decision)
-            .map(|t| t.p95_ms)
-            .filter(|&p95| r.attempt_timeout_ms < p95)
+        // The handler's p95: the one typed in Load and capacity, else the questions' one.
+        let load_p95 = sheet.load.and_then(|l| l.handler).map(|h| {
+            (
+                h.p95_ms().ceil() as u64,
+                "sheet.finding.timeout-under-load-p95",
+            )
+        });
+        let wizard_p95 =
+            timing_of(&sheet.decision).map(|t| (t.p95_ms, "sheet.finding.timeout-under-p95"));
+        if let Some((p95, key)) = load_p95
+            .or(wizard_p95)
+            .filter(|&(p95, _)| r.attempt_timeout_ms < p95)
         {
             out.add(
                 "attempt-timeout-under-p95",
                 Severity::Error,
                 FieldId::Timeout,
                 t!(
-                    "sheet.finding.timeout-under-p95",
+                    key,
                     locale = l,
                     timeout = exact(r.attempt_timeout_ms, lang),
                     p95 = exact(p95, lang),
