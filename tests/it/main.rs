@@ -1,6 +1,7 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod capacity_protocol;
 mod catalog_bad_files;
 mod catalog_cli;
 mod catalog_example;

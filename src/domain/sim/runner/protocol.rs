@@ -166,6 +166,29 @@ pub enum RunMessage {
         /// Why, naming the field and the allowed range.
         error: String,
     },
+    /// A capacity request is still running: `done` of `total` runs of the sweep.
+    SizeProgress {
+        /// The request's id.
+        id: u64,
+        /// Runs done.
+        done: u64,
+        /// Runs in the sweep.
+        total: u64,
+    },
+    /// A capacity request's answer, drawn.
+    Sized {
+        /// The request's id.
+        id: u64,
+        /// The answer.
+        view: Box<super::CapacityView>,
+    },
+    /// A capacity request refused — nothing ran.
+    SizeFailed {
+        /// The request's id (0 when the request could not be read).
+        id: u64,
+        /// Why, typed (the page words it in its language).
+        error: super::CapacityError,
+    },
 }
 
 /// What the worker keeps between messages: the last finished run's event log, and its chart
@@ -256,6 +279,10 @@ impl WorkerState {
     pub fn answer(&mut self, json: &str, every: u64, post: impl FnMut(RunMessage)) -> RunMessage {
         if let Ok(req) = serde_json::from_str::<LogRequest>(json) {
             return self.slice(&req);
+        }
+        let mut post = post;
+        if let Some(answer) = super::capacity::answer(json, &mut post) {
+            return answer;
         }
         match serde_json::from_str::<CompareRequest>(json) {
             Ok(c) => self.run(Ok(c.run), Some((c.with, c.same_why)), every, post),
