@@ -169,7 +169,7 @@ fn listen(
                 job.borrow_mut().take();
                 phase.set(Phase::Failed(problems));
             }
-            RunEvent::Log(_) => {}
+            RunEvent::Log(_) | RunEvent::Size(_) => {}
         }
     }));
 }
