@@ -15,9 +15,7 @@ pub mod worker;
 
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
-use crate::domain::session::{
-    sim_presets, sim_variants, SimEdit, CAPACITY_PRESET, CUSTOM_PRESET,
-};
+use crate::domain::session::{sim_presets, sim_variants, SimEdit, CAPACITY_PRESET, CUSTOM_PRESET};
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::setup::knobs::{CustomRun, Knob};
 use crate::domain::sim::Scenario;
@@ -339,7 +337,9 @@ fn capacity_view(ctx: &AppContext, scenario: &str, edit: &Callback<SimEdit>) -> 
         Some(sheet) => html! {
             <crate::ui::sheet::capacity::CapacityPanel sheet={std::rc::Rc::new(sheet.clone())} {lang} seed={ctx.sim.seed} />
         },
-        None => html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> },
+        None => {
+            html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
+        }
     };
     html! {
         <section class="simulate" aria-labelledby="sim-title">

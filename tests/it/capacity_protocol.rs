@@ -8,7 +8,8 @@
 
 use modality_advisor::domain::capacity::{CapacityInput, RetryWaits};
 use modality_advisor::domain::lang::Lang;
-use modality_advisor::domain::sheet::load::{Burst, HandlerTime, LoadSpec, Rate, Per};
+use modality_advisor::domain::sheet::load::{Burst, HandlerTime, LoadSpec, Per, Rate};
+use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::sim::runner::{
     wire, CapacityError, CapacityRequest, RunMessage, WorkerState,
 };
@@ -84,7 +85,10 @@ fn check(request: &str, expect: Expect) {
             assert_eq!(view.grows, grows, "{}", view.html[0]);
             for (i, html) in view.html.iter().enumerate() {
                 for chart in ["wait", "backlog"] {
-                    assert!(html.contains(&format!(r#"data-chart="{chart}""#)), "{chart}");
+                    assert!(
+                        html.contains(&format!(r#"data-chart="{chart}""#)),
+                        "{chart}"
+                    );
                 }
                 assert!(html.contains("<table class=\"cap-points\">"));
                 assert!(!html.contains("<script"));
@@ -104,10 +108,18 @@ fn check(request: &str, expect: Expect) {
     }
 }
 
+/// A request for `input` (native callers send the numbers; the page sends the sheet).
 fn request(input: CapacityInput, seeds: u32) -> String {
+    serde_json::json!({"capacity": {"id": 7, "input": input, "seed": 1, "seeds": seeds, "jobs": 300}})
+        .to_string()
+}
+
+/// The page's request: the sheet itself.
+fn sheet_request(sheet: &JobSheet, seeds: u32) -> String {
     CapacityRequest {
         id: 7,
-        input,
+        sheet: Some(Box::new(sheet.clone())),
+        input: None,
         seed: 1,
         seeds,
         jobs: Some(300),
@@ -115,12 +127,25 @@ fn request(input: CapacityInput, seeds: u32) -> String {
     .to_json()
 }
 
+/// The worked example with `load` as its load section.
+fn example_with(load: Option<LoadSpec>) -> JobSheet {
+    let mut s = modality_advisor::domain::sheet::example::example(Lang::En).expect("example");
+    s.load = load;
+    s
+}
+
 #[test]
 fn a_request_is_answered_with_progress_then_the_drawn_answer() {
     let both_charts_drawn: &[(&str, &str)] = &[
-        (r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot""#, "class=\"plot\""),
+        (
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot""#,
+            "class=\"plot\"",
+        ),
         (r#"data-chart-data="wait""#, r#"data-chart-data="wait""#),
-        (r#"data-chart-data="backlog""#, r#"data-chart-data="backlog""#),
+        (
+            r#"data-chart-data="backlog""#,
+            r#"data-chart-data="backlog""#,
+        ),
         ("Show data", "データを表で見る"),
         ("class=\"plot-band s-band\"", "class=\"plot-band s-band\""),
         (r#"data-rule="y""#, r#"data-rule="y""#),
@@ -141,11 +166,17 @@ fn a_request_is_answered_with_progress_then_the_drawn_answer() {
                 ("1 at once", "同時1件"),
                 (r#"data-rule="x""#, r#"data-rule="x""#),
                 ("Deadline 2 min", "期限2分"),
-                ("Backlog over time: the burst at 1 at once", "同時1件でのバースト"),
+                (
+                    "Backlog over time: the burst at 1 at once",
+                    "同時1件でのバースト",
+                ),
             ],
         ),
     );
-    check(&request(paced, 3), Expect::Sized(Some(1), false, both_charts_drawn));
+    check(
+        &request(paced, 3),
+        Expect::Sized(Some(1), false, both_charts_drawn),
+    );
 }
 
 #[test]
@@ -184,8 +215,45 @@ fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
         Expect::Sized(
             Some(11),
             false,
-            &[("5 at once, ρ = 2.00 ≥ 1", "シートの同時5件では ρ = 2.00 ≥ 1")],
+            &[(
+                "5 at once, ρ = 2.00 ≥ 1",
+                "シートの同時5件では ρ = 2.00 ≥ 1",
+            )],
         ),
+    );
+}
+
+#[test]
+fn the_page_sends_the_sheet_and_the_worker_reads_its_numbers() {
+    let load = LoadSpec {
+        arrival: Some(Rate {
+            count: 2,
+            per: Per::Second,
+        }),
+        handler: Some(HandlerTime::Lognormal {
+            p50_ms: 80,
+            p95_ms: 300,
+        }),
+        burst: Some(Burst::AtOnce { count: 500 }),
+        drain_within_ms: Some(120_000),
+        target_wait_p95_ms: Some(5_000),
+        ..LoadSpec::default()
+    };
+    check(
+        &sheet_request(&example_with(Some(load)), 2),
+        Expect::Sized(
+            Some(2),
+            false,
+            &[("2 at once: p95 wait", "同時2件：待ち時間p95")],
+        ),
+    );
+    // A sheet missing numbers: refused as not sized yet, the numbers named.
+    check(
+        &sheet_request(&example_with(None), 2),
+        Expect::Refused(&[(
+            "Not sized yet: needs the arrival rate (mean or peak) or a burst",
+            "未算定：到着率",
+        )]),
     );
 }
 
@@ -235,7 +303,11 @@ fn refused_requests_name_the_field_in_both_languages() {
         ),
         (
             r#"{"capacity": {"id": 3, "seed": 1, "seeds": 2}}"#,
-            &[("request", "request"), ("input", "input")],
+            &[("request", "request"), ("sheet", "sheet")],
+        ),
+        (
+            r#"{"capacity": {"id": 3, "seed": 1}}"#,
+            &[("request", "request"), ("seeds", "seeds")],
         ),
     ];
     for (req, texts) in cases {
@@ -245,11 +317,7 @@ fn refused_requests_name_the_field_in_both_languages() {
 
 #[test]
 fn missing_numbers_leave_the_sheet_not_sized_yet() {
-    let sheet = |load: Option<LoadSpec>| {
-        let mut s = modality_advisor::domain::sheet::example::example(Lang::En).expect("example");
-        s.load = load;
-        s
-    };
+    let sheet = example_with;
     let rate = Rate {
         count: 2,
         per: Per::Second,
@@ -280,8 +348,16 @@ fn missing_numbers_leave_the_sheet_not_sized_yet() {
     for (load, en, ja) in cases {
         let missing = CapacityInput::from_sheet(&sheet(load)).expect_err("not sized yet");
         let e = CapacityError::Missing(missing);
-        assert!(e.message(Lang::En).starts_with(en), "{}", e.message(Lang::En));
-        assert!(e.message(Lang::Ja).starts_with(ja), "{}", e.message(Lang::Ja));
+        assert!(
+            e.message(Lang::En).starts_with(en),
+            "{}",
+            e.message(Lang::En)
+        );
+        assert!(
+            e.message(Lang::Ja).starts_with(ja),
+            "{}",
+            e.message(Lang::Ja)
+        );
     }
     // With both, the sheet is sized from its own retry section.
     let full = sheet(Some(LoadSpec {
@@ -290,5 +366,8 @@ fn missing_numbers_leave_the_sheet_not_sized_yet() {
         ..LoadSpec::default()
     }));
     let input = CapacityInput::from_sheet(&full).expect("sized");
-    assert_eq!(input.max_attempts, full.retry.as_ref().map_or(1, |r| r.max_attempts));
+    assert_eq!(
+        input.max_attempts,
+        full.retry.as_ref().map_or(1, |r| r.max_attempts)
+    );
 }

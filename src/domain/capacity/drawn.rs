@@ -173,7 +173,11 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
         w(lang, "Burst drain (95 % CI)", "バースト消化（95%信頼区間）"),
         w(lang, "Bottleneck", "ボトルネック"),
     ];
-    let title = w(lang, "Worker counts simulated", "シミュレーションしたワーカー数");
+    let title = w(
+        lang,
+        "Worker counts simulated",
+        "シミュレーションしたワーカー数",
+    );
     let mut out = format!(
         r#"<div class="table-wrap" role="region" tabindex="0" aria-label="{t}"><table class="cap-points"><caption>{t}</caption><thead><tr>"#,
         t = escape(title)
@@ -190,7 +194,11 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
             out,
             r#"<tr data-workers="{}"{}><th scope="row">{}{}</th>"#,
             p.workers,
-            if rec { r#" data-recommended="true""# } else { "" },
+            if rec {
+                r#" data-recommended="true""#
+            } else {
+                ""
+            },
             p.workers,
             if rec {
                 escape(w(lang, " ← recommended", " ← 推奨"))
@@ -267,7 +275,11 @@ fn wait_figure(a: &SizeAnswer, lang: Lang) -> String {
         .points
         .iter()
         .filter_map(|p| {
-            let b = a.analytic.iter().find(|x| x.workers == p.workers)?.wait_p95_ms?;
+            let b = a
+                .analytic
+                .iter()
+                .find(|x| x.workers == p.workers)?
+                .wait_p95_ms?;
             Some((f64::from(p.workers), b.low, b.high))
         })
         .collect();
@@ -301,9 +313,7 @@ fn wait_figure(a: &SizeAnswer, lang: Lang) -> String {
         .iter()
         .map(|&(x, m, l, h)| (x, m / k, l / k, h / k))
         .collect();
-    let target_name = target.map(|t| {
-        format!("{}{}", w(lang, "Target ", "目標"), ms(t, lang))
-    });
+    let target_name = target.map(|t| format!("{}{}", w(lang, "Target ", "目標"), ms(t, lang)));
     let rules: Vec<Rule> = match (&target_name, target) {
         (Some(name), Some(t)) => vec![Rule {
             name,
@@ -319,7 +329,11 @@ fn wait_figure(a: &SizeAnswer, lang: Lang) -> String {
         points: &band_u,
     }];
     let points = [Points {
-        name: w(lang, "Simulated p95 (95 % CI)", "シミュレーションのp95（95%信頼区間）"),
+        name: w(
+            lang,
+            "Simulated p95 (95 % CI)",
+            "シミュレーションのp95（95%信頼区間）",
+        ),
         key: "sim",
         points: &sims_u,
     }];
@@ -350,12 +364,23 @@ fn wait_figure(a: &SizeAnswer, lang: Lang) -> String {
             ..Layers::default()
         },
     );
+    let table = wait_table(a, title, x_label, u, lang);
+    figure("wait", title, caption, Ok((svg, table)))
+}
+
+/// The wait chart's data table: per count, the band's ends and the simulated p95 with its
+/// interval, in unit `u`.
+fn wait_table(a: &SizeAnswer, title: &str, x_label: &str, u: TimeUnit, lang: Lang) -> String {
+    let k = u.ms();
     let unit = unit_word(u, lang);
     let heads = vec![
         x_label.to_owned(),
         format!("{} ({unit})", w(lang, "Band low", "帯の下端")),
         format!("{} ({unit})", w(lang, "Band high", "帯の上端")),
-        format!("{} ({unit})", w(lang, "Simulated p95", "シミュレーションのp95")),
+        format!(
+            "{} ({unit})",
+            w(lang, "Simulated p95", "シミュレーションのp95")
+        ),
         format!("{} ({unit})", w(lang, "95 % CI low", "95%信頼区間の下端")),
         format!("{} ({unit})", w(lang, "95 % CI high", "95%信頼区間の上端")),
     ];
@@ -380,8 +405,7 @@ fn wait_figure(a: &SizeAnswer, lang: Lang) -> String {
         })
         .collect();
     let n = rows.len();
-    let table = details_html("wait", title, &heads, &rows, n, lang);
-    figure("wait", title, caption, Ok((svg, table)))
+    details_html("wait", title, &heads, &rows, n, lang)
 }
 
 /// The backlog over time at one count: a burst draining (the deadline marked) or the queue
@@ -431,9 +455,9 @@ fn backlog_figure(a: &SizeAnswer, backlog: Option<&Backlog>, lang: Lang) -> Stri
         ),
     };
     let pts: Vec<(f64, f64)> = b.points.iter().map(|&(t, d)| (t, d as f64)).collect();
-    let deadline_name = b.deadline_s.map(|s| {
-        format!("{}{}", w(lang, "Deadline ", "期限"), ms(s * 1e3, lang))
-    });
+    let deadline_name = b
+        .deadline_s
+        .map(|s| format!("{}{}", w(lang, "Deadline ", "期限"), ms(s * 1e3, lang)));
     let rules: Vec<Rule> = match (&deadline_name, b.deadline_s) {
         (Some(name), Some(at)) => vec![Rule {
             name,
@@ -485,11 +509,11 @@ fn backlog_figure(a: &SizeAnswer, backlog: Option<&Backlog>, lang: Lang) -> Stri
         .map(|&(t, d)| vec![format_value(t), group_thousands(d)])
         .collect();
     let keep = sample(all.len(), |i| b.points[i].1 as f64);
-    let rows: Vec<Vec<String>> = keep.into_iter().filter_map(|i| all.get(i).cloned()).collect();
-    let heads = vec![
-        format!("{x_label} ({secs})"),
-        format!("{y_label} ({jobs})"),
-    ];
+    let rows: Vec<Vec<String>> = keep
+        .into_iter()
+        .filter_map(|i| all.get(i).cloned())
+        .collect();
+    let heads = vec![format!("{x_label} ({secs})"), format!("{y_label} ({jobs})")];
     let table = details_html("backlog", &title, &heads, &rows, all.len(), lang);
     figure("backlog", &title, &caption, Ok((svg, table)))
 }

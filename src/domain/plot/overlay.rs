@@ -270,9 +270,17 @@ fn rule(c: &mut Canvas, xt: &Ticks, r: &Rule) {
                 r#"<line class="plot-rule s-{k}" data-rule="x" data-at="{at}" x1="{x}" x2="{x}" y1="{}" y2="{}"/><text class="plot-rule-label" x="{}" y="{}" text-anchor="{}">{label}</text>"#,
                 n(c.top),
                 n(c.bottom),
-                n(if x > (c.left + c.right) / 2.0 { x - 4.0 } else { x + 4.0 }),
+                n(if x > (c.left + c.right) / 2.0 {
+                    x - 4.0
+                } else {
+                    x + 4.0
+                }),
                 n(c.top + 12.0),
-                if x > (c.left + c.right) / 2.0 { "end" } else { "start" },
+                if x > (c.left + c.right) / 2.0 {
+                    "end"
+                } else {
+                    "start"
+                },
                 x = n(x),
             );
         }

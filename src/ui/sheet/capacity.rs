@@ -81,33 +81,39 @@ fn listen(p: &Panel, lang: Lang) {
         p.said.clone(),
         p.asked.clone(),
     );
-    p.session
-        .listen(Callback::from(move |e: RunEvent| match e {
-            RunEvent::Size(SizeEvent::Progress(done, total)) => {
-                status.set(Status::Running(done, total))
+    p.session.listen(Callback::from(move |e: RunEvent| match e {
+        RunEvent::Size(SizeEvent::Progress(done, total)) => {
+            status.set(Status::Running(done, total))
+        }
+        RunEvent::Size(SizeEvent::Done(view)) => {
+            if let Some(input) = asked.borrow_mut().take() {
+                answer.set(Some((view, input)));
             }
-            RunEvent::Size(SizeEvent::Done(view)) => {
-                if let Some(input) = asked.borrow_mut().take() {
-                    answer.set(Some((view, input)));
-                }
-                said.set(Some(("capacity.finished", lang)));
-                status.set(Status::Idle);
-            }
-            RunEvent::Size(SizeEvent::Failed(e)) => status.set(Status::Failed(Failure::Worker(e))),
-            _ => {}
-        }));
+            said.set(Some(("capacity.finished", lang)));
+            status.set(Status::Idle);
+        }
+        RunEvent::Size(SizeEvent::Failed(e)) => status.set(Status::Failed(Failure::Worker(e))),
+        _ => {}
+    }));
 }
 
 /// "Size it": reads the runs per count, then starts the request in the panel's worker.
-fn size_callback(p: &Panel, input: CapacityInput, seed: u64, lang: Lang) -> Callback<MouseEvent> {
+fn size_callback(
+    p: &Panel,
+    (sheet, input): (Rc<JobSheet>, CapacityInput),
+    seed: u64,
+    lang: Lang,
+) -> Callback<MouseEvent> {
     let p = p.clone();
     Callback::from(move |_| {
         let Some(seeds) = parse_whole(&p.seeds_raw).and_then(|n| u32::try_from(n).ok()) else {
             return p.status.set(Status::Failed(Failure::Seeds));
         };
+        // The sheet crosses (its writer is already in the page); the worker reads its numbers.
         let request = CapacityRequest {
             id: 0,
-            input,
+            sheet: Some(Box::new((*sheet).clone())),
+            input: None,
             seed,
             seeds,
             jobs: None,
@@ -145,7 +151,7 @@ pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
         Err(missing) => html! {
             <p class="cap-missing" data-capacity="not-sized">{ not_sized_text(missing, lang) }</p>
         },
-        Ok(input) => controls(&p, *input, props.seed, running, lang),
+        Ok(input) => controls(&p, (props.sheet.clone(), *input), props.seed, running, lang),
     };
     let answer = (*p.answer).clone().map(|(view, input)| {
         let stale = current.as_ref().ok() != Some(&input);
@@ -171,9 +177,15 @@ pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
 }
 
 /// The runs per count, "Size it" and "Cancel".
-fn controls(p: &Panel, input: CapacityInput, seed: u64, running: bool, lang: Lang) -> Html {
+fn controls(
+    p: &Panel,
+    asked: (Rc<JobSheet>, CapacityInput),
+    seed: u64,
+    running: bool,
+    lang: Lang,
+) -> Html {
     let l = lang.code();
-    let size = size_callback(p, input, seed, lang);
+    let size = size_callback(p, asked, seed, lang);
     let cancel = {
         let (status, session, said, asked) = (
             p.status.clone(),

@@ -1,18 +1,20 @@
 //! The capacity answer through the simulation worker: the page sends a [`CapacityRequest`]
-//! (the sheet's [`CapacityInput`], a seed and the runs per worker count) wrapped as
-//! `{"capacity": {…}}`; the worker answers with [`RunMessage::SizeProgress`] (runs done of
-//! the total) and then [`RunMessage::Sized`] — the answer drawn as HTML in both languages
+//! (the sheet — or, from native callers, its [`CapacityInput`] —, a seed and the runs per
+//! worker count) wrapped as
+//! `{"capacity": {…}}`; the worker answers with
+//! [`RunMessage::SizeProgress`](super::RunMessage::SizeProgress) (runs done of
+//! the total) and then [`RunMessage::Sized`](super::RunMessage::Sized) — the answer drawn as HTML in both languages
 //! ([`capacity::drawn`](crate::domain::capacity::drawn)) and the few numbers the page needs
-//! ([`CapacityView`]) — or [`RunMessage::SizeFailed`] with a typed [`CapacityError`] the page
+//! ([`CapacityView`]) — or [`RunMessage::SizeFailed`](super::RunMessage::SizeFailed) with a typed [`CapacityError`] the page
 //! words in its language. Cancelling is terminating the worker, as for any run.
 
-use super::protocol::RunMessage;
 use crate::domain::capacity::backlog::{burst_backlog, growing_backlog, Backlog};
 use crate::domain::capacity::drawn::{answer_html, grows_without_end, reason_id};
 use crate::domain::capacity::sweep::{size, SweepError, SweepOptions};
 use crate::domain::capacity::{not_sized_text, CapacityInput, SizeAnswer};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::load::Missing;
+use crate::domain::sheet::JobSheet;
 use crate::domain::sim::results::drawn::Both;
 use serde::{Deserialize, Serialize};
 
@@ -25,14 +27,21 @@ pub const PAGE_JOBS: u64 = 5_000;
 /// Runs per worker count the page asks for unless told otherwise.
 pub const PAGE_SEEDS: u32 = 10;
 
-/// What to size.
+/// What to size: the sheet (what the page sends), or the numbers themselves.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CapacityRequest {
     /// Echoed in every answer, so a late answer to an older request can be told apart.
     pub id: u64,
-    /// The numbers ([`CapacityInput::from_sheet`]); each out of range is refused by name.
-    pub input: CapacityInput,
+    /// The sheet, sized from its load and retry sections ([`CapacityInput::from_sheet`]; the
+    /// numbers it misses are refused as [`CapacityError::Missing`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<Box<JobSheet>>,
+    /// Or the numbers themselves (native callers, tests); each out of range is refused by
+    /// name. Read, never written: writing it would put a float writer (~5 KB brotli) into the
+    /// page, which sends the sheet.
+    #[serde(default, skip_serializing)]
+    pub input: Option<CapacityInput>,
     /// The first seed (run `i` of each count uses `seed + i`).
     pub seed: u64,
     /// Runs per worker count (1 ..= 50, within the sweep's budget).
@@ -120,21 +129,28 @@ pub fn backlog_of(a: &SizeAnswer) -> Option<Backlog> {
     )
 }
 
-/// Answers `req`: the sweep (`progress(done, total)` runs), the backlog run, the drawing.
+/// Answers `req`: the numbers (from the sheet, or as given), the sweep (`progress(done, total)` runs), the backlog run, the drawing.
 ///
 /// # Errors
-/// [`CapacityError::Sweep`] naming the field out of range or the option over the budget.
+/// [`CapacityError::Missing`] when the sheet misses numbers; [`CapacityError::Sweep`] naming
+/// the field out of range or the option over the budget; [`CapacityError::Request`] with
+/// neither a sheet nor numbers.
 pub fn size_request(
     req: &CapacityRequest,
     progress: impl FnMut(u64, u64),
 ) -> Result<CapacityView, CapacityError> {
+    let input = match (&req.sheet, req.input) {
+        (Some(sheet), _) => CapacityInput::from_sheet(sheet).map_err(CapacityError::Missing)?,
+        (None, Some(input)) => input,
+        (None, None) => return Err(CapacityError::Request("give `sheet` or `input`".to_owned())),
+    };
     let opts = SweepOptions {
         seeds: req.seeds,
         seed: req.seed,
         jobs: req.jobs.unwrap_or(PAGE_JOBS),
         counts: PAGE_COUNTS,
     };
-    let answer = size(&req.input, opts, progress).map_err(CapacityError::Sweep)?;
+    let answer = size(&input, opts, progress).map_err(CapacityError::Sweep)?;
     let backlog = backlog_of(&answer);
     Ok(CapacityView {
         html: answer_html(&answer, backlog.as_ref()),
@@ -142,29 +158,5 @@ pub fn size_request(
         reason: reason_id(answer.recommendation.reason).to_owned(),
         grows: grows_without_end(&answer),
         lease_ms: answer.lease.recommended_ms,
-    })
-}
-
-/// The worker's answer to a message that is a capacity request (`Some`), progress going to
-/// `post`; `None` when `json` is not one (another request).
-pub fn answer(json: &str, mut post: impl FnMut(RunMessage)) -> Option<RunMessage> {
-    let env = match serde_json::from_str::<CapacityEnvelope>(json) {
-        Ok(env) => env,
-        Err(e) if json.trim_start().starts_with("{\"capacity\"") => {
-            return Some(RunMessage::SizeFailed {
-                id: 0,
-                error: CapacityError::Request(e.to_string()),
-            })
-        }
-        Err(_) => return None,
-    };
-    let id = env.capacity.id;
-    let progress = |done, total| post(RunMessage::SizeProgress { id, done, total });
-    Some(match size_request(&env.capacity, progress) {
-        Ok(view) => RunMessage::Sized {
-            id,
-            view: Box::new(view),
-        },
-        Err(error) => RunMessage::SizeFailed { id, error },
     })
 }

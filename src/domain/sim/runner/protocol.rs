@@ -281,7 +281,7 @@ impl WorkerState {
             return self.slice(&req);
         }
         let mut post = post;
-        if let Some(answer) = super::capacity::answer(json, &mut post) {
+        if let Some(answer) = capacity_answer(json, &mut post) {
             return answer;
         }
         match serde_json::from_str::<CompareRequest>(json) {
@@ -398,4 +398,28 @@ pub fn run_with_log(
 /// worker uses [`WorkerState::handle`], which also answers log requests.)
 pub fn handle(request_json: &str, every: u64, post: impl FnMut(String)) -> String {
     WorkerState::new().handle(request_json, every, post)
+}
+
+/// The worker's answer to a message that is a capacity request (`Some`), progress going to
+/// `post`; `None` when `json` is not one (another request).
+fn capacity_answer(json: &str, mut post: impl FnMut(RunMessage)) -> Option<RunMessage> {
+    let env = match serde_json::from_str::<super::CapacityEnvelope>(json) {
+        Ok(env) => env,
+        Err(e) if json.trim_start().starts_with("{\"capacity\"") => {
+            return Some(RunMessage::SizeFailed {
+                id: 0,
+                error: super::CapacityError::Request(e.to_string()),
+            })
+        }
+        Err(_) => return None,
+    };
+    let id = env.capacity.id;
+    let progress = |done, total| post(RunMessage::SizeProgress { id, done, total });
+    Some(match super::size_request(&env.capacity, progress) {
+        Ok(view) => RunMessage::Sized {
+            id,
+            view: Box::new(view),
+        },
+        Err(error) => RunMessage::SizeFailed { id, error },
+    })
 }
