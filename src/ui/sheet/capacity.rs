@@ -118,6 +118,8 @@ fn size_callback(
             seeds,
             jobs: None,
         };
+        // The answer's charts are styled by the simulator's stylesheet: fetched while it runs.
+        crate::ui::browser::load_stylesheet("./sim.css");
         *p.asked.borrow_mut() = Some(input);
         match p.session.start_capacity(request) {
             Ok(_) => {
@@ -140,8 +142,6 @@ pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
         asked: use_mut_ref(|| None),
         session: use_sim_run(),
     };
-    // The charts' rules live in the simulator's stylesheet.
-    use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
     let lang = props.lang;
     let l = lang.code();
     listen(&p, lang);
