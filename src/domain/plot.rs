@@ -23,16 +23,19 @@
 //!
 //! Files: this one holds the chart types and the two chart shapes ([`lines`], [`bars`]);
 //! `scale`: ticks and the numbers written on them; `canvas`: the drawing both shapes share;
-//! `lanes`: the lane chart (a timeline of workers, [`lanes`]).
+//! `lanes`: the lane chart (a timeline of workers, [`lanes`]); `overlay`: the layered chart
+//! (bands, points with intervals, lines and reference rules, [`layered`]).
 
 use std::fmt::Write;
 
 mod canvas;
 mod lanes;
+mod overlay;
 mod scale;
 
 use canvas::{n, Canvas, FONT};
 pub use lanes::{lanes, Lane, LaneChart, Mark, Shape, Span};
+pub use overlay::{layered, Band, Layers, Points, Rule, RuleAxis};
 pub use scale::{format_tick, format_value, nice_ticks, Ticks};
 
 /// Buckets the x axis of [`Slots::Buckets`] spans at least.

@@ -53,20 +53,29 @@ pub(crate) fn lenient_sim<'de, D: serde::Deserializer<'de>>(
 /// The preset id of "Your settings" (a config built from the sheet and the knobs).
 pub const CUSTOM_PRESET: &str = "custom";
 
+/// The "Capacity" view's preset id: the open process's sheet sized (not a run of its own).
+pub const CAPACITY_PRESET: &str = "capacity";
+
 /// The simulator's presets in screen order: the six named scenarios, "Your settings"
-/// ([`CUSTOM_PRESET`]), then the load preset ([`LOAD_SCENARIO`]).
+/// ([`CUSTOM_PRESET`]), the load preset ([`LOAD_SCENARIO`]), then the capacity view
+/// ([`CAPACITY_PRESET`]).
 pub fn sim_presets() -> Vec<&'static str> {
     let mut ids: Vec<&'static str> = Scenario::ALL.iter().map(|s| s.id()).collect();
     ids.push(CUSTOM_PRESET);
     ids.push(LOAD_SCENARIO);
+    ids.push(CAPACITY_PRESET);
     ids
 }
 
-/// The variants of a preset (`your-settings` for [`CUSTOM_PRESET`], `bench` for the load
+/// The variants of a preset (`your-settings` for [`CUSTOM_PRESET`], `sheet` for
+/// [`CAPACITY_PRESET`], `bench` for the load
 /// preset and unknown ids).
 pub fn sim_variants(preset: &str) -> &'static [&'static str] {
     if preset == CUSTOM_PRESET {
         return &["your-settings"];
+    }
+    if preset == CAPACITY_PRESET {
+        return &["sheet"];
     }
     Scenario::parse(preset)
         .map(|s| s.variants())

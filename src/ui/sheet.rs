@@ -3,6 +3,7 @@
 //! The screen is its header, the notice about the sheet as a whole, the export
 //! bar, the form's sections ([`sections`]) and the checks panel.
 
+pub mod capacity;
 pub mod export_bar;
 pub mod form;
 pub mod print_view;
@@ -66,6 +67,7 @@ pub fn sheet_screen(ctx: &AppContext) -> Html {
                     { sections::retry(&form) }
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
+                    <capacity::CapacityPanel sheet={Rc::new(sheet.clone())} lang={ctx.lang} />
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>

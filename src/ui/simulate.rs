@@ -15,7 +15,7 @@ pub mod worker;
 
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
-use crate::domain::session::{sim_presets, sim_variants, SimEdit, CUSTOM_PRESET};
+use crate::domain::session::{sim_presets, sim_variants, SimEdit, CAPACITY_PRESET, CUSTOM_PRESET};
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::setup::knobs::{CustomRun, Knob};
 use crate::domain::sim::Scenario;
@@ -124,6 +124,7 @@ fn listen(screen: &Screen, app: &AppContext) {
             }
             RunEvent::Failed(problems) => status.set(RunStatus::Failed(problems)),
             RunEvent::Log(answer) => log_answer.set(Some(answer)),
+            RunEvent::Size(_) => {}
         }));
 }
 
@@ -225,6 +226,9 @@ pub fn SimulateScreen() -> Html {
         Callback::from(move |e: SimEdit| ctx.dispatch(Action::SetSim(e)))
     };
     let (scenario, variant) = chosen(choice);
+    if scenario == CAPACITY_PRESET {
+        return capacity_view(&ctx, scenario, &edit);
+    }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
     let sheet_run = ctx
@@ -320,6 +324,34 @@ pub fn SimulateScreen() -> Html {
             <div class="slot">{ status_line(&screen.status, ctx.sim_result.is_some(), lang) }</div>
             <div class="slot">{ result }</div>
             <div class="slot">{ compare }</div>
+        </section>
+    }
+}
+
+/// The "Capacity" view: the presets, then the capacity panel of the open process's sheet
+/// (sized from the simulator's seed).
+fn capacity_view(ctx: &AppContext, scenario: &str, edit: &Callback<SimEdit>) -> Html {
+    let lang = ctx.lang;
+    let l = lang.code();
+    let panel = match &ctx.sheet {
+        Some(sheet) => html! {
+            <crate::ui::sheet::capacity::CapacityPanel sheet={std::rc::Rc::new(sheet.clone())} {lang} seed={ctx.sim.seed} />
+        },
+        None => {
+            html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
+        }
+    };
+    html! {
+        <section class="simulate" aria-labelledby="sim-title">
+            <h2 id="sim-title">{ t!("sim.ui.title", locale = l) }</h2>
+            <p class="tagline">{ t!("sim.ui.intro", locale = l) }</p>
+            <div class="sim-controls">
+                <fieldset class="section">
+                    <legend>{ t!("sim.ui.presets", locale = l) }</legend>
+                    <ul class="presets">{ preset_buttons(scenario, edit, lang) }</ul>
+                </fieldset>
+            </div>
+            { panel }
         </section>
     }
 }

@@ -4,6 +4,7 @@ mod app_state;
 mod capacity_analytic;
 mod capacity_cli;
 mod capacity_sweep;
+mod capacity_protocol;
 mod catalog_bad_files;
 mod catalog_cli;
 mod catalog_example;

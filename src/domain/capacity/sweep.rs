@@ -250,7 +250,7 @@ pub fn config(
 }
 
 /// The lease the runs use: the sheet's, else one above every run (so none is reclaimed).
-fn run_lease_ms(input: &CapacityInput) -> u64 {
+pub(super) fn run_lease_ms(input: &CapacityInput) -> u64 {
     input
         .lease_ms
         .unwrap_or_else(|| (input.handler.quantile_ms(0.9999) * 10.0).ceil() as u64 + 60_000)
@@ -321,16 +321,14 @@ struct BurstRun {
     refused: u64,
 }
 
-/// One burst run: ms from the burst's start until no row waits in the queue after its last
-/// arrival (`None`: not drained within the simulator's time limit), and the jobs
-/// dead-lettered and calls refused until then.
-fn burst_run(
+/// The arrivals of a burst run with `workers` at once: the burst at time 0 and, with steady
+/// arrivals, Poisson arrivals well past the fluid drain time (the run stops once drained);
+/// and when the burst's last job arrives, ms.
+pub(super) fn burst_arrivals(
     input: &CapacityInput,
     workers: u32,
-    seed: u64,
     burst: Burst,
-    lease_ms: u64,
-) -> Option<BurstRun> {
+) -> (Vec<Arrivals>, u64) {
     let n = burst.jobs();
     let span = burst.span_ms();
     let last_ms = match burst {
@@ -345,7 +343,6 @@ fn burst_run(
     };
     let mut arrivals = vec![Arrivals { kind: 0, pattern }];
     if input.arrival_per_s > 0.0 {
-        // Background arrivals well past the fluid drain time (the run stops once drained).
         let (_, ceiling) = input.bottleneck(workers);
         let horizon_s =
             analytic::fluid_drain_s(n as f64, span as f64 / 1e3, input.arrival_per_s, ceiling)
@@ -360,6 +357,20 @@ fn burst_run(
             },
         });
     }
+    (arrivals, last_ms)
+}
+
+/// One burst run: ms from the burst's start until no row waits in the queue after its last
+/// arrival (`None`: not drained within the simulator's time limit), and the jobs
+/// dead-lettered and calls refused until then.
+fn burst_run(
+    input: &CapacityInput,
+    workers: u32,
+    seed: u64,
+    burst: Burst,
+    lease_ms: u64,
+) -> Option<BurstRun> {
+    let (arrivals, last_ms) = burst_arrivals(input, workers, burst);
     let cfg = config(input, workers, arrivals, seed, lease_ms);
     let mut sim = Simulation::new(cfg).ok()?;
     sim.step_until(SimTime::from_ms(last_ms));

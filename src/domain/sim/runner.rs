@@ -5,7 +5,9 @@
 //!
 //! Protocol: the page sends a [`RunRequest`]; the worker answers with zero or more
 //! [`RunMessage::Progress`], then one [`RunMessage::Done`] or [`RunMessage::Failed`].
-//! Cancelling is terminating the worker.
+//! Cancelling is terminating the worker. A capacity request (`runner/capacity.rs`,
+//! [`CapacityRequest`]) is answered the same way: [`RunMessage::SizeProgress`], then
+//! [`RunMessage::Sized`] or [`RunMessage::SizeFailed`].
 //!
 //! The event log stays in the worker: [`RunView`] carries its length, its first
 //! [`LOG_HEAD`] entries and the names they refer to. The worker ([`WorkerState`]) keeps the
@@ -17,6 +19,7 @@
 //! `runner/protocol.rs`, and the compact form the worker posts them in is [`wire`]; Compare's choices of a second run are [`alternatives`].
 
 mod alternatives;
+mod capacity;
 mod path;
 mod protocol;
 mod view;
@@ -24,6 +27,10 @@ pub mod wire;
 
 pub use crate::domain::sim::setup::limits::{LOG_MAX_JOBS, MAX_LOAD_JOBS};
 pub use alternatives::{alternatives, Alternative};
+pub use capacity::{
+    backlog_of, size_request, CapacityEnvelope, CapacityError, CapacityRequest, CapacityView,
+    PAGE_COUNTS, PAGE_JOBS, PAGE_SEEDS,
+};
 pub use path::{
     execute, load_fingerprint, load_preset_config, Finished, Preset, Purpose, RunSpec, CONFIG_RUN,
     LOAD_SCENARIO,

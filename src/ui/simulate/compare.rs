@@ -179,7 +179,7 @@ fn listen(
                 job.borrow_mut().take();
                 phase.set(Phase::Failed(problems));
             }
-            RunEvent::Log(_) => {}
+            RunEvent::Log(_) | RunEvent::Size(_) => {}
         }
     }));
 }

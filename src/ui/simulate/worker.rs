@@ -6,7 +6,8 @@
 //! itself is in the domain (`domain::sim::runner`).
 
 use crate::domain::sim::runner::{
-    CompareRequest, LogRequest, RunMessage, RunRequest, RunSpec, RunView,
+    CapacityError, CapacityRequest, CapacityView, CompareRequest, LogRequest, RunMessage,
+    RunRequest, RunSpec, RunView,
 };
 use crate::ui::browser::SimWorker;
 use crate::ui::simulate::event_log::LogAnswer;
@@ -26,6 +27,19 @@ pub enum RunEvent {
     Failed(Vec<Problem>),
     /// An answer about a run's log lines.
     Log(LogAnswer),
+    /// About the current capacity request.
+    Size(SizeEvent),
+}
+
+/// What the worker says about the current capacity request ([`SimRun::start_capacity`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeEvent {
+    /// `done` of `total` runs of the sweep.
+    Progress(u64, u64),
+    /// The answer, drawn.
+    Done(Rc<CapacityView>),
+    /// Refused, typed (worded in the page's language when shown).
+    Failed(CapacityError),
 }
 
 /// A handle on the session (cheap to clone; every clone is the same session).
@@ -105,6 +119,24 @@ impl SimRun {
         Ok(id)
     }
 
+    /// Starts sizing `request` (its id is set here) as the session's current request; its
+    /// answers come as [`RunEvent::Size`], older requests' answers are dropped.
+    ///
+    /// # Errors
+    /// As [`SimRun::start`].
+    pub fn start_capacity(&self, mut request: CapacityRequest) -> Result<u64, Problem> {
+        self.spawn().map_err(Problem::WorkerStart)?;
+        let id = *self.run_id.borrow() + 1;
+        *self.run_id.borrow_mut() = id;
+        request.id = id;
+        self.worker
+            .borrow()
+            .as_ref()
+            .map_or(Ok(()), |w| w.send(&request.to_json()))
+            .map_err(Problem::Other)?;
+        Ok(id)
+    }
+
     /// Stops the run in progress by terminating the worker; the log it held goes with it.
     pub fn cancel(&self) {
         self.worker.borrow_mut().take();
@@ -159,6 +191,15 @@ fn event_of(text: &str, current: u64) -> Option<RunEvent> {
             entries: Rc::new(entries),
         })),
         RunMessage::LogError { id, .. } => Some(RunEvent::Log(LogAnswer::Gone { id })),
+        RunMessage::SizeProgress { id, done, total } if id == current => {
+            Some(RunEvent::Size(SizeEvent::Progress(done, total)))
+        }
+        RunMessage::Sized { id, view } if id == current => {
+            Some(RunEvent::Size(SizeEvent::Done(Rc::new(*view))))
+        }
+        RunMessage::SizeFailed { id, error } if id == current => {
+            Some(RunEvent::Size(SizeEvent::Failed(error)))
+        }
         _ => None,
     }
 }

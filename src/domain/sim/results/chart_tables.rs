@@ -99,13 +99,29 @@ pub fn table_html(data: &ChartData, id: &str, lang: Lang) -> String {
         _ => return String::new(),
     };
     let title = tr(&format!("{id}.title"));
-    let mut caption = escape(&title);
-    if table.rows.len() < table.total {
+    details_html(id, &title, &table.heads, &table.rows, table.total, lang)
+}
+
+/// A data table as the `<details>` described in the module docs: `heads` and `rows` (cells
+/// already formatted, at most [`MAX_TABLE_ROWS`] of them: [`sample`]) of a chart `id` titled
+/// `title`; `total` is the number of rows before sampling (the caption says so when fewer
+/// are shown). Also the capacity answer's charts' tables (`domain::capacity::drawn`).
+pub fn details_html(
+    id: &str,
+    title: &str,
+    heads: &[String],
+    rows: &[Vec<String>],
+    total: usize,
+    lang: Lang,
+) -> String {
+    let l = lang.code();
+    let mut caption = escape(title);
+    if rows.len() < total {
         let note = t!(
             "charts.data.sampled",
             locale = l,
-            shown = group_thousands(table.rows.len() as u64),
-            total = group_thousands(table.total as u64)
+            shown = group_thousands(rows.len() as u64),
+            total = group_thousands(total as u64)
         );
         let _ = write!(
             caption,
@@ -115,16 +131,17 @@ pub fn table_html(data: &ChartData, id: &str, lang: Lang) -> String {
     }
     let region = t!("charts.data.region", locale = l, chart = title);
     let mut out = format!(
-        r#"<details class="chart-data" data-chart-data="{id}"><summary>{}</summary><div class="table-wrap" role="region" tabindex="0" aria-label="{}"><table class="chart-table" data-rows="{}"><caption>{caption}</caption><thead><tr>"#,
-        escape(&tr("data.show")),
+        r#"<details class="chart-data" data-chart-data="{}"><summary>{}</summary><div class="table-wrap" role="region" tabindex="0" aria-label="{}"><table class="chart-table" data-rows="{}"><caption>{caption}</caption><thead><tr>"#,
+        escape(id),
+        escape(&t!("charts.data.show", locale = l)),
         escape(&region),
-        table.rows.len(),
+        rows.len(),
     );
-    for h in &table.heads {
+    for h in heads {
         let _ = write!(out, r#"<th scope="col">{}</th>"#, escape(h));
     }
     out.push_str("</tr></thead><tbody>");
-    for row in &table.rows {
+    for row in rows {
         out.push_str("<tr>");
         for c in row {
             let _ = write!(out, "<td>{}</td>", escape(c));

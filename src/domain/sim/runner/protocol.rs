@@ -166,6 +166,29 @@ pub enum RunMessage {
         /// Why, naming the field and the allowed range.
         error: String,
     },
+    /// A capacity request is still running: `done` of `total` runs of the sweep.
+    SizeProgress {
+        /// The request's id.
+        id: u64,
+        /// Runs done.
+        done: u64,
+        /// Runs in the sweep.
+        total: u64,
+    },
+    /// A capacity request's answer, drawn.
+    Sized {
+        /// The request's id.
+        id: u64,
+        /// The answer.
+        view: Box<super::CapacityView>,
+    },
+    /// A capacity request refused — nothing ran.
+    SizeFailed {
+        /// The request's id (0 when the request could not be read).
+        id: u64,
+        /// Why, typed (the page words it in its language).
+        error: super::CapacityError,
+    },
 }
 
 /// What the worker keeps between messages: the last finished run's whole event log, and its
@@ -249,6 +272,10 @@ impl WorkerState {
     pub fn answer(&mut self, json: &str, every: u64, post: impl FnMut(RunMessage)) -> RunMessage {
         if let Ok(req) = serde_json::from_str::<LogRequest>(json) {
             return self.slice(&req);
+        }
+        let mut post = post;
+        if let Some(answer) = capacity_answer(json, &mut post) {
+            return answer;
         }
         match serde_json::from_str::<CompareRequest>(json) {
             Ok(c) => self.run(Ok(c.run), Some((c.with, c.same_why)), every, post),
@@ -373,4 +400,28 @@ pub fn run_with_log(
 /// worker uses [`WorkerState::handle`], which also answers log requests.)
 pub fn handle(request_json: &str, every: u64, post: impl FnMut(String)) -> String {
     WorkerState::new().handle(request_json, every, post)
+}
+
+/// The worker's answer to a message that is a capacity request (`Some`), progress going to
+/// `post`; `None` when `json` is not one (another request).
+fn capacity_answer(json: &str, mut post: impl FnMut(RunMessage)) -> Option<RunMessage> {
+    let env = match serde_json::from_str::<super::CapacityEnvelope>(json) {
+        Ok(env) => env,
+        Err(e) if json.trim_start().starts_with("{\"capacity\"") => {
+            return Some(RunMessage::SizeFailed {
+                id: 0,
+                error: super::CapacityError::Request(e.to_string()),
+            })
+        }
+        Err(_) => return None,
+    };
+    let id = env.capacity.id;
+    let progress = |done, total| post(RunMessage::SizeProgress { id, done, total });
+    Some(match super::size_request(&env.capacity, progress) {
+        Ok(view) => RunMessage::Sized {
+            id,
+            view: Box::new(view),
+        },
+        Err(error) => RunMessage::SizeFailed { id, error },
+    })
 }

@@ -14,6 +14,7 @@
 
 use super::protocol::{RunMessage, WorkerState};
 use super::view::RunView;
+use super::{CapacityError, CapacityView};
 use crate::domain::sim::results::log::LogEntry;
 use crate::domain::sim::setup::error::ConfigError;
 use bincode::Options;
@@ -45,6 +46,19 @@ enum Wire {
         id: u64,
         error: String,
     },
+    SizeProgress {
+        id: u64,
+        done: u64,
+        total: u64,
+    },
+    Sized {
+        id: u64,
+        view: Box<CapacityView>,
+    },
+    SizeFailed {
+        id: u64,
+        error: CapacityError,
+    },
 }
 
 /// The binary form's settings: varint integers, little-endian, nothing after the message.
@@ -74,6 +88,9 @@ pub fn encode(message: RunMessage) -> String {
             entries,
         },
         RunMessage::LogError { id, error } => Wire::LogError { id, error },
+        RunMessage::SizeProgress { id, done, total } => Wire::SizeProgress { id, done, total },
+        RunMessage::Sized { id, view } => Wire::Sized { id, view },
+        RunMessage::SizeFailed { id, error } => Wire::SizeFailed { id, error },
     };
     // Plain data (no maps with non-string keys, no untagged enums): cannot fail.
     let bytes = options().serialize(&wire).unwrap_or_default();
@@ -117,6 +134,9 @@ pub fn decode(text: &str) -> Result<RunMessage, String> {
             entries,
         },
         Wire::LogError { id, error } => RunMessage::LogError { id, error },
+        Wire::SizeProgress { id, done, total } => RunMessage::SizeProgress { id, done, total },
+        Wire::Sized { id, view } => RunMessage::Sized { id, view },
+        Wire::SizeFailed { id, error } => RunMessage::SizeFailed { id, error },
     })
 }
 

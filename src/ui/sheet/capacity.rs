@@ -1,0 +1,246 @@
+//! The capacity panel: on the sheet after the form's sections, and as the Simulate screen's
+//! "Capacity" view. "Not sized yet: needs …" while the load section misses numbers
+//! ([`CapacityInput::from_sheet`]); else "Size it" runs the sweep in this panel's own
+//! simulation worker ([`use_sim_run`]) with progress and cancel, and shows the answer the
+//! worker drew (HTML in both languages: this code only inserts it). Editing never waits for
+//! it; an answer whose numbers are no longer the sheet's says so.
+
+use crate::domain::capacity::{not_sized_text, CapacityInput};
+use crate::domain::lang::Lang;
+use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::sheet::JobSheet;
+use crate::domain::sim::results::drawn::pick;
+use crate::domain::sim::runner::{CapacityRequest, CapacityView, PAGE_SEEDS};
+use crate::text::t;
+use crate::ui::simulate::charts::raw;
+use crate::ui::simulate::labels::{live_region, Said};
+use crate::ui::simulate::worker::{use_sim_run, RunEvent, SimRun, SizeEvent};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The panel's properties.
+#[derive(Properties, PartialEq)]
+pub struct CapacityPanelProps {
+    /// The sheet whose load section is sized.
+    pub sheet: Rc<JobSheet>,
+    /// The page's language.
+    pub lang: Lang,
+    /// The first seed of the sweep.
+    #[prop_or(1)]
+    pub seed: u64,
+}
+
+/// Where a sizing is.
+#[derive(Debug, Clone, PartialEq)]
+enum Status {
+    Idle,
+    Running(u64, u64),
+    Cancelled,
+    /// Why it did not run, in the page's language when shown.
+    Failed(Failure),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Failure {
+    Seeds,
+    Worker(crate::domain::sim::runner::CapacityError),
+    Page(crate::ui::simulate::labels::Problem),
+}
+
+impl Failure {
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            Failure::Seeds => t!("capacity.seeds-error", locale = lang.code()).into_owned(),
+            Failure::Worker(e) => e.message(lang),
+            Failure::Page(p) => p.text(lang),
+        }
+    }
+}
+
+/// An answer with the numbers it was computed from.
+type Answer = (Rc<CapacityView>, CapacityInput);
+
+/// The panel's state kept between renders.
+#[derive(Clone)]
+struct Panel {
+    status: UseStateHandle<Status>,
+    answer: UseStateHandle<Option<Answer>>,
+    seeds_raw: UseStateHandle<String>,
+    said: UseStateHandle<Said>,
+    /// The numbers of the request running.
+    asked: Rc<std::cell::RefCell<Option<CapacityInput>>>,
+    session: SimRun,
+}
+
+/// Hands the worker's answers to the panel.
+fn listen(p: &Panel, lang: Lang) {
+    let (status, answer, said, asked) = (
+        p.status.clone(),
+        p.answer.clone(),
+        p.said.clone(),
+        p.asked.clone(),
+    );
+    p.session.listen(Callback::from(move |e: RunEvent| match e {
+        RunEvent::Size(SizeEvent::Progress(done, total)) => {
+            status.set(Status::Running(done, total))
+        }
+        RunEvent::Size(SizeEvent::Done(view)) => {
+            if let Some(input) = asked.borrow_mut().take() {
+                answer.set(Some((view, input)));
+            }
+            said.set(Some(("capacity.finished", lang)));
+            status.set(Status::Idle);
+        }
+        RunEvent::Size(SizeEvent::Failed(e)) => status.set(Status::Failed(Failure::Worker(e))),
+        _ => {}
+    }));
+}
+
+/// "Size it": reads the runs per count, then starts the request in the panel's worker.
+fn size_callback(
+    p: &Panel,
+    (sheet, input): (Rc<JobSheet>, CapacityInput),
+    seed: u64,
+    lang: Lang,
+) -> Callback<MouseEvent> {
+    let p = p.clone();
+    Callback::from(move |_| {
+        let Some(seeds) = parse_whole(&p.seeds_raw).and_then(|n| u32::try_from(n).ok()) else {
+            return p.status.set(Status::Failed(Failure::Seeds));
+        };
+        // The sheet crosses (its writer is already in the page); the worker reads its numbers.
+        let request = CapacityRequest {
+            id: 0,
+            sheet: Some(Box::new((*sheet).clone())),
+            input: None,
+            seed,
+            seeds,
+            jobs: None,
+        };
+        // The answer's charts are styled by the simulator's stylesheet: fetched while it runs.
+        crate::ui::browser::load_stylesheet("./sim.css");
+        *p.asked.borrow_mut() = Some(input);
+        match p.session.start_capacity(request) {
+            Ok(_) => {
+                p.said.set(Some(("capacity.starting", lang)));
+                p.status.set(Status::Running(0, 0));
+            }
+            Err(e) => p.status.set(Status::Failed(Failure::Page(e))),
+        }
+    })
+}
+
+/// The capacity panel (see the module docs).
+#[component]
+pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
+    let p = Panel {
+        status: use_state(|| Status::Idle),
+        answer: use_state(|| None::<Answer>),
+        seeds_raw: use_state(|| PAGE_SEEDS.to_string()),
+        said: use_state(|| None),
+        asked: use_mut_ref(|| None),
+        session: use_sim_run(),
+    };
+    let lang = props.lang;
+    let l = lang.code();
+    listen(&p, lang);
+    let current = CapacityInput::from_sheet(&props.sheet);
+    let running = matches!(*p.status, Status::Running(..));
+    let controls = match &current {
+        Err(missing) => html! {
+            <p class="cap-missing" data-capacity="not-sized">{ not_sized_text(missing, lang) }</p>
+        },
+        Ok(input) => controls(&p, (props.sheet.clone(), *input), props.seed, running, lang),
+    };
+    let answer = (*p.answer).clone().map(|(view, input)| {
+        let stale = current.as_ref().ok() != Some(&input);
+        html! {
+            <div class="cap-result" data-stale={stale.to_string()}>
+                if stale {
+                    <p class="notice info" data-capacity="stale">{ t!("capacity.stale", locale = l) }</p>
+                }
+                { raw(pick(&view.html, lang)) }
+            </div>
+        }
+    });
+    html! {
+        <section class="section capacity-panel" id="capacity" aria-labelledby="capacity-title">
+            <h3 id="capacity-title">{ t!("capacity.title", locale = l) }</h3>
+            <p class="hint">{ t!("capacity.intro", locale = l) }</p>
+            { controls }
+            { live_region("capacity-live", *p.said) }
+            <div class="slot">{ status_line(&p.status, lang) }</div>
+            <div class="slot">{ answer }</div>
+        </section>
+    }
+}
+
+/// The runs per count, "Size it" and "Cancel".
+fn controls(
+    p: &Panel,
+    asked: (Rc<JobSheet>, CapacityInput),
+    seed: u64,
+    running: bool,
+    lang: Lang,
+) -> Html {
+    let l = lang.code();
+    let size = size_callback(p, asked, seed, lang);
+    let cancel = {
+        let (status, session, said, asked) = (
+            p.status.clone(),
+            p.session.clone(),
+            p.said.clone(),
+            p.asked.clone(),
+        );
+        Callback::from(move |_| {
+            session.cancel();
+            asked.borrow_mut().take();
+            said.set(Some(("capacity.cancelled", lang)));
+            status.set(Status::Cancelled);
+        })
+    };
+    let oninput = {
+        let raw = p.seeds_raw.clone();
+        Callback::from(move |e: InputEvent| {
+            raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let bad = matches!(*p.status, Status::Failed(Failure::Seeds));
+    html! {
+        <div class="cap-controls">
+            <div class="sfield" data-field="capacity-seeds">
+                <label for="capacity-seeds">{ t!("capacity.seeds", locale = l) }</label>
+                <input id="capacity-seeds" type="text" inputmode="numeric" autocomplete="off"
+                    value={(*p.seeds_raw).clone()} {oninput} aria-invalid={bad.to_string()} />
+            </div>
+            <div class="actions">
+                <button type="button" class="primary" id="capacity-size" disabled={running} onclick={size}>{ t!("capacity.size", locale = l) }</button>
+                <button type="button" class="secondary" id="capacity-cancel" disabled={!running} onclick={cancel}>{ t!("capacity.cancel", locale = l) }</button>
+            </div>
+        </div>
+    }
+}
+
+/// Where the sizing is: starting, runs done of the total, cancelled, or why it failed.
+fn status_line(status: &Status, lang: Lang) -> Html {
+    let l = lang.code();
+    match status {
+        Status::Idle => Html::default(),
+        Status::Running(_, 0) => html! {
+            <p class="sim-status" data-capacity-status="running">{ t!("capacity.starting", locale = l) }</p>
+        },
+        Status::Running(done, total) => html! {
+            <p class="sim-status" data-capacity-status="running">{ t!("capacity.running", locale = l, done = group_thousands(*done), total = group_thousands(*total)) }</p>
+        },
+        Status::Cancelled => html! {
+            <p class="sim-status" data-capacity-status="cancelled">{ t!("capacity.cancelled", locale = l) }</p>
+        },
+        Status::Failed(f) => html! {
+            <div class="notice error-notice" role="alert" data-capacity-status="failed">
+                <p>{ t!("capacity.failed", locale = l) }</p>
+                <p>{ f.text(lang) }</p>
+            </div>
+        },
+    }
+}

@@ -1,0 +1,198 @@
+// The capacity answer through the user's path: the wizard, the sheet, a sheet file with a
+// load section imported through the app's own import, "Size it" on the sheet's capacity
+// panel — progress, the recommendation, both charts with their data tables, cancel, a stale
+// answer after an edit — a ρ ≥ 1 sheet saying the queue grows without end, the same panel as
+// Simulate's "Capacity" view, in English and Japanese, axe on the panel, and screenshots at
+// 1280 and 390 px (target/e2e-screenshots/capacity-*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openPage, openSheet, screenshot, root } from './harness.mjs';
+import { a11yProblems } from './a11y.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** The worked example as a schema-3 sheet file with `load` as its load section. */
+function sheetWith(load) {
+  const sheet = JSON.parse(readFileSync(path.join(root, 'static/examples/reservation-mail.en.json'), 'utf8'));
+  sheet.schema_version = 3;
+  sheet.load = load;
+  return JSON.stringify(sheet, null, 2);
+}
+
+// 2 reservations a second, a handler of 80 ms (p95 300 ms), a partner's 500 updates at once to
+// be drained within 2 minutes, paced by our own limiter at 10 calls a second.
+const PARTNER = {
+  arrival: { count: 2, per: 'second' },
+  burst: { 'at-once': { count: 500 } },
+  handler: { lognormal: { p50_ms: 80, p95_ms: 300 } },
+  our_limit: { count: 10, per: 'second' },
+  target_wait_p95_ms: 5000,
+  drain_within_ms: 120000,
+};
+// 40 a second against a partner that takes 10: no worker count keeps up.
+const OVERLOAD = {
+  arrival: { count: 40, per: 'second' },
+  handler: { lognormal: { p50_ms: 80, p95_ms: 300 } },
+  downstream: { rate: { count: 10, per: 'second' } },
+  target_wait_p95_ms: 5000,
+};
+
+/** Imports `load` over the open sheet through the sheet's "Import JSON". */
+async function importLoad(page, load) {
+  await page.setInputFiles('#import-json', { name: 'load.json', mimeType: 'application/json', buffer: Buffer.from(sheetWith(load)) });
+  await page.waitForSelector('[data-notice="info"]');
+}
+
+/** Presses "Size it" and waits for a new answer; returns the statuses shown on the way. */
+async function sizeIt(page) {
+  const statuses = await page.evaluate(async () => {
+    const seen = [];
+    const panel = document.querySelector('#capacity');
+    const old = panel.querySelector('.capacity-answer');
+    const watch = new MutationObserver(() => {
+      const s = panel.querySelector('[data-capacity-status]');
+      if (s && seen[seen.length - 1] !== s.textContent) seen.push(s.textContent);
+    });
+    watch.observe(panel, { subtree: true, childList: true, characterData: true });
+    panel.querySelector('#capacity-size').click();
+    const answer = () => panel.querySelector('.capacity-answer');
+    for (let i = 0; i < 1200 && (!answer() || answer() === old); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    watch.disconnect();
+    if (!answer() || answer() === old) throw new Error(`no new answer: ${seen.join(' | ')}`);
+    return seen;
+  });
+  return statuses;
+}
+
+/** Checks both charts are drawn with their data tables; returns the wait table's row count. */
+async function chartsWithTables(page) {
+  for (const chart of ['wait', 'backlog']) {
+    const fig = `#capacity figure[data-chart="${chart}"]`;
+    assert.equal(await page.locator(`${fig} svg.plot`).count(), 1, `${chart} drawn`);
+    await page.click(`${fig} details.chart-data summary`);
+    const rows = await page.locator(`${fig} table.chart-table tbody tr`).count();
+    assert.ok(rows > 0, `${chart} has data rows`);
+  }
+  return page.locator('#capacity figure[data-chart="wait"] table.chart-table tbody tr').count();
+}
+
+test('the sheet sizes its load section: progress, the recommendation, both charts, cancel, stale, ρ ≥ 1 (en)', async () => {
+  const page = await openPage(browser, server.url);
+  await openSheet(page);
+  // Nothing in the load section yet: not sized, the numbers named.
+  assert.match(await page.textContent('#capacity [data-capacity="not-sized"]'), /Not sized yet: needs the arrival rate .* and the handler time/);
+  assert.equal(await page.locator('#capacity-size').count(), 0);
+
+  await importLoad(page, PARTNER);
+  const statuses = await sizeIt(page);
+  assert.ok(statuses.some((s) => /Simulating: \d+ of 80 runs done/.test(s)), `progress shown: ${statuses}`);
+  const answer = page.locator('#capacity .capacity-answer');
+  const recommended = await answer.getAttribute('data-recommended');
+  assert.match(recommended, /^\d+$/, 'a worker count is recommended');
+  assert.match(await page.textContent('#capacity [data-cap="reason"]'), new RegExp(`^${recommended} at once: p95 wait .* ≤ 5 s ✓; burst drained in .* ≤ 2 min ✓`));
+  assert.match(await page.textContent('#capacity [data-cap="lease"]'), /Lease \/ visibility timeout: /);
+  assert.equal(await page.locator(`#capacity table.cap-points tr[data-recommended="true"][data-workers="${recommended}"]`).count(), 1);
+  assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
+  assert.equal(await page.locator('#capacity figure[data-chart="wait"] .plot-rule[data-rule="y"][data-at="5"]').count(), 1, 'the target as a line');
+  assert.equal(await page.locator('#capacity figure[data-chart="backlog"] .plot-rule[data-rule="x"][data-at="120"]').count(), 1, 'the deadline marked');
+  assert.ok(await page.locator('#capacity figure[data-chart="wait"] .plot-band').count() >= 1, 'the analytic band');
+  assert.equal(await page.locator('#capacity figure[data-chart="wait"] .plot-point').count(), 8, 'a simulated point per count');
+  await screenshot(page, 'capacity-sheet-en-1280');
+  const { lines } = await a11yProblems(page, 'capacity panel (en)');
+  assert.deepEqual(lines, []);
+
+  // An edit makes the answer stale; editing never waited for it.
+  await page.fill('#max-attempts', '3');
+  await page.locator('#max-attempts').blur();
+  await page.waitForSelector('#capacity [data-capacity="stale"]');
+
+  // Cancel stops the sizing; the page says so.
+  await page.evaluate(async () => {
+    document.querySelector('#capacity-size').click();
+    const cancel = () => document.querySelector('#capacity-cancel');
+    for (let i = 0; i < 200 && cancel().disabled; i++) await new Promise((r) => setTimeout(r, 0));
+    if (cancel().disabled) throw new Error('Cancel never became enabled');
+    cancel().click();
+  });
+  assert.match(await page.textContent('#capacity [data-capacity-status="cancelled"]'), /Cancelled: nothing was sized/);
+
+  // Runs per count over the sweep's budget or its range: named, in the page's language.
+  await page.fill('#capacity-seeds', '0');
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity [data-capacity-status="failed"]');
+  assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /seeds: out of range; allowed: 1 to 50/);
+  await page.fill('#capacity-seeds', '10');
+
+  // ρ ≥ 1: an answer, not an error — said, and the backlog shown growing.
+  await importLoad(page, OVERLOAD);
+  await sizeIt(page);
+  assert.equal(await answer.getAttribute('data-grows'), 'true');
+  assert.equal(await answer.getAttribute('data-recommended'), 'none');
+  assert.match(await page.textContent('#capacity [data-cap="grows"]'), /ρ ≥ 1 at every count simulated .* the queue grows without end/);
+  assert.match(await page.textContent('#capacity figure[data-chart="backlog"] figcaption strong'), /Backlog growing at \d+ at once \(ρ ≥ 1\)/);
+  await chartsWithTables(page);
+  await screenshot(page, 'capacity-grows-en-1280');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
+  const page = await openPage(browser, server.url, { locale: 'ja', width: 390, height: 844 });
+  await openSheet(page);
+  assert.match(await page.textContent('#capacity [data-capacity="not-sized"]'), /未算定：到着率/);
+  await importLoad(page, PARTNER);
+  const statuses = await sizeIt(page);
+  assert.ok(statuses.some((s) => /シミュレーション中：80回中\d+回が終わりました/.test(s)), `progress shown: ${statuses}`);
+  assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件：待ち時間p95/);
+  await chartsWithTables(page);
+  await screenshot(page, 'capacity-sheet-ja-390');
+  const { lines } = await a11yProblems(page, 'capacity panel (ja, 390 px)');
+  assert.deepEqual(lines, []);
+
+  // Simulate → Capacity: the same panel for the open process's sheet.
+  await page.click('.tabs button:nth-child(3)');
+  await page.click('.preset[data-scenario="capacity"]');
+  await page.waitForSelector('section.simulate #capacity #capacity-size');
+  await sizeIt(page);
+  assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件/);
+  await screenshot(page, 'capacity-simulate-ja-390');
+
+  // ρ ≥ 1 in Japanese: said and charted.
+  await page.click('.tabs button:nth-child(2)');
+  await importLoad(page, OVERLOAD);
+  await sizeIt(page);
+  assert.match(await page.textContent('#capacity [data-cap="grows"]'), /キューは際限なく伸びます/);
+  assert.match(await page.textContent('#capacity figure[data-chart="backlog"] figcaption strong'), /伸び続けるバックログ/);
+  await screenshot(page, 'capacity-grows-ja-390');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Simulate\'s Capacity view at 1280 px (en)', async () => {
+  const page = await openPage(browser, server.url);
+  await openSheet(page);
+  await importLoad(page, PARTNER);
+  await page.click('.tabs button:nth-child(3)');
+  await page.click('.preset[data-scenario="capacity"]');
+  await sizeIt(page);
+  assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^\d+ at once/);
+  await chartsWithTables(page);
+  await screenshot(page, 'capacity-simulate-en-1280');
+  const { lines } = await a11yProblems(page, 'capacity view (en)');
+  assert.deepEqual(lines, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,373 @@
+//! The capacity answer through the simulation worker (`runner/capacity.rs`): a request is
+//! answered with progress (runs done of the total, in order, ending at the total) and then
+//! the answer drawn in both languages — the recommendation, the points table, both charts
+//! with their data tables — or a typed refusal naming the field in both languages. The
+//! compact form the worker posts reads back as the same messages; ρ ≥ 1 is an answer that
+//! says the queue grows without end and charts the backlog growing; missing numbers are
+//! "not sized yet" naming them.
+
+use modality_advisor::domain::capacity::{CapacityInput, RetryWaits};
+use modality_advisor::domain::lang::Lang;
+use modality_advisor::domain::sheet::load::{Burst, HandlerTime, LoadSpec, Per, Rate};
+use modality_advisor::domain::sheet::JobSheet;
+use modality_advisor::domain::sim::runner::{
+    wire, CapacityError, CapacityRequest, RunMessage, WorkerState,
+};
+
+/// The CLI's example: 2/s, lognormal 80 / 300 ms, a burst of 500 to drain within 2 min,
+/// a partner's 10/s, 5 attempts.
+fn partner() -> CapacityInput {
+    CapacityInput {
+        arrival_per_s: 2.0,
+        handler: HandlerTime::Lognormal {
+            p50_ms: 80,
+            p95_ms: 300,
+        },
+        failure_p: 0.0,
+        max_attempts: 5,
+        backoff: RetryWaits::default(),
+        burst: Some(Burst::AtOnce { count: 500 }),
+        drain_within_ms: Some(120_000),
+        target_wait_p95_ms: Some(5_000),
+        downstream_rate: Some((10.0, 1)),
+        our_limit_per_s: None,
+        downstream_concurrency: None,
+        lock: false,
+        workers_max: 200,
+        attempt_timeout_ms: Some(1_000),
+        lease_ms: None,
+        chosen: None,
+    }
+}
+
+/// What a request must give.
+enum Expect<'a> {
+    /// An answer: its recommendation (`None`: none), whether the queue grows without end,
+    /// and texts each language's HTML holds (`(en, ja)`).
+    Sized(Option<u32>, bool, &'a [(&'a str, &'a str)]),
+    /// A refusal: the message in English and in Japanese each holds these.
+    Refused(&'a [(&'a str, &'a str)]),
+}
+
+/// Sends `request` to a worker answering in JSON and one answering in the compact form; both
+/// give the same messages: progress `1..=total` in order, then what `expect` says.
+fn check(request: &str, expect: Expect) {
+    let (mut by_json, mut by_wire) = (Vec::new(), Vec::new());
+    let last_json = WorkerState::new().handle(request, 1_000, |m| by_json.push(m));
+    let last_wire = WorkerState::new().handle_wire(request, 1_000, |m| by_wire.push(m));
+    by_json.push(last_json);
+    by_wire.push(last_wire);
+    assert_eq!(by_json.len(), by_wire.len(), "{request}");
+    let messages: Vec<RunMessage> = by_wire
+        .iter()
+        .zip(&by_json)
+        .map(|(c, j)| {
+            let m = wire::decode(c).unwrap_or_else(|e| panic!("{e}: {request}"));
+            assert_eq!(serde_json::to_string(&m).unwrap(), *j, "{request}");
+            m
+        })
+        .collect();
+    let (last, progress) = messages.split_last().expect("a final message");
+    let mut seen = 0;
+    for m in progress {
+        let RunMessage::SizeProgress { done, total, .. } = m else {
+            panic!("only progress before the answer: {m:?}");
+        };
+        assert_eq!(*done, seen + 1, "progress counts runs one by one");
+        assert!(done <= total);
+        seen = *done;
+    }
+    match (expect, last) {
+        (Expect::Sized(workers, grows, texts), RunMessage::Sized { id, view }) => {
+            assert_eq!(*id, 7);
+            assert!(seen > 0, "progress before the answer");
+            assert_eq!(view.workers, workers, "{}", view.html[0]);
+            assert_eq!(view.grows, grows, "{}", view.html[0]);
+            for (i, html) in view.html.iter().enumerate() {
+                for chart in ["wait", "backlog"] {
+                    assert!(
+                        html.contains(&format!(r#"data-chart="{chart}""#)),
+                        "{chart}"
+                    );
+                }
+                assert!(html.contains("<table class=\"cap-points\">"));
+                assert!(!html.contains("<script"));
+                for (en, ja) in texts {
+                    let want = if i == 0 { en } else { ja };
+                    assert!(html.contains(want), "{want} in {html}");
+                }
+            }
+        }
+        (Expect::Refused(texts), RunMessage::SizeFailed { error, .. }) => {
+            for (en, ja) in texts {
+                assert!(error.message(Lang::En).contains(en), "{en}: {error:?}");
+                assert!(error.message(Lang::Ja).contains(ja), "{ja}: {error:?}");
+            }
+        }
+        (_, other) => panic!("unexpected answer to {request}: {other:?}"),
+    }
+}
+
+/// A request for `input` (native callers send the numbers; the page sends the sheet).
+fn request(input: CapacityInput, seeds: u32) -> String {
+    serde_json::json!({"capacity": {"id": 7, "input": input, "seed": 1, "seeds": seeds, "jobs": 300}})
+        .to_string()
+}
+
+/// The page's request: the sheet itself.
+fn sheet_request(sheet: &JobSheet, seeds: u32) -> String {
+    CapacityRequest {
+        id: 7,
+        sheet: Some(Box::new(sheet.clone())),
+        input: None,
+        seed: 1,
+        seeds,
+        jobs: Some(300),
+    }
+    .to_json()
+}
+
+/// The worked example with `load` as its load section.
+fn example_with(load: Option<LoadSpec>) -> JobSheet {
+    let mut s = modality_advisor::domain::sheet::example::example(Lang::En).expect("example");
+    s.load = load;
+    s
+}
+
+#[test]
+fn a_request_is_answered_with_progress_then_the_drawn_answer() {
+    let both_charts_drawn: &[(&str, &str)] = &[
+        (
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot""#,
+            "class=\"plot\"",
+        ),
+        (r#"data-chart-data="wait""#, r#"data-chart-data="wait""#),
+        (
+            r#"data-chart-data="backlog""#,
+            r#"data-chart-data="backlog""#,
+        ),
+        ("Show data", "データを表で見る"),
+        ("class=\"plot-band s-band\"", "class=\"plot-band s-band\""),
+        (r#"data-rule="y""#, r#"data-rule="y""#),
+    ];
+    // Our own limiter paces the calls at 10/s (none refused): 500 jobs need ≥ 50 s whatever
+    // the workers; the deadline (2 min) is met from few workers up, the burst chart marks it.
+    let paced = CapacityInput {
+        downstream_rate: None,
+        our_limit_per_s: Some(10.0),
+        ..partner()
+    };
+    check(
+        &request(paced, 3),
+        Expect::Sized(
+            Some(1),
+            false,
+            &[
+                ("1 at once", "同時1件"),
+                (r#"data-rule="x""#, r#"data-rule="x""#),
+                ("Deadline 2 min", "期限2分"),
+                (
+                    "Backlog over time: the burst at 1 at once",
+                    "同時1件でのバースト",
+                ),
+            ],
+        ),
+    );
+    check(
+        &request(paced, 3),
+        Expect::Sized(Some(1), false, both_charts_drawn),
+    );
+}
+
+#[test]
+fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
+    // 40/s against a partner that takes 10/s: no worker count keeps up.
+    let over = CapacityInput {
+        arrival_per_s: 40.0,
+        burst: None,
+        drain_within_ms: None,
+        ..partner()
+    };
+    check(
+        &request(over, 2),
+        Expect::Sized(
+            None,
+            true,
+            &[
+                ("the queue grows without end", "キューは際限なく伸びます"),
+                ("Backlog growing at", "伸び続けるバックログ"),
+                ("ρ ≥ 1", "ρ ≥ 1"),
+            ],
+        ),
+    );
+    // The workers alone too slow at the sheet's count: said for that count.
+    let chosen = CapacityInput {
+        arrival_per_s: 20.0,
+        downstream_rate: None,
+        burst: None,
+        drain_within_ms: None,
+        handler: HandlerTime::Fixed { ms: 500 },
+        chosen: Some(5),
+        ..partner()
+    };
+    check(
+        &request(chosen, 2),
+        Expect::Sized(
+            Some(11),
+            false,
+            &[(
+                "5 at once, ρ = 2.00 ≥ 1",
+                "シートの同時5件では ρ = 2.00 ≥ 1",
+            )],
+        ),
+    );
+}
+
+#[test]
+fn the_page_sends_the_sheet_and_the_worker_reads_its_numbers() {
+    let load = LoadSpec {
+        arrival: Some(Rate {
+            count: 2,
+            per: Per::Second,
+        }),
+        handler: Some(HandlerTime::Lognormal {
+            p50_ms: 80,
+            p95_ms: 300,
+        }),
+        burst: Some(Burst::AtOnce { count: 500 }),
+        drain_within_ms: Some(120_000),
+        target_wait_p95_ms: Some(5_000),
+        ..LoadSpec::default()
+    };
+    check(
+        &sheet_request(&example_with(Some(load)), 2),
+        Expect::Sized(
+            Some(2),
+            false,
+            &[("2 at once: p95 wait", "同時2件：待ち時間p95")],
+        ),
+    );
+    // A sheet missing numbers: refused as not sized yet, the numbers named.
+    check(
+        &sheet_request(&example_with(None), 2),
+        Expect::Refused(&[(
+            "Not sized yet: needs the arrival rate (mean or peak) or a burst",
+            "未算定：到着率",
+        )]),
+    );
+}
+
+#[test]
+fn refused_requests_name_the_field_in_both_languages() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            &request(
+                CapacityInput {
+                    failure_p: 1.5,
+                    ..partner()
+                },
+                2,
+            ),
+            &[("failure_rate", "failure_rate"), ("0 to 0.99", "0 to 0.99")],
+        ),
+        (
+            &request(
+                CapacityInput {
+                    arrival_per_s: 0.0,
+                    burst: None,
+                    ..partner()
+                },
+                2,
+            ),
+            &[("arrivals", "arrivals"), ("out of range", "範囲外")],
+        ),
+        // 100,000 jobs at once × 3 (the burst run's budget) × 50 runs × 8 counts: over the
+        // sweep's budget; the message names the runs per count and the range that fits.
+        (
+            &request(
+                CapacityInput {
+                    burst: Some(Burst::AtOnce { count: 100_000 }),
+                    ..partner()
+                },
+                50,
+            ),
+            &[
+                ("seeds", "seeds"),
+                ("1 to 8 with these numbers", "指定できるのは 1 to 8"),
+                ("20,000,000 simulated jobs", "20,000,000"),
+            ],
+        ),
+        (
+            &request(partner(), 0),
+            &[("seeds", "seeds"), ("1 to 50", "1 to 50")],
+        ),
+        (
+            r#"{"capacity": {"id": 3, "seed": 1, "seeds": 2}}"#,
+            &[("request", "request"), ("sheet", "sheet")],
+        ),
+        (
+            r#"{"capacity": {"id": 3, "seed": 1}}"#,
+            &[("request", "request"), ("seeds", "seeds")],
+        ),
+    ];
+    for (req, texts) in cases {
+        check(req, Expect::Refused(texts));
+    }
+}
+
+#[test]
+fn missing_numbers_leave_the_sheet_not_sized_yet() {
+    let sheet = example_with;
+    let rate = Rate {
+        count: 2,
+        per: Per::Second,
+    };
+    let cases: [(Option<LoadSpec>, &str, &str); 3] = [
+        (
+            None,
+            "Not sized yet: needs the arrival rate (mean or peak) or a burst and the handler time",
+            "未算定：到着率（平均かピーク）またはバーストと処理時間",
+        ),
+        (
+            Some(LoadSpec {
+                arrival: Some(rate),
+                ..LoadSpec::default()
+            }),
+            "Not sized yet: needs the handler time",
+            "未算定：処理時間",
+        ),
+        (
+            Some(LoadSpec {
+                handler: Some(HandlerTime::Fixed { ms: 80 }),
+                ..LoadSpec::default()
+            }),
+            "Not sized yet: needs the arrival rate",
+            "未算定：到着率",
+        ),
+    ];
+    for (load, en, ja) in cases {
+        let missing = CapacityInput::from_sheet(&sheet(load)).expect_err("not sized yet");
+        let e = CapacityError::Missing(missing);
+        assert!(
+            e.message(Lang::En).starts_with(en),
+            "{}",
+            e.message(Lang::En)
+        );
+        assert!(
+            e.message(Lang::Ja).starts_with(ja),
+            "{}",
+            e.message(Lang::Ja)
+        );
+    }
+    // With both, the sheet is sized from its own retry section.
+    let full = sheet(Some(LoadSpec {
+        arrival: Some(rate),
+        handler: Some(HandlerTime::Fixed { ms: 80 }),
+        ..LoadSpec::default()
+    }));
+    let input = CapacityInput::from_sheet(&full).expect("sized");
+    assert_eq!(
+        input.max_attempts,
+        full.retry.as_ref().map_or(1, |r| r.max_attempts)
+    );
+}
