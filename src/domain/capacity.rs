@@ -13,6 +13,8 @@
 //! (processes × concurrency each).
 
 pub mod analytic;
+pub mod backlog;
+pub mod drawn;
 pub mod report;
 pub mod sweep;
 
@@ -119,16 +121,13 @@ fn lognormal_params(p50: u64, p95: u64) -> (f64, f64) {
 /// The standard normal quantile of the few levels the answer uses (p50, p95, p99, p99.9),
 /// else Acklam's rational approximation (relative error < 1.2·10⁻⁹).
 fn z(q: f64) -> f64 {
-    const TABLED: [(f64, f64); 4] = [
-        (0.5, 0.0),
-        (0.95, 1.644_853_626_951_472_2),
-        (0.99, 2.326_347_874_040_841),
-        (0.999, 3.090_232_306_167_813_5),
-    ];
-    TABLED
-        .iter()
-        .find(|(level, _)| *level == q)
-        .map_or_else(|| acklam(q), |&(_, z)| z)
+    match q {
+        0.5 => 0.0,
+        0.95 => 1.644_853_626_951_472_2,
+        0.99 => 2.326_347_874_040_841,
+        0.999 => 3.090_232_306_167_813_5,
+        _ => acklam(q),
+    }
 }
 
 fn acklam(p: f64) -> f64 {
@@ -495,4 +494,28 @@ pub fn size_sheet(
 /// Whether the sheet's load section is empty or absent (nothing typed yet).
 pub fn untouched(load: Option<&LoadSpec>) -> bool {
     load.is_none_or(LoadSpec::is_empty)
+}
+
+/// What a [`Missing`] number is, in `lang` ("not sized yet: needs …"; the page and the
+/// worker's refusal say it the same way).
+pub fn missing_text(m: Missing, lang: Lang) -> &'static str {
+    match (m, lang) {
+        (Missing::Arrivals, Lang::En) => "the arrival rate (mean or peak) or a burst",
+        (Missing::Arrivals, Lang::Ja) => "到着率（平均かピーク）またはバースト",
+        (Missing::HandlerP50, Lang::En) => {
+            "the handler time's median (p50; its p95 comes from the questions)"
+        }
+        (Missing::HandlerP50, Lang::Ja) => "処理時間の中央値（p50。p95は質問の答えから）",
+        (Missing::Handler, Lang::En) => "the handler time (p50 and p95)",
+        (Missing::Handler, Lang::Ja) => "処理時間（p50とp95）",
+    }
+}
+
+/// "Not sized yet: needs the arrival rate … and the handler time …" in `lang`.
+pub fn not_sized_text(missing: &[Missing], lang: Lang) -> String {
+    let names: Vec<&str> = missing.iter().map(|m| missing_text(*m, lang)).collect();
+    match lang {
+        Lang::En => format!("Not sized yet: needs {}.", names.join(" and ")),
+        Lang::Ja => format!("未算定：{}が必要です。", names.join("と")),
+    }
 }

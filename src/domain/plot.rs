@@ -164,7 +164,7 @@ pub enum Slots<'a> {
 /// A horizontal reference line across a bar chart (e.g. a rate limit): class `plot-rule`,
 /// `data-rule` = `key`, `data-value` = `y`, its label written at the right end.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rule<'a> {
+pub struct BarRule<'a> {
     /// Where it is drawn, in y units (the y axis reaches it).
     pub y: f64,
     /// Its key: class `s-<key>`, `data-rule`.
@@ -257,7 +257,7 @@ pub fn bars_with_rule(
     slots: Slots,
     layout: Layout,
     series: &[Bars],
-    rule: Option<Rule>,
+    rule: Option<BarRule>,
 ) -> String {
     let rule = rule.filter(|r| r.y.is_finite() && r.y > 0.0);
     let count = match slots {
@@ -385,7 +385,7 @@ fn place_slots(c: &mut Canvas, slots: Slots, count: usize, frame: &Frame) -> (f6
 }
 
 /// `rule` across the plot area, its label above its right end.
-fn draw_rule(c: &mut Canvas, r: Rule) {
+fn draw_rule(c: &mut Canvas, r: BarRule) {
     let y = c.sy(r.y);
     let _ = write!(
         c.out,

@@ -119,8 +119,8 @@ pub fn wait_band_s(w: &MmcWait, cs2: f64, p: f64) -> (f64, f64) {
 /// (if positive), then drains at `K − λ`: `T + max(0, (R + λ − K)·T) / (K − λ)`.
 pub fn fluid_drain_s(n: f64, span_s: f64, lambda: f64, ceiling: f64) -> Option<f64> {
     let spare = ceiling - lambda;
-    // NaN compares false: `spare > 0.0` is false for it too.
-    if spare.is_nan() || spare <= 0.0 || !spare.is_finite() {
+    // NaN is not finite: refused by the second test.
+    if spare <= 0.0 || !spare.is_finite() {
         return None;
     }
     if span_s <= 0.0 {

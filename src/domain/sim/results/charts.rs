@@ -20,7 +20,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, Rule, Slots};
+use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, BarRule, Slots};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::jobs::Status;
 use crate::domain::sim::results::report::Percentiles;
@@ -649,7 +649,7 @@ fn calls_chart(
             &stacked3(&call_names, ["ok", "busy", "failed"], &rates),
             data.rate_limit
                 .zip(limit_label.as_deref())
-                .map(|(r, label)| Rule {
+                .map(|(r, label)| BarRule {
                     y: r.rate_per_s,
                     key: "rate-limit",
                     label,
