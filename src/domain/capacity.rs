@@ -16,6 +16,7 @@ pub mod analytic;
 pub mod backlog;
 pub mod drawn;
 pub mod report;
+mod runs;
 pub mod sweep;
 
 use crate::domain::lang::Lang;

@@ -3,8 +3,8 @@
 mod app_state;
 mod capacity_analytic;
 mod capacity_cli;
-mod capacity_sweep;
 mod capacity_protocol;
+mod capacity_sweep;
 mod catalog_bad_files;
 mod catalog_cli;
 mod catalog_example;

@@ -20,7 +20,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::plot::{self, Axis, Bars, Frame, Layout, Limits, Line, BarRule, Slots};
+use crate::domain::plot::{self, Axis, BarRule, Bars, Frame, Layout, Limits, Line, Slots};
 use crate::domain::sim::engine::Simulation;
 use crate::domain::sim::jobs::Status;
 use crate::domain::sim::results::report::Percentiles;

@@ -1,0 +1,64 @@
+//! "Your settings" from the sheet's "Load and capacity" section (schema 3): one number,
+//! entered once — what the sheet says of the load reaches the simulator's knobs.
+
+use super::{ArrivalMode, CustomRun, DurationMode, FailureMode};
+
+impl CustomRun {
+    /// These settings with the numbers of the sheet's "Load and capacity" section where it
+    /// gives them (one number, entered once): the handler time, the workers (processes × jobs
+    /// at once), the failure rate, the arrivals (a burst at once, else the arrival rate when
+    /// it is at least 1/s) and the downstream's rate limit with its burst allowance and its
+    /// concurrency. Each brought into its knob's range; what the section leaves out keeps
+    /// the knob's default.
+    pub fn with_load(mut self, load: Option<&crate::domain::sheet::load::LoadSpec>) -> CustomRun {
+        use crate::domain::sheet::load::{Burst, HandlerTime};
+        use crate::domain::sim::setup::limits as lim;
+        let Some(l) = load else { return self };
+        match l.handler {
+            Some(HandlerTime::Lognormal { p50_ms, p95_ms }) => {
+                self.duration = DurationMode::Lognormal;
+                self.duration_ms = p50_ms;
+                self.duration_hi_ms = p95_ms;
+            }
+            Some(HandlerTime::Fixed { ms }) => {
+                self.duration = DurationMode::Fixed;
+                self.duration_ms = ms;
+            }
+            Some(HandlerTime::Exponential { mean_ms }) => {
+                self.duration = DurationMode::Exponential;
+                self.duration_ms = mean_ms;
+            }
+            None => {}
+        }
+        if let Some(slots) = l.slots() {
+            self.workers = slots.clamp(1, lim::KNOB_WORKERS as u32);
+        }
+        if let Some(bp) = l.failure_bp {
+            self.failure = FailureMode::Probability;
+            self.failure_percent = u64::from(bp.div_ceil(100)).min(99);
+        }
+        match (l.burst, l.sizing_rate_per_s()) {
+            (Some(Burst::AtOnce { count }), _) => {
+                self.arrivals = ArrivalMode::Burst;
+                self.jobs = count.clamp(1, lim::MAX_CUSTOM_JOBS);
+                self.burst_at_ms = 0;
+            }
+            (_, Some(r)) if r >= 1.0 => {
+                self.arrivals = ArrivalMode::Poisson;
+                self.rate_per_s = r.round() as u64;
+            }
+            _ => {}
+        }
+        let d = &l.downstream;
+        if let Some(r) = d.rate.map(|r| r.per_s()).filter(|&r| r >= 1.0) {
+            self.downstream = true;
+            self.rate_limit_per_s = r.round() as u64;
+            self.rate_limit_burst = d.rate_burst.map(u64::from);
+        }
+        if let Some(k) = d.concurrency.or(d.exclusive_lock.then_some(1)) {
+            self.downstream = true;
+            self.capacity = u64::from(k);
+        }
+        self
+    }
+}
