@@ -48,6 +48,7 @@ mod sheet_example;
 mod sheet_export;
 mod sheet_hostile;
 mod sheet_import;
+mod sheet_load;
 mod sheet_relocalize;
 mod sheet_required;
 mod sheet_retry_window;

@@ -52,6 +52,7 @@ fn downstream(capacity: u32) -> Downstream {
         refusal: SimDuration::from_ms(1),
         rate_limit: None,
         outage: None,
+        failure_p: 0.0,
     }
 }
 

@@ -132,6 +132,7 @@ fn config() -> impl Strategy<Value = SimConfig> {
             refusal: SimDuration::from_ms(refusal),
             rate_limit: rl.map(|(rate_per_s, burst)| TokenBucket { rate_per_s, burst }),
             outage: outage.map(|(a, b)| (SimTime::from_ms(a), SimTime::from_ms(b))),
+            failure_p: 0.0,
         });
     (
         any::<u64>(),

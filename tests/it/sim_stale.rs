@@ -66,6 +66,7 @@ fn a_late_release_after_a_lost_lease_allows_an_extra_attempt() {
         refusal: SimDuration(0),
         rate_limit: None,
         outage: Some((SimTime(0), SimTime(1_670_000))),
+        failure_p: 0.0,
     });
     cfg.intake = Intake::Queue {
         publish_failure: 0.0,

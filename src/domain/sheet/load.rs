@@ -10,7 +10,9 @@
 //! count per second, minute or hour ([`Rate`]); durations in milliseconds; the failure rate
 //! in basis points (1/100 of a percent). Formulas: `brief/CAPACITY.md`, [`crate::domain::capacity`].
 
-use crate::domain::sheet::import::ImportError;
+// The error type only, not the importer: the capacity answer reads this module, and the
+// sheet's rows read the capacity answer (no circle through import → prefill → fields).
+use crate::domain::sheet::import_error::ImportError;
 use crate::domain::sheet::JobSheet;
 use serde::{Deserialize, Serialize};
 
@@ -326,7 +328,14 @@ pub mod limits {
 }
 
 fn range(path: &str, v: u64, (min, max): (u64, u64)) -> Result<(), ImportError> {
-    crate::domain::sheet::import::check_range(path, v, (min, max))
+    if (min..=max).contains(&v) {
+        return Ok(());
+    }
+    Err(ImportError::OutOfRange {
+        path: path.to_owned(),
+        value: v.to_string(),
+        allowed: format!("{min} to {max}"),
+    })
 }
 
 fn rate(path: &str, r: Rate) -> Result<(), ImportError> {
