@@ -5,6 +5,7 @@
 
 pub mod export_bar;
 pub mod form;
+pub mod load;
 pub mod print_view;
 pub mod sections;
 pub mod targets;
@@ -66,6 +67,7 @@ pub fn sheet_screen(ctx: &AppContext) -> Html {
                     { sections::retry(&form) }
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
+                    { load::section(&form) }
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>
