@@ -426,6 +426,35 @@ pub fn check_load(l: &LoadSpec) -> Result<(), ImportError> {
     Ok(())
 }
 
+/// Refuses a load section, or its downstream limits, written as a JSON array: serde reads a
+/// struct from a sequence too, and every field here may be left out, so `"load": []` would
+/// otherwise be taken as an empty section. `sheet` is the sheet's JSON, `at` its path prefix
+/// (`""` for a sheet file, `processes[2].sheet.` in a catalog).
+///
+/// # Errors
+/// [`ImportError::Field`] naming `load` or `load.downstream`.
+pub fn check_shape(sheet: &serde_json::Value, at: &str) -> Result<(), ImportError> {
+    let load = sheet.get("load");
+    for (path, v) in [
+        ("load", load),
+        ("load.downstream", load.and_then(|l| l.get("downstream"))),
+    ] {
+        if let Some(v) = v.filter(|v| !v.is_object() && !v.is_null()) {
+            let kind = match v {
+                serde_json::Value::Array(_) => "sequence",
+                serde_json::Value::String(_) => "string",
+                serde_json::Value::Number(_) => "number",
+                _ => "boolean",
+            };
+            return Err(ImportError::Field {
+                path: format!("{at}{path}"),
+                problem: format!("invalid type: {kind}, expected an object"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The allowed range of a number field of the section by its JSON path (for the decoder's
 /// type errors), or `None`.
 pub(crate) fn field_limits(path: &str) -> Option<(u64, u64)> {

@@ -18,6 +18,29 @@ fn en(lang: Lang) -> bool {
     lang == Lang::En
 }
 
+/// Whether `f` is one of the rows of the load section (the computed capacity row included).
+pub fn is_load_row(f: crate::domain::sheet::FieldId) -> bool {
+    use crate::domain::sheet::FieldId as F;
+    matches!(
+        f,
+        F::ArrivalRate
+            | F::Burst
+            | F::HandlerTime
+            | F::FailureRate
+            | F::DownstreamLimits
+            | F::OurLimit
+            | F::CapacityTargets
+            | F::Workers
+            | F::Capacity
+    )
+}
+
+/// Whether `sheet` has a load section with something stated (the cards show its rows only
+/// then; an untouched section is the one capacity row saying what it needs).
+pub fn load_stated(sheet: &JobSheet) -> bool {
+    load_of(sheet).is_some_and(|l| !l.is_empty())
+}
+
 /// "not stated" / "未記入".
 pub fn not_stated(lang: Lang) -> String {
     if en(lang) { "not stated" } else { "未記入" }.into()

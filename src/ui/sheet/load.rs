@@ -71,9 +71,10 @@ pub fn LoadPart(props: &PartProps) -> Html {
     let editing = use_mut_ref(|| None::<LoadSpec>);
     {
         let (raws, editing, wizard) = (raws.clone(), editing.clone(), props.wizard_p95);
-        use_effect_with((texts, load), move |(texts, load)| {
+        // Only this part's texts: an edit of another part leaves a refused text here as typed.
+        use_effect_with(texts, move |texts| {
             // Follow the sheet when it changes from outside (import, undo, the example).
-            let same = part.read(&raws, load, wizard, lang).ok() == Some(*load);
+            let same = part.read(&raws, &load, wizard, lang).ok() == Some(load);
             if editing.borrow().is_none() && !same && *raws != *texts {
                 raws.set(texts.clone());
             }
