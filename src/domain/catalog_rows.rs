@@ -43,6 +43,10 @@ pub struct Row {
     pub warnings: usize,
     /// The findings in words, e.g. `"1 error, 2 warnings"`, `"none"`, or [`NONE`] without a sheet.
     pub findings: String,
+    /// The load section's rate (sized for), workers (`4 × 5`), analytic bottleneck and burst
+    /// drain time ([`catalog_cells`](crate::domain::sheet::load_text::catalog_cells)); [`NONE`]
+    /// where the sheet gives none.
+    pub capacity: [String; 4],
     /// When the process was last edited, in UTC ([`utc_minute`]).
     pub edited: String,
 }
@@ -99,6 +103,8 @@ pub fn row(p: &Process, lang: Lang) -> Row {
         errors,
         warnings,
         findings,
+        capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang)
+            .map(|c| c.unwrap_or_else(none)),
         edited: utc_minute(p.updated_ms),
     }
 }

@@ -241,6 +241,12 @@ impl Session {
     /// sheet out of range).
     pub fn from_json(json: &str) -> Option<Session> {
         let s: Session = serde_json::from_str(json).ok()?;
+        // A load section written as an array would read as an empty one (serde takes a struct
+        // from a sequence): dropped like any other value of the wrong type.
+        if s.sheet.as_ref().is_some_and(|x| x.load.is_some()) {
+            let v: serde_json::Value = serde_json::from_str(json).ok()?;
+            crate::domain::sheet::load::check_shape(&v["sheet"], "").ok()?;
+        }
         if s.version != SESSION_VERSION {
             return None;
         }

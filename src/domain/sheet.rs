@@ -16,6 +16,8 @@ pub mod import;
 pub mod import_error;
 pub mod inputs;
 pub mod load;
+pub mod load_form;
+pub mod load_text;
 pub mod prefill;
 pub mod retry_window;
 

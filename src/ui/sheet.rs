@@ -6,6 +6,7 @@
 pub mod capacity;
 pub mod export_bar;
 pub mod form;
+pub mod load;
 pub mod print_view;
 pub mod sections;
 pub mod targets;
@@ -67,6 +68,7 @@ pub fn sheet_screen(ctx: &AppContext) -> Html {
                     { sections::retry(&form) }
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
+                    { load::section(&form) }
                     <capacity::CapacityPanel sheet={Rc::new(sheet.clone())} lang={ctx.lang} />
                 </div>
                 { checks_panel(&ctx, &findings) }

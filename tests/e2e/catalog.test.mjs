@@ -69,7 +69,9 @@ test('three processes, rename, duplicate, move, delete and undo, the filter (en)
   ]);
   assert.match(rows[0].attempts, /^\d+$/, 'a queued job with a sheet shows its attempts');
   assert.equal(rows[2].attempts, '—');
-  assert.equal(await page.$$eval('#catalog-table thead th[scope="col"]', (t) => t.length), 9);
+  // Name, outcome, attempts, wait, timeout, key, rate, workers, bottleneck, drain, findings,
+  // edited, actions.
+  assert.equal(await page.$$eval('#catalog-table thead th[scope="col"]', (t) => t.length), 13);
   assert.equal(await page.$$eval('#catalog-table tbody th[scope="row"]', (t) => t.length), 3);
   await screenshot(page, 'en-catalog-1280');
 

@@ -103,7 +103,7 @@ test('import: bad files leave the sheet as it was; the example and a good file l
   const upload = (name, text) => page.setInputFiles('#import-json', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
   const cases = [
     ['not json', /not valid JSON/],
-    ['{"schema_version": 3}', /schema_version: 3 is not supported; allowed: 1 to 2/],
+    ['{"schema_version": 4}', /schema_version: 4 is not supported; allowed: 1 to 3/],
     [JSON.stringify({ schema_version: 1, process: {}, decision: { answers: [] } }), /process.process_name: missing/],
     [readFileSync(path.join(root, 'static/examples/reservation-mail.json'), 'utf8').replace('"answer": false', '"answer": 3'), /decision.answers\[0\].answer/],
   ];
@@ -175,7 +175,7 @@ test('download JSON: the file is the sheet and imports back', async () => {
   assert.equal(download.suggestedFilename(), 'send_reservation_mail.sheet.json');
   const text = readFileSync(await download.path(), 'utf8');
   const sheet = JSON.parse(text);
-  assert.equal(sheet.schema_version, 2);
+  assert.equal(sheet.schema_version, 3);
   assert.equal(sheet.retry.max_attempts, 5);
   assert.equal(sheet.decision.outcome, 'async-enqueue');
   assert.deepEqual(page.errors, []);
@@ -224,8 +224,9 @@ test('print: only the sheet as a table; a PDF is produced', async () => {
     openBar: getComputedStyle(document.querySelector('.open-bar')).display,
     rows: document.querySelectorAll('.print-only tbody tr').length,
   }));
-  // 18 rows: the source documents' 13, the acceptable wait, the business key, the retry section's 3.
-  assert.deepEqual(visible, { table: 'block', form: 'none', bar: 'none', top: 'none', openBar: 'none', rows: 18 });
+  // 27 rows: the source documents' 13, the acceptable wait, the business key, the retry
+  // section's 3, the load section's 9.
+  assert.deepEqual(visible, { table: 'block', form: 'none', bar: 'none', top: 'none', openBar: 'none', rows: 27 });
   const pdf = await page.pdf({ path: path.join(root, 'target', 'e2e-screenshots', 'ja-sheet.pdf'), format: 'A4' });
   assert.ok(pdf.length > 10_000, 'a PDF with content');
   await page.emulateMedia({ media: 'screen' });

@@ -121,7 +121,7 @@ pub fn example_catalog() -> Catalog {
         &pdf,
         3,
     ));
-    c.processes.push(decided(
+    let mut hold = decided(
         "partner-hold",
         facts(
             "Hold a room at a partner hotel",
@@ -138,7 +138,34 @@ pub fn example_catalog() -> Catalog {
             (KeepAcceptingWhenDown, true),
         ]),
         4,
-    ));
+    );
+    // Sized: 5 holds/s at the peak against the partner's 8 calls/s, and a burst of 200 when
+    // a tour operator books a block (the partner's limit is the bottleneck).
+    if let Some(l) = hold.sheet.as_mut().and_then(|s| s.load.as_mut()) {
+        use modality_advisor::domain::sheet::load::{Burst, HandlerTime, Per, Rate};
+        let per_s = |count| Rate {
+            count,
+            per: Per::Second,
+        };
+        l.arrival = Some(Rate {
+            count: 3_600,
+            per: Per::Hour,
+        });
+        l.peak = Some(per_s(5));
+        l.burst = Some(Burst::AtOnce { count: 200 });
+        l.handler = Some(HandlerTime::Lognormal {
+            p50_ms: 400,
+            p95_ms: 1_500,
+        });
+        l.failure_bp = Some(200);
+        l.downstream.rate = Some(per_s(8));
+        l.downstream.rate_burst = Some(10);
+        l.target_wait_p95_ms = Some(30_000);
+        l.drain_within_ms = Some(120_000);
+        l.workers = Some(4);
+        l.concurrency = Some(2);
+    }
+    c.processes.push(hold);
     let mut report = decided(
         "no-show-report",
         facts(

@@ -53,6 +53,7 @@ mod sheet_export;
 mod sheet_hostile;
 mod sheet_import;
 mod sheet_load_findings;
+mod sheet_load;
 mod sheet_relocalize;
 mod sheet_required;
 mod sheet_retry_window;

@@ -82,13 +82,14 @@ fn the_source_documents_thirteen_values_field_by_field() {
         ]
     );
     // The acceptable wait and the business key follow, then schema 2's rows of the retry
-    // section, for async-enqueue (no ticket, batch or sync rows).
-    assert_eq!(rows.len(), 18);
+    // section, for async-enqueue (no ticket, batch or sync rows), then schema 3's nine rows
+    // of the load section (tests/it/sheet_load.rs).
+    assert_eq!(rows.len(), 27);
     assert_eq!(rows[13].field, FieldId::AcceptableWait);
     assert_eq!(rows[13].value, "10分");
     assert_eq!(rows[14].field, FieldId::BusinessKey);
     assert_eq!(rows[14].value, "予約ID");
-    let tail: Vec<(FieldId, &str)> = rows[15..]
+    let tail: Vec<(FieldId, &str)> = rows[15..18]
         .iter()
         .map(|r| (r.field, r.value.as_str()))
         .collect();

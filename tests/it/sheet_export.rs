@@ -36,6 +36,15 @@ fn markdown_en() {
         | Retry window | how long retries can last: the waits' total (min / expected / max) and the attempts' longest time | min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts |
         | Who retries | other layers that retry the same work (queue, framework, SDK) and the total calls | this job only: at most 5 calls |
         | Queue retention | how long the queue keeps a message before deleting it | not stated |
+        | Arrival rate | jobs per second, minute or hour: the mean, and the peak it is sized for | not stated |
+        | Burst | jobs at once, or a rate for a while, on top of the arrivals | not stated |
+        | Handler time | how long one run takes: median and 95th percentile, or fixed | not stated |
+        | Transient failure rate | the share of attempts that fail and are retried (retries add load) | not stated |
+        | Downstream limits | its rate limit with its burst allowance, calls at once, an exclusive lock | not stated |
+        | Our rate limiter | the rate the workers pace themselves to, all together (BullMQ limiter, Celery rate\_limit, Cloud Tasks maxDispatchesPerSecond, Temporal task-queue rate) | not stated |
+        | Targets | the wait in the queue at p95, and how soon a burst is drained | wait p95 ≤ 10 min (from the acceptable wait) |
+        | Workers | worker processes × jobs each runs at once | not stated |
+        | Capacity | computed: offered load with retries, utilisation, throughput ceiling and its bottleneck, burst drain time (analytic; the simulation is the reference) | not sized yet: needs the arrival rate (or a burst), the handler's time |
 
         ## Decision path
 
@@ -97,6 +106,15 @@ fn markdown_ja() {
         | 再試行の期間 | 再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長 | 最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒） |
         | 再試行する層 | 同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計 | このジョブのみ：呼び出しは最大5回 |
         | キューの保持期間 | キューがメッセージを削除するまで保持する時間 | 未記入 |
+        | 到着率 | 1秒・1分・1時間あたりのジョブ数。平均と、見積もりに使うピーク | 未記入 |
+        | バースト | 到着に上乗せされる、同時のジョブ数か、一定時間続く到着率 | 未記入 |
+        | 処理時間 | 1回の実行にかかる時間。中央値と95パーセンタイル、または固定 | 未記入 |
+        | 一時的な失敗率 | 失敗して再試行される試行の割合（再試行は負荷を増やします） | 未記入 |
+        | 呼び出し先の制限 | レート制限とバースト許容、同時呼び出し数、排他ロック | 未記入 |
+        | 自前のレート制限 | ワーカー全体で抑える呼び出しの割合（BullMQのlimiter、Celeryのrate\_limit、Cloud TasksのmaxDispatchesPerSecond、Temporalのタスクキューのレート） | 未記入 |
+        | 目標 | キューでの待ちのp95と、バーストを処理し終えるまでの時間 | 待ちのp95 ≤ 10分（許容できる待ち時間から） |
+        | ワーカー | ワーカープロセス数 × 各プロセスの同時実行数 | 未記入 |
+        | キャパシティ | 計算値：再試行込みの提供負荷、稼働率、スループット上限とボトルネック、バーストの処理時間（解析。シミュレーションが基準） | 未見積もり：到着率（またはバースト）、処理時間が必要です |
 
         ## 判断の経路
 
@@ -148,6 +166,15 @@ fn tsv_en() {
         Retry window	how long retries can last: the waits' total (min / expected / max) and the attempts' longest time	min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts
         Who retries	other layers that retry the same work (queue, framework, SDK) and the total calls	this job only: at most 5 calls
         Queue retention	how long the queue keeps a message before deleting it	not stated
+        Arrival rate	jobs per second, minute or hour: the mean, and the peak it is sized for	not stated
+        Burst	jobs at once, or a rate for a while, on top of the arrivals	not stated
+        Handler time	how long one run takes: median and 95th percentile, or fixed	not stated
+        Transient failure rate	the share of attempts that fail and are retried (retries add load)	not stated
+        Downstream limits	its rate limit with its burst allowance, calls at once, an exclusive lock	not stated
+        Our rate limiter	the rate the workers pace themselves to, all together (BullMQ limiter, Celery rate_limit, Cloud Tasks maxDispatchesPerSecond, Temporal task-queue rate)	not stated
+        Targets	the wait in the queue at p95, and how soon a burst is drained	wait p95 ≤ 10 min (from the acceptable wait)
+        Workers	worker processes × jobs each runs at once	not stated
+        Capacity	computed: offered load with retries, utilisation, throughput ceiling and its bottleneck, burst drain time (analytic; the simulation is the reference)	not sized yet: needs the arrival rate (or a burst), the handler's time
         Outcome	the decision this sheet comes from	Asynchronous: enqueue a job (async-enqueue)
         Why	one reason per answer on the decision path	"It starts from a request or an event (or must not wait for a bulk run), so it is handled one request at a time.
         Nobody needs the result on the spot, so the request is queued as a job and the response returns at once."
@@ -178,6 +205,15 @@ fn tsv_ja() {
         再試行の期間	再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長	最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）
         再試行する層	同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計	このジョブのみ：呼び出しは最大5回
         キューの保持期間	キューがメッセージを削除するまで保持する時間	未記入
+        到着率	1秒・1分・1時間あたりのジョブ数。平均と、見積もりに使うピーク	未記入
+        バースト	到着に上乗せされる、同時のジョブ数か、一定時間続く到着率	未記入
+        処理時間	1回の実行にかかる時間。中央値と95パーセンタイル、または固定	未記入
+        一時的な失敗率	失敗して再試行される試行の割合（再試行は負荷を増やします）	未記入
+        呼び出し先の制限	レート制限とバースト許容、同時呼び出し数、排他ロック	未記入
+        自前のレート制限	ワーカー全体で抑える呼び出しの割合（BullMQのlimiter、Celeryのrate_limit、Cloud TasksのmaxDispatchesPerSecond、Temporalのタスクキューのレート）	未記入
+        目標	キューでの待ちのp95と、バーストを処理し終えるまでの時間	待ちのp95 ≤ 10分（許容できる待ち時間から）
+        ワーカー	ワーカープロセス数 × 各プロセスの同時実行数	未記入
+        キャパシティ	計算値：再試行込みの提供負荷、稼働率、スループット上限とボトルネック、バーストの処理時間（解析。シミュレーションが基準）	未見積もり：到着率（またはバースト）、処理時間が必要です
         判断	この定義書の元になった判断	非同期：ジョブをキューに登録 (async-enqueue)
         理由	判断の経路の回答ごとの理由	"依頼やイベントが起点（またはまとめ処理を待てない）なので、1件ずつ扱います。
         その場で結果が要らないので、ジョブとしてキューに登録し、応答はすぐ返します。"
@@ -213,6 +249,15 @@ fn csv_en() {
         Retry window,how long retries can last: the waits' total (min / expected / max) and the attempts' longest time,"min 0 s · expected 1.3 min · max 2.5 min, plus up to 5 × 30 s of attempts"␍
         Who retries,"other layers that retry the same work (queue, framework, SDK) and the total calls",this job only: at most 5 calls␍
         Queue retention,how long the queue keeps a message before deleting it,not stated␍
+        Arrival rate,"jobs per second, minute or hour: the mean, and the peak it is sized for",not stated␍
+        Burst,"jobs at once, or a rate for a while, on top of the arrivals",not stated␍
+        Handler time,"how long one run takes: median and 95th percentile, or fixed",not stated␍
+        Transient failure rate,the share of attempts that fail and are retried (retries add load),not stated␍
+        Downstream limits,"its rate limit with its burst allowance, calls at once, an exclusive lock",not stated␍
+        Our rate limiter,"the rate the workers pace themselves to, all together (BullMQ limiter, Celery rate_limit, Cloud Tasks maxDispatchesPerSecond, Temporal task-queue rate)",not stated␍
+        Targets,"the wait in the queue at p95, and how soon a burst is drained",wait p95 ≤ 10 min (from the acceptable wait)␍
+        Workers,worker processes × jobs each runs at once,not stated␍
+        Capacity,"computed: offered load with retries, utilisation, throughput ceiling and its bottleneck, burst drain time (analytic; the simulation is the reference)","not sized yet: needs the arrival rate (or a burst), the handler's time"␍
         Outcome,the decision this sheet comes from,Asynchronous: enqueue a job (async-enqueue)␍
         Why,one reason per answer on the decision path,"It starts from a request or an event (or must not wait for a bulk run), so it is handled one request at a time.
         Nobody needs the result on the spot, so the request is queued as a job and the response returns at once."␍
@@ -243,6 +288,15 @@ fn csv_ja_with_bom() {
         再試行の期間,再試行が続き得る時間：待ち時間の合計（最短・期待値・最長）と実行時間の最長,最短 0秒・期待値 1.3分・最長 2.5分（ほかに実行時間が最大 5 × 30秒）␍
         再試行する層,同じ処理を再試行する他の層（キュー・フレームワーク・SDK）と呼び出しの合計,このジョブのみ：呼び出しは最大5回␍
         キューの保持期間,キューがメッセージを削除するまで保持する時間,未記入␍
+        到着率,1秒・1分・1時間あたりのジョブ数。平均と、見積もりに使うピーク,未記入␍
+        バースト,到着に上乗せされる、同時のジョブ数か、一定時間続く到着率,未記入␍
+        処理時間,1回の実行にかかる時間。中央値と95パーセンタイル、または固定,未記入␍
+        一時的な失敗率,失敗して再試行される試行の割合（再試行は負荷を増やします）,未記入␍
+        呼び出し先の制限,レート制限とバースト許容、同時呼び出し数、排他ロック,未記入␍
+        自前のレート制限,ワーカー全体で抑える呼び出しの割合（BullMQのlimiter、Celeryのrate_limit、Cloud TasksのmaxDispatchesPerSecond、Temporalのタスクキューのレート）,未記入␍
+        目標,キューでの待ちのp95と、バーストを処理し終えるまでの時間,待ちのp95 ≤ 10分（許容できる待ち時間から）␍
+        ワーカー,ワーカープロセス数 × 各プロセスの同時実行数,未記入␍
+        キャパシティ,計算値：再試行込みの提供負荷、稼働率、スループット上限とボトルネック、バーストの処理時間（解析。シミュレーションが基準）,未見積もり：到着率（またはバースト）、処理時間が必要です␍
         判断,この定義書の元になった判断,非同期：ジョブをキューに登録 (async-enqueue)␍
         理由,判断の経路の回答ごとの理由,"依頼やイベントが起点（またはまとめ処理を待てない）なので、1件ずつ扱います。
         その場で結果が要らないので、ジョブとしてキューに登録し、応答はすぐ返します。"␍
@@ -269,7 +323,7 @@ fn csv_bom_is_the_only_difference() {
 fn json_en() {
     insta::assert_snapshot!(to_json(&example(Lang::En)), @r#"
         {
-          "schema_version": 2,
+          "schema_version": 3,
           "lang": "en",
           "process": {
             "process_name": "send reservation confirmation mail",
@@ -335,7 +389,8 @@ fn json_en() {
           },
           "ticket": null,
           "batch": null,
-          "sync": null
+          "sync": null,
+          "load": {}
         }
         "#);
 }
@@ -344,7 +399,7 @@ fn json_en() {
 fn json_ja() {
     insta::assert_snapshot!(to_json(&example(Lang::Ja)), @r#"
         {
-          "schema_version": 2,
+          "schema_version": 3,
           "lang": "ja",
           "process": {
             "process_name": "予約確定メール送信",
@@ -410,7 +465,8 @@ fn json_ja() {
           },
           "ticket": null,
           "batch": null,
-          "sync": null
+          "sync": null,
+          "load": {}
         }
         "#);
 }

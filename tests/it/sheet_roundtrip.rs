@@ -5,6 +5,9 @@
 use crate::sheet_hostile::{check_every_format, HOSTILE};
 use modality_advisor::domain::export::to_json;
 use modality_advisor::domain::sheet::import::import_json;
+use modality_advisor::domain::sheet::load::{
+    limits, Burst, DownstreamLimits, HandlerTime, LoadSpec, Per, Rate,
+};
 use modality_advisor::domain::sheet::prefill::prefill;
 use modality_advisor::domain::sheet::{
     BackoffKind, Decision, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun, Overlap,
@@ -81,6 +84,84 @@ fn keep() -> impl Strategy<Value = Keep> {
     prop_oneof![Just(Keep::UntilHandled), (1u32..=3650).prop_map(Keep::Days)]
 }
 
+fn rate() -> impl Strategy<Value = Rate> {
+    (1u64..=1_000_000, 0usize..3).prop_map(|(count, p)| Rate {
+        count,
+        per: [Per::Second, Per::Minute, Per::Hour][p],
+    })
+}
+
+fn burst() -> impl Strategy<Value = Burst> {
+    prop_oneof![
+        (1u64..=limits::BURST_JOBS).prop_map(|count| Burst::AtOnce { count }),
+        // A rate burst within the simulator's limit: the length shortened until it fits.
+        (rate(), 1u64..=86_400_000).prop_map(|(rate, for_ms)| {
+            let most = (limits::BURST_JOBS as f64 / rate.per_s() * 1e3).floor() as u64;
+            Burst::Rate {
+                rate,
+                for_ms: for_ms.min(most).max(1),
+            }
+        }),
+    ]
+}
+
+fn handler() -> impl Strategy<Value = HandlerTime> {
+    prop_oneof![
+        (1u64..=86_400_000, 0u64..=86_400_000).prop_map(|(p50_ms, d)| HandlerTime::Lognormal {
+            p50_ms,
+            p95_ms: (p50_ms + d).min(86_400_000)
+        }),
+        (1u64..=86_400_000).prop_map(|ms| HandlerTime::Fixed { ms }),
+        (1u64..=86_400_000).prop_map(|mean_ms| HandlerTime::Exponential { mean_ms }),
+    ]
+}
+
+/// A "Load and capacity" section with any of its fields stated, each within its range.
+pub fn load() -> impl Strategy<Value = LoadSpec> {
+    use prop::option::of;
+    let target = 1u64..=limits::TARGET_MS.1;
+    (
+        (
+            of(rate()),
+            of(rate()),
+            of(burst()),
+            of(handler()),
+            of(0u32..=9_900),
+        ),
+        (
+            of(rate()),
+            of(1u32..=100_000),
+            of(1u32..=10_000),
+            any::<bool>(),
+            of(rate()),
+        ),
+        (
+            of(target.clone()),
+            of(target),
+            of(1u32..=1_000),
+            of(1u32..=1_000),
+        ),
+    )
+        .prop_map(|(a, d, w)| LoadSpec {
+            arrival: a.0,
+            peak: a.1,
+            burst: a.2,
+            handler: a.3,
+            failure_bp: a.4,
+            downstream: DownstreamLimits {
+                rate: d.0,
+                rate_burst: d.1,
+                concurrency: d.2,
+                exclusive_lock: d.3,
+            },
+            our_limit: d.4,
+            target_wait_p95_ms: w.0,
+            drain_within_ms: w.1,
+            workers: w.2,
+            concurrency: w.3,
+        })
+}
+
 /// A sheet of any outcome with every field of its sections varied within the limits.
 pub fn sheet() -> impl Strategy<Value = JobSheet> {
     (
@@ -113,8 +194,9 @@ pub fn sheet() -> impl Strategy<Value = JobSheet> {
         (texts(), text(), 100u64..=86_400_000),
         (text(), 0usize..3, any::<bool>(), 1u64..=604_800_000, text()),
         (1u64..=600_000, text()),
+        load(),
     )
-        .prop_map(|(facts, decision, ja, r, r2, f, t, b, s)| {
+        .prop_map(|(facts, decision, ja, r, r2, f, t, b, s, load)| {
             let lang = if ja { Lang::Ja } else { Lang::En };
             let mut sheet = prefill(facts, decision, lang);
             if let Some(x) = &mut sheet.retry {
@@ -174,6 +256,9 @@ pub fn sheet() -> impl Strategy<Value = JobSheet> {
             if let Some(x) = &mut sheet.sync {
                 x.call_timeout_ms = s.0;
                 x.on_timeout = s.1;
+            }
+            if let Some(x) = &mut sheet.load {
+                *x = load;
             }
             sheet
         })

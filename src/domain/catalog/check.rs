@@ -60,6 +60,11 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
     }
     if let Some(list) = value.get("processes").and_then(Value::as_array) {
         processes_count(list.len())?;
+        for (i, p) in list.iter().enumerate() {
+            if let Some(sheet) = p.get("sheet") {
+                crate::domain::sheet::load::check_shape(sheet, &format!("processes[{i}].sheet."))?;
+            }
+        }
     }
     let catalog: Catalog = serde_path_to_error::deserialize(&value)
         .map_err(|e| decode_error(e.path().to_string(), e.inner().to_string()))?;

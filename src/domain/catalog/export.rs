@@ -53,6 +53,9 @@ pub struct Key {
     pub errors: usize,
     /// Warnings among the sheet's findings; 0 without a sheet.
     pub warnings: usize,
+    /// The load section's rate, workers, analytic bottleneck and burst drain time, in the
+    /// language asked for ([`catalog_cells`](crate::domain::sheet::load_text::catalog_cells)).
+    pub capacity: [Option<String>; 4],
 }
 
 /// The key fields of `p` (findings counted with messages in `lang`, which does not change
@@ -84,6 +87,7 @@ pub fn key(p: &Process, lang: Lang) -> Key {
             .map(|s| s.call_timeout_ms),
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
+        capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang),
     }
 }
 
@@ -114,13 +118,17 @@ fn or_none(s: Option<&str>, lang: Lang) -> String {
 /// The column keys of the catalog's summary table (`catalog.export.col.<key>`), in order:
 /// process, outcome, attempts, wait strategy, timeout / lease, idempotency key, findings
 /// (errors / warnings), last edited.
-pub const SUMMARY_COLUMNS: [&str; 8] = [
+pub const SUMMARY_COLUMNS: [&str; 12] = [
     "process",
     "outcome",
     "attempts",
     "wait",
     "timeout-lease",
     "key",
+    "rate",
+    "workers",
+    "bottleneck",
+    "drain",
     "findings",
     "updated",
 ];
@@ -138,9 +146,10 @@ pub fn display_name(p: &Process) -> String {
 /// One process's cells of the summary table ([`SUMMARY_COLUMNS`]) as plain text in `lang`,
 /// `k` being [`key`]`(p, lang)`: the display name, the outcome (or "undecided"), attempts,
 /// the wait strategy, `attempt timeout / lease` (or the sync call timeout), the idempotency
-/// key, `errors / warnings`, the last edit date (UTC); `—` for what the process lacks.
+/// key, the rate, workers, analytic bottleneck and burst drain time of the load section,
+/// `errors / warnings`, the last edit date (UTC); `—` for what the process lacks.
 /// Each format escapes the cells its own way (the Markdown export, the share card).
-pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
+pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 12] {
     let none = || tr("catalog.export.none", lang);
     let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
         (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
@@ -164,6 +173,10 @@ pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
         k.backoff.map_or_else(none, |b| describe_backoff(&b, lang)),
         timeout,
         or_none(k.idempotency_key.as_deref(), lang),
+        or_none(k.capacity[0].as_deref(), lang),
+        or_none(k.capacity[1].as_deref(), lang),
+        or_none(k.capacity[2].as_deref(), lang),
+        or_none(k.capacity[3].as_deref(), lang),
         findings,
         utc(p.updated_ms, false),
     ]

@@ -65,6 +65,18 @@ impl Stored {
     /// JSON, or a catalog that does not check out: [`super::check::check_catalog`]).
     pub fn from_json(json: &str) -> Option<Stored> {
         let s: Stored = serde_json::from_str(json).ok()?;
+        // A load section written as an array would read as an empty one: not this build's.
+        if s.catalog
+            .processes
+            .iter()
+            .any(|p| p.sheet.as_ref().is_some_and(|x| x.load.is_some()))
+        {
+            let v: serde_json::Value = serde_json::from_str(json).ok()?;
+            let list = v["catalog"]["processes"].as_array()?;
+            for p in list.iter().filter_map(|p| p.get("sheet")) {
+                crate::domain::sheet::load::check_shape(p, "").ok()?;
+            }
+        }
         if s.store_version != STORE_VERSION {
             return None;
         }

@@ -267,6 +267,15 @@ fn settings(s: &mut String, p: &Process, lang: Lang) {
         ("notify", trimmed(k.notify)),
         ("schedule", trimmed(k.schedule)),
         ("call-timeout", ms(k.call_timeout_ms)),
+        ("rate", k.capacity[0].clone()),
+        ("workers", k.capacity[1].clone()),
+        (
+            "capacity",
+            p.sheet
+                .as_ref()
+                .filter(|s| crate::domain::sheet::load_text::load_of(s).is_some())
+                .map(|s| crate::domain::sheet::load_text::capacity_text(s, lang)),
+        ),
     ] {
         if let Some(v) = value {
             rows.push((col(label), v));

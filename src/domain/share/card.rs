@@ -35,7 +35,7 @@ use crate::domain::flowchart::{evaluate, Evaluation, Status};
 use crate::domain::plot::escape;
 use crate::domain::sheet::check::{validate, Severity};
 use crate::domain::sheet::fields::rows;
-use crate::domain::sheet::JobSheet;
+use crate::domain::sheet::{FieldId, JobSheet};
 use crate::domain::Lang;
 use std::fmt::Write;
 
@@ -231,7 +231,15 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
          <th scope=\"col\">{value}</th></tr></thead><tbody>",
         escape(p.id.as_str())
     );
-    for r in rows(sheet, lang) {
+    // An untouched load section is its capacity row alone ("not sized yet: needs …"): nine
+    // rows of "not stated" would double the card's height for nothing.
+    let stated = crate::domain::sheet::load_text::load_stated(sheet);
+    let shown = rows(sheet, lang).into_iter().filter(|r| {
+        stated
+            || r.field == FieldId::Capacity
+            || !crate::domain::sheet::load_text::is_load_row(r.field)
+    });
+    for r in shown {
         let class = if r.applies { "" } else { " class=\"sc-na\"" };
         let _ = write!(
             s,

@@ -47,6 +47,12 @@ mod measured {
     pub const PROCESS_CARD: u32 = 1_680;
     /// What the job sheet (its table and findings) adds below the card.
     pub const SHEET: u32 = 890;
+    /// An untouched load section's one row ("not sized yet: needs …"), and a stated
+    /// section's nine rows: estimated from the nine rows of "not stated" measured at 988 px
+    /// (2026-12-03), with room for longer values.
+    pub const LOAD_UNTOUCHED: u32 = 140;
+    /// A stated load section's nine rows (see [`LOAD_UNTOUCHED`]).
+    pub const LOAD_STATED: u32 = 1_100;
     /// A process whose walk is incomplete: the answers so far and the partly lit flowchart,
     /// no outcome.
     pub const UNDECIDED: u32 = 1_390;
@@ -63,15 +69,19 @@ fn process_height(p: &crate::domain::catalog::Process) -> u32 {
     } else {
         measured::UNDECIDED
     };
-    card + if p.sheet.is_some() {
-        measured::SHEET
-    } else {
-        0
-    }
+    let load = |s: &crate::domain::sheet::JobSheet| {
+        use crate::domain::sheet::load_text::{load_of, load_stated};
+        match (load_of(s).is_some(), load_stated(s)) {
+            (_, true) => measured::LOAD_STATED,
+            (true, false) => measured::LOAD_UNTOUCHED,
+            (false, _) => 0,
+        }
+    };
+    card + p.sheet.as_ref().map_or(0, |s| measured::SHEET + load(s))
 }
 
 /// The frame height to recommend for `share`, CSS px, within [`HEIGHT_RANGE`]: a process
-/// card with its flowchart (plus the sheet when it has one); a catalog's summary table by its
+/// card with its flowchart (plus the sheet when it has one, and its load section's rows); a catalog's summary table by its
 /// row count plus each process's section (so any catalog of a decided process reaches the
 /// largest height and scrolls). Calibrated from the embed page at 800 px width (`measured`),
 /// rounded up to 20 px.

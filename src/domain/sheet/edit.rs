@@ -89,6 +89,10 @@ pub enum SheetEdit {
     CallTimeoutMs(u64),
     /// `sync.on_timeout`.
     OnTimeout(String),
+    /// `load`, the whole section (the form edits one part of it at a time:
+    /// [`load_form::Part::read`](crate::domain::sheet::load_form::Part::read)). Asynchronous
+    /// sheets only; a schema 1 or 2 sheet without the section gets it.
+    Load(crate::domain::sheet::load::LoadSpec),
 }
 
 fn days(path: &str, k: Keep) -> Result<(), ImportError> {
@@ -160,6 +164,13 @@ impl SheetEdit {
             }
             SheetEdit::CallTimeoutMs(_) | SheetEdit::OnTimeout(_) => {
                 self.apply_sync(s.sync.as_mut().ok_or_else(|| na("sync"))?)?;
+            }
+            SheetEdit::Load(l) => {
+                if s.retry.is_none() {
+                    return Err(na("load"));
+                }
+                crate::domain::sheet::load::check_load(&l)?;
+                s.load = Some(l);
             }
         }
         crate::domain::sheet::import::check_sheet(&s)?;

@@ -124,7 +124,8 @@ fn not_applicable(outcome: Outcome, lang: Lang) -> String {
 
 /// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait
 /// and the business key, then, when the sheet has a retry section, the retry window, who retries and the queue's
-/// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync).
+/// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync), then
+/// the load and capacity rows of an asynchronous sheet (schema 3).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     let mut out = Rows {
         out: Vec::with_capacity(24),
@@ -172,7 +173,44 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
         out.push(FieldId::CallTimeout, Some(exact(s.call_timeout_ms, lang)));
         out.push(FieldId::OnTimeout, Some(s.on_timeout.trim().to_owned()));
     }
+    load_rows(&mut out, sheet);
     out.out
+}
+
+/// The "Load and capacity" section (asynchronous sheets; schema 1 and 2 sheets read as an
+/// empty section): a row per field, then the computed capacity answer (analytic only).
+fn load_rows(out: &mut Rows, sheet: &JobSheet) {
+    use crate::domain::sheet::load::LoadSpec;
+    use crate::domain::sheet::load_text as lt;
+    let Some(l) = lt::load_of(sheet) else {
+        return;
+    };
+    let lang = out.lang;
+    let wizard_p95 = LoadSpec::wizard_p95_ms(sheet);
+    out.push(FieldId::ArrivalRate, Some(lt::arrival_text(&l, lang)));
+    out.push(FieldId::Burst, Some(lt::burst_text(l.burst, lang)));
+    out.push(
+        FieldId::HandlerTime,
+        Some(lt::handler_text(l.handler, wizard_p95, lang)),
+    );
+    out.push(
+        FieldId::FailureRate,
+        Some(lt::failure_text(l.failure_bp, lang)),
+    );
+    out.push(
+        FieldId::DownstreamLimits,
+        Some(lt::downstream_text(&l, lang)),
+    );
+    out.push(
+        FieldId::OurLimit,
+        Some(lt::our_limit_text(l.our_limit, lang)),
+    );
+    out.push(
+        FieldId::CapacityTargets,
+        Some(lt::targets_text(&l, sheet, lang)),
+    );
+    out.push(FieldId::Workers, Some(lt::workers_text(&l, lang)));
+    out.push(FieldId::Capacity, Some(lt::capacity_text(sheet, lang)));
 }
 
 /// The rows being written, in `lang`; a field that does not apply to the outcome reads `na`.

@@ -35,9 +35,11 @@ const fn input(id: &'static str, field: FieldId, label: Label) -> SheetInput {
     SheetInput { id, field, label }
 }
 
-/// Every input of the sheet form, in page order: the process facts, retry, failure, then the
-/// ticket, batch or sync section (only one of the last three is on a page).
-pub const INPUTS: [SheetInput; 40] = {
+/// Every input of the sheet form, in page order: the process facts, retry, failure, the
+/// ticket, batch or sync section (only one of the three is on a page), then load and capacity
+/// (its rate units' selects never refuse a value and are not listed:
+/// [`load_form`](crate::domain::sheet::load_form)).
+pub const INPUTS: [SheetInput; 61] = {
     use FieldId as F;
     use Label::{Days, Item, Own};
     [
@@ -89,6 +91,43 @@ pub const INPUTS: [SheetInput; 40] = {
         input("partial-failure", F::PartialFailure, Item),
         input("call-timeout", F::CallTimeout, Item),
         input("on-timeout", F::OnTimeout, Item),
+        input("arrival", F::ArrivalRate, Own("load-arrival")),
+        input("peak", F::ArrivalRate, Own("load-peak")),
+        input("burst-kind", F::Burst, Own("load-burst-kind")),
+        input("burst-count", F::Burst, Own("load-burst-count")),
+        input("burst-rate", F::Burst, Own("load-burst-rate")),
+        input("burst-for", F::Burst, Own("load-burst-for")),
+        input("handler-kind", F::HandlerTime, Own("load-handler-kind")),
+        input("handler-p50", F::HandlerTime, Own("load-handler-p50")),
+        input("handler-p95", F::HandlerTime, Own("load-handler-p95")),
+        input("handler-ms", F::HandlerTime, Own("load-handler-ms")),
+        input("handler-mean", F::HandlerTime, Own("load-handler-mean")),
+        input("failure-rate", F::FailureRate, Own("load-failure-rate")),
+        input(
+            "downstream-rate",
+            F::DownstreamLimits,
+            Own("load-downstream-rate"),
+        ),
+        input(
+            "downstream-rate-burst",
+            F::DownstreamLimits,
+            Own("load-downstream-rate-burst"),
+        ),
+        input(
+            "downstream-concurrency",
+            F::DownstreamLimits,
+            Own("load-downstream-concurrency"),
+        ),
+        input(
+            "downstream-lock",
+            F::DownstreamLimits,
+            Own("load-downstream-lock"),
+        ),
+        input("our-limit", F::OurLimit, Own("load-our-limit")),
+        input("target-wait", F::CapacityTargets, Own("load-target-wait")),
+        input("drain-within", F::CapacityTargets, Own("load-drain-within")),
+        input("workers", F::Workers, Own("load-workers")),
+        input("concurrency", F::Workers, Own("load-concurrency")),
     ]
 };
 

@@ -10,6 +10,8 @@
 //! count per second, minute or hour ([`Rate`]); durations in milliseconds; the failure rate
 //! in basis points (1/100 of a percent). Formulas: `brief/CAPACITY.md`, [`crate::domain::capacity`].
 
+// The error type only, not the importer: the capacity answer reads this module, and the
+// sheet's rows read the capacity answer (no circle through import → prefill → fields).
 use crate::domain::sheet::import_error::ImportError;
 use crate::domain::sheet::JobSheet;
 use serde::{Deserialize, Serialize};
@@ -327,14 +329,13 @@ pub mod limits {
 
 fn range(path: &str, v: u64, (min, max): (u64, u64)) -> Result<(), ImportError> {
     if (min..=max).contains(&v) {
-        Ok(())
-    } else {
-        Err(ImportError::OutOfRange {
-            path: path.to_owned(),
-            value: v.to_string(),
-            allowed: format!("{min} to {max}"),
-        })
+        return Ok(());
     }
+    Err(ImportError::OutOfRange {
+        path: path.to_owned(),
+        value: v.to_string(),
+        allowed: format!("{min} to {max}"),
+    })
 }
 
 fn rate(path: &str, r: Rate) -> Result<(), ImportError> {
@@ -421,6 +422,35 @@ pub fn check_load(l: &LoadSpec) -> Result<(), ImportError> {
     }
     if let Some(c) = l.concurrency {
         range("load.concurrency", u64::from(c), limits::PER_WORKER)?;
+    }
+    Ok(())
+}
+
+/// Refuses a load section, or its downstream limits, written as a JSON array: serde reads a
+/// struct from a sequence too, and every field here may be left out, so `"load": []` would
+/// otherwise be taken as an empty section. `sheet` is the sheet's JSON, `at` its path prefix
+/// (`""` for a sheet file, `processes[2].sheet.` in a catalog).
+///
+/// # Errors
+/// [`ImportError::Field`] naming `load` or `load.downstream`.
+pub fn check_shape(sheet: &serde_json::Value, at: &str) -> Result<(), ImportError> {
+    let load = sheet.get("load");
+    for (path, v) in [
+        ("load", load),
+        ("load.downstream", load.and_then(|l| l.get("downstream"))),
+    ] {
+        if let Some(v) = v.filter(|v| !v.is_object() && !v.is_null()) {
+            let kind = match v {
+                serde_json::Value::Array(_) => "sequence",
+                serde_json::Value::String(_) => "string",
+                serde_json::Value::Number(_) => "number",
+                _ => "boolean",
+            };
+            return Err(ImportError::Field {
+                path: format!("{at}{path}"),
+                problem: format!("invalid type: {kind}, expected an object"),
+            });
+        }
     }
     Ok(())
 }

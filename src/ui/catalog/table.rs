@@ -23,7 +23,19 @@ pub(super) fn table(screen: &Screen, system: &str, shown: &[Row], all: &[Row]) -
         .into_owned()
     };
     let cols = [
-        "name", "outcome", "attempts", "wait", "timeout", "key", "findings", "edited", "actions",
+        "name",
+        "outcome",
+        "attempts",
+        "wait",
+        "timeout",
+        "key",
+        "rate",
+        "workers",
+        "bottleneck",
+        "drain",
+        "findings",
+        "edited",
+        "actions",
     ];
     let first = all.first().map(|r| r.id.clone());
     let last = all.last().map(|r| r.id.clone());
@@ -77,6 +89,9 @@ fn row(screen: &Screen, r: &Row, is_first: bool, is_last: bool) -> Html {
             <td data-label={label("key")}>
                 if r.key == NONE { { NONE } } else { <code class="key user-text">{ r.key.clone() }</code> }
             </td>
+            { for ["rate", "workers", "bottleneck", "drain"].iter().zip(&r.capacity).map(|(c, v)| html! {
+                <td data-label={label(c)} data-col={*c}>{ v.clone() }</td>
+            }) }
             <td data-label={label("findings")} class={findings_class}
                 data-errors={r.errors.to_string()} data-warnings={r.warnings.to_string()}>{ r.findings.clone() }</td>
             <td data-label={label("edited")} class="edited">{ r.edited.clone() }</td>

@@ -3,7 +3,7 @@
 //! ```text
 //! # <catalog name>                       (or "Processes" / "プロセス一覧" when unnamed)
 //! ## Summary
-//! | Process | Outcome | Attempts | Wait strategy | Timeout / lease | Idempotency key | Findings | Last edited |
+//! | Process | Outcome | Attempts | Wait strategy | Timeout / lease | Idempotency key | Rate | Workers | Bottleneck | Burst drain | Findings | Last edited |
 //! <a name="process-<id>"></a>
 //! ## <process name>                      one per process, in catalog order
 //! **Outcome:** … / "No decision yet" … / "No job definition sheet yet."
@@ -65,7 +65,7 @@ pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
     bidi::show(&s, Shown::Text).into_owned()
 }
 
-fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 8] {
+fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 12] {
     let mut cells = summary_cells(p, k, lang).map(|c| inline(&c));
     cells[0] = format!("[{}](#{})", cells[0], anchor(p));
     cells
