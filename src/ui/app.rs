@@ -24,6 +24,8 @@ pub fn App() -> Html {
     // saved after every change, merged with other tabs' work.
     let (state, base) = keeper::use_kept_state();
     let lang = state.lang;
+    // The sheet's capacity panel: kept here, so its answer outlives a visit to another screen.
+    let capacity = crate::ui::sheet::capacity::use_capacity(lang);
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
     use_url(&state);
     // A new screen starts at its top (not the first one: a reload keeps its place); the
@@ -57,7 +59,7 @@ pub fn App() -> Html {
     } else if state.screen == Screen::Catalog {
         html! { <main class="main sheet-main" id="main"><CatalogScreen /></main> }
     } else if state.screen == Screen::Sheet && state.sheet.is_some() {
-        html! { <main class="main sheet-main" id="main">{ sheet_screen(&state) }</main> }
+        html! { <main class="main sheet-main" id="main">{ sheet_screen(&state, &capacity) }</main> }
     } else if state.screen == Screen::Simulate {
         // The simulator itself stays mounted below (hidden on other screens), so a run, its
         // worker and the chosen preset survive a visit to another screen.

@@ -49,8 +49,8 @@ fn finding(f: &Finding, lang: Lang) -> Html {
     }
 }
 
-/// The sheet screen.
-pub fn sheet_screen(ctx: &AppContext) -> Html {
+/// The sheet screen; `capacity` is its capacity panel's state (kept by the app).
+pub fn sheet_screen(ctx: &AppContext, capacity: &capacity::Capacity) -> Html {
     let ctx = ctx.clone();
     let Some(sheet) = ctx.sheet.clone() else {
         return Html::default();
@@ -69,7 +69,7 @@ pub fn sheet_screen(ctx: &AppContext) -> Html {
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
                     { load::section(&form) }
-                    <capacity::CapacityPanel sheet={Rc::new(sheet.clone())} lang={ctx.lang} />
+                    { capacity::capacity_panel(capacity, &sheet, ctx.lang, 1) }
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>

@@ -213,6 +213,8 @@ fn use_screen(ctx: Option<&AppContext>) -> Screen {
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
     let screen = use_screen(ctx.as_ref());
+    let capacity =
+        crate::ui::sheet::capacity::use_capacity(ctx.as_ref().map_or(Lang::En, |c| c.lang));
     use_effect_with((), |_| crate::ui::browser::load_stylesheet("./sim.css"));
     let Some(ctx) = ctx else {
         return Html::default();
@@ -227,7 +229,7 @@ pub fn SimulateScreen() -> Html {
     };
     let (scenario, variant) = chosen(choice);
     if scenario == CAPACITY_PRESET {
-        return capacity_view(&ctx, scenario, &edit);
+        return capacity_view(&ctx, &capacity, scenario, &edit);
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
@@ -330,13 +332,18 @@ pub fn SimulateScreen() -> Html {
 
 /// The "Capacity" view: the presets, then the capacity panel of the open process's sheet
 /// (sized from the simulator's seed).
-fn capacity_view(ctx: &AppContext, scenario: &str, edit: &Callback<SimEdit>) -> Html {
+fn capacity_view(
+    ctx: &AppContext,
+    capacity: &crate::ui::sheet::capacity::Capacity,
+    scenario: &str,
+    edit: &Callback<SimEdit>,
+) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let panel = match &ctx.sheet {
-        Some(sheet) => html! {
-            <crate::ui::sheet::capacity::CapacityPanel sheet={std::rc::Rc::new(sheet.clone())} {lang} seed={ctx.sim.seed} />
-        },
+        Some(sheet) => {
+            crate::ui::sheet::capacity::capacity_panel(capacity, sheet, lang, ctx.sim.seed)
+        }
         None => {
             html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
         }

@@ -6,13 +6,11 @@
 //! says the queue grows without end and charts the backlog growing; missing numbers are
 //! "not sized yet" naming them.
 
-use modality_advisor::domain::capacity::{CapacityInput, RetryWaits};
+use modality_advisor::domain::capacity::{not_sized_text, CapacityInput, RetryWaits};
 use modality_advisor::domain::lang::Lang;
 use modality_advisor::domain::sheet::load::{Burst, HandlerTime, LoadSpec, Per, Rate};
 use modality_advisor::domain::sheet::JobSheet;
-use modality_advisor::domain::sim::runner::{
-    wire, CapacityError, CapacityRequest, RunMessage, WorkerState,
-};
+use modality_advisor::domain::sim::runner::{wire, CapacityRequest, RunMessage, WorkerState};
 
 /// The CLI's example: 2/s, lognormal 80 / 300 ms, a burst of 500 to drain within 2 min,
 /// a partner's 10/s, 5 attempts.
@@ -108,18 +106,11 @@ fn check(request: &str, expect: Expect) {
     }
 }
 
-/// A request for `input` (native callers send the numbers; the page sends the sheet).
+/// The request for `input`, as the page writes it.
 fn request(input: CapacityInput, seeds: u32) -> String {
-    serde_json::json!({"capacity": {"id": 7, "input": input, "seed": 1, "seeds": seeds, "jobs": 300}})
-        .to_string()
-}
-
-/// The page's request: the sheet itself.
-fn sheet_request(sheet: &JobSheet, seeds: u32) -> String {
     CapacityRequest {
         id: 7,
-        sheet: Some(Box::new(sheet.clone())),
-        input: None,
+        input,
         seed: 1,
         seeds,
         jobs: Some(300),
@@ -224,7 +215,7 @@ fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
 }
 
 #[test]
-fn the_page_sends_the_sheet_and_the_worker_reads_its_numbers() {
+fn the_page_sizes_the_sheets_own_numbers() {
     let load = LoadSpec {
         arrival: Some(Rate {
             count: 2,
@@ -239,21 +230,14 @@ fn the_page_sends_the_sheet_and_the_worker_reads_its_numbers() {
         target_wait_p95_ms: Some(5_000),
         ..LoadSpec::default()
     };
+    let input = CapacityInput::from_sheet(&example_with(Some(load))).expect("sized");
     check(
-        &sheet_request(&example_with(Some(load)), 2),
+        &request(input, 2),
         Expect::Sized(
             Some(2),
             false,
             &[("2 at once: p95 wait", "同時2件：待ち時間p95")],
         ),
-    );
-    // A sheet missing numbers: refused as not sized yet, the numbers named.
-    check(
-        &sheet_request(&example_with(None), 2),
-        Expect::Refused(&[(
-            "Not sized yet: needs the arrival rate (mean or peak) or a burst",
-            "未算定：到着率",
-        )]),
     );
 }
 
@@ -303,11 +287,7 @@ fn refused_requests_name_the_field_in_both_languages() {
         ),
         (
             r#"{"capacity": {"id": 3, "seed": 1, "seeds": 2}}"#,
-            &[("request", "request"), ("sheet", "sheet")],
-        ),
-        (
-            r#"{"capacity": {"id": 3, "seed": 1}}"#,
-            &[("request", "request"), ("seeds", "seeds")],
+            &[("request", "request"), ("input", "input")],
         ),
     ];
     for (req, texts) in cases {
@@ -347,17 +327,12 @@ fn missing_numbers_leave_the_sheet_not_sized_yet() {
     ];
     for (load, en, ja) in cases {
         let missing = CapacityInput::from_sheet(&sheet(load)).expect_err("not sized yet");
-        let e = CapacityError::Missing(missing);
-        assert!(
-            e.message(Lang::En).starts_with(en),
-            "{}",
-            e.message(Lang::En)
+        let (text_en, text_ja) = (
+            not_sized_text(&missing, Lang::En),
+            not_sized_text(&missing, Lang::Ja),
         );
-        assert!(
-            e.message(Lang::Ja).starts_with(ja),
-            "{}",
-            e.message(Lang::Ja)
-        );
+        assert!(text_en.starts_with(en), "{text_en}");
+        assert!(text_ja.starts_with(ja), "{text_ja}");
     }
     // With both, the sheet is sized from its own retry section.
     let full = sheet(Some(LoadSpec {

@@ -19,18 +19,6 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// The panel's properties.
-#[derive(Properties, PartialEq)]
-pub struct CapacityPanelProps {
-    /// The sheet whose load section is sized.
-    pub sheet: Rc<JobSheet>,
-    /// The page's language.
-    pub lang: Lang,
-    /// The first seed of the sweep.
-    #[prop_or(1)]
-    pub seed: u64,
-}
-
 /// Where a sizing is.
 #[derive(Debug, Clone, PartialEq)]
 enum Status {
@@ -61,9 +49,12 @@ impl Failure {
 /// An answer with the numbers it was computed from.
 type Answer = (Rc<CapacityView>, CapacityInput);
 
-/// The panel's state kept between renders.
+/// A capacity panel's state, kept by the component that shows it ([`use_capacity`]): the sheet
+/// screen's by the app (so an answer outlives a visit to another screen), Simulate's by the
+/// simulator screen. A hook rather than a component of its own: a component type costs the
+/// page's first load a few KB of yew's machinery.
 #[derive(Clone)]
-struct Panel {
+pub struct Capacity {
     status: UseStateHandle<Status>,
     answer: UseStateHandle<Option<Answer>>,
     seeds_raw: UseStateHandle<String>,
@@ -74,7 +65,7 @@ struct Panel {
 }
 
 /// Hands the worker's answers to the panel.
-fn listen(p: &Panel, lang: Lang) {
+fn listen(p: &Capacity, lang: Lang) {
     let (status, answer, said, asked) = (
         p.status.clone(),
         p.answer.clone(),
@@ -99,8 +90,8 @@ fn listen(p: &Panel, lang: Lang) {
 
 /// "Size it": reads the runs per count, then starts the request in the panel's worker.
 fn size_callback(
-    p: &Panel,
-    (sheet, input): (Rc<JobSheet>, CapacityInput),
+    p: &Capacity,
+    input: CapacityInput,
     seed: u64,
     lang: Lang,
 ) -> Callback<MouseEvent> {
@@ -109,11 +100,9 @@ fn size_callback(
         let Some(seeds) = parse_whole(&p.seeds_raw).and_then(|n| u32::try_from(n).ok()) else {
             return p.status.set(Status::Failed(Failure::Seeds));
         };
-        // The sheet crosses (its writer is already in the page); the worker reads its numbers.
         let request = CapacityRequest {
             id: 0,
-            sheet: Some(Box::new((*sheet).clone())),
-            input: None,
+            input,
             seed,
             seeds,
             jobs: None,
@@ -131,10 +120,10 @@ fn size_callback(
     })
 }
 
-/// The capacity panel (see the module docs).
-#[component]
-pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
-    let p = Panel {
+/// A capacity panel's state, its worker session listening in `lang`.
+#[hook]
+pub fn use_capacity(lang: Lang) -> Capacity {
+    let p = Capacity {
         status: use_state(|| Status::Idle),
         answer: use_state(|| None::<Answer>),
         seeds_raw: use_state(|| PAGE_SEEDS.to_string()),
@@ -142,16 +131,20 @@ pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
         asked: use_mut_ref(|| None),
         session: use_sim_run(),
     };
-    let lang = props.lang;
-    let l = lang.code();
     listen(&p, lang);
-    let current = CapacityInput::from_sheet(&props.sheet);
+    p
+}
+
+/// The capacity panel (see the module docs) of `sheet` with state `p`, sized from `seed`.
+pub fn capacity_panel(p: &Capacity, sheet: &JobSheet, lang: Lang, seed: u64) -> Html {
+    let l = lang.code();
+    let current = CapacityInput::from_sheet(sheet);
     let running = matches!(*p.status, Status::Running(..));
     let controls = match &current {
         Err(missing) => html! {
             <p class="cap-missing" data-capacity="not-sized">{ not_sized_text(missing, lang) }</p>
         },
-        Ok(input) => controls(&p, (props.sheet.clone(), *input), props.seed, running, lang),
+        Ok(input) => controls(p, *input, seed, running, lang),
     };
     let answer = (*p.answer).clone().map(|(view, input)| {
         let stale = current.as_ref().ok() != Some(&input);
@@ -177,15 +170,9 @@ pub fn CapacityPanel(props: &CapacityPanelProps) -> Html {
 }
 
 /// The runs per count, "Size it" and "Cancel".
-fn controls(
-    p: &Panel,
-    asked: (Rc<JobSheet>, CapacityInput),
-    seed: u64,
-    running: bool,
-    lang: Lang,
-) -> Html {
+fn controls(p: &Capacity, input: CapacityInput, seed: u64, running: bool, lang: Lang) -> Html {
     let l = lang.code();
-    let size = size_callback(p, asked, seed, lang);
+    let size = size_callback(p, input, seed, lang);
     let cancel = {
         let (status, session, said, asked) = (
             p.status.clone(),

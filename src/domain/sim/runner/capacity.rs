@@ -1,6 +1,5 @@
 //! The capacity answer through the simulation worker: the page sends a [`CapacityRequest`]
-//! (the sheet — or, from native callers, its [`CapacityInput`] —, a seed and the runs per
-//! worker count) wrapped as
+//! (the sheet's [`CapacityInput`], a seed and the runs per worker count) wrapped as
 //! `{"capacity": {…}}`; the worker answers with
 //! [`RunMessage::SizeProgress`](super::RunMessage::SizeProgress) (runs done of
 //! the total) and then [`RunMessage::Sized`](super::RunMessage::Sized) — the answer drawn as HTML in both languages
@@ -11,10 +10,8 @@
 use crate::domain::capacity::backlog::{burst_backlog, growing_backlog, Backlog};
 use crate::domain::capacity::drawn::{answer_html, grows_without_end, reason_id};
 use crate::domain::capacity::sweep::{size, SweepError, SweepOptions};
-use crate::domain::capacity::{not_sized_text, CapacityInput, SizeAnswer};
+use crate::domain::capacity::{CapacityInput, SizeAnswer};
 use crate::domain::lang::Lang;
-use crate::domain::sheet::load::Missing;
-use crate::domain::sheet::JobSheet;
 use crate::domain::sim::results::drawn::Both;
 use serde::{Deserialize, Serialize};
 
@@ -27,21 +24,15 @@ pub const PAGE_JOBS: u64 = 5_000;
 /// Runs per worker count the page asks for unless told otherwise.
 pub const PAGE_SEEDS: u32 = 10;
 
-/// What to size: the sheet (what the page sends), or the numbers themselves.
+/// What to size: the sheet's numbers ([`CapacityInput::from_sheet`], computed by the page,
+/// which says "not sized yet" itself while numbers are missing).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CapacityRequest {
     /// Echoed in every answer, so a late answer to an older request can be told apart.
     pub id: u64,
-    /// The sheet, sized from its load and retry sections ([`CapacityInput::from_sheet`]; the
-    /// numbers it misses are refused as [`CapacityError::Missing`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sheet: Option<Box<JobSheet>>,
-    /// Or the numbers themselves (native callers, tests); each out of range is refused by
-    /// name. Read, never written: writing it would put a float writer (~5 KB brotli) into the
-    /// page, which sends the sheet.
-    #[serde(default, skip_serializing)]
-    pub input: Option<CapacityInput>,
+    /// The numbers; each out of range is refused by name.
+    pub input: CapacityInput,
     /// The first seed (run `i` of each count uses `seed + i`).
     pub seed: u64,
     /// Runs per worker count (1 ..= 50, within the sweep's budget).
@@ -78,8 +69,6 @@ pub enum CapacityError {
     /// A number or option out of range, or a sweep over the time budget: the field and what
     /// is allowed.
     Sweep(SweepError),
-    /// The numbers the answer still needs ("not sized yet").
-    Missing(Vec<Missing>),
     /// The request could not be read (the reader's message).
     Request(String),
 }
@@ -89,7 +78,6 @@ impl CapacityError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             CapacityError::Sweep(e) => e.message(lang),
-            CapacityError::Missing(m) => not_sized_text(m, lang),
             CapacityError::Request(e) => match lang {
                 Lang::En => format!("request: not a capacity request ({e})"),
                 Lang::Ja => format!("request：容量算定の依頼として読めません（{e}）"),
@@ -129,21 +117,15 @@ pub fn backlog_of(a: &SizeAnswer) -> Option<Backlog> {
     )
 }
 
-/// Answers `req`: the numbers (from the sheet, or as given), the sweep (`progress(done, total)` runs), the backlog run, the drawing.
+/// Answers `req`: the sweep (`progress(done, total)` runs), the backlog run, the drawing.
 ///
 /// # Errors
-/// [`CapacityError::Missing`] when the sheet misses numbers; [`CapacityError::Sweep`] naming
-/// the field out of range or the option over the budget; [`CapacityError::Request`] with
-/// neither a sheet nor numbers.
+/// [`CapacityError::Sweep`] naming the field out of range or the option over the budget.
 pub fn size_request(
     req: &CapacityRequest,
     progress: impl FnMut(u64, u64),
 ) -> Result<CapacityView, CapacityError> {
-    let input = match (&req.sheet, req.input) {
-        (Some(sheet), _) => CapacityInput::from_sheet(sheet).map_err(CapacityError::Missing)?,
-        (None, Some(input)) => input,
-        (None, None) => return Err(CapacityError::Request("give `sheet` or `input`".to_owned())),
-    };
+    let input = req.input;
     let opts = SweepOptions {
         seeds: req.seeds,
         seed: req.seed,
