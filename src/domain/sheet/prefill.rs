@@ -182,11 +182,21 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
     let default = prefill(facts, sheet.decision.clone(), lang);
     let wait_default = default.process.acceptable_wait_ms.is_some();
     let (now, then) = (rows(sheet, lang), rows(&default, lang));
+    let targets_typed = sheet
+        .load
+        .is_some_and(|l| l.target_wait_p95_ms.is_some() || l.drain_within_ms.is_some());
     now.into_iter()
         .zip(then)
-        // The retry window and the total calls are computed from other fields, which are
-        // named when they change.
-        .filter(|(a, _)| !matches!(a.field, FieldId::RetryWindow | FieldId::RetryLayers))
+        // The retry window, the total calls and the capacity answer are computed from other
+        // fields, which are named when they change; the targets' row repeats the acceptable
+        // wait until a target is typed.
+        .filter(|(a, _)| {
+            !matches!(
+                a.field,
+                FieldId::RetryWindow | FieldId::RetryLayers | FieldId::Capacity
+            )
+        })
+        .filter(|(a, _)| a.field != FieldId::CapacityTargets || targets_typed)
         .filter(|(a, _)| wait_default || a.field != FieldId::AcceptableWait)
         .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
         .map(|(_, b)| (b.field, b.value))
