@@ -102,7 +102,7 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   const answer = page.locator('#capacity .capacity-answer');
   const recommended = await answer.getAttribute('data-recommended');
   assert.match(recommended, /^\d+$/, 'a worker count is recommended');
-  assert.match(await page.textContent('#capacity [data-cap="reason"]'), new RegExp(`^${recommended} at once: p95 wait .* ≤ 5 s ✓; burst drained in .* ≤ 2 min ✓`));
+  assert.match(await page.textContent('#capacity [data-cap="reason"]'), new RegExp(`^${recommended} at once: p95 wait .* ≤ 5 s ✓; done within .* at p95; burst drained in .* ≤ 2 min ✓`));
   assert.match(await page.textContent('#capacity [data-cap="lease"]'), /Lease \/ visibility timeout: /);
   assert.equal(await page.locator(`#capacity table.cap-points tr[data-recommended="true"][data-workers="${recommended}"]`).count(), 1);
   assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
