@@ -468,7 +468,8 @@ impl InputError {
             Lang::En => format!("{}: out of range; allowed: {}", self.field, self.allowed),
             Lang::Ja => format!(
                 "{}：範囲外です。指定できるのは {}",
-                self.field, self.allowed
+                self.field,
+                allowed_ja(self.allowed)
             ),
         }
     }
@@ -518,5 +519,26 @@ pub fn not_sized_text(missing: &[Missing], lang: Lang) -> String {
     match lang {
         Lang::En => format!("Not sized yet: needs {}.", names.join(" and ")),
         Lang::Ja => format!("未算定：{}が必要です。", names.join("と")),
+    }
+}
+
+/// The allowed ranges of [`CapacityInput::validate`] in Japanese (the English text when a
+/// range has none).
+pub fn allowed_ja(en: &str) -> String {
+    match en {
+        "0 to 1,000,000 per second" => "毎秒0〜1,000,000".into(),
+        "0 to 0.99" => "0〜0.99".into(),
+        "1 to 100" => "1〜100".into(),
+        "1 to 1,000" => "1〜1,000".into(),
+        "1 ms to 1 day each, p95 at least p50" => "それぞれ1ミリ秒〜1日、p95はp50以上".into(),
+        "more than 0 to 1,000,000 per second" => "毎秒0より大きく1,000,000まで".into(),
+        "1 to 10,000" => "1〜10,000".into(),
+        "1 to 100,000 jobs" => "1〜100,000件".into(),
+        "at least 1 ms" => "1ミリ秒以上".into(),
+        "an arrival rate above 0, or a burst" => "0より大きい到着率、またはバースト".into(),
+        "1 to 50" => "1〜50".into(),
+        "100 to 100,000" => "100〜100,000".into(),
+        "2 to 16" => "2〜16".into(),
+        other => other.to_owned(),
     }
 }

@@ -252,7 +252,7 @@ fn refused_requests_name_the_field_in_both_languages() {
                 },
                 2,
             ),
-            &[("failure_rate", "failure_rate"), ("0 to 0.99", "0 to 0.99")],
+            &[("failure_rate", "failure_rate"), ("0 to 0.99", "0〜0.99")],
         ),
         (
             &request(
@@ -277,13 +277,13 @@ fn refused_requests_name_the_field_in_both_languages() {
             ),
             &[
                 ("seeds", "seeds"),
-                ("1 to 8 with these numbers", "指定できるのは 1 to 8"),
+                ("1 to 8 with these numbers", "この数値では1〜8"),
                 ("20,000,000 simulated jobs", "20,000,000"),
             ],
         ),
         (
             &request(partner(), 0),
-            &[("seeds", "seeds"), ("1 to 50", "1 to 50")],
+            &[("seeds", "seeds"), ("1 to 50", "1〜50")],
         ),
         (
             r#"{"capacity": {"id": 3, "seed": 1, "seeds": 2}}"#,

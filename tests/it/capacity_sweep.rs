@@ -180,9 +180,14 @@ fn a_downstream_that_refuses_loses_jobs_and_the_answer_says_so() {
     };
     let lost: u64 = answer.points.iter().map(|p| p.burst_dead_jobs).sum();
     assert!(lost > 0, "refused calls dead-letter jobs");
-    assert_ne!(answer.recommendation.reason, Reason::Meets);
+    // 500 at 10/s need 50 s, well within the 10 min deadline: what stops every count is the
+    // jobs lost to refusals, and the answer says that (not the rate limit's floor).
+    assert_eq!(answer.recommendation.reason, Reason::LosesJobs);
     let text = answer.to_text(modality_advisor::domain::Lang::En);
     assert!(text.contains("dead-lettered"), "{text}");
+    assert!(text.contains("without losing jobs"), "{text}");
+    let ja = answer.reason_text(modality_advisor::domain::Lang::Ja);
+    assert!(ja.contains("ジョブを失わずに"), "{ja}");
 }
 
 #[test]
@@ -270,4 +275,49 @@ fn leases_round_up_to_readable_values() {
     ] {
         assert_eq!(nice_up(ms), want, "{ms}");
     }
+}
+
+#[test]
+fn the_short_lease_is_tried_on_at_least_two_workers() {
+    // One worker is enough for the load, but a duplicate run needs a second worker: the
+    // short-lease run uses two, and a lease of the handler's p95 then duplicates runs.
+    let mut i = input(
+        0.5,
+        HandlerTime::Lognormal {
+            p50_ms: 200,
+            p95_ms: 1_000,
+        },
+    );
+    i.target_wait_p95_ms = Some(60_000);
+    let Ok(answer) = size(&i, opts(2, 1_000), |_, _| {}) else {
+        panic!("sweep runs")
+    };
+    assert_eq!(answer.recommendation.workers, Some(1));
+    assert_eq!(answer.lease.short_lease_workers, 2);
+    assert!(
+        answer.lease.short_lease_overlapping_runs.unwrap_or(0) > 0,
+        "{:?}",
+        answer.lease
+    );
+    let text = answer.lease_text(modality_advisor::domain::Lang::En);
+    assert!(
+        text.contains("on 2 workers") && text.contains("rounded up"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_sweep_over_budget_is_told_in_japanese_too() {
+    let mut i = input(5.0, HandlerTime::Fixed { ms: 100 });
+    i.burst = Some(Burst::AtOnce { count: 100_000 });
+    let Err(e) = size(&i, opts(50, 100_000), |_, _| {}) else {
+        panic!("refused")
+    };
+    let ja = e.message(modality_advisor::domain::Lang::Ja);
+    assert!(
+        ja.contains("範囲外") && ja.contains("上限") && !ja.contains("with these numbers"),
+        "{ja}"
+    );
+    let en = e.message(modality_advisor::domain::Lang::En);
+    assert!(en.contains("a burst of 100,000"), "{en}");
 }

@@ -69,6 +69,7 @@ pub fn reason_id(r: Reason) -> &'static str {
         Reason::LimitedElsewhere => "limited-elsewhere",
         Reason::OverMax => "over-max",
         Reason::BeyondSweep => "beyond-sweep",
+        Reason::LosesJobs => "loses-jobs",
     }
 }
 

@@ -104,6 +104,10 @@ pub enum Reason {
     /// More than the counts simulated would be needed (raise `--workers-max` or look at the
     /// analytic band).
     BeyondSweep,
+    /// The counts that would meet the targets lose jobs: the downstream refused calls and
+    /// jobs were dead-lettered (pace the workers to the downstream's rate, or allow more
+    /// attempts).
+    LosesJobs,
 }
 
 /// The recommendation: a worker count, or `None` with the reason none can be given.
@@ -129,6 +133,8 @@ pub struct Lease {
     pub short_lease_ms: u64,
     /// … simulated over this many jobs …
     pub short_lease_jobs: u64,
+    /// … on this many workers (at least 2: a duplicate needs a second worker) …
+    pub short_lease_workers: u32,
     /// … started this many runs while another run of the job still went (duplicates).
     pub short_lease_overlapping_runs: Option<u64>,
 }
@@ -262,6 +268,22 @@ impl SizeAnswer {
                 "{}件までのどの数でも目標を満たしません：上限（workers max）を超える数が必要です。",
                 self.input.workers_max
             ),
+            (Reason::LosesJobs, Lang::En) => {
+                let (dead, refused) = self.losses();
+                format!(
+                    "No count meets the targets without losing jobs: the downstream refused {} calls and {} jobs were dead-lettered (all runs). Pace the workers at or below the downstream's rate (our own limiter), or allow more attempts.",
+                    group_thousands(refused),
+                    group_thousands(dead)
+                )
+            }
+            (Reason::LosesJobs, Lang::Ja) => {
+                let (dead, refused) = self.losses();
+                format!(
+                    "ジョブを失わずに目標を満たす数はありません：呼び出し先が{}回拒否し、{}件が退避されました（全実行の合計）。ワーカーの呼び出しを呼び出し先のレート以下に抑える（自前のレート制限）か、試行回数を増やしてください。",
+                    group_thousands(refused),
+                    group_thousands(dead)
+                )
+            }
             (Reason::BeyondSweep, Lang::En) => format!(
                 "None of the counts simulated ({}) meets the targets; more are needed (the analytic band suggests {}).",
                 self.counts_text(),
@@ -275,6 +297,13 @@ impl SizeAnswer {
                     .map_or("—".to_owned(), |c| c.to_string())
             ),
         }
+    }
+
+    /// Jobs dead-lettered and calls refused, over every simulated point.
+    fn losses(&self) -> (u64, u64) {
+        self.points.iter().fold((0, 0), |(d, r), p| {
+            (d + p.dead_jobs + p.burst_dead_jobs, r + p.refused_calls)
+        })
     }
 
     fn counts_text(&self) -> String {
@@ -415,14 +444,22 @@ impl SizeAnswer {
         let l = &self.lease;
         let dup = l.short_lease_overlapping_runs.map(|n| match lang {
             Lang::En => format!(
-                " A lease of {} (the handler's p95) gave {} duplicate runs in {} jobs (simulated).",
+                " A lease of {} (the handler's p95) gave {} duplicate runs in {} jobs on {} workers (simulated).",
                 ms(l.short_lease_ms as f64, lang),
                 group_thousands(n),
+                group_thousands(l.short_lease_jobs),
+                l.short_lease_workers
+            ),
+            Lang::Ja if n == 0 => format!(
+                "リースを{}（処理時間のp95）にしても、ワーカー{}台・{}件では重複実行は起きませんでした（シミュレーション）。",
+                ms(l.short_lease_ms as f64, lang),
+                l.short_lease_workers,
                 group_thousands(l.short_lease_jobs)
             ),
             Lang::Ja => format!(
-                "リースを{}（処理時間のp95）にすると、{}件中{}回の重複実行が起きました（シミュレーション）。",
+                "リースを{}（処理時間のp95）にすると、ワーカー{}台・{}件で{}回の重複実行が起きました（シミュレーション）。",
                 ms(l.short_lease_ms as f64, lang),
+                l.short_lease_workers,
                 group_thousands(l.short_lease_jobs),
                 group_thousands(n)
             ),
@@ -439,14 +476,14 @@ impl SizeAnswer {
         });
         match lang {
             Lang::En => format!(
-                "Lease / visibility timeout: {} (1.5 × the larger of the handler's p99.9, {}, and the attempt timeout).{}{}",
+                "Lease / visibility timeout: {} (1.5 × the larger of the handler's p99.9, {}, and the attempt timeout, rounded up to a readable value).{}{}",
                 ms(l.recommended_ms as f64, lang),
                 ms(l.handler_p999_ms, lang),
                 sqs.unwrap_or_default(),
                 dup.unwrap_or_default()
             ),
             Lang::Ja => format!(
-                "リース／可視性タイムアウト：{}（処理時間のp99.9＝{}と1回のタイムアウトの大きい方の1.5倍）。{}{}",
+                "リース／可視性タイムアウト：{}（処理時間のp99.9＝{}と1回のタイムアウトの大きい方の1.5倍を、切りのよい値に切り上げ）。{}{}",
                 ms(l.recommended_ms as f64, lang),
                 ms(l.handler_p999_ms, lang),
                 sqs.unwrap_or_default(),

@@ -54,6 +54,9 @@ pub struct SweepError {
     pub field: String,
     /// What is allowed.
     pub allowed: String,
+    /// What is allowed, in Japanese (empty: [`super::allowed_ja`] of `allowed`).
+    #[serde(default)]
+    pub allowed_ja: String,
 }
 
 impl SweepError {
@@ -64,10 +67,12 @@ impl SweepError {
                 format!("{}: out of range; allowed: {}", self.field, self.allowed)
             }
             crate::domain::lang::Lang::Ja => {
-                format!(
-                    "{}：範囲外です。指定できるのは {}",
-                    self.field, self.allowed
-                )
+                let ja = if self.allowed_ja.is_empty() {
+                    super::allowed_ja(&self.allowed)
+                } else {
+                    self.allowed_ja.clone()
+                };
+                format!("{}：範囲外です。指定できるのは {ja}", self.field)
             }
         }
     }
@@ -78,6 +83,7 @@ fn check_options(input: &CapacityInput, o: &SweepOptions) -> Result<(), SweepErr
         Err(SweepError {
             field: field.into(),
             allowed,
+            allowed_ja: String::new(),
         })
     };
     if !(1..=50).contains(&o.seeds) {
@@ -97,14 +103,23 @@ fn check_options(input: &CapacityInput, o: &SweepOptions) -> Result<(), SweepErr
         .saturating_mul(u64::from(o.counts));
     if total > MAX_SWEEP_JOBS {
         let most = (MAX_SWEEP_JOBS / (per_run.max(1) * u64::from(o.counts))).max(1);
-        return err(
-            "seeds",
-            format!(
-                "1 to {} with these numbers (the sweep's budget is {} simulated jobs)",
-                crate::domain::number::group_thousands(most.min(50)),
-                crate::domain::number::group_thousands(MAX_SWEEP_JOBS)
+        let g = crate::domain::number::group_thousands;
+        let burst_part = input.burst.map(|b| g(b.jobs()));
+        return Err(SweepError {
+            field: "seeds".into(),
+            allowed: format!(
+                "1 to {} with these numbers (the sweep's budget is {} simulated jobs{}; or fewer jobs per run, or a smaller burst)",
+                g(most.min(50)),
+                g(MAX_SWEEP_JOBS),
+                burst_part.as_ref().map_or(String::new(), |b| format!(", and a burst of {b} is run with its background arrivals in every run"))
             ),
-        );
+            allowed_ja: format!(
+                "この数値では1〜{}（シミュレーションの上限は{}件のジョブ{}。1回あたりのジョブ数かバーストを減らしても構いません）",
+                g(most.min(50)),
+                g(MAX_SWEEP_JOBS),
+                burst_part.as_ref().map_or(String::new(), |b| format!("。{b}件のバーストは実行ごとに背景の到着と一緒に走ります"))
+            ),
+        });
     }
     Ok(())
 }
@@ -230,6 +245,7 @@ pub fn size(
         return Err(SweepError {
             field: e.field.into(),
             allowed: e.allowed.into(),
+            allowed_ja: String::new(),
         });
     }
     check_options(input, &opts)?;
@@ -263,7 +279,13 @@ pub fn size(
             _ => *counts.last().unwrap_or(&1),
         });
     let (bottleneck, ceiling) = input.bottleneck(rec_count);
-    let lease = lease_answer(input, rec_count, opts.seed);
+    // Duplicate runs need a second worker to take the job: at least 2, and the sheet's own
+    // count when it says more.
+    let lease_workers = rec_count
+        .max(2)
+        .max(input.chosen.unwrap_or(0))
+        .min(max.max(2));
+    let lease = lease_answer(input, lease_workers, opts.seed);
     Ok(SizeAnswer {
         input: *input,
         recommendation,
@@ -439,7 +461,14 @@ fn recommend(input: &CapacityInput, points: &[SimPoint], counts: &[u32]) -> Reco
     let floor = drain_floor_ms(input);
     let drain_impossible =
         matches!((floor, input.drain_within_ms), (Some(f), Some(d)) if f > d as f64);
-    let reason = if b != Bottleneck::Workers || drain_impossible {
+    let loses = points
+        .iter()
+        .any(|p| p.refused_calls > 0 && p.dead_jobs + p.burst_dead_jobs > 0);
+    let reason = if drain_impossible {
+        Reason::LimitedElsewhere
+    } else if loses {
+        Reason::LosesJobs
+    } else if b != Bottleneck::Workers {
         Reason::LimitedElsewhere
     } else if top >= input.workers_max {
         Reason::OverMax
@@ -471,6 +500,7 @@ fn lease_answer(input: &CapacityInput, workers: u32, seed: u64) -> Lease {
         sqs_lambda_ms: input.attempt_timeout_ms.map(|t| t.saturating_mul(6)),
         short_lease_ms: short,
         short_lease_jobs: jobs,
+        short_lease_workers: workers,
         short_lease_overlapping_runs: duplicates,
     }
 }
