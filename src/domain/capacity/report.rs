@@ -390,11 +390,13 @@ impl SizeAnswer {
             });
         }
         if let (Some(d), Some([lo, hi])) = (p.drain_ms, p.drain_ci_ms) {
-            let target = self
-                .input
-                .drain_within_ms
-                .map(|t| versus(hi, t, lang))
-                .unwrap_or_default();
+            // A queue emptied by dead-lettering is not a drained burst.
+            let target = match (self.input.drain_within_ms, p.burst_dead_jobs > 0, lang) {
+                (Some(_), true, Lang::En) => " ✗ (emptied by dead-lettering jobs)".to_owned(),
+                (Some(_), true, Lang::Ja) => " ✗（ジョブの退避で空になっただけ）".to_owned(),
+                (Some(t), false, _) => versus(hi, t, lang),
+                (None, _, _) => String::new(),
+            };
             parts.push(match lang {
                 Lang::En => format!(
                     "burst drained in {} (95 % CI {}–{}){target}",
