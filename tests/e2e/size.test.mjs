@@ -17,7 +17,7 @@
 // OVER THE PRODUCT'S LIMIT, said plainly: issue 25 (the sheet's Load and capacity section —
 // 21 inputs with their texts in both languages, schema 3's reader and checks —, the capacity
 // panel and its worker protocol, the load findings, the wizard's numbers in the sheet) took
-// the first load from 341.1 KB to 374.5 KB and the embed page from 151.9 KB to 156.7 KB
+// the first load from 341.1 KB to 375.1 KB and the embed page from 151.9 KB to 156.7 KB
 // (measured 2026-12-03). The budgets below are raised to those figures plus a little room so
 // the suite tells the next change apart, NOT because 380 KB is acceptable: the limit stays
 // 350 KB (DEVELOPERS.md) and issue 28 ("the house after the new rooms": one worker for
