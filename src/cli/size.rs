@@ -249,7 +249,20 @@ fn input(a: &SizeArgs, lang: Lang) -> Result<CapacityInput, String> {
         });
     }
     let Some(handler) = handler.filter(|_| missing.is_empty()) else {
-        return Err(missing_text(&missing, lang));
+        let text = missing_text(&missing, lang);
+        // A sheet whose section says nothing: say so first, not only which flags to give.
+        let empty = sheet
+            .as_ref()
+            .is_some_and(|s| crate::domain::capacity::untouched(s.load.as_ref()));
+        return Err(match (empty, lang) {
+            (true, Lang::En) => format!(
+                "the sheet's \"Load and capacity\" section is empty (or the sheet has none: a synchronous or batch outcome, or schema 1 or 2); {text}"
+            ),
+            (true, Lang::Ja) => format!(
+                "シートの「負荷とキャパシティ」が空です（同期・バッチの結果や、スキーマ1・2のシートにはありません）。{text}"
+            ),
+            (false, _) => text,
+        });
     };
     let from_sheet = sheet.as_ref().map(|s| {
         let mut s = s.clone();

@@ -191,4 +191,16 @@ fn bad_input_names_the_field_and_range() {
         &["--input", "/nonexistent/sheet.json"],
         &["/nonexistent/sheet.json"],
     );
+    let bare = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/examples/reservation-mail.en.json"
+    );
+    refused(
+        &["--input", bare],
+        &["section is empty", "not sized yet", "--arrival-per-s"],
+    );
+    refused(
+        &["--input", bare, "--lang", "ja"],
+        &["負荷とキャパシティ", "まだ見積もれません"],
+    );
 }
