@@ -14,7 +14,7 @@
 
 use super::{lang_of, ms_in_range, read_input, LangArg};
 use crate::domain::capacity::sweep::{size, SweepOptions};
-use crate::domain::capacity::{CapacityInput, RetryWaits, DEFAULT_WORKERS_MAX};
+use crate::domain::capacity::CapacityInput;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::load::{Burst, HandlerTime, Missing};
 use crate::domain::Lang;
@@ -285,24 +285,7 @@ fn input(a: &SizeArgs, lang: Lang) -> Result<CapacityInput, String> {
     let base = match from_sheet {
         Some(Ok(i)) => i,
         Some(Err(m)) => return Err(missing_text(&m, lang)),
-        None => CapacityInput {
-            arrival_per_s: 0.0,
-            handler,
-            failure_p: 0.0,
-            max_attempts: 1,
-            backoff: RetryWaits::default(),
-            burst: None,
-            drain_within_ms: None,
-            target_wait_p95_ms: None,
-            downstream_rate: None,
-            our_limit_per_s: None,
-            downstream_concurrency: None,
-            lock: false,
-            workers_max: DEFAULT_WORKERS_MAX,
-            attempt_timeout_ms: None,
-            lease_ms: None,
-            chosen: None,
-        },
+        None => CapacityInput::new(0.0, handler),
     };
     let downstream_rate = match (a.downstream_limit_per_s, base.downstream_rate) {
         (Some(r), b) => Some((r, a.downstream_burst.or(b.map(|x| x.1)).unwrap_or(1))),

@@ -258,6 +258,31 @@ impl Default for RetryWaits {
 pub const DEFAULT_WORKERS_MAX: u32 = 200;
 
 impl CapacityInput {
+    /// The input of `arrival_per_s` steady arrivals and `handler` alone: no failures, one
+    /// attempt (default retry waits), no burst, no target, no limit but the workers (up to
+    /// [`DEFAULT_WORKERS_MAX`]), no sheet lease or timeout, no count chosen. Callers set the
+    /// rest with struct update syntax.
+    pub fn new(arrival_per_s: f64, handler: HandlerTime) -> CapacityInput {
+        CapacityInput {
+            arrival_per_s,
+            handler,
+            failure_p: 0.0,
+            max_attempts: 1,
+            backoff: RetryWaits::default(),
+            burst: None,
+            drain_within_ms: None,
+            target_wait_p95_ms: None,
+            downstream_rate: None,
+            our_limit_per_s: None,
+            downstream_concurrency: None,
+            lock: false,
+            workers_max: DEFAULT_WORKERS_MAX,
+            attempt_timeout_ms: None,
+            lease_ms: None,
+            chosen: None,
+        }
+    }
+
     /// The input of `sheet`'s load section and retry section; the numbers still missing
     /// otherwise ("not sized yet": [`LoadSpec::missing`]).
     ///

@@ -7,29 +7,12 @@
 use modality_advisor::domain::capacity::analytic::MmcWait;
 use modality_advisor::domain::capacity::report::Reason;
 use modality_advisor::domain::capacity::sweep::{nice_up, size, sweep_counts, SweepOptions};
-use modality_advisor::domain::capacity::{Bottleneck, CapacityInput, RetryWaits};
+use modality_advisor::domain::capacity::{Bottleneck, CapacityInput};
 use modality_advisor::domain::sheet::load::{Burst, HandlerTime};
 use proptest::prelude::*;
 
 fn input(arrival_per_s: f64, handler: HandlerTime) -> CapacityInput {
-    CapacityInput {
-        arrival_per_s,
-        handler,
-        failure_p: 0.0,
-        max_attempts: 1,
-        backoff: RetryWaits::default(),
-        burst: None,
-        drain_within_ms: None,
-        target_wait_p95_ms: None,
-        downstream_rate: None,
-        our_limit_per_s: None,
-        downstream_concurrency: None,
-        lock: false,
-        workers_max: 200,
-        attempt_timeout_ms: None,
-        lease_ms: None,
-        chosen: None,
-    }
+    CapacityInput::new(arrival_per_s, handler)
 }
 
 fn opts(seeds: u32, jobs: u64) -> SweepOptions {

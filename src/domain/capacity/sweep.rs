@@ -198,8 +198,6 @@ fn analytic_meets(input: &CapacityInput, p: &AnalyticPoint) -> bool {
 /// with full jitter from 50 ms, a wait target of p95 ≤ 100 ms.
 pub fn bench_input() -> CapacityInput {
     CapacityInput {
-        arrival_per_s: 20.0,
-        handler: crate::domain::sheet::load::HandlerTime::Exponential { mean_ms: 100 },
         failure_p: 0.1,
         max_attempts: 5,
         backoff: super::RetryWaits {
@@ -208,17 +206,11 @@ pub fn bench_input() -> CapacityInput {
             cap_ms: 1_500,
             jitter: crate::domain::sim::core::backoff::Jitter::Full,
         },
-        burst: None,
-        drain_within_ms: None,
         target_wait_p95_ms: Some(100),
-        downstream_rate: None,
-        our_limit_per_s: None,
-        downstream_concurrency: None,
-        lock: false,
-        workers_max: super::DEFAULT_WORKERS_MAX,
-        attempt_timeout_ms: None,
-        lease_ms: None,
-        chosen: None,
+        ..CapacityInput::new(
+            20.0,
+            crate::domain::sheet::load::HandlerTime::Exponential { mean_ms: 100 },
+        )
     }
 }
 
