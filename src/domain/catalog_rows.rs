@@ -96,8 +96,8 @@ pub fn row(p: &Process, lang: Lang) -> Row {
             .into_owned()
         }),
         timeout: sheet.map_or_else(none, |s| limits(s, lang)),
-        key: retry
-            .map(|r| r.idempotency_key.trim())
+        key: sheet
+            .and_then(|s| s.idempotency_key())
             .filter(|k| !k.is_empty())
             .map_or_else(none, str::to_owned),
         errors,

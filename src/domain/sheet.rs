@@ -37,6 +37,11 @@ use serde::{Deserialize, Serialize};
 ///   handler time, failure rate, the downstream's limits, our own limiter, the targets and the
 ///   workers chosen. Version-1 and -2 files read unchanged (an asynchronous sheet gets an
 ///   empty section: "not sized yet").
+///
+///   Also optional within version 3 (absent in older files, which read unchanged): the
+///   synchronous call's side effect, idempotency key and unknown-outcome handling
+///   (`sync.call`, [`ExternalCall`]; `sync-timeout` only). A file without it says nothing
+///   about the call, and the checks ask for it.
 pub const SCHEMA_VERSION: u32 = 3;
 
 /// The oldest sheet JSON version import still reads.
@@ -391,8 +396,92 @@ pub struct BatchSpec {
 pub struct SyncSpec {
     /// Timeout on the call, in ms (1 ..= 600 000).
     pub call_timeout_ms: u64,
-    /// What the user sees when it trips.
+    /// What the user sees when it trips. For a call that changes something in an external
+    /// system, a timeout leaves the outcome unknown: this is what the user is told then.
     pub on_timeout: String,
+    /// The external call (`sync-timeout` only): whether it changes something, its
+    /// idempotency key and how the provider takes it, and how an unknown outcome is resolved.
+    /// `None`: not described (files written before it existed; never for `sync`, which has no
+    /// external call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<ExternalCall>,
+}
+
+/// The external call a synchronous process makes, and what makes a retry of it safe
+/// (issue 26: a payment whose outcome is unknown after a timeout must not be charged twice).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalCall {
+    /// Whether the call changes something on the other side.
+    pub effect: CallEffect,
+    /// What the call's idempotency key is made of, parts joined by `+`, e.g.
+    /// `reservation id + charge-card` (empty: none; at most 10 000 characters).
+    #[serde(default)]
+    pub idempotency_key: String,
+    /// How the provider takes the key.
+    pub key_via: KeyVia,
+    /// How an outcome left unknown by a timeout is resolved.
+    pub resolve: Resolve,
+}
+
+/// What an external call does to the system it calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallEffect {
+    /// It changes something (a charge, a booking, a message sent): done twice, it is done
+    /// twice.
+    Changes,
+    /// It only reads: repeating it is harmless.
+    ReadsOnly,
+}
+
+/// The longest header or field name a provider's key is sent in, in characters.
+pub const KEY_NAME_CHARS: usize = 100;
+
+/// How the provider takes an idempotency key. JSON: `{"header": "Idempotency-Key"}`,
+/// `{"field": "idempotency_key"}` or `"not-supported"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyVia {
+    /// A request header, e.g. `Idempotency-Key` (Stripe, Adyen; IETF draft
+    /// "The Idempotency-Key HTTP Header Field") or `PayPal-Request-Id`: an HTTP field name,
+    /// 1 to [`KEY_NAME_CHARS`] token characters (RFC 9110 §5.1).
+    Header(String),
+    /// A field of the request body, e.g. Square's `idempotency_key`: 1 to
+    /// [`KEY_NAME_CHARS`] characters, no spaces or control characters.
+    Field(String),
+    /// The provider takes no key: a repeated call is a new call.
+    NotSupported,
+}
+
+/// How an outcome left unknown by a timeout is resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Resolve {
+    /// Send the same call again with the same key: the provider returns the first call's
+    /// result instead of doing it again.
+    RetrySameKey,
+    /// Ask the provider for the call's status (by the key or our reference) before anything
+    /// is repeated.
+    QueryStatus,
+    /// Nothing is repeated now; a later reconciliation (the provider's report or webhook)
+    /// settles it.
+    ReconcileLater,
+}
+
+impl JobSheet {
+    /// The idempotency key the sheet states (trimmed): the job's (`retry`), else the external
+    /// call's when it changes something. `None`: the sheet has neither.
+    pub fn idempotency_key(&self) -> Option<&str> {
+        match (
+            &self.retry,
+            self.sync.as_ref().and_then(|s| s.call.as_ref()),
+        ) {
+            (Some(r), _) => Some(r.idempotency_key.trim()),
+            (None, Some(c)) if c.effect == CallEffect::Changes => Some(c.idempotency_key.trim()),
+            _ => None,
+        }
+    }
 }
 
 /// A field of the sheet that findings and the UI refer to. The source documents' 13 template
@@ -449,6 +538,12 @@ pub enum FieldId {
     CallTimeout,
     /// What the user sees when the call times out.
     OnTimeout,
+    /// Whether the external call changes something (`sync.call.effect`).
+    CallEffect,
+    /// The external call's idempotency key and how the provider takes it.
+    CallKey,
+    /// How an outcome left unknown by a timeout is resolved.
+    CallResolve,
     /// The user's acceptable wait (a process fact).
     AcceptableWait,
     /// The retry window (min / expected / max), computed from attempts, waits and timeout.

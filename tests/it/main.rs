@@ -52,6 +52,7 @@ mod sheet_example;
 mod sheet_export;
 mod sheet_hostile;
 mod sheet_import;
+mod sheet_keys;
 mod sheet_load;
 mod sheet_load_findings;
 mod sheet_relocalize;

@@ -98,21 +98,30 @@ fn async_checks_fire_and_stay_quiet() {
         |s| retry(s).idempotency_key = "reservation id + confirm-mail".into(),
         &[("key-without-business-key", Error)],
     );
-    // The prefilled key names the business key in words ("business key + …"): it stays true
-    // once the business key field is filled in, in either language.
+    // A key that still holds the placeholder words (as earlier builds pre-filled it) names no
+    // real value: an error on the key, in either language, whatever the business key says.
     for key in [
         "business key + confirm-mail",
         "業務キー＋confirm-mail",
         "Business Key+mail",
+        "order_id + business key",
     ] {
         check(
             |s| {
                 retry(s).idempotency_key = key.into();
                 s.process.business_key = "order_id".into();
             },
-            &[],
+            &[("key-placeholder", Error)],
         );
     }
+    // Words that are the business key itself are its value, not a placeholder.
+    check(
+        |s| {
+            retry(s).idempotency_key = "業務キー番号＋confirm-mail".into();
+            s.process.business_key = "業務キー番号".into();
+        },
+        &[],
+    );
     // Non-retryable errors.
     check(
         |s| retry(s).non_retryable_errors.clear(),

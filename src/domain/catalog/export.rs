@@ -37,7 +37,8 @@ pub struct Key {
     pub attempt_timeout_ms: Option<u64>,
     /// `retry.lease_ms`, ms.
     pub lease_ms: Option<u64>,
-    /// `retry.idempotency_key` (trimmed).
+    /// The idempotency key ([`JobSheet::idempotency_key`](crate::domain::sheet::JobSheet::idempotency_key):
+    /// the job's, or a synchronous call's that changes something; trimmed).
     pub idempotency_key: Option<String>,
     /// `process.business_key` (trimmed; `None` without a sheet or when blank).
     pub business_key: Option<String>,
@@ -73,7 +74,7 @@ pub fn key(p: &Process, lang: Lang) -> Key {
         backoff: retry.map(|r| r.backoff),
         attempt_timeout_ms: retry.map(|r| r.attempt_timeout_ms),
         lease_ms: retry.map(|r| r.lease_ms),
-        idempotency_key: retry.map(|r| trimmed(&r.idempotency_key)),
+        idempotency_key: sheet.and_then(|s| s.idempotency_key()).map(str::to_owned),
         business_key: sheet
             .map(|s| trimmed(&s.process.business_key))
             .filter(|k| !k.is_empty()),

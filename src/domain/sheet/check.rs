@@ -13,8 +13,11 @@ use crate::text::t;
 use serde::Serialize;
 
 mod bidi_fields;
+mod key_findings;
 mod load_findings;
 use bidi_fields::bidi_findings;
+pub use key_findings::KEY_PLACEHOLDER;
+use key_findings::{call_findings, key_findings};
 use load_findings::load_findings;
 
 /// How serious a finding is.
@@ -152,21 +155,29 @@ pub fn key_uses_job_id(key: &str) -> bool {
 }
 
 /// True when every part of `business_key` (parts joined by `+` or `＋`) is in `key`, compared
-/// [`normalise`]d; true when the business key is blank, and when the key names the business
-/// key by the words the sheet fills it with (`business key + …` / `業務キー＋…`, the prefilled
-/// key): it says "the business key", whatever the field holds.
+/// [`normalise`]d; true when the business key is blank.
 pub fn key_has_business_key(key: &str, business_key: &str) -> bool {
     let key = normalise(key);
-    let placeholder = [Lang::En, Lang::Ja]
+    business_key
+        .split(['+', '＋'])
+        .map(normalise)
+        .filter(|p| !p.is_empty())
+        .all(|p| key.contains(&p))
+}
+
+/// The placeholder words `key` still holds — "business key" / "業務キー", the words the form
+/// shows in an empty key field (and earlier builds wrote as the value) — as the locale writes
+/// them; `None` when it holds none, or when the business key itself contains them (then they
+/// are the value). Case, width and spacing do not matter.
+pub fn placeholder_words(key: &str, business_key: &str) -> Option<String> {
+    let (key, business) = (normalise(key), normalise(business_key));
+    [Lang::En, Lang::Ja]
         .into_iter()
-        .map(|lang| normalise(&t!("sheet.default.business-key", locale = lang.code())))
-        .any(|words| !words.is_empty() && key.contains(&words));
-    placeholder
-        || business_key
-            .split(['+', '＋'])
-            .map(normalise)
-            .filter(|p| !p.is_empty())
-            .all(|p| key.contains(&p))
+        .map(|lang| t!("sheet.default.business-key", locale = lang.code()).into_owned())
+        .find(|words| {
+            let w = normalise(words);
+            !w.is_empty() && key.contains(&w) && !business.contains(&w)
+        })
 }
 
 /// Every finding for `sheet`, messages in `lang`, in field order.
@@ -179,6 +190,7 @@ pub fn validate(sheet: &JobSheet, lang: Lang) -> Vec<Finding> {
     retry_findings(&mut out, sheet);
     failure_findings(&mut out, sheet);
     sync_findings(&mut out, sheet);
+    call_findings(&mut out, sheet);
     batch_findings(&mut out, sheet);
     ticket_findings(&mut out, sheet);
     bidi_findings(&mut out, sheet);
@@ -341,48 +353,6 @@ fn retry_findings(out: &mut Findings, sheet: &JobSheet) {
             );
         }
     }
-}
-
-/// The idempotency key: missing, made from a per-delivery value, or not from the business key.
-fn key_findings(out: &mut Findings, sheet: &JobSheet, r: &RetrySpec) {
-    let l = out.lang.code();
-    let key = r.idempotency_key.trim();
-    let business = sheet.process.business_key.trim();
-    let (code, message) = match per_delivery_part(key) {
-        _ if key.is_empty() => {
-            out.add(
-                "no-idempotency-key",
-                Severity::Warning,
-                FieldId::IdempotencyKey,
-                t!("sheet.finding.no-key", locale = l).into_owned(),
-            );
-            return;
-        }
-        Some((PerDelivery::JobId, _)) => (
-            "idempotency-key-uses-job-id",
-            t!("sheet.finding.job-id-key", locale = l),
-        ),
-        Some((PerDelivery::Delivery, part)) => (
-            "key-per-delivery",
-            t!("sheet.finding.key-per-delivery", locale = l, part = part),
-        ),
-        None if !key_has_business_key(key, business) => (
-            "key-without-business-key",
-            t!(
-                "sheet.finding.key-without-business-key",
-                locale = l,
-                key = key,
-                business = business
-            ),
-        ),
-        None => return,
-    };
-    out.add(
-        code,
-        Severity::Error,
-        FieldId::IdempotencyKey,
-        message.into_owned(),
-    );
 }
 
 /// The retry window against the queue's retention and the 30-day limit, and exponential

@@ -1,6 +1,7 @@
 //! One edit of one field of a sheet, checked before it is applied, so the form can refuse a
 //! bad value with a message and leave the sheet as it was.
 
+use crate::domain::flowchart::Outcome;
 use crate::domain::sheet::import::{check_range, limits, ImportError};
 use crate::domain::sheet::{
     BackoffKind, BatchSpec, FailureSpec, Jitter, JobSheet, Keep, LastErrorOnDone, MissedRun,
@@ -89,6 +90,10 @@ pub enum SheetEdit {
     CallTimeoutMs(u64),
     /// `sync.on_timeout`.
     OnTimeout(String),
+    /// `sync.call`, the whole external call (the form changes one part of it at a time;
+    /// `sync-timeout` sheets only). A header or field name is checked
+    /// ([`check_call`](crate::domain::sheet::import::check_call)).
+    Call(crate::domain::sheet::ExternalCall),
     /// `load`, the whole section (the form edits one part of it at a time:
     /// [`load_form::Part::read`](crate::domain::sheet::load_form::Part::read)). Asynchronous
     /// sheets only; a schema 1 or 2 sheet without the section gets it.
@@ -165,6 +170,15 @@ impl SheetEdit {
             SheetEdit::CallTimeoutMs(_) | SheetEdit::OnTimeout(_) => {
                 self.apply_sync(s.sync.as_mut().ok_or_else(|| na("sync"))?)?;
             }
+            SheetEdit::Call(c) => {
+                let sync = s
+                    .sync
+                    .as_mut()
+                    .filter(|_| sheet.decision.outcome == Outcome::SyncTimeout)
+                    .ok_or_else(|| na("sync.call"))?;
+                crate::domain::sheet::import::check_call(&c)?;
+                sync.call = Some(c);
+            }
             SheetEdit::Load(l) => {
                 if s.retry.is_none() {
                     return Err(na("load"));
@@ -173,6 +187,8 @@ impl SheetEdit {
                 s.load = Some(l);
             }
         }
+        // What was pre-filled from the facts (the keys, the notice) follows them.
+        crate::domain::sheet::prefill::follow_facts(sheet, &mut s);
         crate::domain::sheet::import::check_sheet(&s)?;
         // An edited sheet is written in this build's format (a version-1 sheet read from a
         // catalog may now hold schema 2's fields).

@@ -6,8 +6,8 @@ use crate::domain::flowchart::{evaluate, Outcome};
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
-    BackoffKind, BackoffPolicy, BatchSpec, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone,
-    LayerKind, MissedRun, Overlap, RetrySpec,
+    BackoffKind, BackoffPolicy, BatchSpec, CallEffect, ExternalCall, FieldId, Jitter, JobSheet,
+    Keep, KeyVia, LastErrorOnDone, LayerKind, MissedRun, Overlap, Resolve, RetrySpec,
 };
 use crate::text::t;
 
@@ -124,7 +124,8 @@ fn not_applicable(outcome: Outcome, lang: Lang) -> String {
 
 /// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait
 /// and the business key, then, when the sheet has a retry section, the retry window, who retries and the queue's
-/// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync), then
+/// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync, with
+/// the external call's rows when it is described), then
 /// the load and capacity rows of an asynchronous sheet (schema 3).
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     let mut out = Rows {
@@ -172,6 +173,9 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
     if let Some(s) = &sheet.sync {
         out.push(FieldId::CallTimeout, Some(exact(s.call_timeout_ms, lang)));
         out.push(FieldId::OnTimeout, Some(s.on_timeout.trim().to_owned()));
+        if let Some(c) = &s.call {
+            call_rows(&mut out, c);
+        }
     }
     load_rows(&mut out, sheet);
     out.out
@@ -274,7 +278,7 @@ fn retry_rows(out: &mut Rows, r: Option<&RetrySpec>) {
     );
     out.push(
         FieldId::IdempotencyKey,
-        r.map(|r| r.idempotency_key.trim().to_owned()),
+        r.map(|r| key_or_not_stated(&r.idempotency_key, lang)),
     );
     out.push(
         FieldId::RetryableErrors,
@@ -332,6 +336,50 @@ fn failure_rows(out: &mut Rows, sheet: &JobSheet) {
             Some(ms) => exact(ms, lang),
             None => tr("sheet.not-stated", lang),
         }),
+    );
+}
+
+/// A key as the rows show it: trimmed, or "not stated" when blank (a key pre-filled before
+/// the business key is typed is empty, never placeholder words).
+fn key_or_not_stated(key: &str, lang: Lang) -> String {
+    match key.trim() {
+        "" => tr("sheet.not-stated", lang),
+        k => k.to_owned(),
+    }
+}
+
+/// The external call of a `sync-timeout` sheet: what it does, its key and how the provider
+/// takes it, how an unknown outcome is resolved.
+fn call_rows(out: &mut Rows, c: &ExternalCall) {
+    let lang = out.lang;
+    let l = lang.code();
+    out.push(
+        FieldId::CallEffect,
+        Some(tr(
+            match c.effect {
+                CallEffect::Changes => "sheet.call.effect.changes",
+                CallEffect::ReadsOnly => "sheet.call.effect.reads-only",
+            },
+            lang,
+        )),
+    );
+    let key = key_or_not_stated(&c.idempotency_key, lang);
+    let key = match &c.key_via {
+        KeyVia::Header(name) => t!("sheet.call.via.header", locale = l, key = key, name = name),
+        KeyVia::Field(name) => t!("sheet.call.via.field", locale = l, key = key, name = name),
+        KeyVia::NotSupported => t!("sheet.call.via.not-supported", locale = l, key = key),
+    };
+    out.push(FieldId::CallKey, Some(key.into_owned()));
+    out.push(
+        FieldId::CallResolve,
+        Some(tr(
+            match c.resolve {
+                Resolve::RetrySameKey => "sheet.call.resolve.retry-same-key",
+                Resolve::QueryStatus => "sheet.call.resolve.query-status",
+                Resolve::ReconcileLater => "sheet.call.resolve.reconcile-later",
+            },
+            lang,
+        )),
     );
 }
 

@@ -7,8 +7,9 @@ use crate::domain::flowchart::{evaluate, Outcome, Status};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::prefill::prefill;
 use crate::domain::sheet::{
-    BackoffKind, BatchSpec, Decision, DecisionAnswer, FailureSpec, JobSheet, Keep, ProcessFacts,
-    RetrySpec, SyncSpec, TicketSpec, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
+    BackoffKind, BatchSpec, Decision, DecisionAnswer, ExternalCall, FailureSpec, JobSheet, Keep,
+    KeyVia, ProcessFacts, RetrySpec, SyncSpec, TicketSpec, KEY_NAME_CHARS, OLDEST_SCHEMA_VERSION,
+    SCHEMA_VERSION,
 };
 use serde::Deserialize;
 
@@ -208,11 +209,56 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
             limits::CALL_TIMEOUT_MS,
         )?;
         text("sync.on_timeout", &s.on_timeout)?;
+        if let Some(c) = &s.call {
+            check_call(c)?;
+        }
     }
     if let Some(l) = &sheet.load {
         crate::domain::sheet::load::check_load(l)?;
     }
     Ok(())
+}
+
+/// Checks an external call: the key's length, and the name of the header or body field the
+/// provider takes it in (1 to [`KEY_NAME_CHARS`] characters; a header name of HTTP token
+/// characters, RFC 9110 §5.1 and §5.6.2; a field name without spaces or control characters).
+///
+/// # Errors
+/// [`ImportError::OutOfRange`] naming `sync.call.idempotency_key`, `sync.call.key_via.header`
+/// or `sync.call.key_via.field`, the value (its length, or the first character not allowed, as
+/// `U+000A`) and what is allowed.
+pub fn check_call(c: &ExternalCall) -> Result<(), ImportError> {
+    text("sync.call.idempotency_key", &c.idempotency_key)?;
+    match &c.key_via {
+        KeyVia::Header(name) => key_name(
+            "sync.call.key_via.header",
+            name,
+            |c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c),
+            "letters A-Z a-z, digits and !#$%&'*+-.^_`|~ (an HTTP header name, RFC 9110 §5.1)",
+        ),
+        KeyVia::Field(name) => key_name(
+            "sync.call.key_via.field",
+            name,
+            |c| !c.is_whitespace() && !c.is_control() && !crate::domain::bidi::is_control(c),
+            "no spaces or control characters",
+        ),
+        KeyVia::NotSupported => Ok(()),
+    }
+}
+
+/// A header or field name: 1 to [`KEY_NAME_CHARS`] characters, each one `ok` allows.
+fn key_name(path: &str, name: &str, ok: fn(char) -> bool, rule: &str) -> Result<(), ImportError> {
+    let n = name.chars().count();
+    let value = match name.chars().find(|c| !ok(*c)) {
+        _ if n == 0 || n > KEY_NAME_CHARS => format!("{n} characters"),
+        Some(c) => format!("character U+{:04X}", u32::from(c)),
+        None => return Ok(()),
+    };
+    Err(ImportError::OutOfRange {
+        path: path.to_owned(),
+        value,
+        allowed: format!("1 to {KEY_NAME_CHARS} characters; {rule}"),
+    })
 }
 
 /// The retry section's ranges: attempts, the backoff (its kind's own numbers), timeouts,
@@ -509,6 +555,11 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     fit("ticket", file.ticket.is_some(), defaults.ticket.is_some())?;
     fit("batch", file.batch.is_some(), defaults.batch.is_some())?;
     fit("sync", file.sync.is_some(), defaults.sync.is_some())?;
+    fit(
+        "sync.call",
+        file.sync.as_ref().is_some_and(|s| s.call.is_some()),
+        outcome == Outcome::SyncTimeout,
+    )?;
     fit("load", file.load.is_some(), defaults.load.is_some())?;
     let sheet = JobSheet {
         schema_version: SCHEMA_VERSION,

@@ -39,7 +39,7 @@ const fn input(id: &'static str, field: FieldId, label: Label) -> SheetInput {
 /// ticket, batch or sync section (only one of the three is on a page), then load and capacity
 /// (its rate units' selects never refuse a value and are not listed:
 /// [`load_form`](crate::domain::sheet::load_form)).
-pub const INPUTS: [SheetInput; 61] = {
+pub const INPUTS: [SheetInput; 66] = {
     use FieldId as F;
     use Label::{Days, Item, Own};
     [
@@ -91,6 +91,11 @@ pub const INPUTS: [SheetInput; 61] = {
         input("partial-failure", F::PartialFailure, Item),
         input("call-timeout", F::CallTimeout, Item),
         input("on-timeout", F::OnTimeout, Item),
+        input("call-effect", F::CallEffect, Item),
+        input("call-key", F::CallKey, Item),
+        input("call-key-via", F::CallKey, Own("call-key-via")),
+        input("call-key-name", F::CallKey, Own("call-key-name")),
+        input("call-resolve", F::CallResolve, Item),
         input("arrival", F::ArrivalRate, Own("load-arrival")),
         input("peak", F::ArrivalRate, Own("load-peak")),
         input("burst-kind", F::Burst, Own("load-burst-kind")),
@@ -189,6 +194,10 @@ impl SheetInput {
             FieldId::Notify => "notify",
             FieldId::Retention => "retention-dead",
             FieldId::CallTimeout => "call-timeout",
+            // An undescribed call's finding goes to the button that describes it (same id).
+            FieldId::CallEffect => "call-effect",
+            FieldId::CallKey => "call-key",
+            FieldId::CallResolve => "call-resolve",
             FieldId::QueueRetention => "queue-retention",
             FieldId::RetryWindow => "max-attempts",
             _ => return None,

@@ -13,9 +13,9 @@ use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::rows;
 use crate::domain::sheet::{
-    BackoffKind, BackoffPolicy, BatchSpec, Decision, FailureSpec, FieldId, Jitter, JobSheet, Keep,
-    LastErrorOnDone, MissedRun, Overlap, ProcessFacts, Retention, RetrySpec, SyncSpec, TicketSpec,
-    SCHEMA_VERSION,
+    BackoffKind, BackoffPolicy, BatchSpec, CallEffect, Decision, ExternalCall, FailureSpec,
+    FieldId, Jitter, JobSheet, Keep, KeyVia, LastErrorOnDone, MissedRun, Overlap, ProcessFacts,
+    Resolve, Retention, RetrySpec, SyncSpec, TicketSpec, SCHEMA_VERSION,
 };
 use crate::text::t;
 
@@ -26,6 +26,93 @@ pub fn key_purpose(facts: &ProcessFacts) -> String {
         facts.code_name.trim().replace('_', "-")
     } else {
         facts.key_purpose.trim().to_owned()
+    }
+}
+
+/// The idempotency key pre-filled for `facts`: the business key + the purpose
+/// ([`key_purpose`]) in `lang`'s plus sign; empty while the business key is blank (a key of
+/// the purpose alone would be the same for every event, and placeholder words are never
+/// written as a value: the form shows [`key_placeholder`] instead).
+pub fn default_key(facts: &ProcessFacts, lang: Lang) -> String {
+    let business = facts.business_key.trim();
+    if business.is_empty() {
+        return String::new();
+    }
+    join_key(&[business, &key_purpose(facts)], lang)
+}
+
+/// What the form shows in an empty key field, as a placeholder only (never a value):
+/// "business key + send-mail" / "業務キー＋send-mail".
+pub fn key_placeholder(facts: &ProcessFacts, lang: Lang) -> String {
+    join_key(
+        &[&tr("sheet.default.business-key", lang), &key_purpose(facts)],
+        lang,
+    )
+}
+
+/// The external call pre-filled for a `sync-timeout` sheet: it changes something (the safe
+/// assumption: a call that only reads is said so by the user), keyed by [`default_key`] sent
+/// as an `Idempotency-Key` header, and an unknown outcome is resolved by retrying with the
+/// same key.
+pub fn default_call(facts: &ProcessFacts, lang: Lang) -> ExternalCall {
+    ExternalCall {
+        effect: CallEffect::Changes,
+        idempotency_key: default_key(facts, lang),
+        key_via: KeyVia::Header("Idempotency-Key".to_owned()),
+        resolve: Resolve::RetrySameKey,
+    }
+}
+
+/// The notice pre-filled for `facts`: what the ops chat is sent, naming the business key
+/// (by those words until it is typed: they say what the message carries, not a value).
+pub fn default_notify(facts: &ProcessFacts, lang: Lang) -> String {
+    let business = facts.business_key.trim();
+    let key = if business.is_empty() {
+        tr("sheet.default.business-key", lang)
+    } else {
+        business.to_owned()
+    };
+    t!("sheet.default.notify", locale = lang.code(), key = key).into_owned()
+}
+
+/// After an edit of the process facts (`before` → `after`), the values pre-filled from them
+/// follow: the idempotency keys (the job's and the external call's) and the notice, each when
+/// it still holds what was pre-filled for the old facts (or, for a key, the placeholder words
+/// earlier builds wrote while the business key was blank). A value the user typed stays.
+/// A sheet without `lang` (older files) is compared with the defaults of both languages.
+pub fn follow_facts(before: &JobSheet, after: &mut JobSheet) {
+    if before.process == after.process {
+        return;
+    }
+    let langs = match before.lang {
+        Some(l) => vec![l],
+        None => vec![Lang::En, Lang::Ja],
+    };
+    for lang in langs {
+        let (old, new) = (&before.process, &after.process);
+        let mut old_keys = vec![default_key(old, lang)];
+        if old.business_key.trim().is_empty() {
+            old_keys.push(key_placeholder(old, lang));
+        }
+        let new_key = default_key(new, lang);
+        let key_follows = |key: &mut String| {
+            if old_keys.iter().any(|k| k == key.trim()) {
+                key.clone_from(&new_key);
+            }
+        };
+        if let Some(r) = after.retry.as_mut() {
+            key_follows(&mut r.idempotency_key);
+        }
+        if let Some(c) = after.sync.as_mut().and_then(|s| s.call.as_mut()) {
+            key_follows(&mut c.idempotency_key);
+        }
+        if let Some(f) = after.failure.as_mut() {
+            follow(
+                &mut f.notify,
+                &default_notify(old, lang),
+                &default_notify(new, lang),
+            );
+        }
     }
 }
 
@@ -68,11 +155,6 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
         facts.acceptable_wait_ms = timing::derived_wait(&decision);
     }
     let is_async = matches!(outcome, Outcome::AsyncEnqueue | Outcome::AsyncTicket);
-    let key = if facts.business_key.trim().is_empty() {
-        tr("sheet.default.business-key", lang)
-    } else {
-        facts.business_key.trim().to_owned()
-    };
     let retry = is_async.then(|| RetrySpec {
         max_attempts: 5,
         backoff: BackoffPolicy {
@@ -83,7 +165,7 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
         },
         attempt_timeout_ms,
         lease_ms,
-        idempotency_key: join_key(&[&key, &key_purpose(&facts)], lang),
+        idempotency_key: default_key(&facts, lang),
         retryable_errors: list("sheet.default.retryable", lang),
         non_retryable_errors: if facts.permanent_errors.is_empty() {
             list("sheet.default.non-retryable", lang)
@@ -102,7 +184,7 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
             },
             lang,
         ),
-        notify: t!("sheet.default.notify", locale = lang.code(), key = key).into_owned(),
+        notify: default_notify(&facts, lang),
         notice_within_h: 24,
         rerun: tr(
             if outcome == Outcome::Batch {
@@ -132,7 +214,9 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
     });
     let sync = matches!(outcome, Outcome::Sync | Outcome::SyncTimeout).then(|| SyncSpec {
         call_timeout_ms: timing::call_timeout(&decision),
-        on_timeout: tr("sheet.default.on-timeout", lang),
+        // Never "safe to try again": only a key makes a repeat safe (issue 26).
+        on_timeout: tr(&format!("sheet.default.on-timeout.{}", outcome.id()), lang),
+        call: (outcome == Outcome::SyncTimeout).then(|| default_call(&facts, lang)),
     });
     JobSheet {
         schema_version: SCHEMA_VERSION,
@@ -199,6 +283,20 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
         .filter(|(a, _)| a.field != FieldId::CapacityTargets || targets_typed)
         .filter(|(a, _)| wait_default || a.field != FieldId::AcceptableWait)
         .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
+        // A key pre-filled empty (no business key yet) has no default to name: the form shows
+        // the placeholder, never "the default was not stated".
+        .filter(|(a, _)| match a.field {
+            FieldId::IdempotencyKey => default
+                .retry
+                .as_ref()
+                .is_some_and(|r| !r.idempotency_key.is_empty()),
+            FieldId::CallKey => default
+                .sync
+                .as_ref()
+                .and_then(|s| s.call.as_ref())
+                .is_some_and(|c| !c.idempotency_key.is_empty()),
+            _ => true,
+        })
         .map(|(_, b)| (b.field, b.value))
         .collect()
 }
@@ -322,6 +420,17 @@ pub fn relocalize(sheet: &JobSheet, to: Lang) -> JobSheet {
             o.map(|x| &x.on_timeout),
             n.map(|x| &x.on_timeout),
         );
+        let call_key = |x: Option<&SyncSpec>| {
+            x.and_then(|x| x.call.as_ref())
+                .map(|c| c.idempotency_key.clone())
+        };
+        if let Some(c) = s.call.as_mut() {
+            swap(
+                &mut c.idempotency_key,
+                call_key(o).as_ref(),
+                call_key(n).as_ref(),
+            );
+        }
     }
     out
 }

@@ -52,6 +52,10 @@ pub struct TextProps {
     /// Extra content below the control (hint, reason, findings).
     #[prop_or_default]
     pub children: Html,
+    /// Shown greyed in the empty control, never as a value (e.g. the key's "business key +
+    /// purpose" before the business key is typed).
+    #[prop_or_default]
+    pub placeholder: Option<AttrValue>,
 }
 
 /// Why `text` does not fit a text field (`None`: it fits). Limits from
@@ -145,13 +149,13 @@ pub fn TextField(props: &TextProps) -> Html {
         let oninput = Callback::from(move |e: InputEvent| {
             check(e.target_unchecked_into::<HtmlTextAreaElement>().value())
         });
-        html! { <textarea id={props.id.clone()} rows="3" {value} {oninput} onfocus={onfocus.clone()} onblur={onblur.clone()}
+        html! { <textarea id={props.id.clone()} rows="3" {value} {oninput} onfocus={onfocus.clone()} onblur={onblur.clone()} placeholder={props.placeholder.clone()}
         aria-invalid={error.is_some().to_string()} /> }
     } else {
         let oninput = Callback::from(move |e: InputEvent| {
             check(e.target_unchecked_into::<HtmlInputElement>().value())
         });
-        html! { <input id={props.id.clone()} type="text" {value} {oninput} {onfocus} {onblur}
+        html! { <input id={props.id.clone()} type="text" {value} {oninput} {onfocus} {onblur} placeholder={props.placeholder.clone()}
         aria-invalid={error.is_some().to_string()} /> }
     };
     html! {

@@ -2,6 +2,8 @@
 //! Each is drawn from a [`Form`] (the sheet, its findings and the app context) and sends every
 //! change as one [`SheetEdit`].
 
+mod call;
+
 use super::{finding, item, tr};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::Finding;
@@ -11,7 +13,7 @@ use crate::domain::sheet::fields::{layers_text, retry_window_text};
 use crate::domain::sheet::import::limits;
 use crate::domain::sheet::inputs::NO_PROCESS_NAME;
 use crate::domain::sheet::prefill::timing::wait_when_stated;
-use crate::domain::sheet::prefill::{changed_from_default, default_reason};
+use crate::domain::sheet::prefill::{changed_from_default, default_reason, key_placeholder};
 use crate::domain::sheet::{
     BackoffKind, FieldId, Jitter, JobSheet, Keep, LastErrorOnDone, LayerKind, MissedRun, Overlap,
     Polynomial, RetryLayer, RetrySpec,
@@ -302,7 +304,8 @@ pub fn retry(form: &Form) -> Html {
                         </div>
                         { form.notes(FieldId::Timeout) }
                     </div>
-                    <TextField id="idempotency-key" label={item(FieldId::IdempotencyKey, lang)} value={r.idempotency_key.clone()} onchange={form.edit(SheetEdit::IdempotencyKey)}>
+                    <TextField id="idempotency-key" label={item(FieldId::IdempotencyKey, lang)} value={r.idempotency_key.clone()} onchange={form.edit(SheetEdit::IdempotencyKey)}
+                        placeholder={AttrValue::from(key_placeholder(&form.sheet.process, lang))}>
                         { form.notes(FieldId::IdempotencyKey) }
                     </TextField>
                     { layers_editor(form, r) }
@@ -568,6 +571,7 @@ pub fn outcome_specific(form: &Form) -> Html {
                 <DurationField id="call-timeout" label={item(FieldId::CallTimeout, lang)} value_ms={s.call_timeout_ms}
                     range_ms={limits::CALL_TIMEOUT_MS} {lang} onchange={form.edit_num(SheetEdit::CallTimeoutMs)}>{ form.notes(FieldId::CallTimeout) }</DurationField>
                 <TextField id="on-timeout" label={item(FieldId::OnTimeout, lang)} value={s.on_timeout.clone()} onchange={form.edit(SheetEdit::OnTimeout)}>{ form.notes(FieldId::OnTimeout) }</TextField>
+                { call::call_fields(form, s.call.as_ref()) }
             </fieldset>
         }
     } else {

@@ -144,6 +144,14 @@ fn text_fields(sheet: &JobSheet) -> Vec<TextField<'_>> {
             None,
             vec![&s.on_timeout],
         ));
+        if let Some(c) = &s.call {
+            out.push((
+                "bidi-control-call-key",
+                FieldId::CallKey,
+                None,
+                vec![&c.idempotency_key],
+            ));
+        }
     }
     out
 }
