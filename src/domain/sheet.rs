@@ -420,6 +420,12 @@ pub struct ExternalCall {
     pub idempotency_key: String,
     /// How the provider takes the key.
     pub key_via: KeyVia,
+    /// The header or body field the key is sent in, e.g. `Idempotency-Key` (for
+    /// [`KeyVia::Header`]: an HTTP field name, 1 to [`KEY_NAME_CHARS`] token characters,
+    /// RFC 9110 §5.1; for [`KeyVia::Field`]: 1 to [`KEY_NAME_CHARS`] characters without spaces
+    /// or control characters; not read for [`KeyVia::NotSupported`]).
+    #[serde(default)]
+    pub key_name: String,
     /// How an outcome left unknown by a timeout is resolved.
     pub resolve: Resolve,
 }
@@ -438,18 +444,15 @@ pub enum CallEffect {
 /// The longest header or field name a provider's key is sent in, in characters.
 pub const KEY_NAME_CHARS: usize = 100;
 
-/// How the provider takes an idempotency key. JSON: `{"header": "Idempotency-Key"}`,
-/// `{"field": "idempotency_key"}` or `"not-supported"`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// How the provider takes an idempotency key (the name is [`ExternalCall::key_name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyVia {
-    /// A request header, e.g. `Idempotency-Key` (Stripe, Adyen; IETF draft
-    /// "The Idempotency-Key HTTP Header Field") or `PayPal-Request-Id`: an HTTP field name,
-    /// 1 to [`KEY_NAME_CHARS`] token characters (RFC 9110 §5.1).
-    Header(String),
-    /// A field of the request body, e.g. Square's `idempotency_key`: 1 to
-    /// [`KEY_NAME_CHARS`] characters, no spaces or control characters.
-    Field(String),
+    /// A request header, e.g. `Idempotency-Key` (Stripe, Adyen; IETF draft "The
+    /// Idempotency-Key HTTP Header Field") or `PayPal-Request-Id`.
+    Header,
+    /// A field of the request body, e.g. Square's `idempotency_key`.
+    Field,
     /// The provider takes no key: a repeated call is a new call.
     NotSupported,
 }

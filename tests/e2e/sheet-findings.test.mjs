@@ -59,15 +59,18 @@ async function assertVisible(page, sel, what) {
 for (const lang of ['en', 'ja']) {
   test(`a blank sheet names its missing fields, not "no problems" (${lang})`, async () => {
     const page = await blankSheet(lang);
-    assert.deepEqual(await findings(page), BLANK);
+    // An asynchronous sheet also has no idempotency key until the business key is typed.
+    assert.deepEqual(await findings(page), [...BLANK, 'no-idempotency-key'].sort());
     assert.equal(await page.$('[data-findings="0"]'), null, 'no "No problems found"');
     // The summary links each finding to its input, named by that input (the next test), the
     // message below the link.
     const items = await page.$$eval('ul.findings li', (lis) => lis.map((li) => [li.querySelector('a').getAttribute('href'), li.textContent]));
-    assert.deepEqual(items.map(([h]) => h), ['#process-name', '#code-name', '#trigger']);
+    assert.deepEqual(items.map(([h]) => h), ['#process-name', '#code-name', '#trigger', '#idempotency-key']);
     const words = lang === 'en'
-      ? [/^Process name Warning: Process name is empty/, /^Name in code Warning: Name in code is empty/, /^Trigger Warning: Trigger is empty/]
-      : [/^処理名（日本語名） 注意: 処理名（日本語名）が空です/, /^コード上の名前 注意: コード上の名前が空です/, /^起点 注意: 起点が空です/];
+      ? [/^Process name Warning: Process name is empty/, /^Name in code Warning: Name in code is empty/, /^Trigger Warning: Trigger is empty/,
+        /^Idempotency key Warning: “Idempotency key” is empty until the business key is typed/]
+      : [/^処理名（日本語名） 注意: 処理名（日本語名）が空です/, /^コード上の名前 注意: コード上の名前が空です/, /^起点 注意: 起点が空です/,
+        /^冪等キー 注意: 業務キーを記入するまで「冪等キー」は空です/];
     items.forEach(([, text], i) => assert.match(text, words[i]));
     // Each finding sits under its own input.
     assert.ok(await page.$('[data-field="process-name"] [data-finding="no-process-name"]'));
@@ -79,8 +82,11 @@ for (const lang of ['en', 'ja']) {
     await page.fill('#process-name', 'nightly report');
     await page.fill('#code-name', '   ');
     await page.fill('#trigger', 'the clock');
-    assert.deepEqual(await findings(page), ['no-code-name']);
+    assert.deepEqual(await findings(page), ['no-code-name', 'no-idempotency-key']);
     await page.fill('#code-name', 'nightly_report');
+    assert.deepEqual(await findings(page), ['no-idempotency-key']);
+    // The key is built from the business key once it is typed.
+    await page.fill('#business-key', 'report date');
     assert.deepEqual(await findings(page), []);
     assert.ok(await page.$('[data-findings="0"]'));
     assert.deepEqual(page.errors, []);

@@ -24,7 +24,9 @@ async function decide(page, answers) {
 const ENQUEUE = [['time-triggered', 'no'], ['needs-result-now', 'no']];
 const findings = (page) => page.$$eval('.sheet-form [data-finding]', (els) => els.map((e) => e.dataset.finding).sort());
 /** A sheet opened from the flowchart has no process facts: these three findings come first
- * (sheet-findings.test.mjs tests them); `blank(...codes)` is them plus `codes`, sorted. */
+ * (sheet-findings.test.mjs tests them); `blank(...codes)` is them plus `codes`, sorted. An
+ * asynchronous sheet also has no idempotency key until the business key is typed
+ * (`no-idempotency-key`, sheet-keys.test.mjs). */
 const BLANK = ['no-code-name', 'no-process-name', 'no-trigger'];
 const blank = (...codes) => [...BLANK, ...codes].sort();
 
@@ -49,11 +51,11 @@ test('async-enqueue: the sheet is pre-filled with the queue defaults and their r
 test('live checks fire and clear as fields change; bad values are refused with a message', async () => {
   const page = await openPage(browser, server.url);
   await decide(page, ENQUEUE);
-  assert.deepEqual(await findings(page), blank());
+  assert.deepEqual(await findings(page), blank('no-idempotency-key'));
   // Lease not longer than the attempt timeout → duplicate runs.
   await page.fill('#lease', '30');
   await page.selectOption('#lease-unit', '1');
-  assert.deepEqual(await findings(page), blank('lease-not-longer-than-timeout'));
+  assert.deepEqual(await findings(page), blank('lease-not-longer-than-timeout', 'no-idempotency-key'));
   // Idempotency key on the queue's job id.
   await page.fill('#idempotency-key', 'job_id');
   assert.deepEqual(await findings(page), blank('idempotency-key-uses-job-id', 'lease-not-longer-than-timeout'));
@@ -205,7 +207,7 @@ test('sheet number fields: typing key by key keeps focus; a bad value shows its 
   await page.keyboard.press('Control+A');
   await page.keyboard.type('20');
   await page.selectOption('#lease-unit', '1');
-  assert.deepEqual(await findings(page), blank('lease-not-longer-than-timeout'));
+  assert.deepEqual(await findings(page), blank('lease-not-longer-than-timeout', 'no-idempotency-key'));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -268,7 +270,7 @@ test('a refused number leaves the sheet exactly as before the edit began', async
     await page.keyboard.type(bad);
     assert.match(await page.textContent('[data-field="max-attempts"] .error'), /1 to 100/, bad);
     assert.match(await page.textContent('[data-testid="retry-summary"]'), /^4 waits/, `${bad}: still 5 attempts`);
-    assert.deepEqual(await findings(page), blank(), `${bad}: no finding from an intermediate value`);
+    assert.deepEqual(await findings(page), blank('no-idempotency-key'), `${bad}: no finding from an intermediate value`);
   }
   // Leaving the field keeps the message; the sheet still says 5 and says so.
   await page.click('#code-name');

@@ -43,8 +43,10 @@ const hash = (page) => page.textContent('.sim-result [data-fact="trace-hash"] dd
 test('your settings come from the sheet, run, download for the CLI, and refuse bad values', async () => {
   const page = await openPage(browser, server.url);
   await openSheet(page);
-  // An edit on the sheet reaches the simulator.
+  // An edit on the sheet reaches the simulator; the business key gives the idempotency key
+  // (without it the sheet has none, and the simulator runs without one).
   await page.fill('#max-attempts', '7');
+  await page.fill('#business-key', 'order id');
   await toSimulate(page);
   await page.click('.preset[data-scenario="custom"]');
   await page.waitForSelector('.sim-knobs[data-from-sheet="true"]');

@@ -87,6 +87,10 @@ pub fn example_catalog() -> Catalog {
     if let Some(s) = charge.sheet.as_mut().and_then(|s| s.sync.as_mut()) {
         s.call_timeout_ms = 8_000;
         s.on_timeout = "show \"payment pending\" and confirm by mail once the PSP answers".into();
+        // The card's outcome after a timeout is settled by asking the provider, by the key.
+        if let Some(c) = s.call.as_mut() {
+            c.resolve = modality_advisor::domain::sheet::Resolve::QueryStatus;
+        }
     }
     c.processes.push(charge);
     let mut mail = decided(

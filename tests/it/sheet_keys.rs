@@ -281,7 +281,7 @@ fn a_synchronous_external_call_has_its_key_and_never_promises_a_safe_retry() {
         let s = edit(&charge(lang), [SheetEdit::CodeName("charge_card".into())]);
         let c = call(&s);
         assert_eq!(c.effect, CallEffect::Changes);
-        assert_eq!(c.key_via, KeyVia::Header("Idempotency-Key".into()));
+        assert_eq!((c.key_via, c.key_name.as_str()), (KeyVia::Header, "Idempotency-Key"));
         assert_eq!(c.resolve, Resolve::RetrySameKey);
         // No business key yet: no key, an error naming the call's key, saying to type it.
         assert_eq!(c.idempotency_key, "");
@@ -394,56 +394,43 @@ fn the_call_checks_fire_and_stay_quiet_in_both_languages() {
     let s = charge_with(|c| c.key_via = KeyVia::NotSupported);
     assert_eq!(
         finding(&s, "call-retry-without-key", Lang::Ja).message,
-        "結果が不明なときに同じキーで再送することにしていますが、呼び出し先はキーを受け付けません。再送は新しい呼び出しになり、2回行われ得ます。状態の問い合わせか、後での照合にしてください。"
+        "同じキーで再送することにしていますが、呼び出し先はキーを受け付けず、再送は新しい呼び出しになります。状態の問い合わせか照合にしてください。"
     );
 }
 
 #[test]
 fn bad_header_and_field_names_are_refused_naming_the_field_and_what_is_allowed() {
     let s = charge_with(|_| {});
-    let with = |via: KeyVia| {
+    let with = |via: KeyVia, name: &str| {
         let mut c = call(&s).clone();
         c.key_via = via;
+        c.key_name = name.to_owned();
         SheetEdit::Call(c)
     };
     let header = "1 to 100 characters; letters A-Z a-z, digits and !#$%&'*+-.^_`|~ (an HTTP header name, RFC 9110 §5.1)";
-    for (via, want) in [
-        (
-            KeyVia::Header("Idempotency\nKey".into()),
-            format!("sync.call.key_via.header: character U+000A is out of range; allowed: {header}"),
-        ),
-        (
-            KeyVia::Header("Idempotency Key".into()),
-            format!("sync.call.key_via.header: character U+0020 is out of range; allowed: {header}"),
-        ),
-        (
-            KeyVia::Header("X".repeat(101)),
-            format!("sync.call.key_via.header: 101 characters is out of range; allowed: {header}"),
-        ),
-        (
-            KeyVia::Header(String::new()),
-            format!("sync.call.key_via.header: 0 characters is out of range; allowed: {header}"),
-        ),
-        (
-            KeyVia::Field("request id".into()),
-            "sync.call.key_via.field: character U+0020 is out of range; allowed: 1 to 100 characters; no spaces or control characters".to_owned(),
-        ),
-        (
-            KeyVia::Field("id\u{202e}".into()),
-            "sync.call.key_via.field: character U+202E is out of range; allowed: 1 to 100 characters; no spaces or control characters".to_owned(),
-        ),
+    let field = "1 to 100 characters; no spaces or control characters";
+    let long = "X".repeat(101);
+    for (via, name, value, allowed) in [
+        (KeyVia::Header, "Idempotency\nKey", "character U+000A", header),
+        (KeyVia::Header, "Idempotency Key", "character U+0020", header),
+        (KeyVia::Header, long.as_str(), "101 characters", header),
+        (KeyVia::Header, "", "0 characters", header),
+        (KeyVia::Field, "request id", "character U+0020", field),
+        (KeyVia::Field, "id\u{202e}", "character U+202E", field),
     ] {
-        let got = with(via).apply(&s).map(|_| ()).map_err(|e| e.to_string());
-        assert_eq!(got, Err(want));
+        let got = with(via, name).apply(&s).map(|_| ()).map_err(|e| e.to_string());
+        let want = format!("sync.call.key_name: {value} is out of range; allowed: {allowed}");
+        assert_eq!(got, Err(want), "{name:?}");
     }
-    // Good names are taken: a provider's own header, a body field with a path.
-    for via in [
-        KeyVia::Header("PayPal-Request-Id".into()),
-        KeyVia::Field("metadata.idempotency_key".into()),
-        KeyVia::NotSupported,
+    // Good names are taken: a provider's own header, a body field with a path; no name is
+    // read when the provider takes no key.
+    for (via, name) in [
+        (KeyVia::Header, "PayPal-Request-Id"),
+        (KeyVia::Field, "metadata.idempotency_key"),
+        (KeyVia::NotSupported, ""),
     ] {
-        let next = with(via.clone()).apply(&s).expect("taken");
-        assert_eq!(call(&next).key_via, via);
+        let next = with(via, name).apply(&s).expect("taken");
+        assert_eq!((call(&next).key_via, call(&next).key_name.as_str()), (via, name));
     }
     // A synchronous process without an external call has no call to describe.
     let internal = sync_internal(Lang::En);
@@ -474,9 +461,13 @@ fn older_files_import_and_the_call_round_trips() {
         let s = import_json(&file, Lang::En).expect("imports");
         assert_eq!(call(&s).idempotency_key, "reservation id + charge-card");
     }
-    let s = charge_with(|c| c.key_via = KeyVia::Field("idempotency_key".into()));
+    let s = charge_with(|c| {
+        c.key_via = KeyVia::Field;
+        c.key_name = "idempotency_key".into();
+    });
     let json = modality_advisor::domain::export::json::to_json(&s);
-    assert!(json.contains(r#""field": "idempotency_key""#), "{json}");
+    assert!(json.contains(r#""key_via": "field""#), "{json}");
+    assert!(json.contains(r#""key_name": "idempotency_key""#), "{json}");
     assert_eq!(import_json(&json, Lang::En), Ok(s));
     // On a synchronous sheet without an external call, a call is refused, naming it.
     let json = modality_advisor::domain::export::json::to_json(&sync_internal(Lang::En))
@@ -499,13 +490,13 @@ fn the_call_key_follows_the_language_and_its_rows_reach_every_document() {
         let (key, header, resolve) = match lang {
             Lang::En => (
                 "Call's idempotency key",
-                "reservation id + charge-card (sent in the Idempotency-Key header)",
+                "reservation id + charge-card (header Idempotency-Key)",
                 "retry with the same key",
             ),
             Lang::Ja => (
                 "呼び出しの冪等キー",
-                "reservation id＋charge-card（Idempotency-Key ヘッダーで送る）",
-                "同じキーで再送する",
+                "reservation id＋charge-card（Idempotency-Key ヘッダー）",
+                "同じキーで再送（",
             ),
         };
         for (name, doc) in documents(sheet, lang) {

@@ -364,11 +364,12 @@ fn call_rows(out: &mut Rows, c: &ExternalCall) {
         )),
     );
     let key = key_or_not_stated(&c.idempotency_key, lang);
-    let key = match &c.key_via {
-        KeyVia::Header(name) => t!("sheet.call.via.header", locale = l, key = key, name = name),
-        KeyVia::Field(name) => t!("sheet.call.via.field", locale = l, key = key, name = name),
-        KeyVia::NotSupported => t!("sheet.call.via.not-supported", locale = l, key = key),
+    let via = match c.key_via {
+        KeyVia::Header => "sheet.call.via.header",
+        KeyVia::Field => "sheet.call.via.field",
+        KeyVia::NotSupported => "sheet.call.via.not-supported",
     };
+    let key = t!(via, locale = l, key = key, name = c.key_name.trim());
     out.push(FieldId::CallKey, Some(key.into_owned()));
     out.push(
         FieldId::CallResolve,

@@ -224,21 +224,19 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
 /// characters, RFC 9110 §5.1 and §5.6.2; a field name without spaces or control characters).
 ///
 /// # Errors
-/// [`ImportError::OutOfRange`] naming `sync.call.idempotency_key`, `sync.call.key_via.header`
-/// or `sync.call.key_via.field`, the value (its length, or the first character not allowed, as
+/// [`ImportError::OutOfRange`] naming `sync.call.idempotency_key` or `sync.call.key_name`, the
+/// value (its length, or the first character not allowed, as
 /// `U+000A`) and what is allowed.
 pub fn check_call(c: &ExternalCall) -> Result<(), ImportError> {
     text("sync.call.idempotency_key", &c.idempotency_key)?;
-    match &c.key_via {
-        KeyVia::Header(name) => key_name(
-            "sync.call.key_via.header",
-            name,
+    match c.key_via {
+        KeyVia::Header => key_name(
+            &c.key_name,
             |c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c),
             "letters A-Z a-z, digits and !#$%&'*+-.^_`|~ (an HTTP header name, RFC 9110 §5.1)",
         ),
-        KeyVia::Field(name) => key_name(
-            "sync.call.key_via.field",
-            name,
+        KeyVia::Field => key_name(
+            &c.key_name,
             |c| !c.is_whitespace() && !c.is_control() && !crate::domain::bidi::is_control(c),
             "no spaces or control characters",
         ),
@@ -246,8 +244,9 @@ pub fn check_call(c: &ExternalCall) -> Result<(), ImportError> {
     }
 }
 
-/// A header or field name: 1 to [`KEY_NAME_CHARS`] characters, each one `ok` allows.
-fn key_name(path: &str, name: &str, ok: fn(char) -> bool, rule: &str) -> Result<(), ImportError> {
+/// A header or field name (`sync.call.key_name`): 1 to [`KEY_NAME_CHARS`] characters, each
+/// one `ok` allows.
+fn key_name(name: &str, ok: fn(char) -> bool, rule: &str) -> Result<(), ImportError> {
     let n = name.chars().count();
     let value = match name.chars().find(|c| !ok(*c)) {
         _ if n == 0 || n > KEY_NAME_CHARS => format!("{n} characters"),
@@ -255,7 +254,7 @@ fn key_name(path: &str, name: &str, ok: fn(char) -> bool, rule: &str) -> Result<
         None => return Ok(()),
     };
     Err(ImportError::OutOfRange {
-        path: path.to_owned(),
+        path: "sync.call.key_name".to_owned(),
         value,
         allowed: format!("1 to {KEY_NAME_CHARS} characters; {rule}"),
     })

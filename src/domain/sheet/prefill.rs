@@ -58,7 +58,8 @@ pub fn default_call(facts: &ProcessFacts, lang: Lang) -> ExternalCall {
     ExternalCall {
         effect: CallEffect::Changes,
         idempotency_key: default_key(facts, lang),
-        key_via: KeyVia::Header("Idempotency-Key".to_owned()),
+        key_via: KeyVia::Header,
+        key_name: "Idempotency-Key".to_owned(),
         resolve: Resolve::RetrySameKey,
     }
 }

@@ -50,78 +50,73 @@ pub(super) fn call_fields(form: &Form, call: Option<&ExternalCall>) -> Html {
             </div>
         };
     };
-    let effect = send(form, c, |x, v| {
-        x.effect = if v == "reads-only" {
-            CallEffect::ReadsOnly
-        } else {
-            CallEffect::Changes
-        }
+    // One callback for the three choices: their values are distinct.
+    let choose = send(form, c, |x, v| match v.as_str() {
+        "changes" => x.effect = CallEffect::Changes,
+        "reads-only" => x.effect = CallEffect::ReadsOnly,
+        "header" => x.key_via = KeyVia::Header,
+        "field" => x.key_via = KeyVia::Field,
+        "not-supported" => x.key_via = KeyVia::NotSupported,
+        "query-status" => x.resolve = Resolve::QueryStatus,
+        "reconcile-later" => x.resolve = Resolve::ReconcileLater,
+        _ => x.resolve = Resolve::RetrySameKey,
     });
-    let via = send(form, c, |x, v| {
-        let name = match &x.key_via {
-            KeyVia::Header(n) | KeyVia::Field(n) => n.clone(),
-            KeyVia::NotSupported => String::new(),
-        };
-        x.key_via = match v.as_str() {
-            "field" if name.is_empty() => KeyVia::Field("idempotency_key".into()),
-            "field" => KeyVia::Field(name),
-            "not-supported" => KeyVia::NotSupported,
-            _ if name.is_empty() => KeyVia::Header("Idempotency-Key".into()),
-            _ => KeyVia::Header(name),
-        }
-    });
-    let (via_value, name) = match &c.key_via {
-        KeyVia::Header(n) => ("header", Some(n.clone())),
-        KeyVia::Field(n) => ("field", Some(n.clone())),
-        KeyVia::NotSupported => ("not-supported", None),
-    };
-    let resolve = send(form, c, |x, v| {
-        x.resolve = match v.as_str() {
-            "query-status" => Resolve::QueryStatus,
-            "reconcile-later" => Resolve::ReconcileLater,
-            _ => Resolve::RetrySameKey,
-        }
-    });
-    let resolve_value = match c.resolve {
-        Resolve::RetrySameKey => "retry-same-key",
-        Resolve::QueryStatus => "query-status",
-        Resolve::ReconcileLater => "reconcile-later",
+    let choice = |id: &'static str,
+                  label: AttrValue,
+                  value: &'static str,
+                  options: &[(&'static str, &str)],
+                  notes: Html| {
+        choice_field(ChoiceProps {
+            id: AttrValue::from(id),
+            label,
+            value: AttrValue::from(value),
+            options: options
+                .iter()
+                .map(|&(v, key)| (AttrValue::from(v), tr(key, lang)))
+                .collect(),
+            onchange: choose.clone(),
+            children: notes,
+        })
     };
     let effect_value = match c.effect {
         CallEffect::Changes => "changes",
         CallEffect::ReadsOnly => "reads-only",
     };
+    let via_value = match c.key_via {
+        KeyVia::Header => "header",
+        KeyVia::Field => "field",
+        KeyVia::NotSupported => "not-supported",
+    };
+    let resolve_value = match c.resolve {
+        Resolve::RetrySameKey => "retry-same-key",
+        Resolve::QueryStatus => "query-status",
+        Resolve::ReconcileLater => "reconcile-later",
+    };
     html! {
         <>
-            { choice_field(ChoiceProps { id: AttrValue::from("call-effect"), label: item(FieldId::CallEffect, lang), value: AttrValue::from(effect_value), options: vec![
-                    ("changes".into(), tr("sheet.ui.call-effect-changes", lang)),
-                    ("reads-only".into(), tr("sheet.ui.call-effect-reads", lang)),
-                ], onchange: effect, children: form.notes(FieldId::CallEffect) }) }
+            { choice("call-effect", item(FieldId::CallEffect, lang), effect_value, &[
+                ("changes", "sheet.call.effect.changes"), ("reads-only", "sheet.call.effect.reads-only"),
+            ], form.notes(FieldId::CallEffect)) }
             <div class="sfield-group" data-field="call-key-group">
                 <TextField id="call-key" label={item(FieldId::CallKey, lang)} value={c.idempotency_key.clone()}
                     onchange={send(form, c, |x, v| x.idempotency_key = v)}
                     placeholder={AttrValue::from(key_placeholder(&form.sheet.process, lang))} />
                 <div class="grid2">
-                    { choice_field(ChoiceProps { id: AttrValue::from("call-key-via"), label: tr("sheet.ui.call-key-via", lang), value: AttrValue::from(via_value), options: vec![
-                            ("header".into(), tr("sheet.ui.call-key-via-header", lang)),
-                            ("field".into(), tr("sheet.ui.call-key-via-field", lang)),
-                            ("not-supported".into(), tr("sheet.ui.call-key-via-none", lang)),
-                        ], onchange: via, children: Html::default() }) }
-                    <div class="slot">{ name.map(|n| html! {
-                        <TextField id="call-key-name" label={tr("sheet.ui.call-key-name", lang)} value={n}
-                            onchange={send(form, c, |x, v| match &mut x.key_via {
-                                KeyVia::Header(n) | KeyVia::Field(n) => *n = v,
-                                KeyVia::NotSupported => {}
-                            })} />
-                    }) }</div>
+                    { choice("call-key-via", tr("sheet.ui.call-key-via", lang), via_value, &[
+                        ("header", "sheet.ui.call-key-via-header"), ("field", "sheet.ui.call-key-via-field"),
+                        ("not-supported", "sheet.ui.call-key-via-none"),
+                    ], Html::default()) }
+                    if c.key_via != KeyVia::NotSupported {
+                        <TextField id="call-key-name" label={tr("sheet.ui.call-key-name", lang)} value={c.key_name.clone()}
+                            onchange={send(form, c, |x, v| x.key_name = v)} />
+                    }
                 </div>
                 { form.notes(FieldId::CallKey) }
             </div>
-            { choice_field(ChoiceProps { id: AttrValue::from("call-resolve"), label: item(FieldId::CallResolve, lang), value: AttrValue::from(resolve_value), options: vec![
-                    ("retry-same-key".into(), tr("sheet.ui.call-resolve-retry", lang)),
-                    ("query-status".into(), tr("sheet.ui.call-resolve-query", lang)),
-                    ("reconcile-later".into(), tr("sheet.ui.call-resolve-reconcile", lang)),
-                ], onchange: resolve, children: form.notes(FieldId::CallResolve) }) }
+            { choice("call-resolve", item(FieldId::CallResolve, lang), resolve_value, &[
+                ("retry-same-key", "sheet.ui.call-resolve-retry"), ("query-status", "sheet.ui.call-resolve-query"),
+                ("reconcile-later", "sheet.ui.call-resolve-reconcile"),
+            ], form.notes(FieldId::CallResolve)) }
         </>
     }
 }
