@@ -43,6 +43,12 @@ async function embedText(page) {
   return text;
 }
 
+/** Waits until `#id` shows `value` (the form re-renders after each keystroke). */
+async function shows(page, id, value) {
+  await page.waitForFunction(([i, v]) => document.getElementById(i)?.value === v, [id, value], { timeout: 5_000 }).catch(() => {});
+  assert.equal(await page.inputValue(`#${id}`), value, `#${id}`);
+}
+
 /** Types `text` into `#id` key by key, as a person does. */
 async function type(page, id, text) {
   await page.click(`#${id}`);
@@ -65,7 +71,7 @@ test('the business key typed after the sheet opens: the key follows, no document
 
   await type(page, 'business-key', 'hotel_id + room_type_id');
   const key = 'hotel_id + room_type_id + sync-partner-inventory';
-  assert.equal(await page.inputValue('#idempotency-key'), key);
+  await shows(page, 'idempotency-key', key);
   assert.match(await page.inputValue('#notify'), /job name, hotel_id \+ room_type_id, last error/);
   const now = await findings(page);
   assert.ok(!now.includes('no-idempotency-key') && !now.includes('key-placeholder'), now.join());
@@ -104,7 +110,8 @@ test('a key the user typed is never overwritten by a business key typed later', 
   // No business key yet: no default to name.
   assert.doesNotMatch(await page.textContent('[data-field="idempotency-key"] .reason'), /default was/);
   await type(page, 'business-key', 'hotel_id');
-  assert.equal(await page.inputValue('#idempotency-key'), 'hotel_id + season');
+  await page.waitForTimeout(300);
+  await shows(page, 'idempotency-key', 'hotel_id + season');
   assert.match(await page.textContent('[data-field="idempotency-key"] .reason'), /^ⓘ The default was hotel_id \+ sync-partner-inventory/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -140,7 +147,7 @@ test('a synchronous payment call: its key, how the provider takes it, the unknow
 
   await type(page, 'code-name', 'charge_card');
   await type(page, 'business-key', 'reservation id');
-  assert.equal(await page.inputValue('#call-key'), 'reservation id + charge-card');
+  await shows(page, 'call-key', 'reservation id + charge-card');
   assert.ok(!(await findings(page)).includes('call-without-key'));
   await page.locator('#sec-sync').scrollIntoViewIfNeeded();
   await screenshot(page, 'en-sheet-call-key');

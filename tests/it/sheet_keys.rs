@@ -100,7 +100,10 @@ fn call(sheet: &JobSheet) -> &ExternalCall {
         .expect("the sheet describes its call")
 }
 
-fn codes(sheet: &JobSheet, lang: Lang) -> Vec<(&'static str, Severity, FieldId)> {
+/// A finding as (code, severity, field).
+type Coded = (&'static str, Severity, FieldId);
+
+fn codes(sheet: &JobSheet, lang: Lang) -> Vec<Coded> {
     validate(sheet, lang)
         .iter()
         .map(|f| (f.code, f.severity, f.field))
@@ -281,7 +284,10 @@ fn a_synchronous_external_call_has_its_key_and_never_promises_a_safe_retry() {
         let s = edit(&charge(lang), [SheetEdit::CodeName("charge_card".into())]);
         let c = call(&s);
         assert_eq!(c.effect, CallEffect::Changes);
-        assert_eq!((c.key_via, c.key_name.as_str()), (KeyVia::Header, "Idempotency-Key"));
+        assert_eq!(
+            (c.key_via, c.key_name.as_str()),
+            (KeyVia::Header, "Idempotency-Key")
+        );
         assert_eq!(c.resolve, Resolve::RetrySameKey);
         // No business key yet: no key, an error naming the call's key, saying to type it.
         assert_eq!(c.idempotency_key, "");
@@ -335,7 +341,7 @@ fn charge_with(change: impl Fn(&mut ExternalCall)) -> JobSheet {
 fn the_call_checks_fire_and_stay_quiet_in_both_languages() {
     use FieldId::{CallEffect as Effect, CallKey, CallResolve};
     use Severity::{Error, Warning};
-    let cases: Vec<(JobSheet, Vec<(&str, Severity, FieldId)>)> = vec![
+    let cases: Vec<(JobSheet, Vec<Coded>)> = vec![
         (charge_with(|_| {}), vec![]),
         (
             charge_with(|c| c.idempotency_key = " ".into()),
@@ -411,14 +417,27 @@ fn bad_header_and_field_names_are_refused_naming_the_field_and_what_is_allowed()
     let field = "1 to 100 characters; no spaces or control characters";
     let long = "X".repeat(101);
     for (via, name, value, allowed) in [
-        (KeyVia::Header, "Idempotency\nKey", "character U+000A", header),
-        (KeyVia::Header, "Idempotency Key", "character U+0020", header),
+        (
+            KeyVia::Header,
+            "Idempotency\nKey",
+            "character U+000A",
+            header,
+        ),
+        (
+            KeyVia::Header,
+            "Idempotency Key",
+            "character U+0020",
+            header,
+        ),
         (KeyVia::Header, long.as_str(), "101 characters", header),
         (KeyVia::Header, "", "0 characters", header),
         (KeyVia::Field, "request id", "character U+0020", field),
         (KeyVia::Field, "id\u{202e}", "character U+202E", field),
     ] {
-        let got = with(via, name).apply(&s).map(|_| ()).map_err(|e| e.to_string());
+        let got = with(via, name)
+            .apply(&s)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
         let want = format!("sync.call.key_name: {value} is out of range; allowed: {allowed}");
         assert_eq!(got, Err(want), "{name:?}");
     }
@@ -430,7 +449,10 @@ fn bad_header_and_field_names_are_refused_naming_the_field_and_what_is_allowed()
         (KeyVia::NotSupported, ""),
     ] {
         let next = with(via, name).apply(&s).expect("taken");
-        assert_eq!((call(&next).key_via, call(&next).key_name.as_str()), (via, name));
+        assert_eq!(
+            (call(&next).key_via, call(&next).key_name.as_str()),
+            (via, name)
+        );
     }
     // A synchronous process without an external call has no call to describe.
     let internal = sync_internal(Lang::En);
