@@ -25,7 +25,7 @@ use clap::{Args, ValueEnum};
 pub enum SizeFormat {
     /// A report for people.
     Text,
-    /// The documented JSON (README, "size --format json").
+    /// The documented JSON (docs/CLI.md, "size --format json").
     Json,
     /// A Markdown section for a wiki.
     Markdown,

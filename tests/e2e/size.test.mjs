@@ -1,10 +1,10 @@
-// Size budgets, brotli-compressed (quality 11), printed for the README:
+// Size budgets, brotli-compressed (quality 11), printed for docs/PERFORMANCE.md:
 // - the first load (what index.html fetches before anyone simulates or exports: the page's
 //   wasm, its JS glue, the boot script and the CSS) must stay under 350 KB: ≈ 327.6 KB on
 //   2026-12-02 (347.4 KB before the texts became one table per build with a shared lookup,
 //   src/text.rs, and the sheet's rules moved to sheet.css);
-// - each module loaded on demand has its own budget, ~15 % above its measured size (README
-//   "Measured"), so growth is a decision rather than an accident: the simulation worker
+// - each module loaded on demand has its own budget, ~15 % above its measured size (docs/
+//   PERFORMANCE.md), so growth is a decision rather than an accident: the simulation worker
 //   (fetched on the first run) and the export worker (the exporters, the file readers and
 //   the share renderers — links, cards, the share panel — fetched on the first copy,
 //   download, import or share: 248 KB measured on 2026-12-02, budget 285 KB);

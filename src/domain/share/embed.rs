@@ -2,7 +2,7 @@
 //! embed page (`embed.html#share-v1:…`), read-only.
 //!
 //! The embed page posts its height to the host (`{type: "modality-advisor:height", height}`,
-//! see README "Hosting and embedding"), but most wikis run no listener, so the snippet carries
+//! see docs/HOSTING.md), but most wikis run no listener, so the snippet carries
 //! a fixed height ([`recommended_height`]) measured from the real page.
 
 use super::link::{embed_url, LinkError};
