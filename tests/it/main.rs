@@ -33,6 +33,7 @@ mod locale_keys;
 mod numbers;
 mod place;
 mod plot;
+mod readme;
 mod readme_sheet;
 mod share_bad_links;
 mod share_card;
