@@ -45,6 +45,7 @@ mod share_state;
 mod share_vectors;
 mod sheet_bidi;
 mod sheet_check;
+mod sheet_controls;
 mod sheet_cli;
 mod sheet_cron;
 mod sheet_edit;
