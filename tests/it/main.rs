@@ -48,6 +48,7 @@ mod sheet_check;
 mod sheet_controls;
 mod sheet_cli;
 mod sheet_cron;
+mod sheet_documents;
 mod sheet_edit;
 mod sheet_example;
 mod sheet_export;

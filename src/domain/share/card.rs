@@ -34,7 +34,7 @@ use crate::domain::export::headers;
 use crate::domain::flowchart::{evaluate, Evaluation, Status};
 use crate::domain::plot::escape;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::fields::{left_out, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::domain::Lang;
 use std::fmt::Write;
@@ -240,10 +240,9 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
             || !crate::domain::sheet::load_text::is_load_row(r.field)
     });
     for r in shown {
-        let class = if r.applies { "" } else { " class=\"sc-na\"" };
         let _ = write!(
             s,
-            "<tr{class}><th scope=\"row\">{}</th><td class=\"sc-what\">{}</td>\
+            "<tr><th scope=\"row\">{}</th><td class=\"sc-what\">{}</td>\
              <td class=\"sc-value\">{}</td></tr>",
             lines(&r.item),
             lines(&r.what),
@@ -251,6 +250,9 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
         );
     }
     s.push_str("</tbody></table></div>");
+    if let Some(line) = left_out(sheet, lang) {
+        let _ = write!(s, "<p class=\"sc-left-out\">{}</p>", lines(&line));
+    }
     let _ = write!(
         s,
         "<h{h}>{}</h{h}>",
