@@ -51,24 +51,41 @@ fn a_field_that_does_not_apply_is_named_once_not_written_as_a_row() {
                 ("markdown", to_markdown(&sheet, lang)),
                 ("tsv", to_tsv(&sheet, lang)),
                 ("csv", to_csv(&sheet, lang, false)),
-                ("html card", html(&share(Shared::Process(Box::new(p.clone()))), lang, "")),
+                (
+                    "html card",
+                    html(&share(Shared::Process(Box::new(p.clone()))), lang, ""),
+                ),
                 (
                     "rich card",
-                    rich_text(&share(Shared::Process(Box::new(p.clone()))), lang, "https://x.example/"),
+                    rich_text(
+                        &share(Shared::Process(Box::new(p.clone()))),
+                        lang,
+                        "https://x.example/",
+                    ),
                 ),
                 ("catalog markdown", catalog_md(&catalog, lang)),
             ];
             for (what, doc) in &docs {
                 let times = doc.matches(na).count();
-                let once = if what == &"tsv" || what == &"csv" { 0 } else { 1 };
+                let once = if what == &"tsv" || what == &"csv" {
+                    0
+                } else {
+                    1
+                };
                 let want = if asynchronous { 0 } else { once };
-                assert_eq!(times, want, "{lang:?} {outcome} {what}: «{na}» {times} times\n{doc}");
+                assert_eq!(
+                    times, want,
+                    "{lang:?} {outcome} {what}: «{na}» {times} times\n{doc}"
+                );
             }
             // Every row written is a field of the sheet's own sections.
             for r in rows(&sheet, lang) {
                 if sheet.retry.is_none() {
                     assert!(
-                        !matches!(r.field, FieldId::MaxAttempts | FieldId::WaitStrategy | FieldId::Timeout),
+                        !matches!(
+                            r.field,
+                            FieldId::MaxAttempts | FieldId::WaitStrategy | FieldId::Timeout
+                        ),
                         "{outcome}: {:?}",
                         r.field
                     );
@@ -89,7 +106,12 @@ fn the_catalog_summary_shows_a_batch_s_run_timeout_as_its_sheet_does() {
             .find(|r| r.field == FieldId::RunTimeout)
             .expect("a batch sheet has a per-run timeout");
         let cells = summary_cells(&p, &key(&p, lang), lang);
-        assert!(cells[4].ends_with(&row.value), "{lang:?}: {} vs {}", cells[4], row.value);
+        assert!(
+            cells[4].ends_with(&row.value),
+            "{lang:?}: {} vs {}",
+            cells[4],
+            row.value
+        );
         assert_ne!(cells[4], "—");
     }
 }

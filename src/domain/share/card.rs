@@ -309,12 +309,9 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
         lines(&tr("share.card.summary", lang))
     );
     s.push_str("<div class=\"sc-scroll\"><table class=\"sc-index\"><thead><tr>");
-    for col in SUMMARY_COLUMNS {
-        let _ = write!(
-            s,
-            "<th scope=\"col\">{}</th>",
-            lines(&tr(&format!("catalog.export.col.{col}"), lang))
-        );
+    let labels = SUMMARY_COLUMNS.map(|col| lines(&tr(&format!("catalog.export.col.{col}"), lang)));
+    for label in &labels {
+        let _ = write!(s, "<th scope=\"col\">{label}</th>");
     }
     s.push_str("</tr></thead><tbody>");
     for p in &c.processes {
@@ -325,8 +322,14 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
             escape(p.id.as_str()),
             user(&cells[0])
         );
-        for cell in &cells[1..] {
-            let _ = write!(s, "<td>{}</td>", user(cell));
+        // Each cell carries its column's name, shown when a narrow frame stacks the table
+        // (share-card.css); screen readers have the header already.
+        for (cell, label) in cells[1..].iter().zip(&labels[1..]) {
+            let _ = write!(
+                s,
+                "<td><span class=\"sc-cell-label\" aria-hidden=\"true\">{label}</span>{}</td>",
+                user(cell)
+            );
         }
         s.push_str("</tr>");
     }
