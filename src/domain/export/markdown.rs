@@ -17,7 +17,7 @@ use crate::domain::export::headers;
 use crate::domain::flowchart::evaluate;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::{decision_text, rows};
+use crate::domain::sheet::fields::{decision_text, left_out, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::text::t;
 use std::fmt::Write;
@@ -129,6 +129,9 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
             inline(&r.what),
             inline(&r.value)
         );
+    }
+    if let Some(line) = left_out(sheet, lang) {
+        let _ = writeln!(s, "\n{}", inline(&line));
     }
     let _ = writeln!(s, "\n## {}\n", tr("export.path", lang));
     for (i, step) in decision.path.iter().enumerate() {

@@ -198,7 +198,7 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
         })
         .filter(|(a, _)| a.field != FieldId::CapacityTargets || targets_typed)
         .filter(|(a, _)| wait_default || a.field != FieldId::AcceptableWait)
-        .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
+        .filter(|(a, b)| a.field == b.field && a.value != b.value)
         .map(|(_, b)| (b.field, b.value))
         .collect()
 }
