@@ -19,18 +19,18 @@ let app; // no CORS headers
 let cors; // the same files with Access-Control-Allow-Origin: *
 let host; // the wiki page, on another origin
 
-/** The listener README "Hosting and embedding" gives host pages, taken from the README itself
+/** The listener docs/HOSTING.md gives host pages, taken from that page itself
  * (the ```js block after "A host page that sizes frames to their content"). */
 const README_LISTENER = (() => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(root, 'docs', 'HOSTING.md'), 'utf8');
   const m = /sizes frames to their content:\s*```js\n([\s\S]*?)```/.exec(readme);
-  if (!m) throw new Error('README: no listener block after "sizes frames to their content:"');
+  if (!m) throw new Error('docs/HOSTING.md: no listener block after "sizes frames to their content:"');
   return m[1];
 })();
 
 /** The host page: a listener that keeps the frame's messages (checking `event.source`), then
  * the frame (800 px wide, 600 px high, as a wiki's iframe macro gives); with `listener=readme`
- * the frame carries the snippet's class and the README's listener runs after it. */
+ * the frame carries the snippet's class and docs/HOSTING.md's listener runs after it. */
 function hostPage(url) {
   const readme = url.searchParams.get('listener') === 'readme'
     ? `<script>${README_LISTENER}</script>` : '';
@@ -159,7 +159,7 @@ test('(c) sandbox="allow-scripts" with CORS: origin null, storage throws, it sti
   await page.context().close();
 });
 
-test('the README\'s listener sizes the frame to its content; at 640 px the catalog breaks no word', async () => {
+test('the hosting page\'s listener sizes the frame to its content; at 640 px the catalog breaks no word', async () => {
   for (const [fx, frameWidth] of [[fixtures.process_en, '800'], [fixtures.catalog_en, '800'], [fixtures.catalog_en, '640']]) {
     const { page, frame } = await openHost(`${app.url}embed.html#${fx.fragment}`, 'allow-scripts allow-same-origin', { frameWidth, listener: 'readme' });
     await assertRendered(page, frame, app.url, fx);
