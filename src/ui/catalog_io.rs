@@ -110,6 +110,7 @@ pub fn CatalogIo() -> Html {
                         lang,
                         format,
                         subject: ExportSubject::Catalog(catalog.clone()),
+                        now_ms: None,
                     };
                     let done = match browser::export(request).await {
                         Ok(text) if copy => browser::copy_text(text)

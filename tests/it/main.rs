@@ -60,6 +60,7 @@ mod sheet_retry_window;
 mod sheet_roundtrip;
 mod sheet_support;
 mod sheet_timing;
+mod sheet_zone;
 mod sim_burst;
 mod sim_chart_scales;
 mod sim_chart_tables;

@@ -140,6 +140,7 @@ fn exports(sheet: &JobSheet, answers: &Answers, lang: Lang) -> Vec<(String, Stri
         ExportFormat::Json,
     ] {
         let request = ExportRequest {
+            now_ms: None,
             id: 1,
             lang,
             format,

@@ -94,8 +94,16 @@ fn tr(key: &str, lang: Lang) -> String {
     t!(key, locale = lang.code()).into_owned()
 }
 
-/// The sheet as Markdown in `lang` (see the module docs for the layout and escaping).
+/// The sheet as Markdown in `lang` (see the module docs for the layout and escaping), its
+/// findings the sheet's own ([`validate`]).
 pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
+    to_markdown_at(sheet, lang, None)
+}
+
+/// [`to_markdown`] written at `now_ms` (Unix milliseconds, the caller's clock): the findings
+/// also say on which days of the coming year daylight saving skips or repeats a batch run
+/// ([`dst_findings`](crate::domain::sheet::dst::dst_findings)). `None`: as [`to_markdown`].
+pub fn to_markdown_at(sheet: &JobSheet, lang: Lang, now_ms: Option<i64>) -> String {
     let rows = rows(sheet, lang);
     let mut s = String::new();
     let title = rows
@@ -136,7 +144,10 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
     }
     let _ = writeln!(s, "\n```mermaid\n{}```\n", mermaid(sheet, lang));
     let _ = writeln!(s, "## {}\n", tr("export.findings", lang));
-    let findings = validate(sheet, lang);
+    let mut findings = validate(sheet, lang);
+    if let Some(now) = now_ms {
+        findings.extend(crate::domain::sheet::dst::dst_findings(sheet, lang, now));
+    }
     if findings.is_empty() {
         let _ = writeln!(s, "{}", tr("export.no-findings", lang));
     }

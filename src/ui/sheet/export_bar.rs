@@ -75,6 +75,8 @@ impl Format {
             lang,
             format,
             subject: ExportSubject::Sheet(Box::new(sheet.clone())),
+            // The daylight-saving findings count the coming year from the page's clock.
+            now_ms: i64::try_from(browser::now_ms()).ok(),
         }
     }
 }

@@ -329,6 +329,7 @@ pub(super) fn cron_job(sheet: &JobSheet, attempts: u32) -> String {
     out.push_str("spec:\n");
     if let Some(b) = &sheet.batch {
         let _ = writeln!(out, "  schedule: {}", text::dq(b.schedule.trim()));
+        let _ = writeln!(out, "  timeZone: {}", text::dq(b.time_zone.trim()));
         let _ = writeln!(out, "  concurrencyPolicy: {}", concurrency(b.overlap));
         match b.missed_run {
             MissedRun::Skip => {
