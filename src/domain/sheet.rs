@@ -378,9 +378,14 @@ pub struct BatchSpec {
     /// When it runs, e.g. a cron expression `0 3 * * *`, as text.
     pub schedule: String,
     /// The IANA time zone the schedule is read in, e.g. `Asia/Tokyo` (checked against the
-    /// database's names, [`zone::check_zone`]). Absent in files written before it existed:
-    /// `UTC` ([`zone::DEFAULT_TIME_ZONE`]), which the schedulers' own default need not be.
-    #[serde(default = "zone::default_time_zone")]
+    /// database's names, [`zone::check_zone`]). Absent from the JSON when it is `UTC`
+    /// ([`zone::DEFAULT_TIME_ZONE`]), so files and share links written before it existed read
+    /// the same and a UTC sheet writes the same file as before; every export and document
+    /// still states it.
+    #[serde(
+        default = "zone::default_time_zone",
+        skip_serializing_if = "zone::is_default"
+    )]
     pub time_zone: String,
     /// Overlapping runs.
     pub overlap: Overlap,

@@ -59,6 +59,11 @@ pub fn default_time_zone() -> String {
     DEFAULT_TIME_ZONE.to_owned()
 }
 
+/// Whether `zone` is exactly [`DEFAULT_TIME_ZONE`] (serde leaves it out of the JSON).
+pub fn is_default(zone: &str) -> bool {
+    zone == DEFAULT_TIME_ZONE
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
