@@ -253,7 +253,7 @@ fn cases() -> Vec<Case> {
             |s| s.process.process_name.push_str(RLO),
             "process-name",
             "Process name",
-            "処理名（日本語名）",
+            "プロセス名（日本語名）",
         ),
         (
             |s| s.process.code_name.push_str(RLO),

@@ -116,9 +116,9 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
     let attempts = attempts_of(sheet);
     let actual = pod_schedule(attempts);
     let text = if sheet.batch.is_some() {
-        yaml::cron_job(sheet, attempts)
+        yaml::cron_job(sheet, attempts, lang)
     } else {
-        yaml::job(sheet, attempts, &actual)
+        yaml::job(sheet, attempts, &actual, lang)
     };
     Ok(Built {
         text,
