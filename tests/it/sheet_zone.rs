@@ -7,8 +7,9 @@ use crate::catalog_support::example_catalog;
 use modality_advisor::domain::catalog::check::read_catalog;
 use modality_advisor::domain::export::markdown::to_markdown_at;
 use modality_advisor::domain::export::protocol::{
-    handle, ExportFormat, ExportReply, ExportRequest, ExportSubject,
+    ExportFormat, ExportReply, ExportRequest, ExportSubject,
 };
+use modality_advisor::domain::export::target_worker::handle;
 use modality_advisor::domain::sheet::check::{validate, Severity};
 use modality_advisor::domain::sheet::dst::{dst_findings, shift_days, Shift};
 use modality_advisor::domain::sheet::edit::SheetEdit;
@@ -16,6 +17,7 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::prefill::{default_reason, prefill};
 use modality_advisor::domain::sheet::zone::names;
 use modality_advisor::domain::sheet::{Decision, DecisionAnswer, FieldId, JobSheet, ProcessFacts};
+use modality_advisor::domain::target::TargetId;
 use modality_advisor::domain::{Lang, Outcome, QuestionId};
 use serde_json::Value;
 
@@ -223,19 +225,22 @@ fn dst_findings_in_both_languages_and_in_the_documents() {
     assert!(md.contains("| Time zone |"), "{md}");
     assert!(!to_markdown_at(&s, Lang::En, None).contains("2027-03-14"));
 
-    // Through the export worker's protocol, with the page's clock.
+    // Through the target worker's protocol, with the page's clock: the configuration panel
+    // of the CronJob lists it.
     let request = ExportRequest {
         id: 7,
         lang: Lang::Ja,
-        format: ExportFormat::Markdown,
-        subject: ExportSubject::Sheet(Box::new(s.clone())),
+        format: ExportFormat::Json,
+        subject: ExportSubject::Target {
+            sheet: Box::new(s.clone()),
+            target: TargetId::Kubernetes,
+            format: None,
+        },
         now_ms: Some(JAN_2027_MS),
     };
     let reply: ExportReply = serde_json::from_str(&handle(&request.to_json())).expect("reply");
-    let md = reply.result.expect("a document");
-    // Markdown escapes the underscore.
-    assert!(
-        md.contains("America/New\\_York") && md.contains("2027-03-14"),
-        "{md}"
-    );
+    let panel = reply.result.expect("a panel");
+    assert!(panel.contains("batch-dst-skipped"), "{panel}");
+    assert!(panel.contains("2027-03-14 (02:00–03:00)"), "{panel}");
+    assert!(panel.contains("America/New_York"), "{panel}");
 }

@@ -95,9 +95,11 @@ pub struct ExportRequest {
     pub format: ExportFormat,
     /// The sheet or the catalog.
     pub subject: ExportSubject,
-    /// The page's clock when it asked (Unix milliseconds): the sheet's Markdown and the
-    /// target panel then name the days of the coming year on which daylight saving skips or
-    /// repeats a batch run. Absent: no such findings (the domain has no clock).
+    /// The page's clock when it asked (Unix milliseconds): the target panel then names the days
+    /// of the coming year on which daylight saving skips or repeats a batch run (the sheet's
+    /// Markdown too where the time zone database is built in: natively, not in the export
+    /// worker, [`to_markdown_at`](super::markdown::to_markdown_at)). Absent: no such findings
+    /// (the domain has no clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now_ms: Option<i64>,
 }

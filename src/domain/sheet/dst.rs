@@ -4,9 +4,10 @@
 //!
 //! Reads the IANA database bundled by `jiff` (`tzdb-bundle-always`: the same data natively and
 //! in wasm). The page never calls this module, so the database stays out of its wasm: the
-//! findings are made by the CLI (`sheet`, `target`), the export worker (the sheet's documents)
-//! and the target worker (the configuration panel), each given the moment to count from (the
-//! domain has no clock).
+//! findings are made by the CLI (`sheet`, `target`, the Markdown document) and the target
+//! worker (the configuration panel), each given the moment to count from (the domain has no
+//! clock). The export worker's build leaves it out too (its size budget; see
+//! [`to_markdown_at`](crate::domain::export::markdown::to_markdown_at)).
 //!
 //! What a scheduler does then differs: Vixie cron runs a job of a skipped time at once and a
 //! job of a repeated time once; the Kubernetes CronJob controller and most libraries compute

@@ -75,8 +75,9 @@ impl Format {
             lang,
             format,
             subject: ExportSubject::Sheet(Box::new(sheet.clone())),
-            // The daylight-saving findings count the coming year from the page's clock.
-            now_ms: i64::try_from(browser::now_ms()).ok(),
+            // The export worker carries no time zone database (its size): the daylight-saving
+            // findings are the configuration panel's.
+            now_ms: None,
         }
     }
 }
