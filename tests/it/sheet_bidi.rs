@@ -140,6 +140,7 @@ pub(crate) fn exports(sheet: &JobSheet, answers: &Answers, lang: Lang) -> Vec<(S
         ExportFormat::Json,
     ] {
         let request = ExportRequest {
+            now_ms: None,
             id: 1,
             lang,
             format,
@@ -252,7 +253,7 @@ fn cases() -> Vec<Case> {
             |s| s.process.process_name.push_str(RLO),
             "process-name",
             "Process name",
-            "処理名（日本語名）",
+            "プロセス名（日本語名）",
         ),
         (
             |s| s.process.code_name.push_str(RLO),

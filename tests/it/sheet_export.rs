@@ -123,7 +123,7 @@ fn markdown_ja() {
 
         ```mermaid
         flowchart TD
-            start([処理を1つ]) --> timeTriggered{時刻が起点で<br>まとめて処理してよい？}
+            start([プロセスを1つ]) --> timeTriggered{時刻が起点で<br>まとめて処理してよい？}
             timeTriggered -- はい --> batch[定期バッチ]
             timeTriggered -- いいえ --> needsResultNow{結果を応答の<br>その場で必要とする？}
             needsResultNow -- いいえ --> asyncEnqueue[非同期<br>ジョブを登録]

@@ -47,6 +47,8 @@ pub struct Key {
     pub notify: Option<String>,
     /// `batch.schedule` (trimmed).
     pub schedule: Option<String>,
+    /// `batch.time_zone` (trimmed), the zone the schedule is read in.
+    pub time_zone: Option<String>,
     /// `sync.call_timeout_ms`, ms.
     pub call_timeout_ms: Option<u64>,
     /// `batch.run_timeout_ms`, ms.
@@ -84,6 +86,9 @@ pub fn key(p: &Process, lang: Lang) -> Key {
         schedule: sheet
             .and_then(|s| s.batch.as_ref())
             .map(|b| trimmed(&b.schedule)),
+        time_zone: sheet
+            .and_then(|s| s.batch.as_ref())
+            .map(|b| trimmed(&b.time_zone)),
         call_timeout_ms: sheet
             .and_then(|s| s.sync.as_ref())
             .map(|s| s.call_timeout_ms),

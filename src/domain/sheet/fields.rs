@@ -363,6 +363,7 @@ fn failure_rows(out: &mut Rows, sheet: &JobSheet) {
 fn batch_rows(out: &mut Rows, b: &BatchSpec) {
     let lang = out.lang;
     out.push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
+    out.push(FieldId::TimeZone, Some(b.time_zone.trim().to_owned()));
     out.push(
         FieldId::Overlap,
         Some(tr(

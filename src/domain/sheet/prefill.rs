@@ -125,6 +125,7 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
     });
     let batch = (outcome == Outcome::Batch).then(|| BatchSpec {
         schedule: "0 3 * * *".to_owned(),
+        time_zone: crate::domain::sheet::zone::default_time_zone(),
         overlap: Overlap::Forbid,
         missed_run: MissedRun::RunOnce,
         run_timeout_ms: 3_600_000,
