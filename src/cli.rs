@@ -110,7 +110,7 @@ struct SimulateArgs {
         allow_negative_numbers = true
     )]
     jobs: Option<u64>,
-    /// A JSON config file: fields in README.md, "Command line → simulate"; examples in
+    /// A JSON config file: fields in docs/CLI.md, "simulate"; examples in
     /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
     /// - reads standard input.
     #[arg(long, value_name = "FILE.json")]

@@ -142,7 +142,13 @@ pub fn run(args: &SheetArgs) -> Result<(), String> {
     // rows, so the findings go to stderr (the exit code stays 0: they are warnings to weigh).
     let format = args.format.unwrap_or(SheetFormat::Markdown);
     if format != SheetFormat::Markdown {
-        super::targets::print_findings(&validate(&sheet, lang), lang, &source);
+        let mut findings = validate(&sheet, lang);
+        findings.extend(crate::domain::sheet::dst::dst_findings(
+            &sheet,
+            lang,
+            super::targets::now_ms(),
+        ));
+        super::targets::print_findings(&findings, lang, &source);
     }
     let out = render(&sheet, format, args.bom, lang);
     write_output(args.output.as_deref(), &out)
@@ -153,6 +159,6 @@ fn render(sheet: &JobSheet, format: SheetFormat, bom: bool, lang: Lang) -> Strin
         SheetFormat::Tsv => export::to_tsv(sheet, lang),
         SheetFormat::Csv => export::to_csv(sheet, lang, bom),
         SheetFormat::Json => export::to_json(sheet),
-        _ => export::to_markdown(sheet, lang),
+        _ => export::markdown::to_markdown_at(sheet, lang, Some(super::targets::now_ms())),
     }
 }

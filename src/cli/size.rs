@@ -15,6 +15,7 @@
 use super::{lang_of, ms_in_range, read_input, LangArg};
 use crate::domain::capacity::sweep::{size, SweepOptions};
 use crate::domain::capacity::CapacityInput;
+use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::load::{Burst, HandlerTime, Missing};
 use crate::domain::Lang;
@@ -25,7 +26,7 @@ use clap::{Args, ValueEnum};
 pub enum SizeFormat {
     /// A report for people.
     Text,
-    /// The documented JSON (README, "size --format json").
+    /// The documented JSON (docs/CLI.md, "size --format json").
     Json,
     /// A Markdown section for a wiki.
     Markdown,
@@ -51,59 +52,59 @@ pub struct SizeArgs {
     #[arg(long, value_name = "SHEET.json")]
     input: Option<String>,
     /// Steady arrivals per second (0 to 1 000 000; decimals allowed).
-    #[arg(long, value_name = "R", value_parser = parse_rate0)]
+    #[arg(long, value_name = "R", value_parser = parse_rate0, allow_negative_numbers = true)]
     arrival_per_s: Option<f64>,
     /// The handler time's distribution.
     #[arg(long, value_enum, value_name = "DIST")]
     handler: Option<HandlerArg>,
     /// Mean handler time (exponential, fixed), ms or with a unit.
-    #[arg(long, value_name = "T", value_parser = parse_handler_ms)]
+    #[arg(long, value_name = "T", value_parser = parse_handler_ms, allow_negative_numbers = true)]
     mean_ms: Option<u64>,
     /// Median handler time (lognormal), ms or with a unit.
-    #[arg(long, value_name = "T", value_parser = parse_handler_ms)]
+    #[arg(long, value_name = "T", value_parser = parse_handler_ms, allow_negative_numbers = true)]
     p50_ms: Option<u64>,
     /// 95th percentile handler time (lognormal; at least --p50-ms), ms or with a unit.
-    #[arg(long, value_name = "T", value_parser = parse_handler_ms)]
+    #[arg(long, value_name = "T", value_parser = parse_handler_ms, allow_negative_numbers = true)]
     p95_ms: Option<u64>,
     /// Probability that an attempt fails transiently (0 to 0.99).
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     failure_rate: Option<f64>,
     /// Attempts at most, the first included (1 to 100; default: the sheet's, else 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, value_name = "N", value_parser = count::<u32, 1, 100>, allow_negative_numbers = true)]
     max_attempts: Option<u32>,
     /// A burst of N jobs at once on top of the arrivals (1 to 100 000).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, value_name = "N", value_parser = count::<u64, 1, 100_000>, allow_negative_numbers = true)]
     burst: Option<u64>,
     /// Target: the burst drained within T (ms or with a unit).
-    #[arg(long, value_name = "T", value_parser = parse_target_ms)]
+    #[arg(long, value_name = "T", value_parser = parse_target_ms, allow_negative_numbers = true)]
     drain_within_ms: Option<u64>,
     /// Target: the wait in queue at p95 at most W (ms or with a unit; default: the sheet's
     /// target, else its acceptable wait).
-    #[arg(long, value_name = "W", value_parser = parse_target_ms)]
+    #[arg(long, value_name = "W", value_parser = parse_target_ms, allow_negative_numbers = true)]
     target_wait_p95_ms: Option<u64>,
     /// The downstream's rate limit per second: above it calls are refused (and retried).
-    #[arg(long, value_name = "R", value_parser = parse_rate)]
+    #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     downstream_limit_per_s: Option<f64>,
     /// The downstream rate limit's burst allowance (1 to 100 000; default 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "N", value_parser = count::<u32, 1, 100_000>, allow_negative_numbers = true)]
     downstream_burst: Option<u32>,
     /// Our own limiter: the workers pace their calls to R per second in all.
-    #[arg(long, value_name = "R", value_parser = parse_rate)]
+    #[arg(long, value_name = "R", value_parser = parse_rate, allow_negative_numbers = true)]
     our_limit_per_s: Option<f64>,
     /// Calls the downstream serves at once (1 to 10 000).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_name = "K", value_parser = count::<u32, 1, 10_000>, allow_negative_numbers = true)]
     downstream_concurrency: Option<u32>,
     /// The largest worker count (jobs at once) to consider (1 to 1 000; default 200).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    #[arg(long, value_name = "M", value_parser = count::<u32, 1, 1_000>, allow_negative_numbers = true)]
     workers_max: Option<u32>,
     /// Runs per worker count (1 to 50).
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=50))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = count::<u32, 1, 50>, allow_negative_numbers = true)]
     seeds: u32,
-    /// The first seed.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    /// The first seed: a whole number from 0 to 18,446,744,073,709,551,615.
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = count::<u64, 0, { u64::MAX }>, allow_negative_numbers = true)]
     seed: u64,
     /// Jobs per steady run (100 to 100 000).
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = count::<u64, 100, 100_000>, allow_negative_numbers = true)]
     jobs: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SizeFormat::Text)]
@@ -111,6 +112,23 @@ pub struct SizeArgs {
     /// Language of the texts.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
+}
+
+/// A whole number from `MIN` to `MAX`, said so for any other input (a negative number, a
+/// fraction or a word alike; clap's own ranged parser answers "invalid digit" for `-5`).
+fn count<T: TryFrom<u64>, const MIN: u64, const MAX: u64>(raw: &str) -> Result<T, String> {
+    raw.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (MIN..=MAX).contains(v))
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number from {} to {}",
+                group_thousands(MIN),
+                group_thousands(MAX)
+            )
+        })
 }
 
 fn parse_rate0(raw: &str) -> Result<f64, String> {

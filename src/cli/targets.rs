@@ -17,6 +17,7 @@
 
 use super::{lang_of, write_output, LangArg};
 use crate::domain::sheet::check::{validate, Finding, Severity};
+use crate::domain::sheet::dst::dst_findings;
 use crate::domain::sheet::JobSheet;
 use crate::domain::target::{self, TargetId, WindowS};
 use crate::domain::Lang;
@@ -67,10 +68,11 @@ pub fn export(
         .transpose()
         .map_err(|format| target::TargetError::UnknownFormat { target: id, format })
         .map_err(|e| format!("--format: {}", e.message(lang)))?;
-    let rep = target::report(sheet, id, format, lang).map_err(|e| match e {
+    let mut rep = target::report(sheet, id, format, lang).map_err(|e| match e {
         target::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
         _ => format!("{source}: {}", e.message(lang)),
     })?;
+    rep.findings.extend(dst_findings(sheet, lang, now_ms()));
     if report {
         let mut s = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
         s.push('\n');
@@ -83,6 +85,12 @@ pub fn export(
         text.push('\n');
     }
     Ok(text)
+}
+
+/// The machine's clock, Unix milliseconds: the daylight-saving findings count the coming year
+/// from it.
+pub fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
 }
 
 /// Each finding as a line on stderr: `SOURCE: warning [code]: message`.

@@ -363,6 +363,14 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
     match action {
         Action::SetLang(lang) => {
             s.lang = lang;
+            // Notices are worded at display time and follow the language; those that hold a
+            // message already worded (a failure's, the browser's own) cannot, and go.
+            if matches!(s.catalog_notice, Some(CatalogNotice::Failed(_))) {
+                s.catalog_notice = None;
+            }
+            if matches!(s.notice, Some(SheetNotice::Browser(_))) {
+                s.notice = None;
+            }
             // Defaults nobody changed follow the language; the user's own words stay.
             s.sheet = s.sheet.as_ref().map(|sheet| relocalize(sheet, lang));
         }

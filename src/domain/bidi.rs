@@ -17,6 +17,13 @@
 //!
 //! The controls ([`is_control`]): LRE, RLE, PDF, LRO, RLO (U+202A–U+202E), LRI, RLI, FSI, PDI
 //! (U+2066–U+2069), LRM, RLM (U+200E, U+200F) and the Arabic letter mark (U+061C).
+//!
+//! **Other control characters** ([`is_raw_control`]) go the same way through [`show`]: the C0
+//! controls U+0000–U+001F other than tab, line feed and carriage return (which every format
+//! holds as text and each writer already places: a cell's line break as `<br>`, a quoted CSV
+//! field …), DEL (U+007F) and the C1 controls U+0080–U+009F (U+0085, NEXT LINE, among them).
+//! Typed or pasted into a field they would make git call a Markdown file binary, and a
+//! Markdown or HTML renderer copy them on; shown as `<U+0007>` they are visible and harmless.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -27,6 +34,17 @@ pub fn is_control(c: char) -> bool {
         c,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
     )
+}
+
+/// True for a control character no document holds raw (see the module docs): C0 except tab,
+/// line feed and carriage return, DEL, and C1.
+pub fn is_raw_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// True for a character [`show`] rewrites: a bidi control or a raw control character.
+pub fn is_shown(c: char) -> bool {
+    is_control(c) || is_raw_control(c)
 }
 
 /// The bidi controls in `text`, each once, in order of first appearance, as `U+202E`.
@@ -53,16 +71,17 @@ pub enum Shown {
     Json,
 }
 
-/// `text` with every bidi control written as `how` says; the text itself when it has none.
-/// Applied to a whole document after it is written: a control can only stand in user text
-/// (no template holds one), and each form is plain text in its own syntax.
+/// `text` with every bidi control and raw control character ([`is_shown`]) written as `how`
+/// says; the text itself when it has none. Applied to a whole document after it is written:
+/// such a character can only stand in user text (no template holds one), and each form is
+/// plain text in its own syntax.
 pub fn show(text: &str, how: Shown) -> Cow<'_, str> {
-    if !text.chars().any(is_control) {
+    if !text.chars().any(is_shown) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if !is_control(c) {
+        if !is_shown(c) {
             out.push(c);
             continue;
         }

@@ -26,6 +26,7 @@
 //! `lanes`: the lane chart (a timeline of workers, [`lanes`]); `overlay`: the layered chart
 //! (bands, points with intervals, lines and reference rules, [`layered`]).
 
+use crate::domain::bidi::{self, Shown};
 use std::fmt::Write;
 
 mod canvas;
@@ -182,7 +183,10 @@ pub enum Layout {
     Stacked,
 }
 
-/// `s` escaped for XML text and attribute values; characters XML 1.0 forbids become U+FFFD.
+/// `s` escaped for XML text and attribute values. A control character other than tab, line
+/// feed and carriage return (C0, DEL, C1: [`crate::domain::bidi::is_raw_control`]) is shown
+/// as `&lt;U+0007&gt;`, as every document shows it; the noncharacters U+FFFE and U+FFFF,
+/// which XML 1.0 forbids, become U+FFFD.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -193,7 +197,10 @@ pub fn escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c if bidi::is_raw_control(c) => {
+                out.push_str(&bidi::show(c.encode_utf8(&mut [0; 4]), Shown::Markup));
+            }
+            '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod cron;
+pub mod dst;
 pub mod edit;
 pub mod example;
 pub mod fields;
@@ -20,6 +21,7 @@ pub mod load_form;
 pub mod load_text;
 pub mod prefill;
 pub mod retry_window;
+pub mod zone;
 
 use crate::domain::flowchart::{evaluate, Answer, Answers, Outcome, QuestionId, Timing};
 use crate::domain::lang::Lang;
@@ -380,6 +382,16 @@ pub enum MissedRun {
 pub struct BatchSpec {
     /// When it runs, e.g. a cron expression `0 3 * * *`, as text.
     pub schedule: String,
+    /// The IANA time zone the schedule is read in, e.g. `Asia/Tokyo` (checked against the
+    /// database's names, [`zone::check_zone`]). Absent from the JSON when it is `UTC`
+    /// ([`zone::DEFAULT_TIME_ZONE`]), so files and share links written before it existed read
+    /// the same and a UTC sheet writes the same file as before; every export and document
+    /// still states it.
+    #[serde(
+        default = "zone::default_time_zone",
+        skip_serializing_if = "zone::is_default"
+    )]
+    pub time_zone: String,
     /// Overlapping runs.
     pub overlap: Overlap,
     /// Missed runs.
@@ -529,6 +541,8 @@ pub enum FieldId {
     PollInterval,
     /// Batch schedule.
     Schedule,
+    /// The time zone the schedule is read in (IANA name).
+    TimeZone,
     /// Overlap policy.
     Overlap,
     /// Missed-run policy.

@@ -95,7 +95,8 @@ pub fn App() -> Html {
                 <ShareSurface shared=false />
             }
             { keeper::keep_notices(&state, &base) }
-            if !shared {
+            // The catalog screen is no process's: the process steps show once one is open.
+            if !shared && state.screen != Screen::Catalog {
                 { nav(&state) }
             }
             <div class="slot">{ body }</div>

@@ -110,22 +110,23 @@ pub fn CatalogIo() -> Html {
                         lang,
                         format,
                         subject: ExportSubject::Catalog(catalog.clone()),
+                        now_ms: None,
                     };
                     let done = match browser::export(request).await {
+                        // Worded at display time, so a language switch rewords them.
                         Ok(text) if copy => browser::copy_text(text)
                             .await
-                            .map(|()| t!("catalog-io.copied", locale = lang.code(), format = label).into_owned()),
+                            .map(|()| CatalogNotice::Copied(label.to_owned())),
                         Ok(text) => {
                             let (name, mime) = file_name(&catalog, id);
-                            browser::download(&name, mime, &text).map(|()| {
-                                t!("catalog-io.downloaded", locale = lang.code(), file = name).into_owned()
-                            })
+                            browser::download(&name, mime, &text)
+                                .map(|()| CatalogNotice::Downloaded(name))
                         }
                         Err(e) => Err(e),
                     };
                     busy.set(false);
                     let notice = match done {
-                        Ok(m) => CatalogNotice::Done(m),
+                        Ok(n) => n,
                         Err(e) => CatalogNotice::Failed(e),
                     };
                     ctx.dispatch(Action::Catalog(CatalogAction::Notice(Some(notice))));

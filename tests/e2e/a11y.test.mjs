@@ -77,6 +77,8 @@ async function walkSheet(page, check) {
 
 /** Each preset's result (its first variant, seed 1), then a Compare. */
 async function walkSimulate(page, check) {
+  // The catalog screen shows no process steps: open the first process to reach them.
+  if (!(await page.$('.tabs'))) await page.click('#catalog-table tbody tr:nth-child(1) .proc-name');
   await page.click('.tabs button:nth-child(3)');
   await page.waitForSelector('section.simulate');
   await check('simulator');

@@ -156,7 +156,7 @@ for (const [lang, width] of [['ja', 390], ['en', 390], ['ja', 1280]]) {
     assert.equal(rows.length, 3);
     if (lang === 'ja') {
       assert.deepEqual(rows.map((r) => r.outcomeText), ['非同期：ジョブをキューに登録', '定期バッチ', '未決定']);
-      assert.equal((await page.textContent('#catalog-title')).trim(), 'システムの処理一覧');
+      assert.equal((await page.textContent('#catalog-title')).trim(), 'システムのプロセス一覧');
     }
     assert.ok(await noSidewaysScroll(page), 'the page does not scroll sideways');
     // Every row action is on screen.

@@ -19,9 +19,21 @@ let app; // no CORS headers
 let cors; // the same files with Access-Control-Allow-Origin: *
 let host; // the wiki page, on another origin
 
+/** The listener docs/HOSTING.md gives host pages, taken from that page itself
+ * (the ```js block after "A host page that sizes frames to their content"). */
+const README_LISTENER = (() => {
+  const readme = readFileSync(path.join(root, 'docs', 'HOSTING.md'), 'utf8');
+  const m = /sizes frames to their content:\s*```js\n([\s\S]*?)```/.exec(readme);
+  if (!m) throw new Error('docs/HOSTING.md: no listener block after "sizes frames to their content:"');
+  return m[1];
+})();
+
 /** The host page: a listener that keeps the frame's messages (checking `event.source`), then
- * the frame (800 px wide, 600 px high, as a wiki's iframe macro gives). */
+ * the frame (800 px wide, 600 px high, as a wiki's iframe macro gives); with `listener=readme`
+ * the frame carries the snippet's class and docs/HOSTING.md's listener runs after it. */
 function hostPage(url) {
+  const readme = url.searchParams.get('listener') === 'readme'
+    ? `<script>${README_LISTENER}</script>` : '';
   const src = url.searchParams.get('src') ?? '';
   const sandbox = url.searchParams.get('sandbox');
   const width = url.searchParams.get('width') ?? '800';
@@ -35,7 +47,8 @@ addEventListener('message', (e) => {
   (frame && e.source === frame.contentWindow ? window.heights : window.others).push(e.data);
 });
 </script>
-<iframe id="embed" title="embed" src="${attr(src)}" width="${attr(width)}" height="600"${sandbox === null ? '' : ` sandbox="${attr(sandbox)}"`}></iframe>
+<iframe id="embed" class="modality-advisor-embed" title="embed" src="${attr(src)}" width="${attr(width)}" height="600"${sandbox === null ? '' : ` sandbox="${attr(sandbox)}"`}></iframe>
+${readme}
 </body></html>`;
 }
 
@@ -56,7 +69,7 @@ after(async () => {
 /** Opens the host page framing `src` with `sandbox` (null: no attribute); resolves
  * { page, frame } once the frame has loaded. Console errors of every frame land in
  * `page.errors`. */
-async function openHost(src, sandbox, { locale = 'en-US', width = 1280, frameWidth = '800' } = {}) {
+async function openHost(src, sandbox, { locale = 'en-US', width = 1280, frameWidth = '800', listener = '' } = {}) {
   const context = await browser.newContext({ locale, viewport: { width, height: 900 } });
   const page = await context.newPage();
   page.errors = [];
@@ -64,6 +77,7 @@ async function openHost(src, sandbox, { locale = 'en-US', width = 1280, frameWid
   page.on('pageerror', (err) => page.errors.push(String(err)));
   const q = new URLSearchParams({ src, width: frameWidth });
   if (sandbox !== null) q.set('sandbox', sandbox);
+  if (listener) q.set('listener', listener);
   await page.goto(`${host.url}?${q}`);
   const handle = await page.waitForSelector('iframe#embed');
   const frame = await handle.contentFrame();
@@ -143,6 +157,56 @@ test('(c) sandbox="allow-scripts" with CORS: origin null, storage throws, it sti
   console.log(`embed height, catalog of ${fx.names.length} (en) at 800 px: ${h} px (recommended ${fx.recommended_height})`);
   await shot(page, 'embed-host-scripts-only');
   await page.context().close();
+});
+
+test('the hosting page\'s listener sizes the frame to its content; at 640 px the catalog breaks no word', async () => {
+  for (const [fx, frameWidth] of [[fixtures.process_en, '800'], [fixtures.catalog_en, '800'], [fixtures.catalog_en, '640']]) {
+    const { page, frame } = await openHost(`${app.url}embed.html#${fx.fragment}`, 'allow-scripts allow-same-origin', { frameWidth, listener: 'readme' });
+    await assertRendered(page, frame, app.url, fx);
+    const where = `${fx.fragment.slice(0, 12)}… at ${frameWidth} px`;
+    // After the last message the frame is as tall as its content: nothing scrolls inside it.
+    await page.waitForFunction(() => {
+      const last = window.heights.at(-1)?.height;
+      return last && document.getElementById('embed').height === String(last);
+    }, null, { timeout: 10_000 });
+    const [attrH, boxH] = await page.evaluate(() => {
+      const f = document.getElementById('embed');
+      return [Number(f.height), f.clientHeight]; // inside the frame's border
+    });
+    const [content, scrollH, innerH] = await frame.evaluate(() => [
+      Math.ceil(document.documentElement.getBoundingClientRect().height),
+      document.scrollingElement.scrollHeight, innerHeight]);
+    assert.equal(attrH, content, `${where}: the frame's height is its content's`);
+    assert.equal(boxH, content, `${where}: the frame shows ${boxH} px of ${content}`);
+    assert.ok(scrollH <= innerH, `${where}: nothing scrolls inside the frame (${scrollH} > ${innerH})`);
+    // The fixed height of the snippet is chosen for the content (measured at 800 px): within
+    // a fifth of it.
+    if (frameWidth === '800') assert.ok(Math.abs(fx.recommended_height - content) <= content / 5,
+      `${where}: recommended ${fx.recommended_height} px for ${content} px of content`);
+    if (fx === fixtures.catalog_en) {
+      // No word of the summary table is split across lines (a word of up to 20 characters:
+      // longer tokens may have to break; hyphens and slashes are places to break).
+      const broken = await frame.evaluate(() => {
+        const out = [];
+        // Stacked (below 800 px), the header row is hidden for the eye; the labels show instead.
+        const walker = document.createTreeWalker(document.querySelector(innerWidth < 800 ? '.sc-index tbody' : '.sc-index'), NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          // A line may end after a hyphen or a slash ("2026-03-", "send-"), not inside a word.
+          const re = /[^\s\-\/]{2,20}/g;
+          for (let m = re.exec(n.data); m; m = re.exec(n.data)) {
+            const r = document.createRange();
+            r.setStart(n, m.index);
+            r.setEnd(n, m.index + m[0].length);
+            const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+            if (tops.size > 1) out.push(m[0]);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(broken, [], `${where}: words split across lines in the catalog's summary`);
+    }
+    await page.context().close();
+  }
 });
 
 test('(d) sandbox="" (no scripts): the fallback text and the app link, not a blank box', async () => {

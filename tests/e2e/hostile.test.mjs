@@ -130,10 +130,13 @@ async function fits(page, where) {
 
 /** Bidi controls are shown or stripped in exports (issue 17); comparisons ignore them. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-/** A bidi control as the exports show it (`<U+202E>`, in Markdown `&lt;U+202E&gt;`:
- * src/domain/bidi.rs), so an export's text compares with what was typed, less the control. */
-const SHOWN_BIDI = /(?:<|&lt;)U\+(?:202[A-E]|206[6-9]|200[EF]|061C)(?:>|&gt;)/gi;
-const plain = (s) => s.replace(BIDI, '').replace(SHOWN_BIDI, '');
+/** A control character no document holds raw: C0 but tab, LF and CR; DEL; C1. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** A bidi or other control as the exports show it (`<U+202E>`, `<U+0007>`, in Markdown
+ * `&lt;U+202E&gt;`: src/domain/bidi.rs), so an export's text compares with what was typed, less
+ * the control. */
+const SHOWN_BIDI = /(?:<|&lt;)U\+(?:202[A-E]|206[6-9]|200[EF]|061C|00[01][0-9A-F]|007F|008[0-9A-F]|009[0-9A-F])(?:>|&gt;)/gi;
+const plain = (s) => s.replace(BIDI, '').replace(CONTROL, '').replace(SHOWN_BIDI, '');
 /** What of `text` a reader must find back in the page: its longest line, trimmed. */
 const probe = (text) => plain(text).split(/[\r\n\u2028\u2029\u0085]+/).map((l) => l.trim())
   .reduce((a, b) => (b.length > a.length ? b : a), '');
@@ -252,6 +255,7 @@ async function throughSheet(page, problems, p, index) {
   // Every downloaded document shows a bidi control visibly instead of holding it raw.
   for (const [f, text] of Object.entries(files)) {
     assert.doesNotMatch(text, new RegExp(BIDI.source), `${where}: the ${f} download holds no raw bidi control`);
+    assert.doesNotMatch(text, new RegExp(CONTROL.source), `${where}: the ${f} download holds no raw control character`);
   }
   const md = files.markdown;
   assert.doesNotMatch(md, TAGS, `${where}: no markup in the Markdown`);
@@ -329,12 +333,14 @@ async function throughShare(context, page, problems, where, names) {
     await centre(page, `#share-panel [data-share-copy="${key}"]`);
     await page.click(`#share-panel [data-share-copy="${key}"]`);
     clip = await clipboardAfter(page, '-');
+    assert.doesNotMatch(clip, new RegExp(CONTROL.source), `${where}: the ${key} copy holds no raw control character`);
     if (key === 'embed') embed = clip;
     else if (key === 'rich') {
       const html = await page.evaluate(async () => {
         const [item] = await navigator.clipboard.read();
         return item.types.includes('text/html') ? (await item.getType('text/html')).text() : '';
       });
+      assert.doesNotMatch(html, new RegExp(CONTROL.source), `${where}: the rich copy holds no raw control character`);
       const made = await scratch.evaluate((h) => {
         const doc = new DOMParser().parseFromString(h, 'text/html');
         return [...doc.querySelectorAll('*')].filter((e) => ['IMG', 'IFRAME', 'SCRIPT', 'SVG', 'STYLE', 'MATH', 'BASE', 'META'].includes(e.tagName.toUpperCase())
@@ -351,6 +357,7 @@ async function throughShare(context, page, problems, where, names) {
   if (svgButton) {
     await centre(page, '#share-panel [data-share-download="svg"]');
     const svg = await download(page, '#share-panel [data-share-download="svg"]');
+    assert.doesNotMatch(svg, new RegExp(CONTROL.source), `${where}: the SVG card holds no raw control character`);
     const bad = await scratch.evaluate((s) => {
       const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
       if (doc.querySelector('parsererror')) return ['not well-formed'];
@@ -368,11 +375,11 @@ async function throughShare(context, page, problems, where, names) {
   const view = await context.newPage();
   await view.goto(new URL(src, server.url).href);
   await view.waitForSelector('#embed[data-state="shown"]', { timeout: 30_000 });
-  // The card writes a control character XML 1.0 forbids as U+FFFD (src/domain/plot.rs `escape`).
-  const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+  // The card shows a control character as `<U+0007>` (src/domain/plot.rs `escape`), which
+  // `plain` takes out of both sides.
   const seenText = plain(await view.evaluate(() => document.body.textContent));
   for (const n of names) {
-    const p = probe(n.replace(CONTROLS, '\ufffd')).slice(0, 40);
+    const p = probe(n).slice(0, 40);
     if (p) assert.ok(seenText.includes(p), `${where}: the embed page shows ${JSON.stringify(p)} as text`);
   }
   await clean(view, problems, `${where}: embed page`);
@@ -425,7 +432,9 @@ async function throughCatalog(context, page, problems, batch, names) {
   lap('catalog exports');
   await throughShare(context, page, problems, where, names);
 
-  // The simulator's text input (the seed) refuses the text without harm.
+  // The simulator's text input (the seed) refuses the text without harm. The catalog screen
+  // shows no process steps: open the first process to reach them.
+  await page.click('#catalog-table tbody tr:nth-child(1) .proc-name');
   await page.click('.tabs button:nth-child(3)');
   await page.waitForSelector('section.simulate');
   await page.fill('#seed', batch[batch.length - 1].text.slice(0, 200));

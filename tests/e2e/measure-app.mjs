@@ -1,4 +1,4 @@
-// Measures the app's start (not a test: it only prints; README "Measured" quotes it).
+// Measures the app's start (not a test: it only prints; docs/PERFORMANCE.md quotes it).
 //   cd tests/e2e && node measure-app.mjs        (after `trunk build --release`)
 // At 10 Mbit/s with 40 ms latency (CDP Network.emulateNetworkConditions), cache disabled, each
 // load in a fresh context, the files served brotli-compressed (quality 11) as a static host

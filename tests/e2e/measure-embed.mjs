@@ -1,4 +1,4 @@
-// Measures the embed page (not a test: it only prints; README "Measured" quotes it).
+// Measures the embed page (not a test: it only prints; docs/PERFORMANCE.md quotes it).
 //   cd tests/e2e && node measure-embed.mjs        (after `trunk build --release`)
 // 1. Time to first contentful paint and to the card rendered (`#embed[data-state="shown"]`)
 //    at 10 Mbit/s with 40 ms latency (CDP Network.emulateNetworkConditions), cache disabled,

@@ -69,7 +69,7 @@ for (const lang of ['en', 'ja']) {
     const words = lang === 'en'
       ? [/^Process name Warning: Process name is empty/, /^Name in code Warning: Name in code is empty/, /^Trigger Warning: Trigger is empty/,
         /^Idempotency key Warning: “Idempotency key” is empty until the business key is typed/]
-      : [/^処理名（日本語名） 注意: 処理名（日本語名）が空です/, /^コード上の名前 注意: コード上の名前が空です/, /^起点 注意: 起点が空です/,
+      : [/^プロセス名（日本語名） 注意: プロセス名（日本語名）が空です/, /^コード上の名前 注意: コード上の名前が空です/, /^起点 注意: 起点が空です/,
         /^冪等キー 注意: 業務キーを記入するまで「冪等キー」は空です/];
     items.forEach(([, text], i) => assert.match(text, words[i]));
     // Each finding sits under its own input.
@@ -182,7 +182,7 @@ test('check panel: lists each field showing a refused value with its message, in
   await switchLang(page, 'ja');
   items = await refusedItems(page);
   assert.deepEqual(items.map((i) => i.id), ['process-name', 'max-attempts', 'lease']);
-  assert.deepEqual(items.map((i) => i.name), ['処理名（日本語名）', '最大試行回数', 'リース／可視性タイムアウト']);
+  assert.deepEqual(items.map((i) => i.name), ['プロセス名（日本語名）', '最大試行回数', 'リース／可視性タイムアウト']);
   for (const i of items) {
     assert.ok(i.message.startsWith('エラー: '), i.message);
     assert.equal(i.message.slice('エラー: '.length), await fieldError(page, i.id), `${i.id}: the field's own message in Japanese`);

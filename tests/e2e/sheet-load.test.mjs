@@ -22,7 +22,7 @@ const WORDS = {
     notSized: "not sized yet: needs the handler's time",
     refused: /^Not copied — Handler p95: /,
     handlerRow: '| Handler time | how long one run takes: median and 95th percentile, or fixed | p50 200 ms, p95 800 ms (lognormal) |',
-    capacity: 'offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)',
+    capacity: 'offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: the workers' utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)',
     workers: '2 processes × 2 at once each = 4 jobs at once',
   },
   ja: {
@@ -31,7 +31,7 @@ const WORDS = {
     notSized: '未見積もり：処理時間が必要です',
     refused: /^コピーしませんでした。処理時間のp95：/,
     handlerRow: '| 処理時間 | 1回の実行にかかる時間。中央値と95パーセンタイル、または固定 | p50 200ミリ秒、p95 800ミリ秒（対数正規） |',
-    capacity: '提供負荷 3.00 アーラン（10.0件/秒 × 試行1.05回 × 平均285ミリ秒）。同時4件で稼働率75%、スループット上限 13.3件/秒、ボトルネック：ワーカー数。500件のバーストは約2.5分で処理し終えます（解析）',
+    capacity: '提供負荷 3.00 アーラン（10.0件/秒 × 試行1.05回 × 平均285ミリ秒）。同時4件でワーカーの稼働率75%、スループット上限 13.3件/秒、ボトルネック：ワーカー数。500件のバーストは約2.5分で処理し終えます（解析）',
     workers: '2プロセス × 各2件 = 同時4件',
   },
 };

@@ -51,7 +51,7 @@ test('owner check: the late results are refused and marked, worded in Japanese (
   assert.equal(f['claims-over-max'], undefined);
   assert.match(await page.textContent(`${sel} [data-fact="stale-results"] dt`), /遅れた結果/);
   assert.equal(await page.$$eval(`${sel} figure.sim-timeline g.plot-lane .plot-symbol.s-refused`, (s) => s.length), 2);
-  assert.match(await page.textContent(`${sel} figure.sim-timeline figcaption`), /所有者チェックで拒否/);
+  assert.match(await page.textContent(`${sel} figure.sim-timeline figcaption`), /所有者の確認で拒否/);
   await screenshot(page, 'ja-sim-leases');
   assert.deepEqual(page.errors, []);
   await page.context().close();

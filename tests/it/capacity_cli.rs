@@ -166,7 +166,16 @@ fn bad_input_names_the_field_and_range() {
     );
     refused(
         &["--burst", "200000", "--mean-ms", "10"],
-        &["--burst", "100000"],
+        &["--burst", "1 to 100,000"],
+    );
+    // A negative number is a value out of range, not an unknown flag.
+    refused(
+        &["--burst", "-5", "--mean-ms", "10"],
+        &["--burst", "whole number from 1 to 100,000"],
+    );
+    refused(
+        &["--arrival-per-s", "-1", "--mean-ms", "10"],
+        &["--arrival-per-s", "0 to 1,000,000"],
     );
     refused(&["--mean-ms", "10"], &["not sized yet", "--arrival-per-s"]);
     refused(&["--arrival-per-s", "3"], &["not sized yet", "--handler"]);

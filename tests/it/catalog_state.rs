@@ -46,7 +46,7 @@ fn add_opens_the_questions_of_a_new_process_named_or_numbered() {
     assert!(ids.iter().all(|id| ProcessId::is_valid(id.as_str())));
     assert_eq!(s.catalog.processes[0].created_ms, 10_001);
     let ja = AppState::new(Lang::Ja).after(add("", 9));
-    assert_eq!(names(&ja), ["処理 1"]);
+    assert_eq!(names(&ja), ["プロセス 1"]);
 }
 
 #[test]
@@ -288,4 +288,40 @@ fn two_deletes_in_a_row_can_both_be_undone() {
     let s = s.after(cat(CatalogAction::Undo));
     assert_eq!(names(&s), ["Place order", "Process 2", "Nightly report"]);
     assert_eq!(s.catalog_notice, None);
+}
+
+#[test]
+fn notices_follow_a_language_switch_or_go() {
+    // A download's notice is worded at display time: after switching to Japanese it reads in
+    // Japanese (issue 26: an English "Downloaded…" stayed after switching to 日本語).
+    let s = three().after(cat(CatalogAction::Notice(Some(CatalogNotice::Downloaded(
+        "catalog.md".to_owned(),
+    )))));
+    let notice = s.catalog_notice.clone().expect("a notice");
+    assert_eq!(notice.text(s.lang), "Downloaded catalog.md.");
+    let ja = s.after(Action::SetLang(Lang::Ja));
+    assert_eq!(
+        ja.catalog_notice.as_ref().map(|n| n.text(ja.lang)),
+        Some("catalog.md をダウンロードしました。".to_owned())
+    );
+    let copied = three()
+        .after(cat(CatalogAction::Notice(Some(CatalogNotice::Copied(
+            "Markdown".to_owned(),
+        )))))
+        .after(Action::SetLang(Lang::Ja));
+    let text = copied
+        .catalog_notice
+        .map(|n| n.text(Lang::Ja))
+        .expect("kept");
+    assert!(
+        text.contains("Markdown") && !text.contains("Copied"),
+        "{text}"
+    );
+    // A failure's message was worded in the old language and cannot be reworded: it goes.
+    let failed = three()
+        .after(cat(CatalogAction::Notice(Some(CatalogNotice::Failed(
+            "The clipboard is blocked.".to_owned(),
+        )))))
+        .after(Action::SetLang(Lang::Ja));
+    assert_eq!(failed.catalog_notice, None);
 }

@@ -30,6 +30,7 @@ fn every_sheet_format_through_the_protocol_is_the_direct_export() {
         for (i, (format, direct)) in cases.into_iter().enumerate() {
             let id = 7 + i as u32;
             let request = ExportRequest {
+                now_ms: None,
                 id,
                 lang,
                 format,
@@ -45,6 +46,7 @@ fn every_sheet_format_through_the_protocol_is_the_direct_export() {
 #[test]
 fn the_request_is_externally_tagged_json() {
     let request = ExportRequest {
+        now_ms: None,
         id: 3,
         lang: Lang::Ja,
         format: ExportFormat::Csv { bom: true },
@@ -99,6 +101,7 @@ fn the_simulator_settings_file_is_the_config_file_the_cli_reads() {
     };
     for format in [ExportFormat::Json, ExportFormat::Markdown] {
         let back = reply(&ExportRequest {
+            now_ms: None,
             id: 2,
             lang: Lang::Ja,
             format,

@@ -247,6 +247,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // The sheet's exports (the page asks the export worker for them).
         "src/domain/export/markdown.rs",
         "src/domain/export/tsv.rs",
+        // Daylight-saving findings (the time zone database): workers and the CLI only.
+        "src/domain/sheet/dst.rs",
         // Exports to real queue systems: the export worker and the CLI only.
         "src/domain/target.rs",
         "src/domain/target/",

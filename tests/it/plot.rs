@@ -273,12 +273,12 @@ fn hostile_labels_are_escaped() {
         assert_svg(svg, "hostile");
         assert!(!svg.contains("<script"), "{svg}");
         assert!(svg.contains(
-            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; \u{fffd}\u{fffd}"
+            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; &lt;U+0001&gt;\u{fffd}"
         ));
     }
     assert_eq!(
-        escape("a<b>&\"'\u{0}\n"),
-        "a&lt;b&gt;&amp;&quot;&#39;\u{fffd}\n"
+        escape("a<b>&\"'\u{0}\u{7f}\u{85}\n\u{ffff}"),
+        "a&lt;b&gt;&amp;&quot;&#39;&lt;U+0000&gt;&lt;U+007F&gt;&lt;U+0085&gt;\n\u{fffd}"
     );
 }
 

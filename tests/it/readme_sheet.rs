@@ -1,4 +1,4 @@
-//! The README's `sheet` commands, run as written (with this build's binary in place of
+//! The `sheet` commands of the CLI reference (`docs/CLI.md`, which the README links), run as written (with this build's binary in place of
 //! `cargo run --release --`), and the example sheet they read.
 
 use modality_advisor::domain::export::{to_csv, to_json, to_markdown};
@@ -12,14 +12,14 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const EXAMPLE: &str = "examples/sheets/nightly-report.sheet.json";
 
 fn readme() -> String {
-    std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md")
+    std::fs::read_to_string(Path::new(ROOT).join("docs/CLI.md")).expect("docs/CLI.md")
 }
 
-/// The README's `### sheet` section.
+/// The reference's `## sheet` section.
 fn sheet_section(readme: &str) -> &str {
-    let start = readme.find("### sheet").expect("a `### sheet` section");
+    let start = readme.find("## sheet\n").expect("a `## sheet` section");
     let rest = &readme[start..];
-    let end = rest[3..].find("\n### ").map_or(rest.len(), |i| i + 3);
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
     &rest[..end]
 }
 

@@ -206,7 +206,11 @@ fn wrapping_counts_wide_characters_double() {
     );
     check("one two three four", 6.0, 5, &["one two", "three four"]);
     check("予約確認メール", 4.0, 5, &["予約確認", "メール"]);
-    check("abcdefghij", 2.9, 9, &["abcde", "fghij"]);
+    // Each letter at its widest in the common sans-serif fonts, bold included (a 0.69,
+    // b 0.73, c 0.61, d 0.73 …): four fit in 2.9 em.
+    check("abcdefghij", 2.9, 9, &["abcd", "efgh", "ij"]);
+    // `W` is the widest Latin letter (1.12 em in DejaVu Sans Bold).
+    check("WWWWWW", 2.5, 9, &["WW", "WW", "WW"]);
     check("one two three four", 3.5, 2, &["one", "two…"]);
     check("line\nbreak", 20.0, 3, &["line", "break"]);
 }

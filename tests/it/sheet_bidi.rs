@@ -25,7 +25,7 @@ use crate::sheet_support::example;
 const RLO: &str = "\u{202E}";
 
 /// The answers giving each outcome: batch, async-enqueue, async-ticket, sync, sync-timeout.
-fn walks() -> Vec<Answers> {
+pub(crate) fn walks() -> Vec<Answers> {
     use QuestionId::*;
     let a = |steps: &[(QuestionId, bool)]| {
         steps
@@ -63,7 +63,7 @@ fn hostile(text: &str) -> String {
 
 /// The example's facts walked to `answers`, then U+202E put into every text field the sheet of
 /// that outcome has (and one more retry layer, named with it).
-fn hostile_sheet(answers: &Answers, lang: Lang) -> JobSheet {
+pub(crate) fn hostile_sheet(answers: &Answers, lang: Lang) -> JobSheet {
     let decision = Decision::from_answers(answers).expect("a complete walk");
     let mut s = prefill(example(lang).process, decision, lang);
     let p = &mut s.process;
@@ -124,7 +124,7 @@ fn assert_no_raw(what: &str, text: &str) {
 }
 
 /// Every text export of `sheet` (and of a catalog and a share holding it), by name.
-fn exports(sheet: &JobSheet, answers: &Answers, lang: Lang) -> Vec<(String, String)> {
+pub(crate) fn exports(sheet: &JobSheet, answers: &Answers, lang: Lang) -> Vec<(String, String)> {
     let mut out = vec![
         ("markdown".to_owned(), to_markdown(sheet, lang)),
         ("tsv".to_owned(), to_tsv(sheet, lang)),
@@ -140,6 +140,7 @@ fn exports(sheet: &JobSheet, answers: &Answers, lang: Lang) -> Vec<(String, Stri
         ExportFormat::Json,
     ] {
         let request = ExportRequest {
+            now_ms: None,
             id: 1,
             lang,
             format,
@@ -252,7 +253,7 @@ fn cases() -> Vec<Case> {
             |s| s.process.process_name.push_str(RLO),
             "process-name",
             "Process name",
-            "処理名（日本語名）",
+            "プロセス名（日本語名）",
         ),
         (
             |s| s.process.code_name.push_str(RLO),

@@ -272,3 +272,45 @@ fn formats_without_a_findings_section_report_findings_on_stderr() {
     );
     assert!(String::from_utf8_lossy(&md.stdout).contains("minute 99 is out of range"));
 }
+
+#[test]
+fn a_batch_in_a_zone_with_daylight_saving_gets_the_days_from_the_machines_clock() {
+    let mut sheet: serde_json::Value =
+        match std::fs::read_to_string("examples/sheets/nightly-report.sheet.json")
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+        {
+            Some(v) => v,
+            None => panic!("the example sheet"),
+        };
+    sheet["batch"]["schedule"] = "30 2 * * *".into();
+    sheet["batch"]["time_zone"] = "America/New_York".into();
+    let text = sheet.to_string();
+    // TSV on stdout, the findings on stderr: New York's spring-forward day skips 02:30.
+    let out = run(
+        &["sheet", "--input", "-", "--format", "tsv", "--lang", "en"],
+        Some(&text),
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[batch-dst-skipped]"), "{err}");
+    assert!(
+        err.contains("Daylight saving in America/New_York: on ") && err.contains("-03-"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("America/New_York"));
+    // The Markdown lists it among the findings; the CronJob carries the zone.
+    let md = stdout(
+        &[
+            "sheet", "--input", "-", "--format", "markdown", "--lang", "ja",
+        ],
+        Some(&text),
+    );
+    assert!(md.contains("America/New\\_York の夏時間"), "{md}");
+    let out = run(
+        &["sheet", "--input", "-", "--target", "kubernetes"],
+        Some(&text),
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("  timeZone: \"America/New_York\""));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[batch-dst-skipped]"));
+}

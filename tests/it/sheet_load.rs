@@ -116,8 +116,8 @@ fn the_rows_say_the_numbers_in_both_languages() {
     // 4 / (1.05 × 0.285 s) ≈ 13.3/s; the burst drains in 500 / (13.3 − 10) ≈ 150 s.
     check(
         FieldId::Capacity,
-        "offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)",
-        "提供負荷 3.00 アーラン（10.0件/秒 × 試行1.05回 × 平均285ミリ秒）。同時4件で稼働率75%、スループット上限 13.3件/秒、ボトルネック：ワーカー数。500件のバーストは約2.5分で処理し終えます（解析）",
+        "offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: the workers' utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)",
+        "提供負荷 3.00 アーラン（10.0件/秒 × 試行1.05回 × 平均285ミリ秒）。同時4件でワーカーの稼働率75%、スループット上限 13.3件/秒、ボトルネック：ワーカー数。500件のバーストは約2.5分で処理し終えます（解析）",
     );
 }
 

@@ -110,9 +110,22 @@ fn load_messages_carry_the_numbers_in_both_languages() {
     for (lang, words) in [
         (
             Lang::En,
-            ["With 4 at once", "50.0/s", "5.00 Erlangs", "125 %"],
+            [
+                "With 4 at once",
+                "50.0/s",
+                "5.00 Erlangs",
+                "ρ = arrivals ÷ ceiling = 1.25",
+            ],
         ),
-        (Lang::Ja, ["同時4件", "毎秒50.0件", "5.00アーラン", "125%"]),
+        (
+            Lang::Ja,
+            [
+                "同時4件",
+                "毎秒50.0件",
+                "5.00アーラン",
+                "ρ = 到着 ÷ 上限 = 1.25",
+            ],
+        ),
     ] {
         let f = validate(&s, lang)
             .into_iter()

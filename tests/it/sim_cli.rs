@@ -327,7 +327,7 @@ fn example_configs_validate_and_run() {
     }
 }
 
-/// Help texts point to things a user can read (the README, the example files), never to a
+/// Help texts point to things a user can read (docs/CLI.md, the example files), never to a
 /// Rust module path.
 #[test]
 fn help_points_to_readable_docs() {
@@ -344,7 +344,7 @@ fn help_points_to_readable_docs() {
     }
     let out = cli(&["simulate", "--help"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("README.md"), "{text}");
+    assert!(text.contains("docs/CLI.md"), "{text}");
     assert!(text.contains("static/examples/"), "{text}");
 }
 

@@ -333,7 +333,7 @@ fn the_lease_preset_shows_the_overlap_the_refusal_and_the_renewed_lease() {
         (
             "owner-check",
             "refused by the owner check",
-            "所有者チェックで拒否",
+            "所有者の確認で拒否",
         ),
         (
             "heartbeat",

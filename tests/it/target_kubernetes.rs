@@ -37,6 +37,7 @@ fn batch(schedule: &str) -> JobSheet {
     s.decision.outcome = Outcome::Batch;
     s.retry = None;
     s.batch = Some(BatchSpec {
+        time_zone: "UTC".to_owned(),
         schedule: schedule.to_owned(),
         overlap: Overlap::Forbid,
         missed_run: MissedRun::RunOnce,
@@ -106,6 +107,8 @@ fn cron_job_of_a_batch_sheet() {
     let y = parse_yaml(&rep.built.text);
     assert_eq!(y["kind"], "CronJob");
     assert_eq!(y["spec"]["schedule"], "0 3 * * *");
+    // The sheet's zone (UTC by default) is written, not left to the controller's zone.
+    assert_eq!(y["spec"]["timeZone"], "UTC");
     assert_eq!(y["spec"]["concurrencyPolicy"], "Forbid");
     assert!(y["spec"].get("startingDeadlineSeconds").is_none());
     // Once a day, done kept 30 days → 30 Jobs; dead "until handled" takes the same count.
@@ -134,6 +137,38 @@ fn cron_job_of_a_batch_sheet() {
     assert_eq!(y["spec"]["startingDeadlineSeconds"], 60);
     assert_eq!(y["spec"]["successfulJobsHistoryLimit"], 2058);
     assert_eq!(y["spec"]["failedJobsHistoryLimit"], 480);
+}
+
+#[test]
+fn cron_job_carries_the_time_zone_and_refuses_an_unknown_one() {
+    let mut s = batch("30 2 * * *");
+    s.batch.as_mut().expect("batch").time_zone = "America/New_York".to_owned();
+    let rep = report(&s, K8S, None, Lang::Ja).expect("batch");
+    let y = parse_yaml(&rep.built.text);
+    assert_eq!(y["spec"]["timeZone"], "America/New_York");
+    let row = rep
+        .built
+        .mapping
+        .iter()
+        .find(|r| r.field == FieldId::TimeZone)
+        .expect("a time zone row");
+    assert_eq!(
+        (row.key.as_str(), row.value.as_str()),
+        ("spec.timeZone", "America/New_York")
+    );
+    assert!(!rep
+        .built
+        .gaps
+        .iter()
+        .any(|g| g.what.contains("タイムゾーン")));
+
+    s.batch.as_mut().expect("batch").time_zone = "Mars/Olympus".to_owned();
+    match report(&s, K8S, None, Lang::En) {
+        Err(TargetError::OutOfRange { field, value, .. }) => {
+            assert_eq!((field, value.as_str()), (FieldId::TimeZone, "Mars/Olympus"));
+        }
+        other => panic!("expected OutOfRange on the time zone, got {other:?}"),
+    }
 }
 
 #[test]

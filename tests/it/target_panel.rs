@@ -32,6 +32,7 @@ fn example(lang: Lang) -> JobSheet {
 /// the target worker's handler (the page sends target requests to `target-worker`).
 fn through_worker(target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
     let request = ExportRequest {
+        now_ms: None,
         id: 9,
         lang,
         format: ExportFormat::Json,
@@ -243,6 +244,7 @@ fn every_target_answers_the_example_with_a_panel_or_a_reason() {
 #[test]
 fn the_target_request_is_externally_tagged_json() {
     let request = ExportRequest {
+        now_ms: None,
         id: 4,
         lang: Lang::En,
         format: ExportFormat::Json,
@@ -280,6 +282,7 @@ fn a_format_the_target_does_not_have_is_refused_in_words() {
 #[test]
 fn the_target_worker_refuses_other_requests() {
     let request = ExportRequest {
+        now_ms: None,
         id: 4,
         lang: Lang::Ja,
         format: ExportFormat::Markdown,

@@ -47,10 +47,13 @@ pub enum CatalogNotice {
     Saved(usize, usize),
     /// A rename was refused: the name is empty or longer than [`MAX_NAME_CHARS`].
     NameRefused,
-    /// Reading or exporting failed: the message, already in the page's language.
+    /// Reading or exporting failed: the message, already in the page's language (a language
+    /// switch clears it: it cannot be reworded).
     Failed(String),
-    /// An export was copied or downloaded: the message, already in the page's language.
-    Done(String),
+    /// An export was copied to the clipboard in this format (its label, e.g. "Markdown").
+    Copied(String),
+    /// An export was downloaded as this file name.
+    Downloaded(String),
 }
 
 impl CatalogNotice {
@@ -78,7 +81,13 @@ impl CatalogNotice {
             CatalogNotice::NameRefused => {
                 t!("catalog-ui.name-refused", locale = l, max = MAX_NAME_CHARS).into_owned()
             }
-            CatalogNotice::Failed(m) | CatalogNotice::Done(m) => m.clone(),
+            CatalogNotice::Copied(format) => {
+                t!("catalog-io.copied", locale = l, format = format).into_owned()
+            }
+            CatalogNotice::Downloaded(file) => {
+                t!("catalog-io.downloaded", locale = l, file = file).into_owned()
+            }
+            CatalogNotice::Failed(m) => m.clone(),
         }
     }
 

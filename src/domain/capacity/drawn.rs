@@ -166,7 +166,7 @@ fn basis_text(a: &SizeAnswer, lang: Lang) -> String {
 fn points_table(a: &SizeAnswer, lang: Lang) -> String {
     let heads = [
         w(lang, "Workers (at once)", "同時実行数"),
-        "ρ",
+        w(lang, "ρ (arrivals ÷ ceiling)", "ρ（到着 ÷ 上限）"),
         w(lang, "Wait p50", "待ち時間p50"),
         w(lang, "Wait p95 (95 % CI)", "待ち時間p95（95%信頼区間）"),
         w(lang, "Wait p99", "待ち時間p99"),

@@ -504,7 +504,7 @@ impl SizeAnswer {
             .unwrap_or_else(|| self.points.last().map_or(1, |p| p.workers));
         match lang {
             Lang::En => format!(
-                "Offered load {:.2} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: utilisation {:.0} %, throughput ceiling {}/s ({}).",
+                "Offered load {:.2} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: the workers' utilisation {:.0} %, throughput ceiling {}/s ({}).",
                 self.offered_load,
                 rate(self.input.arrival_per_s),
                 self.expected_attempts,
@@ -514,7 +514,7 @@ impl SizeAnswer {
                 bottleneck_text(self.bottleneck, lang)
             ),
             Lang::Ja => format!(
-                "提供負荷 {:.2} アーラン（λ 毎秒{}件 × 試行{:.3}回 × 平均{}）。同時{rec}件で稼働率{:.0}%、スループット上限 毎秒{}件（{}）。",
+                "提供負荷 {:.2} アーラン（λ 毎秒{}件 × 試行{:.3}回 × 平均{}）。同時{rec}件でワーカーの稼働率{:.0}%、スループット上限 毎秒{}件（{}）。",
                 self.offered_load,
                 rate(self.input.arrival_per_s),
                 self.expected_attempts,

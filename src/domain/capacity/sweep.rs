@@ -44,7 +44,7 @@ impl Default for SweepOptions {
 }
 
 /// The most jobs a whole sweep may simulate (its time budget: about 2 s in the browser's
-/// worker per 2·10⁶ plain jobs on the reference machine, README).
+/// worker per 2·10⁶ plain jobs on the reference machine, docs/PERFORMANCE.md).
 pub const MAX_SWEEP_JOBS: u64 = 20_000_000;
 
 /// Why a sweep cannot run.
@@ -193,7 +193,7 @@ fn analytic_meets(input: &CapacityInput, p: &AnalyticPoint) -> bool {
     wait_ok && drain_ok
 }
 
-/// The benchmark's input (README, bench/README.md): Poisson arrivals at 20/s, exponential
+/// The benchmark's input (docs/PERFORMANCE.md, bench/README.md): Poisson arrivals at 20/s, exponential
 /// handler of mean 100 ms (a = 2 Erlangs), 10 % transient failures retried up to 5 attempts
 /// with full jitter from 50 ms, a wait target of p95 ≤ 100 ms.
 pub fn bench_input() -> CapacityInput {

@@ -48,8 +48,12 @@ pub struct Key {
     pub notify: Option<String>,
     /// `batch.schedule` (trimmed).
     pub schedule: Option<String>,
+    /// `batch.time_zone` (trimmed), the zone the schedule is read in.
+    pub time_zone: Option<String>,
     /// `sync.call_timeout_ms`, ms.
     pub call_timeout_ms: Option<u64>,
+    /// `batch.run_timeout_ms`, ms.
+    pub run_timeout_ms: Option<u64>,
     /// Errors among the sheet's findings ([`validate`]); 0 without a sheet.
     pub errors: usize,
     /// Warnings among the sheet's findings; 0 without a sheet.
@@ -83,9 +87,15 @@ pub fn key(p: &Process, lang: Lang) -> Key {
         schedule: sheet
             .and_then(|s| s.batch.as_ref())
             .map(|b| trimmed(&b.schedule)),
+        time_zone: sheet
+            .and_then(|s| s.batch.as_ref())
+            .map(|b| trimmed(&b.time_zone)),
         call_timeout_ms: sheet
             .and_then(|s| s.sync.as_ref())
             .map(|s| s.call_timeout_ms),
+        run_timeout_ms: sheet
+            .and_then(|s| s.batch.as_ref())
+            .map(|b| b.run_timeout_ms),
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang),
@@ -146,21 +156,23 @@ pub fn display_name(p: &Process) -> String {
 
 /// One process's cells of the summary table ([`SUMMARY_COLUMNS`]) as plain text in `lang`,
 /// `k` being [`key`]`(p, lang)`: the display name, the outcome (or "undecided"), attempts,
-/// the wait strategy, `attempt timeout / lease` (or the sync call timeout), the idempotency
+/// the wait strategy, `attempt timeout / lease` (or the sync call timeout, or a batch's
+/// per-run timeout: the value the sheet shows), the idempotency
 /// key, the rate, workers, analytic bottleneck and burst drain time of the load section,
 /// `errors / warnings`, the last edit date (UTC); `—` for what the process lacks.
 /// Each format escapes the cells its own way (the Markdown export, the share card).
 pub fn summary_cells(p: &Process, k: &Key, lang: Lang) -> [String; 12] {
     let none = || tr("catalog.export.none", lang);
+    let labelled = |key: &str, ms: u64| {
+        crate::text::t!(key, locale = lang.code(), ms = ms_text(Some(ms), lang)).into_owned()
+    };
     let timeout = match (k.attempt_timeout_ms, k.lease_ms, k.call_timeout_ms) {
         (Some(t), Some(l), _) => format!("{} / {}", ms_text(Some(t), lang), ms_text(Some(l), lang)),
-        (_, _, Some(c)) => crate::text::t!(
-            "catalog.export.call-timeout",
-            locale = lang.code(),
-            ms = ms_text(Some(c), lang)
-        )
-        .into_owned(),
-        _ => none(),
+        (_, _, Some(c)) => labelled("catalog.export.call-timeout", c),
+        _ => match k.run_timeout_ms {
+            Some(r) => labelled("catalog.export.run-timeout", r),
+            None => none(),
+        },
     };
     let findings = if p.sheet.is_some() {
         format!("{} / {}", k.errors, k.warnings)

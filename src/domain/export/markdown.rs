@@ -17,7 +17,7 @@ use crate::domain::export::headers;
 use crate::domain::flowchart::evaluate;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::{decision_text, rows};
+use crate::domain::sheet::fields::{decision_text, left_out, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::text::t;
 use std::fmt::Write;
@@ -94,8 +94,21 @@ fn tr(key: &str, lang: Lang) -> String {
     t!(key, locale = lang.code()).into_owned()
 }
 
-/// The sheet as Markdown in `lang` (see the module docs for the layout and escaping).
+/// The sheet as Markdown in `lang` (see the module docs for the layout and escaping), its
+/// findings the sheet's own ([`validate`]).
 pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
+    to_markdown_at(sheet, lang, None)
+}
+
+/// [`to_markdown`] written at `now_ms` (Unix milliseconds, the caller's clock): the findings
+/// also say on which days of the coming year daylight saving skips or repeats a batch run
+/// ([`dst_findings`](crate::domain::sheet::dst::dst_findings)). `None`: as [`to_markdown`].
+///
+/// The CLI's documents carry that finding. The export worker's build (feature `export`) leaves
+/// the time zone database out — it would add about 78 KB brotli to the worker every first
+/// copy or download fetches — and ignores `now_ms`; in the page the finding is in the
+/// configuration panel (the target worker), beside the CronJob that carries the zone.
+pub fn to_markdown_at(sheet: &JobSheet, lang: Lang, now_ms: Option<i64>) -> String {
     let rows = rows(sheet, lang);
     let mut s = String::new();
     let title = rows
@@ -130,13 +143,23 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
             inline(&r.value)
         );
     }
+    if let Some(line) = left_out(sheet, lang) {
+        let _ = writeln!(s, "\n{}", inline(&line));
+    }
     let _ = writeln!(s, "\n## {}\n", tr("export.path", lang));
     for (i, step) in decision.path.iter().enumerate() {
         let _ = writeln!(s, "{}. {}", i + 1, inline(step));
     }
     let _ = writeln!(s, "\n```mermaid\n{}```\n", mermaid(sheet, lang));
     let _ = writeln!(s, "## {}\n", tr("export.findings", lang));
-    let findings = validate(sheet, lang);
+    #[allow(unused_mut)]
+    let mut findings = validate(sheet, lang);
+    #[cfg(not(feature = "export"))]
+    if let Some(now) = now_ms {
+        findings.extend(crate::domain::sheet::dst::dst_findings(sheet, lang, now));
+    }
+    #[cfg(feature = "export")]
+    let _ = now_ms;
     if findings.is_empty() {
         let _ = writeln!(s, "{}", tr("export.no-findings", lang));
     }

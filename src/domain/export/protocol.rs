@@ -95,6 +95,13 @@ pub struct ExportRequest {
     pub format: ExportFormat,
     /// The sheet or the catalog.
     pub subject: ExportSubject,
+    /// The page's clock when it asked (Unix milliseconds): the target panel then names the days
+    /// of the coming year on which daylight saving skips or repeats a batch run (the sheet's
+    /// Markdown too where the time zone database is built in: natively, not in the export
+    /// worker, [`to_markdown_at`](super::markdown::to_markdown_at)). Absent: no such findings
+    /// (the domain has no clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now_ms: Option<i64>,
 }
 
 /// The answer to one [`ExportRequest`], worker → page: the document's text, or a message
@@ -121,7 +128,9 @@ impl ExportRequest {
         use crate::domain::export as sheet;
         let lang = self.lang;
         match (&self.subject, self.format) {
-            (ExportSubject::Sheet(s), ExportFormat::Markdown) => sheet::to_markdown(s, lang),
+            (ExportSubject::Sheet(s), ExportFormat::Markdown) => {
+                sheet::markdown::to_markdown_at(s, lang, self.now_ms)
+            }
             (ExportSubject::Sheet(s), ExportFormat::Tsv) => sheet::to_tsv(s, lang),
             (ExportSubject::Sheet(s), ExportFormat::Csv { bom }) => sheet::to_csv(s, lang, bom),
             (ExportSubject::Sheet(s), ExportFormat::Json) => sheet::to_json(s),

@@ -44,9 +44,29 @@ const SHOWN_DEFAULT_DELAYS: usize = 5;
 /// texts in `lang`: [`panel`] when the export succeeds, else [`refusal`], inside
 /// `<div class="target-body" data-target="…" data-format="…">` naming what it shows.
 pub fn render(sheet: &JobSheet, target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
+    render_at(sheet, target, format, lang, None)
+}
+
+/// [`render`] at `now_ms` (Unix milliseconds, the page's clock): an export that carries the
+/// batch schedule also lists the days of the coming year on which daylight saving skips or
+/// repeats a run in the sheet's time zone
+/// ([`dst_findings`](crate::domain::sheet::dst::dst_findings)). `None`: as [`render`].
+pub fn render_at(
+    sheet: &JobSheet,
+    target: TargetId,
+    format: Option<Format>,
+    lang: Lang,
+    now_ms: Option<i64>,
+) -> Panel {
     let shown = format.unwrap_or(target.formats()[0]);
     let mut p = match report(sheet, target, format, lang) {
-        Ok(r) => panel(&r, lang),
+        Ok(mut r) => {
+            if let Some(now) = now_ms {
+                r.findings
+                    .extend(crate::domain::sheet::dst::dst_findings(sheet, lang, now));
+            }
+            panel(&r, lang)
+        }
         Err(e) => refusal(&e, lang),
     };
     p.html = format!(

@@ -21,10 +21,13 @@ pub fn handle(text: &str) -> String {
                     target,
                     format,
                 },
+            now_ms,
             ..
         }) => ExportReply {
             id,
-            result: Ok(super::target_panel::render(&sheet, target, format, lang).to_json()),
+            result: Ok(
+                super::target_panel::render_at(&sheet, target, format, lang, now_ms).to_json(),
+            ),
         },
         Ok(other) => ExportReply {
             id: other.id,

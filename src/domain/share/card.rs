@@ -34,7 +34,7 @@ use crate::domain::export::headers;
 use crate::domain::flowchart::{evaluate, Evaluation, Status};
 use crate::domain::plot::escape;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::fields::{left_out, rows};
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::domain::Lang;
 use std::fmt::Write;
@@ -240,10 +240,9 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
             || !crate::domain::sheet::load_text::is_load_row(r.field)
     });
     for r in shown {
-        let class = if r.applies { "" } else { " class=\"sc-na\"" };
         let _ = write!(
             s,
-            "<tr{class}><th scope=\"row\">{}</th><td class=\"sc-what\">{}</td>\
+            "<tr><th scope=\"row\">{}</th><td class=\"sc-what\">{}</td>\
              <td class=\"sc-value\">{}</td></tr>",
             lines(&r.item),
             lines(&r.what),
@@ -251,6 +250,9 @@ fn sheet_part(s: &mut String, p: &Process, sheet: &JobSheet, eval: &Evaluation, 
         );
     }
     s.push_str("</tbody></table></div>");
+    if let Some(line) = left_out(sheet, lang) {
+        let _ = write!(s, "<p class=\"sc-left-out\">{}</p>", lines(&line));
+    }
     let _ = write!(
         s,
         "<h{h}>{}</h{h}>",
@@ -307,12 +309,9 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
         lines(&tr("share.card.summary", lang))
     );
     s.push_str("<div class=\"sc-scroll\"><table class=\"sc-index\"><thead><tr>");
-    for col in SUMMARY_COLUMNS {
-        let _ = write!(
-            s,
-            "<th scope=\"col\">{}</th>",
-            lines(&tr(&format!("catalog.export.col.{col}"), lang))
-        );
+    let labels = SUMMARY_COLUMNS.map(|col| lines(&tr(&format!("catalog.export.col.{col}"), lang)));
+    for label in &labels {
+        let _ = write!(s, "<th scope=\"col\">{label}</th>");
     }
     s.push_str("</tr></thead><tbody>");
     for p in &c.processes {
@@ -323,8 +322,14 @@ fn catalog(s: &mut String, c: &Catalog, lang: Lang) {
             escape(p.id.as_str()),
             user(&cells[0])
         );
-        for cell in &cells[1..] {
-            let _ = write!(s, "<td>{}</td>", user(cell));
+        // Each cell carries its column's name, shown when a narrow frame stacks the table
+        // (share-card.css); screen readers have the header already.
+        for (cell, label) in cells[1..].iter().zip(&labels[1..]) {
+            let _ = write!(
+                s,
+                "<td><span class=\"sc-cell-label\" aria-hidden=\"true\">{label}</span>{}</td>",
+                user(cell)
+            );
         }
         s.push_str("</tr>");
     }

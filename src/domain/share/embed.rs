@@ -2,7 +2,7 @@
 //! embed page (`embed.html#share-v1:…`), read-only.
 //!
 //! The embed page posts its height to the host (`{type: "modality-advisor:height", height}`,
-//! see README "Hosting and embedding"), but most wikis run no listener, so the snippet carries
+//! see docs/HOSTING.md), but most wikis run no listener, so the snippet carries
 //! a fixed height ([`recommended_height`]) measured from the real page.
 
 use super::link::{embed_url, LinkError};
@@ -31,10 +31,11 @@ pub const IFRAME_CLASS: &str = "modality-advisor-embed";
 pub const SANDBOX: &str =
     "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 
-/// The smallest and largest height [`recommended_height`] gives, CSS px. A process card with
-/// its sheet fits below the largest (2 569 px measured); a catalog longer than that scrolls
-/// inside its frame.
-pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=2800;
+/// The smallest and largest height [`recommended_height`] gives, CSS px. Both a process card
+/// with its sheet (2 569 px measured) and a catalog (the example's seven processes, 18 463 px)
+/// get the height of their content, so the frame does not scroll inside itself; only a catalog
+/// of well over a hundred processes reaches the largest.
+pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=30_000;
 
 /// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px, English;
 /// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/links/` by

@@ -22,10 +22,10 @@
 //! [`Share::from_json`] (the card is untrusted input), as draw.io keeps a diagram inside its
 //! exported image.
 //!
-//! **Text width.** The image is drawn without measuring fonts, so widths are estimated
-//! conservatively ([`em_width`]: ASCII 0.56 em — DejaVu Sans, a wide fallback, averages
-//! about 0.5 — capitals and `@ % &` 0.72 em, CJK and other wide characters 1 em, emoji
-//! 1.25 em) and long words are broken where they must be.
+//! **Text width.** The image is drawn without measuring fonts (the viewer's sans-serif draws
+//! it), so each character is given the widest advance measured over the common sans-serif
+//! fonts, bold included ([`em_width`]: `W` 1.12 em, CJK 1 em, emoji 1.5 em …), and long words
+//! are broken where they must be: no line runs past the card's edge whichever font draws it.
 
 use super::{Share, Shared};
 use crate::domain::bidi::{self, Shown};
@@ -428,28 +428,63 @@ fn json_for_xml(json: &str) -> String {
         .replace('\u{ffff}', "\\uffff")
 }
 
-/// The width of `c` in em, estimated on the wide side (see the module docs).
+/// Each printable ASCII character's widest advance, em, over DejaVu Sans, Liberation Sans,
+/// Lato and Noto Sans CJK JP, regular and bold, as Chromium measures them (rounded up by at
+/// least 0.01): `W` 1.12 (DejaVu Sans Bold), `m` 1.06, `@` 1.03 (Liberation Sans), `%` 1.02.
+/// `tests/e2e/hostile.test.mjs` draws cards of such names in each font and checks every line
+/// ends inside the card.
+const ASCII_EM: [f64; 95] = [
+    //  !"#$%&'()*+,-./
+    0.36, 0.47, 0.59, 0.85, 0.71, 1.02, 0.89, 0.34, 0.47, 0.47, 0.54, 0.85, 0.39, 0.43, 0.39, 0.48,
+    // 0123456789:;<=>?
+    0.71, 0.71, 0.71, 0.71, 0.71, 0.71, 0.71, 0.71, 0.71, 0.71, 0.41, 0.41, 0.85, 0.85, 0.85, 0.63,
+    // @ABCDEFGHIJKLMNO
+    1.03, 0.79, 0.78, 0.75, 0.84, 0.70, 0.70, 0.84, 0.85, 0.39, 0.58, 0.79, 0.65, 1.01, 0.85, 0.86,
+    // PQRSTUVWXYZ[\]^_
+    0.75, 0.86, 0.78, 0.73, 0.70, 0.83, 0.79, 1.12, 0.79, 0.74, 0.74, 0.47, 0.48, 0.47, 0.85, 0.58,
+    // `abcdefghijklmno
+    0.64, 0.69, 0.73, 0.61, 0.73, 0.69, 0.45, 0.73, 0.73, 0.36, 0.36, 0.68, 0.36, 1.06, 0.73, 0.70,
+    // pqrstuvwxyz{|}~
+    0.73, 0.73, 0.51, 0.61, 0.49, 0.73, 0.67, 0.94, 0.66, 0.67, 0.60, 0.73, 0.38, 0.73, 0.85,
+];
+
+/// How wide `c` may be drawn, em, in any common sans-serif font, bold or not (the card names no
+/// font it carries, so the widest is assumed): ASCII from [`ASCII_EM`]; East Asian wide
+/// characters 1 em; emoji and dingbats 1.5; Latin-1 and Latin Extended-A/B 1.2 but the
+/// digraph letters `Ǆ`…`ǌ`, `Ǳ`…`ǳ` 1.6; Greek and Cyrillic 1.45; anything else 2 em (the
+/// widest measured glyphs outside these: `‱` 1.89, Canadian syllabics 2.02, Khmer 2; the
+/// two- and three-em dashes U+2E3A/B 2.5); zero for zero-width characters, combining
+/// diacritical marks and controls.
 pub fn em_width(c: char) -> f64 {
     let u = c as u32;
     match u {
-        0..=0x1f | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0xfe00..=0xfe0f => 0.0,
-        0x41..=0x5a | 0x40 | 0x25 | 0x26 => 0.72,
-        0x20..=0x7e => 0.56,
-        0x1100..=0x115f
-        | 0x2e80..=0xa4cf
-        | 0xac00..=0xd7a3
-        | 0xf900..=0xfaff
-        | 0xfe30..=0xfe4f
-        | 0xff00..=0xff60
-        | 0xffe0..=0xffe6
-        | 0x20000..=0x3fffd => 1.0,
-        0x1f000..=0x1faff | 0x2600..=0x27bf => 1.25,
-        _ => 0.7,
+        0..=0x1f | 0x7f..=0x9f | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 => 0.0,
+        0x300..=0x36f | 0xfe00..=0xfe0f => 0.0,
+        0x20..=0x7e => ASCII_EM[(u - 0x20) as usize],
+        _ if is_wide(c) => 1.0,
+        0x1f000..=0x1faff | 0x2600..=0x27ff => 1.5,
+        0x1c4..=0x1cc | 0x1f1..=0x1f3 => 1.6,
+        0xa0..=0x24f => 1.2,
+        0x370..=0x52f => 1.45,
+        0x2e3a..=0x2e3b => 2.5,
+        _ => 2.0,
     }
 }
 
+/// An East Asian wide character (CJK, kana, Hangul, full-width forms): 1 em, and a place the
+/// wrap may break a line.
 fn is_wide(c: char) -> bool {
-    em_width(c) >= 1.0
+    matches!(
+        c as u32,
+        0x1100..=0x115f
+            | 0x2e80..=0xa4cf
+            | 0xac00..=0xd7a3
+            | 0xf900..=0xfaff
+            | 0xfe30..=0xfe4f
+            | 0xff00..=0xff60
+            | 0xffe0..=0xffe6
+            | 0x20000..=0x3fffd
+    )
 }
 
 /// `text` wrapped to lines of at most `width_em` (em of the font size): breaks at spaces and
@@ -467,7 +502,7 @@ pub fn wrap(text: &str, width_em: f64, max: usize) -> Vec<String> {
             if token.trim().is_empty() {
                 if !cur.is_empty() {
                     cur.push(' ');
-                    cur_w += 0.56;
+                    cur_w += em_width(' ');
                 }
                 continue;
             }

@@ -92,7 +92,7 @@ const PER_DELIVERY_WORDS: [&str; 33] = [
     "時刻",
     "生成したuuid",
     "新しいuuid",
-    "ハンドラで生成したuuid",
+    "ハンドラで生成したuuid", // glossary-allow: words a user types, matched as typed
 ];
 
 /// Per-delivery words that are never part of a business value, found anywhere in a part.
@@ -520,6 +520,14 @@ fn batch_findings(out: &mut Findings, sheet: &JobSheet) {
                 cron_message(&b.schedule, &e, lang),
             );
         }
+        if let Err(e) = crate::domain::sheet::zone::check_zone(&b.time_zone) {
+            out.add(
+                "batch-time-zone-unknown",
+                Severity::Error,
+                FieldId::TimeZone,
+                zone_message(&b.time_zone, &e, lang),
+            );
+        }
         if b.overlap == crate::domain::sheet::Overlap::Allow {
             out.add(
                 "batch-overlap-allowed",
@@ -544,6 +552,30 @@ fn ticket_findings(out: &mut Findings, sheet: &JobSheet) {
             );
         }
     }
+}
+
+/// What is wrong with `zone` as the schedule's time zone, in `lang`: the field, the value and
+/// how to write one (with the database's spelling when only the case or spaces differ).
+fn zone_message(zone: &str, e: &crate::domain::sheet::zone::ZoneError, lang: Lang) -> String {
+    use crate::domain::sheet::zone::ZoneError;
+    let l = lang.code();
+    match e {
+        ZoneError::Empty => t!("sheet.finding.time-zone.empty", locale = l),
+        ZoneError::Unknown {
+            suggestion: Some(name),
+        } => t!(
+            "sheet.finding.time-zone.spelling",
+            locale = l,
+            zone = zone.trim(),
+            name = name
+        ),
+        ZoneError::Unknown { suggestion: None } => t!(
+            "sheet.finding.time-zone.unknown",
+            locale = l,
+            zone = zone.trim()
+        ),
+    }
+    .into_owned()
 }
 
 /// What is wrong with `schedule` as a cron expression, in `lang`: the field, the value and

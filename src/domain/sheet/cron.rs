@@ -8,8 +8,10 @@
 //! value. This is the syntax of POSIX cron and Vixie
 //! cron (crontab(5)) that Kubernetes CronJobs, GitHub Actions and most schedulers accept.
 //!
-//! Only a syntax and range check for the sheet's findings: it computes no run times (a cron
-//! crate would, and would bring a date library into the page's wasm).
+//! The page uses only the syntax and range check ([`check_cron`]) for the sheet's findings.
+//! [`CronTimes`] tells whether the schedule runs at a given local date and time; only the
+//! daylight-saving findings call it, in the workers and the CLI, with the time zone database
+//! (a date library the page's wasm does not carry).
 
 use serde::Serialize;
 
@@ -227,4 +229,89 @@ fn check_field(field: CronField, text: &str) -> Result<(), CronError> {
         }
     }
     Ok(())
+}
+
+/// The minutes, hours, days, months and weekdays a checked cron expression runs at, to test a
+/// local date and time against it ([`CronTimes::at`]). Used by the daylight-saving findings
+/// ([`dst`](super::dst)), which run in the workers and the CLI, not in the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CronTimes {
+    /// Bit `n` set: the value `n` is allowed, one set per field in [`CronField::ALL`] order
+    /// (day of week 7 folded into 0).
+    sets: [u64; 5],
+    /// Both day of month and day of week restricted (neither starts with `*`): crontab(5)
+    /// runs when either matches.
+    either_day: bool,
+}
+
+impl CronTimes {
+    /// The times of `schedule`, or `None` when it is not a cron expression ([`check_cron`])
+    /// or is `@reboot` (no clock time).
+    pub fn of(schedule: &str) -> Option<CronTimes> {
+        check_cron(schedule).ok()?;
+        let trimmed = schedule.trim();
+        let expanded = match trimmed.to_ascii_lowercase().as_str() {
+            "@yearly" | "@annually" => "0 0 1 1 *".to_owned(),
+            "@monthly" => "0 0 1 * *".to_owned(),
+            "@weekly" => "0 0 * * 0".to_owned(),
+            "@daily" | "@midnight" => "0 0 * * *".to_owned(),
+            "@hourly" => "0 * * * *".to_owned(),
+            "@reboot" => return None,
+            _ => trimmed.to_owned(),
+        };
+        let fields: Vec<&str> = expanded
+            .split([' ', '\t'])
+            .filter(|f| !f.is_empty())
+            .collect();
+        let mut sets = [0u64; 5];
+        for (i, (field, text)) in CronField::ALL.into_iter().zip(&fields).enumerate() {
+            sets[i] = field_set(field, text)?;
+        }
+        sets[4] |= (sets[4] >> 7) & 1;
+        let restricted = |t: &str| !t.starts_with('*');
+        Some(CronTimes {
+            sets,
+            either_day: restricted(fields[2]) && restricted(fields[4]),
+        })
+    }
+
+    /// Whether the schedule runs at `hour`:`minute` on `month`/`day` (1-based) of a day whose
+    /// weekday is `weekday` (0 Sunday … 6 Saturday).
+    pub fn at(&self, month: u32, day: u32, weekday: u32, hour: u32, minute: u32) -> bool {
+        let has = |i: usize, v: u32| v < 64 && self.sets[i] & (1 << v) != 0;
+        let (dom, dow) = (has(2, day), has(4, weekday));
+        let day_ok = if self.either_day {
+            dom || dow
+        } else {
+            dom && dow
+        };
+        has(0, minute) && has(1, hour) && has(3, month) && day_ok
+    }
+}
+
+/// The values one field allows, as bits (the field was checked by [`check_field`]).
+fn field_set(field: CronField, text: &str) -> Option<u64> {
+    let (min, max) = field.range();
+    let mut set = 0u64;
+    for item in text.split(',') {
+        let (base, step) = match item.split_once('/') {
+            Some((b, s)) => (b, s.parse::<u32>().ok()?),
+            None => (item, 1),
+        };
+        let (from, to) = if base == "*" {
+            (min, max)
+        } else if let Some((a, b)) = base.split_once('-') {
+            (field.value(a)?, field.value(b)?)
+        } else {
+            let v = field.value(base)?;
+            // `5/10` runs from 5 to the end in steps (Vixie cron).
+            (v, if item.contains('/') { max } else { v })
+        };
+        let mut v = from;
+        while v <= to {
+            set |= 1 << v;
+            v += step.max(1);
+        }
+    }
+    Some(set)
 }

@@ -78,6 +78,8 @@ pub enum SheetEdit {
     PollIntervalMs(u64),
     /// `batch.schedule`.
     Schedule(String),
+    /// `batch.time_zone`.
+    TimeZone(String),
     /// `batch.overlap`.
     Overlap(Overlap),
     /// `batch.missed_run`.
@@ -161,6 +163,7 @@ impl SheetEdit {
                 self.apply_ticket(s.ticket.as_mut().ok_or_else(|| na("ticket"))?)?;
             }
             SheetEdit::Schedule(_)
+            | SheetEdit::TimeZone(_)
             | SheetEdit::Overlap(_)
             | SheetEdit::MissedRun(_)
             | SheetEdit::RunTimeoutMs(_)
@@ -311,6 +314,7 @@ impl SheetEdit {
     fn apply_batch(self, b: &mut BatchSpec) -> Result<(), ImportError> {
         match self {
             SheetEdit::Schedule(v) => b.schedule = v,
+            SheetEdit::TimeZone(v) => b.time_zone = v,
             SheetEdit::Overlap(v) => b.overlap = v,
             SheetEdit::MissedRun(v) => b.missed_run = v,
             SheetEdit::RunTimeoutMs(v) => {

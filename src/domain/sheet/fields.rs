@@ -2,7 +2,7 @@
 //! in either language. Every export and the print view are built from these rows.
 
 use crate::domain::duration::{approx, exact};
-use crate::domain::flowchart::{evaluate, Outcome};
+use crate::domain::flowchart::evaluate;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
@@ -20,10 +20,8 @@ pub struct Row {
     pub item: String,
     /// What the item holds, e.g. "including the first".
     pub what: String,
-    /// This job's value as text (a "does not apply" note when the section is absent).
+    /// This job's value as text.
     pub value: String,
-    /// False when the field does not apply to the outcome.
-    pub applies: bool,
 }
 
 fn tr(key: &str, lang: Lang) -> String {
@@ -118,19 +116,41 @@ pub fn decision_text(sheet: &JobSheet, lang: Lang) -> DecisionText {
     }
 }
 
-fn not_applicable(outcome: Outcome, lang: Lang) -> String {
-    tr(&format!("sheet.na.{}", outcome.id()), lang)
-}
-
 /// The rows of `sheet` in `lang`: the source documents' 13 fields in its order, then the acceptable wait
 /// and the business key, then, when the sheet has a retry section, the retry window, who retries and the queue's
 /// retention (schema 2), then the rows of the outcome's own section (ticket, batch or sync, with
 /// the external call's rows when it is described), then
-/// the load and capacity rows of an asynchronous sheet (schema 3).
+/// the load and capacity rows of an asynchronous sheet (schema 3). A field of a section the
+/// outcome does not have (a synchronous call's retries, a batch's per-job retries) is left
+/// out: [`left_out`] names them in one line.
 pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
+    all_rows(sheet, lang).out
+}
+
+/// The one line every document writes under the rows when fields are left out, e.g. "Not in
+/// this sheet — does not apply (synchronous: no queue, no job): Max attempts, Wait strategy,
+/// …" (the reason is the page's, `sheet.na.<outcome>`); `None` when every field applies.
+pub fn left_out(sheet: &JobSheet, lang: Lang) -> Option<String> {
+    let r = all_rows(sheet, lang);
+    if r.left_out.is_empty() {
+        return None;
+    }
+    let na = tr(&format!("sheet.na.{}", sheet.decision.outcome.id()), lang);
+    Some(
+        t!(
+            "sheet.left-out",
+            locale = lang.code(),
+            na = na,
+            items = join_list(&r.left_out, lang)
+        )
+        .into_owned(),
+    )
+}
+
+fn all_rows(sheet: &JobSheet, lang: Lang) -> Rows {
     let mut out = Rows {
         out: Vec::with_capacity(24),
-        na: not_applicable(sheet.decision.outcome, lang),
+        left_out: Vec::new(),
         lang,
     };
     process_rows(&mut out, sheet);
@@ -178,7 +198,7 @@ pub fn rows(sheet: &JobSheet, lang: Lang) -> Vec<Row> {
         }
     }
     load_rows(&mut out, sheet);
-    out.out
+    out
 }
 
 /// The "Load and capacity" section (asynchronous sheets; schema 1 and 2 sheets read as an
@@ -217,23 +237,27 @@ fn load_rows(out: &mut Rows, sheet: &JobSheet) {
     out.push(FieldId::Capacity, Some(lt::capacity_text(sheet, lang)));
 }
 
-/// The rows being written, in `lang`; a field that does not apply to the outcome reads `na`.
+/// The rows being written, in `lang`, and the items of the fields left out (they do not apply
+/// to the outcome).
 struct Rows {
     out: Vec<Row>,
-    na: String,
+    left_out: Vec<String>,
     lang: Lang,
 }
 
 impl Rows {
     fn push(&mut self, field: FieldId, value: Option<String>) {
         let lang = self.lang;
-        let applies = value.is_some();
+        let item = tr(&format!("sheet.field.{}.item", field.id()), lang);
+        let Some(value) = value else {
+            self.left_out.push(item);
+            return;
+        };
         self.out.push(Row {
             field,
-            item: tr(&format!("sheet.field.{}.item", field.id()), lang),
+            item,
             what: tr(&format!("sheet.field.{}.what", field.id()), lang),
-            value: value.unwrap_or_else(|| self.na.clone()),
-            applies,
+            value,
         });
     }
 }
@@ -388,6 +412,7 @@ fn call_rows(out: &mut Rows, c: &ExternalCall) {
 fn batch_rows(out: &mut Rows, b: &BatchSpec) {
     let lang = out.lang;
     out.push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
+    out.push(FieldId::TimeZone, Some(b.time_zone.trim().to_owned()));
     out.push(
         FieldId::Overlap,
         Some(tr(

@@ -195,6 +195,7 @@ pub fn check_sheet(sheet: &JobSheet) -> Result<(), ImportError> {
     }
     if let Some(b) = &sheet.batch {
         text("batch.schedule", &b.schedule)?;
+        text("batch.time_zone", &b.time_zone)?;
         range(
             "batch.run_timeout_ms",
             b.run_timeout_ms,

@@ -39,7 +39,7 @@ const fn input(id: &'static str, field: FieldId, label: Label) -> SheetInput {
 /// ticket, batch or sync section (only one of the three is on a page), then load and capacity
 /// (its rate units' selects never refuse a value and are not listed:
 /// [`load_form`](crate::domain::sheet::load_form)).
-pub const INPUTS: [SheetInput; 66] = {
+pub const INPUTS: [SheetInput; 67] = {
     use FieldId as F;
     use Label::{Days, Item, Own};
     [
@@ -85,6 +85,7 @@ pub const INPUTS: [SheetInput; 66] = {
         input("ticket-completion", F::TicketCompletion, Item),
         input("poll-interval", F::PollInterval, Item),
         input("schedule", F::Schedule, Item),
+        input("time-zone", F::TimeZone, Item),
         input("overlap", F::Overlap, Item),
         input("missed-run", F::MissedRun, Item),
         input("run-timeout", F::RunTimeout, Item),

@@ -394,9 +394,9 @@ pub fn capacity_text(sheet: &JobSheet, lang: Lang) -> String {
             );
             let (ceil, b) = (num(p.ceiling_per_s), bottleneck_text(p.bottleneck, lang));
             out.push_str(&if e {
-                format!("; at {n} at once: utilisation {u} %, throughput ceiling {ceil}/s, bottleneck: {b}")
+                format!("; at {n} at once: the workers' utilisation {u} %, throughput ceiling {ceil}/s, bottleneck: {b}")
             } else {
-                format!("。同時{n}件で稼働率{u}%、スループット上限 {ceil}件/秒、ボトルネック：{b}")
+                format!("。同時{n}件でワーカーの稼働率{u}%、スループット上限 {ceil}件/秒、ボトルネック：{b}")
             });
             if !p.stable && input.arrival_per_s > 0.0 {
                 out.push_str(if e {

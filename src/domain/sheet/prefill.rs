@@ -208,6 +208,7 @@ pub fn prefill(mut facts: ProcessFacts, decision: Decision, lang: Lang) -> JobSh
     });
     let batch = (outcome == Outcome::Batch).then(|| BatchSpec {
         schedule: "0 3 * * *".to_owned(),
+        time_zone: crate::domain::sheet::zone::default_time_zone(),
         overlap: Overlap::Forbid,
         missed_run: MissedRun::RunOnce,
         run_timeout_ms: 3_600_000,
@@ -283,7 +284,7 @@ pub fn changed_from_default(sheet: &JobSheet, lang: Lang) -> Vec<(FieldId, Strin
         })
         .filter(|(a, _)| a.field != FieldId::CapacityTargets || targets_typed)
         .filter(|(a, _)| wait_default || a.field != FieldId::AcceptableWait)
-        .filter(|(a, b)| a.field == b.field && a.applies && a.value != b.value)
+        .filter(|(a, b)| a.field == b.field && a.value != b.value)
         // A key pre-filled empty (no business key yet) has no default to name: the form shows
         // the placeholder, never "the default was not stated".
         .filter(|(a, _)| match a.field {

@@ -169,7 +169,10 @@ fn secs(ms: u64) -> String {
     }
 }
 
-fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams) -> String {
+/// The comment lines above `queue.yaml`: the queue, how to read the file, the same values as
+/// `gcloud` flags, the load, each task's deadline and name, the errors, the dead letter and
+/// who is told — labels in `lang`, the sheet's values as typed.
+fn header(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> String {
     let name = text::dns_label(&sheet.process.code_name);
     let mut out = String::new();
     let mut c = |s: String| {
@@ -177,6 +180,7 @@ fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams) -> String {
     };
     let pr = &sheet.process;
     let k = Knobs::of(sheet);
+    let l = lang.code();
     let mut flags = String::new();
     if let Some(r) = k.and_then(|k| k.our_limit) {
         let per_s = if r.per_s() > MAX_DISPATCHES_PER_SECOND as f64 {
@@ -192,78 +196,122 @@ fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams) -> String {
             max_concurrent(&k)
         ));
     }
-    c(format!("Queue: {} ({})", pr.process_name, pr.code_name));
-    c("App Engine queue.yaml for Cloud Tasks, read by: gcloud app deploy queue.yaml".to_owned());
-    c(format!(
-        "Or the same values with flags (manage a queue one way only, not both): gcloud tasks queues update {name} --max-attempts={} --min-backoff={}s --max-backoff={}s --max-doublings={}{flags}",
+    // The comments follow the export's language; the values in them are the sheet's.
+    let sep = if lang == Lang::Ja { "、" } else { ", " };
+    c(t!(
+        "target.cloud-tasks.yaml.queue",
+        locale = l,
+        name = &pr.process_name,
+        code = &pr.code_name
+    )
+    .into_owned());
+    c(t!("target.cloud-tasks.yaml.read-by", locale = l).into_owned());
+    let command = format!(
+        "gcloud tasks queues update {name} --max-attempts={} --min-backoff={}s --max-backoff={}s --max-doublings={}{flags}",
         p.max_attempts,
         secs(p.min_backoff_ms),
         secs(p.max_backoff_ms),
         p.max_doublings
-    ));
-    if let Some(line) = knobs::comment_line(sheet, Lang::En) {
+    );
+    c(t!(
+        "target.cloud-tasks.yaml.flags",
+        locale = l,
+        command = command
+    )
+    .into_owned());
+    if let Some(line) = knobs::comment_line(sheet, lang) {
         c(line);
     }
-    c(format!(
-        "Each task: dispatchDeadline {}s (the attempt timeout; one knob, also the lease). Name tasks from the idempotency key: {}",
-        secs(r.attempt_timeout_ms.max(MIN_DEADLINE_MS)),
-        r.idempotency_key
-    ));
-    c(format!(
-        "Retryable errors (answer non-2xx): {}",
-        r.retryable_errors.join(", ")
-    ));
-    c(format!(
-        "Non-retryable errors (record them, then answer 2xx): {}",
-        r.non_retryable_errors.join(", ")
-    ));
+    c(t!(
+        "target.cloud-tasks.yaml.each-task",
+        locale = l,
+        deadline = secs(r.attempt_timeout_ms.max(MIN_DEADLINE_MS)),
+        key = &r.idempotency_key
+    )
+    .into_owned());
+    c(t!(
+        "target.cloud-tasks.yaml.retryable",
+        locale = l,
+        list = r.retryable_errors.join(sep)
+    )
+    .into_owned());
+    c(t!(
+        "target.cloud-tasks.yaml.permanent",
+        locale = l,
+        list = r.non_retryable_errors.join(sep)
+    )
+    .into_owned());
     if let Some(f) = &sheet.failure {
-        c(format!(
-            "No dead-letter queue: on the last attempt (X-CloudTasks-TaskRetryCount = {}) write the dead letter yourself: {}",
-            p.max_attempts.saturating_sub(1),
-            f.dead_letter
-        ));
+        c(t!(
+            "target.cloud-tasks.yaml.no-dlq",
+            locale = l,
+            count = p.max_attempts.saturating_sub(1),
+            dead = &f.dead_letter
+        )
+        .into_owned());
         if !f.notify.trim().is_empty() {
-            c(format!("Notify: {}", f.notify));
+            c(t!(
+                "target.cloud-tasks.yaml.notify",
+                locale = l,
+                notify = &f.notify
+            )
+            .into_owned());
         }
     }
+    out
+}
+
+fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> String {
+    let name = text::dns_label(&sheet.process.code_name);
+    let k = Knobs::of(sheet);
+    let mut out = header(sheet, r, p, lang);
+    let l = lang.code();
     out.push_str("queue:\n");
     let _ = writeln!(out, "  - name: {name}");
     match k.and_then(|k| k.our_limit) {
         Some(r) => {
             let _ = writeln!(
                 out,
-                "    rate: {}  # our limit (maxDispatchesPerSecond, at most 500/s)",
-                rate(r)
+                "    rate: {}  # {}",
+                rate(r),
+                t!("target.cloud-tasks.yaml.rate-ours", locale = l)
             );
         }
         None => {
             let _ = writeln!(
                 out,
-                "    rate: {DEFAULT_RATE}  # required; the sheet sets no rate"
+                "    rate: {DEFAULT_RATE}  # {}",
+                t!("target.cloud-tasks.yaml.rate-required", locale = l)
             );
         }
     }
     if let Some(k) = k.filter(Knobs::sized) {
         let _ = writeln!(
             out,
-            "    max_concurrent_requests: {}  # {} workers × {} at once (maxConcurrentDispatches, at most 5,000)",
+            "    max_concurrent_requests: {}  # {}",
             max_concurrent(&k),
-            k.workers(),
-            k.per_worker()
+            t!(
+                "target.cloud-tasks.yaml.concurrent",
+                locale = l,
+                workers = k.workers(),
+                each = k.per_worker()
+            )
         );
     }
     out.push_str("    retry_parameters:\n");
     let _ = writeln!(
         out,
-        "      task_retry_limit: {}  # retries: attempts - 1",
-        p.max_attempts.saturating_sub(1)
+        "      task_retry_limit: {}  # {}",
+        p.max_attempts.saturating_sub(1),
+        t!("target.cloud-tasks.yaml.retry-limit", locale = l)
     );
     let _ = writeln!(out, "      min_backoff_seconds: {}", secs(p.min_backoff_ms));
     let _ = writeln!(out, "      max_backoff_seconds: {}", secs(p.max_backoff_ms));
     let _ = writeln!(out, "      max_doublings: {}", p.max_doublings);
-    out.push_str(
-        "      # task_age_limit unset: with it, retries stop only when BOTH limits are met\n",
+    let _ = writeln!(
+        out,
+        "      # {}",
+        t!("target.cloud-tasks.yaml.age-limit", locale = l)
     );
     out
 }
@@ -542,7 +590,7 @@ fn load_gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
 pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, TargetError> {
     let (r, p, actual) = check(sheet)?;
     Ok(Built {
-        text: yaml(sheet, r, &p),
+        text: yaml(sheet, r, &p, lang),
         mapping: mapping(sheet, r, &p, lang),
         gaps: gaps(sheet, r, lang),
         actual,

@@ -20,6 +20,7 @@ use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::cron::check_cron;
 use crate::domain::sheet::fields::join_list;
+use crate::domain::sheet::zone::check_zone;
 use crate::domain::sheet::{FieldId, JobSheet, Keep, MissedRun};
 use crate::text::t;
 
@@ -88,6 +89,14 @@ fn check(sheet: &JobSheet) -> Result<(), TargetError> {
                 allowed: "cron: 5 fields, or @yearly @monthly @weekly @daily @hourly".to_owned(),
             });
         }
+        if check_zone(&b.time_zone).is_err() {
+            return Err(TargetError::OutOfRange {
+                target: TargetId::Kubernetes,
+                field: FieldId::TimeZone,
+                value: b.time_zone.clone(),
+                allowed: "an IANA time zone name, e.g. UTC, Asia/Tokyo".to_owned(),
+            });
+        }
         return Ok(());
     }
     if sheet.retry.is_none() {
@@ -100,15 +109,16 @@ fn check(sheet: &JobSheet) -> Result<(), TargetError> {
 ///
 /// # Errors
 /// [`TargetError::NotApplicable`] for a sync sheet; [`TargetError::OutOfRange`] for a batch
-/// schedule Kubernetes does not read (not a 5-field cron expression, or `@reboot`).
+/// schedule Kubernetes does not read (not a 5-field cron expression, or `@reboot`) or a time
+/// zone that is not an IANA name (the API server would refuse `spec.timeZone`).
 pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, TargetError> {
     check(sheet)?;
     let attempts = attempts_of(sheet);
     let actual = pod_schedule(attempts);
     let text = if sheet.batch.is_some() {
-        yaml::cron_job(sheet, attempts)
+        yaml::cron_job(sheet, attempts, lang)
     } else {
-        yaml::job(sheet, attempts, &actual)
+        yaml::job(sheet, attempts, &actual, lang)
     };
     Ok(Built {
         text,
@@ -326,6 +336,13 @@ fn batch_rows(b: &crate::domain::sheet::BatchSpec, rows: &mut Vec<MappingRow>, l
         t!("target.kubernetes.note.schedule", locale = l).into_owned(),
     ));
     rows.push(row(
+        FieldId::TimeZone,
+        b.time_zone.clone(),
+        "spec.timeZone",
+        b.time_zone.trim().to_owned(),
+        t!("target.kubernetes.note.time-zone", locale = l).into_owned(),
+    ));
+    rows.push(row(
         FieldId::Overlap,
         format!("{:?}", b.overlap).to_lowercase(),
         "spec.concurrencyPolicy",
@@ -418,12 +435,6 @@ fn gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
                 lang,
             ));
         }
-        out.push(gap(
-            FieldId::Schedule,
-            "target.kubernetes.gap.time-zone",
-            Instead::Comment,
-            lang,
-        ));
     }
     out.extend(load_gaps(sheet, lang));
     out

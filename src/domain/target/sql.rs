@@ -108,7 +108,7 @@ pub fn build(sheet: &JobSheet, dialect: Dialect, lang: Lang) -> Result<Built, Ta
         .as_ref()
         .ok_or_else(|| not_applicable(sheet, dialect))?;
     Ok(Built {
-        text: stmt::export(sheet, r, dialect),
+        text: stmt::export(sheet, r, dialect, lang),
         mapping: mapping(sheet, r, dialect, lang),
         gaps: gaps(sheet, r, lang),
         actual: of_sheet(sheet),

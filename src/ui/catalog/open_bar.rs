@@ -1,5 +1,5 @@
-//! The slim bar under the top bar: "Catalog › the open process", the way back to the catalog
-//! from the questions, the sheet and the simulator.
+//! The slim bar under the top bar: "← Catalog › the open process", the way back to the catalog
+//! from the questions, the sheet and the simulator; on the catalog screen, the catalog alone.
 
 use crate::domain::app_state::{CatalogAction, Screen};
 use crate::domain::bidi::isolate;
@@ -34,10 +34,17 @@ pub fn open_process_bar(ctx: &AppContext) -> Html {
             <ol>
                 <li>
                     <button type="button" class="link" id="bar-catalog" {onclick}
-                        aria-current={on_catalog.then_some("page")}>{ catalog }</button>
+                        aria-current={on_catalog.then_some("page")}>
+                        if !on_catalog {
+                            <span aria-hidden="true" class="bar-back">{ "← " }</span>
+                        }
+                        { catalog }
+                    </button>
                 </li>
-                if let Some(name) = open_name(ctx) {
-                    <li class="bar-process" aria-current={(!on_catalog).then_some("page")}>
+                // On the catalog screen no process is open as far as the user can tell: the
+                // bar names the catalog alone.
+                if let (false, Some(name)) = (on_catalog, open_name(ctx)) {
+                    <li class="bar-process" aria-current="page">
                         <span aria-hidden="true" class="bar-sep">{ "›" }</span>
                         <span id="bar-process" class="user-text" title={name.clone()}>{ name }</span>
                     </li>

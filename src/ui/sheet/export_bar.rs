@@ -75,6 +75,9 @@ impl Format {
             lang,
             format,
             subject: ExportSubject::Sheet(Box::new(sheet.clone())),
+            // The export worker carries no time zone database (its size): the daylight-saving
+            // findings are the configuration panel's.
+            now_ms: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::validate;
-use crate::domain::sheet::fields::{decision_text, rows};
+use crate::domain::sheet::fields::{decision_text, left_out, rows};
 use crate::domain::sheet::JobSheet;
 use crate::text::t;
 use yew::prelude::*;
@@ -34,10 +34,13 @@ pub fn print_view(sheet: &JobSheet, lang: Lang) -> Html {
                 </tr></thead>
                 <tbody>
                     { for rows.iter().map(|r| html! {
-                        <tr class={classes!((!r.applies).then_some("na-row"))}><th>{ r.item.clone() }</th><td>{ r.what.clone() }</td><td class="user-text">{ r.value.clone() }</td></tr>
+                        <tr><th>{ r.item.clone() }</th><td>{ r.what.clone() }</td><td class="user-text">{ r.value.clone() }</td></tr>
                     }) }
                 </tbody>
             </table>
+            if let Some(line) = left_out(sheet, lang) {
+                <p data-print="left-out">{ line }</p>
+            }
             <h2>{ tr("sheet.ui.findings", lang) }</h2>
             if findings.is_empty() {
                 <p>{ tr("sheet.ui.no-findings", lang) }</p>

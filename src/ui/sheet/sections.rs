@@ -555,6 +555,7 @@ pub fn outcome_specific(form: &Form) -> Html {
             <fieldset class="section" id="sec-batch">
                 <legend>{ tr("sheet.ui.sec-batch", lang) }</legend>
                 <TextField id="schedule" label={item(FieldId::Schedule, lang)} value={b.schedule.clone()} onchange={form.edit(SheetEdit::Schedule)}>{ form.notes(FieldId::Schedule) }</TextField>
+                <TextField id="time-zone" label={item(FieldId::TimeZone, lang)} value={b.time_zone.clone()} onchange={form.edit(SheetEdit::TimeZone)}>{ form.notes(FieldId::TimeZone) }</TextField>
                 <div class="grid2">
                     { choice_field(ChoiceProps { id: AttrValue::from("overlap"), label: AttrValue::from(item(FieldId::Overlap, lang)), value: AttrValue::from(match b.overlap { Overlap::Forbid => "forbid", Overlap::Replace => "replace", Overlap::Allow => "allow" }), options: vec![("forbid".into(), tr("sheet.overlap.forbid", lang)), ("replace".into(), tr("sheet.overlap.replace", lang)), ("allow".into(), tr("sheet.overlap.allow", lang))], onchange: overlap_cb, children: html! { { form.notes(FieldId::Overlap) } } }) }
                     { choice_field(ChoiceProps { id: AttrValue::from("missed-run"), label: AttrValue::from(item(FieldId::MissedRun, lang)), value: AttrValue::from(if b.missed_run == MissedRun::Skip { "skip" } else { "run-once" }), options: vec![("run-once".into(), tr("sheet.missed.run-once", lang)), ("skip".into(), tr("sheet.missed.skip", lang))], onchange: missed_cb, children: html! { { form.notes(FieldId::MissedRun) } } }) }

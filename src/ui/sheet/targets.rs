@@ -56,6 +56,7 @@ pub fn use_target_panel(
                     target,
                     format,
                 },
+                now_ms: i64::try_from(browser::now_ms()).ok(),
             };
             wasm_bindgen_futures::spawn_local(async move {
                 match browser::export(request)

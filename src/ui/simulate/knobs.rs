@@ -305,6 +305,7 @@ fn download_callback(
                     run: Box::new(c.clone()),
                     seed,
                 },
+                now_ms: None,
             };
             let (download_error, name) = (download_error.clone(), name.clone());
             wasm_bindgen_futures::spawn_local(async move {

@@ -194,6 +194,8 @@ fn make_hostile(sheet: &mut JobSheet) -> Vec<(String, String)> {
     if let Some(b) = &mut sheet.batch {
         // A real cron expression that holds `*/`, the end of a block comment.
         b.schedule = "*/15 3 * * 1-5".to_owned();
+        // A zone with a slash and an underscore, written into every schedule that takes one.
+        b.time_zone = "America/Argentina/Buenos_Aires".to_owned();
         b.partial_failure = put("partial-failure", 0);
     }
     fields

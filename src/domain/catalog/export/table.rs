@@ -5,8 +5,8 @@
 //! spreadsheets do not run it as a formula.
 //!
 //! Columns ([`COLUMNS`]): id, name, outcome, attempts, backoff, first wait, wait cap,
-//! jitter, attempt timeout, lease, idempotency key, business key, dead letter, notify, schedule (batch),
-//! call timeout (sync), the load section's rate, workers (processes × jobs at once each),
+//! jitter, attempt timeout, lease, idempotency key, business key, dead letter, notify, schedule, its
+//! time zone and per-run timeout (batch), call timeout (sync), the load section's rate, workers (processes × jobs at once each),
 //! analytic bottleneck and burst drain time, errors, warnings, last edited (UTC, `YYYY-MM-DD HH:MM`). A field the
 //! process does not have (no sheet, or a section its outcome does not use) reads `—`. Bidi
 //! control characters are shown as `<U+202E>` ([`bidi::show`]).
@@ -21,7 +21,7 @@ use crate::domain::sim::core::backoff::Jitter;
 use crate::domain::Lang;
 
 /// The column keys, in order (`catalog.export.col.<key>` in `locales/page/catalog.yml`).
-pub const COLUMNS: [&str; 23] = [
+pub const COLUMNS: [&str; 25] = [
     "id",
     "process",
     "outcome",
@@ -37,6 +37,8 @@ pub const COLUMNS: [&str; 23] = [
     "dead-letter",
     "notify",
     "schedule",
+    "time-zone",
+    "run-timeout",
     "call-timeout",
     "rate",
     "workers",
@@ -97,6 +99,8 @@ pub fn row(p: &Process, lang: Lang) -> Vec<String> {
         or_none(k.dead_letter.as_deref(), lang),
         or_none(k.notify.as_deref(), lang),
         or_none(k.schedule.as_deref(), lang),
+        or_none(k.time_zone.as_deref(), lang),
+        ms_text(k.run_timeout_ms, lang),
         ms_text(k.call_timeout_ms, lang),
         or_none(k.capacity[0].as_deref(), lang),
         or_none(k.capacity[1].as_deref(), lang),

@@ -23,7 +23,7 @@ use crate::domain::export::headers;
 use crate::domain::flowchart::evaluate;
 use crate::domain::plot::escape;
 use crate::domain::sheet::check::{validate, Severity};
-use crate::domain::sheet::fields::rows;
+use crate::domain::sheet::fields::{left_out, rows};
 use crate::domain::Lang;
 use std::fmt::Write;
 
@@ -111,6 +111,9 @@ fn process(s: &mut String, p: &Process, lang: Lang) {
         );
     }
     s.push_str("</tbody></table>");
+    if let Some(line) = left_out(sheet, lang) {
+        let _ = write!(s, "<p>{}</p>", lines(&line));
+    }
     let findings = validate(sheet, lang);
     let _ = write!(s, "<h3>{}</h3>", lines(&tr("share.card.findings", lang)));
     if findings.is_empty() {

@@ -130,6 +130,12 @@ fn text_fields(sheet: &JobSheet) -> Vec<TextField<'_>> {
                 vec![b.schedule.as_str()],
             ),
             (
+                "bidi-control-time-zone",
+                FieldId::TimeZone,
+                None,
+                vec![b.time_zone.as_str()],
+            ),
+            (
                 "bidi-control-partial-failure",
                 FieldId::PartialFailure,
                 None,

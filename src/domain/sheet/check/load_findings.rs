@@ -116,22 +116,22 @@ pub(super) fn load_findings(out: &mut Findings, sheet: &JobSheet) {
             FieldId::Workers,
             match lang {
                 Lang::En => format!(
-                    "With {} at once the queue grows without end: {}/s arrive (with retries {:.2} Erlangs of work, utilisation {:.0} %) but {} lets through at most {}/s.",
+                    "With {} at once the queue grows without end: {}/s arrive (with retries {:.2} Erlangs of work) but {} lets through at most {}/s (ρ = arrivals ÷ ceiling = {:.2} ≥ 1).",
                     slots,
                     rate(input.arrival_per_s),
                     input.offered_load(),
-                    p.utilisation * 100.0,
                     bottleneck_text(p.bottleneck, lang),
-                    rate(p.ceiling_per_s)
+                    rate(p.ceiling_per_s),
+                    input.arrival_per_s / p.ceiling_per_s.max(1e-12)
                 ),
                 Lang::Ja => format!(
-                    "同時{}件ではキューが際限なく伸びます。到着は毎秒{}件（再試行込みで{:.2}アーラン、稼働率{:.0}%）ですが、{}が通すのは毎秒{}件までです。",
+                    "同時{}件ではキューが際限なく伸びます。到着は毎秒{}件（再試行込みで{:.2}アーラン）ですが、{}が通すのは毎秒{}件までです（ρ = 到着 ÷ 上限 = {:.2} ≥ 1）。",
                     slots,
                     rate(input.arrival_per_s),
                     input.offered_load(),
-                    p.utilisation * 100.0,
                     bottleneck_text(p.bottleneck, lang),
-                    rate(p.ceiling_per_s)
+                    rate(p.ceiling_per_s),
+                    input.arrival_per_s / p.ceiling_per_s.max(1e-12)
                 ),
             },
         );

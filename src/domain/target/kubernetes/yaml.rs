@@ -4,8 +4,20 @@
 use super::super::knobs::{self, Knobs};
 use super::super::{text, Schedule};
 use super::{ceil_s, pod_backoff_s, PERMANENT_EXIT_CODE, SKIP_DEADLINE_S};
+use crate::domain::lang::Lang;
 use crate::domain::sheet::{JobSheet, Keep, MissedRun, Overlap};
+use crate::text::t;
 use std::fmt::Write as _;
+
+/// The comment text `target.kubernetes.yaml.<key>` in `lang` (the export's comments follow
+/// the page's language; the values in them are the sheet's, as typed).
+fn say(key: &str, lang: Lang) -> String {
+    t!(
+        format!("target.kubernetes.yaml.{key}"),
+        locale = lang.code()
+    )
+    .into_owned()
+}
 
 /// `concurrencyPolicy` for the sheet's overlap policy (the same three words).
 pub(super) fn concurrency(o: Overlap) -> &'static str {
@@ -172,55 +184,84 @@ fn comment(out: &mut String, indent: &str, s: &str) {
     let _ = writeln!(out, "{indent}# {}", text::comment(s));
 }
 
-fn header(sheet: &JobSheet, kind: &str, out: &mut String) {
-    let p = &sheet.process;
-    comment(
-        out,
-        "",
-        &format!("{kind}: {} ({})", p.process_name, p.code_name),
+fn header(sheet: &JobSheet, kind: &str, out: &mut String, lang: Lang) {
+    let (p, l) = (&sheet.process, lang.code());
+    let mut line = |s: String| comment(out, "", &s);
+    line(
+        t!(
+            "target.kubernetes.yaml.title",
+            locale = l,
+            kind = kind,
+            name = &p.process_name,
+            code = &p.code_name
+        )
+        .into_owned(),
     );
-    comment(
-        out,
-        "",
-        &format!("Kubernetes batch/v1 {kind} from the job definition sheet."),
-    );
+    line(t!("target.kubernetes.yaml.from-sheet", locale = l, kind = kind).into_owned());
     if let Some(r) = &sheet.retry {
-        comment(
-            out,
-            "",
-            &format!(
-                "Retryable errors (exit with any other non-zero code): {}",
-                r.retryable_errors.join(", ")
-            ),
+        let sep = if lang == Lang::Ja { "、" } else { ", " };
+        line(
+            t!(
+                "target.kubernetes.yaml.retryable",
+                locale = l,
+                code = PERMANENT_EXIT_CODE,
+                list = r.retryable_errors.join(sep)
+            )
+            .into_owned(),
         );
-        comment(
-            out,
-            "",
-            &format!(
-                "Non-retryable errors (exit with code {PERMANENT_EXIT_CODE}): {}",
-                r.non_retryable_errors.join(", ")
-            ),
+        line(
+            t!(
+                "target.kubernetes.yaml.permanent",
+                locale = l,
+                code = PERMANENT_EXIT_CODE,
+                list = r.non_retryable_errors.join(sep)
+            )
+            .into_owned(),
         );
-        comment(out, "", &format!("Idempotency key: {}", r.idempotency_key));
+        line(
+            t!(
+                "target.kit.header.key",
+                locale = l,
+                key = &r.idempotency_key
+            )
+            .into_owned(),
+        );
     }
     if let Some(f) = &sheet.failure {
-        comment(out, "", &format!("Dead letter: {}", f.dead_letter));
+        line(
+            t!(
+                "target.kubernetes.yaml.dead",
+                locale = l,
+                dead = &f.dead_letter
+            )
+            .into_owned(),
+        );
         if !f.notify.trim().is_empty() {
-            comment(
-                out,
-                "",
-                &format!("Notify (watch for the Failed condition): {}", f.notify),
+            line(
+                t!(
+                    "target.kubernetes.yaml.notify",
+                    locale = l,
+                    notify = &f.notify
+                )
+                .into_owned(),
             );
         }
-        comment(out, "", &format!("Re-run: {}", f.rerun));
+        line(t!("target.kubernetes.yaml.rerun", locale = l, rerun = &f.rerun).into_owned());
     }
     if let Some(b) = &sheet.batch {
         if !b.partial_failure.trim().is_empty() {
-            comment(out, "", &format!("Partial failure: {}", b.partial_failure));
+            line(
+                t!(
+                    "target.kubernetes.yaml.partial",
+                    locale = l,
+                    text = &b.partial_failure
+                )
+                .into_owned(),
+            );
         }
     }
-    if let Some(line) = knobs::comment_line(sheet, crate::domain::lang::Lang::En) {
-        comment(out, "", &line);
+    if let Some(knobs_line) = knobs::comment_line(sheet, lang) {
+        line(knobs_line);
     }
 }
 
@@ -247,7 +288,7 @@ fn metadata(sheet: &JobSheet, name_line: &str, out: &mut String) {
 }
 
 /// The pod template, indented by `pad`.
-fn pod(sheet: &JobSheet, pad: &str, out: &mut String) {
+fn pod(sheet: &JobSheet, pad: &str, out: &mut String, lang: Lang) {
     let label = text::dns_label(&sheet.process.code_name);
     let _ = writeln!(out, "{pad}template:");
     let _ = writeln!(
@@ -258,89 +299,101 @@ fn pod(sheet: &JobSheet, pad: &str, out: &mut String) {
     if let Some(r) = &sheet.retry {
         let _ = writeln!(
             out,
-            "{pad}    activeDeadlineSeconds: {}  # one attempt",
-            ceil_s(r.attempt_timeout_ms)
+            "{pad}    activeDeadlineSeconds: {}  # {}",
+            ceil_s(r.attempt_timeout_ms),
+            say("one-attempt", lang)
         );
     }
     let _ = writeln!(out, "{pad}    containers:");
     let _ = writeln!(out, "{pad}      - name: worker");
     let _ = writeln!(
         out,
-        "{pad}        image: \"registry.example.invalid/{label}:latest\"  # your image"
+        "{pad}        image: \"registry.example.invalid/{label}:latest\"  # {}",
+        say("your-image", lang)
     );
 }
 
-fn failure_policy(pad: &str, out: &mut String) {
+fn failure_policy(pad: &str, out: &mut String, lang: Lang) {
     let _ = writeln!(out, "{pad}podFailurePolicy:\n{pad}  rules:");
     let _ = writeln!(
         out,
-        "{pad}    - action: FailJob  # a non-retryable error: dead at once\n{pad}      onExitCodes:\n{pad}        containerName: worker\n{pad}        operator: In\n{pad}        values: [{PERMANENT_EXIT_CODE}]"
+        "{pad}    - action: FailJob  # {}\n{pad}      onExitCodes:\n{pad}        containerName: worker\n{pad}        operator: In\n{pad}        values: [{PERMANENT_EXIT_CODE}]",
+        say("fail-job", lang)
     );
     let _ = writeln!(
         out,
-        "{pad}    - action: Ignore  # a drained or preempted node does not use up an attempt\n{pad}      onPodConditions:\n{pad}        - type: DisruptionTarget"
+        "{pad}    - action: Ignore  # {}\n{pad}      onPodConditions:\n{pad}        - type: DisruptionTarget",
+        say("ignore-disruption", lang)
     );
 }
 
 /// The Job for an asynchronous sheet (one Job per enqueued job: `kubectl create -f`).
-pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule) -> String {
+pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> String {
     let mut out = String::new();
-    header(sheet, "Job", &mut out);
+    header(sheet, "Job", &mut out, lang);
     let delays: Vec<String> = (1..attempts.min(9))
         .map(|n| pod_backoff_s(n).to_string())
         .collect();
     comment(
         &mut out,
         "",
-        &format!(
-            "Attempts {attempts} = backoffLimit {} + 1 (restartPolicy Never); the controller's own delays: {} s.",
-            attempts - 1,
-            if delays.is_empty() { "none".to_owned() } else { delays.join(", ") }
+        &t!(
+            "target.kubernetes.yaml.attempts",
+            locale = lang.code(),
+            attempts = attempts,
+            limit = attempts - 1,
+            delays = if delays.is_empty() {
+                t!("target.kit.none", locale = lang.code()).into_owned()
+            } else {
+                delays.join(", ")
+            }
         ),
     );
-    comment(
-        &mut out,
-        "",
-        "One Job per enqueued job: kubectl create -f (generateName).",
-    );
+    comment(&mut out, "", &say("one-job", lang));
     out.push_str("apiVersion: batch/v1\nkind: Job\n");
     metadata(sheet, "generateName", &mut out);
     out.push_str("spec:\n");
-    let _ = writeln!(out, "  backoffLimit: {}  # retries", attempts - 1);
     let _ = writeln!(
         out,
-        "  activeDeadlineSeconds: {}  # all attempts and delays",
-        job_deadline_s(sheet, actual)
+        "  backoffLimit: {}  # {}",
+        attempts - 1,
+        say("retries", lang)
+    );
+    let _ = writeln!(
+        out,
+        "  activeDeadlineSeconds: {}  # {}",
+        job_deadline_s(sheet, actual),
+        say("all-attempts", lang)
     );
     if let Some(s) = ttl_s(sheet) {
         let _ = writeln!(out, "  ttlSecondsAfterFinished: {s}");
     }
-    failure_policy("  ", &mut out);
-    pod(sheet, "  ", &mut out);
+    failure_policy("  ", &mut out, lang);
+    pod(sheet, "  ", &mut out, lang);
     out
 }
 
 /// The CronJob for a batch sheet.
-pub(super) fn cron_job(sheet: &JobSheet, attempts: u32) -> String {
+pub(super) fn cron_job(sheet: &JobSheet, attempts: u32, lang: Lang) -> String {
     let mut out = String::new();
-    header(sheet, "CronJob", &mut out);
+    header(sheet, "CronJob", &mut out, lang);
     out.push_str("apiVersion: batch/v1\nkind: CronJob\n");
     metadata(sheet, "name", &mut out);
     out.push_str("spec:\n");
     if let Some(b) = &sheet.batch {
         let _ = writeln!(out, "  schedule: {}", text::dq(b.schedule.trim()));
+        let _ = writeln!(out, "  timeZone: {}", text::dq(b.time_zone.trim()));
         let _ = writeln!(out, "  concurrencyPolicy: {}", concurrency(b.overlap));
         match b.missed_run {
             MissedRun::Skip => {
                 let _ = writeln!(
                     out,
-                    "  startingDeadlineSeconds: {SKIP_DEADLINE_S}  # skip missed runs"
+                    "  startingDeadlineSeconds: {SKIP_DEADLINE_S}  # {}",
+                    say("skip-missed", lang)
                 );
             }
             MissedRun::RunOnce => {
-                out.push_str(
-                    "  # startingDeadlineSeconds unset: the most recent missed run starts once\n",
-                );
+                let _ = writeln!(out, "  # {}", say("missed-once", lang));
             }
         }
     }
@@ -348,25 +401,35 @@ pub(super) fn cron_job(sheet: &JobSheet, attempts: u32) -> String {
     let _ = writeln!(out, "  successfulJobsHistoryLimit: {ok}");
     let _ = writeln!(out, "  failedJobsHistoryLimit: {failed}");
     out.push_str("  jobTemplate:\n    spec:\n");
-    let _ = writeln!(out, "      backoffLimit: {}  # retries", attempts - 1);
+    let _ = writeln!(
+        out,
+        "      backoffLimit: {}  # {}",
+        attempts - 1,
+        say("retries", lang)
+    );
     if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
         let _ = writeln!(
             out,
-            "      parallelism: {}  # worker pods at once, {} at once each (completions unset: pods share the run's work)",
+            "      parallelism: {}  # {}",
             k.workers(),
-            k.per_worker()
+            t!(
+                "target.kubernetes.yaml.parallelism",
+                locale = lang.code(),
+                each = k.per_worker()
+            )
         );
     }
     if let Some(b) = &sheet.batch {
         let _ = writeln!(
             out,
-            "      activeDeadlineSeconds: {}  # one run",
-            ceil_s(b.run_timeout_ms)
+            "      activeDeadlineSeconds: {}  # {}",
+            ceil_s(b.run_timeout_ms),
+            say("one-run", lang)
         );
     }
     if sheet.retry.is_some() {
-        failure_policy("      ", &mut out);
+        failure_policy("      ", &mut out, lang);
     }
-    pod(sheet, "      ", &mut out);
+    pod(sheet, "      ", &mut out, lang);
     out
 }

@@ -4,9 +4,11 @@
 
 use super::super::text;
 use super::Dialect;
+use crate::domain::lang::Lang;
 use crate::domain::sheet::{
     BackoffKind, Jitter, JobSheet, Keep, LastErrorOnDone, Retention, RetrySpec,
 };
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// A time in ms as seconds for SQL: `60000` → `60.0`, `200` → `0.2`.
@@ -183,7 +185,7 @@ fn has_key(r: &RetrySpec) -> bool {
     !r.idempotency_key.trim().is_empty()
 }
 
-fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String) {
+fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String, lang: Lang) {
     let p = &sheet.process;
     let what = match d {
         Dialect::Sqlite => "SQLite 3.35+ (UPDATE … RETURNING)",
@@ -194,42 +196,57 @@ fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String) {
         out.push_str(&text::comment(&s));
         out.push('\n');
     };
-    c(format!("Job: {} ({})", p.process_name, p.code_name));
-    c(format!(
-        "Table queue for {what}, from the job definition sheet."
-    ));
-    c(format!(
-        "Attempts {} (including the first); lease {} s; attempt timeout {} s (the worker enforces it).",
-        r.max_attempts,
-        secs(r.lease_ms),
-        secs(r.attempt_timeout_ms)
-    ));
-    c(format!("Wait before a retry, seconds: {}", wait_expr(r, d)));
+    // The labels follow the export's language; the values are the sheet's as typed.
+    let l = lang.code();
+    let sep = if lang == Lang::Ja { "、" } else { ", " };
+    c(t!(
+        "target.sql.header.job",
+        locale = l,
+        name = &p.process_name,
+        code = &p.code_name
+    )
+    .into_owned());
+    c(t!("target.sql.header.table", locale = l, what = what).into_owned());
+    c(t!(
+        "target.sql.header.attempts",
+        locale = l,
+        attempts = r.max_attempts,
+        lease = secs(r.lease_ms),
+        timeout = secs(r.attempt_timeout_ms)
+    )
+    .into_owned());
+    c(t!("target.sql.header.wait", locale = l, expr = wait_expr(r, d)).into_owned());
     if has_key(r) {
-        c(format!("Idempotency key: {}", r.idempotency_key));
+        c(t!(
+            "target.kit.header.key",
+            locale = l,
+            key = &r.idempotency_key
+        )
+        .into_owned());
     }
-    c(format!(
-        "Retryable errors (call release): {}",
-        r.retryable_errors.join(", ")
-    ));
-    c(format!(
-        "Non-retryable errors (call fail): {}",
-        r.non_retryable_errors.join(", ")
-    ));
+    c(t!(
+        "target.sql.header.retryable",
+        locale = l,
+        list = r.retryable_errors.join(sep)
+    )
+    .into_owned());
+    c(t!(
+        "target.sql.header.permanent",
+        locale = l,
+        list = r.non_retryable_errors.join(sep)
+    )
+    .into_owned());
     if let Some(f) = &sheet.failure {
-        c(format!("Dead letter: {}", f.dead_letter));
+        c(t!("target.sql.header.dead", locale = l, dead = &f.dead_letter).into_owned());
         if !f.notify.trim().is_empty() {
-            c(format!(
-                "Notify (after release or fail returns dead): {}",
-                f.notify
-            ));
+            c(t!("target.sql.header.notify", locale = l, notify = &f.notify).into_owned());
         }
-        c(format!("Re-run: {}", f.rerun));
+        c(t!("target.sql.header.rerun", locale = l, rerun = &f.rerun).into_owned());
     }
-    if let Some(line) = super::super::knobs::comment_line(sheet, crate::domain::lang::Lang::En) {
+    if let Some(line) = super::super::knobs::comment_line(sheet, lang) {
         c(line);
     }
-    out.push_str("-- Each statement follows a line \"-- name: <statement>\".\n");
+    c(t!("target.sql.header.names", locale = l).into_owned());
 }
 
 fn schema(r: &RetrySpec, d: Dialect, out: &mut String) {
@@ -534,9 +551,9 @@ fn rerun(r: &RetrySpec, d: Dialect, out: &mut String) {
 }
 
 /// The whole export.
-pub(super) fn export(sheet: &JobSheet, r: &RetrySpec, d: Dialect) -> String {
+pub(super) fn export(sheet: &JobSheet, r: &RetrySpec, d: Dialect, lang: Lang) -> String {
     let mut out = String::new();
-    header(sheet, r, d, &mut out);
+    header(sheet, r, d, &mut out, lang);
     out.push('\n');
     schema(r, d, &mut out);
     let parts: [&dyn Fn(&mut String); 9] = [
