@@ -570,9 +570,34 @@ fn mermaid_blocks(doc: &str) -> Vec<String> {
     out
 }
 
-fn parses(src: &str) {
-    if let Err(e) = mermaid_rs_renderer::parse_mermaid_strict(src) {
-        panic!("mermaid does not parse: {e}\n{src}");
+fn parses(src: &str) -> mermaid_rs_renderer::ParseOutput {
+    mermaid_rs_renderer::parse_mermaid_strict(src)
+        .unwrap_or_else(|e| panic!("mermaid does not parse: {e}\n{src}"))
+}
+
+/// The parser reads the system block as the graph it was written from: every node, every
+/// edge between the right nodes with its label.
+fn parses_as_the_graph(c: &Catalog, lang: Lang) {
+    let m = mermaid(c, lang);
+    let read = parses(&m).graph;
+    let g = Graph::of(c);
+    assert_eq!(read.nodes.len(), g.nodes.len(), "{m}");
+    assert_eq!(read.edges.len(), g.edges.len(), "{m}");
+    let id = |i: usize| match &g.nodes[i] {
+        Node::Process(p) => format!("p{p}"),
+        Node::Actor(_) => format!("a{i}"),
+        Node::Missing(_) => format!("m{i}"),
+    };
+    for (e, r) in g.edges.iter().zip(&read.edges) {
+        assert_eq!(
+            (r.from.clone(), r.to.clone()),
+            (id(e.from), id(e.to)),
+            "{m}"
+        );
+        let want = e
+            .via
+            .map(|v| modality_advisor::domain::catalog::system::words::via_name(v, lang));
+        assert_eq!(r.label, want, "{m}");
     }
 }
 
@@ -584,8 +609,9 @@ fn the_mermaid_block_parses_like_the_flowchart_and_holds_every_node_and_edge() {
         .expect("links");
     c.processes.retain(|p| p.id.as_str() != "group-invoice-pdf");
     for lang in Lang::ALL {
+        parses_as_the_graph(&c, lang);
+        parses_as_the_graph(&hotel(), lang);
         let m = mermaid(&c, lang);
-        parses(&m);
         assert!(m.starts_with("flowchart TD\n"));
         let g = Graph::of(&c);
         assert_eq!(
@@ -682,7 +708,9 @@ fn the_share_documents_carry_it_too_and_azure_gets_its_own_block() {
         blocks.iter().any(|b| b.contains("-->|enqueue|")),
         "{record}"
     );
-    blocks.iter().for_each(|b| parses(b));
+    blocks.iter().for_each(|b| {
+        parses(b);
+    });
     let azure = markdown(&share, Lang::En, link, Flavour::Azure);
     assert!(
         azure.contains("::: mermaid\ngraph TD\n    p0[\""),
@@ -691,5 +719,69 @@ fn the_share_documents_carry_it_too_and_azure_gets_its_own_block() {
     assert!(
         azure.contains("(\"guest<br>a user\")") && !azure.contains("([\""),
         "stadium shapes become round ones for Azure: {azure}"
+    );
+}
+
+#[test]
+fn the_form_reads_back_only_what_its_options_give() {
+    let check = |v: [&str; 5], want: Option<(&str, Link)>| {
+        assert_eq!(
+            Link::from_form(v[0], v[1], v[2], v[3], v[4]),
+            want.map(|(h, l)| (id(h), l)),
+            "{v:?}"
+        );
+    };
+    check(
+        ["p-1", "triggers", "p:p-2", "ignored", ""],
+        Some(("p-1", to("p-2"))),
+    );
+    let mut guest = from_actor(ActorKind::User, "guest");
+    guest.via = Some(Via::Sync);
+    check(
+        ["p-1", "triggered-by", "a:user", "  guest ", "sync"],
+        Some(("p-1", guest)),
+    );
+    check(["p-1", "sideways", "p:p-2", "", ""], None);
+    check(["p-1", "triggers", "a:robot", "", ""], None);
+    check(["p-1", "triggers", "p:Bad Id", "", ""], None);
+    check(["p-1", "triggers", "p-2", "", ""], None);
+    check(["p-1", "triggers", "p:p-2", "", "fax"], None);
+    check(["", "triggers", "p:p-2", "", ""], None);
+}
+
+#[test]
+fn the_worker_writes_the_form_and_the_list_for_the_page() {
+    let mut c = hotel();
+    c.processes.retain(|p| p.id.as_str() != "confirmation-mail");
+    for lang in Lang::ALL {
+        let h = modality_advisor::domain::catalog::system::draw::html(&c, lang);
+        for needle in [
+            "data-sys-form",
+            "name=\"process\"",
+            "name=\"relation\"",
+            "name=\"other\"",
+            "name=\"name\"",
+            "name=\"via\"",
+            "id=\"link-add\"",
+            "class=\"sys-scroll\" role=\"region\"",
+            "class=\"sys-finding\"",
+        ] {
+            assert!(h.contains(needle), "{lang:?}: {needle} missing");
+        }
+        assert_eq!(h.matches("data-unlink=\"charge-card\"").count(), 2);
+        assert_eq!(
+            h.matches("class=\"system-link broken\"").count(),
+            2,
+            "both links to the deleted mail"
+        );
+        let bare = h
+            .match_indices("system.")
+            .any(|(i, _)| h[i + 7..].starts_with(|c: char| c.is_ascii_lowercase()));
+        assert!(!bare, "{lang:?}: a key shown bare: {h}");
+    }
+    let none = modality_advisor::domain::catalog::system::draw::html(&example_catalog(), Lang::En);
+    assert!(
+        !none.contains("<svg") && none.contains("No links yet"),
+        "{none}"
     );
 }

@@ -247,6 +247,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // The system picture: drawn in the export worker, the page inserts the HTML.
         "src/domain/catalog/system/draw.rs",
         "src/domain/catalog/system/findings.rs",
+        "src/domain/catalog/system/editor.rs",
+        "src/domain/catalog/system/words.rs",
         // The sheet's exports (the page asks the export worker for them).
         "src/domain/export/markdown.rs",
         "src/domain/export/tsv.rs",

@@ -14,11 +14,15 @@
 //! | the links, the nodes and edges | this module |
 //! | the findings: a cycle, a link to a missing process | [`findings`] |
 //! | the layered layout (layers by longest path, order by barycenter) | [`layout`] |
-//! | the SVG with its text alternative, the mermaid block | [`draw`] |
+//! | the SVG with its text alternative, the mermaid block; the words of a link | [`draw`] |
+//! | the form adding a link and the list of links, as HTML for the page | [`editor`] |
+//! | the words: fields, actor kinds, edge labels | [`words`] |
 
 pub mod draw;
+pub mod editor;
 pub mod findings;
 pub mod layout;
+pub mod words;
 
 pub use findings::{findings, SystemFinding};
 
@@ -53,11 +57,6 @@ impl Direction {
             Direction::Triggers => "triggers",
         }
     }
-
-    /// The field's name in `lang` ("Triggered by" / "起動元", "Triggers" / "起動先").
-    pub fn field(self, lang: Lang) -> String {
-        t!(format!("system.field.{}", self.id()), locale = lang.code()).into_owned()
-    }
 }
 
 /// What kind of outside actor starts a process or is started by it.
@@ -91,11 +90,6 @@ impl ActorKind {
             ActorKind::Clock => "clock",
             ActorKind::Other => "other",
         }
-    }
-
-    /// The kind in `lang` ("a user" / "利用者" …).
-    pub fn title(self, lang: Lang) -> String {
-        t!(format!("system.actor.{}", self.id()), locale = lang.code()).into_owned()
     }
 }
 
@@ -146,11 +140,6 @@ impl Via {
         }
     }
 
-    /// The edge's label in `lang` ("sync" / "同期" …).
-    pub fn title(self, lang: Lang) -> String {
-        t!(format!("system.via.{}", self.id()), locale = lang.code()).into_owned()
-    }
-
     /// How a process with `outcome` is started: a synchronous process is called, an
     /// asynchronous one gets a job enqueued, a batch runs on its schedule.
     pub fn for_outcome(outcome: Outcome) -> Via {
@@ -176,6 +165,45 @@ pub struct Link {
     /// outcome; a started outside actor is called, `sync`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
+}
+
+impl Link {
+    /// The link the system form's values describe (the form the export worker draws,
+    /// [`editor`]): `holder` the id of the process to hold it, `relation` a
+    /// [`Direction::id`], `other` `p:<process id>` or `a:<actor kind id>`, `name` the actor's
+    /// name (used for an actor only), `via` a [`Via::id`] or empty (from the outcome).
+    /// `None` for values no option of the form gives.
+    pub fn from_form(
+        holder: &str,
+        relation: &str,
+        other: &str,
+        name: &str,
+        via: &str,
+    ) -> Option<(ProcessId, Link)> {
+        let direction = Direction::ALL.into_iter().find(|d| d.id() == relation)?;
+        let other = match other.split_once(':')? {
+            ("p", id) if ProcessId::is_valid(id) => Other::Process(ProcessId(id.to_owned())),
+            ("a", kind) => Other::Actor(Actor {
+                kind: ActorKind::ALL.into_iter().find(|k| k.id() == kind)?,
+                name: name.trim().to_owned(),
+            }),
+            _ => return None,
+        };
+        let via = match via {
+            "" => None,
+            v => Some(Via::ALL.into_iter().find(|w| w.id() == v)?),
+        };
+        ProcessId::is_valid(holder).then(|| {
+            (
+                ProcessId(holder.to_owned()),
+                Link {
+                    direction,
+                    other,
+                    via,
+                },
+            )
+        })
+    }
 }
 
 /// Why a link was not added ([`Catalog::add_link`]).
@@ -349,7 +377,7 @@ impl Graph {
     pub fn label(&self, c: &Catalog, node: usize, lang: Lang) -> String {
         match &self.nodes[node] {
             Node::Process(i) => super::export::display_name(&c.processes[*i]),
-            Node::Actor(a) if a.name.is_empty() => a.kind.title(lang),
+            Node::Actor(a) if a.name.is_empty() => words::actor_kind(a.kind, lang),
             Node::Actor(a) => a.name.clone(),
             Node::Missing(id) => id.to_string(),
         }

@@ -8,7 +8,8 @@
 //! id. Edges are labelled sync / enqueue / schedule ([`Via`]). User text is escaped for XML
 //! (or for mermaid's quoted labels) and bidi controls are shown ([`bidi::show`]).
 
-use super::layout::{layout, Layout, NODE_W};
+use super::layout::{layout, Layout, Rect, NODE_W};
+use super::words::{actor_kind, tr, via_name};
 use super::{findings, Graph, Node, Via};
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
@@ -22,10 +23,6 @@ use std::fmt::Write;
 /// The most width units a line of a box's name holds (a Latin letter 1, a CJK character
 /// 2); a name goes on two lines ([`two_lines`]), a longer one ends in `…` (the whole name is the box's tooltip and in the text list).
 pub const NAME_UNITS: usize = 22;
-
-fn tr(key: &str, lang: Lang) -> String {
-    t!(key, locale = lang.code()).into_owned()
-}
 
 /// The style of a node: its class (the outcome id, `actor`, `missing`, `undecided`), fill,
 /// border, corner radius and dash pattern.
@@ -56,7 +53,7 @@ fn kind_line(g: &Graph, c: &Catalog, node: usize, lang: Lang) -> String {
             let id = c.processes[*i].outcome.map_or("undecided", Outcome::id);
             tr(&format!("system.short.{id}"), lang)
         }
-        Node::Actor(a) => a.kind.title(lang),
+        Node::Actor(a) => actor_kind(a.kind, lang),
         Node::Missing(_) => tr("system.missing", lang),
     }
 }
@@ -118,7 +115,7 @@ pub fn two_lines(s: &str) -> Vec<String> {
 
 /// The edge's label, or "" when the target is undecided or missing.
 fn via_text(via: Option<Via>, lang: Lang) -> String {
-    via.map(|v| v.title(lang)).unwrap_or_default()
+    via.map(|v| via_name(v, lang)).unwrap_or_default()
 }
 
 /// The catalog's system as an SVG image (`role="img"`, titled; its text alternative is
@@ -187,65 +184,71 @@ pub fn svg(c: &Catalog, lang: Lang) -> String {
     }
     s.push_str("</g><g class=\"sys-nodes\">");
     for (i, b) in boxes.iter().enumerate() {
-        let (class, fill, stroke, rx, dash) = style(&g, c, i);
-        let name = g.label(c, i, lang);
-        let kind = kind_line(&g, c, i, lang);
-        let (node, extra) = match &g.nodes[i] {
-            Node::Process(p) => (
-                "process",
-                format!(
-                    " data-process=\"{}\" data-outcome=\"{class}\"",
-                    escape(c.processes[*p].id.as_str())
-                ),
-            ),
-            Node::Actor(a) => ("actor", format!(" data-kind=\"{}\"", a.kind.id())),
-            Node::Missing(id) => (
-                "missing",
-                format!(" data-process=\"{}\"", escape(id.as_str())),
-            ),
-        };
-        let shown = if matches!(g.nodes[i], Node::Missing(_)) {
-            vec![format!("⚠ {}", fit(&name))]
-        } else {
-            two_lines(&name)
-        };
-        let (first_y, kind_y) = if shown.len() > 1 { (20, 56) } else { (28, 48) };
-        let name_lines: String = shown
-            .iter()
-            .enumerate()
-            .map(|(k, line)| {
-                format!(
-                    "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
-                    b.x + NODE_W / 2,
-                    b.y + first_y + 16 * k as i32,
-                    escape(line)
-                )
-            })
-            .collect();
-        let dash = if dash.is_empty() {
-            String::new()
-        } else {
-            format!(" stroke-dasharray=\"{dash}\"")
-        };
-        let cx = b.x + NODE_W / 2;
-        let _ = write!(
-            s,
-            "<g class=\"sys-node\" data-node=\"{node}\"{extra}><title>{} — {}</title>\
-             <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{rx}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"{dash}/>\
-             <text class=\"sys-name\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"600\" fill=\"#0f172a\">{name_lines}</text>\
-             <text class=\"sys-kind\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#334155\">{}</text></g>",
-            escape(&name),
-            escape(&kind),
-            b.x,
-            b.y,
-            b.w,
-            b.h,
-            b.y + kind_y,
-            escape(&kind)
-        );
+        node(&mut s, &g, c, i, b, lang);
     }
     s.push_str("</g></svg>");
     bidi::show(&s, Shown::Markup).into_owned()
+}
+
+/// One node: its box (styled by outcome, kind or missing), its name on one or two lines, its
+/// outcome or kind under it, the whole name as its tooltip.
+fn node(s: &mut String, g: &Graph, c: &Catalog, i: usize, b: &Rect, lang: Lang) {
+    let (class, fill, stroke, rx, dash) = style(g, c, i);
+    let name = g.label(c, i, lang);
+    let kind = kind_line(g, c, i, lang);
+    let (node, extra) = match &g.nodes[i] {
+        Node::Process(p) => (
+            "process",
+            format!(
+                " data-process=\"{}\" data-outcome=\"{class}\"",
+                escape(c.processes[*p].id.as_str())
+            ),
+        ),
+        Node::Actor(a) => ("actor", format!(" data-kind=\"{}\"", a.kind.id())),
+        Node::Missing(id) => (
+            "missing",
+            format!(" data-process=\"{}\"", escape(id.as_str())),
+        ),
+    };
+    let shown = if matches!(g.nodes[i], Node::Missing(_)) {
+        vec![format!("⚠ {}", fit(&name))]
+    } else {
+        two_lines(&name)
+    };
+    let (first_y, kind_y) = if shown.len() > 1 { (20, 56) } else { (28, 48) };
+    let name_lines: String = shown
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            format!(
+                "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
+                b.x + NODE_W / 2,
+                b.y + first_y + 16 * k as i32,
+                escape(line)
+            )
+        })
+        .collect();
+    let dash = if dash.is_empty() {
+        String::new()
+    } else {
+        format!(" stroke-dasharray=\"{dash}\"")
+    };
+    let cx = b.x + NODE_W / 2;
+    let _ = write!(
+        s,
+        "<g class=\"sys-node\" data-node=\"{node}\"{extra}><title>{} — {}</title>\
+         <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{rx}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"{dash}/>\
+         <text class=\"sys-name\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"600\" fill=\"#0f172a\">{name_lines}</text>\
+         <text class=\"sys-kind\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#334155\">{}</text></g>",
+        escape(&name),
+        escape(&kind),
+        b.x,
+        b.y,
+        b.w,
+        b.h,
+        b.y + kind_y,
+        escape(&kind)
+    );
 }
 
 /// The diagram as text, one line per edge ("A → B (enqueue)") and one per process no edge
@@ -259,7 +262,7 @@ pub fn text_lines(c: &Catalog, lang: Lang) -> Vec<String> {
             let (from, to) = (g.label(c, e.from, lang), g.label(c, e.to, lang));
             let how = e
                 .via
-                .map_or_else(|| tr("system.via-unknown", lang), |v| v.title(lang));
+                .map_or_else(|| tr("system.via-unknown", lang), |v| via_name(v, lang));
             let mut line = format!("{from} → {to} ({how})");
             if matches!(g.nodes[e.to], Node::Missing(_))
                 || matches!(g.nodes[e.from], Node::Missing(_))
@@ -284,12 +287,32 @@ pub fn text_lines(c: &Catalog, lang: Lang) -> Vec<String> {
     lines
 }
 
-/// What the page shows for the system (the export worker's answer): the SVG in a labelled
-/// region that scrolls sideways on a narrow screen, the diagram as text (the SVG's
-/// description, `#sys-text`), and the findings (`li.sys-finding` with `data-process` and
-/// `data-field`).
+/// What the page shows for the system (the export worker's answer): the intro; once a
+/// process has a link, the SVG in a labelled region that scrolls sideways on a narrow screen,
+/// the diagram as text (the SVG's description, `#sys-text`) and the findings
+/// (`li.sys-finding` with `data-process` and `data-field`); then the form adding a link and
+/// the list of links ([`editor`](super::editor)).
 pub fn html(c: &Catalog, lang: Lang) -> String {
-    let mut s = String::new();
+    let mut s = format!(
+        "<p class=\"help\">{}</p>",
+        escape(&tr("system.ui.intro", lang))
+    );
+    if !c.has_links() {
+        let _ = write!(
+            s,
+            "<p class=\"hint\">{}</p>",
+            escape(&tr("system.ui.empty", lang))
+        );
+    } else {
+        picture(&mut s, c, lang);
+    }
+    s.push_str(&super::editor::form(c, lang));
+    s.push_str(&super::editor::list(c, lang));
+    bidi::show(&s, Shown::Markup).into_owned()
+}
+
+/// The drawing, its text and its findings.
+fn picture(s: &mut String, c: &Catalog, lang: Lang) {
     let _ = write!(
         s,
         "<div class=\"sys-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{}\">{}</div>",
@@ -323,7 +346,6 @@ pub fn html(c: &Catalog, lang: Lang) -> String {
         }
         s.push_str("</ul></div>");
     }
-    bidi::show(&s, Shown::Markup).into_owned()
 }
 
 /// `s` as the text of a quoted mermaid label: `"` `#` `<` `>` `&` and `` ` `` as mermaid's

@@ -2,6 +2,7 @@
 //! a process the catalog does not have (deleted: the link is kept, shown broken), and a
 //! cycle among the processes (each run would start the next one again, without end).
 
+use super::words::field_name;
 use super::{Graph, Other};
 use crate::domain::catalog::export::display_name;
 use crate::domain::catalog::system::Direction;
@@ -37,7 +38,7 @@ pub fn findings(c: &Catalog, lang: Lang) -> Vec<SystemFinding> {
                             "system.finding.missing",
                             locale = l,
                             process = name_of(p),
-                            field = link.direction.field(lang),
+                            field = field_name(link.direction, lang),
                             id = id.as_str()
                         )
                         .into_owned(),
@@ -66,7 +67,7 @@ pub fn findings(c: &Catalog, lang: Lang) -> Vec<SystemFinding> {
                 "system.finding.cycle",
                 locale = l,
                 process = name_of(p),
-                field = field.field(lang),
+                field = field_name(field, lang),
                 cycle = names.join(" → ")
             )
             .into_owned(),
