@@ -785,3 +785,26 @@ fn the_worker_writes_the_form_and_the_list_for_the_page() {
         "{none}"
     );
 }
+
+#[test]
+fn the_cli_carries_the_links_and_draws_the_system() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("catalog-system");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creates the directory");
+    let file = dir.join("hotel.catalog.json");
+    std::fs::write(&file, hotel().to_json()).expect("writes");
+    let run = |format: &str, lang: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+            .args(["catalog", "--input"])
+            .arg(&file)
+            .args(["--format", format, "--lang", lang])
+            .output()
+            .expect("runs the CLI");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).expect("UTF-8")
+    };
+    assert_eq!(run("mermaid", "en"), mermaid(&hotel(), Lang::En));
+    assert_eq!(run("svg", "ja"), format!("{}\n", svg(&hotel(), Lang::Ja)));
+    assert_eq!(read_catalog(&run("json", "en")), Ok(hotel()));
+    assert!(run("markdown", "ja").contains("## システム図\n\n```mermaid\nflowchart TD\n"));
+}

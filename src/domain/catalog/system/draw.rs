@@ -420,19 +420,19 @@ pub fn mermaid(c: &Catalog, lang: Lang) -> String {
         let _ = writeln!(s, "    {} {arrow} {}", ids[e.from], ids[e.to]);
     }
     let mut classes: Vec<(&str, Vec<&str>, String)> = Vec::new();
-    for i in 0..g.nodes.len() {
+    for (i, node_id) in ids.iter().enumerate() {
         let (class, fill, stroke, _, dash) = style(&g, c, i);
         match classes.iter_mut().find(|(k, _, _)| *k == class) {
-            Some((_, members, _)) => members.push(&ids[i]),
+            Some((_, members, _)) => members.push(node_id),
             None => {
                 let dash = if dash.is_empty() {
                     String::new()
                 } else {
-                    format!(",stroke-dasharray:{}", dash.replace(' ', " "))
+                    format!(",stroke-dasharray:{dash}")
                 };
                 classes.push((
                     class,
-                    vec![&ids[i]],
+                    vec![node_id],
                     format!("fill:{fill},stroke:{stroke}{dash}"),
                 ));
             }
