@@ -62,7 +62,8 @@ enum Command {
     /// Run a named queue scenario, or a config file, in the discrete-event simulator.
     Simulate(SimulateArgs),
     /// Render a catalog of processes (a catalog file, or a directory of *.sheet.json files)
-    /// as one Markdown document, CSV, TSV or the catalog JSON.
+    /// as one Markdown document, CSV, TSV or the catalog JSON; or its system diagram
+    /// (mermaid, SVG).
     Catalog(catalog::CatalogArgs),
     /// Share a sheet file's process, or a catalog (or one of its processes): print the
     /// permalink, the embed page's link, or a card for wikis without iframes (SVG image,

@@ -12,6 +12,7 @@ pub mod share;
 pub mod sheet;
 pub mod simulate;
 pub mod state;
+pub mod system;
 
 /// Installs the panic hook (a page in the app's language with "Copy diagnostics" and the
 /// reload actions; through Yew, which otherwise puts its own in place when it renders),

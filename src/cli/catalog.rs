@@ -4,7 +4,11 @@
 //! ```text
 //! modality-advisor catalog --input static/examples/reservation-system.catalog.json --format markdown
 //! modality-advisor catalog --input docs/sheets --format csv --bom --lang ja --output processes.csv
+//! modality-advisor catalog --input system.catalog.json --format svg --output system.svg
 //! ```
+//!
+//! `mermaid` and `svg` write the system diagram alone (what triggers what: the processes'
+//! links, `domain::catalog::system`); the Markdown holds it too, once a process has a link.
 //!
 //! A directory's `*.sheet.json` files, sorted by file name, become the processes of one
 //! catalog named after the directory; each process id is made from the file's stem
@@ -30,6 +34,10 @@ pub enum CatalogFormat {
     Tsv,
     /// The catalog file.
     Json,
+    /// The system diagram (what triggers what) as a mermaid flowchart, without a fence.
+    Mermaid,
+    /// The system diagram as a standalone SVG image, drawn by the app's own layout.
+    Svg,
 }
 
 /// Arguments of `catalog`.
@@ -72,6 +80,16 @@ pub fn run(args: &CatalogArgs) -> Result<(), String> {
         CatalogFormat::Csv => export::to_csv(&catalog, lang, args.bom),
         CatalogFormat::Tsv => export::to_tsv(&catalog, lang),
         CatalogFormat::Json => catalog.to_json(),
+        CatalogFormat::Mermaid => crate::domain::bidi::show(
+            &crate::domain::catalog::system::draw::mermaid(&catalog, lang),
+            crate::domain::bidi::Shown::Text,
+        )
+        .into_owned(),
+        CatalogFormat::Svg => {
+            let mut svg = crate::domain::catalog::system::draw::svg(&catalog, lang);
+            svg.push('\n');
+            svg
+        }
     };
     write_output(args.output.as_deref(), &out)
 }

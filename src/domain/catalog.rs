@@ -17,12 +17,14 @@
 //! | today's single-process session as a one-process catalog | [`migrate`] |
 //! | two tabs, one storage: revisions and the three-way merge | [`sync`] |
 //! | the whole catalog as Markdown / CSV / TSV / JSON | [`export`] |
+//! | what triggers what: the links, the system diagram, its findings | [`system`] |
 
 pub mod check;
 pub mod export;
 pub mod import;
 pub mod migrate;
 pub mod sync;
+pub mod system;
 
 use crate::domain::flowchart::{evaluate, Outcome};
 use crate::domain::session::{Session, SimChoice};
@@ -99,6 +101,11 @@ pub struct Process {
         skip_serializing_if = "Option::is_none"
     )]
     pub sim: Option<SimChoice>,
+    /// What triggers this process and what it triggers ([`system::Link`]), in the order
+    /// given (at most [`system::MAX_LINKS`]). Left out of the file when empty, so files
+    /// written before the system picture read unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<system::Link>,
 }
 
 /// A system's processes, in the order the team put them.
@@ -194,6 +201,7 @@ impl Process {
             outcome: None,
             sheet: None,
             sim: None,
+            links: Vec::new(),
         }
     }
 

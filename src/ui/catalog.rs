@@ -157,6 +157,7 @@ pub fn CatalogScreen() -> Html {
                     { table::table(&screen, &catalog.name, &shown, &all) }
                 }
             }
+            <crate::ui::system::SystemPicture />
             <crate::ui::catalog_io::CatalogIo />
         </section>
     }

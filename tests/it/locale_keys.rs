@@ -244,6 +244,11 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/share/embed.rs",
         "src/domain/catalog/export/markdown.rs",
         "src/domain/catalog/export/table.rs",
+        // The system picture: drawn in the export worker, the page inserts the HTML.
+        "src/domain/catalog/system/draw.rs",
+        "src/domain/catalog/system/findings.rs",
+        "src/domain/catalog/system/editor.rs",
+        "src/domain/catalog/system/words.rs",
         // The sheet's exports (the page asks the export worker for them).
         "src/domain/export/markdown.rs",
         "src/domain/export/tsv.rs",

@@ -16,6 +16,7 @@ mod catalog_rows;
 mod catalog_state;
 mod catalog_support;
 mod catalog_sync;
+mod catalog_system;
 mod cli_advise;
 mod diagram;
 mod diagram_text;

@@ -9,6 +9,7 @@
 
 use super::{AppState, Screen};
 use crate::domain::bidi::isolate;
+use crate::domain::catalog::system::{Link, LinkError};
 use crate::domain::catalog::{Catalog, Process, ProcessId, MAX_NAME_CHARS};
 use crate::domain::flowchart::evaluate;
 use crate::domain::session::SimChoice;
@@ -47,6 +48,8 @@ pub enum CatalogNotice {
     Saved(usize, usize),
     /// A rename was refused: the name is empty or longer than [`MAX_NAME_CHARS`].
     NameRefused,
+    /// A link was refused (worded in the page's language when shown).
+    LinkRefused(LinkError),
     /// Reading or exporting failed: the message, already in the page's language (a language
     /// switch clears it: it cannot be reworded).
     Failed(String),
@@ -81,6 +84,7 @@ impl CatalogNotice {
             CatalogNotice::NameRefused => {
                 t!("catalog-ui.name-refused", locale = l, max = MAX_NAME_CHARS).into_owned()
             }
+            CatalogNotice::LinkRefused(e) => e.message(lang),
             CatalogNotice::Copied(format) => {
                 t!("catalog-io.copied", locale = l, format = format).into_owned()
             }
@@ -93,7 +97,10 @@ impl CatalogNotice {
 
     /// Whether the notice reports a failure (shown as an error).
     pub fn is_error(&self) -> bool {
-        matches!(self, CatalogNotice::Failed(_) | CatalogNotice::NameRefused)
+        matches!(
+            self,
+            CatalogNotice::Failed(_) | CatalogNotice::NameRefused | CatalogNotice::LinkRefused(_)
+        )
     }
 
     /// Whether the notice can be undone (a delete, an import).
@@ -171,6 +178,11 @@ pub enum CatalogAction {
     Import(Box<Catalog>, usize, usize),
     /// Show a message about the catalog (`None` hides it).
     Notice(Option<CatalogNotice>),
+    /// Add a link to a process (what triggers it or what it triggers); a refusal is the
+    /// catalog's notice ([`Catalog::add_link`]).
+    Link(ProcessId, Link),
+    /// Remove the process's link at this index.
+    Unlink(ProcessId, usize),
 }
 
 impl AppState {
@@ -334,6 +346,13 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
             }
         }
         CatalogAction::Delete(id) => delete(s, &id),
+        CatalogAction::Link(id, link) => {
+            s.catalog_notice = match s.catalog.add_link(&id, link) {
+                Ok(()) => None,
+                Err(e) => Some(CatalogNotice::LinkRefused(e)),
+            };
+        }
+        CatalogAction::Unlink(id, index) => s.catalog.remove_link(&id, index),
         CatalogAction::Move(id, up) => {
             if let Some(at) = s.catalog.position(&id) {
                 let to = if up { at.checked_sub(1) } else { Some(at + 1) };

@@ -11,13 +11,15 @@
 //! 5. the shape: every field present, of its type, no unknown field anywhere (the decoder's
 //!    path, e.g. `processes[3].sheet.retry.lease_ms`);
 //! 6. the meaning ([`check_catalog`], which storage applies too): names, ids, times, answers,
-//!    the stored outcome, each sheet with the sheet's own checks, the simulator's choices.
+//!    the stored outcome, each sheet with the sheet's own checks, the simulator's choices,
+//!    the links (count, ids, actors' names; a link to a deleted process is kept).
 //!
 //! The simulator's choices are read **strictly** here (a session is lenient and replaces a
 //! bad part by its default, [`SimChoice::from_value`]): a file is an exchange format, and a
 //! value silently replaced would make the catalog read back different from the file. A
 //! preset, variant, job count or knob the simulator would not take is an error naming it.
 
+use crate::domain::catalog::system::{Link, Other, MAX_LINKS};
 use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION, MAX_FILE_BYTES};
 use crate::domain::catalog::{MAX_NAME_CHARS, MAX_PROCESSES};
 use crate::domain::flowchart::{evaluate, Outcome};
@@ -242,6 +244,33 @@ fn check_process(at: &str, p: &Process) -> Result<(), ImportError> {
     }
     if let Some(s) = &p.sim {
         sim(&format!("{at}.sim"), s)?;
+    }
+    links(&format!("{at}.links"), &p.links)
+}
+
+/// The links' limits: at most [`MAX_LINKS`], each process id well formed, each actor's name
+/// at most [`MAX_NAME_CHARS`] characters. A link to a process the catalog does not have is
+/// kept (it is a finding, [`super::system::findings`], not an error: nothing is lost).
+fn links(at: &str, list: &[Link]) -> Result<(), ImportError> {
+    if list.len() > MAX_LINKS {
+        return Err(ImportError::OutOfRange {
+            path: at.to_owned(),
+            value: format!("{} items", list.len()),
+            allowed: format!("at most {MAX_LINKS} items"),
+        });
+    }
+    for (i, link) in list.iter().enumerate() {
+        match &link.other {
+            Other::Process(id) if !super::ProcessId::is_valid(id.as_str()) => {
+                return Err(ImportError::OutOfRange {
+                    path: format!("{at}[{i}].other.process"),
+                    value: format!("{:?}", id.as_str()),
+                    allowed: "1 to 40 characters of a-z, 0-9 and -".into(),
+                });
+            }
+            Other::Actor(a) => name(&format!("{at}[{i}].other.actor.name"), &a.name)?,
+            Other::Process(_) => {}
+        }
     }
     Ok(())
 }

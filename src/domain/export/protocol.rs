@@ -13,6 +13,7 @@
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
 //! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}`, answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
+//! | page → worker | [`ExportRequest`] for [`ExportSubject::System`] | `{"id":5,"lang":"ja","format":"Markdown","subject":{"System":{…catalog…}}}`, answered with the system picture's HTML |
 //! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!
 //! Enums are externally tagged, as in [`runner::protocol`]. A request the worker cannot read
@@ -61,6 +62,10 @@ pub enum ExportSubject {
     Sheet(Box<JobSheet>),
     /// A whole catalog of processes.
     Catalog(Catalog),
+    /// The catalog's system picture for the page, whatever the format: the SVG in its
+    /// scrolling region, the diagram as text and the links' findings, as HTML
+    /// ([`draw::html`](crate::domain::catalog::system::draw::html)).
+    System(Catalog),
     /// The simulator's "Your settings" as their config file (the file
     /// `modality-advisor simulate --config` reads): pretty JSON whatever the format.
     SimSettings {
@@ -140,6 +145,7 @@ impl ExportRequest {
             (ExportSubject::Catalog(c), ExportFormat::Json) => {
                 bidi::show(&c.to_json(), Shown::Json).into_owned()
             }
+            (ExportSubject::System(c), _) => crate::domain::catalog::system::draw::html(c, lang),
             // Numbers, strings and enums only: serialising cannot fail.
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()

@@ -70,6 +70,9 @@ pub fn adr(share: &Share, lang: Lang, link: &str) -> String {
                 count = c.processes.len()
             );
             let _ = writeln!(s, "{}\n", inline(&intro));
+            s.push_str(&crate::domain::catalog::system::draw::markdown_section(
+                c, lang, 2,
+            ));
             for p in &c.processes {
                 let mut line =
                     format!("{}{}{}", tr("share.adr.status", lang), sep(lang), status(p));

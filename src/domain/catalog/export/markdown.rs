@@ -4,6 +4,8 @@
 //! # <catalog name>                       (or "Processes" / "プロセス一覧" when unnamed)
 //! ## Summary
 //! | Process | Outcome | Attempts | Wait strategy | Timeout / lease | Idempotency key | Rate | Workers | Bottleneck | Burst drain | Findings | Last edited |
+//! ## System diagram                     only when a process has a link: ```mermaid, the
+//!                                        diagram as a list, its findings
 //! <a name="process-<id>"></a>
 //! ## <process name>                      one per process, in catalog order
 //! **Outcome:** … / "No decision yet" … / "No job definition sheet yet."
@@ -23,11 +25,13 @@
 //! outline is title → summary / processes → the sheet's parts.
 //!
 //! User text goes through [`inline`] (no HTML, no breaking of the table); the mermaid blocks
-//! hold only the fixed diagram source and fixed class lines. Bidi control characters are
+//! hold only the fixed diagram source and fixed class lines, or (the system diagram) user
+//! text in quoted labels with mermaid's entity codes. Bidi control characters are
 //! shown as `<U+202E>` ([`bidi::show`]).
 
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, summary_cells, tr, Key, SUMMARY_COLUMNS};
+use crate::domain::catalog::system::draw::markdown_section;
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::diagram::mermaid_source;
 use crate::domain::export::markdown::{inline, mermaid_node_id, ON_PATH_CLASS, ON_PATH_STYLE};
@@ -57,6 +61,12 @@ pub fn to_markdown(c: &Catalog, lang: Lang) -> String {
     let keys: Vec<Key> = c.processes.iter().map(|p| key(p, lang)).collect();
     for (p, k) in c.processes.iter().zip(&keys) {
         let _ = writeln!(s, "| {} |", summary_row(p, k, lang).join(" | "));
+    }
+    let system = markdown_section(c, lang, 2);
+    if !system.is_empty() {
+        s.push('\n');
+        s.push_str(system.trim_end());
+        s.push('\n');
     }
     for p in &c.processes {
         s.push('\n');
