@@ -5,14 +5,14 @@
 //! Each process keeps its own links ([`Process::links`](super::Process::links)), in the
 //! order given, in the catalog file and in storage. A link names the other end by its
 //! [`ProcessId`], so renames and reorders keep it; when that process is deleted the link
-//! stays, shown as broken ([`Node::Missing`]) and reported ([`findings`]) until the user
+//! stays, shown as broken ([`Node::Missing`]) and reported ([`findings()`]) until the user
 //! links another process or removes it. Both ends may name the same trigger (A "triggers" B
 //! and B "triggered by" A): the graph holds it once.
 //!
 //! | part | module |
 //! |---|---|
 //! | the links, the nodes and edges | this module |
-//! | the findings: a cycle, a link to a missing process | [`findings`] |
+//! | the findings: a cycle, a link to a missing process | [`findings()`] |
 //! | the layered layout (layers by longest path, order by barycenter) | [`layout`] |
 //! | the SVG with its text alternative, the mermaid block; the words of a link | [`draw`] |
 //! | the form adding a link and the list of links, as HTML for the page | [`editor`] |

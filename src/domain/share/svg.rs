@@ -449,7 +449,7 @@ const ASCII_EM: [f64; 95] = [
 ];
 
 /// How wide `c` may be drawn, em, in any common sans-serif font, bold or not (the card names no
-/// font it carries, so the widest is assumed): ASCII from [`ASCII_EM`]; East Asian wide
+/// font it carries, so the widest is assumed): ASCII from `ASCII_EM`; East Asian wide
 /// characters 1 em; emoji and dingbats 1.5; Latin-1 and Latin Extended-A/B 1.2 but the
 /// digraph letters `Ǆ`…`ǌ`, `Ǳ`…`ǳ` 1.6; Greek and Cyrillic 1.45; anything else 2 em (the
 /// widest measured glyphs outside these: `‱` 1.89, Canadian syllabics 2.02, Khmer 2; the

@@ -91,7 +91,7 @@ pub fn form(c: &Catalog, lang: Lang) -> String {
 }
 
 /// Every link, by process, each with its Remove button; a link to a process the catalog no
-/// longer has reads "missing process <id>" (`li.broken`).
+/// longer has reads "missing process `<id>`" (`li.broken`).
 pub fn list(c: &Catalog, lang: Lang) -> String {
     let mut s = format!(
         "<div class=\"system-links\"><h4>{}</h4>",
