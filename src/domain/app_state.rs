@@ -449,14 +449,20 @@ fn field_refused(state: &AppState, id: String, message: Option<String>) -> Optio
     Some(s)
 }
 
-/// Forgets every answer. The sheet stays (its process facts are reused for the next
-/// decision), and so do the fields' reports of refused values (they are the fields' to clear).
-fn restart(s: AppState) -> AppState {
-    let mut fresh = AppState::new(s.lang);
-    fresh.sheet = s.sheet;
-    fresh.refused = s.refused;
-    fresh.interacted = true;
-    fresh
+/// Forgets every answer of the open process and shows its first question. Everything else
+/// stays: the sheet (its process facts are reused for the next decision), the fields' reports
+/// of refused values (they are the fields' to clear), the catalog with the open process (it
+/// was once rebuilt empty here, so "Start over" dropped every process from the page),
+/// the simulator's choices and what keeps the catalog.
+fn restart(mut s: AppState) -> AppState {
+    s.answers = Answers::new();
+    s.editing = None;
+    s.dropped = Vec::new();
+    s.screen = Screen::Decide;
+    s.notice = None;
+    s.before_load = None;
+    s.interacted = true;
+    s
 }
 
 /// Opens the simulator on "your settings", making the sheet from the decision first if there

@@ -325,3 +325,30 @@ fn notices_follow_a_language_switch_or_go() {
         .after(Action::SetLang(Lang::Ja));
     assert_eq!(failed.catalog_notice, None);
 }
+
+/// "Start over" on the result forgets the open process's answers, never the catalog: every
+/// process stays, the same one stays open and its questions start again (it once rebuilt the
+/// state from nothing, so the catalog screen then said "No process yet").
+#[test]
+fn start_over_keeps_every_process_and_the_open_one() {
+    let s = three()
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ))
+        .after(Action::OpenSheet);
+    let open = s.open.clone();
+    assert!(open.is_some());
+    let s = s.after(Action::Restart);
+    assert_eq!(names(&s), ["Place order", "Process 2", "Nightly report"]);
+    assert_eq!(s.open, open);
+    assert!(s.answers.get(QuestionId::TimeTriggered).is_none());
+    assert_eq!(s.screen, Screen::Decide);
+    let now = s.catalog_now();
+    let p = now.processes.iter().find(|p| Some(&p.id) == open.as_ref());
+    assert!(
+        p.is_some_and(|p| p.answers.is_empty()),
+        "the open process is undecided again"
+    );
+    assert!(s.sheet.is_some(), "the sheet stays");
+}
