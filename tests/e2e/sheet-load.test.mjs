@@ -22,7 +22,7 @@ const WORDS = {
     notSized: "not sized yet: needs the handler's time",
     refused: /^Not copied — Handler p95: /,
     handlerRow: '| Handler time | how long one run takes: median and 95th percentile, or fixed | p50 200 ms, p95 800 ms (lognormal) |',
-    capacity: 'offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: the workers' utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)',
+    capacity: 'offered load 3.00 Erlangs (10.0/s × 1.05 attempts × mean 285 ms); at 4 at once: the workers\' utilisation 75 %, throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 2.5 min (analytic)',
     workers: '2 processes × 2 at once each = 4 jobs at once',
   },
   ja: {
