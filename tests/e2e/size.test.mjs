@@ -35,14 +35,19 @@ import { dist } from './harness.mjs';
 // button and listeners, three refusals' texts; the layout, the drawing, the form, the list
 // and their texts are in the export worker (280.7 → 300.1 KB). Raised to see the next change,
 // not because it is acceptable (issue 28).
-const FIRST_LOAD_BUDGET = 385 * 1024; // the limit is 350 KB: see the notes above
+// Issue 26 as merged (the keys' following and the synchronous call's section, the time zone,
+// the system picture's links in storage, the documents' left-out line): 394.0 KB measured on
+// 2026-12-03, 44 KB over the limit; the embed page 167.2 KB, the export worker 311.2 KB. The
+// budgets below sit just above those figures so that the next change shows; bringing the first
+// load back under 350 KB is issue 28 (docs/KNOWN-GAPS.md lists the candidates).
+const FIRST_LOAD_BUDGET = 398 * 1024; // the limit is 350 KB: see the notes above
 const FIRST_LOAD_LIMIT = 350 * 1024;
 // Issue 26 (the batch's time zone: the list of the IANA database's ~600 names the checks read,
 // about 3 KB brotli, and its texts) took the first load from 375.1 KB to 378.8 KB, the embed
 // page (whose card counts the same findings) from 156.7 KB to 161.0 KB and the export worker
 // from 280.7 KB to 285.3 KB (measured 2026-12-03); the zone database itself is in none of
 // them. The embed's and the export worker's budgets move by what that measured, no more.
-const EMBED_BUDGET = 165 * 1024; // the limit is 155 KB: see the note above
+const EMBED_BUDGET = 170 * 1024; // the limit is 155 KB: see the notes above
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   // The engine, and since the chart drawing left the page the charts, Compare's pair and the
@@ -56,7 +61,7 @@ const ON_DEMAND = {
   // 173 KB measured on 2026-12-03.
   'sim-worker': 185 * 1024,
   // Issue 26 item 7: the system picture (layout, SVG, mermaid, form, findings): 300.1 KB.
-  'export-worker': 310 * 1024,
+  'export-worker': 315 * 1024,
   // The thirteen queue targets' exporters with their texts (`locales-targets/`) and the
   // configuration panel, fetched when a target is first chosen in the sheet: 182 KB measured
   // on 2026-12-02 (in the export worker they made it 346 KB; apart, the export worker is back
