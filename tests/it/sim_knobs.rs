@@ -726,6 +726,9 @@ fn your_settings_take_the_sheets_load_numbers() {
     assert_eq!(c.failure_percent, 1);
     assert!(c.downstream);
     assert_eq!((c.rate_limit_per_s, c.rate_limit_burst), (10, Some(10)));
+    // The sheet states no concurrency limit and no call time of its own: none is invented
+    // (the knobs' defaults, capacity 1 and 300 ms per call, dead-lettered 155 of the 500).
+    assert_eq!((c.capacity, c.call_ms), (0, 0));
     assert!(c.validate().is_empty(), "{:?}", c.validate());
     // Without a load section the defaults stay.
     let mut bare = sheet.clone();
