@@ -808,3 +808,20 @@ fn the_cli_carries_the_links_and_draws_the_system() {
     assert_eq!(read_catalog(&run("json", "en")), Ok(hotel()));
     assert!(run("markdown", "ja").contains("## システム図\n\n```mermaid\nflowchart TD\n"));
 }
+
+/// An actor without a name is named by its kind, so its second line says "outside" rather
+/// than the kind again ("a user / a user"), in the SVG and the mermaid text, in both languages.
+#[test]
+fn an_unnamed_actor_does_not_say_its_kind_twice() {
+    let mut c = example_catalog();
+    c.add_link(&id("charge-card"), from_actor(ActorKind::User, ""))
+        .expect("links");
+    for (lang, kind, outside) in [
+        (Lang::En, "a user", "outside"),
+        (Lang::Ja, "利用者", "外部"),
+    ] {
+        let m = mermaid(&c, lang);
+        assert!(m.contains(&format!("{kind}<br>{outside}")), "{m}");
+        assert!(!m.contains(&format!("{kind}<br>{kind}")), "{m}");
+    }
+}

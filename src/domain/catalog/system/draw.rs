@@ -45,14 +45,15 @@ fn style(
     }
 }
 
-/// The second line of a node: the process's outcome (short), the actor's kind, or "missing
-/// process".
+/// The second line of a node: the process's outcome (short), the actor's kind ("outside" when
+/// the kind is already its name: an unnamed actor), or "missing process".
 fn kind_line(g: &Graph, c: &Catalog, node: usize, lang: Lang) -> String {
     match &g.nodes[node] {
         Node::Process(i) => {
             let id = c.processes[*i].outcome.map_or("undecided", Outcome::id);
             tr(&format!("system.short.{id}"), lang)
         }
+        Node::Actor(a) if a.name.is_empty() => tr("system.outside", lang),
         Node::Actor(a) => actor_kind(a.kind, lang),
         Node::Missing(_) => tr("system.missing", lang),
     }
