@@ -368,23 +368,6 @@ fn mermaid_label(s: &str) -> String {
     out
 }
 
-/// The mermaid class of a node class (`sync-timeout` → `syncTimeout`).
-fn class_name(class: &str) -> String {
-    let mut out = String::new();
-    let mut up = false;
-    for c in class.chars() {
-        if c == '-' {
-            up = true;
-        } else if up {
-            out.push(c.to_ascii_uppercase());
-            up = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The system as a mermaid flowchart (`flowchart TD`, without the fence): a process
 /// `p<i>["name<br>outcome"]`, an actor `a<i>(["name<br>kind"])`, a missing process
 /// `m<i>["⚠ id<br>missing process"]`; edges `-->|via|`; one `classDef` per style used and a
@@ -440,7 +423,7 @@ pub fn mermaid(c: &Catalog, lang: Lang) -> String {
         }
     }
     for (class, members, def) in &classes {
-        let name = class_name(class);
+        let name = crate::domain::export::markdown::mermaid_node_id(class);
         let _ = writeln!(s, "    classDef {name} {def}");
         let _ = writeln!(s, "    class {} {name}", members.join(","));
     }
