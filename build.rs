@@ -328,23 +328,25 @@ fn move_labels_off_nodes(layout: &mut Layout, lang: &str) {
     }
 }
 
-/// The folder of texts this build embeds, by feature, as `src/text.rs` documents: the page
-/// only `locales/page/`, each worker and the embed page its link folder, the CLI and the
-/// tests every text.
-fn texts_folder() -> &'static str {
+/// The folders of texts this build embeds, by feature, as `src/text.rs` documents: the page
+/// only `locales/page/`, the simulator module the page's texts and `locales/simulator/`, each
+/// worker and the embed page its link folder, the CLI and the tests every text.
+fn texts_folders() -> &'static [&'static str] {
     let on = |f: &str| env::var_os(format!("CARGO_FEATURE_{f}")).is_some();
     if on("PAGE") {
-        "locales/page"
+        &["locales/page"]
+    } else if on("SIMUI") {
+        &["locales/page", "locales/simulator"]
     } else if on("EMBED") {
-        "locales-embed"
+        &["locales-embed"]
     } else if on("SIM") {
-        "locales-sim"
+        &["locales-sim"]
     } else if on("EXPORT") {
-        "locales-export"
+        &["locales-export"]
     } else if on("TARGETS") {
-        "locales-targets"
+        &["locales-targets"]
     } else {
-        "locales"
+        &["locales"]
     }
 }
 
@@ -353,7 +355,6 @@ fn texts_folder() -> &'static str {
 /// loader, so the texts are exactly what `rust_i18n::i18n!` would embed). A text missing in a
 /// locale is the English one, as rust-i18n's `fallback = "en"` gives at run time.
 fn write_texts(out: &std::path::Path) {
-    let folder = texts_folder();
     for dir in [
         "locales",
         "locales-embed",
@@ -364,8 +365,16 @@ fn write_texts(out: &std::path::Path) {
         println!("cargo:rerun-if-changed={dir}");
     }
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let path = manifest.join(folder);
-    let locales = rust_i18n_support::load_locales(&path.display().to_string(), |_| false);
+    let mut locales = std::collections::BTreeMap::new();
+    for folder in texts_folders() {
+        let path = manifest.join(folder);
+        for (lang, texts) in rust_i18n_support::load_locales(&path.display().to_string(), |_| false)
+        {
+            let all: &mut std::collections::BTreeMap<String, String> =
+                locales.entry(lang).or_default();
+            all.extend(texts);
+        }
+    }
     let en = locales.get("en").expect("every text exists in English");
     let keys: Vec<&String> = en.keys().collect();
     let names: Vec<&String> = locales.keys().collect();

@@ -11,6 +11,7 @@ pub mod rescue;
 pub mod share;
 pub mod sheet;
 pub mod simulate;
+pub mod simulator;
 pub mod state;
 pub mod system;
 

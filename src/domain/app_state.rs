@@ -233,6 +233,9 @@ pub enum Action {
     SimResult(Rc<RunView>),
     /// The simulator's choices changed (a preset, variant, valid seed or jobs, a knob).
     SetSim(SimEdit),
+    /// The simulator module's copy of the state takes what the page holds: the language, the
+    /// sheet and (when the page changed them) the simulator's choices.
+    Mirror(Box<crate::domain::session::simulator::SimulatorView>, bool),
     /// A form field (DOM id) shows a value it refused, with this message (in the page's
     /// language); `None`: it no longer does (accepted, or gone).
     FieldRefused(String, Option<String>),
@@ -357,7 +360,11 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
                 | CatalogAction::DismissKeeping
         )
     );
-    if !matches!(action, Action::SetLang(_) | Action::SetSim(_)) && !from_elsewhere {
+    if !matches!(
+        action,
+        Action::SetLang(_) | Action::SetSim(_) | Action::Mirror(..)
+    ) && !from_elsewhere
+    {
         s.interacted = true;
     }
     match action {
@@ -424,6 +431,17 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::UndoLoad => undo_load(&mut s),
         Action::SimResult(v) => s.sim_result = Some(v),
         Action::SetSim(edit) => s.sim = s.sim.apply(edit),
+        Action::Mirror(view, with_choices) => {
+            if s.lang == view.lang && s.sheet == view.sheet && (!with_choices || s.sim == view.sim)
+            {
+                return None;
+            }
+            s.lang = view.lang;
+            s.sheet = view.sheet;
+            if with_choices {
+                s.sim = view.sim;
+            }
+        }
         Action::FieldRefused(..) => {}
         Action::Catalog(a) => catalog::reduce_catalog(&mut s, a),
         Action::Share(a) => share::reduce_share(&mut s, a),

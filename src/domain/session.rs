@@ -12,6 +12,8 @@ use crate::domain::sim::setup::knobs::{CustomRun, KnobError};
 use crate::domain::sim::Scenario;
 use serde::{Deserialize, Serialize};
 
+pub mod simulator;
+
 /// The version written by this build; others are ignored on load.
 pub const SESSION_VERSION: u32 = 1;
 
@@ -123,6 +125,9 @@ pub enum SimEdit {
     Jobs(u64),
     /// Edited knobs (`None`: follow the sheet again); boxed, as the settings are large.
     Custom(Option<Box<CustomRun>>),
+    /// All the choices at once, as the simulator module reports them
+    /// ([`simulator::SimulatorSays`]).
+    All(Box<SimChoice>),
 }
 
 impl SimChoice {
@@ -148,6 +153,7 @@ impl SimChoice {
                 }
             }
             SimEdit::Custom(k) => c.custom = k.map(|k| *k),
+            SimEdit::All(all) => c = *all,
         }
         c
     }

@@ -13,7 +13,7 @@ use crate::ui::decide::wizard::{answers_list, dropped_notice, progress, Question
 use crate::ui::keeper;
 use crate::ui::share::{self, ShareSurface};
 use crate::ui::sheet::sheet_screen;
-use crate::ui::simulate::SimulateScreen;
+use crate::ui::simulator::SimulatorHost;
 use crate::ui::state::{Action, AppContext, Screen};
 use yew::prelude::*;
 
@@ -25,7 +25,9 @@ pub fn App() -> Html {
     let (state, base) = keeper::use_kept_state();
     let lang = state.lang;
     // The sheet's capacity panel: kept here, so its answer outlives a visit to another screen.
-    let capacity = crate::ui::sheet::capacity::use_capacity(lang);
+    let capacity = use_mut_ref(crate::ui::simulator::CapacityKeep::default)
+        .borrow()
+        .clone();
     use_effect_with(lang, |lang| browser::remember_lang(*lang));
     use_url(&state);
     // A new screen starts at its top (not the first one: a reload keeps its place); the
@@ -101,7 +103,7 @@ pub fn App() -> Html {
             }
             <div class="slot">{ body }</div>
             <main class="main sheet-main" id="sim-main" hidden={shared || state.screen != Screen::Simulate}>
-                <SimulateScreen />
+                <SimulatorHost />
             </main>
             <footer class="footer">{ t!("ui.footer", locale = l) }</footer>
         </ContextProvider<AppContext>>

@@ -61,6 +61,7 @@ pub use crate::domain::export::{file_name, file_stem};
 
 pub mod panic_page;
 mod share;
+pub mod simulator;
 pub mod viewport;
 pub use share::{
     copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,

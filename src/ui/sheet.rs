@@ -21,6 +21,7 @@ use crate::text::t;
 use crate::ui::browser;
 use crate::ui::sheet::export_bar::ExportBar;
 use crate::ui::sheet::sections::Form;
+use crate::ui::simulator::{CapacityHost, CapacityKeep};
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -49,8 +50,9 @@ fn finding(f: &Finding, lang: Lang) -> Html {
     }
 }
 
-/// The sheet screen; `capacity` is its capacity panel's state (kept by the app).
-pub fn sheet_screen(ctx: &AppContext, capacity: &capacity::Capacity) -> Html {
+/// The sheet screen; `capacity` is where its capacity panel lives (kept by the app; the
+/// simulator module draws the panel).
+pub fn sheet_screen(ctx: &AppContext, capacity: &CapacityKeep) -> Html {
     let ctx = ctx.clone();
     let Some(sheet) = ctx.sheet.clone() else {
         return Html::default();
@@ -69,7 +71,7 @@ pub fn sheet_screen(ctx: &AppContext, capacity: &capacity::Capacity) -> Html {
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
                     { load::section(&form) }
-                    { capacity::capacity_panel(capacity, &sheet, ctx.lang, 1) }
+                    <CapacityHost keep={capacity.clone()} lang={ctx.lang} sheet={Rc::new(sheet.clone())} />
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>

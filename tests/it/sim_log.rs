@@ -309,7 +309,7 @@ fn the_english_column_of_the_locale_file_matches_the_engine() {
         let line = names.line(e);
         assert_eq!(line.render(Lang::En), line.to_string());
     }
-    let yml = include_str!("../../locales/page/sim-log.yml");
+    let yml = include_str!("../../locales/simulator/sim-log.yml");
     for needle in [
         "en: \"enqueued\"",
         "en: \"claimed (%{sql})\"",

@@ -469,7 +469,7 @@ fn the_new_presets_have_titles_and_two_line_lessons() {
     assert!(lessons.iter().all(Option::is_some));
     assert_eq!(Scenario::DuplicateExecution.variant_lesson("plain"), None);
     let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("locales/page/sim-presets.yml"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("locales/simulator/sim-presets.yml"),
     )
     .expect("reads");
     let keys = lessons

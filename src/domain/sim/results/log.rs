@@ -8,7 +8,7 @@
 //! * English through [`std::fmt::Display`], byte for byte the text the source documents' printed runs use
 //!   (`1000.000s A job#1 add_points 1/3: claimed (UPDATE … RETURNING)`); this is what
 //!   [`Report::events`](crate::domain::sim::Report), its trace hash and the CLI carry.
-//! * Japanese through [`Line::render`] with the words in `locales/page/sim-log.yml`; ids, times,
+//! * Japanese through [`Line::render`] with the words in `locales/simulator/sim-log.yml`; ids, times,
 //!   SQL, worker and kind names and the handlers' own error messages stay as they are.
 //!
 //! [`EventLog`] stores entries in fixed 65 536-entry chunks, so a log of millions of lines

@@ -44,7 +44,7 @@ pub struct JobView {
 }
 
 /// The locale keys of the engine's own error texts, in [`BUILTIN_ERRORS`] order (the event
-/// log's translations of them, `locales/page/sim-log.yml`).
+/// log's translations of them, `locales/simulator/sim-log.yml`).
 const BUILTIN_ERROR_KEYS: [&str; 4] = [
     "sim-log.err.lease-expired",
     "sim-log.call.busy",

@@ -6,7 +6,7 @@
 //! classification: permanent errors go to the dead-letter queue at once) and adds load
 //! defaults (2 workers, a burst of 20 jobs, lognormal handler 200 ms p50 / 1 s p95, 20 %
 //! retryable failures). [`CustomRun::validate`] returns every finding, each naming the knob and
-//! its allowed range ([`KnobError::message`], ja / en from `locales/page/sim-knobs.yml`).
+//! its allowed range ([`KnobError::message`], ja / en from `locales/simulator/sim-knobs.yml`).
 //! [`CustomRun::to_file`] maps it to a [`SimConfigFile`]: the JSON that
 //! `modality-advisor simulate --config FILE.json` reads, so a run in the browser and the CLI
 //! give the same [`trace_hash`](crate::domain::sim::runner::trace_hash).

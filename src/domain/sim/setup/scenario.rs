@@ -10,7 +10,7 @@
 //! | `jitter-contention` | `none`, `exponential`, `full`, `equal`, `decorrelated` | AWS blog |
 //! | `lease-shorter-than-handler` | `naive`, `owner-check`, `heartbeat` | source document `000` (`running → running`), issue 15 |
 //!
-//! The first variant is the default. Titles and lessons are in `locales/page/sim-presets.yml`
+//! The first variant is the default. Titles and lessons are in `locales/simulator/sim-presets.yml`
 //! (`sim.preset.<id>.title`, `sim.preset.<id>.lesson`, `sim.variant.<variant>`); the variants
 //! added with issue 15 also have a lesson of their own, `sim.variant-lesson.<id>.<variant>`
 //! ([`Scenario::variant_lesson`]).

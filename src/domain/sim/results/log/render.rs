@@ -1,6 +1,6 @@
 //! A log line as text: English through [`Line`]'s `Display` (the source documents' printed runs, byte for
 //! byte) and any language through [`Line::render`] with the templates in
-//! `locales/page/sim-log.yml`; the name and error look-ups both use.
+//! `locales/simulator/sim-log.yml`; the name and error look-ups both use.
 
 use super::*;
 
@@ -117,7 +117,7 @@ impl Line<'_> {
         f.write_str(if submission { " " } else { ": " })
     }
 
-    /// The line in `lang`, from the templates in `locales/page/sim-log.yml`: the English ones are
+    /// The line in `lang`, from the templates in `locales/simulator/sim-log.yml`: the English ones are
     /// the [`Display`](fmt::Display) text (a test holds them equal); Japanese keeps the time,
     /// worker, job, kind, attempt, SQL and the handlers' own error messages and translates
     /// the rest.

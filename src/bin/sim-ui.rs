@@ -1,0 +1,132 @@
+//! The simulator module (built by Trunk beside the workers, fetched by the page when the
+//! Simulate screen is first shown: `src/ui/browser/simulator.rs`). `mount` draws the
+//! simulator screen ([`modality_advisor::ui::simulator::root::Root`]) into the page's element;
+//! `Simulator::update` hands it the page's state. A panic here stops this module only: the
+//! page, its processes and its storage go on, and the screen says the simulator stopped.
+
+#[cfg(target_arch = "wasm32")]
+mod simulator {
+    use modality_advisor::ui::simulator::root::{CapacityRoot, Root, RootProps};
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use yew::{AttrValue, Callback};
+
+    thread_local! {
+        /// The elements the module draws into, for the panic notice.
+        static HOSTS: RefCell<Vec<web_sys::Element>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// What a mount drew: the simulator screen or the sheet's capacity panel.
+    enum Drawn {
+        Screen(yew::AppHandle<Root>),
+        Capacity(yew::AppHandle<CapacityRoot>),
+    }
+
+    /// A mounted part (the simulator screen, or the sheet's capacity panel).
+    #[wasm_bindgen]
+    pub struct Simulator {
+        drawn: Drawn,
+        tell: Callback<String>,
+    }
+
+    #[wasm_bindgen]
+    impl Simulator {
+        /// The page's state changed: `view` is its `SimulatorView` as JSON.
+        pub fn update(&mut self, view: String) {
+            let props = RootProps {
+                view: AttrValue::from(view),
+                tell: self.tell.clone(),
+            };
+            match &mut self.drawn {
+                Drawn::Screen(h) => h.update(props),
+                Drawn::Capacity(h) => h.update(props),
+            }
+        }
+    }
+
+    /// Draws the sheet's capacity panel into `host` for `view` (the page's `SimulatorView`
+    /// as JSON: its language and sheet); `tell` is not called.
+    #[wasm_bindgen]
+    pub fn mount_capacity(
+        host: web_sys::Element,
+        view: String,
+        tell: js_sys::Function,
+    ) -> Simulator {
+        let _ = tell;
+        HOSTS.with(|h| h.borrow_mut().push(host.clone()));
+        let props = RootProps {
+            view: AttrValue::from(view),
+            tell: Callback::noop(),
+        };
+        let handle = yew::Renderer::<CapacityRoot>::with_root_and_props(host, props).render();
+        Simulator {
+            drawn: Drawn::Capacity(handle),
+            tell: Callback::noop(),
+        }
+    }
+
+    /// Draws the simulator screen into `host`, starting from `view` (the page's
+    /// `SimulatorView` as JSON); the user's choices reach `tell` as JSON (`SimulatorSays`).
+    #[wasm_bindgen]
+    pub fn mount(host: web_sys::Element, view: String, tell: js_sys::Function) -> Simulator {
+        HOSTS.with(|h| h.borrow_mut().push(host.clone()));
+        let tell = Callback::from(move |text: String| {
+            let _ = tell.call1(&JsValue::NULL, &JsValue::from_str(&text));
+        });
+        let props = RootProps {
+            view: AttrValue::from(view),
+            tell: tell.clone(),
+        };
+        let handle = yew::Renderer::<Root>::with_root_and_props(host, props).render();
+        Simulator {
+            drawn: Drawn::Screen(handle),
+            tell,
+        }
+    }
+
+    /// Replaces the simulator's drawing with a notice in both languages, and logs the panic.
+    fn on_panic(info: &std::panic::PanicHookInfo) {
+        web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
+        HOSTS.with(|h| {
+            for host in h.borrow().iter() {
+                notice(host);
+            }
+        });
+    }
+
+    /// Empties `host` and writes the module's "stopped" notice in it, in both languages.
+    fn notice(host: &web_sys::Element) {
+        let Some(doc) = host.owner_document() else {
+            return;
+        };
+        host.set_text_content(None);
+        for lang in ["en", "ja"] {
+            if let Ok(p) = doc.create_element("p") {
+                let _ = p.set_attribute("class", "notice");
+                let _ = p.set_attribute("role", "alert");
+                let _ = p.set_attribute("lang", lang);
+                p.set_text_content(Some(&modality_advisor::text::lookup(
+                    lang,
+                    "ui.simulator-stopped",
+                )));
+                let _ = host.append_child(&p);
+            }
+        }
+    }
+
+    /// Runs when the module starts: the panic hook (before anything renders).
+    pub fn start() {
+        yew::set_custom_panic_hook(Box::new(on_panic));
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    simulator::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the simulator module builds for wasm32 only: run `make serve`");
+    std::process::exit(2);
+}

@@ -1,0 +1,79 @@
+//! What the page and the simulator tell each other. The simulator screen is its own wasm
+//! module (`src/bin/sim-ui.rs`, fetched when the Simulate screen is first shown, so the first
+//! question's load does not carry it); it keeps its own copy of the app state and the page
+//! hands it what the simulator reads ([`SimulatorView`], as JSON) whenever that changes. The
+//! simulator answers with the choices the user made there ([`SimulatorSays`], as JSON), which
+//! the page keeps with the session (a reload restores them).
+
+use crate::domain::lang::Lang;
+use crate::domain::session::SimChoice;
+use crate::domain::sheet::JobSheet;
+use serde::{Deserialize, Serialize};
+
+/// The part of the page's state the simulator screen reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimulatorView {
+    /// The page's language.
+    pub lang: Lang,
+    /// The open process's sheet ("Your settings" follow it), if it has one.
+    pub sheet: Option<JobSheet>,
+    /// The simulator's choices as the page keeps them.
+    pub sim: SimChoice,
+}
+
+impl SimulatorView {
+    /// The view as the JSON text the module reads.
+    pub fn to_json(&self) -> String {
+        // Plain data (strings, numbers, options): serde_json cannot fail on it.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`SimulatorView::to_json`] wrote; the decoder's message when the text is
+    /// not such a view (a page and a module from different builds).
+    pub fn from_json(text: &str) -> Result<SimulatorView, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// What the simulator tells the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SimulatorSays {
+    /// The user changed the simulator's choices (a preset, a variant, a seed, jobs, a knob).
+    Chose(SimChoice),
+}
+
+impl SimulatorSays {
+    /// As the JSON text the page reads.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads what [`SimulatorSays::to_json`] wrote. The choices are read part by part as a
+    /// stored session's are ([`SimChoice::from_value`]): a part out of range takes its default.
+    pub fn from_json(text: &str) -> Option<SimulatorSays> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let chose = value.get("Chose")?;
+        Some(SimulatorSays::Chose(SimChoice::from_value(chose)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_view_and_an_answer_read_back_as_written() {
+        let mut sim = SimChoice::default();
+        sim.seed = 42;
+        let view = SimulatorView {
+            lang: Lang::Ja,
+            sheet: None,
+            sim: sim.clone(),
+        };
+        assert_eq!(SimulatorView::from_json(&view.to_json()), Ok(view));
+        let says = SimulatorSays::Chose(sim);
+        assert_eq!(SimulatorSays::from_json(&says.to_json()), Some(says));
+        assert!(SimulatorView::from_json("{}").is_err());
+        assert_eq!(SimulatorSays::from_json("[]"), None);
+    }
+}

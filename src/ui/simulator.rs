@@ -1,0 +1,233 @@
+//! The Simulate screen's place in the page. The simulator itself ([`crate::ui::simulate`]) is
+//! a wasm module of its own (`src/bin/sim-ui.rs`, [`root`]), fetched the first time the screen
+//! is shown, so the first question's load does not carry it; [`SimulatorHost`] fetches it,
+//! mounts it into its element and keeps it in step with the page ([`SimulatorView`]), and the
+//! page keeps the choices the user makes there ([`SimulatorSays`]). Once mounted it stays (the
+//! screen is hidden, not removed, on other screens), so a run and its worker survive a visit
+//! elsewhere.
+
+pub mod root;
+
+use crate::domain::lang::Lang;
+use crate::domain::session::simulator::{SimulatorSays, SimulatorView};
+use crate::domain::session::{SimChoice, SimEdit};
+use crate::domain::sheet::JobSheet;
+use crate::text::t;
+use crate::ui::browser;
+use crate::ui::browser::simulator::{Module, Part};
+use crate::ui::state::{Action, AppContext, Screen};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// How far fetching the module got.
+#[derive(Debug, Clone, PartialEq)]
+enum Loading {
+    NotYet,
+    Loading,
+    Ready,
+    Failed(String),
+}
+
+/// The element the simulator module draws into, with "Loading the simulator…" while it is
+/// fetched and the reason when it could not be.
+#[component]
+pub fn SimulatorHost() -> Html {
+    let ctx = use_context::<AppContext>();
+    let host = use_node_ref();
+    let module = use_mut_ref(|| None::<Module>);
+    let loading = use_state(|| Loading::NotYet);
+    let view = ctx.as_ref().map(|c| {
+        SimulatorView {
+            lang: c.lang,
+            sheet: c.sheet.clone(),
+            sim: c.sim.clone(),
+        }
+        .to_json()
+    });
+    // The view at this render, read when the module has started (it may have changed while
+    // the module was fetched).
+    let latest = use_mut_ref(String::new);
+    *latest.borrow_mut() = view.clone().unwrap_or_default();
+    let shown = ctx
+        .as_ref()
+        .is_some_and(|c| c.screen == Screen::Simulate && c.shared.is_none());
+    {
+        let (host, module, loading, latest) = (
+            host.clone(),
+            module.clone(),
+            loading.clone(),
+            latest.clone(),
+        );
+        let ctx = ctx.clone();
+        use_effect_with(shown, move |shown| {
+            if let (true, Loading::NotYet, Some(ctx)) = (*shown, &*loading, ctx) {
+                browser::load_stylesheet("./sim.css");
+                loading.set(Loading::Loading);
+                let tell = Callback::from(move |text: String| {
+                    if let Some(SimulatorSays::Chose(choice)) = SimulatorSays::from_json(&text) {
+                        ctx.dispatch(Action::SetSim(SimEdit::All(Box::new(choice))));
+                    }
+                });
+                wasm_bindgen_futures::spawn_local(async move {
+                    let Some(el) = host.cast::<web_sys::Element>() else {
+                        return;
+                    };
+                    let view = latest.borrow().clone();
+                    match browser::simulator::load(Part::Simulator, &el, &view, tell).await {
+                        Ok(m) => {
+                            m.update(&latest.borrow());
+                            *module.borrow_mut() = Some(m);
+                            loading.set(Loading::Ready);
+                        }
+                        Err(e) => loading.set(Loading::Failed(e)),
+                    }
+                });
+            }
+        });
+    }
+    {
+        let module = module.clone();
+        use_effect_with(view, move |view| {
+            if let (Some(m), Some(view)) = (module.borrow().as_ref(), view) {
+                m.update(view);
+            }
+        });
+    }
+    let l = ctx.as_ref().map_or("en", |c| c.lang.code());
+    let status = match &*loading {
+        Loading::Loading => html! {
+            <p class="boot-loading" role="status">{ t!("ui.simulator-loading", locale = l) }</p>
+        },
+        Loading::Failed(e) => html! {
+            <div class="notice" role="alert" id="simulator-failed">
+                <p>{ t!("ui.simulator-failed", locale = l, error = e) }</p>
+            </div>
+        },
+        Loading::NotYet | Loading::Ready => Html::default(),
+    };
+    html! {
+        <>
+            <div class="slot">{ status }</div>
+            <div class="sim-host" ref={host}></div>
+        </>
+    }
+}
+
+/// Where the sheet's capacity panel lives between visits: its element (outside the document
+/// while another screen shows, so its answer and a run in progress stay) and the module that
+/// draws it. The app keeps one ([`CapacityKeep::default`]) and hands it to the sheet.
+#[derive(Default)]
+struct CapacityPlace {
+    element: Option<web_sys::Element>,
+    module: Option<Module>,
+    loading: bool,
+}
+
+/// The app's [`CapacityPlace`], shared with the sheet screen (equal only to itself).
+#[derive(Clone, Default)]
+pub struct CapacityKeep(Rc<RefCell<CapacityPlace>>);
+
+impl PartialEq for CapacityKeep {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What the sheet hands its capacity panel.
+#[derive(Properties, PartialEq)]
+pub struct CapacityHostProps {
+    /// The app's place for the panel.
+    pub keep: CapacityKeep,
+    /// The page's language.
+    pub lang: Lang,
+    /// The open sheet (its "Load and capacity" section is what the panel sizes).
+    pub sheet: Rc<JobSheet>,
+}
+
+/// The sheet's capacity panel, drawn by the simulator module (fetched when a sheet is first
+/// shown): "Loading…" until it is, the reason if it cannot be.
+#[component]
+pub fn CapacityHost(props: &CapacityHostProps) -> Html {
+    let slot = use_node_ref();
+    let failed = use_state(|| None::<String>);
+    let loading = use_state(|| false);
+    let view = SimulatorView {
+        lang: props.lang,
+        sheet: Some((*props.sheet).clone()),
+        sim: SimChoice::default(),
+    }
+    .to_json();
+    let latest = use_mut_ref(String::new);
+    *latest.borrow_mut() = view.clone();
+    {
+        let (slot, keep, failed, loading, latest) = (
+            slot.clone(),
+            props.keep.clone(),
+            failed.clone(),
+            loading.clone(),
+            latest.clone(),
+        );
+        use_effect_with((), move |_| {
+            let Some(slot) = slot.cast::<web_sys::Element>() else {
+                return;
+            };
+            let mut place = keep.0.borrow_mut();
+            if place.element.is_none() {
+                place.element = browser::simulator::detached_div("capacity-host");
+            }
+            let Some(element) = place.element.clone() else {
+                return;
+            };
+            browser::simulator::place(&slot, &element);
+            if place.module.is_some() || place.loading {
+                return;
+            }
+            place.loading = true;
+            loading.set(true);
+            let keep = keep.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let view = latest.borrow().clone();
+                let result =
+                    browser::simulator::load(Part::Capacity, &element, &view, Callback::noop())
+                        .await;
+                let mut place = keep.0.borrow_mut();
+                place.loading = false;
+                loading.set(false);
+                match result {
+                    Ok(m) => {
+                        m.update(&latest.borrow());
+                        place.module = Some(m);
+                    }
+                    Err(e) => failed.set(Some(e)),
+                }
+            });
+        });
+    }
+    {
+        let keep = props.keep.clone();
+        use_effect_with(view, move |view| {
+            if let Some(m) = keep.0.borrow().module.as_ref() {
+                m.update(view);
+            }
+        });
+    }
+    let l = props.lang.code();
+    let status = if let Some(e) = &*failed {
+        html! {
+            <div class="notice" role="alert" id="capacity-failed">
+                <p>{ t!("ui.simulator-failed", locale = l, error = e) }</p>
+            </div>
+        }
+    } else if *loading {
+        html! { <p class="boot-loading" role="status">{ t!("ui.simulator-loading", locale = l) }</p> }
+    } else {
+        Html::default()
+    };
+    html! {
+        <>
+            <div class="slot">{ status }</div>
+            <div ref={slot}></div>
+        </>
+    }
+}
