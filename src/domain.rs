@@ -14,6 +14,7 @@ pub mod flowchart;
 pub mod lang;
 pub mod number;
 pub mod place;
+pub mod rules;
 pub mod plot;
 pub mod session;
 pub mod share;
