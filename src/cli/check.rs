@@ -260,9 +260,7 @@ fn gather(paths: &[PathBuf], lang: Lang) -> Report {
 
 fn walk(dir: &Path, lang: Lang, report: &mut Report) {
     let l = lang.code();
-    let mut it = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter();
+    let mut it = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
     while let Some(entry) = it.next() {
         let entry = match entry {
             Ok(e) => e,
@@ -324,7 +322,9 @@ fn check_file(path: &Path, named: bool, lang: Lang, report: &mut Report) {
         Ok(text) => text,
         Err(reason) => {
             let message = crate::text::t!("cli.check.unreadable", locale = l, reason = reason);
-            report.problems.push(problem(message.into_owned(), None, None));
+            report
+                .problems
+                .push(problem(message.into_owned(), None, None));
             return;
         }
     };

@@ -114,12 +114,7 @@ const TROJAN_SOURCE: Source = src(
     "Boucher & Anderson, Trojan Source (CVE-2021-42574)",
 );
 
-const fn rule(
-    code: &'static str,
-    severity: Severity,
-    path: &'static str,
-    source: Source,
-) -> Rule {
+const fn rule(code: &'static str, severity: Severity, path: &'static str, source: Source) -> Rule {
     Rule {
         code,
         severity,
@@ -139,7 +134,12 @@ pub const RULES: [Rule; 39] = [
     rule("retry-window-exceeds-wait", E, "retry.backoff", BACKOFF),
     rule("retryable-but-one-attempt", W, "retry.max_attempts", SHEET),
     rule("lease-not-longer-than-timeout", E, "retry.lease_ms", QUEUE),
-    rule("attempt-timeout-under-p95", E, "retry.attempt_timeout_ms", NUMBERS),
+    rule(
+        "attempt-timeout-under-p95",
+        E,
+        "retry.attempt_timeout_ms",
+        NUMBERS,
+    ),
     rule("no-idempotency-key", W, "retry.idempotency_key", KEYS),
     Rule {
         code: "key-placeholder",
@@ -148,17 +148,52 @@ pub const RULES: [Rule; 39] = [
         scope: Scope::Sheet,
         source: KEYS,
     },
-    rule("idempotency-key-uses-job-id", E, "retry.idempotency_key", KEYS),
+    rule(
+        "idempotency-key-uses-job-id",
+        E,
+        "retry.idempotency_key",
+        KEYS,
+    ),
     rule("key-per-delivery", E, "retry.idempotency_key", KEYS),
     rule("key-without-business-key", E, "retry.idempotency_key", KEYS),
-    rule("no-non-retryable-errors", W, "retry.non_retryable_errors", SHEET),
-    rule("exponential-without-jitter", W, "retry.backoff.jitter", BACKOFF),
-    rule("window-over-retention", E, "retry.queue_retention_ms", REAL_QUEUES),
+    rule(
+        "no-non-retryable-errors",
+        W,
+        "retry.non_retryable_errors",
+        SHEET,
+    ),
+    rule(
+        "exponential-without-jitter",
+        W,
+        "retry.backoff.jitter",
+        BACKOFF,
+    ),
+    rule(
+        "window-over-retention",
+        E,
+        "retry.queue_retention_ms",
+        REAL_QUEUES,
+    ),
     rule("window-over-30-days", W, "retry.backoff", REAL_QUEUES),
     rule("dead-letter-nobody-notified", W, "failure.notify", SHEET),
-    rule("dead-retention-shorter-than-notice", E, "failure.retention.dead", SHEET),
-    rule("call-timeout-exceeds-wait", W, "sync.call_timeout_ms", NUMBERS),
-    rule("call-timeout-exceeds-target", W, "sync.call_timeout_ms", NUMBERS),
+    rule(
+        "dead-retention-shorter-than-notice",
+        E,
+        "failure.retention.dead",
+        SHEET,
+    ),
+    rule(
+        "call-timeout-exceeds-wait",
+        W,
+        "sync.call_timeout_ms",
+        NUMBERS,
+    ),
+    rule(
+        "call-timeout-exceeds-target",
+        W,
+        "sync.call_timeout_ms",
+        NUMBERS,
+    ),
     rule("call-timeout-under-p95", W, "sync.call_timeout_ms", NUMBERS),
     rule("call-not-described", W, "sync.call", KEYS),
     rule("call-retry-without-key", E, "sync.call.resolve", KEYS),
@@ -177,9 +212,24 @@ pub const RULES: [Rule; 39] = [
         scope: Scope::Sheet,
         source: TROJAN_SOURCE,
     },
-    rule("our-limit-above-downstream-rate", W, "load.our_limit", CAPACITY),
-    rule("lease-not-above-handler-tail", W, "retry.lease_ms", CAPACITY),
-    rule("drain-deadline-unreachable", E, "load.drain_within_ms", CAPACITY),
+    rule(
+        "our-limit-above-downstream-rate",
+        W,
+        "load.our_limit",
+        CAPACITY,
+    ),
+    rule(
+        "lease-not-above-handler-tail",
+        W,
+        "retry.lease_ms",
+        CAPACITY,
+    ),
+    rule(
+        "drain-deadline-unreachable",
+        E,
+        "load.drain_within_ms",
+        CAPACITY,
+    ),
     rule("workers-cannot-keep-up", E, "load.workers", CAPACITY),
     rule("workers-miss-wait-target", W, "load.workers", CAPACITY),
     Rule {
@@ -290,8 +340,7 @@ pub fn findings_markdown() -> String {
         "# Findings\n\n\
          <!-- Generated from src/domain/rules.rs and locales/worker/rules.yml; do not edit.\n\
          \x20    Regenerate: UPDATE_FINDINGS=1 cargo test --test it check_rules -->\n\n\
-         Every finding `modality-advisor check` reports (and the app shows beside the sheet's \
-         fields), by its stable rule id. The id is `MA-` and the finding's code; SARIF's \
+         Every finding `modality-advisor check` reports, by its stable rule id. The id is `MA-` and the finding's code; SARIF's \
          `ruleId`, the JSON's `rule` and the GitHub annotations' title use it. \
          The severity is the most serious level the rule reports at; `check --fail-level` \
          decides which fail the run (see [CLI.md](CLI.md#check)). \

@@ -92,7 +92,11 @@ pub fn github(report: &Report, o: &Options) -> String {
             warnings = warnings_out,
             max = ANNOTATIONS_PER_KIND
         );
-        let _ = writeln!(s, "::notice title=modality-advisor check::{}", escape_data(&note));
+        let _ = writeln!(
+            s,
+            "::notice title=modality-advisor check::{}",
+            escape_data(&note)
+        );
     }
     // The whole list in the log, for the findings past the limit and for reading.
     s.push_str(&super::text::text(report, o));

@@ -79,13 +79,10 @@ impl<'a> PositionIndex<'a> {
     /// Indexes `text` (a byte order mark, if any, stripped by the caller). A text the parser
     /// cannot read leaves every path at line 1, column 1.
     pub fn new(text: &'a str) -> PositionIndex<'a> {
-        let root = jsonc_parser::parse_to_ast(
-            text,
-            &CollectOptions::default(),
-            &ParseOptions::default(),
-        )
-        .ok()
-        .and_then(|r| r.value);
+        let root =
+            jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default())
+                .ok()
+                .and_then(|r| r.value);
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
@@ -147,14 +144,18 @@ mod tests {
 
     #[test]
     fn a_field_its_parent_and_the_top() {
-        let text = "{\n  \"retry\": {\n    \"lease_ms\": 5,\n    \"x\": [1, {\"予約\": 2}]\n  }\n}\n";
+        let text =
+            "{\n  \"retry\": {\n    \"lease_ms\": 5,\n    \"x\": [1, {\"予約\": 2}]\n  }\n}\n";
         let idx = PositionIndex::new(text);
         let at = |p: &str| {
             let pos = idx.locate(p);
             (pos.line, pos.column, pos.found, pos.exact)
         };
         assert_eq!(at("retry.lease_ms"), (3, 5, "retry.lease_ms".into(), true));
-        assert_eq!(at("retry.x[1].予約"), (4, 15, "retry.x[1].予約".into(), true));
+        assert_eq!(
+            at("retry.x[1].予約"),
+            (4, 15, "retry.x[1].予約".into(), true)
+        );
         assert_eq!(at("retry.backoff.jitter"), (2, 3, "retry".into(), false));
         assert_eq!(at("failure.notify"), (1, 1, String::new(), false));
         assert_eq!(at(""), (1, 1, String::new(), true));
