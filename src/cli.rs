@@ -11,6 +11,7 @@
 //! modality-advisor share --input static/examples/reservation-mail.json --format svg
 //! modality-advisor sheet --input static/examples/reservation-mail.json --target sqs --format terraform
 //! modality-advisor targets --format json
+//! modality-advisor check sheets/ --format sarif --fail-level none > check.sarif
 //! ```
 //!
 //! Exit codes: 0 success; 2 bad usage (a bad value names the flag and the allowed values; a
@@ -23,6 +24,7 @@
 //! `simulate --config` are in their own files.
 
 mod catalog;
+mod check;
 mod lease_flags;
 mod share;
 mod sheet;
@@ -82,6 +84,14 @@ enum Command {
     /// "p99"}, "wait_p95_ci_ms", "drain_ms", "drain_ci_ms"}], "analytic": [{"workers",
     /// "wait_p95_ms": {"low", "high"}}], "lease_ms", "offered_load", "utilisation", …}.
     Size(size::SizeArgs),
+    /// Check sheet and catalog files (or directories of them) for CI: every finding with its
+    /// stable rule id (docs/FINDINGS.md), severity, file, line and column, as text, JSON,
+    /// SARIF 2.1.0, GitHub annotations or JUnit XML.
+    ///
+    /// Exit codes: 0 no finding at or above --fail-level; 1 a finding at or above it; 2 an
+    /// input that cannot be read (missing, too large, not JSON, not a sheet or catalog, or
+    /// refused by the importer: the file, line and column are named) or bad usage.
+    Check(check::CheckArgs),
 }
 
 #[derive(Debug, Args)]
@@ -351,6 +361,7 @@ pub fn main() -> ExitCode {
         Command::Sheet(args) => exit_code(sheet::run(&args)),
         Command::Targets(args) => exit_code(targets::list(&args)),
         Command::Size(args) => exit_code(size::run(&args)),
+        Command::Check(args) => check::run(&args),
     }
 }
 

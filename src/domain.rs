@@ -15,6 +15,7 @@ pub mod lang;
 pub mod number;
 pub mod place;
 pub mod plot;
+pub mod rules;
 pub mod session;
 pub mod share;
 pub mod sheet;

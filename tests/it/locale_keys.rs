@@ -344,7 +344,14 @@ fn the_workers_link_folders_cover_their_texts() {
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     let is_target = |f: &str| f.starts_with("worker/target-") || f == "worker/targets.yml";
-    let export: BTreeSet<String> = all.iter().filter(|f| !is_target(f)).cloned().collect();
+    // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
+    // worker shows them, so none carries them.
+    let cli_only = |f: &str| f == "worker/rules.yml";
+    let export: BTreeSet<String> = all
+        .iter()
+        .filter(|f| !is_target(f) && !cli_only(f))
+        .cloned()
+        .collect();
     assert_eq!(
         linked("locales-export"),
         export,

@@ -13,10 +13,15 @@ use crate::text::t;
 /// A problem in the links, worded in the language asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SystemFinding {
+    /// Stable code: `link-to-missing-process` or `link-cycle` (rule ids in
+    /// [`crate::domain::rules`]).
+    pub code: &'static str,
     /// The process holding the link.
     pub process: ProcessId,
     /// The field: "Triggers" or "Triggered by".
     pub field: Direction,
+    /// The link's place in the process's `links` (from 0).
+    pub link: usize,
     /// The sentence naming the process and the field, and what to do.
     pub message: String,
 }
@@ -28,12 +33,14 @@ pub fn findings(c: &Catalog, lang: Lang) -> Vec<SystemFinding> {
     let l = lang.code();
     let mut out = Vec::new();
     for p in &c.processes {
-        for link in &p.links {
+        for (li, link) in p.links.iter().enumerate() {
             if let Other::Process(id) = &link.other {
                 if c.get(id).is_none() {
                     out.push(SystemFinding {
+                        code: crate::domain::rules::LINK_TO_MISSING_PROCESS,
                         process: p.id.clone(),
                         field: link.direction,
+                        link: li,
                         message: t!(
                             "system.finding.missing",
                             locale = l,
@@ -61,8 +68,10 @@ pub fn findings(c: &Catalog, lang: Lang) -> Vec<SystemFinding> {
         names.push(names[0].clone());
         let field = p.links[li].direction;
         out.push(SystemFinding {
+            code: crate::domain::rules::LINK_CYCLE,
             process: p.id.clone(),
             field,
+            link: li,
             message: t!(
                 "system.finding.cycle",
                 locale = l,

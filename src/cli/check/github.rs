@@ -1,0 +1,176 @@
+//! `check --format github`: GitHub Actions workflow commands. Each finding becomes an
+//! annotation (`::error file=F,line=L,col=C,title=T::message`) shown on the pull request's
+//! lines, up to GitHub's limit of 10 errors and 10 warnings per step (the rest are counted in
+//! a notice); every finding is also printed as a plain line, and, when
+//! `$GITHUB_STEP_SUMMARY` names a file, a Markdown summary with all of them is appended to it.
+//! Values are escaped as the Actions toolkit does: `%`, `\r`, `\n` in the message, and also
+//! `:` and `,` in the properties.
+
+use super::text::{absent_note, problem_line, severity_word};
+use super::{Options, Report};
+use crate::domain::sheet::check::Severity;
+use crate::text::t;
+use std::fmt::Write;
+
+/// The most annotations of one kind GitHub shows per step.
+pub const ANNOTATIONS_PER_KIND: usize = 10;
+
+/// A workflow command's message, escaped.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value, escaped.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// One annotation line.
+fn annotation(kind: &str, file: &str, line: usize, col: usize, title: &str, msg: &str) -> String {
+    format!(
+        "::{kind} file={},line={line},col={col},title={}::{}\n",
+        escape_property(file),
+        escape_property(title),
+        escape_data(msg)
+    )
+}
+
+/// The workflow commands (and plain lines) for `report`; appends the step summary when
+/// `$GITHUB_STEP_SUMMARY` is set (an unwritable summary file is said on stderr, and the
+/// annotations still print).
+pub fn github(report: &Report, o: &Options) -> String {
+    let (lang, l) = (o.lang, o.lang.code());
+    let mut s = String::new();
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    let (mut errors_out, mut warnings_out) = (0usize, 0usize);
+    for p in &report.problems {
+        errors += 1;
+        if errors > ANNOTATIONS_PER_KIND {
+            errors_out += 1;
+            continue;
+        }
+        s.push_str(&annotation(
+            "error",
+            &p.file,
+            p.line.unwrap_or(1),
+            p.column.unwrap_or(1),
+            "modality-advisor check",
+            &p.message,
+        ));
+    }
+    for i in report.items() {
+        let (count, out, kind) = match i.severity {
+            Severity::Error => (&mut errors, &mut errors_out, "error"),
+            Severity::Warning => (&mut warnings, &mut warnings_out, "warning"),
+        };
+        *count += 1;
+        if *count > ANNOTATIONS_PER_KIND {
+            *out += 1;
+            continue;
+        }
+        let mut msg = i.message.clone();
+        if let Some(note) = absent_note(i, lang) {
+            msg = format!("{msg}\n{note}");
+        }
+        let title = format!("{}: {}", i.rule.id(), i.rule.title(lang));
+        s.push_str(&annotation(
+            kind,
+            &i.file,
+            i.at.line,
+            i.at.column,
+            &title,
+            &msg,
+        ));
+    }
+    if errors_out + warnings_out > 0 {
+        let note = t!(
+            "cli.check.left-out",
+            locale = l,
+            errors = errors_out,
+            warnings = warnings_out,
+            max = ANNOTATIONS_PER_KIND
+        );
+        let _ = writeln!(
+            s,
+            "::notice title=modality-advisor check::{}",
+            escape_data(&note)
+        );
+    }
+    // The whole list in the log, for the findings past the limit and for reading.
+    s.push_str(&super::text::text(report, o));
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let summary = step_summary(report, o);
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, summary.as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "error: cannot write {}: {e}",
+                std::path::Path::new(&path).display()
+            );
+        }
+    }
+    s
+}
+
+/// A Markdown table cell: `|` escaped, line breaks as `<br>`.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+        .replace("\r\n", "<br>")
+        .replace(['\n', '\r'], "<br>")
+}
+
+/// The step summary: a heading, the counts, a table of every finding and the unreadable
+/// files.
+pub fn step_summary(report: &Report, o: &Options) -> String {
+    let (lang, l) = (o.lang, o.lang.code());
+    let mut s = String::from("## modality-advisor check\n\n");
+    let _ = writeln!(
+        s,
+        "{}\n",
+        t!(
+            "cli.check.summary",
+            locale = l,
+            files = report.checked.len(),
+            errors = report.count(Severity::Error),
+            warnings = report.count(Severity::Warning),
+            unreadable = report.problems.len(),
+            level = o.fail_level.name(),
+            code = super::exit_code(report, o.fail_level)
+        )
+    );
+    if report.items().next().is_some() {
+        let head = t!("cli.check.table-head", locale = l);
+        let _ = writeln!(s, "{head}\n| --- | --- | --- | --- |");
+        for i in report.items() {
+            let mut msg = i.message.clone();
+            if let Some(note) = absent_note(i, lang) {
+                msg = format!("{msg} ({note})");
+            }
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {}:{}:{} | {} |",
+                severity_word(i.severity, lang),
+                i.rule.id(),
+                cell(&i.file),
+                i.at.line,
+                i.at.column,
+                cell(&msg)
+            );
+        }
+        s.push('\n');
+    }
+    for p in &report.problems {
+        let _ = writeln!(
+            s,
+            "- {}",
+            cell(&t!("cli.check.problem", locale = l, line = problem_line(p)))
+        );
+    }
+    s.push('\n');
+    s
+}
