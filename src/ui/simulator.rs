@@ -22,9 +22,9 @@ use yew::prelude::*;
 
 /// How far fetching the module got.
 #[derive(Debug, Clone, PartialEq)]
-enum Loading {
+enum Fetch {
     NotYet,
-    Loading,
+    Started,
     Ready,
     Failed(String),
 }
@@ -36,7 +36,7 @@ pub fn SimulatorHost() -> Html {
     let ctx = use_context::<AppContext>();
     let host = use_node_ref();
     let module = use_mut_ref(|| None::<Module>);
-    let loading = use_state(|| Loading::NotYet);
+    let loading = use_state(|| Fetch::NotYet);
     let view = ctx.as_ref().map(|c| {
         SimulatorView {
             lang: c.lang,
@@ -61,9 +61,9 @@ pub fn SimulatorHost() -> Html {
         );
         let ctx = ctx.clone();
         use_effect_with(shown, move |shown| {
-            if let (true, Loading::NotYet, Some(ctx)) = (*shown, &*loading, ctx) {
+            if let (true, Fetch::NotYet, Some(ctx)) = (*shown, &*loading, ctx) {
                 browser::load_stylesheet("./sim.css");
-                loading.set(Loading::Loading);
+                loading.set(Fetch::Started);
                 let tell = Callback::from(move |text: String| {
                     if let Some(SimulatorSays::Chose(choice)) = SimulatorSays::from_json(&text) {
                         ctx.dispatch(Action::SetSim(SimEdit::All(Box::new(choice))));
@@ -78,9 +78,9 @@ pub fn SimulatorHost() -> Html {
                         Ok(m) => {
                             m.update(&latest.borrow());
                             *module.borrow_mut() = Some(m);
-                            loading.set(Loading::Ready);
+                            loading.set(Fetch::Ready);
                         }
-                        Err(e) => loading.set(Loading::Failed(e)),
+                        Err(e) => loading.set(Fetch::Failed(e)),
                     }
                 });
             }
@@ -96,15 +96,15 @@ pub fn SimulatorHost() -> Html {
     }
     let l = ctx.as_ref().map_or("en", |c| c.lang.code());
     let status = match &*loading {
-        Loading::Loading => html! {
+        Fetch::Started => html! {
             <p class="boot-loading" role="status">{ t!("ui.simulator-loading", locale = l) }</p>
         },
-        Loading::Failed(e) => html! {
+        Fetch::Failed(e) => html! {
             <div class="notice" role="alert" id="simulator-failed">
                 <p>{ t!("ui.simulator-failed", locale = l, error = e) }</p>
             </div>
         },
-        Loading::NotYet | Loading::Ready => Html::default(),
+        Fetch::NotYet | Fetch::Ready => Html::default(),
     };
     html! {
         <>
@@ -124,7 +124,8 @@ struct CapacityPlace {
     loading: bool,
 }
 
-/// The app's [`CapacityPlace`], shared with the sheet screen (equal only to itself).
+/// The app's place for the sheet's capacity panel (its element and module), shared with the sheet
+/// screen (equal only to itself).
 #[derive(Clone, Default)]
 pub struct CapacityKeep(Rc<RefCell<CapacityPlace>>);
 
