@@ -114,9 +114,38 @@ mod simulator {
         }
     }
 
-    /// Runs when the module starts: the panic hook (before anything renders).
+    /// An app that draws nothing (see [`skip_the_page_tree_ids`]).
+    #[yew::function_component]
+    fn Nothing() -> yew::Html {
+        yew::Html::default()
+    }
+
+    /// The tree ids the page's own Yew may use: the module's start above them.
+    const PAGE_TREE_IDS: u32 = 63;
+
+    /// Yew brands the element an app is mounted on with a tree id, counted from 1 in each
+    /// wasm module, and delegates events by that brand from a listener on the page's root
+    /// (the body, in the capture phase, so it sees the module's clicks first). With the same
+    /// ids in the page and here, the page took the module's clicks for its own: a click on a
+    /// preset pressed the page's language button. So the module uses up the ids the page has
+    /// (its app is tree 1; portals would take the next ones) with empty apps on detached
+    /// elements before it mounts anything: its own trees are then no page tree.
+    fn skip_the_page_tree_ids() {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        for _ in 0..PAGE_TREE_IDS {
+            if let Ok(div) = doc.create_element("div") {
+                yew::Renderer::<Nothing>::with_root(div).render().destroy();
+            }
+        }
+    }
+
+    /// Runs when the module starts: the panic hook (before anything renders), and the page's
+    /// tree ids skipped.
     pub fn start() {
         yew::set_custom_panic_hook(Box::new(on_panic));
+        skip_the_page_tree_ids();
     }
 }
 

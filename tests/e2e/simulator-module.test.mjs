@@ -1,7 +1,7 @@
 // The simulator is a module of its own (src/bin/sim-ui.rs), fetched when it is first needed,
 // in real Chromium:
 // (a) the first question's load fetches none of it; opening Simulate fetches it, the screen
-//     works, follows the page's language switch and keeps its result across a visit to
+//     works (its clicks never reach the page's own controls), follows the page's language switch and keeps its result across a visit to
 //     another screen;
 // (b) when its wasm cannot be fetched, the Simulate screen says so in the page's language,
 //     and the rest of the app (the questions, the answers) goes on.
@@ -25,7 +25,7 @@ function watchModule(page) {
 }
 
 test('(a) fetched on Simulate only; follows the language; keeps its result elsewhere', async () => {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ locale: 'ja-JP', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -42,12 +42,21 @@ test('(a) fetched on Simulate only; follows the language; keeps its result elsew
   await page.click('.tabs button:nth-child(3)');
   await page.waitForSelector('section.simulate');
   assert.ok(fetched.includes('sim-ui.js') && fetched.includes('sim-ui_bg.wasm'), `fetched: ${fetched}`);
-  assert.equal(await page.textContent('#sim-title'), 'Run the queue engine');
+  assert.equal(await page.textContent('#sim-title'), 'ジョブキューを動かしてみる');
 
+  // The module's clicks are the module's: two Yew apps on one document once shared their
+  // event brands, and a click on a preset pressed the page's English button.
+  for (const preset of await page.$$eval('.preset', (els) => els.map((e) => e.dataset.scenario))) {
+    await page.click(`.preset[data-scenario="${preset}"]`);
+    assert.equal(await page.getAttribute('.lang button[aria-pressed="true"]', 'data-lang'), 'ja', `after ${preset}`);
+    assert.equal(await page.textContent('.tabs button[aria-current="page"]'), await page.textContent('.tabs button:nth-child(3)'));
+  }
   const result = await runPreset(page, 'retry-dead-letter', 'seed');
+  assert.equal(await page.getAttribute('.lang button[aria-pressed="true"]', 'data-lang'), 'ja');
+  assert.equal(await page.textContent('#sim-title'), 'ジョブキューを動かしてみる');
   // The page's language switch reaches the module.
-  await page.click('.lang button[data-lang="ja"]');
-  await page.waitForFunction(() => document.querySelector('#sim-title')?.textContent === 'ジョブキューを動かしてみる');
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForFunction(() => document.querySelector('#sim-title')?.textContent === 'Run the queue engine');
   // Another screen and back: the same result, not fetched again.
   const count = fetched.length;
   await page.click('.tabs button:nth-child(1)');
