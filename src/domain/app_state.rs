@@ -16,6 +16,7 @@ mod share;
 pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping, UNDO_DEPTH};
 pub use share::{LinkStatus, PanelScope, ShareAction};
 
+use crate::domain::catalog::sync::Held;
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
 use crate::domain::place::Place;
@@ -168,9 +169,9 @@ pub struct AppState {
     pub catalog: Catalog,
     /// The process the questions, the sheet and "Your settings" work on (`None`: none open).
     pub open: Option<ProcessId>,
-    /// Processes held back from storage: changed here and in another tab, or changed in
-    /// another tab while open here ([`crate::domain::catalog::sync`]); the user resolves each.
-    pub held: Vec<ProcessId>,
+    /// Processes held back from storage, with their fields changed here and in another tab
+    /// ([`crate::domain::catalog::sync`]); the user resolves each.
+    pub held: Vec<Held>,
     /// Whether storage keeps the catalog, or it lives in memory only.
     pub keeping: Keeping,
     /// Whether the user hid the "nothing will be kept" notice.

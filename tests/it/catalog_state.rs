@@ -5,6 +5,7 @@
 use modality_advisor::domain::app_state::{
     Action, AppState, CatalogAction, CatalogNotice, Keeping, Screen,
 };
+use modality_advisor::domain::catalog::sync::Held;
 use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};
 use modality_advisor::domain::flowchart::Answer;
 use modality_advisor::domain::{Lang, QuestionId};
@@ -192,9 +193,13 @@ fn a_held_process_is_resolved_by_reload_or_keep_mine() {
         p
     };
     catalog.processes[0].name = "Arrived from the other tab".into();
-    let s = s.after(cat(CatalogAction::Synced(catalog, vec![open.clone()])));
+    let held = vec![Held {
+        id: open.clone(),
+        fields: vec!["name".into()],
+    }];
+    let s = s.after(cat(CatalogAction::Synced(catalog, held.clone())));
     assert_eq!(names(&s)[0], "Arrived from the other tab");
-    assert_eq!(s.held, vec![open.clone()]);
+    assert_eq!(s.held, held);
     assert_eq!(
         names(&s)[2],
         "Nightly report",
@@ -351,4 +356,22 @@ fn start_over_keeps_every_process_and_the_open_one() {
         "the open process is undecided again"
     );
     assert!(s.sheet.is_some(), "the sheet stays");
+}
+
+#[test]
+fn another_tabs_change_to_the_open_process_arrives_in_place() {
+    let s = three().after(Action::FieldRefused(
+        "max-attempts".into(),
+        Some("refused".into()),
+    ));
+    let open = s.open.clone().unwrap();
+    let mut catalog = s.catalog_now();
+    let mut answers = modality_advisor::domain::Answers::new();
+    answers.answer(QuestionId::TimeTriggered, Answer::Given(true));
+    catalog.get_mut(&open).unwrap().set_answers(&answers);
+    let after = s.clone().after(cat(CatalogAction::Synced(catalog, vec![])));
+    assert_eq!(after.answers, answers, "the other tab's answers arrive");
+    assert_eq!(after.screen, s.screen, "the screen stays");
+    assert_eq!(after.refused, s.refused, "the fields' reports stay");
+    assert!(after.held.is_empty());
 }
