@@ -68,9 +68,9 @@ pub fn use_kept_state() -> (AppContext, Base) {
     let kept = base.clone();
     let state = use_reducer(move || {
         let restored = booted.0.clone();
-        let state = match Place::parse(&browser::location_fragment()) {
-            Some(place) => {
-                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
+        let state = match Place::parse_with_process(&browser::location_fragment()) {
+            Some((place, id)) => {
+                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place, id))).clone();
                 s.interacted = false;
                 s
             }
