@@ -236,10 +236,8 @@ pub fn ask_before_leaving(ask: bool) {
     LEAVE_GUARD.with(|guard| {
         let mut guard = guard.borrow_mut();
         if let Some(old) = guard.take() {
-            let _ = w.remove_event_listener_with_callback(
-                "beforeunload",
-                old.as_ref().unchecked_ref(),
-            );
+            let _ =
+                w.remove_event_listener_with_callback("beforeunload", old.as_ref().unchecked_ref());
         }
         if ask {
             let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
@@ -249,10 +247,8 @@ pub fn ask_before_leaving(ask: bool) {
                     let _ = js_sys::Reflect::set(&e, &"returnValue".into(), &"".into());
                 },
             );
-            let _ = w.add_event_listener_with_callback(
-                "beforeunload",
-                closure.as_ref().unchecked_ref(),
-            );
+            let _ = w
+                .add_event_listener_with_callback("beforeunload", closure.as_ref().unchecked_ref());
             *guard = Some(closure);
         }
     });

@@ -127,7 +127,9 @@ pub fn use_keeper(state: &AppContext, base: &Base) {
         browser::remember_open_process(open.as_ref().map(ProcessId::as_str));
     });
     // Leaving or reloading the page while edits are held asks first (they are on screen only).
-    use_effect_with(!state.held.is_empty(), |held| browser::ask_before_leaving(*held));
+    use_effect_with(!state.held.is_empty(), |held| {
+        browser::ask_before_leaving(*held)
+    });
 }
 
 /// Writes this tab's catalog (`mine`, with the processes it `held` back and the one it has

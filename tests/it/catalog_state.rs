@@ -383,13 +383,19 @@ fn the_history_reopens_the_process_it_names_and_changes_nothing() {
     let first = three().catalog.processes[0].id.clone();
     let s = three()
         .after(cat(CatalogAction::Open(first)))
-        .after(Action::Answer(QuestionId::TimeTriggered, Answer::Given(true)))
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ))
         .after(Action::OpenSheet);
     let alpha = s.open.clone().unwrap();
     let beta = s.catalog.processes[1].id.clone();
     let s = s
         .after(cat(CatalogAction::Open(beta.clone())))
-        .after(Action::Answer(QuestionId::TimeTriggered, Answer::Given(true)));
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ));
     let before = s.catalog_now();
     // Back to "#sheet/<alpha>": Alpha's sheet, Beta untouched.
     let fragment = Place::Sheet.fragment_of(Some(&alpha));
@@ -400,7 +406,9 @@ fn the_history_reopens_the_process_it_names_and_changes_nothing() {
     assert_eq!(back.place(), Place::Sheet);
     assert_eq!(back.catalog_now(), before, "nothing made or changed");
     // An old "#sheet" (no id) of a process without a sheet shows its result, makes none.
-    let old = s.clone().after(Action::GoTo(Place::parse("#sheet").unwrap(), None));
+    let old = s
+        .clone()
+        .after(Action::GoTo(Place::parse("#sheet").unwrap(), None));
     assert_eq!(old.place(), Place::Result);
     assert!(old.sheet.is_none());
     assert_eq!(old.catalog_now(), before);

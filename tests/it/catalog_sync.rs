@@ -99,7 +99,11 @@ fn the_same_process_changed_in_two_tabs_is_held_not_overwritten() {
     let (_, stored) = save(&stored, &tab1, &renamed(&c, "p-a", "Name from tab 1"), None);
     let mine2 = renamed(&c, "p-a", "Name from tab 2");
     let (r2, after) = save(&stored, &tab2, &mine2, None);
-    assert_eq!(r2.held, vec![held("p-a", &["name"])], "the conflict names the field");
+    assert_eq!(
+        r2.held,
+        vec![held("p-a", &["name"])],
+        "the conflict names the field"
+    );
     assert_eq!(
         after.catalog.get(&pid("p-a")).unwrap().name,
         "Name from tab 1",
@@ -171,22 +175,47 @@ fn two_tabs_editing_different_fields_of_one_process_both_keep_their_edits() {
     let c = catalog(&[("p-a", "Order")]);
     let stored = first_write(&c);
     let (tab1, tab2) = (stored.clone(), stored.clone());
-    let (_, stored) = save(&stored, &tab1, &renamed(&c, "p-a", "Named in tab 1"), Some("p-a"));
+    let (_, stored) = save(
+        &stored,
+        &tab1,
+        &renamed(&c, "p-a", "Named in tab 1"),
+        Some("p-a"),
+    );
     let mine2 = answered(
         &c,
         "p-a",
         &[(QuestionId::TimeTriggered, Answer::Given(true))],
     );
     let (r2, after) = save(&stored, &tab2, &mine2, Some("p-a"));
-    assert!(r2.held.is_empty(), "different fields never conflict: {:?}", r2.held);
-    for p in [after.catalog.get(&pid("p-a")).unwrap(), r2.catalog.get(&pid("p-a")).unwrap()] {
+    assert!(
+        r2.held.is_empty(),
+        "different fields never conflict: {:?}",
+        r2.held
+    );
+    for p in [
+        after.catalog.get(&pid("p-a")).unwrap(),
+        r2.catalog.get(&pid("p-a")).unwrap(),
+    ] {
         assert_eq!(p.name, "Named in tab 1", "tab 1's name is kept");
-        assert_eq!(p.answers, mine2.processes[0].answers, "tab 2's answers are kept");
+        assert_eq!(
+            p.answers, mine2.processes[0].answers,
+            "tab 2's answers are kept"
+        );
         assert_eq!(p.outcome, mine2.processes[0].outcome);
     }
-    assert_eq!(after.catalog.processes[0].updated_ms, 5_000, "stamped by the merge's write");
+    assert_eq!(
+        after.catalog.processes[0].updated_ms, 5_000,
+        "stamped by the merge's write"
+    );
     // Tab 1 takes tab 2's answers in on its next sync, nothing held.
-    let r1 = sync(Some(&after), &stored, &renamed(&c, "p-a", "Named in tab 1"), &[], Some(&pid("p-a")), 6_000);
+    let r1 = sync(
+        Some(&after),
+        &stored,
+        &renamed(&c, "p-a", "Named in tab 1"),
+        &[],
+        Some(&pid("p-a")),
+        6_000,
+    );
     assert!(r1.held.is_empty());
     assert!(r1.write.is_none(), "nothing new to write");
     assert_eq!(r1.catalog.processes[0].answers, mine2.processes[0].answers);
@@ -210,10 +239,26 @@ fn a_held_field_stays_out_of_writes_while_the_others_are_written() {
     assert_eq!(r3.held, vec![held("p-a", &["name"])]);
     let written = r3.write.expect("the answers are written");
     assert_eq!(written.catalog.processes[0].name, "From tab 1");
-    assert_eq!(written.catalog.processes[0].answers, mine.processes[0].answers);
+    assert_eq!(
+        written.catalog.processes[0].answers,
+        mine.processes[0].answers
+    );
     assert_eq!(r3.catalog.processes[0].name, "From tab 2");
     // Tab 1 types the same name as tab 2: nothing is left to hold.
-    let (_, stored) = save(&written, &r3.base, &renamed(&answered(&c, "p-a", &[(QuestionId::TimeTriggered, Answer::Given(true))]), "p-a", "From tab 2"), None);
+    let (_, stored) = save(
+        &written,
+        &r3.base,
+        &renamed(
+            &answered(
+                &c,
+                "p-a",
+                &[(QuestionId::TimeTriggered, Answer::Given(true))],
+            ),
+            "p-a",
+            "From tab 2",
+        ),
+        None,
+    );
     let r4 = sync(Some(&stored), &r3.base, &mine, &r3.held, None, 7_000);
     assert!(r4.held.is_empty(), "{:?}", r4.held);
 }
@@ -402,7 +447,10 @@ fn a_held_field_is_named_as_the_form_labels_it() {
     use modality_advisor::domain::catalog::field_merge::field_label;
     assert_eq!(field_label("sheet.failure.notify", Lang::En), "Notify");
     assert_eq!(field_label("sheet.failure.notify", Lang::Ja), "通知先");
-    assert_eq!(field_label("sheet.process.process_name", Lang::En), "Process name");
+    assert_eq!(
+        field_label("sheet.process.process_name", Lang::En),
+        "Process name"
+    );
     assert_eq!(field_label("name", Lang::En), "Process name");
     assert_eq!(field_label("answers", Lang::Ja), "回答");
 }

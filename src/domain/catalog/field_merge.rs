@@ -93,7 +93,11 @@ fn object(
     conflicts: &mut Vec<String>,
 ) -> (Option<Value>, Option<Value>) {
     let mut keys: Vec<&String> = Vec::new();
-    for k in m.keys().chain(t.keys()).chain(b.into_iter().flat_map(Map::keys)) {
+    for k in m
+        .keys()
+        .chain(t.keys())
+        .chain(b.into_iter().flat_map(Map::keys))
+    {
         if !keys.contains(&k) {
             keys.push(k);
         }

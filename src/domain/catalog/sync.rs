@@ -248,7 +248,10 @@ fn merge_processes(
         let fields = match (b, m, t) {
             (Some(b), Some(m), Some(t))
                 if was_held.is_some_and(|h| !h.fields.is_empty())
-                    || (was_held.is_none() && mine_changed && theirs_changed && !same(Some(m), Some(t))) =>
+                    || (was_held.is_none()
+                        && mine_changed
+                        && theirs_changed
+                        && !same(Some(m), Some(t))) =>
             {
                 let fields = was_held.map_or(&[][..], |h| &h.fields[..]);
                 merge_fields(b, m, t, fields)
