@@ -27,21 +27,20 @@ async function secondTab(context, url) {
 
 async function openTab(url) {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  // Registered before the app's own listener, so it can hold the app's back
+  // ([holdStorageEvents]).
+  await context.addInitScript(() => {
+    addEventListener('storage', (e) => { if (window.__hold) e.stopImmediatePropagation(); });
+  });
   const page = await secondTab(context, url);
   return { context, page };
 }
 
 /** Holds back (or lets through again) the `storage` events another tab's writes send
- * `page`: what a tab sees when both tabs type before either hears of the other's write. */
+ * `page` (tabs of [openTab]): what a tab sees when both tabs type before either hears of the
+ * other's write. */
 async function holdStorageEvents(page, hold) {
-  await page.evaluate((h) => {
-    if (!window.__holdInstalled) {
-      window.__holdInstalled = true;
-      // A capture listener on the window runs before the app's own (registered earlier).
-      addEventListener('storage', (e) => { if (window.__hold) e.stopImmediatePropagation(); }, true);
-    }
-    window.__hold = h;
-  }, hold);
+  await page.evaluate((h) => { window.__hold = h; }, hold);
 }
 
 test('two tabs editing different fields of one process both keep their edits, with no notice', async () => {
