@@ -223,9 +223,9 @@ async function fitted(page, frame) {
   return { box, content, scrolls: scrollH > innerH };
 }
 
-test('at a wiki\'s 984 px and a phone\'s 374 px the height message fits the frame; the snippet\'s fixed height fits at 984 px', async () => {
+test('at 800, 984 and a phone\'s 374 px the height message fits the frame; the snippet\'s fixed height fits at 800 and 984 px', async () => {
   for (const fx of [fixtures.process_en, fixtures.card_only_en, fixtures.undecided_en]) {
-    for (const frameWidth of ['984', '374']) {
+    for (const frameWidth of ['800', '984', '374']) {
       const { page, frame } = await openHost(`${app.url}embed.html#${fx.fragment}`, 'allow-scripts allow-same-origin', { frameWidth, listener: 'readme' });
       await assertRendered(page, frame, app.url, fx);
       await frame.evaluate(() => document.fonts.ready);
@@ -233,8 +233,10 @@ test('at a wiki\'s 984 px and a phone\'s 374 px the height message fits the fram
       const where = `${fx.fragment.slice(0, 12)}… at ${frameWidth} px`;
       assert.equal(f.box, f.content, `${where}: the frame shows ${f.box} px of ${f.content}`);
       assert.equal(f.scrolls, false, `${where}: nothing scrolls inside the frame`);
-      if (frameWidth === '984') {
-        assert.ok(fx.recommended_height >= f.content && fx.recommended_height <= f.content * 1.15,
+      // Without a listener the snippet's fixed height holds the content at a wiki's usual
+      // widths (800 px is the taller), with little blank below.
+      if (frameWidth !== '374') {
+        assert.ok(fx.recommended_height >= f.content && fx.recommended_height <= f.content * 1.2,
           `${where}: the snippet's ${fx.recommended_height} px fits ${f.content} px of content`);
       }
       await page.context().close();
