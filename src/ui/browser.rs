@@ -219,9 +219,12 @@ pub fn open_process_id() -> Option<String> {
         .flatten()
 }
 
+/// A listener of window events, kept while it is registered.
+type EventClosure = wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>;
+
 thread_local! {
     /// The `beforeunload` listener while edits are held ([`ask_before_leaving`]).
-    static LEAVE_GUARD: std::cell::RefCell<Option<wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>>> =
+    static LEAVE_GUARD: std::cell::RefCell<Option<EventClosure>> =
         const { std::cell::RefCell::new(None) };
 }
 
