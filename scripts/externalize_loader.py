@@ -6,8 +6,9 @@ file of its own (boot-<hash>.js), so the page runs under a strict Content-Securi
 Reads and rewrites $TRUNK_STAGING_DIR/index.html (or the page named by the first argument, e.g.
 `embed.html` for the embed page's build). Fails loudly if the script is not found,
 so a Trunk upgrade that changes the output cannot slip through silently. (2) Drop the `integrity`
-attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give the
-simulation worker's loader shim the non-deprecated wasm-bindgen init call.
+attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give every
+worker's loader shim (`*_loader.js`: simulation, export, target) the non-deprecated
+wasm-bindgen init call.
 """
 import hashlib
 import os
@@ -43,12 +44,17 @@ html = re.sub(
 with open(index, "w", encoding="utf-8") as f:
     f.write(html)
 
-# The worker loader shim Trunk writes calls `wasm_bindgen("<path>")`, which wasm-bindgen
-# 0.2.130 reports as deprecated on the console; pass the object form instead.
-shim = os.path.join(staging, "sim-worker_loader.js")
-if os.path.exists(shim):
+# The worker loader shims Trunk writes call `wasm_bindgen("<path>")`, which wasm-bindgen
+# 0.2.130 reports as deprecated on the console ("using deprecated parameters for the
+# initialization function"); pass the object form instead.
+for name in sorted(os.listdir(staging)):
+    if not name.endswith("_loader.js"):
+        continue
+    shim = os.path.join(staging, name)
     with open(shim, encoding="utf-8") as f:
         text = f.read()
-    text = re.sub(r'wasm_bindgen\("([^"]+)"\)', r'wasm_bindgen({ module_or_path: "\1" })', text)
+    fixed = re.sub(r'wasm_bindgen\("([^"]+)"\)', r'wasm_bindgen({ module_or_path: "\1" })', text)
+    if "module_or_path" not in fixed:
+        sys.exit(f"externalize_loader.py: {name} has no wasm_bindgen init call this script knows")
     with open(shim, "w", encoding="utf-8") as f:
-        f.write(text)
+        f.write(fixed)

@@ -1,7 +1,10 @@
 // The page's fallback (a classic script: it runs where WebAssembly or module scripts do not).
 // Until the app starts and removes #boot, a failure to start — no WebAssembly, no module
-// scripts, a script or the wasm that fails to load or compile — or no start after 30 s shows
-// #boot-failed in place of the loading line. It reads and stores nothing.
+// scripts, a script or the wasm that fails to load or compile (a frame sandboxed without
+// allow-same-origin: the module script is fetched with CORS from origin `null`) — or no start
+// after 15 s shows #boot-failed in place of the loading line, with a link that opens the app
+// in a tab. It carries no integrity attribute (index.html says why). It reads and stores
+// nothing.
 (function () {
   'use strict';
   function fail() {
@@ -17,5 +20,5 @@
     if (e.target === window || e.target.tagName === 'SCRIPT') fail();
   }, true);
   addEventListener('unhandledrejection', fail);
-  setTimeout(fail, 30000);
+  setTimeout(fail, 15000);
 })();

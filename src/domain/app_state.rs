@@ -16,6 +16,7 @@ mod share;
 pub use catalog::{CatalogAction, CatalogNotice, CatalogUndo, Keeping, UNDO_DEPTH};
 pub use share::{LinkStatus, PanelScope, ShareAction};
 
+use crate::domain::catalog::sync::Held;
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::flowchart::Answer;
 use crate::domain::place::Place;
@@ -168,9 +169,9 @@ pub struct AppState {
     pub catalog: Catalog,
     /// The process the questions, the sheet and "Your settings" work on (`None`: none open).
     pub open: Option<ProcessId>,
-    /// Processes held back from storage: changed here and in another tab, or changed in
-    /// another tab while open here ([`crate::domain::catalog::sync`]); the user resolves each.
-    pub held: Vec<ProcessId>,
+    /// Processes held back from storage, with their fields changed here and in another tab
+    /// ([`crate::domain::catalog::sync`]); the user resolves each.
+    pub held: Vec<Held>,
     /// Whether storage keeps the catalog, or it lives in memory only.
     pub keeping: Keeping,
     /// Whether the user hid the "nothing will be kept" notice.
@@ -210,10 +211,11 @@ pub enum Action {
     ShowDecide,
     /// Show the simulator.
     ShowSimulate,
-    /// Go to a place the browser's history holds (Back / Forward). A place that no longer
-    /// exists (a question off the current path, the sheet before a decision) goes to the
-    /// nearest one that does.
-    GoTo(Place),
+    /// Go to a place the browser's history holds (Back / Forward, a reload), of the process it
+    /// names (opened when it is not open and still exists; `None`: the open one). Nothing is
+    /// made or changed on the way: a place that does not exist (a question off the current
+    /// path, the sheet of a process that has none) goes to the nearest one that does.
+    GoTo(Place, Option<ProcessId>),
     /// Open the simulator on "your settings", pre-filled from the sheet (made from the
     /// decision first if it does not exist yet).
     SimulateSheet,
@@ -345,9 +347,9 @@ impl AppState {
 pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
     let mut s = match action {
         Action::FieldRefused(id, message) => return field_refused(state, id, message),
-        Action::GoTo(Place::Sheet) => return reduce(state, Action::OpenSheet),
-        Action::GoTo(Place::Simulate) => return reduce(state, Action::ShowSimulate),
-        Action::GoTo(Place::Catalog) => return reduce(state, Action::Catalog(CatalogAction::Show)),
+        Action::GoTo(Place::Catalog, _) => {
+            return reduce(state, Action::Catalog(CatalogAction::Show))
+        }
         _ => state.clone(),
     };
     // Language and simulator choices are not the user's doing on the questions (a restored
@@ -400,7 +402,7 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::ShowDecide => s.screen = Screen::Decide,
         Action::ShowSimulate => s.screen = Screen::Simulate,
         Action::SimulateSheet => simulate_sheet(&mut s),
-        Action::GoTo(place) => go_to(&mut s, place),
+        Action::GoTo(place, id) => go_to(&mut s, place, id),
         Action::OpenSheet => {
             if let Some(decision) = Decision::from_answers(&s.answers) {
                 let mut sheet = for_decision(s.sheet.as_ref(), decision, s.lang);
@@ -500,8 +502,17 @@ fn simulate_sheet(s: &mut AppState) {
 
 /// A place on the Decide screen from the browser's history (the sheet and the simulator are
 /// opened by their own actions).
-fn go_to(s: &mut AppState, place: Place) {
-    s.screen = Screen::Decide;
+fn go_to(s: &mut AppState, place: Place, id: Option<ProcessId>) {
+    if let Some(id) = id.filter(|id| s.open.as_ref() != Some(id) && s.catalog.get(id).is_some()) {
+        catalog::flush(s);
+        catalog::load(s, &id);
+    }
+    let decided = s.evaluation().outcome().is_some();
+    s.screen = match place {
+        Place::Sheet if decided && s.sheet.is_some() => Screen::Sheet,
+        Place::Simulate => Screen::Simulate,
+        _ => Screen::Decide,
+    };
     match place {
         Place::Question(q) => {
             let on_path = s.evaluation().path.iter().any(|step| step.question == q);

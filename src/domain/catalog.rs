@@ -16,11 +16,13 @@
 //! | a sheet file as a process; the import preview, merge or replace | [`import`] |
 //! | today's single-process session as a one-process catalog | [`migrate`] |
 //! | two tabs, one storage: revisions and the three-way merge | [`sync`] |
+//! | two tabs, one process: the merge field by field, the fields' names | [`field_merge`] |
 //! | the whole catalog as Markdown / CSV / TSV / JSON | [`export`] |
 //! | what triggers what: the links, the system diagram, its findings | [`system`] |
 
 pub mod check;
 pub mod export;
+pub mod field_merge;
 pub mod import;
 pub mod migrate;
 pub mod sync;

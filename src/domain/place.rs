@@ -2,8 +2,12 @@
 //! move between questions and screens instead of leaving the app.
 //!
 //! Fragments: `#q/<question id>` (a question, e.g. `#q/needs-result-now`), `#result`,
-//! `#sheet`, `#simulate`, `#catalog`. Anything else parses to `None` and is ignored.
+//! `#sheet`, `#simulate`, `#catalog`; each but `#catalog` followed by `/<process id>` for the
+//! process it shows (`#sheet/p-1a2b`; [`Place::fragment_of`]), so Back and Forward reopen that
+//! process. Fragments without the id (older links, bookmarks) still read: the open process.
+//! Anything else parses to `None` and is ignored.
 
+use crate::domain::catalog::ProcessId;
 use crate::domain::QuestionId;
 
 /// A place in the app.
@@ -31,6 +35,27 @@ impl Place {
             Place::Simulate => "#simulate".to_owned(),
             Place::Catalog => "#catalog".to_owned(),
         }
+    }
+
+    /// The URL fragment of this place of the process `open` (`#sheet/<id>`); the catalog, and
+    /// any place with no process open, as [`Place::fragment`].
+    pub fn fragment_of(self, open: Option<&ProcessId>) -> String {
+        match open {
+            Some(id) if self != Place::Catalog => format!("{}/{id}", self.fragment()),
+            _ => self.fragment(),
+        }
+    }
+
+    /// The place and the process a fragment names ([`Place::fragment_of`]; the process `None`
+    /// when the fragment names none, or no well-formed id); `None` for anything else.
+    pub fn parse_with_process(fragment: &str) -> Option<(Place, Option<ProcessId>)> {
+        let f = fragment.strip_prefix('#').unwrap_or(fragment);
+        if let Some(place) = Place::parse(f) {
+            return Some((place, None));
+        }
+        let (head, id) = f.rsplit_once('/')?;
+        let place = Place::parse(head).filter(|p| *p != Place::Catalog)?;
+        ProcessId::is_valid(id).then(|| (place, Some(ProcessId(id.to_owned()))))
     }
 
     /// The place a fragment names (with or without its leading `#`); `None` for anything

@@ -142,8 +142,8 @@ fn use_url(state: &AppContext) {
                     *moved.borrow_mut() = true;
                     if link::is_share_fragment(&fragment) {
                         share::open_link(&dispatch, fragment);
-                    } else if let Some(place) = Place::parse(&fragment) {
-                        dispatch.dispatch(Action::GoTo(place));
+                    } else if let Some((place, id)) = Place::parse_with_process(&fragment) {
+                        dispatch.dispatch(Action::GoTo(place, id));
                     }
                     let n = pops_seen.borrow().wrapping_add(1);
                     *pops_seen.borrow_mut() = n;
@@ -160,12 +160,12 @@ fn use_url(state: &AppContext) {
         let sharing = state.shared.is_some() || state.link == LinkStatus::Opening;
         let resolved = state.shared.is_some() || matches!(state.link, LinkStatus::Failed { .. });
         use_effect_with(
-            (state.place(), *pops, sharing, resolved),
-            move |(place, _, sharing, resolved)| {
+            (state.place(), state.open.clone(), *pops, sharing, resolved),
+            move |(place, open, _, sharing, resolved)| {
                 if *resolved {
                     *unresolved.borrow_mut() = false;
                 }
-                let fragment = place.fragment();
+                let fragment = place.fragment_of(open.as_ref());
                 let now = browser::location_fragment();
                 if !*sharing && !*unresolved.borrow() && now != fragment {
                     // A fresh page, or a history entry the app could not follow exactly, is

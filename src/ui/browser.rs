@@ -220,6 +220,44 @@ pub fn open_process_id() -> Option<String> {
         .flatten()
 }
 
+/// A listener of window events, kept while it is registered.
+type EventClosure = wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>;
+
+thread_local! {
+    /// The `beforeunload` listener while edits are held ([`ask_before_leaving`]).
+    static LEAVE_GUARD: std::cell::RefCell<Option<EventClosure>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While `ask` (edits held back from storage are on screen only), leaving or reloading the
+/// page asks first: the browser's own "Leave site?" dialog (`beforeunload`). Otherwise the
+/// page leaves without asking.
+pub fn ask_before_leaving(ask: bool) {
+    use wasm_bindgen::JsCast;
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    LEAVE_GUARD.with(|guard| {
+        let mut guard = guard.borrow_mut();
+        if let Some(old) = guard.take() {
+            let _ =
+                w.remove_event_listener_with_callback("beforeunload", old.as_ref().unchecked_ref());
+        }
+        if ask {
+            let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+                |e: web_sys::Event| {
+                    e.prevent_default();
+                    // Older browsers ask only when `returnValue` is set.
+                    let _ = js_sys::Reflect::set(&e, &"returnValue".into(), &"".into());
+                },
+            );
+            let _ = w
+                .add_event_listener_with_callback("beforeunload", closure.as_ref().unchecked_ref());
+            *guard = Some(closure);
+        }
+    });
+}
+
 /// Remembers the process this tab has open (nothing where session storage is refused).
 pub fn remember_open_process(id: Option<&str>) {
     if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {

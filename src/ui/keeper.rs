@@ -6,7 +6,8 @@
 
 use crate::domain::app_state::{CatalogAction, Keeping};
 use crate::domain::bidi::isolate;
-use crate::domain::catalog::sync::{boot as boot_catalog, sync, Stored};
+use crate::domain::catalog::field_merge::field_label;
+use crate::domain::catalog::sync::{boot as boot_catalog, sync, Held, Stored};
 use crate::domain::catalog::{Catalog, ProcessId};
 use crate::domain::place::Place;
 use crate::domain::Lang;
@@ -67,9 +68,9 @@ pub fn use_kept_state() -> (AppContext, Base) {
     let kept = base.clone();
     let state = use_reducer(move || {
         let restored = booted.0.clone();
-        let state = match Place::parse(&browser::location_fragment()) {
-            Some(place) => {
-                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place))).clone();
+        let state = match Place::parse_with_process(&browser::location_fragment()) {
+            Some((place, id)) => {
+                let mut s = (*Rc::new(restored).reduce(Action::GoTo(place, id))).clone();
                 s.interacted = false;
                 s
             }
@@ -125,6 +126,10 @@ pub fn use_keeper(state: &AppContext, base: &Base) {
     use_effect_with(state.open.clone(), |open| {
         browser::remember_open_process(open.as_ref().map(ProcessId::as_str));
     });
+    // Leaving or reloading the page while edits are held asks first (they are on screen only).
+    use_effect_with(!state.held.is_empty(), |held| {
+        browser::ask_before_leaving(*held)
+    });
 }
 
 /// Writes this tab's catalog (`mine`, with the processes it `held` back and the one it has
@@ -137,10 +142,10 @@ pub fn use_keeper(state: &AppContext, base: &Base) {
 /// The browser's words when storage cannot be read or written; "busy" when `base` is in use.
 pub fn store(
     mine: &Catalog,
-    held: &[ProcessId],
+    held: &[Held],
     protect: Option<&ProcessId>,
     base: &Base,
-) -> Result<Option<(Catalog, Vec<ProcessId>)>, String> {
+) -> Result<Option<(Catalog, Vec<Held>)>, String> {
     let stored = browser::read_catalog_text()?
         .as_deref()
         .and_then(Stored::from_json);
@@ -160,13 +165,15 @@ pub fn store(
     Ok((merged.catalog != *mine || merged.held != held).then_some((merged.catalog, merged.held)))
 }
 
-/// The notices about keeping: one per process held back (changed in another tab), with
+/// The notices about keeping: one per process held back (naming the fields changed here and
+/// in another tab; it stays in view while the page scrolls: `.keep-held`), with
 /// "load the other tab's version" and "keep mine" (storage's version is the tab's `base`);
 /// and, once, that storage refused and nothing will be kept after the page closes, with the
 /// catalog file to download. A plain function of the state, drawn with the app's shell.
 pub fn keep_notices(ctx: &AppContext, base: &Base) -> Html {
     let l = ctx.lang.code();
-    let held = ctx.held.iter().map(|id| {
+    let held = ctx.held.iter().map(|h| {
+        let id = &h.id;
         let name = ctx
             .catalog
             .get(id)
@@ -174,6 +181,11 @@ pub fn keep_notices(ctx: &AppContext, base: &Base) -> Html {
             .unwrap_or_default();
         let theirs = base.borrow().catalog.get(id).cloned();
         let gone = theirs.is_none();
+        let fields: Vec<String> = h
+            .fields
+            .iter()
+            .map(|f| format!("“{}”", field_label(f, ctx.lang)))
+            .collect();
         let reload = {
             let (ctx, id) = (ctx.clone(), id.clone());
             Callback::from(move |_| {
@@ -192,14 +204,25 @@ pub fn keep_notices(ctx: &AppContext, base: &Base) -> Html {
                 t!("keep.deleted-elsewhere", locale = l, name = isolate(&name)),
                 t!("keep.accept-delete", locale = l),
             )
-        } else {
+        } else if fields.is_empty() {
             (
                 t!("keep.changed-elsewhere", locale = l, name = isolate(&name)),
                 t!("keep.reload", locale = l),
             )
+        } else {
+            let sep = t!("keep.field-separator", locale = l);
+            (
+                t!(
+                    "keep.fields-changed",
+                    locale = l,
+                    name = isolate(&name),
+                    fields = fields.join(&sep)
+                ),
+                t!("keep.reload", locale = l),
+            )
         };
         html! {
-            <div class="notice keep-notice" role="alert" data-held={id.to_string()}>
+            <div class="notice keep-notice keep-held" role="alert" data-held={id.to_string()}>
                 <p>{ what }</p>
                 <div class="keep-actions">
                     <button type="button" class="secondary keep-reload" onclick={reload}>{ reload_label }</button>

@@ -74,7 +74,7 @@ pub fn diagnostics(panic: &str) -> String {
             Keeping::Stored => "stored".to_owned(),
             Keeping::MemoryOnly(why) => format!("memory only: {why}"),
         };
-        let held: Vec<String> = s.held.iter().map(|id| quote(id.as_str())).collect();
+        let held: Vec<String> = s.held.iter().map(|h| quote(h.id.as_str())).collect();
         out += &format!(
             ",\n\"lang\": \"{}\",\n\"place\": {},\n\"open\": {},\n\"keeping\": {},\n\"held\": [{}],\n\"catalog\": {}",
             s.lang.code(),

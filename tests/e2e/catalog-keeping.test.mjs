@@ -1,5 +1,6 @@
 // Keeping the catalog in real Chromium: two tabs of one browser never overwrite each other's
-// work silently, and where storage throws (a cross-site frame, a private window) the app works
+// work silently (different fields of one process both kept, one field edited in both held and
+// named in a notice that stays in view), and where storage throws (a cross-site frame, a private window) the app works
 // in memory and says so, with the catalog file to download.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,59 +27,116 @@ async function secondTab(context, url) {
 
 async function openTab(url) {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  // Registered before the app's own listener, so it can hold the app's back
+  // ([holdStorageEvents]).
+  await context.addInitScript(() => {
+    addEventListener('storage', (e) => { if (window.__hold) e.stopImmediatePropagation(); });
+  });
   const page = await secondTab(context, url);
   return { context, page };
 }
 
-test('two tabs editing the same process: no silent loss, the notice appears and resolves', async () => {
+/** Holds back (or lets through again) the `storage` events another tab's writes send
+ * `page` (tabs of [openTab]): what a tab sees when both tabs type before either hears of the
+ * other's write. */
+async function holdStorageEvents(page, hold) {
+  await page.evaluate((h) => { window.__hold = h; }, hold);
+}
+
+test('two tabs editing different fields of one process both keep their edits, with no notice', async () => {
   const { context, page: tab1 } = await openTab(server.url);
   await openSheet(tab1);
   const tab2 = await secondTab(context, server.url);
   await tab2.waitForSelector('section.sheet');
-  // Tab 1 names the process; tab 2 (open on the same process) is told, not overwritten.
   await tab1.fill('#process-name', 'Name from tab 1');
   await tab1.press('#process-name', 'Tab');
-  await tab2.waitForSelector('.keep-notice[data-held]');
-  assert.match(await tab2.textContent('.keep-notice[data-held]'), /changed in another tab/);
-  // Tab 2's edit stays on its screen but is not written over tab 1's work.
+  // Tab 2 changed nothing there: it takes tab 1's name in, on screen.
+  await tab2.waitForFunction(() => document.querySelector('#process-name').value === 'Name from tab 1');
   await tab2.fill('#notify', 'oncall@example.com');
   await tab2.press('#notify', 'Tab');
+  await tab1.waitForFunction(() => document.querySelector('#notify').value === 'oncall@example.com');
+  // Both at once: tab 2 types before it hears of tab 1's write.
+  await holdStorageEvents(tab2, true);
+  await tab1.fill('#trigger', 'order placed');
+  await tab1.press('#trigger', 'Tab');
+  await tab1.waitForFunction(() => JSON.parse(localStorage.getItem('modality-advisor.catalog')).catalog.processes[0].sheet.process.trigger === 'order placed');
+  await tab2.fill('#arguments', 'order id');
+  await tab2.press('#arguments', 'Tab');
+  await holdStorageEvents(tab2, false);
   await tab2.waitForTimeout(300);
-  let s = await stored(tab1);
-  assert.equal(s.catalog.processes[0].sheet.process.process_name, 'Name from tab 1');
-  assert.notEqual(s.catalog.processes[0].sheet.failure.notify, 'oncall@example.com');
-  assert.equal(await tab2.inputValue('#notify'), 'oncall@example.com', 'tab 2 keeps its work on screen');
-  await screenshot(tab2, 'catalog-keeping-conflict-en-1280');
-  // "Load the other tab's version": tab 2 shows tab 1's work, the notice goes.
-  await tab2.click('.keep-notice[data-held] .keep-reload');
-  await tab2.waitForSelector('.keep-notice[data-held]', { state: 'detached' });
-  assert.equal(await tab2.inputValue('#process-name'), 'Name from tab 1');
-  // Now tab 2 edits on top of tab 1's work; "keep mine" is not needed, nothing conflicts.
-  await tab2.fill('#notify', 'oncall@example.com');
-  await tab2.press('#notify', 'Tab');
-  await tab2.waitForTimeout(300);
-  s = await stored(tab1);
-  assert.equal(s.catalog.processes[0].sheet.process.process_name, 'Name from tab 1');
-  assert.equal(s.catalog.processes[0].sheet.failure.notify, 'oncall@example.com');
+  const p = (await stored(tab1)).catalog.processes[0];
+  assert.equal(p.sheet.process.process_name, 'Name from tab 1');
+  assert.equal(p.sheet.failure.notify, 'oncall@example.com');
+  assert.equal(p.sheet.process.trigger, 'order placed', "tab 1's field is kept");
+  assert.deepEqual(p.sheet.process.arguments, ['order id'], "tab 2's field of the same process is kept");
+  assert.equal(await tab2.inputValue('#trigger'), 'order placed', 'tab 2 shows tab 1\'s field');
+  assert.equal(await tab2.locator('.keep-notice[data-held]').count(), 0, 'nothing held');
+  assert.equal(await tab1.locator('.keep-notice[data-held]').count(), 0);
   assert.deepEqual([...tab1.errors, ...tab2.errors], []);
   await context.close();
 });
 
-test('"keep mine" writes this tab\'s version over the other tab\'s', async () => {
+test('one field edited in two tabs: held, named, in view at the field; reload asks; then resolved', async () => {
   const { context, page: tab1 } = await openTab(server.url);
   await openSheet(tab1);
   const tab2 = await secondTab(context, server.url);
   await tab2.waitForSelector('section.sheet');
-  await tab1.fill('#process-name', 'From tab 1');
-  await tab1.press('#process-name', 'Tab');
-  await tab2.waitForSelector('.keep-notice[data-held]');
-  await tab2.fill('#process-name', 'From tab 2');
-  await tab2.press('#process-name', 'Tab');
+  await holdStorageEvents(tab2, true);
+  await tab1.fill('#notify', 'tab1@example.com');
+  await tab1.press('#notify', 'Tab');
+  await tab1.waitForFunction(() => JSON.parse(localStorage.getItem('modality-advisor.catalog')).catalog.processes[0].sheet.failure.notify === 'tab1@example.com');
+  // Tab 2, scrolled down to "Notify", types there too.
+  await tab2.locator('#notify').scrollIntoViewIfNeeded();
+  await tab2.click('#notify');
+  await tab2.fill('#notify', 'tab2@example.com');
+  await tab2.press('#notify', 'Tab');
+  await holdStorageEvents(tab2, false);
+  const notice = tab2.locator('.keep-notice[data-held]');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /changed in another tab too: “Notify”/);
+  // The notice is on screen while the field is (the field ~2,000 px down the sheet).
+  const inView = await tab2.evaluate(() => {
+    const n = document.querySelector('.keep-notice[data-held]').getBoundingClientRect();
+    const f = document.querySelector('#notify').getBoundingClientRect();
+    return { notice: n.top >= 0 && n.bottom <= innerHeight, field: f.top >= 0 && f.bottom <= innerHeight, scrolled: scrollY };
+  });
+  assert.ok(inView.scrolled > 500, `scrolled down (${inView.scrolled} px)`);
+  assert.ok(inView.field && inView.notice, `the notice and the field both in view: ${JSON.stringify(inView)}`);
+  await screenshot(tab2, 'catalog-keeping-conflict-en-1280');
+  // Storage keeps tab 1's value, tab 2 keeps its own on screen.
+  assert.equal((await stored(tab1)).catalog.processes[0].sheet.failure.notify, 'tab1@example.com');
+  assert.equal(await tab2.inputValue('#notify'), 'tab2@example.com');
+  // Reloading asks first (and staying keeps the edit).
+  const dialog = tab2.waitForEvent('dialog');
+  await tab2.evaluate(() => setTimeout(() => location.reload(), 0));
+  const d = await dialog;
+  assert.equal(d.type(), 'beforeunload');
+  await d.dismiss();
+  assert.equal(await tab2.inputValue('#notify'), 'tab2@example.com', 'still there after staying');
+  // "Keep mine" writes it; then nothing is held and a reload does not ask.
   await tab2.click('.keep-notice[data-held] .keep-mine');
-  await tab2.waitForSelector('.keep-notice[data-held]', { state: 'detached' });
+  await notice.waitFor({ state: 'detached' });
   await tab2.waitForTimeout(300);
-  const s = await stored(tab1);
-  assert.equal(s.catalog.processes[0].sheet.process.process_name, 'From tab 2');
+  assert.equal((await stored(tab1)).catalog.processes[0].sheet.failure.notify, 'tab2@example.com');
+  let asked = false;
+  tab2.on('dialog', (x) => { asked = true; x.accept(); });
+  await tab2.reload();
+  await tab2.waitForSelector('section.sheet');
+  assert.equal(asked, false, 'nothing held: no question on leaving');
+  assert.equal(await tab2.inputValue('#notify'), 'tab2@example.com');
+  // "Load the other tab's version" takes storage's value.
+  await holdStorageEvents(tab2, true);
+  await tab1.fill('#notify', 'again1@example.com');
+  await tab1.press('#notify', 'Tab');
+  await tab1.waitForFunction(() => JSON.parse(localStorage.getItem('modality-advisor.catalog')).catalog.processes[0].sheet.failure.notify === 'again1@example.com');
+  await tab2.fill('#notify', 'again2@example.com');
+  await tab2.press('#notify', 'Tab');
+  await holdStorageEvents(tab2, false);
+  await notice.waitFor();
+  await tab2.click('.keep-notice[data-held] .keep-reload');
+  await notice.waitFor({ state: 'detached' });
+  assert.equal(await tab2.inputValue('#notify'), 'again1@example.com');
+  assert.deepEqual([...tab1.errors, ...tab2.errors], []);
   await context.close();
 });
 

@@ -209,6 +209,51 @@ test('the hosting page\'s listener sizes the frame to its content; at 640 px the
   }
 });
 
+/** Once the README listener applied the last height message: the frame's height, its
+ * content's, and whether anything scrolls inside it. */
+async function fitted(page, frame) {
+  await page.waitForFunction(() => {
+    const last = window.heights.at(-1)?.height;
+    return last && document.getElementById('embed').height === String(last);
+  }, null, { timeout: 10_000 });
+  const box = await page.evaluate(() => document.getElementById('embed').clientHeight);
+  const [content, scrollH, innerH] = await frame.evaluate(() => [
+    Math.ceil(document.documentElement.getBoundingClientRect().height),
+    document.scrollingElement.scrollHeight, innerHeight]);
+  return { box, content, scrolls: scrollH > innerH };
+}
+
+test('at 800, 984 and a phone\'s 374 px the height message fits the frame; the snippet\'s fixed height fits at 800 and 984 px', async () => {
+  for (const fx of [fixtures.process_en, fixtures.card_only_en, fixtures.undecided_en]) {
+    for (const frameWidth of ['800', '984', '374']) {
+      const { page, frame } = await openHost(`${app.url}embed.html#${fx.fragment}`, 'allow-scripts allow-same-origin', { frameWidth, listener: 'readme' });
+      await assertRendered(page, frame, app.url, fx);
+      await frame.evaluate(() => document.fonts.ready);
+      const f = await fitted(page, frame);
+      const where = `${fx.fragment.slice(0, 12)}… at ${frameWidth} px`;
+      assert.equal(f.box, f.content, `${where}: the frame shows ${f.box} px of ${f.content}`);
+      assert.equal(f.scrolls, false, `${where}: nothing scrolls inside the frame`);
+      // Without a listener the snippet's fixed height holds the content at a wiki's usual
+      // widths (800 px is the taller), with little blank below.
+      if (frameWidth !== '374') {
+        assert.ok(fx.recommended_height >= f.content && fx.recommended_height <= f.content * 1.2,
+          `${where}: the snippet's ${fx.recommended_height} px fits ${f.content} px of content`);
+      }
+      await page.context().close();
+    }
+  }
+});
+
+test('a bad link\'s message sizes the frame to itself through the height message', async () => {
+  const { page, frame } = await openHost(`${app.url}embed.html#share-v1:broken`, 'allow-scripts allow-same-origin', { frameWidth: '984', listener: 'readme' });
+  await frame.waitForSelector('.embed-error', { timeout: 20_000 });
+  const f = await fitted(page, frame);
+  assert.equal(f.box, f.content, `the frame shows ${f.box} px of ${f.content}`);
+  assert.ok(f.content < 400, `the frame is as tall as the message (${f.content} px), no blank below`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('(d) sandbox="" (no scripts): the fallback text and the app link, not a blank box', async () => {
   const fx = fixtures.process_en;
   const { page, frame } = await openHost(`${app.url}embed.html#${fx.fragment}`, '');

@@ -354,7 +354,13 @@ fn screens_and_places_from_the_history() {
             Place::Question(NeedsResultNow),
         ),
         (undecided, Place::Simulate, Place::Simulate),
-        (decided.clone(), Place::Sheet, Place::Sheet),
+        // The history never makes a sheet: a process without one shows its result.
+        (decided.clone(), Place::Sheet, Place::Result),
+        (
+            decided.clone().after(Action::OpenSheet),
+            Place::Sheet,
+            Place::Sheet,
+        ),
         (decided.clone(), Place::Result, Place::Result),
         (
             decided.clone().after(Action::OpenSheet),
@@ -368,7 +374,7 @@ fn screens_and_places_from_the_history() {
         ),
     ];
     for (state, to, want) in cases {
-        let after = state.clone().after(Action::GoTo(to));
+        let after = state.clone().after(Action::GoTo(to, None));
         assert_eq!(after.place(), want, "{:?} → {to:?}", state.place());
     }
     let s = on_sheet().after(Action::ShowDecide);

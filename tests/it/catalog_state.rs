@@ -5,6 +5,7 @@
 use modality_advisor::domain::app_state::{
     Action, AppState, CatalogAction, CatalogNotice, Keeping, Screen,
 };
+use modality_advisor::domain::catalog::sync::Held;
 use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};
 use modality_advisor::domain::flowchart::Answer;
 use modality_advisor::domain::{Lang, QuestionId};
@@ -192,9 +193,13 @@ fn a_held_process_is_resolved_by_reload_or_keep_mine() {
         p
     };
     catalog.processes[0].name = "Arrived from the other tab".into();
-    let s = s.after(cat(CatalogAction::Synced(catalog, vec![open.clone()])));
+    let held = vec![Held {
+        id: open.clone(),
+        fields: vec!["name".into()],
+    }];
+    let s = s.after(cat(CatalogAction::Synced(catalog, held.clone())));
     assert_eq!(names(&s)[0], "Arrived from the other tab");
-    assert_eq!(s.held, vec![open.clone()]);
+    assert_eq!(s.held, held);
     assert_eq!(
         names(&s)[2],
         "Nightly report",
@@ -225,7 +230,7 @@ fn storage_refused_keeps_working_in_memory() {
 #[test]
 fn the_catalog_is_a_place_in_the_history() {
     use modality_advisor::domain::place::Place;
-    let s = three().after(Action::GoTo(Place::Catalog));
+    let s = three().after(Action::GoTo(Place::Catalog, None));
     assert_eq!(s.screen, Screen::Catalog);
     assert_eq!(s.place(), Place::Catalog);
     assert_eq!(Place::parse("#catalog"), Some(Place::Catalog));
@@ -351,4 +356,66 @@ fn start_over_keeps_every_process_and_the_open_one() {
         "the open process is undecided again"
     );
     assert!(s.sheet.is_some(), "the sheet stays");
+}
+
+#[test]
+fn another_tabs_change_to_the_open_process_arrives_in_place() {
+    let s = three().after(Action::FieldRefused(
+        "max-attempts".into(),
+        Some("refused".into()),
+    ));
+    let open = s.open.clone().unwrap();
+    let mut catalog = s.catalog_now();
+    let mut answers = modality_advisor::domain::Answers::new();
+    answers.answer(QuestionId::TimeTriggered, Answer::Given(true));
+    catalog.get_mut(&open).unwrap().set_answers(&answers);
+    let after = s.clone().after(cat(CatalogAction::Synced(catalog, vec![])));
+    assert_eq!(after.answers, answers, "the other tab's answers arrive");
+    assert_eq!(after.screen, s.screen, "the screen stays");
+    assert_eq!(after.refused, s.refused, "the fields' reports stay");
+    assert!(after.held.is_empty());
+}
+
+#[test]
+fn the_history_reopens_the_process_it_names_and_changes_nothing() {
+    use modality_advisor::domain::place::Place;
+    // "Alpha" decided with its sheet, "Beta" decided without one, Beta open.
+    let first = three().catalog.processes[0].id.clone();
+    let s = three()
+        .after(cat(CatalogAction::Open(first)))
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ))
+        .after(Action::OpenSheet);
+    let alpha = s.open.clone().unwrap();
+    let beta = s.catalog.processes[1].id.clone();
+    let s = s
+        .after(cat(CatalogAction::Open(beta.clone())))
+        .after(Action::Answer(
+            QuestionId::TimeTriggered,
+            Answer::Given(true),
+        ));
+    let before = s.catalog_now();
+    // Back to "#sheet/<alpha>": Alpha's sheet, Beta untouched.
+    let fragment = Place::Sheet.fragment_of(Some(&alpha));
+    assert_eq!(fragment, format!("#sheet/{alpha}"));
+    let (place, id) = Place::parse_with_process(&fragment).unwrap();
+    let back = s.clone().after(Action::GoTo(place, id));
+    assert_eq!(back.open.as_ref(), Some(&alpha));
+    assert_eq!(back.place(), Place::Sheet);
+    assert_eq!(back.catalog_now(), before, "nothing made or changed");
+    // An old "#sheet" (no id) of a process without a sheet shows its result, makes none.
+    let old = s
+        .clone()
+        .after(Action::GoTo(Place::parse("#sheet").unwrap(), None));
+    assert_eq!(old.place(), Place::Result);
+    assert!(old.sheet.is_none());
+    assert_eq!(old.catalog_now(), before);
+    // A process that no longer exists: the place of the open one.
+    let (place, id) = Place::parse_with_process("#result/p-gone").unwrap();
+    assert_eq!(id, Some(ProcessId("p-gone".into())));
+    assert_eq!(s.clone().after(Action::GoTo(place, id)).open, s.open);
+    assert_eq!(Place::parse_with_process("#catalog/p-1"), None);
+    assert_eq!(Place::parse_with_process("#sheet/Bad Id"), None);
 }

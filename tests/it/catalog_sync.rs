@@ -1,10 +1,10 @@
 //! Two tabs, one storage (`domain::catalog::sync`): every write merges with what another tab
-//! wrote since; edits to different processes both stay, a process changed in both tabs (or
-//! changed elsewhere while open here) is held back, never silently overwritten; and where a
-//! page starts (stored catalog, an older build's session, a new process).
+//! wrote since; edits to different processes, and to different fields of one process, both
+//! stay; a field changed in both tabs is held back (named), never silently overwritten; and
+//! where a page starts (stored catalog, an older build's session, a new process).
 
 use modality_advisor::domain::app_state::{Action, AppState, CatalogAction, Screen};
-use modality_advisor::domain::catalog::sync::{boot, sync, Stored, Synced};
+use modality_advisor::domain::catalog::sync::{boot, sync, Held, Stored, Synced};
 use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};
 use modality_advisor::domain::flowchart::Answer;
 use modality_advisor::domain::session::Session;
@@ -99,7 +99,11 @@ fn the_same_process_changed_in_two_tabs_is_held_not_overwritten() {
     let (_, stored) = save(&stored, &tab1, &renamed(&c, "p-a", "Name from tab 1"), None);
     let mine2 = renamed(&c, "p-a", "Name from tab 2");
     let (r2, after) = save(&stored, &tab2, &mine2, None);
-    assert_eq!(r2.held, vec![pid("p-a")], "the conflict is reported");
+    assert_eq!(
+        r2.held,
+        vec![held("p-a", &["name"])],
+        "the conflict names the field"
+    );
     assert_eq!(
         after.catalog.get(&pid("p-a")).unwrap().name,
         "Name from tab 1",
@@ -113,8 +117,8 @@ fn the_same_process_changed_in_two_tabs_is_held_not_overwritten() {
     // While held, later saves of tab 2 leave storage alone.
     let later = renamed(&c, "p-a", "Name from tab 2, edited again");
     let r3 = sync(Some(&after), &r2.base, &later, &r2.held, None, 6_000);
-    assert_eq!(r3.held, vec![pid("p-a")]);
-    assert!(r3.write.is_none(), "nothing is written for a held process");
+    assert_eq!(r3.held, vec![held("p-a", &["name"])]);
+    assert!(r3.write.is_none(), "nothing is written for a held field");
     // "Keep mine": no longer held, so the next save writes tab 2's version.
     let r4 = sync(Some(&after), &r3.base, &later, &[], None, 7_000);
     let written = r4.write.expect("keep mine writes");
@@ -125,25 +129,138 @@ fn the_same_process_changed_in_two_tabs_is_held_not_overwritten() {
     assert!(r4.held.is_empty());
 }
 
+fn held(id: &str, fields: &[&str]) -> Held {
+    Held {
+        id: pid(id),
+        fields: fields.iter().map(|f| (*f).to_owned()).collect(),
+    }
+}
+
+fn answered(c: &Catalog, id: &str, answers: &[(QuestionId, Answer)]) -> Catalog {
+    let mut c = c.clone();
+    let mut a = modality_advisor::domain::Answers::new();
+    for (q, v) in answers {
+        a.answer(*q, *v);
+    }
+    c.get_mut(&pid(id)).expect("process exists").set_answers(&a);
+    c
+}
+
 #[test]
-fn the_open_process_is_not_swapped_under_the_user() {
+fn the_open_process_takes_in_another_tabs_change_to_a_field_it_did_not_change() {
     let c = catalog(&[("p-a", "Order"), ("p-b", "Mail")]);
     let stored = first_write(&c);
     let (tab1, tab2) = (stored.clone(), stored.clone());
-    let (_, stored) = save(
+    let (r1, stored) = save(
         &stored,
         &tab1,
         &renamed(&c, "p-a", "Renamed in tab 1"),
         Some("p-a"),
     );
-    // Tab 2 has p-a open and changed nothing: it is held, not replaced.
+    // Tab 2 has p-a open and changed nothing: it shows tab 1's name, nothing is held.
     let r = sync(Some(&stored), &tab2, &c, &[], Some(&pid("p-a")), 6_000);
-    assert_eq!(r.held, vec![pid("p-a")]);
-    assert_eq!(r.catalog.get(&pid("p-a")).unwrap().name, "Order");
-    // A tab with another process open takes the change in silently.
-    let r = sync(Some(&stored), &tab2, &c, &[], Some(&pid("p-b")), 6_000);
     assert!(r.held.is_empty());
     assert_eq!(r.catalog.get(&pid("p-a")).unwrap().name, "Renamed in tab 1");
+    // Deleted in tab 1 while open in tab 2: held whole, still on tab 2's screen.
+    let mut gone = r1.catalog.clone();
+    gone.processes.retain(|p| p.id != pid("p-a"));
+    let (_, stored) = save(&stored, &r1.base, &gone, None);
+    let r = sync(Some(&stored), &tab2, &c, &[], Some(&pid("p-a")), 7_000);
+    assert_eq!(r.held, vec![held("p-a", &[])]);
+    assert_eq!(r.catalog.get(&pid("p-a")).unwrap().name, "Order");
+}
+
+#[test]
+fn two_tabs_editing_different_fields_of_one_process_both_keep_their_edits() {
+    let c = catalog(&[("p-a", "Order")]);
+    let stored = first_write(&c);
+    let (tab1, tab2) = (stored.clone(), stored.clone());
+    let (_, stored) = save(
+        &stored,
+        &tab1,
+        &renamed(&c, "p-a", "Named in tab 1"),
+        Some("p-a"),
+    );
+    let mine2 = answered(
+        &c,
+        "p-a",
+        &[(QuestionId::TimeTriggered, Answer::Given(true))],
+    );
+    let (r2, after) = save(&stored, &tab2, &mine2, Some("p-a"));
+    assert!(
+        r2.held.is_empty(),
+        "different fields never conflict: {:?}",
+        r2.held
+    );
+    for p in [
+        after.catalog.get(&pid("p-a")).unwrap(),
+        r2.catalog.get(&pid("p-a")).unwrap(),
+    ] {
+        assert_eq!(p.name, "Named in tab 1", "tab 1's name is kept");
+        assert_eq!(
+            p.answers, mine2.processes[0].answers,
+            "tab 2's answers are kept"
+        );
+        assert_eq!(p.outcome, mine2.processes[0].outcome);
+    }
+    assert_eq!(
+        after.catalog.processes[0].updated_ms, 5_000,
+        "stamped by the merge's write"
+    );
+    // Tab 1 takes tab 2's answers in on its next sync, nothing held.
+    let r1 = sync(
+        Some(&after),
+        &stored,
+        &renamed(&c, "p-a", "Named in tab 1"),
+        &[],
+        Some(&pid("p-a")),
+        6_000,
+    );
+    assert!(r1.held.is_empty());
+    assert!(r1.write.is_none(), "nothing new to write");
+    assert_eq!(r1.catalog.processes[0].answers, mine2.processes[0].answers);
+}
+
+#[test]
+fn a_held_field_stays_out_of_writes_while_the_others_are_written() {
+    let c = catalog(&[("p-a", "Order")]);
+    let stored = first_write(&c);
+    let (tab1, tab2) = (stored.clone(), stored.clone());
+    let (_, stored) = save(&stored, &tab1, &renamed(&c, "p-a", "From tab 1"), None);
+    let (r2, after) = save(&stored, &tab2, &renamed(&c, "p-a", "From tab 2"), None);
+    assert_eq!(r2.held, vec![held("p-a", &["name"])]);
+    // Tab 2 answers a question: written; the name stays tab 1's in storage, tab 2's on screen.
+    let mine = answered(
+        &renamed(&c, "p-a", "From tab 2"),
+        "p-a",
+        &[(QuestionId::TimeTriggered, Answer::Given(true))],
+    );
+    let r3 = sync(Some(&after), &r2.base, &mine, &r2.held, None, 6_000);
+    assert_eq!(r3.held, vec![held("p-a", &["name"])]);
+    let written = r3.write.expect("the answers are written");
+    assert_eq!(written.catalog.processes[0].name, "From tab 1");
+    assert_eq!(
+        written.catalog.processes[0].answers,
+        mine.processes[0].answers
+    );
+    assert_eq!(r3.catalog.processes[0].name, "From tab 2");
+    // Tab 1 types the same name as tab 2: nothing is left to hold.
+    let (_, stored) = save(
+        &written,
+        &r3.base,
+        &renamed(
+            &answered(
+                &c,
+                "p-a",
+                &[(QuestionId::TimeTriggered, Answer::Given(true))],
+            ),
+            "p-a",
+            "From tab 2",
+        ),
+        None,
+    );
+    let r4 = sync(Some(&stored), &r3.base, &mine, &r3.held, None, 7_000);
+    assert!(r4.held.is_empty(), "{:?}", r4.held);
 }
 
 #[test]
@@ -323,4 +440,17 @@ fn an_imported_process_keeps_the_files_times() {
         after.catalog, imported,
         "the catalog file round-trips through storage"
     );
+}
+
+#[test]
+fn a_held_field_is_named_as_the_form_labels_it() {
+    use modality_advisor::domain::catalog::field_merge::field_label;
+    assert_eq!(field_label("sheet.failure.notify", Lang::En), "Notify");
+    assert_eq!(field_label("sheet.failure.notify", Lang::Ja), "通知先");
+    assert_eq!(
+        field_label("sheet.process.process_name", Lang::En),
+        "Process name"
+    );
+    assert_eq!(field_label("name", Lang::En), "Process name");
+    assert_eq!(field_label("answers", Lang::Ja), "回答");
 }

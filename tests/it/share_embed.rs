@@ -162,7 +162,7 @@ fn the_recommended_height_fits_the_content_and_stays_in_range() {
     };
     assert!(catalog_of(0) < catalog_of(1));
     // A catalog gets its content's height, not a process card's: the example's seven
-    // processes measure 18 463 px at 800 px (docs/HOSTING.md).
+    // processes measure 19 831 px at 800 px (docs/HOSTING.md).
     assert!(catalog_of(7) > 7 * h(decided), "{}", catalog_of(7));
     assert!(catalog_of(7) < *HEIGHT_RANGE.end(), "{}", catalog_of(7));
     for height in [

@@ -9,6 +9,7 @@
 
 use super::{AppState, Screen};
 use crate::domain::bidi::isolate;
+use crate::domain::catalog::sync::Held;
 use crate::domain::catalog::system::{Link, LinkError};
 use crate::domain::catalog::{Catalog, Process, ProcessId, MAX_NAME_CHARS};
 use crate::domain::flowchart::evaluate;
@@ -164,7 +165,7 @@ pub enum CatalogAction {
     /// Hide the catalog's notice.
     Dismiss,
     /// What the storage merge decided: the catalog to show and the processes held back.
-    Synced(Catalog, Vec<ProcessId>),
+    Synced(Catalog, Vec<Held>),
     /// Resolve a held process by taking storage's version (`None`: another tab deleted it).
     Reload(ProcessId, Option<Box<Process>>),
     /// Resolve a held process by keeping this tab's version (written by the next save).
@@ -369,7 +370,7 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
         CatalogAction::Dismiss => s.catalog_notice = None,
         CatalogAction::Synced(catalog, held) => synced(s, catalog, held),
         CatalogAction::Reload(id, theirs) => {
-            s.held.retain(|h| *h != id);
+            s.held.retain(|h| h.id != id);
             let at = s.catalog.position(&id);
             match (at, theirs) {
                 (Some(at), Some(p)) => s.catalog.processes[at] = *p,
@@ -390,7 +391,7 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
                 }
             }
         }
-        CatalogAction::KeepMine(id) => s.held.retain(|h| *h != id),
+        CatalogAction::KeepMine(id) => s.held.retain(|h| h.id != id),
         CatalogAction::StorageRefused(why) => s.keeping = Keeping::MemoryOnly(why),
         CatalogAction::DismissKeeping => s.keeping_dismissed = true,
         CatalogAction::Import(catalog, added, replaced) => {
@@ -451,7 +452,7 @@ fn delete(s: &mut AppState, id: &ProcessId) {
     };
     let gone = s.catalog.processes.remove(at);
     let was_open = s.open.as_ref() == Some(id);
-    s.held.retain(|h| h != id);
+    s.held.retain(|h| h.id != *id);
     if was_open {
         s.open = None;
         s.screen = Screen::Catalog;
@@ -525,10 +526,10 @@ fn undo(s: &mut AppState) {
 }
 
 /// Takes in what the storage merge decided: another tab's work on other processes, the
-/// processes held back. The open process's own fields change only when the merge brought
-/// another version of it that this tab did not hold back (never silently while it is open:
-/// the merge holds it instead).
-fn synced(s: &mut AppState, catalog: Catalog, held: Vec<ProcessId>) {
+/// processes held back. When the merge brought another tab's change to a field of the open
+/// process (one this tab did not change too: those are held), the open process's work takes
+/// it in place — the screen, the fields' reports and the undo of a loaded sheet stay.
+fn synced(s: &mut AppState, catalog: Catalog, held: Vec<Held>) {
     let open_before = s.open_process();
     s.catalog = catalog;
     s.held = held;
@@ -541,9 +542,13 @@ fn synced(s: &mut AppState, catalog: Catalog, held: Vec<ProcessId>) {
                 }
             }
             Some(p) if open_before.as_ref().is_some_and(|b| !b.same_work(p)) => {
-                let screen = s.screen;
-                load(s, &id);
-                s.screen = screen;
+                let p = p.clone();
+                s.answers = p.answers();
+                s.sheet = p.sheet.as_ref().map(|sheet| relocalize(sheet, s.lang));
+                s.sim = p.sim.unwrap_or_default();
+                if s.sheet.is_none() && s.screen == Screen::Sheet {
+                    s.screen = Screen::Decide;
+                }
             }
             Some(_) => {}
         }

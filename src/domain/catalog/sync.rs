@@ -9,14 +9,16 @@
 //! | no | no / yes | storage's version (another tab's edit arrives here) |
 //! | yes | no | this tab's version, at the new revision |
 //! | yes | yes, to the same work | storage's version |
-//! | yes | yes, differently | **conflict**: storage keeps the other tab's work, this tab keeps its own on screen, nothing is written for that process until the user chooses |
+//! | yes | yes, differently | merged **field by field** ([`super::field_merge`]): a field changed on one side only comes from that side; a field changed on both sides differently is a **conflict**: storage keeps the other tab's value, this tab keeps its own on screen, until the user chooses |
 //!
-//! The process open in this tab is protected the same way when only the other tab changed
-//! it: it is not swapped under the user's eyes, it becomes a conflict the user resolves
-//! ("reload that process" or "keep mine"). Conflicting processes are *held*: left out of
-//! every write until resolved. The catalog's name and order merge likewise (this tab's order
-//! wins when it changed it; processes only the other tab has are kept, appended).
+//! A process with conflicting fields is *held* ([`Held`], naming the fields): those fields
+//! stay out of every write until the user resolves them ("load the other tab's version" or
+//! "keep mine"); the rest of its fields merge as above. A process deleted in one tab and
+//! changed (or open) in the other is held whole. The catalog's name and order merge likewise
+//! (this tab's order wins when it changed it; processes only the other tab has are kept,
+//! appended).
 
+use super::field_merge::merge_fields;
 use crate::domain::catalog::{Catalog, Process, ProcessId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -89,6 +91,17 @@ impl Stored {
     }
 }
 
+/// A process this tab holds back from storage: changed here and in another tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// The process.
+    pub id: ProcessId,
+    /// The fields changed on both sides to different values (dotted paths,
+    /// [`super::field_merge::FieldMerge::conflicts`]); empty when the whole process is held
+    /// (deleted on one side, or a merge that does not check out).
+    pub fields: Vec<String>,
+}
+
 /// What [`sync`] decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Synced {
@@ -100,20 +113,20 @@ pub struct Synced {
     /// What the tab shows: the merged catalog, with held processes as this tab has them.
     pub catalog: Catalog,
     /// Processes this tab holds back (earlier conflicts still unresolved, and new ones), in
-    /// catalog order: changed here and elsewhere, or changed elsewhere while open here.
-    pub held: Vec<ProcessId>,
+    /// catalog order, with their conflicting fields.
+    pub held: Vec<Held>,
 }
 
 /// Merges this tab's catalog (`mine`) with what storage holds now (`stored`; `None` when
 /// storage holds nothing readable: this tab's work is written whole), given what storage held
 /// when this tab last synced (`base`). `held` are the processes already in conflict, `open`
-/// the process on screen in this tab (protected from silent replacement). Processes this tab
+/// the process on screen in this tab (held whole, not dropped, when another tab deletes it). Processes this tab
 /// changed get `updated_ms = now_ms` (Unix milliseconds, from the caller's clock).
 pub fn sync(
     stored: Option<&Stored>,
     base: &Stored,
     mine: &Catalog,
-    held: &[ProcessId],
+    held: &[Held],
     open: Option<&ProcessId>,
     now_ms: u64,
 ) -> Synced {
@@ -172,8 +185,7 @@ pub fn sync(
     let held = catalog
         .processes
         .iter()
-        .map(|p| p.id.clone())
-        .filter(|id| now_held.contains(id))
+        .filter_map(|p| now_held.iter().find(|h| h.id == p.id).cloned())
         .collect();
     Synced {
         write,
@@ -188,7 +200,7 @@ pub fn sync(
 type Merged = (
     BTreeMap<ProcessId, (Process, u64)>,
     BTreeMap<ProcessId, Process>,
-    Vec<ProcessId>,
+    Vec<Held>,
 );
 
 /// The per-process table of the module's header, applied to every process any side has.
@@ -196,7 +208,7 @@ fn merge_processes(
     theirs: &Stored,
     base: &Stored,
     mine: &Catalog,
-    held: &[ProcessId],
+    held: &[Held],
     open: Option<&ProcessId>,
     now_ms: u64,
 ) -> Merged {
@@ -232,15 +244,49 @@ fn merge_processes(
                 result.insert(id.clone(), (t.clone(), rev));
             }
         };
-        let conflict = held.contains(id)
+        let was_held = held.iter().find(|h| h.id == *id);
+        let fields = match (b, m, t) {
+            (Some(b), Some(m), Some(t))
+                if was_held.is_some_and(|h| !h.fields.is_empty())
+                    || (was_held.is_none()
+                        && mine_changed
+                        && theirs_changed
+                        && !same(Some(m), Some(t))) =>
+            {
+                let fields = was_held.map_or(&[][..], |h| &h.fields[..]);
+                merge_fields(b, m, t, fields)
+            }
+            _ => None,
+        };
+        if let Some(f) = fields {
+            if same(Some(&f.theirs), t) {
+                keep_theirs(&mut result);
+            } else {
+                let mut kept = f.theirs.clone();
+                kept.updated_ms = now_ms.max(kept.updated_ms);
+                result.insert(id.clone(), (kept, next_rev));
+            }
+            shown.insert(id.clone(), f.mine);
+            if !f.conflicts.is_empty() {
+                now_held.push(Held {
+                    id: id.clone(),
+                    fields: f.conflicts,
+                });
+            }
+            continue;
+        }
+        let conflict = was_held.is_some()
             || (mine_changed && theirs_changed && !same(m, t))
-            || (!mine_changed && theirs_changed && open == Some(id) && m.is_some());
+            || (!mine_changed && theirs_changed && open == Some(id) && m.is_some() && t.is_none());
         if conflict {
             keep_theirs(&mut result);
             match m {
                 Some(m) => {
                     shown.insert(id.clone(), m.clone());
-                    now_held.push(id.clone());
+                    now_held.push(Held {
+                        id: id.clone(),
+                        fields: Vec::new(),
+                    });
                 }
                 // Deleted here, edited elsewhere: the edit wins and comes back.
                 None => {

@@ -32,22 +32,23 @@ pub const SANDBOX: &str =
     "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 
 /// The smallest and largest height [`recommended_height`] gives, CSS px. Both a process card
-/// with its sheet (2 569 px measured) and a catalog (the example's seven processes, 18 463 px)
-/// get the height of their content, so the frame does not scroll inside itself; only a catalog
-/// of well over a hundred processes reaches the largest.
+/// with its sheet (2 999 px measured at 800 px) and a catalog (the example's seven processes,
+/// 19 831 px) get the height of their content, so the frame does not scroll inside itself; only
+/// a catalog of well over a hundred processes reaches the largest.
 pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=30_000;
 
-/// Heights measured in Chromium on the embed page in a frame 800 px wide (CSS px, English;
-/// Japanese ran 5–7 % shorter), from the fixtures of `tests/e2e/links/` by
-/// `tests/e2e/measure-embed.mjs` (2026-12-02): the example's mail process with its sheet
-/// 2 569 px, without its sheet 1 678 px, the undecided process (no sheet; its partly lit
-/// flowchart) 1 385 px, the seven-process catalog 18 463 px.
+/// Heights measured in Chromium on the embed page in frames 800 and 984 px wide (a wiki's
+/// content column; CSS px, English; Japanese ran 4–6 % shorter), from the fixtures of
+/// `tests/e2e/links/` (2026-12-03): the example's mail process with its sheet and untouched
+/// load section 2 999 px at 800 (2 664 at 984), without its sheet 1 678 (1 550), the
+/// undecided process 1 385 (1 333), the seven-process catalog 19 831 (18 343). The wider
+/// frame is the shorter one, so the 800 px heights are the ones a fixed height must hold.
 mod measured {
     /// A decided process: the link bar, the outcome, the reasons, the trade-offs and the lit
     /// flowchart.
     pub const PROCESS_CARD: u32 = 1_680;
     /// What the job sheet (its table and findings) adds below the card.
-    pub const SHEET: u32 = 890;
+    pub const SHEET: u32 = 1_200;
     /// An untouched load section's one row ("not sized yet: needs …"), and a stated
     /// section's nine rows: estimated from the nine rows of "not stated" measured at 988 px
     /// (2026-12-03), with room for longer values.
@@ -84,8 +85,8 @@ fn process_height(p: &crate::domain::catalog::Process) -> u32 {
 /// The frame height to recommend for `share`, CSS px, within [`HEIGHT_RANGE`]: a process
 /// card with its flowchart (plus the sheet when it has one, and its load section's rows); a catalog's summary table by its
 /// row count plus each process's section (so any catalog of a decided process reaches the
-/// largest height and scrolls). Calibrated from the embed page at 800 px width (`measured`),
-/// rounded up to 20 px.
+/// largest height and scrolls). Calibrated from the embed page at 800 px width, the narrower
+/// and taller of a wiki's usual content widths (`measured`), rounded up to 20 px.
 pub fn recommended_height(share: &Share) -> u32 {
     let raw = match &share.content {
         Shared::Process(p) => process_height(p),

@@ -59,7 +59,7 @@ pub(super) fn table(screen: &Screen, system: &str, shown: &[Row], all: &[Row]) -
 /// One process's row.
 fn row(screen: &Screen, r: &Row, is_first: bool, is_last: bool) -> Html {
     let ctx = &screen.ctx;
-    let held = ctx.held.contains(&r.id);
+    let held = ctx.held.iter().any(|h| h.id == r.id);
     let open = ctx.open.as_ref() == Some(&r.id);
     let label = |c: &str| screen.tr(&format!("catalog-screen.col-{c}"));
     let findings_class = if r.errors > 0 {
