@@ -1,12 +1,18 @@
 # The two commands a person needs: `make serve` and `make test`. Both install what is
 # missing first (scripts/install-tools.sh skips what is already there).
 
-.PHONY: serve test tools build lint test-native test-e2e clean
+.PHONY: serve test tools build build-dist lint test-native test-e2e clean
 
 tools:
 	@bash scripts/install-tools.sh
 
 build: tools
+	trunk build --release
+
+# The same dist/, installing only what the build needs (no browser, no test tools): for a job
+# that publishes the app (docs/ci/github-pages.yml).
+build-dist:
+	@bash scripts/install-tools.sh --build-only
 	trunk build --release
 
 # Builds and serves the app on http://127.0.0.1:8080 (rebuilds on change; reload the page

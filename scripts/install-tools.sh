@@ -4,7 +4,8 @@
 #   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots);
 #           for the parser test of the queue exports (tests/it/target_tools.rs): ruby (ruby -c),
 #           golang-go (gofmt), elixir (Code.string_to_quoted!); postgresql (the server the SQL
-#           export test starts in a temporary directory)
+#           export test starts in a temporary directory); nginx and caddy (the hosting test
+#           serves dist/ with deploy/nginx.conf and validates deploy/Caddyfile)
 #   PyPI:   PyYAML, python-hcl2, cfn-lint at pinned versions (the YAML, HCL and CloudFormation
 #           checks of the same test), into the machine's python3
 #   rustup: the wasm32-unknown-unknown target, rustfmt and clippy
@@ -12,14 +13,25 @@
 #   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core; axe-core for
 #           the accessibility checks; typescript for the TypeScript exports' syntax check)
 #   cargo fetch --locked (Trunk builds offline)
+# With --build-only: only what `trunk build --release` needs (rustup, cargo, the fetch), no
+# Debian, PyPI or npm packages: for a job that publishes dist/ (make build-dist,
+# docs/ci/github-pages.yml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+build_only=false
+case "${1:-}" in
+  "") ;;
+  --build-only) build_only=true ;;
+  *) printf 'usage: %s [--build-only]\n' "$0" >&2; exit 2 ;;
+esac
 
 say() { printf '[install-tools] %s\n' "$*"; }
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # --- Debian packages -------------------------------------------------------------------
+if ! $build_only; then
 apt_missing=()
 command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
 # Read the font list into a variable first: `fc-list | grep -q` under pipefail fails at random
@@ -32,6 +44,12 @@ command -v elixir >/dev/null 2>&1 || apt_missing+=(elixir)
 # The server binaries (initdb, pg_ctl, postgres), not only the client a machine may have.
 if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then apt_missing+=(postgresql); fi
 python3 -m pip --version >/dev/null 2>&1 || apt_missing+=(python3-pip)
+# /usr/sbin is not on every user's PATH; deploy/nginx.conf needs `nginx -e` (1.19.5+) and
+# deploy/Caddyfile Caddy 2.
+nginx_version=$( (command -v nginx || echo /usr/sbin/nginx) | { read -r bin; "$bin" -v 2>&1 || true; })
+grep -qE 'nginx/(1\.(19\.([5-9]|[1-9][0-9])|[2-9][0-9])|[2-9])' <<<"$nginx_version" || apt_missing+=(nginx)
+caddy_version=$(caddy version 2>/dev/null || true)
+grep -qE '^v?2\.' <<<"$caddy_version" || apt_missing+=(caddy)
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   say "apt-get install ${apt_missing[*]}"
   $SUDO apt-get update -qq
@@ -67,6 +85,7 @@ if [ -n "$py_missing" ]; then
 fi
 python3 -c 'import yaml, hcl2, cfnlint.api' \
   || { say "python3 cannot import yaml, hcl2 and cfnlint after installing ${PY_PINS[*]}"; exit 1; }
+fi # not --build-only
 
 # --- Rust target and tools ------------------------------------------------------------
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -102,8 +121,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WB_VERSION"; then
 fi
 
 # --- npm dev dependencies for the browser tests -------------------------------------------
-if [ ! -f tests/e2e/node_modules/.package-lock.json ] \
-   || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
+if ! $build_only && { [ ! -f tests/e2e/node_modules/.package-lock.json ] \
+   || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; }; then
   say "npm ci in tests/e2e"
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi

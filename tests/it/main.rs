@@ -35,6 +35,7 @@ mod fuzz_storage;
 mod fuzz_support;
 mod fuzz_typed;
 mod glossary;
+mod hosting_files;
 mod locale_keys;
 mod numbers;
 mod place;
