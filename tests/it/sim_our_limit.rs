@@ -175,6 +175,8 @@ fn a_run_paced_at_the_partners_rate_is_never_refused() {
     assert!(en.contains(r#"data-rule="our-limit""#), "the limiter's line");
     assert!(en.contains("our limiter 10/s"));
     assert!(en.contains(r#"data-our-limit="10""#));
+    assert!(en.contains("The dashed line is our limiter: it paces"));
+    assert!(!en.contains("The dashed line is the downstream"));
     assert!(paced.drawn.charts[1].contains("自前のレート制限 毎秒10件"));
     // The 500 calls at 10/s take 50 s at the least.
     assert!(paced.key.end_s >= 49.9, "{} s", paced.key.end_s);
@@ -187,4 +189,24 @@ fn a_run_paced_at_the_partners_rate_is_never_refused() {
     );
     assert_eq!(unpaced.charts.our_limit_per_s, None);
     assert!(!unpaced.drawn.charts[0].contains("data-our-limit"));
+}
+
+/// The limiter is kept with the other knobs in the saved session; settings saved before it
+/// existed load with no limiter, and a saved limiter out of range drops only the edited knobs.
+#[test]
+fn the_limiter_is_saved_with_the_knobs_and_older_settings_still_load() {
+    use modality_advisor::domain::session::{SimChoice, CUSTOM_PRESET};
+    let read = |custom: serde_json::Value| {
+        let json = serde_json::json!({"preset": CUSTOM_PRESET, "variant": "your-settings", "seed": 7, "jobs": 5, "custom": custom});
+        SimChoice::from_value(&json).custom.map(|c| c.our_limit_per_s)
+    };
+    let c = CustomRun::from_sheet(&partner_sheet());
+    let mut saved = serde_json::to_value(&c).expect("JSON");
+    assert_eq!(read(saved.clone()), Some(Some(10)));
+    saved
+        .as_object_mut()
+        .map(|o| o.remove("our_limit_per_s"));
+    assert_eq!(read(saved.clone()), Some(None), "an older save: no limiter");
+    saved["our_limit_per_s"] = 200_000.into();
+    assert_eq!(read(saved), None, "out of range: the edited knobs are dropped");
 }

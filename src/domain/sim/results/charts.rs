@@ -213,6 +213,13 @@ impl ChartData {
         }
     }
 
+    /// Our limiter's rate when the calls chart draws it: the lower of the two limits is the
+    /// line the calls stay under, so ours where it paces at or below the downstream's rate.
+    pub fn our_limit_drawn(&self) -> Option<f64> {
+        let ours = self.our_limit_per_s?;
+        (self.rate_limit).is_none_or(|r| ours <= r.rate_per_s).then_some(ours)
+    }
+
     /// Nothing to draw (a run without a queue, e.g. the jitter study).
     pub fn is_empty(&self) -> bool {
         self.attempts.is_empty()
@@ -641,13 +648,9 @@ fn calls_chart(
         compact,
         limits: scale.calls,
     };
-    // The lower of the two limits is the line the calls stay under: our own limiter where
-    // it paces at or below the downstream's rate, else the downstream's rate limit.
-    let rule = match (data.our_limit_per_s, data.rate_limit) {
-        (Some(ours), r) if r.is_none_or(|r| ours <= r.rate_per_s) => {
-            Some((ours, "our-limit", "calls.our-limit"))
-        }
-        (_, r) => r.map(|r| (r.rate_per_s, "rate-limit", "calls.limit")),
+    let rule = match (data.our_limit_drawn(), data.rate_limit) {
+        (Some(ours), _) => Some((ours, "our-limit", "calls.our-limit")),
+        (None, r) => r.map(|r| (r.rate_per_s, "rate-limit", "calls.limit")),
     };
     let limit_label = rule.map(|(y, _, k)| t(k).replace("%{rate}", &plot::format_value(y)));
     if bars_n == 0 {

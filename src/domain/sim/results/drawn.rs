@@ -179,7 +179,12 @@ pub fn rate_limit_note(data: &ChartData, lang: Lang) -> String {
         r.burst,
         v(r.most_in_a_second()).replace(',', ""),
         escape(&t!(
-            "charts.calls.burst-note",
+            // Our limiter's line is drawn instead, and it sends no burst.
+            if data.our_limit_drawn().is_some() {
+                "charts.calls.burst-note-paced"
+            } else {
+                "charts.calls.burst-note"
+            },
             locale = lang.code(),
             rate = v(r.rate_per_s),
             burst = group_thousands(u64::from(r.burst)),
@@ -199,7 +204,11 @@ pub fn our_limit_note(data: &ChartData, lang: Lang) -> String {
         r#"<p class="chart-note" data-our-limit="{}">{}</p>"#,
         v(r).replace(',', ""),
         escape(&t!(
-            "charts.calls.our-limit-note",
+            if data.our_limit_drawn().is_some() {
+                "charts.calls.our-limit-note-line"
+            } else {
+                "charts.calls.our-limit-note"
+            },
             locale = lang.code(),
             rate = v(r)
         ))
