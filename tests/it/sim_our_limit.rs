@@ -116,7 +116,10 @@ fn the_limiter_reaches_the_config_file_and_comes_back() {
     assert_eq!(back.our_limit_per_s, Some(10));
 
     // A bad rate in a file is refused naming its field and range.
-    let bad = text.replace("\"rate_per_s\": 10.0\n  }\n}", "\"rate_per_s\": 0.0\n  }\n}");
+    let bad = text.replace(
+        "\"rate_per_s\": 10.0\n  }\n}",
+        "\"rate_per_s\": 0.0\n  }\n}",
+    );
     assert_ne!(bad, text, "the pacing object is the file's last one");
     let errs = load_config(&bad).expect_err("a zero rate is refused");
     let said: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
@@ -172,7 +175,10 @@ fn a_run_paced_at_the_partners_rate_is_never_refused() {
     assert_eq!(paced.charts.our_limit_per_s, Some(10.0));
     // The chart draws the limiter's line and says what it does, in both languages.
     let en = &paced.drawn.charts[0];
-    assert!(en.contains(r#"data-rule="our-limit""#), "the limiter's line");
+    assert!(
+        en.contains(r#"data-rule="our-limit""#),
+        "the limiter's line"
+    );
     assert!(en.contains("our limiter 10/s"));
     assert!(en.contains(r#"data-our-limit="10""#));
     assert!(en.contains("The dashed line is our limiter: it paces"));
@@ -198,15 +204,19 @@ fn the_limiter_is_saved_with_the_knobs_and_older_settings_still_load() {
     use modality_advisor::domain::session::{SimChoice, CUSTOM_PRESET};
     let read = |custom: serde_json::Value| {
         let json = serde_json::json!({"preset": CUSTOM_PRESET, "variant": "your-settings", "seed": 7, "jobs": 5, "custom": custom});
-        SimChoice::from_value(&json).custom.map(|c| c.our_limit_per_s)
+        SimChoice::from_value(&json)
+            .custom
+            .map(|c| c.our_limit_per_s)
     };
     let c = CustomRun::from_sheet(&partner_sheet());
     let mut saved = serde_json::to_value(&c).expect("JSON");
     assert_eq!(read(saved.clone()), Some(Some(10)));
-    saved
-        .as_object_mut()
-        .map(|o| o.remove("our_limit_per_s"));
+    saved.as_object_mut().map(|o| o.remove("our_limit_per_s"));
     assert_eq!(read(saved.clone()), Some(None), "an older save: no limiter");
     saved["our_limit_per_s"] = 200_000.into();
-    assert_eq!(read(saved), None, "out of range: the edited knobs are dropped");
+    assert_eq!(
+        read(saved),
+        None,
+        "out of range: the edited knobs are dropped"
+    );
 }

@@ -321,11 +321,7 @@ pub fn NumberField(props: &NumberProps) -> Html {
         let onchange = props.onchange.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            commit_or_revert(
-                read(&text).filter(fits),
-                &editing,
-                &onchange,
-            );
+            commit_or_revert(read(&text).filter(fits), &editing, &onchange);
             raw.set(text);
         })
     };

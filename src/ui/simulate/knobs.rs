@@ -257,7 +257,9 @@ fn our_limit_note(props: &SimKnobsProps, lang: Lang) -> Html {
         }
         // The sheet's limiter is too slow for the field, and the user typed one of their own.
         (None, Some(_)) => Html::default(),
-        _ => html! { <p class="from-sheet" data-from-sheet="true" data-reason="our-limit">{ reason }</p> },
+        _ => {
+            html! { <p class="from-sheet" data-from-sheet="true" data-reason="our-limit">{ reason }</p> }
+        }
     }
 }
 

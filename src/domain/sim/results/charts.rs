@@ -217,7 +217,9 @@ impl ChartData {
     /// line the calls stay under, so ours where it paces at or below the downstream's rate.
     pub fn our_limit_drawn(&self) -> Option<f64> {
         let ours = self.our_limit_per_s?;
-        (self.rate_limit).is_none_or(|r| ours <= r.rate_per_s).then_some(ours)
+        (self.rate_limit)
+            .is_none_or(|r| ours <= r.rate_per_s)
+            .then_some(ours)
     }
 
     /// Nothing to draw (a run without a queue, e.g. the jitter study).
