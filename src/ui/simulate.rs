@@ -208,6 +208,18 @@ fn use_screen(ctx: Option<&AppContext>) -> Screen {
     screen
 }
 
+/// What the open sheet gives "Your settings", and why "Our limiter" holds the sheet's limiter
+/// (only when the settings come from a sheet that states one).
+fn sheet_settings(ctx: &AppContext) -> (CustomRun, Option<AttrValue>) {
+    let sheet = ctx.sheet.as_ref();
+    let run = sheet.map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let reason = sheet
+        .filter(|_| run.from_sheet)
+        .and_then(|s| our_limit_reason(s.load.as_ref(), ctx.lang))
+        .map(AttrValue::from);
+    (run, reason)
+}
+
 /// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
@@ -233,16 +245,8 @@ pub fn SimulateScreen() -> Html {
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
-    let sheet_run = ctx
-        .sheet
-        .as_ref()
-        .map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let (sheet_run, our_limit_reason) = sheet_settings(&ctx);
     let settings = choice.custom.clone().unwrap_or_else(|| sheet_run.clone());
-    // Why "Our limiter" holds the sheet's limiter (only when the settings come from a sheet).
-    let our_limit_reason = (ctx.sheet.as_ref())
-        .filter(|_| sheet_run.from_sheet)
-        .and_then(|s| our_limit_reason(s.load.as_ref(), lang))
-        .map(AttrValue::from);
     let jobs = parse_whole(&screen.jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
     let spec = spec_of(
         scenario,
