@@ -26,6 +26,15 @@ pub fn group_thousands_signed(v: i64) -> String {
     }
 }
 
+/// Virtual time in seconds to one decimal, grouped: `179_637_115` µs → `"179.6"`,
+/// `1_234_560_000` → `"1,234.6"` (tenths rounded half up). How the simulator writes a run's
+/// simulated time ("179.6 s of simulated time") and the stepper's virtual time; the unit is the
+/// caller's words.
+pub fn tenths_of_s(micros: u64) -> String {
+    let tenths = micros.saturating_add(50_000) / 100_000;
+    format!("{}.{}", group_thousands(tenths / 10), tenths % 10)
+}
+
 /// Parses a whole number as people type it: ASCII or full-width digits (`２０００`, common
 /// with Japanese input methods), optionally grouped by threes with `,`, spaces or `_`
 /// (`2,000`, `2 000`, `2_000`). Anything else — signs, decimals, `1,5`, letters, overflow — is

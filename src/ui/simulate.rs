@@ -17,7 +17,7 @@ use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
 use crate::domain::session::{sim_presets, sim_variants, SimEdit, CAPACITY_PRESET, CUSTOM_PRESET};
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
-use crate::domain::sim::setup::knobs::{CustomRun, Knob};
+use crate::domain::sim::setup::knobs::{our_limit_reason, CustomRun, Knob};
 use crate::domain::sim::Scenario;
 use crate::text::t;
 use crate::ui::simulate::compare::{RunLabel, SimCompare};
@@ -208,6 +208,18 @@ fn use_screen(ctx: Option<&AppContext>) -> Screen {
     screen
 }
 
+/// What the open sheet gives "Your settings", and why "Our limiter" holds the sheet's limiter
+/// (only when the settings come from a sheet that states one).
+fn sheet_settings(ctx: &AppContext) -> (CustomRun, Option<AttrValue>) {
+    let sheet = ctx.sheet.as_ref();
+    let run = sheet.map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let reason = sheet
+        .filter(|_| run.from_sheet)
+        .and_then(|s| our_limit_reason(s.load.as_ref(), ctx.lang))
+        .map(AttrValue::from);
+    (run, reason)
+}
+
 /// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
@@ -233,10 +245,7 @@ pub fn SimulateScreen() -> Html {
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
-    let sheet_run = ctx
-        .sheet
-        .as_ref()
-        .map_or_else(CustomRun::default, CustomRun::from_sheet);
+    let (sheet_run, our_limit_reason) = sheet_settings(&ctx);
     let settings = choice.custom.clone().unwrap_or_else(|| sheet_run.clone());
     let jobs = parse_whole(&screen.jobs_raw).filter(|n| (1..=MAX_LOAD_JOBS).contains(n));
     let spec = spec_of(
@@ -286,7 +295,7 @@ pub fn SimulateScreen() -> Html {
                 <ul class="presets">{ preset_buttons(scenario, &edit, lang) }</ul>
             </fieldset>
             <div class="slot">{ is_custom.then(|| html! {
-                <SimKnobs key={screen.resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed}
+                <SimKnobs key={screen.resets.to_string()} value={settings.clone()} sheet={sheet_run.clone()} has_sheet={ctx.sheet.is_some()} {seed} {our_limit_reason}
                     onchange={{ let edit = edit.clone(); Callback::from(move |c| edit.emit(SimEdit::Custom(Some(Box::new(c))))) }}
                     onreset={{ let (edit, resets) = (edit.clone(), screen.resets.clone()); Callback::from(move |()| { edit.emit(SimEdit::Custom(None)); resets.set(*resets + 1); }) }} />
             }) }</div>

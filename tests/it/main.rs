@@ -88,6 +88,7 @@ mod sim_knobs;
 mod sim_log;
 mod sim_log_align;
 mod sim_log_times;
+mod sim_our_limit;
 mod sim_props;
 mod sim_retention;
 mod sim_run;

@@ -75,6 +75,7 @@ fn small() -> ChartData {
         latency_ms: Some(pct(120.0, 480.0, 900.0, 950.0)),
         wait_ms: None,
         rate_limit: None,
+        our_limit_per_s: None,
     }
 }
 

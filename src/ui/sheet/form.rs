@@ -192,8 +192,11 @@ pub struct NumberProps {
     pub range: (u64, u64),
     /// UI language for the error message.
     pub lang: Lang,
-    /// Called with a value inside `range`.
+    /// Called with a value inside `range` (or 0 for an empty field, with `empty_is_zero`).
     pub onchange: Callback<u64>,
+    /// An empty field is taken as 0, "none" (e.g. no limiter), and 0 shows as an empty field.
+    #[prop_or_default]
+    pub empty_is_zero: bool,
     /// Extra content below the control.
     #[prop_or_default]
     pub children: Html,
@@ -249,43 +252,67 @@ fn commit_or_revert(
     }
 }
 
+/// The value a refused number field keeps, with its unit ("5 attempts"; "none (empty)" for
+/// an empty `empty_is_zero` field).
+fn kept_number(props: &NumberProps) -> String {
+    if props.empty_is_zero && props.value == 0 {
+        return t!("sheet.ui.kept-empty", locale = props.lang.code()).into_owned();
+    }
+    let space = if props.lang == Lang::Ja || props.unit.is_empty() {
+        ""
+    } else {
+        "\u{a0}"
+    };
+    format!("{}{space}{}", group_thousands(props.value), props.unit)
+}
+
 /// A whole-number field with a unit and an allowed range. While the user types, valid values
 /// update the sheet at once; a refused value shows a message naming the field and the range
 /// and puts the sheet back to the value it had before the edit began.
 #[component]
 pub fn NumberField(props: &NumberProps) -> Html {
-    let raw = use_state(|| props.value.to_string());
+    let empty_is_zero = props.empty_is_zero;
+    // The text a value shows as, and the value a text means (`None`: not a whole number).
+    let show = move |v: u64| {
+        if empty_is_zero && v == 0 {
+            String::new()
+        } else {
+            v.to_string()
+        }
+    };
+    let read = move |text: &str| {
+        if empty_is_zero && text.trim().is_empty() {
+            Some(0)
+        } else {
+            parse_whole(text)
+        }
+    };
+    let (min, max) = props.range;
+    let fits = move |v: &u64| (min..=max).contains(v) || (empty_is_zero && *v == 0);
+    let raw = use_state(|| show(props.value));
     let editing = use_mut_ref(|| None::<u64>);
     {
         // Follow the value when it changes from outside (import, prefill), not while the
         // user is typing in this field.
         let (raw, editing) = (raw.clone(), editing.clone());
         use_effect_with(props.value, move |v| {
-            if editing.borrow().is_none() && parse_whole(&raw) != Some(*v) {
-                raw.set(v.to_string());
+            if editing.borrow().is_none() && read(&raw) != Some(*v) {
+                raw.set(show(*v));
             }
         });
     }
     let (onfocus, onblur) = focus_tracking(&editing, props.value);
-    let (min, max) = props.range;
-    let error = match parse_whole(&raw) {
-        Some(v) if (min..=max).contains(&v) => None,
+    let error = match read(&raw) {
+        Some(v) if fits(&v) => None,
         _ => Some(format!(
-            "{}{}",
+            "{}{}{}",
             range_error(&props.label, min, max, &props.unit, props.lang),
-            kept_text(
-                &format!(
-                    "{}{}{}",
-                    group_thousands(props.value),
-                    if props.lang == Lang::Ja || props.unit.is_empty() {
-                        ""
-                    } else {
-                        "\u{a0}"
-                    },
-                    props.unit
-                ),
-                props.lang
-            )
+            if empty_is_zero {
+                t!("sheet.ui.or-empty", locale = props.lang.code()).into_owned()
+            } else {
+                String::new()
+            },
+            kept_text(&kept_number(props), props.lang)
         )),
     };
     use_report_refused(&props.id, &error);
@@ -294,11 +321,7 @@ pub fn NumberField(props: &NumberProps) -> Html {
         let onchange = props.onchange.clone();
         Callback::from(move |e: InputEvent| {
             let text = e.target_unchecked_into::<HtmlInputElement>().value();
-            commit_or_revert(
-                parse_whole(&text).filter(|v| (min..=max).contains(v)),
-                &editing,
-                &onchange,
-            );
+            commit_or_revert(read(&text).filter(fits), &editing, &onchange);
             raw.set(text);
         })
     };

@@ -198,7 +198,7 @@ pub fn process(form: &Form) -> Html {
                     <p class="hint">{ tr("sheet.ui.one-per-line", lang) }</p>{ form.notes(FieldId::Arguments) }
                 </TextField>
                 <TextField id="business-key" label={tr("sheet.ui.business-key", lang)} value={p.business_key.clone()} onchange={form.edit(SheetEdit::BusinessKey)}>
-                    <p class="hint">{ tr("sheet.ui.business-key-hint", lang) }</p>{ form.notes(FieldId::BusinessKey) }
+                    { form.notes(FieldId::BusinessKey) }
                 </TextField>
             </div>
             <div class="sfield" data-field="acceptable-wait-stated">

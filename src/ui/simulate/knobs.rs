@@ -33,6 +33,10 @@ pub struct SimKnobsProps {
     pub onchange: Callback<CustomRun>,
     /// Called with `None` to go back to the sheet's values.
     pub onreset: Callback<()>,
+    /// Why "Our limiter" holds the sheet's value (`our_limit_reason`), when the sheet's Load
+    /// and capacity section states a limiter.
+    #[prop_or_default]
+    pub our_limit_reason: Option<AttrValue>,
 }
 
 fn serde_id<T: serde::Serialize>(v: T) -> String {
@@ -222,6 +226,9 @@ fn knob_notes(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
     if let Some((id, text)) = derived {
         notes.push(html! { <p class="hint knob-derived" data-derived={id}>{ text }</p> });
     }
+    if knob == Knob::OurLimit {
+        notes.push(our_limit_note(props, lang));
+    }
     if knob.group() == Group::Sheet && props.sheet.from_sheet {
         let same = shown(c, knob, lang) == shown(&props.sheet, knob, lang);
         notes.push(if same {
@@ -234,6 +241,26 @@ fn knob_notes(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
         notes.push(html! { <p class="error" role="alert" data-finding={knob.id()}>{ f.message(lang) }</p> });
     }
     html! { <>{ for notes }</> }
+}
+
+/// Under "Our limiter", as the sheet knobs' marks: the sheet's limiter and why while the
+/// field holds it, "changed (sheet: …)" once the user typed another value.
+fn our_limit_note(props: &SimKnobsProps, lang: Lang) -> Html {
+    let Some(reason) = props.our_limit_reason.clone() else {
+        return Html::default();
+    };
+    let (ours, sheet) = (props.value.our_limit_per_s, props.sheet.our_limit_per_s);
+    match (sheet, ours) {
+        (Some(v), _) if ours != sheet => {
+            let value = with_unit(Unit::Count("per-s"), v, lang);
+            html! { <p class="from-sheet changed" data-from-sheet="false">{ t!("knobs.ui.changed", locale = lang.code(), value = value) }</p> }
+        }
+        // The sheet's limiter is too slow for the field, and the user typed one of their own.
+        (None, Some(_)) => Html::default(),
+        _ => {
+            html! { <p class="from-sheet" data-from-sheet="true" data-reason="our-limit">{ reason }</p> }
+        }
+    }
 }
 
 /// One knob's field (a duration, a count or a choice) with its notes, DOM id `knob-{id}`.
@@ -252,7 +279,7 @@ fn knob_field(props: &SimKnobsProps, findings: &[KnobError], knob: Knob, lang: L
         },
         (Some(v), Some((Unit::Count(u), min, max))) => html! {
             <NumberField id={id} label={label} unit={t!(format!("knobs.unit-word.{u}"), locale = l).into_owned()}
-                value={v} range={(min, max)} {lang}
+                value={v} range={(min, max)} {lang} empty_is_zero={knob == Knob::OurLimit}
                 onchange={Callback::from(move |n| onchange.emit(base.with(knob, n)))}>
                 { children }
             </NumberField>

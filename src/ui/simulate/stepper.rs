@@ -8,10 +8,10 @@
 //! at the end. Keys on the focused diagram: ← / → step, Space plays or pauses, Home / End.
 
 use crate::domain::lang::Lang;
-use crate::domain::number::group_thousands;
+use crate::domain::number::{group_thousands, tenths_of_s};
 use crate::domain::sim::results::frames::Frame;
 use crate::domain::sim::runner::RunView;
-use crate::domain::sim::{SimTime, Transition};
+use crate::domain::sim::Transition;
 use crate::text::t;
 use crate::ui::browser::Interval;
 use crate::ui::simulate::job_states::StateMachine;
@@ -295,7 +295,7 @@ fn stepper_bar(
             <span class="step-where">
                 <span id="step-frame">{ where_text }</span>
                 { " · " }
-                <span id="step-time">{ t!("sim.step.time", locale = l, t = SimTime(time_us).to_string()) }</span>
+                <span id="step-time">{ t!("sim.step.time", locale = l, t = tenths_of_s(time_us)) }</span>
             </span>
         </div>
     }

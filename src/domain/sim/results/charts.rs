@@ -153,6 +153,11 @@ pub struct ChartData {
     /// The downstream's rate limit, when it has one (the calls chart draws it).
     #[serde(default)]
     pub rate_limit: Option<RateLimit>,
+    /// Our own limiter, calls per second across all workers, when the run paces its
+    /// downstream calls ([`Pacing`](crate::domain::sim::setup::config::Pacing)); the calls
+    /// chart draws it where it is the lower line.
+    #[serde(default)]
+    pub our_limit_per_s: Option<f64>,
 }
 
 /// A downstream's rate limit as the calls chart shows it: a token bucket of `burst` calls
@@ -202,7 +207,19 @@ impl ChartData {
                     rate_per_s: tb.rate_per_s,
                     burst: tb.burst,
                 }),
+            our_limit_per_s: (sim.config().downstream)
+                .and(sim.config().pacing)
+                .map(|p| p.rate_per_s),
         }
+    }
+
+    /// Our limiter's rate when the calls chart draws it: the lower of the two limits is the
+    /// line the calls stay under, so ours where it paces at or below the downstream's rate.
+    pub fn our_limit_drawn(&self) -> Option<f64> {
+        let ours = self.our_limit_per_s?;
+        (self.rate_limit)
+            .is_none_or(|r| ours <= r.rate_per_s)
+            .then_some(ours)
     }
 
     /// Nothing to draw (a run without a queue, e.g. the jitter study).
@@ -317,7 +334,8 @@ impl ChartScale {
                 // The rate limit's line stays in view.
                 y_hi: hi(&mut (0..n)
                     .map(|i| rates[0][i] + rates[1][i] + rates[2][i])
-                    .chain(data.rate_limit.map(|r| r.rate_per_s))),
+                    .chain(data.rate_limit.map(|r| r.rate_per_s))
+                    .chain(data.our_limit_per_s)),
                 whole_y: false,
             },
         }
@@ -632,9 +650,11 @@ fn calls_chart(
         compact,
         limits: scale.calls,
     };
-    let limit_label = data
-        .rate_limit
-        .map(|r| t("calls.limit").replace("%{rate}", &plot::format_value(r.rate_per_s)));
+    let rule = match (data.our_limit_drawn(), data.rate_limit) {
+        (Some(ours), _) => Some((ours, "our-limit", "calls.our-limit")),
+        (None, r) => r.map(|r| (r.rate_per_s, "rate-limit", "calls.limit")),
+    };
+    let limit_label = rule.map(|(y, _, k)| t(k).replace("%{rate}", &plot::format_value(y)));
     if bars_n == 0 {
         plot::note(&calls_frame)
     } else {
@@ -647,13 +667,8 @@ fn calls_chart(
             },
             Layout::Stacked,
             &stacked3(&call_names, ["ok", "busy", "failed"], &rates),
-            data.rate_limit
-                .zip(limit_label.as_deref())
-                .map(|(r, label)| BarRule {
-                    y: r.rate_per_s,
-                    key: "rate-limit",
-                    label,
-                }),
+            rule.zip(limit_label.as_deref())
+                .map(|((y, key, _), label)| BarRule { y, key, label }),
         )
     }
 }

@@ -157,6 +157,7 @@ fn figures(data: &ChartData, compact: bool, scale: &ChartScale, lang: Lang) -> V
                 let mut table = table_html(data, id, lang);
                 if id == "calls" {
                     table.push_str(&rate_limit_note(data, lang));
+                    table.push_str(&our_limit_note(data, lang));
                 }
                 (id, Ok((svg, table)))
             }
@@ -178,11 +179,38 @@ pub fn rate_limit_note(data: &ChartData, lang: Lang) -> String {
         r.burst,
         v(r.most_in_a_second()).replace(',', ""),
         escape(&t!(
-            "charts.calls.burst-note",
+            // Our limiter's line is drawn instead, and it sends no burst.
+            if data.our_limit_drawn().is_some() {
+                "charts.calls.burst-note-paced"
+            } else {
+                "charts.calls.burst-note"
+            },
             locale = lang.code(),
             rate = v(r.rate_per_s),
             burst = group_thousands(u64::from(r.burst)),
             most = v(r.most_in_a_second())
+        ))
+    )
+}
+
+/// Under the calls chart of a run that paces its calls (empty without our own limiter): the
+/// calls go out evenly spaced at the limiter's rate, with no burst, so no second passes more.
+pub fn our_limit_note(data: &ChartData, lang: Lang) -> String {
+    let Some(r) = data.our_limit_per_s else {
+        return String::new();
+    };
+    let v = crate::domain::plot::format_value;
+    format!(
+        r#"<p class="chart-note" data-our-limit="{}">{}</p>"#,
+        v(r).replace(',', ""),
+        escape(&t!(
+            if data.our_limit_drawn().is_some() {
+                "charts.calls.our-limit-note-line"
+            } else {
+                "charts.calls.our-limit-note"
+            },
+            locale = lang.code(),
+            rate = v(r)
         ))
     )
 }

@@ -49,8 +49,8 @@ fn facts(v: &RunView, l: &str) -> Vec<(&'static str, String, String)> {
     }
     if v.key.queue {
         // Virtual time, and (in the browser) the worker's wall-clock time, each named.
-        let tenths = (v.key.end_s * 10.0).round() as u64;
-        let s = format!("{}.{}", group_thousands(tenths / 10), tenths % 10);
+        let micros = (v.key.end_s * 1e6).round();
+        let s = crate::domain::number::tenths_of_s(if micros > 0.0 { micros as u64 } else { 0 });
         let mut took = t!("run-result.took-sim", locale = l, s = s).into_owned();
         if let Some(ms) = v.wall_ms {
             took.push_str(&t!(

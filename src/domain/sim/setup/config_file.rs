@@ -53,6 +53,7 @@ file_objects! {
     OutageFile => "an object {\"from_ms\": …, \"until_ms\": …}",
     LimitsFile => "an object with \"max_events\" and/or \"max_time_ms\"",
     DuplicatesFile => "an object {\"after_ms\": …}",
+    PacingFile => "an object {\"rate_per_s\": …}",
 }
 
 /// The file's top level. See the module docs for an example.
@@ -188,6 +189,23 @@ pub struct SimConfigFile {
         deserialize_with = "opt_object"
     )]
     pub duplicate_submissions: Option<DuplicatesFile>,
+    /// Our own limiter: the workers' downstream calls paced to at most `rate_per_s` calls per
+    /// second across all workers, evenly spaced, no burst (default none; files written before
+    /// it existed load unchanged).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_object"
+    )]
+    pub pacing: Option<PacingFile>,
+}
+
+/// Our own limiter in the file ([`Pacing`](crate::domain::sim::setup::config::Pacing)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacingFile {
+    /// Calls per second across all workers (more than 0, at most 1 000 000).
+    pub rate_per_s: f64,
 }
 
 fn is_false(b: &bool) -> bool {

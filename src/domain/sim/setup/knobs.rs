@@ -28,12 +28,14 @@ use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 mod change;
+mod describe;
 mod error;
 mod from_load;
 mod to_file;
 
 pub use change::{jitter_name, next_workers, Change};
 pub use error::KnobError;
+pub use from_load::our_limit_reason;
 
 pub use crate::domain::sim::setup::limits::{LOG_JOBS, MAX_CUSTOM_JOBS};
 /// The side effect of each job: points added to the balance.
@@ -113,6 +115,7 @@ pub enum Knob {
     CallMs,
     RateLimit,
     RateBurst,
+    OurLimit,
     OutageFrom,
     OutageFor,
     OwnerCheck,
@@ -149,7 +152,7 @@ pub enum Group {
 
 impl Knob {
     /// The knobs in screen order.
-    pub const ALL: [Knob; 34] = [
+    pub const ALL: [Knob; 35] = [
         Knob::MaxAttempts,
         Knob::Growth,
         Knob::BaseWait,
@@ -176,6 +179,7 @@ impl Knob {
         Knob::CallMs,
         Knob::RateLimit,
         Knob::RateBurst,
+        Knob::OurLimit,
         Knob::OutageFrom,
         Knob::OutageFor,
         Knob::OwnerCheck,
@@ -207,9 +211,8 @@ impl Knob {
                 Group::Failures
             }
             OwnerCheck | HeartbeatMs | Ack | DuplicateAfterMs | KeyFrom => Group::Leases,
-            Downstream | Capacity | CallMs | RateLimit | RateBurst | OutageFrom | OutageFor => {
-                Group::Downstream
-            }
+            Downstream | Capacity | CallMs | RateLimit | RateBurst | OurLimit | OutageFrom
+            | OutageFor => Group::Downstream,
         }
     }
 
@@ -244,6 +247,9 @@ impl Knob {
             RateLimit => (Unit::Count("per-s"), 0, 100_000),
             // The token bucket's size: 1 call (no burst at all) up to the engine's bound.
             RateBurst => (Unit::Count("burst"), 1, lim::MAX_BURST),
+            // Our own limiter: an empty field (0 here) is no limiter at all, which
+            // `validate` does not refuse; a limiter paces at 1 call/s at the least.
+            OurLimit => (Unit::Count("per-s"), 1, 100_000),
             OutageFrom | OutageFor => (Unit::Ms, 0, DAY),
             // 0: no heartbeat; otherwise below the lease (checked in `validate`).
             HeartbeatMs => (Unit::Ms, 0, l.1.saturating_sub(1)),
@@ -343,6 +349,12 @@ pub struct CustomRun {
     /// `None` (settings saved before it was shown, or never edited): as many as the rate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_limit_burst: Option<u64>,
+    /// Our own limiter (`SimConfig::pacing`): the workers' downstream calls are paced to at
+    /// most this many per second across all workers, evenly spaced with no burst; a worker
+    /// holds its job while its call waits for its slot. `None` (an empty field, and settings
+    /// saved before it existed): no limiter. 1 ..= 100 000 ([`Knob::range`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub our_limit_per_s: Option<u64>,
     /// Outage start, ms.
     pub outage_from_ms: u64,
     /// Outage length, ms (0: no outage).
@@ -430,6 +442,7 @@ impl Default for CustomRun {
             call_ms: 300,
             rate_limit_per_s: 0,
             rate_limit_burst: None,
+            our_limit_per_s: None,
             outage_from_ms: 0,
             outage_for_ms: 0,
             owner_check: false,
@@ -509,6 +522,7 @@ impl CustomRun {
             CallMs => self.call_ms,
             RateLimit => self.rate_limit_per_s,
             RateBurst => self.burst(),
+            OurLimit => self.our_limit_per_s.unwrap_or(0),
             OutageFrom => self.outage_from_ms,
             OutageFor => self.outage_for_ms,
             HeartbeatMs => self.heartbeat_ms,
@@ -541,6 +555,7 @@ impl CustomRun {
             CallMs => c.call_ms = v,
             RateLimit => c.rate_limit_per_s = v,
             RateBurst => c.rate_limit_burst = Some(v),
+            OurLimit => c.our_limit_per_s = (v > 0).then_some(v),
             OutageFrom => c.outage_from_ms = v,
             OutageFor => c.outage_for_ms = v,
             HeartbeatMs => c.heartbeat_ms = v,
@@ -567,6 +582,9 @@ impl CustomRun {
             FailFirst => !self.downstream && self.failure == FailureMode::FirstRuns,
             Capacity | CallMs | RateLimit | OutageFrom | OutageFor => self.downstream,
             RateBurst => self.downstream && self.rate_limit_per_s > 0,
+            // The limiter paces the downstream calls: without a downstream it has nothing
+            // to pace.
+            OurLimit => self.downstream,
             CrashPoint => self.crash_percent > 0,
             KeyFrom => self.idempotency_key,
             _ => true,
@@ -580,61 +598,6 @@ impl CustomRun {
             .unwrap_or(self.rate_limit_per_s.max(1))
     }
 
-    /// The handler time of each run in words, e.g. "lognormal, p50 200 ms, p95 1 s" or
-    /// "none (0 ms)": what the page shows beside the downstream's call so that the time a run
-    /// takes is never a hidden default.
-    pub fn handler_time(&self, lang: Lang) -> String {
-        let l = lang.code();
-        let ms = |v: u64| exact(v, lang);
-        let (a, b) = (ms(self.duration_ms), ms(self.duration_hi_ms));
-        match self.duration {
-            DurationMode::None => t!("knobs.handler.none", locale = l).into_owned(),
-            DurationMode::Fixed if self.duration_ms == 0 => {
-                t!("knobs.handler.none", locale = l).into_owned()
-            }
-            DurationMode::Fixed => t!("knobs.handler.fixed", locale = l, a = a).into_owned(),
-            DurationMode::Uniform => {
-                t!("knobs.handler.uniform", locale = l, a = a, b = b).into_owned()
-            }
-            DurationMode::Exponential => {
-                t!("knobs.handler.exponential", locale = l, a = a).into_owned()
-            }
-            DurationMode::Lognormal => {
-                t!("knobs.handler.lognormal", locale = l, a = a, b = b).into_owned()
-            }
-        }
-    }
-
-    /// What one run takes with a downstream, in words: the handler time and then the call,
-    /// e.g. "Each run: handler time (lognormal, p50 200 ms, p95 1 s), then the call (300 ms)."
-    /// `None` without a downstream.
-    pub fn run_time(&self, lang: Lang) -> Option<String> {
-        self.downstream.then(|| {
-            t!(
-                "knobs.handler.run",
-                locale = lang.code(),
-                handler = self.handler_time(lang),
-                call = exact(self.call_ms, lang)
-            )
-            .into_owned()
-        })
-    }
-
-    /// The rate limit in words when there is one: the rate, the burst and the most calls
-    /// that can pass in one second after an idle spell (`burst + rate`).
-    pub fn rate_limit_text(&self, lang: Lang) -> Option<String> {
-        (self.downstream && self.rate_limit_per_s > 0).then(|| {
-            t!(
-                "knobs.rate-burst.note",
-                locale = lang.code(),
-                rate = group_thousands(self.rate_limit_per_s),
-                burst = group_thousands(self.burst()),
-                most = group_thousands(self.burst().saturating_add(self.rate_limit_per_s))
-            )
-            .into_owned()
-        })
-    }
-
     /// Every finding: numbers outside their knob's range, the cap below the first wait, a
     /// p95 / max below the p50 / min, a zero mean or median. Empty when the run can start.
     pub fn validate(&self) -> Vec<KnobError> {
@@ -643,6 +606,10 @@ impl CustomRun {
             let (Some(v), Some((_, min, max))) = (self.get(knob), knob.range()) else {
                 continue;
             };
+            if knob == Knob::OurLimit && v == 0 {
+                // An empty limiter field: no limiter.
+                continue;
+            }
             let mut min = min;
             if knob == Knob::DurationMs
                 && matches!(

@@ -11,7 +11,8 @@ use crate::domain::sim::core::time::{SimDuration, SimTime};
 use crate::domain::sim::jobs::Retention;
 use crate::domain::sim::setup::config::{
     Arrivals, ClaimStrategy, Downstream, DuplicateSubmissions, DurationDist, Effect, ErrorClass,
-    FailureModel, InWorkerRetry, Intake, JobKind, Pattern, SimConfig, TokenBucket, WorkerSpec,
+    FailureModel, InWorkerRetry, Intake, JobKind, Pacing, Pattern, SimConfig, TokenBucket,
+    WorkerSpec,
 };
 use crate::domain::sim::setup::error::ConfigError;
 use crate::domain::sim::setup::limits::{
@@ -339,5 +340,9 @@ impl SimConfigFile {
                 after_ms: c.ms("duplicate_submissions.after_ms", d.after_ms),
             });
         }
+        // Its rate is checked with the other rates by `SimConfig::validate`.
+        cfg.pacing = self.pacing.as_ref().map(|p| Pacing {
+            rate_per_s: p.rate_per_s,
+        });
     }
 }

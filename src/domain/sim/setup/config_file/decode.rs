@@ -285,7 +285,9 @@ pub(super) fn number_range(field: &str) -> Option<(bool, f64, f64)> {
         "kinds.failure.p" | "workers.crash_probability" | "intake.publish_failure" => probability,
         "kinds.effect.amount" => (true, -(MAX_EFFECT_AMOUNT as f64), MAX_EFFECT_AMOUNT as f64),
         "arrivals.pattern.count" | "keep_rows" => (true, 0.0, MAX_JOBS as f64),
-        "arrivals.pattern.rate_per_s" | "downstream.rate_limit.rate_per_s" => rate,
+        "arrivals.pattern.rate_per_s"
+        | "downstream.rate_limit.rate_per_s"
+        | "pacing.rate_per_s" => rate,
         "workers.count" | "downstream.capacity" => (true, 0.0, MAX_WORKERS as f64),
         "downstream.rate_limit.burst" => (true, 1.0, MAX_BURST as f64),
         "lease_ms" | "limits.max_time_ms" | "series_bucket_ms" | "heartbeat_ms" => {

@@ -4,7 +4,7 @@
 use super::*;
 use crate::domain::sim::setup::config_file::{
     ArrivalsFile, BackoffFile, DistFile, DownstreamFile, DuplicatesFile, EffectFile, FailureFile,
-    KindFile, OutageFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
+    KindFile, OutageFile, PacingFile, PatternFile, RateLimitFile, SimConfigFile, WorkersFile,
 };
 
 impl CustomRun {
@@ -118,6 +118,13 @@ impl CustomRun {
             duplicate_submissions: (self.duplicate_after_ms > 0).then(|| DuplicatesFile {
                 after_ms: ms(self.duplicate_after_ms),
             }),
+            // The limiter paces the downstream calls: none without a downstream.
+            pacing: self
+                .our_limit_per_s
+                .filter(|_| self.downstream)
+                .map(|r| PacingFile {
+                    rate_per_s: r as f64,
+                }),
         }
     }
 }
