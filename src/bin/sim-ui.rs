@@ -1,6 +1,6 @@
 //! The simulator module (built by Trunk beside the workers, fetched by the page when the
 //! Simulate screen is first shown: `src/ui/browser/simulator.rs`). `mount` draws the
-//! simulator screen ([`modality_advisor::ui::simulator::root::Root`]) into the page's element;
+//! simulator screen (`modality_advisor::ui::simulator::root::Root`) into the page's element;
 //! `Simulator::update` hands it the page's state. A panic here stops this module only: the
 //! page, its processes and its storage go on, and the screen says the simulator stopped.
 
