@@ -94,7 +94,6 @@ fn parse_log_lines(raw: &str) -> Result<LogLines, String> {
         })
 }
 
-
 /// `simulate`: runs a scenario or a config file through the one run path
 /// ([`execute`](crate::domain::sim::runner::execute)). Errors name the field (or flag) and the
 /// allowed values; the text report is in `--lang`.

@@ -124,9 +124,5 @@ pub fn message(e: &clap::Error, lang: Lang) -> Option<String> {
         }
         _ => t!("cli.usage.other", locale = l),
     };
-    Some(format!(
-        "{}\n{}\n",
-        first,
-        t!("cli.usage.help", locale = l)
-    ))
+    Some(format!("{}\n{}\n", first, t!("cli.usage.help", locale = l)))
 }

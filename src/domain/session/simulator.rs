@@ -63,8 +63,10 @@ mod tests {
 
     #[test]
     fn a_view_and_an_answer_read_back_as_written() {
-        let mut sim = SimChoice::default();
-        sim.seed = 42;
+        let sim = SimChoice {
+            seed: 42,
+            ..SimChoice::default()
+        };
         let view = SimulatorView {
             lang: Lang::Ja,
             sheet: None,
