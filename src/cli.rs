@@ -184,57 +184,56 @@ struct PathJson {
 /// or full-width digits, optionally grouped by threes) or a number with a unit (`2s`,
 /// `1.5min`, `500ms`, `2h`, `1d`, `２秒`; see [`crate::domain::duration::parse`]); the error
 /// gives why and the allowed range.
-fn parse_ms(raw: &str) -> Result<u64, String> {
+fn parse_ms(raw: &str) -> Result<u64, usage::ValueError> {
     parse_ms_from(raw, 0)
 }
 
 /// A response-time target: as [`parse_ms`] but from 1 ms (a target of 0 cannot be met).
-fn parse_target_ms(raw: &str) -> Result<u64, String> {
+fn parse_target_ms(raw: &str) -> Result<u64, usage::ValueError> {
     parse_ms_from(raw, 1)
 }
 
-fn parse_ms_from(raw: &str, min: u64) -> Result<u64, String> {
+fn parse_ms_from(raw: &str, min: u64) -> Result<u64, usage::ValueError> {
     ms_in_range(raw, min, Timing::MAX_MS)
 }
 
 /// A duration flag's value in milliseconds inside `min ..= max` (see [`parse_ms`]); the
 /// error reads `expected a whole number of milliseconds from 0 to 604,800,000 (or a number
-/// with a unit: 2s, 1.5min)`, after the reason when the text is not a duration.
-pub(crate) fn ms_in_range(raw: &str, min: u64, max: u64) -> Result<u64, String> {
-    let expected = format!(
-        "expected a whole number of milliseconds from {} to {} (or a number with a unit: \
-         2s, 1.5min)",
-        group_thousands(min),
-        group_thousands(max)
-    );
+/// with a unit: 2s, 1.5min)`, after the reason when the text is not a duration (in Japanese
+/// for a `--lang ja` run).
+pub(crate) fn ms_in_range(raw: &str, min: u64, max: u64) -> Result<u64, usage::ValueError> {
     match crate::domain::duration::parse(raw, 1) {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(_) => Err(expected),
-        Err(e) => Err(format!("{e}; {expected}")),
+        Ok(_) => Err(usage::ValueError::Millis {
+            min,
+            max,
+            why: None,
+        }),
+        Err(e) => Err(usage::ValueError::Millis {
+            min,
+            max,
+            why: Some(e),
+        }),
     }
 }
 
 /// A seed: any `u64` (ASCII or full-width digits, optionally grouped by threes); the error
 /// gives the range.
-fn parse_seed(raw: &str) -> Result<u64, String> {
-    crate::domain::number::parse_whole(raw).ok_or_else(|| {
-        format!(
-            "expected a whole number from 0 to {}",
-            group_thousands(u64::MAX)
-        )
+fn parse_seed(raw: &str) -> Result<u64, usage::ValueError> {
+    crate::domain::number::parse_whole(raw).ok_or(usage::ValueError::Whole {
+        min: 0,
+        max: u64::MAX,
     })
 }
 
 /// The mmc-load scenario's job count: 1 to [`MAX_LOAD_JOBS`]; the error gives the range.
-fn parse_jobs(raw: &str) -> Result<u64, String> {
+fn parse_jobs(raw: &str) -> Result<u64, usage::ValueError> {
     use crate::domain::sim::runner::MAX_LOAD_JOBS;
     crate::domain::number::parse_whole(raw)
         .filter(|n| (1..=MAX_LOAD_JOBS).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "expected a whole number from 1 to {}",
-                group_thousands(MAX_LOAD_JOBS)
-            )
+        .ok_or(usage::ValueError::Whole {
+            min: 1,
+            max: MAX_LOAD_JOBS,
         })
 }
 

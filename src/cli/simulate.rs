@@ -6,7 +6,6 @@
 mod report;
 
 use super::{lang_of, lease_flags, parse_jobs, parse_seed, read_input, Format, LangArg};
-use crate::domain::number::group_thousands;
 use crate::domain::sim::runner::LOAD_SCENARIO;
 use clap::{ArgGroup, Args};
 
@@ -80,18 +79,13 @@ pub const DEFAULT_LOG_LINES: u64 = 10_000;
 
 /// `--log-lines`: `all`, or a whole number (ASCII or full-width digits, optionally grouped by
 /// threes); the error gives what is allowed.
-fn parse_log_lines(raw: &str) -> Result<LogLines, String> {
+fn parse_log_lines(raw: &str) -> Result<LogLines, super::usage::ValueError> {
     if raw.trim().eq_ignore_ascii_case("all") {
         return Ok(LogLines::All);
     }
     crate::domain::number::parse_whole(raw)
         .map(LogLines::First)
-        .ok_or_else(|| {
-            format!(
-                "expected all, or a whole number from 0 to {}",
-                group_thousands(u64::MAX)
-            )
-        })
+        .ok_or(super::usage::ValueError::WholeOrAll { max: u64::MAX })
 }
 
 /// `simulate`: runs a scenario or a config file through the one run path

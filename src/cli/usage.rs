@@ -95,11 +95,12 @@ pub fn message(e: &clap::Error, lang: Lang) -> Option<String> {
             None => t!("cli.usage.value-missing", locale = l, arg = arg),
         },
         ErrorKind::ValueValidation => {
-            // Our own value parsers say why and what is allowed (in English: they run
-            // before the language is known); the line names the argument in Japanese.
-            let why = std::error::Error::source(e)
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            // Our own value parsers say what is allowed as a [`ValueError`], worded here.
+            let source = std::error::Error::source(e);
+            let why = match source.and_then(|s| s.downcast_ref::<ValueError>()) {
+                Some(v) => v.message(lang),
+                None => source.map(ToString::to_string).unwrap_or_default(),
+            };
             t!(
                 "cli.usage.value-invalid",
                 locale = l,
@@ -126,3 +127,77 @@ pub fn message(e: &clap::Error, lang: Lang) -> Option<String> {
     };
     Some(format!("{}\n{}\n", first, t!("cli.usage.help", locale = l)))
 }
+
+/// Why a flag's value was refused by one of the CLI's own value parsers: what is allowed,
+/// kept as data so the usage error can word it in the run's language ([`ValueError::message`];
+/// `Display` is the English).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueError {
+    /// A whole number from `min` to `max`.
+    Whole {
+        /// The smallest allowed.
+        min: u64,
+        /// The largest allowed.
+        max: u64,
+    },
+    /// `all`, or a whole number from 0 to `max`.
+    WholeOrAll {
+        /// The largest number allowed.
+        max: u64,
+    },
+    /// A duration from `min` to `max` milliseconds (or with a unit); `why` when the text is
+    /// not a duration at all.
+    Millis {
+        /// The shortest allowed, ms.
+        min: u64,
+        /// The longest allowed, ms.
+        max: u64,
+        /// Why the text is not a duration.
+        why: Option<crate::domain::duration::DurationParseError>,
+    },
+    /// A rate per second, at most 1,000,000: from 0 (`from_zero`) or above 0.
+    Rate {
+        /// Whether 0 is allowed.
+        from_zero: bool,
+    },
+    /// A probability from 0 to 0.99.
+    Probability,
+}
+
+impl ValueError {
+    /// What is allowed, in `lang`, with the numbers grouped by threes.
+    pub fn message(&self, lang: Lang) -> String {
+        use crate::domain::number::group_thousands as g;
+        let l = lang.code();
+        match self {
+            Self::Whole { min, max } => {
+                t!("cli.value.whole", locale = l, min = g(*min), max = g(*max))
+            }
+            Self::WholeOrAll { max } => t!("cli.value.whole-or-all", locale = l, max = g(*max)),
+            Self::Millis { min, max, why } => {
+                let expected = t!("cli.value.ms", locale = l, min = g(*min), max = g(*max));
+                match why {
+                    Some(why) => t!(
+                        "cli.value.ms-why",
+                        locale = l,
+                        why = why.message(lang),
+                        expected = expected
+                    ),
+                    None => expected,
+                }
+            }
+            Self::Rate { from_zero: true } => t!("cli.value.rate0", locale = l),
+            Self::Rate { from_zero: false } => t!("cli.value.rate", locale = l),
+            Self::Probability => t!("cli.value.probability", locale = l),
+        }
+        .into_owned()
+    }
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for ValueError {}

@@ -131,7 +131,17 @@ fn usage_errors_of_a_japanese_run_are_japanese() {
         "{unknown}"
     );
     assert!(missing.contains("--scenario"), "{missing}");
-    assert!(invalid.contains("--seed"), "{invalid}");
+    // Our own value parsers' reasons too: what is allowed, in Japanese.
+    assert!(
+        invalid.contains("--seed") && invalid.contains("0〜18,446,744,073,709,551,615 の整数"),
+        "{invalid}"
+    );
+    let duration = usage_error(&["size", "--mean-ms", "3 weeks", "--lang", "ja"]);
+    assert!(
+        duration.contains("--mean-ms") && duration.contains("ミリ秒の整数"),
+        "{duration}"
+    );
+    assert!(!duration.contains("expected"), "{duration}");
     for e in [&bad_value, &unknown, &missing, &invalid] {
         assert!(e.contains("使い方は --help"), "{e}");
         assert!(!e.contains("Usage:"), "{e}");
@@ -143,6 +153,9 @@ fn usage_errors_of_an_english_run_are_clap_s() {
     let e = usage_error(&["simulate", "--scenario", "claim-race", "--format", "xml"]);
     assert!(e.contains("invalid value 'xml' for '--format"), "{e}");
     assert!(e.contains("[possible values: text, json]"), "{e}");
+    // The CLI's own value parsers keep their English reason.
+    let e = usage_error(&["size", "--seeds", "0"]);
+    assert!(e.contains("expected a whole number from 1 to 50"), "{e}");
     let e = usage_error(&["check", "--lang", "en", "--fail-level", "x"]);
     assert!(e.contains("invalid value 'x'"), "{e}");
 }

@@ -9,6 +9,7 @@
 
 use crate::domain::number::{group_thousands, group_thousands_signed};
 use crate::domain::sim::engine::{Counters, LEASE_IDS};
+use crate::domain::sim::results::report::Metrics;
 use crate::domain::sim::{CallRates, Report};
 use crate::domain::Lang;
 use crate::text::t;
@@ -233,7 +234,6 @@ fn jobs_part(s: &mut String, report: &Report, lang: Lang) {
 /// The balance, the first claims, the workers' claim errors and the metrics.
 fn facts_part(s: &mut String, report: &Report, lang: Lang) {
     let l = lang.code();
-    let g = |n: u64| group_thousands(n);
     if let Some(b) = report.balance {
         let _ = writeln!(
             s,
@@ -261,9 +261,16 @@ fn facts_part(s: &mut String, report: &Report, lang: Lang) {
             t!("cli.sim.worker-error", locale = l, worker = w, error = e)
         );
     }
-    let Some(m) = &report.metrics else {
-        return;
-    };
+    if let Some(m) = &report.metrics {
+        metrics_part(s, m, lang);
+    }
+}
+
+/// The metrics: the row counts and counters, the lease counters that happened, the
+/// downstream's answers, the submissions, the latency and why the run stopped.
+fn metrics_part(s: &mut String, m: &Metrics, lang: Lang) {
+    let l = lang.code();
+    let g = |n: u64| group_thousands(n);
     let c = &m.counters;
     let _ = writeln!(
         s,
