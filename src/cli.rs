@@ -19,22 +19,25 @@
 //! names the JSON field and what is allowed; an unreadable input or unwritable output names
 //! the path).
 //!
-//! Why this file is long: it holds the `advise` and `simulate` commands' argument structs and
-//! the runs that read them; `sheet`, `targets`, `catalog`, `share` and the lease flags of
-//! `simulate --config` are in their own files.
+//! Usage errors are worded in the run's language (`usage`); `simulate`, `sheet`, `targets`,
+//! `catalog`, `share`, `size`, `check` and the lease flags of `simulate --config` are in their
+//! own files.
 
 mod catalog;
 mod check;
 mod lease_flags;
 mod share;
 mod sheet;
+mod simulate;
 mod size;
 mod targets;
+mod usage;
+
+pub use simulate::DEFAULT_LOG_LINES;
 
 use crate::domain::number::group_thousands;
-use crate::domain::sim::runner::LOAD_SCENARIO;
 use crate::domain::{evaluate, Answers, Evaluation, Lang, QuestionId, Status, Timing};
-use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -62,7 +65,7 @@ enum Command {
     /// JSON: mapping, gaps, actual and sheet schedules, defaults, findings).
     Sheet(sheet::SheetArgs),
     /// Run a named queue scenario, or a config file, in the discrete-event simulator.
-    Simulate(SimulateArgs),
+    Simulate(simulate::SimulateArgs),
     /// Render a catalog of processes (a catalog file, or a directory of *.sheet.json files)
     /// as one Markdown document, CSV, TSV or the catalog JSON; or its system diagram
     /// (mermaid, SVG).
@@ -92,89 +95,6 @@ enum Command {
     /// input that cannot be read (missing, too large, not JSON, not a sheet or catalog, or
     /// refused by the importer: the file, line and column are named) or bad usage.
     Check(check::CheckArgs),
-}
-
-#[derive(Debug, Args)]
-#[command(group(ArgGroup::new("source").required(true).args(["scenario", "config"])))]
-struct SimulateArgs {
-    /// Scenario: retry-dead-letter, duplicate-execution, claim-race, pg-row-locks,
-    /// burst-leveling, jitter-contention, lease-shorter-than-handler; or mmc-load (the
-    /// browser's Load preset, with --jobs).
-    #[arg(long, value_name = "NAME")]
-    scenario: Option<String>,
-    /// Variant of the scenario (default: its first variant).
-    #[arg(
-        long,
-        value_name = "V",
-        requires = "scenario",
-        conflicts_with = "config"
-    )]
-    variant: Option<String>,
-    /// Jobs of the mmc-load scenario (1 to 1 000 000; default 10 000), as the browser's Load
-    /// preset runs them.
-    #[arg(
-        long,
-        value_name = "N",
-        requires = "scenario",
-        conflicts_with = "config",
-        value_parser = parse_jobs,
-        allow_negative_numbers = true
-    )]
-    jobs: Option<u64>,
-    /// A JSON config file: fields in docs/CLI.md, "simulate"; examples in
-    /// static/examples/*.config.json; the browser's "Download config JSON" writes one.
-    /// - reads standard input.
-    #[arg(long, value_name = "FILE.json")]
-    config: Option<String>,
-    /// RNG seed (overrides the config file's): a whole number from 0 to
-    /// 18 446 744 073 709 551 615.
-    #[arg(long, value_name = "N", value_parser = parse_seed, allow_negative_numbers = true)]
-    seed: Option<u64>,
-    /// Event-log lines to print (text and JSON): a whole number, or all. A longer log is cut
-    /// after that many lines and says how many were left out; the trace hash still covers
-    /// every line.
-    #[arg(
-        long,
-        value_name = "N|all",
-        default_value = "10000",
-        value_parser = parse_log_lines,
-        allow_negative_numbers = true
-    )]
-    log_lines: LogLines,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Language of a refused config's messages (the report itself is in English).
-    #[arg(long, value_enum, default_value = "en")]
-    lang: LangArg,
-    #[command(flatten)]
-    lease: lease_flags::LeaseFlags,
-}
-
-/// How much of the event log `simulate` prints: the first N lines, or all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LogLines {
-    First(u64),
-    All,
-}
-
-/// Event-log lines `simulate` prints by default (`--log-lines`): about 0.7 MB of text.
-pub const DEFAULT_LOG_LINES: u64 = 10_000;
-
-/// `--log-lines`: `all`, or a whole number (ASCII or full-width digits, optionally grouped by
-/// threes); the error gives what is allowed.
-fn parse_log_lines(raw: &str) -> Result<LogLines, String> {
-    if raw.trim().eq_ignore_ascii_case("all") {
-        return Ok(LogLines::All);
-    }
-    crate::domain::number::parse_whole(raw)
-        .map(LogLines::First)
-        .ok_or_else(|| {
-            format!(
-                "expected all, or a whole number from 0 to {}",
-                group_thousands(u64::MAX)
-            )
-        })
 }
 
 /// A yes/no answer on the command line.
@@ -264,57 +184,56 @@ struct PathJson {
 /// or full-width digits, optionally grouped by threes) or a number with a unit (`2s`,
 /// `1.5min`, `500ms`, `2h`, `1d`, `２秒`; see [`crate::domain::duration::parse`]); the error
 /// gives why and the allowed range.
-fn parse_ms(raw: &str) -> Result<u64, String> {
+fn parse_ms(raw: &str) -> Result<u64, usage::ValueError> {
     parse_ms_from(raw, 0)
 }
 
 /// A response-time target: as [`parse_ms`] but from 1 ms (a target of 0 cannot be met).
-fn parse_target_ms(raw: &str) -> Result<u64, String> {
+fn parse_target_ms(raw: &str) -> Result<u64, usage::ValueError> {
     parse_ms_from(raw, 1)
 }
 
-fn parse_ms_from(raw: &str, min: u64) -> Result<u64, String> {
+fn parse_ms_from(raw: &str, min: u64) -> Result<u64, usage::ValueError> {
     ms_in_range(raw, min, Timing::MAX_MS)
 }
 
 /// A duration flag's value in milliseconds inside `min ..= max` (see [`parse_ms`]); the
 /// error reads `expected a whole number of milliseconds from 0 to 604,800,000 (or a number
-/// with a unit: 2s, 1.5min)`, after the reason when the text is not a duration.
-pub(crate) fn ms_in_range(raw: &str, min: u64, max: u64) -> Result<u64, String> {
-    let expected = format!(
-        "expected a whole number of milliseconds from {} to {} (or a number with a unit: \
-         2s, 1.5min)",
-        group_thousands(min),
-        group_thousands(max)
-    );
+/// with a unit: 2s, 1.5min)`, after the reason when the text is not a duration (in Japanese
+/// for a `--lang ja` run).
+pub(crate) fn ms_in_range(raw: &str, min: u64, max: u64) -> Result<u64, usage::ValueError> {
     match crate::domain::duration::parse(raw, 1) {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(_) => Err(expected),
-        Err(e) => Err(format!("{e}; {expected}")),
+        Ok(_) => Err(usage::ValueError::Millis {
+            min,
+            max,
+            why: None,
+        }),
+        Err(e) => Err(usage::ValueError::Millis {
+            min,
+            max,
+            why: Some(e),
+        }),
     }
 }
 
 /// A seed: any `u64` (ASCII or full-width digits, optionally grouped by threes); the error
 /// gives the range.
-fn parse_seed(raw: &str) -> Result<u64, String> {
-    crate::domain::number::parse_whole(raw).ok_or_else(|| {
-        format!(
-            "expected a whole number from 0 to {}",
-            group_thousands(u64::MAX)
-        )
+fn parse_seed(raw: &str) -> Result<u64, usage::ValueError> {
+    crate::domain::number::parse_whole(raw).ok_or(usage::ValueError::Whole {
+        min: 0,
+        max: u64::MAX,
     })
 }
 
 /// The mmc-load scenario's job count: 1 to [`MAX_LOAD_JOBS`]; the error gives the range.
-fn parse_jobs(raw: &str) -> Result<u64, String> {
+fn parse_jobs(raw: &str) -> Result<u64, usage::ValueError> {
     use crate::domain::sim::runner::MAX_LOAD_JOBS;
     crate::domain::number::parse_whole(raw)
         .filter(|n| (1..=MAX_LOAD_JOBS).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "expected a whole number from 1 to {}",
-                group_thousands(MAX_LOAD_JOBS)
-            )
+        .ok_or(usage::ValueError::Whole {
+            min: 1,
+            max: MAX_LOAD_JOBS,
         })
 }
 
@@ -328,8 +247,14 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // clap names the flag and the allowed values; usage errors exit 2.
-            let _ = e.print();
+            // clap names the flag and the allowed values, in the run's language; usage
+            // errors exit 2.
+            match usage::message(&e, usage::lang_of_args(std::env::args_os().skip(1))) {
+                Some(text) => eprint!("{text}"),
+                None => {
+                    let _ = e.print();
+                }
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
@@ -344,7 +269,7 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Simulate(args) => match simulate(&args) {
+        Command::Simulate(args) => match simulate::run(&args) {
             Ok(out) => {
                 print!("{out}");
                 ExitCode::SUCCESS
@@ -420,157 +345,6 @@ fn write_output(path: Option<&std::path::Path>, out: &str) -> Result<(), String>
                 .write_all(out.as_bytes())
                 .and_then(|()| stdout.flush())
                 .map_err(|e| format!("cannot write standard output: {e}"))
-        }
-    }
-}
-
-/// `simulate`: runs a scenario or a config file through the one run path
-/// ([`execute`](crate::domain::sim::runner::execute)). Errors name the field (or flag) and the
-/// allowed values; the simulator's output is in English only for now.
-fn simulate(args: &SimulateArgs) -> Result<String, Vec<String>> {
-    use crate::domain::sim::runner::{execute, Purpose};
-    let (spec, source) = run_spec(args)?;
-    let lang = lang_of(args.lang);
-    let finished = execute(&spec, Purpose::Report, |_| {}).map_err(|errs| {
-        errs.iter()
-            .map(|e| match &source {
-                Some(source) => format!("{source}: {}", e.message(lang)),
-                None => e.message(lang),
-            })
-            .collect::<Vec<_>>()
-    })?;
-    // The run's fingerprint: the browser's simulator shows the same for the same run.
-    let (report, hash) = finished.report();
-    Ok(render_report(report, &hash, finished.call_rates(), args))
-}
-
-/// What `simulate`'s flags ask to run, and the config file's name (its errors are prefixed
-/// with it). Flag errors name the flag: `--scenario`, `--variant`, `--jobs`, `--config`.
-fn run_spec(
-    args: &SimulateArgs,
-) -> Result<(crate::domain::sim::runner::RunSpec, Option<String>), Vec<String>> {
-    use crate::domain::sim::runner::{Preset, RunSpec};
-    use crate::domain::sim::setup::limits::DEFAULT_LOAD_JOBS;
-    use crate::domain::sim::{parse_file, Scenario};
-    if let Some(path) = &args.config {
-        let (text, source) = read_input(path).map_err(|e| vec![format!("--config: {e}")])?;
-        let lang = lang_of(args.lang);
-        let mut file = parse_file(&text).map_err(|errs| {
-            errs.iter()
-                .map(|e| format!("{source}: {}", e.message(lang)))
-                .collect::<Vec<_>>()
-        })?;
-        args.lease.apply(&mut file);
-        let spec = RunSpec {
-            preset: Preset::File(Box::new(file)),
-            seed: args.seed,
-        };
-        return Ok((spec, Some(source)));
-    }
-    let name = args.scenario.as_deref().unwrap_or_default();
-    let preset = if name == LOAD_SCENARIO {
-        if let Some(v) = args.variant.as_deref().filter(|v| *v != "bench") {
-            return Err(vec![format!(
-                "--variant: {LOAD_SCENARIO} has one variant, bench (got \"{v}\")"
-            )]);
-        }
-        Preset::Load {
-            jobs: args.jobs.unwrap_or(DEFAULT_LOAD_JOBS),
-        }
-    } else {
-        if args.jobs.is_some() {
-            return Err(vec![format!(
-                "--jobs: only for --scenario {LOAD_SCENARIO} (the other scenarios have fixed \
-                 job counts)"
-            )]);
-        }
-        // Checked here so the error names the flag.
-        let flag_error = |e: crate::domain::sim::ConfigError| {
-            let flag = if e.field() == "variant" {
-                "--variant"
-            } else {
-                "--scenario"
-            };
-            // The error already starts with its field name; put the flag in its place.
-            let text = e.to_string();
-            let mut detail = text
-                .strip_prefix(&format!("{}: ", e.field()))
-                .unwrap_or(&text)
-                .to_owned();
-            if flag == "--scenario" {
-                // The CLI also runs the browser's Load preset.
-                detail.push_str(&format!(", {LOAD_SCENARIO} (with --jobs N)"));
-            }
-            vec![format!("{flag}: {detail}")]
-        };
-        let sc = Scenario::parse(name).map_err(flag_error)?;
-        sc.variant(args.variant.as_deref()).map_err(flag_error)?;
-        Preset::Scenario {
-            name: name.to_owned(),
-            variant: args.variant.clone(),
-        }
-    };
-    let spec = RunSpec {
-        preset,
-        seed: Some(args.seed.unwrap_or(1)),
-    };
-    Ok((spec, None))
-}
-
-/// A simulation report as text or JSON, with its trace hash (computed before, over the whole
-/// log), and at most `--log-lines` lines of its event log: a longer log ends with a line (text)
-/// or `events_left_out` (JSON) saying how many lines were left out.
-fn render_report(
-    mut report: crate::domain::sim::Report,
-    hash: &str,
-    rates: Option<crate::domain::sim::CallRates>,
-    args: &SimulateArgs,
-) -> String {
-    let total = report.events.len() as u64;
-    let shown = match args.log_lines {
-        LogLines::First(n) => n.min(total),
-        LogLines::All => total,
-    };
-    report.events.truncate(shown as usize);
-    let left_out = total - shown;
-    let hash = hash.to_owned();
-    match args.format {
-        Format::Json => {
-            let mut value = serde_json::to_value(&report).unwrap_or_default();
-            if let Some(obj) = value.as_object_mut() {
-                if left_out > 0 {
-                    obj.insert("events_left_out".into(), left_out.into());
-                }
-                obj.insert("trace_hash".into(), serde_json::Value::String(hash));
-            }
-            crate::domain::sim::CallRates::add_to_json(rates, &mut value);
-            let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
-            s.push('\n');
-            s
-        }
-        Format::Text => {
-            let mut text = report.to_text();
-            if left_out > 0 {
-                // After the last printed event line, before the jobs table.
-                let note = if shown == 0 {
-                    format!(
-                        "\nevents: {} lines left out (--log-lines all prints every line)\n",
-                        group_thousands(left_out)
-                    )
-                } else {
-                    format!(
-                        "  … {} more event lines left out (the first {} are printed; \
-                         --log-lines all prints every line)\n",
-                        group_thousands(left_out),
-                        group_thousands(shown)
-                    )
-                };
-                match text.find("\njobs:\n") {
-                    Some(i) => text.insert_str(i, &note),
-                    None => text.push_str(&note),
-                }
-            }
-            format!("{text}trace hash: {hash}\n")
         }
     }
 }

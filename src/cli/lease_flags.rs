@@ -53,12 +53,12 @@ enum CrashPointArg {
 }
 
 /// A duration in ms from 0 to the time limit, typed as ms or with a unit (`2s`, `1.5min`).
-fn parse_ms(raw: &str) -> Result<u64, String> {
+fn parse_ms(raw: &str) -> Result<u64, crate::cli::usage::ValueError> {
     crate::cli::ms_in_range(raw, 0, MAX_MS)
 }
 
 /// As [`parse_ms`], from 1 ms.
-fn parse_ms_from_1(raw: &str) -> Result<u64, String> {
+fn parse_ms_from_1(raw: &str) -> Result<u64, crate::cli::usage::ValueError> {
     crate::cli::ms_in_range(raw, 1, MAX_MS)
 }
 

@@ -12,10 +12,10 @@
 //! can": that is an answer); 2 bad usage, an unreadable sheet, numbers still missing ("not
 //! sized yet", naming them), or a sweep over its budget (naming the option and its range).
 
+use super::usage::ValueError;
 use super::{lang_of, ms_in_range, read_input, LangArg};
 use crate::domain::capacity::sweep::{size, SweepOptions};
 use crate::domain::capacity::CapacityInput;
-use crate::domain::number::group_thousands;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::load::{Burst, HandlerTime, Missing};
 use crate::domain::Lang;
@@ -116,47 +116,41 @@ pub struct SizeArgs {
 
 /// A whole number from `MIN` to `MAX`, said so for any other input (a negative number, a
 /// fraction or a word alike; clap's own ranged parser answers "invalid digit" for `-5`).
-fn count<T: TryFrom<u64>, const MIN: u64, const MAX: u64>(raw: &str) -> Result<T, String> {
+fn count<T: TryFrom<u64>, const MIN: u64, const MAX: u64>(raw: &str) -> Result<T, ValueError> {
     raw.trim()
         .parse::<u64>()
         .ok()
         .filter(|v| (MIN..=MAX).contains(v))
         .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| {
-            format!(
-                "expected a whole number from {} to {}",
-                group_thousands(MIN),
-                group_thousands(MAX)
-            )
-        })
+        .ok_or(ValueError::Whole { min: MIN, max: MAX })
 }
 
-fn parse_rate0(raw: &str) -> Result<f64, String> {
+fn parse_rate0(raw: &str) -> Result<f64, ValueError> {
     match raw.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && (0.0..=1e6).contains(&v) => Ok(v),
-        _ => Err("expected a number from 0 to 1,000,000 (per second)".into()),
+        _ => Err(ValueError::Rate { from_zero: true }),
     }
 }
 
-fn parse_rate(raw: &str) -> Result<f64, String> {
+fn parse_rate(raw: &str) -> Result<f64, ValueError> {
     match raw.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
-        _ => Err("expected a number above 0, at most 1,000,000 (per second)".into()),
+        _ => Err(ValueError::Rate { from_zero: false }),
     }
 }
 
-fn parse_probability(raw: &str) -> Result<f64, String> {
+fn parse_probability(raw: &str) -> Result<f64, ValueError> {
     match raw.trim().parse::<f64>() {
         Ok(v) if (0.0..=0.99).contains(&v) => Ok(v),
-        _ => Err("expected a probability from 0 to 0.99".into()),
+        _ => Err(ValueError::Probability),
     }
 }
 
-fn parse_handler_ms(raw: &str) -> Result<u64, String> {
+fn parse_handler_ms(raw: &str) -> Result<u64, ValueError> {
     ms_in_range(raw, 1, 86_400_000)
 }
 
-fn parse_target_ms(raw: &str) -> Result<u64, String> {
+fn parse_target_ms(raw: &str) -> Result<u64, ValueError> {
     ms_in_range(raw, 1, crate::domain::sim::setup::limits::MAX_MS)
 }
 

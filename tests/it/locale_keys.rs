@@ -179,6 +179,20 @@ fn keys_built_from_ids_exist_too() {
                 modality_advisor::domain::sim::StopReason::MaxTime,
             ]
             .map(|s| format!("run-result.stop.{}", s.id())),
+        )
+        .chain(
+            modality_advisor::domain::sim::engine::LEASE_IDS
+                .iter()
+                .map(|id| format!("cli.sim.lease.{id}")),
+        )
+        .chain(
+            [
+                modality_advisor::domain::sim::StopReason::Drained,
+                modality_advisor::domain::sim::StopReason::NoWorkers,
+                modality_advisor::domain::sim::StopReason::MaxEvents,
+                modality_advisor::domain::sim::StopReason::MaxTime,
+            ]
+            .map(|s| format!("cli.sim.stop.{}", s.id())),
         );
     for key in built {
         let langs = keys.get(&key);
@@ -346,7 +360,8 @@ fn the_workers_link_folders_cover_their_texts() {
     let is_target = |f: &str| f.starts_with("worker/target-") || f == "worker/targets.yml";
     // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
     // worker shows them, so none carries them.
-    let cli_only = |f: &str| f == "worker/rules.yml";
+    // The same for `simulate`'s text report and the usage errors (`cli-simulate.yml`).
+    let cli_only = |f: &str| f == "worker/rules.yml" || f == "worker/cli-simulate.yml";
     let export: BTreeSet<String> = all
         .iter()
         .filter(|f| !is_target(f) && !cli_only(f))

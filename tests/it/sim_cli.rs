@@ -379,7 +379,11 @@ fn keep_rows_keeps_the_first_rows_and_every_count() {
     assert_eq!(b["jobs"].as_array().map(Vec::len), Some(20));
     assert_eq!(b["jobs"][19], a["jobs"][19]);
     assert_eq!(b["metrics"]["deleted_rows"], 280);
-    assert_eq!(a["metrics"].get("deleted_rows"), None);
+    // Every row kept: the counter is written, 0.
+    assert_eq!(
+        a["metrics"].get("deleted_rows"),
+        Some(&serde_json::Value::from(0))
+    );
     for k in [
         "jobs",
         "done",
@@ -961,7 +965,11 @@ fn the_printed_event_log_is_capped() {
     ]);
     let total = all["events"].as_array().map_or(0, Vec::len);
     assert!(total > 10_000, "{total} lines");
-    assert_eq!(all.get("events_left_out"), None);
+    // Nothing left out: the counter is written, 0.
+    assert_eq!(
+        all.get("events_left_out"),
+        Some(&serde_json::Value::from(0))
+    );
 
     let capped = json(&["simulate", "--config", &p, "--format", "json"]);
     assert_eq!(capped["events"].as_array().map(Vec::len), Some(10_000));
@@ -1091,11 +1099,12 @@ fn json_has_the_calls_per_second_series_summing_to_the_counters() {
             "{variant}: the burst meets a busy downstream"
         );
     }
-    // No downstream calls, no series; the jitter study has no queue metrics at all.
+    // No downstream calls, no series (null, not left out); the jitter study has no queue
+    // metrics at all.
     let v = json(&["simulate", "--scenario", "claim-race", "--format", "json"]);
     assert_eq!(v["metrics"]["calls"], 0);
     assert!(
-        v["metrics"].get("calls_per_s").is_none(),
+        v["metrics"].get("calls_per_s") == Some(&serde_json::Value::Null),
         "{}",
         v["metrics"]
     );

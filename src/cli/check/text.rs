@@ -107,7 +107,9 @@ pub fn text(report: &Report, o: &Options) -> String {
 
 /// The JSON report: `{"findings": [{"rule", "severity", "message", "file", "line", "column",
 /// "field", "field_in_file", "title"}] (title in `--lang`), "errors": [{"file", "line", "column", "message"}],
-/// "skipped": [{"file", "reason"}], "checked": [FILE…]}`; line and column are 1-based, the
+/// "skipped": [{"file", "reason"}], "checked": [FILE…], "summary": {"files", "errors",
+/// "warnings", "unreadable", "skipped", "fail_level", "exit_code"}}` (every count written, 0
+/// when there is none; the schema is `docs/schemas/check.schema.json`); line and column are 1-based, the
 /// column in Unicode code points; `field` is the JSON path, and when `field_in_file` is false
 /// the position is that of the nearest part of it the file has.
 pub fn json(report: &Report, o: &Options) -> String {
@@ -138,11 +140,22 @@ pub fn json(report: &Report, o: &Options) -> String {
         .map(|(file, reason)| json!({"file": file, "reason": reason}))
         .collect();
     let checked: Vec<_> = report.checked.iter().map(|c| c.file.clone()).collect();
+    // Every count written, 0 when nothing was found, so "none" is never a missing field.
+    let summary = json!({
+        "files": report.checked.len(),
+        "errors": report.count(Severity::Error),
+        "warnings": report.count(Severity::Warning),
+        "unreadable": report.problems.len(),
+        "skipped": report.skipped.len(),
+        "fail_level": o.fail_level.name(),
+        "exit_code": super::exit_code(report, o.fail_level),
+    });
     let value = json!({
         "findings": findings,
         "errors": errors,
         "skipped": skipped,
         "checked": checked,
+        "summary": summary,
     });
     let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
     s.push('\n');

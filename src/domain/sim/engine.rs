@@ -96,16 +96,6 @@ impl StopReason {
             StopReason::MaxTime => "max-time",
         }
     }
-
-    /// Why the run stopped, in words (the CLI's text output; JSON carries the kebab-case id).
-    pub fn text(self) -> &'static str {
-        match self {
-            StopReason::Drained => "nothing left to do",
-            StopReason::NoWorkers => "no worker left to run the jobs",
-            StopReason::MaxEvents => "the event limit was reached",
-            StopReason::MaxTime => "the time limit was reached",
-        }
-    }
 }
 
 /// Who made a downstream call.

@@ -14,7 +14,7 @@ impl SizeAnswer {
             .points
             .iter()
             .map(|p| {
-                let mut v = json!({
+                json!({
                     "workers": p.workers,
                     "stable": p.stable,
                     "runs": p.runs,
@@ -25,14 +25,13 @@ impl SizeAnswer {
                     "dead_jobs": p.dead_jobs,
                     "refused_calls": p.refused_calls,
                     "little": p.little_l.map(|l| json!({"l": l, "lambda_w": p.little_lambda_w})),
-                });
-                if self.input.burst.is_some() {
-                    v["drain_ms"] = json!(p.drain_ms);
-                    v["drain_ci_ms"] = json!(p.drain_ci_ms);
-                    v["undrained_runs"] = json!(p.undrained_runs);
-                    v["burst_dead_jobs"] = json!(p.burst_dead_jobs);
-                }
-                v
+                    // Always written, so a script tells "no burst" (null, 0) from a missing
+                    // field: the drain figures are null and the burst's counters 0 without one.
+                    "drain_ms": p.drain_ms,
+                    "drain_ci_ms": p.drain_ci_ms,
+                    "undrained_runs": p.undrained_runs,
+                    "burst_dead_jobs": p.burst_dead_jobs,
+                })
             })
             .collect();
         let analytic: Vec<Value> = self

@@ -1,5 +1,6 @@
 //! What a run shows: the event log, the final jobs table, metrics and per-scenario key facts.
-//! Serialised as the CLI's JSON (`simulate --format json`).
+//! Serialised as the CLI's JSON (`simulate --format json`, completed by `cli::simulate`, which
+//! also writes the text report in the run's language).
 
 use crate::domain::sim::engine::{Counters, Simulation, StopReason};
 use crate::domain::sim::jobs::Status;
@@ -198,122 +199,6 @@ impl Report {
             contention: None,
             events: sim.log().iter().map(|l| l.to_string()).collect(),
         }
-    }
-
-    /// The report as plain text: event log, jobs table, key facts, metrics.
-    pub fn to_text(&self) -> String {
-        use std::fmt::Write;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "scenario {} / {} (seed {})",
-            self.scenario, self.variant, self.seed
-        );
-        if let Some(c) = &self.contention {
-            let _ = writeln!(
-                s,
-                "{} clients, strategy {}, {} runs: {:.1} calls, last success at {:.1} ms (means)",
-                c.clients,
-                c.strategy.id(),
-                c.runs,
-                c.calls_mean,
-                c.completion_ms_mean
-            );
-            return s;
-        }
-        if !self.events.is_empty() {
-            let _ = writeln!(s, "\nevents:");
-            for e in &self.events {
-                let _ = writeln!(s, "  {e}");
-            }
-        }
-        let _ = writeln!(s, "\njobs:");
-        let _ = writeln!(
-            s,
-            "  id  name                  status   attempts  last_error"
-        );
-        for j in self.jobs.iter().take(50) {
-            let _ = writeln!(
-                s,
-                "  {:<3} {:<21} {:<8} {:>3}/{:<5} {}",
-                j.id,
-                j.name,
-                j.status.id(),
-                j.attempts,
-                j.max_attempts,
-                j.last_error.as_deref().unwrap_or("-")
-            );
-        }
-        if self.jobs.len() > 50 {
-            let _ = writeln!(s, "  … {} more rows", self.jobs.len() - 50);
-        }
-        if let Some(b) = self.balance {
-            let _ = writeln!(s, "\nbalance: {b}");
-        }
-        if !self.claims.is_empty() {
-            let list: Vec<String> = self
-                .claims
-                .iter()
-                .map(|(w, j)| format!("{w} → job#{j}"))
-                .collect();
-            let _ = writeln!(s, "first claims: {}", list.join(", "));
-        }
-        for (w, e) in &self.errors {
-            let _ = writeln!(s, "error seen by {w}: {e}");
-        }
-        if let Some(m) = &self.metrics {
-            let c = &m.counters;
-            let _ = writeln!(
-                s,
-                "\nmetrics: {} done, {} dead, {} queued, {} running; {} runs, {} failures, {} duplicate runs, {} duplicate effects, {} stopped by key, {} crashes",
-                m.done, m.dead, m.queued, m.running, c.runs, c.failures, c.duplicate_runs, c.duplicate_effects, c.prevented_by_key, c.crashes
-            );
-            let leases = [
-                (c.overlapping_runs, "overlapping runs"),
-                (c.stale_results, "stale results"),
-                (c.claims_over_max, "claims past max_attempts"),
-                (c.completed_after_dead, "completed after dead"),
-                (c.lost_jobs, "lost jobs"),
-                (c.lease_renewals, "lease renewals"),
-            ];
-            let said: Vec<String> = leases
-                .iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, what)| format!("{n} {what}"))
-                .collect();
-            if !said.is_empty() {
-                let _ = writeln!(s, "leases: {}", said.join(", "));
-            }
-            if c.calls > 0 {
-                let _ = writeln!(
-                    s,
-                    "downstream: {} calls: {} ok, {} busy, {} rate limited, {} unavailable",
-                    c.calls, c.calls_ok, c.calls_busy, c.calls_rate_limited, c.calls_unavailable
-                );
-            }
-            if c.accepted + c.failed_to_user > 0 {
-                let _ = writeln!(
-                    s,
-                    "submissions: {} accepted, {} failed back to the user, {} publish fallbacks",
-                    c.accepted, c.failed_to_user, c.fallbacks
-                );
-            }
-            if let Some(p) = m.latency_ms {
-                let _ = writeln!(
-                    s,
-                    "latency enqueue→done (ms): mean {:.1}, p50 {:.1}, p95 {:.1}, p99 {:.1}, max {:.1}",
-                    p.mean, p.p50, p.p95, p.p99, p.max
-                );
-            }
-            let _ = writeln!(
-                s,
-                "stopped: {} after {} events at {:.3}s",
-                m.stop.text(),
-                m.events,
-                m.end_time_s
-            );
-        }
-        s
     }
 }
 

@@ -209,6 +209,20 @@ impl Finished {
         }
     }
 
+    /// The first `max` lines of the run's event log in `lang` (the templates of
+    /// `locales/simulator/sim-log.yml`; English is [`Report::events`]' text), for the CLI's
+    /// text report. The jitter study has no queue log: its report's own lines. Native builds
+    /// only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn event_lines(&self, lang: crate::domain::lang::Lang, max: usize) -> Vec<String> {
+        match &self.outcome {
+            Outcome::Queue { sim, .. } | Outcome::Load { sim, .. } => {
+                sim.log().iter().take(max).map(|l| l.render(lang)).collect()
+            }
+            Outcome::Study(report) => report.events.iter().take(max).cloned().collect(),
+        }
+    }
+
     /// The downstream answers per second (what the page's calls chart draws), for the CLI's
     /// JSON; `None` when the run made no downstream calls, and for the jitter study, which
     /// has no queue run. Native builds only (the page takes the series from
