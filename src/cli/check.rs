@@ -329,31 +329,30 @@ fn check_file(path: &Path, named: bool, lang: Lang, report: &mut Report) {
         }
     };
     let text = raw.strip_prefix('\u{feff}').unwrap_or(&raw);
-    let kind = match serde_json::from_str::<serde_json::Value>(text) {
+    let kind = match crate::domain::sheet::import::json_value(text) {
         Ok(v) if v.get("catalog_version").is_some() => Some(Kind::Catalog),
         Ok(v) if v.get("schema_version").is_some() => Some(Kind::Sheet),
         Ok(_) => None,
-        Err(e) if must => {
-            // serde_json says column 0 for an error at a line's end.
-            let (line, column) = (e.line(), e.column().max(1));
-            let err = ImportError::InvalidJson {
-                line,
-                column,
-                message: e.to_string(),
-            };
+        // The position once, from the reader (1-based; serde_json's own "at line … column 0"
+        // for an error at a line's end is left out of the message).
+        Err(err @ ImportError::InvalidJson { line, column, .. }) if must => {
             report
                 .problems
                 .push(problem(err.message(lang), Some(line), Some(column)));
             return;
         }
-        Err(e) => {
+        Err(ImportError::InvalidJson { line, column, .. }) => {
             let reason = crate::text::t!(
                 "cli.check.skip-not-json",
                 locale = l,
-                line = e.line(),
-                column = e.column()
+                line = line,
+                column = column
             );
             report.skipped.push((file, reason.into_owned()));
+            return;
+        }
+        Err(err) => {
+            report.problems.push(problem(err.message(lang), None, None));
             return;
         }
     };

@@ -71,7 +71,7 @@ pub fn sheet_screen(ctx: &AppContext, capacity: &CapacityKeep) -> Html {
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
                     { load::section(&form) }
-                    <CapacityHost keep={capacity.clone()} lang={ctx.lang} sheet={Rc::new(sheet.clone())} />
+                    <CapacityHost keep={capacity.clone()} process={ctx.open.as_ref().map_or_else(AttrValue::default, |id| AttrValue::from(id.0.clone()))} lang={ctx.lang} sheet={Rc::new(sheet.clone())} />
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>

@@ -114,9 +114,9 @@ pub fn SimulatorHost() -> Html {
     }
 }
 
-/// Where the sheet's capacity panel lives between visits: its element (outside the document
-/// while another screen shows, so its answer and a run in progress stay) and the module that
-/// draws it. The app keeps one ([`CapacityKeep::default`]) and hands it to the sheet.
+/// Where one process's capacity panel lives between visits: its element (outside the
+/// document while another screen or process shows, so its answer and a run in progress stay)
+/// and the module's drawing in it.
 #[derive(Default)]
 struct CapacityPlace {
     element: Option<web_sys::Element>,
@@ -124,10 +124,11 @@ struct CapacityPlace {
     loading: bool,
 }
 
-/// The app's place for the sheet's capacity panel (its element and module), shared with the sheet
-/// screen (equal only to itself).
+/// The app's places for the sheet's capacity panel, one per process (by id; `""` for a sheet
+/// outside the catalog), so an answer is only ever shown on its own process's sheet. Shared
+/// with the sheet screen (equal only to itself).
 #[derive(Clone, Default)]
-pub struct CapacityKeep(Rc<RefCell<CapacityPlace>>);
+pub struct CapacityKeep(Rc<RefCell<std::collections::HashMap<String, CapacityPlace>>>);
 
 impl PartialEq for CapacityKeep {
     fn eq(&self, other: &Self) -> bool {
@@ -138,12 +139,60 @@ impl PartialEq for CapacityKeep {
 /// What the sheet hands its capacity panel.
 #[derive(Properties, PartialEq)]
 pub struct CapacityHostProps {
-    /// The app's place for the panel.
+    /// The app's places for the panel.
     pub keep: CapacityKeep,
+    /// The open process's id (`""` when none): each process has its own panel.
+    pub process: AttrValue,
     /// The page's language.
     pub lang: Lang,
     /// The open sheet (its "Load and capacity" section is what the panel sizes).
     pub sheet: Rc<JobSheet>,
+}
+
+/// Puts `process`'s panel element in `slot` (made on its first visit), and starts the module
+/// drawing in it unless it is already drawn or being fetched; `started` is told when a fetch
+/// begins and `done` when it ends (`Err`: why the module could not be had).
+fn show_capacity(
+    slot: &web_sys::Element,
+    keep: &CapacityKeep,
+    process: &str,
+    latest: Rc<RefCell<String>>,
+    started: Callback<()>,
+    done: Callback<Result<(), String>>,
+) {
+    let mut places = keep.0.borrow_mut();
+    let place = places.entry(process.to_owned()).or_default();
+    if place.element.is_none() {
+        place.element = browser::simulator::detached_div("capacity-host");
+    }
+    let Some(element) = place.element.clone() else {
+        return;
+    };
+    browser::simulator::place_only(slot, &element);
+    if place.module.is_some() || place.loading {
+        return;
+    }
+    place.loading = true;
+    started.emit(());
+    let (keep, process) = (keep.clone(), process.to_owned());
+    wasm_bindgen_futures::spawn_local(async move {
+        let view = latest.borrow().clone();
+        let result =
+            browser::simulator::load(Part::Capacity, &element, &view, Callback::noop()).await;
+        let mut places = keep.0.borrow_mut();
+        let Some(place) = places.get_mut(&process) else {
+            return;
+        };
+        place.loading = false;
+        match result {
+            Ok(m) => {
+                m.update(&latest.borrow());
+                place.module = Some(m);
+                done.emit(Ok(()));
+            }
+            Err(e) => done.emit(Err(e)),
+        }
+    });
 }
 
 /// The sheet's capacity panel, drawn by the simulator module (fetched when a sheet is first
@@ -162,53 +211,34 @@ pub fn CapacityHost(props: &CapacityHostProps) -> Html {
     let latest = use_mut_ref(String::new);
     *latest.borrow_mut() = view.clone();
     {
-        let (slot, keep, failed, loading, latest) = (
-            slot.clone(),
-            props.keep.clone(),
-            failed.clone(),
-            loading.clone(),
-            latest.clone(),
-        );
-        use_effect_with((), move |_| {
-            let Some(slot) = slot.cast::<web_sys::Element>() else {
-                return;
-            };
-            let mut place = keep.0.borrow_mut();
-            if place.element.is_none() {
-                place.element = browser::simulator::detached_div("capacity-host");
+        let (slot, keep, latest) = (slot.clone(), props.keep.clone(), latest.clone());
+        let (failed, loading) = (failed.clone(), loading.clone());
+        use_effect_with(props.process.clone(), move |process| {
+            if let Some(slot) = slot.cast::<web_sys::Element>() {
+                let started = {
+                    let (failed, loading) = (failed.clone(), loading.clone());
+                    Callback::from(move |()| {
+                        failed.set(None);
+                        loading.set(true);
+                    })
+                };
+                let done = Callback::from(move |r: Result<(), String>| {
+                    loading.set(false);
+                    failed.set(r.err());
+                });
+                show_capacity(&slot, &keep, process, latest, started, done);
             }
-            let Some(element) = place.element.clone() else {
-                return;
-            };
-            browser::simulator::place(&slot, &element);
-            if place.module.is_some() || place.loading {
-                return;
-            }
-            place.loading = true;
-            loading.set(true);
-            let keep = keep.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let view = latest.borrow().clone();
-                let result =
-                    browser::simulator::load(Part::Capacity, &element, &view, Callback::noop())
-                        .await;
-                let mut place = keep.0.borrow_mut();
-                place.loading = false;
-                loading.set(false);
-                match result {
-                    Ok(m) => {
-                        m.update(&latest.borrow());
-                        place.module = Some(m);
-                    }
-                    Err(e) => failed.set(Some(e)),
-                }
-            });
         });
     }
     {
-        let keep = props.keep.clone();
+        let (keep, process) = (props.keep.clone(), props.process.clone());
         use_effect_with(view, move |view| {
-            if let Some(m) = keep.0.borrow().module.as_ref() {
+            if let Some(m) = keep
+                .0
+                .borrow()
+                .get(process.as_str())
+                .and_then(|p| p.module.as_ref())
+            {
                 m.update(view);
             }
         });

@@ -196,3 +196,34 @@ test('Simulate\'s Capacity view at 1280 px (en)', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an answer stays with its own process: another process\'s sheet shows none, and the first keeps it', async () => {
+  const page = await openPage(browser, server.url);
+  await openSheet(page);
+  await importLoad(page, PARTNER);
+  await sizeIt(page);
+  const first = (await page.textContent('#bar-process')).trim();
+  const reason = await page.textContent('#capacity [data-cap="reason"]');
+  // A second process, its sheet: nothing sized there (the panel once showed the first one's answer).
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+  await page.fill('#add-name', 'Mail');
+  await page.click('#add-process');
+  for (const q of ['time-triggered', 'needs-result-now']) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-no`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.click('#open-sheet');
+  await page.waitForSelector('#capacity [data-capacity="not-sized"]');
+  assert.equal(await page.locator('#capacity .capacity-answer').count(), 0, 'no other process\'s answer');
+  assert.equal(await page.locator('#capacity').count(), 1, 'one panel');
+  // Back to the first process: its answer is still there.
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+  await page.click(`#catalog-table .proc-name:text-is("${first}")`);
+  if (await page.locator('section.sheet').count() === 0) await page.click('.tabs button:nth-child(2)');
+  await page.waitForSelector('#capacity .capacity-answer');
+  assert.equal(await page.textContent('#capacity [data-cap="reason"]'), reason);
+  await page.context().close();
+});

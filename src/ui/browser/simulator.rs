@@ -142,7 +142,7 @@ pub async fn load(
 
 /// A `<div>` outside the document, for a part that must outlive the screen it is shown on
 /// (the sheet's capacity panel keeps its answer and its run while another screen shows): the
-/// screen moves it into its own element each time it is drawn ([`place`]).
+/// screen moves it into its own element each time it is drawn ([`place_only`]).
 pub fn detached_div(class: &str) -> Option<web_sys::Element> {
     let doc = web_sys::window().and_then(|w| w.document())?;
     let div = doc.create_element("div").ok()?;
@@ -150,8 +150,15 @@ pub fn detached_div(class: &str) -> Option<web_sys::Element> {
     Some(div)
 }
 
-/// Moves `child` into `slot` (from wherever it was).
-pub fn place(slot: &web_sys::Element, child: &web_sys::Element) {
+/// Makes `child` the only element in `slot` (moved from wherever it was; another process's
+/// panel leaves the document, kept by its owner).
+pub fn place_only(slot: &web_sys::Element, child: &web_sys::Element) {
+    while let Some(other) = slot.first_element_child() {
+        if &other == child {
+            break;
+        }
+        other.remove();
+    }
     if child.parent_element().as_ref() != Some(slot) {
         let _ = slot.append_child(child);
     }
