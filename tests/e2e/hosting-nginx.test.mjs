@@ -64,7 +64,6 @@ async function startNginx() {
   const dir = mkdtempSync(path.join(tmpdir(), 'ma-nginx-'));
   const port = await freePort();
   let site = once(CONF, 'listen 8080;', `listen 127.0.0.1:${port};`);
-  site = once(site, 'listen [::]:8080;', '');
   site = once(site, 'root /srv/modality-advisor;', `root ${dist};`);
   writeFileSync(path.join(dir, 'site.conf'), site);
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
