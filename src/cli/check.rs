@@ -218,6 +218,22 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     ExitCode::from(exit_code(&report, args.fail_level))
 }
 
+/// The run's one-line summary (files, errors, warnings, unreadable, the fail level and the exit
+/// code) in the run's language, as the text report and GitHub's step summary end.
+pub fn summary_line(report: &Report, o: &Options) -> String {
+    crate::text::t!(
+        "cli.check.summary",
+        locale = o.lang.code(),
+        files = report.checked.len(),
+        errors = report.count(Severity::Error),
+        warnings = report.count(Severity::Warning),
+        unreadable = report.problems.len(),
+        level = o.fail_level.name(),
+        code = exit_code(report, o.fail_level)
+    )
+    .into_owned()
+}
+
 /// 2 when an input could not be read, else 1 when a finding is at or above `level`, else 0.
 pub fn exit_code(report: &Report, level: FailLevel) -> u8 {
     if !report.problems.is_empty() {

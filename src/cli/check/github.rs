@@ -129,20 +129,7 @@ fn cell(s: &str) -> String {
 pub fn step_summary(report: &Report, o: &Options) -> String {
     let (lang, l) = (o.lang, o.lang.code());
     let mut s = String::from("## modality-advisor check\n\n");
-    let _ = writeln!(
-        s,
-        "{}\n",
-        t!(
-            "cli.check.summary",
-            locale = l,
-            files = report.checked.len(),
-            errors = report.count(Severity::Error),
-            warnings = report.count(Severity::Warning),
-            unreadable = report.problems.len(),
-            level = o.fail_level.name(),
-            code = super::exit_code(report, o.fail_level)
-        )
-    );
+    let _ = writeln!(s, "{}\n", super::summary_line(report, o));
     if report.items().next().is_some() {
         let head = t!("cli.check.table-head", locale = l);
         let _ = writeln!(s, "{head}\n| --- | --- | --- | --- |");

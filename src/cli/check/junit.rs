@@ -7,29 +7,9 @@
 
 use super::text::{absent_note, problem_line};
 use super::{Checked, Options, Report};
+use crate::domain::plot::escape;
 use crate::domain::rules::{Scope, RULES};
 use std::fmt::Write;
-
-/// `s` as XML text or attribute value: `& < > " '` escaped, and the characters XML 1.0
-/// forbids (C0 controls other than tab and line breaks, U+FFFE, U+FFFF) as `<U+0007>`.
-pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
-                let _ = write!(out, "&lt;U+{:04X}&gt;", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// One file's suite: (XML, tests, failures).
 fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
@@ -53,9 +33,9 @@ fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
         let _ = write!(
             cases,
             "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
-            xml(&c.file),
-            xml(&rule.id()),
-            xml(&c.file)
+            escape(&c.file),
+            escape(&rule.id()),
+            escape(&c.file)
         );
         if failing.is_empty() && reported.is_empty() {
             cases.push_str("/>\n");
@@ -76,8 +56,8 @@ fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
             let _ = writeln!(
                 cases,
                 "      <failure message=\"{}\" type=\"{severity}\">{}</failure>",
-                xml(&rule.title(o.lang)),
-                xml(&body.join("\n"))
+                escape(&rule.title(o.lang)),
+                escape(&body.join("\n"))
             );
         }
         if !reported.is_empty() {
@@ -85,14 +65,14 @@ fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
             let _ = writeln!(
                 cases,
                 "      <system-out>{}</system-out>",
-                xml(&body.join("\n"))
+                escape(&body.join("\n"))
             );
         }
         cases.push_str("    </testcase>\n");
     }
     let xml_suite = format!(
         "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n{cases}  </testsuite>\n",
-        xml(&c.file)
+        escape(&c.file)
     );
     (xml_suite, tests, failures)
 }
@@ -115,9 +95,9 @@ pub fn junit(report: &Report, o: &Options) -> String {
              <testcase classname=\"{f}\" name=\"read\" file=\"{f}\">\n      \
              <error message=\"{m}\" type=\"unreadable\">{body}</error>\n    </testcase>\n  \
              </testsuite>\n",
-            f = xml(&p.file),
-            m = xml(&p.message),
-            body = xml(&problem_line(p)),
+            f = escape(&p.file),
+            m = escape(&p.message),
+            body = escape(&problem_line(p)),
         );
     }
     format!(

@@ -88,20 +88,7 @@ pub fn text(report: &Report, o: &Options) -> String {
             t!("cli.check.skipped", locale = l, file = file, why = why)
         );
     }
-    let _ = writeln!(
-        s,
-        "{}",
-        t!(
-            "cli.check.summary",
-            locale = l,
-            files = report.checked.len(),
-            errors = report.count(Severity::Error),
-            warnings = report.count(Severity::Warning),
-            unreadable = report.problems.len(),
-            level = o.fail_level.name(),
-            code = super::exit_code(report, o.fail_level)
-        )
-    );
+    let _ = writeln!(s, "{}", super::summary_line(report, o));
     s
 }
 
