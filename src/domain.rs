@@ -14,13 +14,13 @@ pub mod flowchart;
 pub mod lang;
 pub mod number;
 pub mod place;
+pub mod queues;
 pub mod plot;
 pub mod rules;
 pub mod session;
 pub mod share;
 pub mod sheet;
 pub mod sim;
-pub mod target;
 
 pub use error::{ParseError, TimingError};
 pub use flowchart::{

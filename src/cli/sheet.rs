@@ -12,7 +12,7 @@ use crate::domain::export;
 use crate::domain::sheet::check::validate;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::JobSheet;
-use crate::domain::target;
+use crate::domain::queues;
 use crate::domain::Lang;
 use clap::{Args, ValueEnum};
 
@@ -52,8 +52,8 @@ pub enum SheetFormat {
 
 impl SheetFormat {
     /// The target format this names; `None` for the sheet's own formats.
-    fn target_format(self) -> Option<target::Format> {
-        use target::Format as F;
+    fn target_format(self) -> Option<queues::Format> {
+        use queues::Format as F;
         Some(match self {
             SheetFormat::Markdown | SheetFormat::Tsv | SheetFormat::Csv | SheetFormat::Json => {
                 return None

@@ -1,6 +1,6 @@
 //! `modality-advisor sheet --target NAME` (a queue system's configuration for a sheet) and
 //! `modality-advisor targets` (every target with its default policy and window), both from
-//! [`crate::domain::target`].
+//! [`crate::domain::queues`].
 //!
 //! ```text
 //! modality-advisor sheet --input static/examples/reservation-mail.json --target celery > tasks.py
@@ -10,7 +10,7 @@
 //!
 //! `sheet --target` prints only the configuration text, so it can be piped into a file; the
 //! sheet's findings and the target's own (e.g. SQS's lease under 6 × the timeout) go to
-//! stderr. `--report` prints the whole [`TargetReport`](crate::domain::target::TargetReport)
+//! stderr. `--report` prints the whole [`TargetReport`](crate::domain::queues::TargetReport)
 //! as JSON instead. An unknown target or format, a sheet the target configures nothing for,
 //! or a value it cannot hold exits 2 with the message naming the target, the field and the
 //! allowed range.
@@ -19,7 +19,7 @@ use super::{lang_of, write_output, LangArg};
 use crate::domain::sheet::check::{validate, Finding, Severity};
 use crate::domain::sheet::dst::dst_findings;
 use crate::domain::sheet::JobSheet;
-use crate::domain::target::{self, TargetId, WindowS};
+use crate::domain::queues::{self, TargetId, WindowS};
 use crate::domain::Lang;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -58,7 +58,7 @@ pub struct TargetsArgs {
 pub fn export(
     sheet: &JobSheet,
     name: &str,
-    format: Option<Result<target::Format, String>>,
+    format: Option<Result<queues::Format, String>>,
     report: bool,
     lang: Lang,
     source: &str,
@@ -66,10 +66,10 @@ pub fn export(
     let id = TargetId::parse(name).map_err(|e| format!("--target: {}", e.message(lang)))?;
     let format = format
         .transpose()
-        .map_err(|format| target::TargetError::UnknownFormat { target: id, format })
+        .map_err(|format| queues::TargetError::UnknownFormat { target: id, format })
         .map_err(|e| format!("--format: {}", e.message(lang)))?;
-    let mut rep = target::report(sheet, id, format, lang).map_err(|e| match e {
-        target::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
+    let mut rep = queues::report(sheet, id, format, lang).map_err(|e| match e {
+        queues::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
         _ => format!("{source}: {}", e.message(lang)),
     })?;
     rep.findings.extend(dst_findings(sheet, lang, now_ms()));
@@ -125,7 +125,7 @@ pub fn list(args: &TargetsArgs) -> Result<(), String> {
     let rows: Vec<TargetJson> = TargetId::ALL
         .into_iter()
         .map(|t| {
-            let d = target::defaults(t, lang);
+            let d = queues::defaults(t, lang);
             TargetJson {
                 name: t.name(),
                 label: t.label(),
@@ -165,7 +165,7 @@ fn text(rows: &[TargetJson], lang: Lang) -> String {
                 .iter()
                 .map(|s| {
                     let approx = crate::domain::duration::approx(s * 1000.0, lang);
-                    format!("{} s ({approx})", target::rows::num(*s))
+                    format!("{} s ({approx})", queues::rows::num(*s))
                 })
                 .collect::<Vec<_>>()
                 .join(" / "),

@@ -9,7 +9,7 @@
 //! | CSV | [`to_csv`] | the same lines, RFC 4180, CRLF line ends, optional UTF-8 BOM for Excel |
 //! | JSON | [`to_json`] | the versioned [`JobSheet`] model, pretty-printed |
 //!
-//! The sheet's configuration for a real queue system ([`crate::domain::target`]) is rendered
+//! The sheet's configuration for a real queue system ([`crate::domain::queues`]) is rendered
 //! for the page with everything shown beside it by [`target_panel`].
 //!
 //! In the browser these run only in the export worker, reached through [`protocol`]: the page's

@@ -269,8 +269,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // Daylight-saving findings (the time zone database): workers and the CLI only.
         "src/domain/sheet/dst.rs",
         // Exports to real queue systems: the export worker and the CLI only.
-        "src/domain/target.rs",
-        "src/domain/target/",
+        "src/domain/queues.rs",
+        "src/domain/queues/",
         // The configuration panel for a real queue system, rendered in the export worker.
         "src/domain/export/target_panel.rs",
         "src/domain/export/target_worker.rs",

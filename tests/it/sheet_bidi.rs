@@ -17,7 +17,7 @@ use modality_advisor::domain::sheet::check::{validate, Severity};
 use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::prefill::prefill;
 use modality_advisor::domain::sheet::{Decision, JobSheet, LayerKind, RetryLayer};
-use modality_advisor::domain::target::{report, TargetId};
+use modality_advisor::domain::queues::{report, TargetId};
 use modality_advisor::domain::{Answers, Lang, QuestionId};
 
 use crate::sheet_support::example;

@@ -17,7 +17,7 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::prefill::{default_reason, prefill};
 use modality_advisor::domain::sheet::zone::names;
 use modality_advisor::domain::sheet::{Decision, DecisionAnswer, FieldId, JobSheet, ProcessFacts};
-use modality_advisor::domain::target::TargetId;
+use modality_advisor::domain::queues::TargetId;
 use modality_advisor::domain::{Lang, Outcome, QuestionId};
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ use crate::target_kit::{
     sync_sheet, table, triples, with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter, Polynomial, MAX_CAP_MS};
-use modality_advisor::domain::target::{active_job, report, TargetError, TargetId};
+use modality_advisor::domain::queues::{active_job, report, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

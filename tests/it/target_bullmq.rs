@@ -1,4 +1,4 @@
-//! The BullMQ export (`domain::target::bullmq`): the mapping of the worked example, the
+//! The BullMQ export (`domain::queues::bullmq`): the mapping of the worked example, the
 //! schedule BullMQ really runs (attempts counted with the first run, k = 1 at the first retry,
 //! downward jitter in whole ms), its defaults, sampled runs within the reported ranges, and
 //! the sheets it refuses.
@@ -8,7 +8,7 @@ use crate::target_queue_support::{
     with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, Jitter};
-use modality_advisor::domain::target::{self, TargetError, TargetId};
+use modality_advisor::domain::queues::{self, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
@@ -71,7 +71,7 @@ fn a_cap_bullmq_would_pass_needs_a_strategy() {
 
 #[test]
 fn by_default_bullmq_retries_nothing() {
-    let d = target::defaults(TargetId::Bullmq, Lang::En);
+    let d = queues::defaults(TargetId::Bullmq, Lang::En);
     assert_eq!(d.attempts, Some(1));
     assert!(d.schedule.delays.is_empty());
     assert_eq!(d.schedule.window_s.max, Some(0.0));
@@ -79,7 +79,7 @@ fn by_default_bullmq_retries_nothing() {
 
 #[test]
 fn sheets_without_a_queued_job_are_refused() {
-    let err = target::report(&batch_sheet(), TargetId::Bullmq, None, Lang::En);
+    let err = queues::report(&batch_sheet(), TargetId::Bullmq, None, Lang::En);
     assert_eq!(
         err.err(),
         Some(TargetError::NotApplicable {

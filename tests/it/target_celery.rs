@@ -1,4 +1,4 @@
-//! The Celery export (`domain::target::celery`): the mapping of the worked example, the
+//! The Celery export (`domain::queues::celery`): the mapping of the worked example, the
 //! schedule Celery really runs (retries counted from 0, the cap before the jitter, the factor
 //! a whole number of seconds), its defaults' window, sampled runs within the reported ranges,
 //! and the sheets it refuses.
@@ -8,7 +8,7 @@ use crate::target_queue_support::{
     with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, Jitter};
-use modality_advisor::domain::target::{self, TargetError, TargetId};
+use modality_advisor::domain::queues::{self, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
@@ -84,7 +84,7 @@ fn waits_celery_cannot_hold_get_a_countdown_function() {
         .built
         .gaps
         .iter()
-        .any(|g| g.instead == target::Instead::Callback));
+        .any(|g| g.instead == queues::Instead::Callback));
     // A fixed wait without jitter: default_retry_delay.
     let s = with_retry(|r| {
         r.max_attempts = 2;
@@ -117,7 +117,7 @@ fn exception_classes_go_into_the_tuples_and_texts_into_comments() {
 #[test]
 fn the_default_window_is_three_retries_of_180_s() {
     // max_retries 3 → 4 attempts; no retry_backoff → default_retry_delay 180 s: 3 × 180 = 540 s.
-    let d = target::defaults(TargetId::Celery, Lang::En);
+    let d = queues::defaults(TargetId::Celery, Lang::En);
     assert_eq!(d.attempts, Some(4));
     assert_eq!(d.schedule.window_s.min, Some(540.0));
     assert_eq!(d.schedule.window_s.max, Some(540.0));
@@ -125,7 +125,7 @@ fn the_default_window_is_three_retries_of_180_s() {
 
 #[test]
 fn sheets_without_a_queued_job_are_refused() {
-    let err = target::report(&batch_sheet(), TargetId::Celery, None, Lang::En);
+    let err = queues::report(&batch_sheet(), TargetId::Celery, None, Lang::En);
     assert_eq!(
         err.err(),
         Some(TargetError::NotApplicable {

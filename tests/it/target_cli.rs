@@ -5,7 +5,7 @@
 
 use crate::target_queue_support::{example, with_retry};
 use modality_advisor::domain::sheet::{JobSheet, SCHEMA_VERSION};
-use modality_advisor::domain::target::{self, Format, TargetId};
+use modality_advisor::domain::queues::{self, Format, TargetId};
 use modality_advisor::domain::Lang;
 use std::process::{Command, Output};
 
@@ -76,7 +76,7 @@ fn sheet_target_prints_only_the_configuration() {
         ("bullmq", None, Lang::En, "en"),
     ] {
         let id = TargetId::parse(name).expect("a target");
-        let want = match target::report(&en, id, format, lang) {
+        let want = match queues::report(&en, id, format, lang) {
             Ok(r) => r.built.text,
             Err(e) => panic!("{}", e.message(Lang::En)),
         };

@@ -4,7 +4,7 @@
 //! English export keeps its English labels.
 
 use crate::target_queue_support::example;
-use modality_advisor::domain::target::{report, TargetId};
+use modality_advisor::domain::queues::{report, TargetId};
 use modality_advisor::domain::Lang;
 
 /// The labels an export put before the sheet's values in its comments.

@@ -7,7 +7,7 @@ use modality_advisor::domain::sheet::example::example as saved_example;
 use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, MAX_CAP_MS,
 };
-use modality_advisor::domain::target::{
+use modality_advisor::domain::queues::{
     report, sample, Built, Format, Schedule, TargetError, TargetId,
 };
 use modality_advisor::domain::Lang;

@@ -1,4 +1,4 @@
-//! The sheet's load numbers in every target's configuration (`domain::target::knobs` and each
+//! The sheet's load numbers in every target's configuration (`domain::queues::knobs` and each
 //! target's module): the knobs each target writes for workers × jobs at once and our own limit
 //! (snapshots of what the load numbers add to each export, in English and Japanese), the
 //! per-target mapping of the numbers (Celery's per-worker division, SQS's 2–1,000 clamp,
@@ -10,7 +10,7 @@
 use crate::target_kit::example;
 use modality_advisor::domain::sheet::load::{DownstreamLimits, HandlerTime, LoadSpec, Per, Rate};
 use modality_advisor::domain::sheet::{FieldId, JobSheet};
-use modality_advisor::domain::target::{
+use modality_advisor::domain::queues::{
     celery, knobs, report, sqs, Format, Instead, TargetId, TargetReport,
 };
 use modality_advisor::domain::{Lang, Outcome};

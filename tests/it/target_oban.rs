@@ -7,7 +7,7 @@ use crate::target_kit::{
     retry_sheet, sync_sheet, table, triples, with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter};
-use modality_advisor::domain::target::{oban, report, TargetError, TargetId};
+use modality_advisor::domain::queues::{oban, report, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

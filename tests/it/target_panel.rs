@@ -14,7 +14,7 @@ use modality_advisor::domain::share::panel::Panel;
 use modality_advisor::domain::sheet::check::{Finding, Severity};
 use modality_advisor::domain::sheet::FieldId;
 use modality_advisor::domain::sheet::JobSheet;
-use modality_advisor::domain::target::{
+use modality_advisor::domain::queues::{
     Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
     TargetReport,
 };

@@ -8,7 +8,7 @@ use crate::target_kit::{
     sync_sheet, table, triples, with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter};
-use modality_advisor::domain::target::{pg_boss, report, TargetError, TargetId};
+use modality_advisor::domain::queues::{pg_boss, report, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

@@ -6,7 +6,7 @@
 use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, RetrySpec,
 };
-use modality_advisor::domain::target::{self, Schedule, TargetId, TargetReport};
+use modality_advisor::domain::queues::{self, Schedule, TargetId, TargetReport};
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 use std::fmt::Write;
@@ -48,7 +48,7 @@ pub fn backoff(kind: BackoffKind, base_ms: u64, cap_ms: u64, jitter: Jitter) -> 
 
 /// The report of `target` for `sheet` in `lang`, or a panic naming the error.
 pub fn report(sheet: &JobSheet, target: TargetId, lang: Lang) -> TargetReport {
-    match target::report(sheet, target, None, lang) {
+    match queues::report(sheet, target, None, lang) {
         Ok(r) => r,
         Err(e) => panic!("{target:?}: {}", e.message(Lang::En)),
     }
@@ -149,7 +149,7 @@ const EPS: f64 = 1e-9;
 /// For `target` and `sheet`: when the report is Ok, every delay has min ≤ expected ≤ max,
 /// and 20 sampled runs give delays each within its [min, max] and totals within the window.
 pub fn samples_lie_within(target: TargetId, sheet: &JobSheet, seed: u64) -> Result<(), String> {
-    let Ok(rep) = target::report(sheet, target, None, Lang::En) else {
+    let Ok(rep) = queues::report(sheet, target, None, Lang::En) else {
         return Ok(());
     };
     let actual = &rep.built.actual;
@@ -161,7 +161,7 @@ pub fn samples_lie_within(target: TargetId, sheet: &JobSheet, seed: u64) -> Resu
     let w = actual.window_s;
     let mut u = uniform(seed);
     for run in 0..20 {
-        let got = target::sample(sheet, target, &mut u).map_err(|e| e.message(Lang::En))?;
+        let got = queues::sample(sheet, target, &mut u).map_err(|e| e.message(Lang::En))?;
         if got.len() != actual.delays.len() {
             return Err(format!(
                 "{target:?} run {run}: {} delays, schedule {}",

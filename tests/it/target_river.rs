@@ -7,7 +7,7 @@ use crate::target_kit::{
     sync_sheet, table, triples, with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter, Polynomial};
-use modality_advisor::domain::target::{report, river, TargetError, TargetId};
+use modality_advisor::domain::queues::{report, river, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

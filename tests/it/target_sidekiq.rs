@@ -1,4 +1,4 @@
-//! The Sidekiq export (`domain::target::sidekiq`): the mapping of the worked example, the
+//! The Sidekiq export (`domain::queues::sidekiq`): the mapping of the worked example, the
 //! schedule Sidekiq really runs (its own jitter added even to custom delays), its defaults'
 //! window, sampled runs within the reported ranges, and the sheets it refuses.
 
@@ -7,7 +7,7 @@ use crate::target_queue_support::{
     with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, Jitter, Polynomial};
-use modality_advisor::domain::target::{self, Format, TargetError, TargetId};
+use modality_advisor::domain::queues::{self, Format, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
@@ -66,7 +66,7 @@ fn the_sheets_c4_plus_15_is_sidekiqs_own() {
 fn the_default_window_is_25_retries_of_c4_plus_15_plus_jitter() {
     // Σ_{c=0}^{24} c⁴ = 24·25·49·1799 / 30 = 1 763 020; + 25 × 15 = 1 763 395 s (min).
     // Jitter: Σ_{c=0}^{24} (10(c+1) − 1) = 10 · 325 − 25 = 3 225 s at most, 1 612.5 expected.
-    let d = target::defaults(TargetId::Sidekiq, Lang::En);
+    let d = queues::defaults(TargetId::Sidekiq, Lang::En);
     assert_eq!(d.attempts, Some(26));
     assert_eq!(d.schedule.window_s.min, Some(1_763_395.0));
     assert_eq!(d.schedule.window_s.expected, Some(1_765_007.5));
@@ -74,14 +74,14 @@ fn the_default_window_is_25_retries_of_c4_plus_15_plus_jitter() {
     // c = 24: 24⁴ + 15 = 331 791 s, the last delay (3.84 d).
     assert_eq!(d.schedule.delays[24].min_s, 331_791.0);
     assert!(d.summary.contains("25 retries"));
-    assert!(!target::defaults(TargetId::Sidekiq, Lang::Ja)
+    assert!(!queues::defaults(TargetId::Sidekiq, Lang::Ja)
         .summary
         .is_empty());
 }
 
 #[test]
 fn sheets_without_a_queued_job_are_refused() {
-    let err = target::report(&batch_sheet(), TargetId::Sidekiq, None, Lang::En);
+    let err = queues::report(&batch_sheet(), TargetId::Sidekiq, None, Lang::En);
     assert_eq!(
         err.err(),
         Some(TargetError::NotApplicable {
@@ -89,7 +89,7 @@ fn sheets_without_a_queued_job_are_refused() {
             outcome: "batch"
         })
     );
-    let err = target::report(
+    let err = queues::report(
         &example(Lang::En),
         TargetId::Sidekiq,
         Some(Format::Python),

@@ -9,8 +9,8 @@ use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, RetrySpec,
 };
 use modality_advisor::domain::sim::SimRng;
-use modality_advisor::domain::target::sql::{self, Dialect};
-use modality_advisor::domain::target::{report, sample, TargetError, TargetId};
+use modality_advisor::domain::queues::sql::{self, Dialect};
+use modality_advisor::domain::queues::{report, sample, TargetError, TargetId};
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 
@@ -441,7 +441,7 @@ fn the_documents_runs_on_postgresql() {
     }
 }
 
-fn table(rows: &[modality_advisor::domain::target::MappingRow]) -> String {
+fn table(rows: &[modality_advisor::domain::queues::MappingRow]) -> String {
     rows.iter()
         .map(|r| {
             format!(

@@ -4,7 +4,7 @@
 //! exported statements are run as they are: SQLite with their named parameters, PostgreSQL
 //! through `PREPARE … AS <statement>` and `EXECUTE …(values)`.
 
-use modality_advisor::domain::target::sql::statements;
+use modality_advisor::domain::queues::sql::statements;
 use rusqlite::{named_params, Connection, OptionalExtension};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

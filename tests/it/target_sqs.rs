@@ -1,4 +1,4 @@
-//! The SQS + Lambda export (`domain::target::sqs`): the mapping of the worked example, the
+//! The SQS + Lambda export (`domain::queues::sqs`): the mapping of the worked example, the
 //! schedule SQS really runs (the visibility timeout before every retry), its unbounded
 //! defaults, sampled runs within the reported ranges, the limits it refuses (en + ja), and
 //! the template accepted by `cfn-lint`.
@@ -8,7 +8,7 @@ use crate::target_queue_support::{
     with_retry,
 };
 use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter};
-use modality_advisor::domain::target::{self, Format, TargetError, TargetId};
+use modality_advisor::domain::queues::{self, Format, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
@@ -44,7 +44,7 @@ fn the_worked_example_maps_field_by_field() {
 
 #[test]
 fn terraform_holds_the_same_values() {
-    let rep = target::report(
+    let rep = queues::report(
         &example(Lang::En),
         TargetId::Sqs,
         Some(Format::Terraform),
@@ -125,7 +125,7 @@ fn values_sqs_cannot_hold_are_refused_naming_field_and_range() {
         ),
     ];
     for (sheet, field, value, allowed, ja_value) in cases {
-        let err = target::report(&sheet, TargetId::Sqs, None, Lang::En).err();
+        let err = queues::report(&sheet, TargetId::Sqs, None, Lang::En).err();
         assert_eq!(
             err,
             Some(TargetError::OutOfRange {
@@ -138,13 +138,13 @@ fn values_sqs_cannot_hold_are_refused_naming_field_and_range() {
         let en = err.map(|e| e.message(Lang::En)).unwrap_or_default();
         assert!(en.contains(&field.id()) && en.contains(allowed), "{en}");
         assert!(en.contains("AWS SQS + Lambda"), "{en}");
-        let ja = target::report(&sheet, TargetId::Sqs, None, Lang::Ja)
+        let ja = queues::report(&sheet, TargetId::Sqs, None, Lang::Ja)
             .err()
             .map(|e| e.message(Lang::Ja))
             .unwrap_or_default();
         assert!(ja.contains(ja_value) && ja.contains("で使えるのは"), "{ja}");
     }
-    let err = target::report(&batch_sheet(), TargetId::Sqs, None, Lang::En);
+    let err = queues::report(&batch_sheet(), TargetId::Sqs, None, Lang::En);
     assert_eq!(
         err.err(),
         Some(TargetError::NotApplicable {
@@ -156,7 +156,7 @@ fn values_sqs_cannot_hold_are_refused_naming_field_and_range() {
 
 #[test]
 fn sqs_by_default_redelivers_every_30_s_without_limit() {
-    let d = target::defaults(TargetId::Sqs, Lang::En);
+    let d = queues::defaults(TargetId::Sqs, Lang::En);
     assert_eq!(d.attempts, None);
     assert_eq!(d.schedule.window_s.max, None);
     assert_eq!(d.schedule.delays[0].max_s, 30.0);
@@ -226,7 +226,7 @@ fn a_window_longer_than_the_retention_is_an_error() {
         );
     });
     let codes = |sheet: &modality_advisor::domain::sheet::JobSheet, lang| {
-        let r = target::report(sheet, TargetId::Sqs, None, lang).expect("exported");
+        let r = queues::report(sheet, TargetId::Sqs, None, lang).expect("exported");
         r.findings
             .iter()
             .filter(|f| f.code == "window-over-target-retention")

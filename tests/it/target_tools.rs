@@ -1,7 +1,7 @@
 //! Every export of every target, read back by the target's own tool (issue 16, "valid output,
 //! checked by the real tools"): for the worked example, the files in `examples/sheets`,
 //! variants of the wait strategy, load numbers, a batch, a ticket, retry layers with the queue's retention,
-//! and sheets whose every text is hostile, `target::report` runs for every target × format ×
+//! and sheets whose every text is hostile, `queues::report` runs for every target × format ×
 //! language; each text it gives is written to a file and read by
 //!
 //! | file | tool |
@@ -23,7 +23,7 @@
 mod sheets;
 mod tools;
 
-use modality_advisor::domain::target::{report, text, Format, TargetError, TargetId};
+use modality_advisor::domain::queues::{report, text, Format, TargetError, TargetId};
 use modality_advisor::domain::Lang;
 use sheets::{Case, MARK};
 use std::collections::{BTreeMap, HashMap};

@@ -32,7 +32,7 @@ use crate::domain::lang::Lang;
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
-use crate::domain::target::{Format as TargetFormat, TargetId};
+use crate::domain::queues::{Format as TargetFormat, TargetId};
 use crate::text::t;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! The configuration panel under the sheet's export bar: a sheet exported to one real queue
-//! system ([`crate::domain::target::report`]), rendered in the export worker so that no target
+//! system ([`crate::domain::queues::report`]), rendered in the export worker so that no target
 //! code or text weighs on the page's first load. The page inserts [`Panel::html`] below the
 //! bar and copies or downloads the item `text` as the file named by the item `file`.
 //!
@@ -27,7 +27,7 @@ use crate::domain::plot::escape;
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::{FieldId, JobSheet};
-use crate::domain::target::{
+use crate::domain::queues::{
     report, DefaultPolicy, Delay, Format, Instead, Schedule, TargetError, TargetId, TargetReport,
     WindowS,
 };

@@ -15,7 +15,7 @@
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
-use crate::domain::target::{Format, TargetId};
+use crate::domain::queues::{Format, TargetId};
 use crate::text::t;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};

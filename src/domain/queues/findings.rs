@@ -6,7 +6,7 @@ use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::{FieldId, JobSheet};
-use crate::domain::target::{Schedule, TargetId};
+use crate::domain::queues::{Schedule, TargetId};
 use crate::text::t;
 
 /// The findings that hold only when exporting `sheet` to `target`, messages in `lang`: the
@@ -60,7 +60,7 @@ pub fn retention(
     };
     // The target's own schedule, or the sheet's where the export asks the consumer to follow
     // it (SQS: the ChangeMessageVisibility table), whichever lasts longer.
-    let sheet_max = crate::domain::target::schedule::of_sheet(sheet)
+    let sheet_max = crate::domain::queues::schedule::of_sheet(sheet)
         .window_s
         .max;
     let longest = match (actual.window_s.max, sheet_max) {
