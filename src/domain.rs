@@ -2,6 +2,7 @@
 //! app's state machine ([`app_state`]). Knows nothing of the browser.
 
 pub mod app_state;
+pub mod audit;
 pub mod bidi;
 pub mod capacity;
 pub mod catalog;
