@@ -6,8 +6,8 @@ use crate::target_queue_support::{
     backoff, batch_sheet, example, mapping_text, report, retry_sheet, samples_lie_within, triples,
     with_retry,
 };
-use modality_advisor::domain::sheet::{BackoffKind, Jitter, Polynomial};
 use modality_advisor::domain::queues::{self, Format, TargetError, TargetId};
+use modality_advisor::domain::sheet::{BackoffKind, Jitter, Polynomial};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
@@ -103,5 +103,60 @@ proptest! {
     #[test]
     fn sampled_runs_lie_within_the_reported_schedule(sheet in retry_sheet(), seed in any::<u64>()) {
         prop_assert_eq!(samples_lie_within(TargetId::Sidekiq, &sheet, seed), Ok(()));
+    }
+}
+
+#[test]
+fn a_wait_that_rounds_to_zero_counts_as_one_second() {
+    // 2 attempts, exponential 10 s, full jitter: the block returns [rand·10 .round, 1].max,
+    // 5.05 s on average (a wait under 0.5 s becomes 1 s), plus Sidekiq's rand(10), 4.5 s:
+    // 9.55 s, not 9.5 (issue 27 item 3).
+    let s = with_retry(|r| {
+        r.max_attempts = 2;
+        r.backoff = backoff(BackoffKind::Exponential, 10_000, 60_000, Jitter::Full);
+    });
+    let rep = report(&s, TargetId::Sidekiq, Lang::En);
+    let d = &rep.built.actual.delays[0];
+    assert!((d.expected_s - 9.55).abs() < 1e-9, "{d:?}");
+    assert_eq!((d.min_s, d.max_s), (1.0, 19.0));
+}
+
+#[test]
+fn the_expected_waits_are_the_mean_of_sidekiqs_own_draws() {
+    // The reported expectation against the mean of 40 000 sampled runs (`sample` draws as
+    // job_retry.rb does, rounding included), for full and equal jitter at sizes where the
+    // rounding matters (1 s) and where it does not (40 s). Seeded: the same draws every run;
+    // the tolerance is 5 standard errors of the mean.
+    for (base_ms, jitter) in [
+        (1_000, Jitter::Full),
+        (1_000, Jitter::Equal),
+        (3_000, Jitter::Full),
+        (40_000, Jitter::Equal),
+    ] {
+        let s = with_retry(|r| {
+            r.max_attempts = 4;
+            r.backoff = backoff(BackoffKind::Exponential, base_ms, 600_000, jitter);
+        });
+        let rep = report(&s, TargetId::Sidekiq, Lang::En);
+        let mut u = crate::target_queue_support::uniform(7);
+        let runs = 40_000;
+        let mut sums = vec![0.0; rep.built.actual.delays.len()];
+        for _ in 0..runs {
+            let got = queues::sample(&s, TargetId::Sidekiq, &mut u).expect("sampled");
+            for (sum, g) in sums.iter_mut().zip(got) {
+                *sum += g;
+            }
+        }
+        for (i, (sum, d)) in sums.iter().zip(&rep.built.actual.delays).enumerate() {
+            let mean = sum / f64::from(runs);
+            let sd = (d.max_s - d.min_s) / 2.0;
+            let tolerance = 5.0 * sd / f64::from(runs).sqrt();
+            assert!(
+                (mean - d.expected_s).abs() <= tolerance,
+                "{base_ms} ms {jitter:?} retry {}: sampled mean {mean}, reported {}",
+                i + 1,
+                d.expected_s
+            );
+        }
     }
 }

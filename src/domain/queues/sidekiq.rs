@@ -87,21 +87,49 @@ fn actual(sheet: &JobSheet, r: &RetrySpec) -> Schedule {
     }
     // The block returns max(1, round(the sheet's wait)).
     let whole = |s: f64| s.round().max(1.0);
+    let uniform = matches!(r.backoff.jitter, Jitter::Full | Jitter::Equal);
     Schedule::bounded(
         of_sheet(sheet)
             .delays
             .iter()
             .zip(0u32..)
             .map(|(d, c)| {
+                let expected = if uniform {
+                    whole_mean_of_uniform(d.min_s, d.max_s)
+                } else {
+                    d.expected_s.max(1.0)
+                };
                 let own = Delay {
                     min_s: whole(d.min_s),
-                    expected_s: d.expected_s.max(1.0).clamp(whole(d.min_s), whole(d.max_s)),
+                    expected_s: expected.clamp(whole(d.min_s), whole(d.max_s)),
                     max_s: whole(d.max_s),
                 };
                 add(own, jitter(c))
             })
             .collect(),
     )
+}
+
+/// The mean of `[w.round, 1].max` for a wait `w` drawn uniformly from `[lo, hi]` seconds
+/// (`0 ≤ lo ≤ hi`): what the exported `sidekiq_retry_in` block returns on average for full
+/// (`[0, t]`) and equal (`[t/2, t]`) jitter. Rounding moves the mean at both ends, and the
+/// `max` turns every wait under 0.5 s into 1 s: for a 10 s full-jitter wait it is 5.05 s,
+/// not 5 s (issue 27 item 3; Ruby's `Float#round` rounds half away from zero, a tie has
+/// probability 0). Exact: `∫ round(w) dw` from 0 to `x = n + f` is `n²/2 + n·min(f, ½) +
+/// (n + 1)·max(0, f − ½)`.
+fn whole_mean_of_uniform(lo: f64, hi: f64) -> f64 {
+    let lo = lo.max(0.0);
+    let hi = hi.max(lo);
+    if hi - lo < 1e-9 {
+        return lo.round().max(1.0);
+    }
+    let integral = |x: f64| {
+        let n = x.floor();
+        let f = x - n;
+        n * n / 2.0 + n * f.min(0.5) + (n + 1.0) * (f - 0.5).max(0.0)
+    };
+    let below_half = ((0.5 - lo) / (hi - lo)).clamp(0.0, 1.0);
+    (integral(hi) - integral(lo)) / (hi - lo) + below_half
 }
 
 fn class_name(sheet: &JobSheet) -> String {
