@@ -1,6 +1,7 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod audit_code_fixtures;
 mod audit_code_roundtrip;
 mod capacity_analytic;
 mod capacity_cli;

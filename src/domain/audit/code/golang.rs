@@ -30,6 +30,8 @@ struct Func {
 /// Every River job and Temporal activity policy in the file.
 pub fn scan(cx: &Cx) -> Vec<Found> {
     let mut temporal: Vec<Found> = Vec::new();
+    // RetryPolicy literals bound to a variable, until an ActivityOptions names it.
+    let mut policies: Vec<(String, Found)> = Vec::new();
     let mut river: Vec<(String, Pos, Vec<Setting>)> = Vec::new();
     let mut config: Vec<Setting> = Vec::new();
     let mut alias: HashMap<String, String> = HashMap::new();
@@ -58,8 +60,11 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             match kind.as_str() {
                 "RetryPolicy" | "ActivityOptions" | "LocalActivityOptions" => {
                     let mut f = job(TargetId::Temporal, &func.name, at);
-                    temporal_policy(&item, &mut f.settings);
-                    temporal.push(f);
+                    temporal_policy(&item, &mut f.settings, &mut policies);
+                    match bound_to(cx, i) {
+                        Some(var) if kind == "RetryPolicy" => policies.push((var, f)),
+                        _ => temporal.push(f),
+                    }
                 }
                 "InsertOpts" => {
                     let mut s = Vec::new();
@@ -83,6 +88,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
         f.settings.extend(config.iter().cloned());
     }
     out.extend(temporal);
+    out.extend(policies.into_iter().map(|(_, f)| f));
     out.sort_by_key(|f| f.at);
     out
 }
@@ -176,14 +182,40 @@ fn composite(cx: &Cx, i: usize) -> Option<usize> {
     ok.then_some(i + 3)
 }
 
-fn temporal_policy(item: &Item, out: &mut Vec<Setting>) {
+/// The variable a composite literal at `i` is bound to (`p := &temporal.RetryPolicy{`).
+fn bound_to(cx: &Cx, i: usize) -> Option<String> {
+    let mut k = i.checked_sub(1)?;
+    if cx.p(k, '&') {
+        k = k.checked_sub(1)?;
+    }
+    if !cx.p(k, '=') {
+        return None;
+    }
+    k = k.checked_sub(1)?;
+    if cx.p(k, ':') {
+        k = k.checked_sub(1)?;
+    }
+    (cx.toks.get(k)?.k == K::Ident).then(|| cx.text(k).to_owned())
+}
+
+/// A Temporal policy's settings; a `RetryPolicy: p` naming a policy bound earlier takes
+/// that policy's settings (and the policy is no job of its own).
+fn temporal_policy(item: &Item, out: &mut Vec<Setting>, policies: &mut Vec<(String, Found)>) {
     let Val::Map(entries) = &item.val else {
         return;
     };
     for e in entries {
         let (k, v) = (e.key.as_str(), &e.item);
         match k {
-            "RetryPolicy" => temporal_policy(v, out),
+            "RetryPolicy" => match &v.val {
+                Val::Map(_) => temporal_policy(v, out, policies),
+                Val::Name(n) if policies.iter().any(|(var, _)| var == n) => {
+                    if let Some(p) = policies.iter().position(|(var, _)| var == n) {
+                        out.extend(policies.remove(p).1.settings);
+                    }
+                }
+                _ => out.push(unresolved(k, v, "attempts")),
+            },
             "StartToCloseTimeout" => out.push(duration(k, v, NS, "attempt-timeout-ms", Fact::AttemptTimeoutMs)),
             "ScheduleToCloseTimeout" => {
                 out.push(duration(k, v, NS, "max-retry-duration-ms", Fact::MaxRetryDurationMs));

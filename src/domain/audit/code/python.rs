@@ -109,7 +109,8 @@ fn decorator(cx: &Cx, i: usize) -> Option<(Found, usize)> {
                 return Some((f, k + 2));
             }
         }
-        if cx.word(k, "class") {
+        let statement = cx.toks.get(k).is_some_and(|t| t.nl);
+        if cx.word(k, "class") || (statement && cx.p(k, '@') && k > next) {
             break;
         }
         k += 1;
