@@ -40,7 +40,7 @@ fn ceil_s(ms: u64) -> u64 {
 }
 
 fn whole_s(ms: u64) -> bool {
-    ms >= 1000 && ms % 1000 == 0
+    ms >= 1000 && ms.is_multiple_of(1000)
 }
 
 fn expect(target: TargetId, r: &RetrySpec) -> Expect {
@@ -204,8 +204,9 @@ fn check(target: TargetId, sheet: &JobSheet) -> Result<usize, TestCaseError> {
         let Ok(rep) = queues::report(sheet, target, Some(format), Lang::En) else {
             continue;
         };
-        let found = code::read(&rep.file_name, &rep.built.text)
-            .map_err(|e| TestCaseError::fail(format!("{target:?} {format:?}: {e:?}\n{}", rep.built.text)))?;
+        let found = code::read(&rep.file_name, &rep.built.text).map_err(|e| {
+            TestCaseError::fail(format!("{target:?} {format:?}: {e:?}\n{}", rep.built.text))
+        })?;
         let f = found.iter().find(|f| f.system == target).ok_or_else(|| {
             TestCaseError::fail(format!("{target:?} {format:?}: no job in {found:?}"))
         })?;
@@ -223,10 +224,15 @@ fn check(target: TargetId, sheet: &JobSheet) -> Result<usize, TestCaseError> {
             );
         }
         for fact in &e.unresolved {
-            let has = f.settings.iter().any(
-                |s| matches!(&s.value, Value::Unresolved { fact: x, .. } if x == fact),
+            let has = f
+                .settings
+                .iter()
+                .any(|s| matches!(&s.value, Value::Unresolved { fact: x, .. } if x == fact));
+            prop_assert!(
+                has,
+                "{target:?} {format:?}: {fact} not unresolved in {:#?}",
+                f.settings
             );
-            prop_assert!(has, "{target:?} {format:?}: {fact} not unresolved in {:#?}", f.settings);
         }
         checked += 1;
     }

@@ -17,9 +17,7 @@ mod python;
 mod ruby;
 mod value;
 
-use crate::domain::audit::found::{
-    Fact, Found, Pos, ReadError, Setting, Value, MAX_FILE_BYTES,
-};
+use crate::domain::audit::found::{Fact, Found, Pos, ReadError, Setting, Value, MAX_FILE_BYTES};
 use crate::domain::queues::TargetId;
 use lex::Fam;
 use value::{Cx, Item, Val};
@@ -57,6 +55,11 @@ pub fn read(file_name: &str, text: &str) -> Result<Vec<Found>, ReadError> {
             Fam::Js | Fam::Json => js::scan(&cx),
         };
         if !found.is_empty() {
+            let mut found = found;
+            for f in &mut found {
+                // In file order (an app-wide setting joins each job where the file has it).
+                f.settings.sort_by_key(|s| s.at);
+            }
             return Ok(found);
         }
     }
@@ -208,7 +211,12 @@ fn names(item: &Item) -> Option<Vec<String>> {
 }
 
 /// The errors fact `f(list)` for a literal list, else unresolved.
-fn error_list(key: &str, item: &Item, fact: &'static str, f: impl Fn(Vec<String>) -> Fact) -> Setting {
+fn error_list(
+    key: &str,
+    item: &Item,
+    fact: &'static str,
+    f: impl Fn(Vec<String>) -> Fact,
+) -> Setting {
     match names(item) {
         Some(list) => stated(key, item.at, f(list)),
         None => unresolved(key, item, fact),

@@ -18,7 +18,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
     while i < cx.toks.len() {
         if cx.word(i, "defmodule") {
             if let Some(end) = cx.path_end(i + 1, cx.toks.len()) {
-                let at = cx.toks.get(i).map(|t| t.at).unwrap_or_default();
+                let at = cx.pos(i);
                 module = Some((cx.span(i + 1, end), at));
                 current = None;
                 i = end;
@@ -26,7 +26,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             }
         }
         if cx.word(i, "use") && cx.span(i + 1, i + 4) == "Oban.Worker" {
-            let use_at = cx.toks.get(i).map(|t| t.at).unwrap_or_default();
+            let use_at = cx.pos(i);
             let (name, at) = module.clone().unwrap_or((String::new(), use_at));
             let mut f = job(TargetId::Oban, &name, at);
             let (a, b) = if cx.p(i + 4, '(') {
@@ -59,7 +59,10 @@ fn options(cx: &Cx, a: usize, b: usize, f: &mut Found) {
         };
         if key == "max_attempts" {
             let item = cx.item(v, y);
-            f.settings.push(whole("max_attempts", &item, "attempts", |n| Fact::Attempts(Some(n))));
+            f.settings
+                .push(whole("max_attempts", &item, "attempts", |n| {
+                    Fact::Attempts(Some(n))
+                }));
         }
     }
 }
@@ -73,7 +76,9 @@ fn callback(cx: &Cx, i: usize, f: &mut Found) {
     let head_end = cx.after(i + 2);
     let (a, b) = if cx.p(head_end, ',') && cx.word(head_end + 1, "do") && cx.p(head_end + 2, ':') {
         (head_end + 3, cx.expr_end(head_end + 3, true))
-    } else if cx.word(head_end, "do") || (cx.word(head_end, "when") && find_do(cx, head_end).is_some()) {
+    } else if cx.word(head_end, "do")
+        || (cx.word(head_end, "when") && find_do(cx, head_end).is_some())
+    {
         let d = find_do(cx, head_end).unwrap_or(head_end);
         (d + 1, block_end(cx, d + 1))
     } else {
@@ -85,7 +90,13 @@ fn callback(cx: &Cx, i: usize, f: &mut Found) {
         shown.text = cx.span(i, (b + 1).min(cx.toks.len()));
         f.settings.push(unresolved("backoff/1", &shown, "base-ms"));
     } else if item.val != Val::Sym("infinity".into()) {
-        f.settings.push(duration("timeout/1", &item, 1.0, "attempt-timeout-ms", Fact::AttemptTimeoutMs));
+        f.settings.push(duration(
+            "timeout/1",
+            &item,
+            1.0,
+            "attempt-timeout-ms",
+            Fact::AttemptTimeoutMs,
+        ));
     }
 }
 

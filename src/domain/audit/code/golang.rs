@@ -56,7 +56,11 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             let open = end;
             let item = cx.item(i, cx.after(open));
             let at = at(cx, i);
-            let owner = if func.recv.is_empty() { func.name.clone() } else { func.recv.clone() };
+            let owner = if func.recv.is_empty() {
+                func.name.clone()
+            } else {
+                func.recv.clone()
+            };
             match kind.as_str() {
                 "RetryPolicy" | "ActivityOptions" | "LocalActivityOptions" => {
                     let mut f = job(TargetId::Temporal, &func.name, at);
@@ -69,7 +73,9 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
                 "InsertOpts" => {
                     let mut s = Vec::new();
                     if let Some(v) = item.get("MaxAttempts") {
-                        s.push(whole("MaxAttempts", v, "attempts", |n| Fact::Attempts(Some(n))));
+                        s.push(whole("MaxAttempts", v, "attempts", |n| {
+                            Fact::Attempts(Some(n))
+                        }));
                     }
                     river.push((owner, at, s));
                 }
@@ -94,7 +100,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
 }
 
 fn at(cx: &Cx, i: usize) -> Pos {
-    cx.toks.get(i).map(|t| t.at).unwrap_or_default()
+    cx.pos(i)
 }
 
 /// `func (r *Recv) Name(` or `func Name(` at `i`.
@@ -155,7 +161,13 @@ fn method(cx: &Cx, i: usize, f: &Func) -> Option<Setting> {
     }
     let ret = (open + 1..close).find(|&k| cx.word(k, "return"))?;
     let item = cx.item(ret + 1, cx.expr_end(ret + 1, true).min(close));
-    Some(duration("Timeout", &item, NS, "attempt-timeout-ms", Fact::AttemptTimeoutMs))
+    Some(duration(
+        "Timeout",
+        &item,
+        NS,
+        "attempt-timeout-ms",
+        Fact::AttemptTimeoutMs,
+    ))
 }
 
 /// A composite literal of a known type starting at `i` (`temporal.RetryPolicy{`): the index
@@ -165,7 +177,9 @@ fn composite(cx: &Cx, i: usize) -> Option<usize> {
     // (`) river.InsertOpts {`) does not.
     let prev = i.checked_sub(1)?;
     let starts = cx.word(prev, "return")
-        || ['=', '(', ',', '&', ':', '{', '['].iter().any(|&c| cx.p(prev, c));
+        || ['=', '(', ',', '&', ':', '{', '[']
+            .iter()
+            .any(|&c| cx.p(prev, c));
     if !starts {
         return None;
     }
@@ -216,19 +230,33 @@ fn temporal_policy(item: &Item, out: &mut Vec<Setting>, policies: &mut Vec<(Stri
                 }
                 _ => out.push(unresolved(k, v, "attempts")),
             },
-            "StartToCloseTimeout" => out.push(duration(k, v, NS, "attempt-timeout-ms", Fact::AttemptTimeoutMs)),
+            "StartToCloseTimeout" => out.push(duration(
+                k,
+                v,
+                NS,
+                "attempt-timeout-ms",
+                Fact::AttemptTimeoutMs,
+            )),
             "ScheduleToCloseTimeout" => {
-                out.push(duration(k, v, NS, "max-retry-duration-ms", Fact::MaxRetryDurationMs));
+                out.push(duration(
+                    k,
+                    v,
+                    NS,
+                    "max-retry-duration-ms",
+                    Fact::MaxRetryDurationMs,
+                ));
             }
             "HeartbeatTimeout" => out.push(duration(k, v, NS, "lease-ms", Fact::LeaseMs)),
             "InitialInterval" => out.push(duration(k, v, NS, "base-ms", Fact::BaseMs)),
             "MaximumInterval" => out.push(duration(k, v, NS, "cap-ms", Fact::CapMs)),
             "BackoffCoefficient" => coefficient(k, v, out),
             "MaximumAttempts" => out.push(match v.val {
-                Val::Num(n) if n == 0.0 => stated(k, v.at, Fact::Attempts(None)),
+                Val::Num(0.0) => stated(k, v.at, Fact::Attempts(None)),
                 _ => whole(k, v, "attempts", |n| Fact::Attempts(Some(n))),
             }),
-            "NonRetryableErrorTypes" => out.push(error_list(k, v, "non-retryable", Fact::NonRetryable)),
+            "NonRetryableErrorTypes" => {
+                out.push(error_list(k, v, "non-retryable", Fact::NonRetryable))
+            }
             _ => {}
         }
     }
@@ -238,9 +266,17 @@ fn temporal_policy(item: &Item, out: &mut Vec<Setting>, policies: &mut Vec<(Stri
 pub(super) fn coefficient(k: &str, v: &Item, out: &mut Vec<Setting>) {
     match v.val {
         Val::Num(c) if (1.0..=1e6).contains(&c) => {
-            let kind = if c == 1.0 { BackoffKind::Fixed } else { BackoffKind::Exponential };
+            let kind = if c == 1.0 {
+                BackoffKind::Fixed
+            } else {
+                BackoffKind::Exponential
+            };
             out.push(stated(k, v.at, Fact::BackoffKind(kind)));
-            out.push(stated(k, v.at, Fact::FactorMilli((c * 1000.0).round() as u64)));
+            out.push(stated(
+                k,
+                v.at,
+                Fact::FactorMilli((c * 1000.0).round() as u64),
+            ));
         }
         _ => out.push(unresolved(k, v, "factor-milli")),
     }
@@ -248,15 +284,30 @@ pub(super) fn coefficient(k: &str, v: &Item, out: &mut Vec<Setting>) {
 
 fn river_config(item: &Item, out: &mut Vec<Setting>) {
     if let Some(v) = item.get("JobTimeout") {
-        out.push(duration("JobTimeout", v, NS, "attempt-timeout-ms", Fact::AttemptTimeoutMs));
+        out.push(duration(
+            "JobTimeout",
+            v,
+            NS,
+            "attempt-timeout-ms",
+            Fact::AttemptTimeoutMs,
+        ));
     }
     if let Some(v) = item.get("RescueStuckJobsAfter") {
-        out.push(duration("RescueStuckJobsAfter", v, NS, "lease-ms", Fact::LeaseMs));
+        out.push(duration(
+            "RescueStuckJobsAfter",
+            v,
+            NS,
+            "lease-ms",
+            Fact::LeaseMs,
+        ));
     }
 }
 
 /// River settings grouped per job: a worker's settings go to its args type.
-fn group_river(items: Vec<(String, Pos, Vec<Setting>)>, alias: &HashMap<String, String>) -> Vec<Found> {
+fn group_river(
+    items: Vec<(String, Pos, Vec<Setting>)>,
+    alias: &HashMap<String, String>,
+) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
     for (owner, at, settings) in items {
         let name = alias.get(&owner).cloned().unwrap_or(owner);

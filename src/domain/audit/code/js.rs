@@ -24,7 +24,14 @@ use crate::domain::audit::found::{Fact, Found, Pos, Setting};
 use crate::domain::queues::TargetId;
 use crate::domain::sheet::{BackoffKind, Jitter};
 
-const BULLMQ: &[&str] = &["attempts", "backoff", "defaultJobOptions", "lockDuration", "limiter", "concurrency"];
+const BULLMQ: &[&str] = &[
+    "attempts",
+    "backoff",
+    "defaultJobOptions",
+    "lockDuration",
+    "limiter",
+    "concurrency",
+];
 const PG_BOSS: &[&str] = &[
     "retryLimit",
     "retryDelay",
@@ -108,7 +115,10 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
                     _ => temporal(entries, &mut f.settings),
                 }
                 // A Queue and its Worker (or several calls) with the same queue name are one job.
-                match out.iter_mut().find(|o: &&mut Found| o.system == sys && !name.is_empty() && o.name == name) {
+                match out
+                    .iter_mut()
+                    .find(|o: &&mut Found| o.system == sys && !name.is_empty() && o.name == name)
+                {
                     Some(o) => o.settings.append(&mut f.settings),
                     None if !f.settings.is_empty() => out.push(f),
                     None => {}
@@ -122,7 +132,12 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
 }
 
 fn system(entries: &[Entry], imported: &[TargetId], fam: Fam) -> Option<TargetId> {
-    let hits = |keys: &[&str]| entries.iter().filter(|e| keys.contains(&e.key.as_str())).count();
+    let hits = |keys: &[&str]| {
+        entries
+            .iter()
+            .filter(|e| keys.contains(&e.key.as_str()))
+            .count()
+    };
     let candidates = [
         (TargetId::Bullmq, hits(BULLMQ)),
         (TargetId::PgBoss, hits(PG_BOSS)),
@@ -146,7 +161,7 @@ fn system(entries: &[Entry], imported: &[TargetId], fam: Fam) -> Option<TargetId
 /// The job's name and where its definition starts: the call the object is an argument of
 /// (its first argument's text as the name), or the `const` it is bound to.
 fn context(cx: &Cx, i: usize, open_of: &[Option<usize>]) -> (String, Pos) {
-    let here = cx.toks.get(i).map(|t| t.at).unwrap_or_default();
+    let here = cx.pos(i);
     let fallback = || (String::new(), here);
     if i > 0 && cx.p(i - 1, '=') {
         return binding(cx, i - 1).unwrap_or_else(fallback);
@@ -174,7 +189,10 @@ fn call(cx: &Cx, open: usize) -> Option<(String, Pos)> {
     }
     let at = cx.toks.get(s)?.at;
     let name = match cx.toks.get(open + 1).map(|t| &t.k) {
-        Some(K::Str { value, interp: false }) => value.clone(),
+        Some(K::Str {
+            value,
+            interp: false,
+        }) => value.clone(),
         Some(K::Ident) => cx.text(open + 1).to_owned(),
         _ => String::new(),
     };
@@ -185,7 +203,9 @@ fn binding(cx: &Cx, eq: usize) -> Option<(String, Pos)> {
     if !cx.p(eq, '=') {
         return None;
     }
-    let c = (eq.saturating_sub(8)..eq).rev().find(|&k| matches!(cx.text(k), "const" | "let" | "var"))?;
+    let c = (eq.saturating_sub(8)..eq)
+        .rev()
+        .find(|&k| matches!(cx.text(k), "const" | "let" | "var"))?;
     let at = cx.toks.get(c)?.at;
     Some((cx.text(c + 1).to_owned(), at))
 }
@@ -206,8 +226,13 @@ fn bullmq(entries: &[Entry], out: &mut Vec<Setting>) {
             "lockDuration" => out.push(duration(k, v, 1.0, "lease-ms", Fact::LeaseMs)),
             "concurrency" => out.push(whole(k, v, "concurrency", Fact::Concurrency)),
             "limiter" => {
-                let rate = match (v.get("max").map(|m| &m.val), v.get("duration").map(|d| &d.val)) {
-                    (Some(Val::Num(m)), Some(Val::Num(d))) if *m >= 0.0 && *d > 0.0 && m.is_finite() => {
+                let rate = match (
+                    v.get("max").map(|m| &m.val),
+                    v.get("duration").map(|d| &d.val),
+                ) {
+                    (Some(Val::Num(m)), Some(Val::Num(d)))
+                        if *m >= 0.0 && *d > 0.0 && m.is_finite() =>
+                    {
                         let r = m * 1_000_000.0 / d;
                         (r <= 1e15).then(|| r.round() as u64)
                     }
@@ -225,7 +250,11 @@ fn bullmq(entries: &[Entry], out: &mut Vec<Setting>) {
 
 fn backoff(v: &Item, out: &mut Vec<Setting>) {
     if let Val::Num(_) = v.val {
-        out.push(stated("backoff", v.at, Fact::BackoffKind(BackoffKind::Fixed)));
+        out.push(stated(
+            "backoff",
+            v.at,
+            Fact::BackoffKind(BackoffKind::Fixed),
+        ));
         out.push(duration("backoff", v, 1.0, "base-ms", Fact::BaseMs));
         return;
     }
@@ -237,15 +266,19 @@ fn backoff(v: &Item, out: &mut Vec<Setting>) {
         let (k, x) = (e.key.as_str(), &e.item);
         match k {
             "type" => out.push(match &x.val {
-                Val::Str(s) if s == "fixed" => stated(k, x.at, Fact::BackoffKind(BackoffKind::Fixed)),
-                Val::Str(s) if s == "exponential" => stated(k, x.at, Fact::BackoffKind(BackoffKind::Exponential)),
+                Val::Str(s) if s == "fixed" => {
+                    stated(k, x.at, Fact::BackoffKind(BackoffKind::Fixed))
+                }
+                Val::Str(s) if s == "exponential" => {
+                    stated(k, x.at, Fact::BackoffKind(BackoffKind::Exponential))
+                }
                 _ => unresolved(k, x, "backoff-kind"),
             }),
             "delay" => out.push(duration(k, x, 1.0, "base-ms", Fact::BaseMs)),
             "jitter" => out.push(match x.val {
-                Val::Num(j) if j == 0.0 => stated(k, x.at, Fact::Jitter(Jitter::None)),
-                Val::Num(j) if j == 0.5 => stated(k, x.at, Fact::Jitter(Jitter::Equal)),
-                Val::Num(j) if j == 1.0 => stated(k, x.at, Fact::Jitter(Jitter::Full)),
+                Val::Num(0.0) => stated(k, x.at, Fact::Jitter(Jitter::None)),
+                Val::Num(0.5) => stated(k, x.at, Fact::Jitter(Jitter::Equal)),
+                Val::Num(1.0) => stated(k, x.at, Fact::Jitter(Jitter::Full)),
                 _ => unresolved(k, x, "jitter"),
             }),
             _ => {}
@@ -267,11 +300,16 @@ fn pg_boss(entries: &[Entry], out: &mut Vec<Setting>) {
             _ => None,
         };
         match k {
-            "retryLimit" => out.push(whole(k, v, "attempts", |n| Fact::Attempts(Some(n.saturating_add(1))))),
+            "retryLimit" => out.push(whole(k, v, "attempts", |n| {
+                Fact::Attempts(Some(n.saturating_add(1)))
+            })),
             "retryDelay" => {
                 let factor = if backoff_on { 2_000.0 } else { 1_000.0 };
                 let at_least_one = match v.val {
-                    Val::Num(n) if backoff_on && (0.0..1.0).contains(&n) => Item { val: Val::Num(1.0), ..v.clone() },
+                    Val::Num(n) if backoff_on && (0.0..1.0).contains(&n) => Item {
+                        val: Val::Num(1.0),
+                        ..v.clone()
+                    },
                     _ => v.clone(),
                 };
                 out.push(duration(k, &at_least_one, factor, "base-ms", Fact::BaseMs));
@@ -281,7 +319,9 @@ fn pg_boss(entries: &[Entry], out: &mut Vec<Setting>) {
                     out.push(stated(k, v.at, Fact::BackoffKind(BackoffKind::Exponential)));
                     out.push(stated(k, v.at, Fact::Jitter(Jitter::Equal)));
                 }
-                Val::Bool(false) => out.push(stated(k, v.at, Fact::BackoffKind(BackoffKind::Fixed))),
+                Val::Bool(false) => {
+                    out.push(stated(k, v.at, Fact::BackoffKind(BackoffKind::Fixed)))
+                }
                 _ => out.push(unresolved(k, v, "backoff-kind")),
             },
             "retryDelayMax" => out.push(duration(k, v, 1_000.0, "cap-ms", Fact::CapMs)),
@@ -291,7 +331,13 @@ fn pg_boss(entries: &[Entry], out: &mut Vec<Setting>) {
             }),
             _ => {
                 if let Some(u) = k.strip_prefix("expireIn").and_then(unit) {
-                    out.push(duration(k, v, u, "attempt-timeout-ms", Fact::AttemptTimeoutMs));
+                    out.push(duration(
+                        k,
+                        v,
+                        u,
+                        "attempt-timeout-ms",
+                        Fact::AttemptTimeoutMs,
+                    ));
                     out.push(duration(k, v, u, "lease-ms", Fact::LeaseMs));
                 } else if let Some(u) = k.strip_prefix("retention").and_then(unit) {
                     out.push(duration(k, v, u, "retention-ms", Fact::RetentionMs));
@@ -314,16 +360,20 @@ fn temporal(entries: &[Entry], out: &mut Vec<Setting>) {
                 _ => out.push(unresolved(k, v, "attempts")),
             },
             "startToCloseTimeout" => out.push(d("attempt-timeout-ms", Fact::AttemptTimeoutMs)),
-            "scheduleToCloseTimeout" => out.push(d("max-retry-duration-ms", Fact::MaxRetryDurationMs)),
+            "scheduleToCloseTimeout" => {
+                out.push(d("max-retry-duration-ms", Fact::MaxRetryDurationMs))
+            }
             "heartbeatTimeout" => out.push(d("lease-ms", Fact::LeaseMs)),
             "initialInterval" => out.push(d("base-ms", Fact::BaseMs)),
             "maximumInterval" => out.push(d("cap-ms", Fact::CapMs)),
             "backoffCoefficient" => coefficient(k, v, out),
             "maximumAttempts" => out.push(match v.val {
-                Val::Num(n) if n == 0.0 => stated(k, v.at, Fact::Attempts(None)),
+                Val::Num(0.0) => stated(k, v.at, Fact::Attempts(None)),
                 _ => whole(k, v, "attempts", |n| Fact::Attempts(Some(n))),
             }),
-            "nonRetryableErrorTypes" => out.push(error_list(k, v, "non-retryable", Fact::NonRetryable)),
+            "nonRetryableErrorTypes" => {
+                out.push(error_list(k, v, "non-retryable", Fact::NonRetryable))
+            }
             _ => {}
         }
     }

@@ -153,8 +153,7 @@ impl Lx<'_> {
             || (q == '`' && matches!(self.fam, Fam::Js | Fam::Go));
         let mut value = String::new();
         let mut interp = interp_prefix;
-        loop {
-            let Some(c) = self.peek(0) else { break };
+        while let Some(c) = self.peek(0) {
             if c == '\n' && !multiline {
                 break;
             }
@@ -273,8 +272,12 @@ pub fn tokens(src: &str, fam: Fam) -> Result<Vec<Tok>, ReadError> {
             lx.string(c, triple, false, false)
         } else if c == ':'
             && matches!(fam, Fam::Ruby | Fam::Elixir)
-            && lx.peek(1).is_some_and(|d| ident_char(d) && !d.is_ascii_digit())
-            && !out.last().is_some_and(|t: &Tok| t.end == start && t.is(':'))
+            && lx
+                .peek(1)
+                .is_some_and(|d| ident_char(d) && !d.is_ascii_digit())
+            && !out
+                .last()
+                .is_some_and(|t: &Tok| t.end == start && t.is(':'))
         {
             lx.bump();
             let s = lx.off();

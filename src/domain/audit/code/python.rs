@@ -33,7 +33,13 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             let end = cx.expr_end(i + 2, true);
             let opts = cx.item(i + 2, end);
             if let Some(v) = opts.get("visibility_timeout") {
-                lease.push(duration("visibility_timeout", v, 1_000.0, "lease-ms", Fact::LeaseMs));
+                lease.push(duration(
+                    "visibility_timeout",
+                    v,
+                    1_000.0,
+                    "lease-ms",
+                    Fact::LeaseMs,
+                ));
             } else if !matches!(opts.val, Val::Map(_)) {
                 lease.push(unresolved("broker_transport_options", &opts, "lease-ms"));
             }
@@ -64,7 +70,7 @@ fn decorator(cx: &Cx, i: usize) -> Option<(Found, usize)> {
     if !matches!(last, "task" | "shared_task") {
         return None;
     }
-    let at = cx.toks.get(i)?.at;
+    let at = cx.pos(i);
     let mut f = job(TargetId::Celery, "", at);
     let mut next = end;
     let mut task_name = None;
@@ -123,26 +129,46 @@ fn option(key: &str, item: &Item, out: &mut Vec<Setting>) {
     match key {
         "max_retries" => out.push(match item.val {
             Val::Null => stated(key, item.at, Fact::Attempts(None)),
-            _ => whole(key, item, "attempts", |n| Fact::Attempts(Some(n.saturating_add(1)))),
+            _ => whole(key, item, "attempts", |n| {
+                Fact::Attempts(Some(n.saturating_add(1)))
+            }),
         }),
         "default_retry_delay" => {
             out.push(duration(key, item, 1_000.0, "base-ms", Fact::BaseMs));
         }
         "retry_backoff" => match item.val {
-            Val::Bool(false) => out.push(stated(key, item.at, Fact::BackoffKind(BackoffKind::Fixed))),
+            Val::Bool(false) => {
+                out.push(stated(key, item.at, Fact::BackoffKind(BackoffKind::Fixed)))
+            }
             Val::Bool(true) => {
-                out.push(stated(key, item.at, Fact::BackoffKind(BackoffKind::Exponential)));
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BackoffKind(BackoffKind::Exponential),
+                ));
                 out.push(stated(key, item.at, Fact::BaseMs(1_000)));
             }
             Val::Num(n) if n.is_finite() && (0.0..1e9).contains(&n) => {
-                out.push(stated(key, item.at, Fact::BackoffKind(BackoffKind::Exponential)));
-                out.push(stated(key, item.at, Fact::BaseMs(n.max(1.0).trunc() as u64 * 1_000)));
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BackoffKind(BackoffKind::Exponential),
+                ));
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BaseMs(n.max(1.0).trunc() as u64 * 1_000),
+                ));
             }
             _ => out.push(unresolved(key, item, "base-ms")),
         },
         "retry_backoff_max" => out.push(duration(key, item, 1_000.0, "cap-ms", Fact::CapMs)),
         "retry_jitter" => out.push(match item.val {
-            Val::Bool(b) => stated(key, item.at, Fact::Jitter(if b { Jitter::Full } else { Jitter::None })),
+            Val::Bool(b) => stated(
+                key,
+                item.at,
+                Fact::Jitter(if b { Jitter::Full } else { Jitter::None }),
+            ),
             _ => unresolved(key, item, "jitter"),
         }),
         "time_limit" => out.push(duration(
@@ -157,7 +183,9 @@ fn option(key: &str, item: &Item, out: &mut Vec<Setting>) {
             _ => unresolved(key, item, "acks-late"),
         }),
         "autoretry_for" => out.push(error_list(key, item, "retryable", Fact::Retryable)),
-        "dont_autoretry_for" => out.push(error_list(key, item, "non-retryable", Fact::NonRetryable)),
+        "dont_autoretry_for" => {
+            out.push(error_list(key, item, "non-retryable", Fact::NonRetryable))
+        }
         _ => {}
     }
 }
@@ -171,8 +199,13 @@ fn countdown(cx: &Cx, open: usize, f: &mut Found) {
             if key == "countdown" {
                 let item = cx.item(v, b);
                 if let Some(s) = super::ms(&item, 1_000.0) {
-                    f.settings.push(stated("countdown", item.at, Fact::BackoffKind(BackoffKind::Fixed)));
-                    f.settings.push(stated("countdown", item.at, Fact::BaseMs(s)));
+                    f.settings.push(stated(
+                        "countdown",
+                        item.at,
+                        Fact::BackoffKind(BackoffKind::Fixed),
+                    ));
+                    f.settings
+                        .push(stated("countdown", item.at, Fact::BaseMs(s)));
                 } else {
                     f.settings.push(unresolved("countdown", &item, "base-ms"));
                 }

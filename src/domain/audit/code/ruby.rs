@@ -41,8 +41,10 @@ impl Class {
         }
     }
 
-    fn sidekiq(&mut self) -> &mut Found {
-        let (name, at) = (self.name.clone(), self.at);
+    /// The class's Sidekiq job (at the class, or at `call` outside a class).
+    fn sidekiq(&mut self, call: Pos) -> &mut Found {
+        let at = if self.name.is_empty() { call } else { self.at };
+        let name = self.name.clone();
         self.sidekiq
             .get_or_insert_with(|| job(TargetId::Sidekiq, &name, at))
     }
@@ -50,7 +52,12 @@ impl Class {
     fn finish(self, out: &mut Vec<Found>) {
         out.extend(self.sidekiq);
         if self.retry_on.is_empty() && !self.discard.is_empty() {
-            let mut f = job(TargetId::ActiveJob, &self.name, self.at);
+            let at = if self.name.is_empty() {
+                self.discard[0].at
+            } else {
+                self.at
+            };
+            let mut f = job(TargetId::ActiveJob, &self.name, at);
             f.settings = self.discard;
             out.push(f);
             return;
@@ -71,7 +78,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
         let statement = cx.toks.get(i).is_some_and(|t| t.nl) || i == 0;
         if statement && cx.word(i, "class") && cx.toks.get(i + 1).is_some_and(|t| t.k == K::Ident) {
             let end = cx.path_end(i + 1, cx.toks.len()).unwrap_or(i + 2);
-            let at = cx.toks.get(i).map(|t| t.at).unwrap_or_default();
+            let at = cx.pos(i);
             std::mem::replace(&mut class, Class::new(&cx.span(i + 1, end), at)).finish(&mut out);
             i = end;
             continue;
@@ -89,13 +96,13 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             cx.args_end(args)
         };
         match word {
-            "sidekiq_options" => sidekiq_options(cx, args, end, class.sidekiq()),
+            "sidekiq_options" => sidekiq_options(cx, args, end, class.sidekiq(cx.pos(i))),
             "sidekiq_retry_in" => {
-                let f = class.sidekiq();
+                let f = class.sidekiq(cx.pos(i));
                 retry_in(cx, i, f);
             }
             "retry_on" => {
-                let at = cx.toks.get(i).map(|t| t.at).unwrap_or_default();
+                let at = cx.pos(i);
                 let mut f = job(TargetId::ActiveJob, &class.name, at);
                 retry_on(cx, args, end, &mut f);
                 class.retry_on.push(f);
@@ -108,9 +115,12 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
                     .collect();
                 if let (Some(&(a, _)), Some(&(_, b))) = (errors.first(), errors.last()) {
                     let item = list_of(cx, &errors, a, b);
-                    class
-                        .discard
-                        .push(error_list("discard_on", &item, "non-retryable", Fact::NonRetryable));
+                    class.discard.push(error_list(
+                        "discard_on",
+                        &item,
+                        "non-retryable",
+                        Fact::NonRetryable,
+                    ));
                 }
             }
             _ => {}
@@ -124,7 +134,7 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
 /// The positional arguments `parts` as one list item.
 fn list_of(cx: &Cx, parts: &[(usize, usize)], a: usize, b: usize) -> Item {
     let items: Vec<Item> = parts.iter().map(|&(x, y)| cx.item(x, y)).collect();
-    let at = items.first().map(|i| i.at).unwrap_or_default();
+    let at = cx.pos(a);
     Item {
         val: Val::List(items),
         at,
@@ -146,8 +156,10 @@ fn sidekiq_options(cx: &Cx, a: usize, b: usize, f: &mut Found) {
                     Fact::Attempts(Some(SIDEKIQ_DEFAULT_RETRIES + 1)),
                 )),
                 Val::Bool(false) => {
-                    f.settings.push(stated("retry", item.at, Fact::Attempts(Some(1))));
-                    f.settings.push(stated("retry", item.at, Fact::KeepDead(false)));
+                    f.settings
+                        .push(stated("retry", item.at, Fact::Attempts(Some(1))));
+                    f.settings
+                        .push(stated("retry", item.at, Fact::KeepDead(false)));
                 }
                 _ => f.settings.push(whole("retry", &item, "attempts", |n| {
                     Fact::Attempts(Some(n.saturating_add(1)))
@@ -175,20 +187,28 @@ fn retry_in(cx: &Cx, i: usize, f: &mut Found) {
     // Skip the block's parameters |count, exception|.
     let mut a = body_start;
     if cx.p(a, '|') {
-        a = (a + 1..body_end).find(|&k| cx.p(k, '|')).map_or(a, |k| k + 1);
+        a = (a + 1..body_end)
+            .find(|&k| cx.p(k, '|'))
+            .map_or(a, |k| k + 1);
     }
     let item = cx.item(a, body_end);
     match super::ms(&item, 1_000.0) {
         Some(ms) if matches!(item.val, Val::Num(_)) => {
-            f.settings.push(stated("sidekiq_retry_in", item.at, Fact::BackoffKind(BackoffKind::Fixed)));
-            f.settings.push(stated("sidekiq_retry_in", item.at, Fact::BaseMs(ms)));
+            f.settings.push(stated(
+                "sidekiq_retry_in",
+                item.at,
+                Fact::BackoffKind(BackoffKind::Fixed),
+            ));
+            f.settings
+                .push(stated("sidekiq_retry_in", item.at, Fact::BaseMs(ms)));
         }
         _ => {
             let mut shown = item;
             if shown.text.is_empty() {
                 shown.text = cx.span(i, body_end + 1);
             }
-            f.settings.push(unresolved("sidekiq_retry_in", &shown, "base-ms"));
+            f.settings
+                .push(unresolved("sidekiq_retry_in", &shown, "base-ms"));
         }
     }
 }
@@ -231,7 +251,8 @@ fn retry_on(cx: &Cx, a: usize, b: usize, f: &mut Found) {
     if let (Some(&(x, _)), Some(&(_, y))) = (errors.first(), errors.last()) {
         let item = list_of(cx, &errors, x, y);
         if names(&item).is_some() {
-            f.settings.push(error_list("retry_on", &item, "retryable", Fact::Retryable));
+            f.settings
+                .push(error_list("retry_on", &item, "retryable", Fact::Retryable));
         } else {
             f.settings.push(unresolved("retry_on", &item, "retryable"));
         }
@@ -243,12 +264,14 @@ fn retry_on(cx: &Cx, a: usize, b: usize, f: &mut Found) {
         let item = cx.item(v, y);
         match key.as_str() {
             "attempts" => f.settings.push(match &item.val {
-                Val::Sym(s) if s == "unlimited" => stated("attempts", item.at, Fact::Attempts(None)),
+                Val::Sym(s) if s == "unlimited" => {
+                    stated("attempts", item.at, Fact::Attempts(None))
+                }
                 _ => whole("attempts", &item, "attempts", |n| Fact::Attempts(Some(n))),
             }),
             "wait" => wait(&item, f),
             "jitter" => f.settings.push(match item.val {
-                Val::Num(n) if n == 0.0 => stated("jitter", item.at, Fact::Jitter(Jitter::None)),
+                Val::Num(0.0) => stated("jitter", item.at, Fact::Jitter(Jitter::None)),
                 _ => unresolved("jitter", &item, "jitter"),
             }),
             _ => {}
@@ -263,12 +286,22 @@ fn wait(item: &Item, f: &mut Found) {
                 exponent: 4,
                 first_n: 1,
             };
-            f.settings.push(stated("wait", item.at, Fact::BackoffKind(BackoffKind::Polynomial(p))));
-            f.settings.push(stated("wait", item.at, Fact::BaseMs(2_000)));
+            f.settings.push(stated(
+                "wait",
+                item.at,
+                Fact::BackoffKind(BackoffKind::Polynomial(p)),
+            ));
+            f.settings
+                .push(stated("wait", item.at, Fact::BaseMs(2_000)));
         }
         Val::Num(_) | Val::Ms(_) => {
-            f.settings.push(stated("wait", item.at, Fact::BackoffKind(BackoffKind::Fixed)));
-            f.settings.push(duration("wait", item, 1_000.0, "base-ms", Fact::BaseMs));
+            f.settings.push(stated(
+                "wait",
+                item.at,
+                Fact::BackoffKind(BackoffKind::Fixed),
+            ));
+            f.settings
+                .push(duration("wait", item, 1_000.0, "base-ms", Fact::BaseMs));
         }
         _ => f.settings.push(unresolved("wait", item, "base-ms")),
     }

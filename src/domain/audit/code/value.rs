@@ -99,6 +99,15 @@ impl<'a> Cx<'a> {
         cx
     }
 
+    /// Where token `i` starts; past the end, where the last token starts (1:1 in an empty
+    /// file).
+    pub fn pos(&self, i: usize) -> Pos {
+        self.toks
+            .get(i)
+            .or_else(|| self.toks.last())
+            .map_or(Pos { line: 1, column: 1 }, |t| t.at)
+    }
+
     /// The text of token `i`.
     pub fn text(&self, i: usize) -> &str {
         self.toks
@@ -119,13 +128,19 @@ impl<'a> Cx<'a> {
 
     /// The index just past the closer of the bracket opened at `i` (or `i + 1`).
     pub fn after(&self, i: usize) -> usize {
-        self.close.get(i).copied().flatten().map_or(i + 1, |c| c + 1)
+        self.close
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(i + 1, |c| c + 1)
     }
 
     /// The source text of tokens `i..j`, whitespace runs as one space, at most 120 characters.
     pub fn span(&self, i: usize, j: usize) -> String {
-        let (Some(a), Some(b)) = (self.toks.get(i), j.checked_sub(1).and_then(|k| self.toks.get(k)))
-        else {
+        let (Some(a), Some(b)) = (
+            self.toks.get(i),
+            j.checked_sub(1).and_then(|k| self.toks.get(k)),
+        ) else {
             return String::new();
         };
         let raw = self.src.get(a.start..b.end.max(a.start)).unwrap_or("");
@@ -212,7 +227,10 @@ impl<'a> Cx<'a> {
         }
         let key = match &t.k {
             K::Ident => self.text(i).to_owned(),
-            K::Str { value, interp: false } => value.clone(),
+            K::Str {
+                value,
+                interp: false,
+            } => value.clone(),
             K::Sym(s) => s.clone(),
             _ => return None,
         };
@@ -224,7 +242,8 @@ impl<'a> Cx<'a> {
                 _ => true,
             };
         let rocket = next.is('=') && self.p(i + 2, '>');
-        let py_kw = self.fam == Fam::Python && t.k == K::Ident && next.is('=') && !self.p(i + 2, '=');
+        let py_kw =
+            self.fam == Fam::Python && t.k == K::Ident && next.is('=') && !self.p(i + 2, '=');
         if colon_ok || py_kw {
             Some((key, t.at, i + 2))
         } else if rocket && i + 3 <= j {
@@ -244,7 +263,8 @@ impl<'a> Cx<'a> {
         if b == a + 1 && t.k == K::Ident {
             return Some((self.text(a).to_owned(), t.at, a));
         }
-        (self.p(a, '.') && self.p(a + 1, '.') && self.p(a + 2, '.')).then(|| ("...".to_owned(), t.at, a + 3))
+        (self.p(a, '.') && self.p(a + 1, '.') && self.p(a + 2, '.'))
+            .then(|| ("...".to_owned(), t.at, a + 3))
     }
 
     /// The value of tokens `i..j`.
@@ -253,7 +273,7 @@ impl<'a> Cx<'a> {
     }
 
     fn item_at(&self, i: usize, j: usize, depth: usize) -> Item {
-        let at = self.toks.get(i).map(|t| t.at).unwrap_or_default();
+        let at = self.pos(i);
         let val = if depth > NESTING || i >= j {
             Val::Other
         } else {
@@ -281,7 +301,9 @@ impl<'a> Cx<'a> {
                 return Val::Num(-n);
             }
         }
-        if matches!(t.k, K::P('(' | '[' | '{')) && self.close.get(i).copied().flatten() == Some(j - 1) {
+        if matches!(t.k, K::P('(' | '[' | '{'))
+            && self.close.get(i).copied().flatten() == Some(j - 1)
+        {
             return self.bracket(i, j, depth);
         }
         if let Some(v) = self.duration(i, j) {
@@ -312,7 +334,10 @@ impl<'a> Cx<'a> {
         };
         match &t.k {
             K::Num => number(self.text(i)).map_or(Val::Other, Val::Num),
-            K::Str { value, interp: false } => Val::Str(value.clone()),
+            K::Str {
+                value,
+                interp: false,
+            } => Val::Str(value.clone()),
             K::Str { .. } | K::P(_) => Val::Other,
             K::Sym(s) => Val::Sym(s.clone()),
             K::Ident => match self.text(i) {
@@ -373,7 +398,8 @@ impl<'a> Cx<'a> {
         }
         k += 1;
         loop {
-            if k + 1 < j && self.p(k, '.') && self.toks.get(k + 1).is_some_and(|t| t.k == K::Ident) {
+            if k + 1 < j && self.p(k, '.') && self.toks.get(k + 1).is_some_and(|t| t.k == K::Ident)
+            {
                 k += 2;
             } else if k + 2 < j
                 && self.p(k, ':')
@@ -401,7 +427,10 @@ impl<'a> Cx<'a> {
         // Elixir: :timer.seconds(N)
         if self.fam == Fam::Elixir
             && j == i + 6
-            && self.toks.get(i).is_some_and(|t| t.k == K::Sym("timer".into()))
+            && self
+                .toks
+                .get(i)
+                .is_some_and(|t| t.k == K::Sym("timer".into()))
             && self.p(i + 1, '.')
             && self.p(i + 3, '(')
             && self.p(i + 5, ')')
@@ -442,7 +471,11 @@ impl<'a> Cx<'a> {
         if k != j || (k == i + 1) {
             return None;
         }
-        Some(if unit { Val::Ms(product) } else { Val::Num(product) })
+        Some(if unit {
+            Val::Ms(product)
+        } else {
+            Val::Num(product)
+        })
     }
 
     fn bindings(&self) -> HashMap<String, (usize, usize)> {
@@ -487,7 +520,9 @@ impl<'a> Cx<'a> {
                 }
                 None
             }
-            Fam::Elixir if t.is('@') && t.nl && self.toks.get(i + 1).is_some_and(|n| n.k == K::Ident) => {
+            Fam::Elixir
+                if t.is('@') && t.nl && self.toks.get(i + 1).is_some_and(|n| n.k == K::Ident) =>
+            {
                 Some((self.text(i + 1).to_owned(), i + 2))
             }
             _ => None,

@@ -25,7 +25,14 @@ fn fixture(name: &str) -> Vec<Found> {
 fn shown(found: &[Found]) -> String {
     let mut s = String::new();
     for f in found {
-        let _ = writeln!(s, "{} {:?} @{}:{}", f.system.name(), f.name, f.at.line, f.at.column);
+        let _ = writeln!(
+            s,
+            "{} {:?} @{}:{}",
+            f.system.name(),
+            f.name,
+            f.at.line,
+            f.at.column
+        );
         for x in &f.settings {
             let v = match &x.value {
                 Value::Stated(fact) => format!("{fact:?}"),
@@ -83,27 +90,56 @@ fn celery_counts_retries_and_leaves_computed_values_unresolved() {
     // The task in a comment and the one in a string are not tasks.
     assert_eq!(
         names,
-        ["send_twitter_status", "refresh_timeline", "from_the_environment", "forever"]
+        [
+            "send_twitter_status",
+            "refresh_timeline",
+            "from_the_environment",
+            "forever"
+        ]
     );
     let twitter = &found[0];
-    assert_eq!(twitter.at, Pos { line: 12, column: 1 });
+    assert_eq!(
+        twitter.at,
+        Pos {
+            line: 12,
+            column: 1
+        }
+    );
     assert_eq!(stated(twitter, "max_retries"), [Fact::Attempts(Some(6))]);
-    assert_eq!(stated(twitter, "default_retry_delay"), [Fact::BaseMs(1_800_000)]);
-    assert_eq!(stated(twitter, "visibility_timeout"), [Fact::LeaseMs(3_600_000)]);
+    assert_eq!(
+        stated(twitter, "default_retry_delay"),
+        [Fact::BaseMs(1_800_000)]
+    );
+    assert_eq!(
+        stated(twitter, "visibility_timeout"),
+        [Fact::LeaseMs(3_600_000)]
+    );
     let timeline = &found[1];
     assert_eq!(
         stated(timeline, "retry_backoff"),
-        [Fact::BackoffKind(BackoffKind::Exponential), Fact::BaseMs(1_000)]
+        [
+            Fact::BackoffKind(BackoffKind::Exponential),
+            Fact::BaseMs(1_000)
+        ]
     );
-    assert_eq!(stated(timeline, "retry_jitter"), [Fact::Jitter(Jitter::None)]);
+    assert_eq!(
+        stated(timeline, "retry_jitter"),
+        [Fact::Jitter(Jitter::None)]
+    );
     // A module constant bound once to a literal is that literal.
-    assert_eq!(stated(timeline, "time_limit"), [Fact::AttemptTimeoutMs(30_000)]);
+    assert_eq!(
+        stated(timeline, "time_limit"),
+        [Fact::AttemptTimeoutMs(30_000)]
+    );
     let env = &found[2];
     assert_eq!(
         unresolved(env, "max_retries").as_deref(),
         Some("int(os.environ[\"RETRIES\"])")
     );
-    assert_eq!(unresolved(env, "soft_time_limit").as_deref(), Some("f\"{TIMEOUT_S}\""));
+    assert_eq!(
+        unresolved(env, "soft_time_limit").as_deref(),
+        Some("f\"{TIMEOUT_S}\"")
+    );
     // Celery truncates a float factor: 2.5 → 2 s.
     assert!(stated(env, "retry_backoff").contains(&Fact::BaseMs(2_000)));
     assert_eq!(stated(&found[3], "max_retries"), [Fact::Attempts(None)]);
@@ -143,7 +179,9 @@ fn ruby_jobs_count_as_each_system_does() {
     assert!(unresolved(&aj[1], "wait").is_some());
     assert_eq!(
         stated(&aj[0], "discard_on"),
-        [Fact::NonRetryable(vec!["ActiveJob::DeserializationError".into()])]
+        [Fact::NonRetryable(vec![
+            "ActiveJob::DeserializationError".into()
+        ])]
     );
     assert_eq!(aj[5].name, "OnlyDiscards");
 }
@@ -168,16 +206,27 @@ fn hostile_text_is_read_without_a_panic() {
             bytes: 6 * 1024 * 1024
         })
     );
-    assert!(MAX_FILE_BYTES < 6 * 1024 * 1024);
+    const { assert!(MAX_FILE_BYTES < 6 * 1024 * 1024) };
     // NUL bytes and invalid UTF-8: binary.
-    assert_eq!(read("a.py", "@app.task(max_retries=1)\0"), Err(ReadError::Binary));
-    assert_eq!(read_bytes("a.rb", b"sidekiq_options retry: \xff\xfe"), Err(ReadError::Binary));
+    assert_eq!(
+        read("a.py", "@app.task(max_retries=1)\0"),
+        Err(ReadError::Binary)
+    );
+    assert_eq!(
+        read_bytes("a.rb", b"sidekiq_options retry: \xff\xfe"),
+        Err(ReadError::Binary)
+    );
     // Nothing known: says so.
-    assert_eq!(read("notes.py", "print('hello')\n"), Err(ReadError::Unrecognised));
+    assert_eq!(
+        read("notes.py", "print('hello')\n"),
+        Err(ReadError::Unrecognised)
+    );
     assert_eq!(read("empty.ts", ""), Err(ReadError::Unrecognised));
     // Unterminated strings and bidi controls: the jobs before and after are still found.
     let found = fixture("hostile_bidi.py");
-    assert!(found.iter().any(|f| stated(f, "max_retries") == [Fact::Attempts(Some(8))]));
+    assert!(found
+        .iter()
+        .any(|f| stated(f, "max_retries") == [Fact::Attempts(Some(8))]));
     for cut in ["'", "\"", "\"\"\"", "`", "/*", "#{", "${"] {
         for name in ["a.py", "a.rb", "a.ex", "a.go", "a.ts", "a.json"] {
             let text = format!("sidekiq_options retry: 1\n{cut}@app.task(max_retries=1)\n");
