@@ -234,3 +234,22 @@ fn hostile_text_is_read_without_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_file_near_the_size_limit_reads_in_reasonable_time() {
+    // 5 MiB of real-looking code, nested objects and all: read whole, every job found.
+    for (name, unit) in [
+        ("big.ts", "const q = new Queue('q', { defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 10, x: [{ a: { b: { c: 1 } } }] } } });\n"),
+        ("big.py", "@app.task(max_retries=3, retry_backoff=True, x={'a': {'b': [1, (2, 3)]}})\ndef t(self):\n    s = 'x'  # c\n"),
+        ("big.rb", "class J\n  sidekiq_options retry: 5, x: { a: [1, { b: 2 }] }\nend\n"),
+    ] {
+        let n = (MAX_FILE_BYTES as usize - 1) / unit.len();
+        let text = unit.repeat(n);
+        let start = std::time::Instant::now();
+        let found = read(name, &text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let settings: usize = found.iter().map(|f| f.settings.len()).sum();
+        eprintln!("{name}: {} jobs, {settings} settings in {:?}", found.len(), start.elapsed());
+        // Jobs of one queue name are one job (BullMQ's Queue and Worker); every setting kept.
+        assert!(settings >= n, "{name}: {settings} settings of {n} units");
+    }
+}

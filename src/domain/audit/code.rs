@@ -1,8 +1,8 @@
 //! The literal scanners for queue code (issue 27 item 2): Celery (Python), Sidekiq and
 //! Active Job (Ruby), Oban (Elixir), River and Temporal (Go), BullMQ, pg-boss and Temporal
 //! (TypeScript / JavaScript) and Temporal RetryPolicy JSON. A full parser per language is not
-//! practical in wasm; a small tokenizer per language family ([`lex`]: strings with escapes,
-//! comments, brackets up to [`MAX_DEPTH`]) and a scanner for the known call shapes are. A
+//! practical in wasm; a small tokenizer per language family (strings with escapes,
+//! comments, brackets up to [`MAX_DEPTH`](crate::domain::audit::found::MAX_DEPTH)) and a scanner for the known call shapes are. A
 //! value written as a literal becomes [`Value::Stated`] in the sheet's units and counting
 //! (`brief/QUEUES.md`: retries vs attempts, seconds vs ms); anything else — a variable, a
 //! call, `ENV[…]`, an f-string, a computed block — is [`Value::Unresolved`] with the

@@ -144,14 +144,30 @@ impl<'a> Cx<'a> {
             return String::new();
         };
         let raw = self.src.get(a.start..b.end.max(a.start)).unwrap_or("");
-        let one: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-        if one.chars().count() > 120 {
-            let mut s: String = one.chars().take(119).collect();
-            s.push('…');
-            s
-        } else {
-            one
+        // Whitespace runs as one space, stopping once past 120 characters (an item can be
+        // most of a 5 MiB file; only its start is shown).
+        let mut out = String::new();
+        let mut n = 0usize;
+        let mut space = false;
+        for c in raw.chars() {
+            if c.is_whitespace() {
+                space = n > 0;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                n += 1;
+                space = false;
+            }
+            out.push(c);
+            n += 1;
+            if n > 120 {
+                let mut cut: String = out.chars().take(119).collect();
+                cut.push('…');
+                return cut;
+            }
         }
+        out
     }
 
     /// The end of an expression starting at `i`: the first comma or closing bracket outside
