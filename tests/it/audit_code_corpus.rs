@@ -253,3 +253,28 @@ fn a_file_near_the_size_limit_reads_in_reasonable_time() {
         assert!(settings >= n, "{name}: {settings} settings of {n} units");
     }
 }
+
+#[test]
+fn an_unresolved_value_says_why_in_both_languages() {
+    use modality_advisor::domain::audit::code::unresolved_reason;
+    use modality_advisor::domain::Lang;
+    let aj = fixture("active_jobs.rb");
+    let jitter = aj[3]
+        .settings
+        .iter()
+        .find_map(|s| match &s.value {
+            Value::Unresolved { fact, expression } => Some((*fact, expression.clone())),
+            Value::Stated(_) => None,
+        })
+        .unwrap_or_else(|| panic!("{}", shown(&aj)));
+    assert_eq!(jitter, ("jitter", "0.15".to_owned()));
+    let en = unresolved_reason(jitter.0, &jitter.1, Lang::En);
+    assert!(en.contains("no equivalent") && en.contains("0.15"), "{en}");
+    let ja = unresolved_reason(jitter.0, &jitter.1, Lang::Ja);
+    assert!(ja.contains("対応する値がありません") && ja.contains("0.15"), "{ja}");
+    let env = unresolved_reason("attempts", "ENV[\"RETRIES\"]", Lang::En);
+    assert!(env.contains("computed at run time") && env.contains("ENV[\"RETRIES\"]"), "{env}");
+    assert!(unresolved_reason("attempts", "ENV", Lang::Ja).contains("実行時に計算"));
+    let big = unresolved_reason("attempts", "18446744073709551616", Lang::En);
+    assert!(big.contains("allowed range"), "{big}");
+}

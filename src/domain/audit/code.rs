@@ -18,7 +18,9 @@ mod ruby;
 mod value;
 
 use crate::domain::audit::found::{Fact, Found, Pos, ReadError, Setting, Value, MAX_FILE_BYTES};
+use crate::domain::lang::Lang;
 use crate::domain::queues::TargetId;
+use crate::text::t;
 use lex::Fam;
 use value::{Cx, Item, Val};
 
@@ -78,6 +80,21 @@ pub fn read_bytes(file_name: &str, bytes: &[u8]) -> Result<Vec<Found>, ReadError
     }
     let text = std::str::from_utf8(bytes).map_err(|_| ReadError::Binary)?;
     read(file_name, text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Why a setting this module reports unresolved is not resolved, in `lang`: computed at
+/// run time; a literal the sheet has no equivalent for (`fact` `"jitter"`: Active Job's
+/// upward factor, a BullMQ factor other than 0, 0.5, 1); or a number out of range. Texts:
+/// `locales/worker/audit-code.yml`.
+pub fn unresolved_reason(fact: &str, expression: &str, lang: Lang) -> String {
+    let l = lang.code();
+    let literal = value::number(expression.trim().trim_start_matches('-')).is_some();
+    let key = match (literal, fact) {
+        (false, _) => "audit.code.unresolved.computed",
+        (true, "jitter" | "backoff-kind") => "audit.code.unresolved.no-equivalent",
+        (true, _) => "audit.code.unresolved.out-of-range",
+    };
+    t!(key, locale = l, expression = expression).into_owned()
 }
 
 fn family(file_name: &str) -> Option<Fam> {
