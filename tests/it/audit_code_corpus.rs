@@ -271,9 +271,15 @@ fn an_unresolved_value_says_why_in_both_languages() {
     let en = unresolved_reason(jitter.0, &jitter.1, Lang::En);
     assert!(en.contains("no equivalent") && en.contains("0.15"), "{en}");
     let ja = unresolved_reason(jitter.0, &jitter.1, Lang::Ja);
-    assert!(ja.contains("対応する値がありません") && ja.contains("0.15"), "{ja}");
+    assert!(
+        ja.contains("対応する値がありません") && ja.contains("0.15"),
+        "{ja}"
+    );
     let env = unresolved_reason("attempts", "ENV[\"RETRIES\"]", Lang::En);
-    assert!(env.contains("computed at run time") && env.contains("ENV[\"RETRIES\"]"), "{env}");
+    assert!(
+        env.contains("computed at run time") && env.contains("ENV[\"RETRIES\"]"),
+        "{env}"
+    );
     assert!(unresolved_reason("attempts", "ENV", Lang::Ja).contains("実行時に計算"));
     let big = unresolved_reason("attempts", "18446744073709551616", Lang::En);
     assert!(big.contains("allowed range"), "{big}");
