@@ -94,9 +94,12 @@ fn celery_counts_retries_and_leaves_computed_values_unresolved() {
             "send_twitter_status",
             "refresh_timeline",
             "from_the_environment",
-            "forever"
+            "forever",
+            "BaseTaskWithRetry"
         ]
     );
+    // A class-based task: its own attributes, not a method's locals.
+    assert_eq!(stated(&found[4], "max_retries"), [Fact::Attempts(Some(6))]);
     let twitter = &found[0];
     assert_eq!(
         twitter.at,

@@ -29,6 +29,13 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
                 continue;
             }
         }
+        if cx.word(i, "class") && cx.toks.get(i).is_some_and(|t| t.nl) {
+            if let Some((f, next)) = task_class(cx, i) {
+                out.push(f);
+                i = next;
+                continue;
+            }
+        }
         if cx.word(i, "broker_transport_options") && cx.p(i + 1, '=') {
             let end = cx.expr_end(i + 2, true);
             let opts = cx.item(i + 2, end);
@@ -123,6 +130,62 @@ fn decorator(cx: &Cx, i: usize) -> Option<(Found, usize)> {
     }
     f.name = task_name.unwrap_or_default();
     Some((f, next))
+}
+
+/// A class-based task (`class BaseTaskWithRetry(Task):` with `max_retries = 5` … in its
+/// body, as Celery's docs show for `autoretry_for`): the task and the index after its body.
+fn task_class(cx: &Cx, i: usize) -> Option<(Found, usize)> {
+    let column = cx.toks.get(i)?.at.column;
+    if !cx.p(i + 2, '(') {
+        return None;
+    }
+    let close = cx.after(i + 2) - 1;
+    let task_base = cx
+        .split(i + 3, close)
+        .into_iter()
+        .any(|(a, b)| cx.span(a, b).ends_with("Task"));
+    if !task_base {
+        return None;
+    }
+    let mut f = job(TargetId::Celery, cx.text(i + 1), cx.pos(i));
+    let mut k = close + 1;
+    let mut soft = None;
+    // The body's own statements: at the indentation of its first line (not in its methods).
+    let body = (k..cx.toks.len())
+        .find(|&x| cx.toks[x].nl)
+        .map(|x| cx.toks[x].at.column);
+    while let Some(t) = cx.toks.get(k) {
+        if t.nl && t.at.column <= column {
+            break;
+        }
+        let own = t.nl && Some(t.at.column) == body;
+        if own && t.k == K::Ident && cx.p(k + 1, '=') && !cx.p(k + 2, '=') {
+            let end = cx.expr_end(k + 2, true);
+            let item = cx.item(k + 2, end);
+            match cx.text(k) {
+                "soft_time_limit" => soft = Some(item),
+                key => option(key, &item, &mut f.settings),
+            }
+            k = end.max(k + 1);
+            continue;
+        }
+        k = if matches!(t.k, K::P('(' | '[' | '{')) {
+            cx.after(k)
+        } else {
+            k + 1
+        };
+    }
+    if let (Some(item), false) = (soft, f.settings.iter().any(|s| s.key == "time_limit")) {
+        f.settings.push(duration(
+            "soft_time_limit",
+            &item,
+            1_000.0,
+            "attempt-timeout-ms",
+            Fact::AttemptTimeoutMs,
+        ));
+    }
+    // A base class without retry options is no job.
+    (!f.settings.is_empty()).then_some((f, k))
 }
 
 fn option(key: &str, item: &Item, out: &mut Vec<Setting>) {
