@@ -67,8 +67,7 @@ impl Tok {
     }
 }
 
-struct Lx<'a> {
-    src: &'a str,
+struct Lx {
     /// The characters (4 bytes each: a 5 MiB file is read without a per-character offset).
     cs: Vec<char>,
     i: usize,
@@ -79,7 +78,7 @@ struct Lx<'a> {
     fam: Fam,
 }
 
-impl Lx<'_> {
+impl Lx {
     fn peek(&self, o: usize) -> Option<char> {
         self.cs.get(self.i + o).copied()
     }
@@ -231,7 +230,6 @@ fn python_prefix(s: &str) -> Option<(bool, bool)> {
 /// [`ReadError::TooDeep`] where brackets nest deeper than [`MAX_DEPTH`].
 pub fn tokens(src: &str, fam: Fam) -> Result<Vec<Tok>, ReadError> {
     let mut lx = Lx {
-        src,
         cs: src.chars().collect(),
         i: 0,
         byte: 0,
