@@ -4,4 +4,5 @@
 //! stated"), the schedule the system really runs (the targets' own formulas,
 //! [`crate::domain::queues`]) and the findings, each pointing at the file's line.
 
+pub mod code;
 pub mod found;

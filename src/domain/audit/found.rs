@@ -74,6 +74,12 @@ pub enum Fact {
     /// Whether failed items of a batch are reported one by one
     /// (`FunctionResponseTypes: [ReportBatchItemFailures]`).
     PartialBatchResponse(bool),
+    /// Whether the job is acknowledged after it runs (Celery `acks_late`): `false` acks it
+    /// before it runs, so a crash loses it.
+    AcksLate(bool),
+    /// Whether exhausted jobs are kept in the system's own dead set (Sidekiq `dead: false`,
+    /// or `retry: false`, drops them).
+    KeepDead(bool),
     /// Errors the system does not retry, as written (Temporal `nonRetryableErrorTypes`,
     /// Active Job `discard_on`).
     NonRetryable(Vec<String>),

@@ -1,0 +1,278 @@
+//! Celery (`brief/QUEUES.md` §3): `@app.task(…)`, `@shared_task(…)`, `@celery.task(…)`
+//! options, `self.retry(countdown=…)` in a task's body, and the app's
+//! `broker_transport_options = {"visibility_timeout": N}` (the lease of every task).
+//!
+//! - `max_retries` counts **retries**: `max_retries=3` → 4 attempts; `None` → unlimited.
+//! - `retry_backoff=True` → exponential from 1 s; a number → exponential from
+//!   `int(max(1, n))` s (Celery truncates the factor); `False` → fixed.
+//! - `default_retry_delay`, `retry_backoff_max`, `time_limit` are seconds; `soft_time_limit`
+//!   is the attempt timeout only where no `time_limit` is written (the hard limit wins).
+//! - `retry_jitter=True` → full jitter (`randrange(c + 1)`), `False` → none.
+
+use super::lex::K;
+use super::value::{Cx, Item, Val};
+use super::{duration, error_list, job, stated, unresolved, whole};
+use crate::domain::audit::found::{Fact, Found, Setting};
+use crate::domain::queues::TargetId;
+use crate::domain::sheet::{BackoffKind, Jitter};
+
+/// Every Celery task the file defines, with the app's lease added to each.
+pub fn scan(cx: &Cx) -> Vec<Found> {
+    let mut out: Vec<Found> = Vec::new();
+    let mut lease: Vec<Setting> = Vec::new();
+    let mut i = 0;
+    while i < cx.toks.len() {
+        if cx.p(i, '@') {
+            if let Some((f, next)) = decorator(cx, i) {
+                out.push(f);
+                i = next;
+                continue;
+            }
+        }
+        if cx.word(i, "class") && cx.toks.get(i).is_some_and(|t| t.nl) {
+            if let Some((f, next)) = task_class(cx, i) {
+                out.push(f);
+                i = next;
+                continue;
+            }
+        }
+        if cx.word(i, "broker_transport_options") && cx.p(i + 1, '=') {
+            let end = cx.expr_end(i + 2, true);
+            let opts = cx.item(i + 2, end);
+            if let Some(v) = opts.get("visibility_timeout") {
+                lease.push(duration(
+                    "visibility_timeout",
+                    v,
+                    1_000.0,
+                    "lease-ms",
+                    Fact::LeaseMs,
+                ));
+            } else if !matches!(opts.val, Val::Map(_)) {
+                lease.push(unresolved("broker_transport_options", &opts, "lease-ms"));
+            }
+            i = end;
+            continue;
+        }
+        if cx.word(i, "retry") && i > 0 && cx.p(i - 1, '.') && cx.p(i + 1, '(') {
+            if let Some(f) = out.last_mut() {
+                countdown(cx, i + 1, f);
+            }
+        }
+        i += 1;
+    }
+    if out.is_empty() && !lease.is_empty() {
+        let at = lease[0].at;
+        out.push(job(TargetId::Celery, "", at));
+    }
+    for f in &mut out {
+        f.settings.extend(lease.iter().cloned());
+    }
+    out
+}
+
+/// `@path.task(…)` at `i`: the task and the index after its `def` line.
+fn decorator(cx: &Cx, i: usize) -> Option<(Found, usize)> {
+    let end = cx.path_end(i + 1, cx.toks.len())?;
+    let last = cx.text(end - 1);
+    if !matches!(last, "task" | "shared_task") {
+        return None;
+    }
+    let at = cx.pos(i);
+    let mut f = job(TargetId::Celery, "", at);
+    let mut next = end;
+    let mut task_name = None;
+    if cx.p(end, '(') {
+        let close = cx.after(end) - 1;
+        let mut soft = None;
+        for (a, b) in cx.split(end + 1, close) {
+            let Some((key, _, v)) = cx.keyed(a, b) else {
+                continue;
+            };
+            let item = cx.item(v, b);
+            if key == "name" {
+                if let Val::Str(s) = &item.val {
+                    task_name = Some(s.clone());
+                }
+            }
+            if key == "soft_time_limit" {
+                soft = Some(item);
+                continue;
+            }
+            option(&key, &item, &mut f.settings);
+        }
+        let hard = f.settings.iter().any(|s| s.key == "time_limit");
+        if let (Some(item), false) = (soft, hard) {
+            f.settings.push(duration(
+                "soft_time_limit",
+                &item,
+                1_000.0,
+                "attempt-timeout-ms",
+                Fact::AttemptTimeoutMs,
+            ));
+        }
+        next = close + 1;
+    }
+    // The function below (other decorators between).
+    let mut k = next;
+    while k < cx.toks.len() && k < next + 400 {
+        if cx.word(k, "def") {
+            if let Some(t) = cx.toks.get(k + 1).filter(|t| t.k == K::Ident) {
+                let _ = t;
+                f.name = task_name.unwrap_or_else(|| cx.text(k + 1).to_owned());
+                return Some((f, k + 2));
+            }
+        }
+        let statement = cx.toks.get(k).is_some_and(|t| t.nl);
+        if cx.word(k, "class") || (statement && cx.p(k, '@') && k > next) {
+            break;
+        }
+        k += 1;
+    }
+    f.name = task_name.unwrap_or_default();
+    Some((f, next))
+}
+
+/// A class-based task (`class BaseTaskWithRetry(Task):` with `max_retries = 5` … in its
+/// body, as Celery's docs show for `autoretry_for`): the task and the index after its body.
+fn task_class(cx: &Cx, i: usize) -> Option<(Found, usize)> {
+    let column = cx.toks.get(i)?.at.column;
+    if !cx.p(i + 2, '(') {
+        return None;
+    }
+    let close = cx.after(i + 2) - 1;
+    let task_base = cx
+        .split(i + 3, close)
+        .into_iter()
+        .any(|(a, b)| cx.span(a, b).ends_with("Task"));
+    if !task_base {
+        return None;
+    }
+    let mut f = job(TargetId::Celery, cx.text(i + 1), cx.pos(i));
+    let mut k = close + 1;
+    let mut soft = None;
+    // The body's own statements: at the indentation of its first line (not in its methods).
+    let body = (k..cx.toks.len())
+        .find(|&x| cx.toks[x].nl)
+        .map(|x| cx.toks[x].at.column);
+    while let Some(t) = cx.toks.get(k) {
+        if t.nl && t.at.column <= column {
+            break;
+        }
+        let own = t.nl && Some(t.at.column) == body;
+        if own && t.k == K::Ident && cx.p(k + 1, '=') && !cx.p(k + 2, '=') {
+            let end = cx.expr_end(k + 2, true);
+            let item = cx.item(k + 2, end);
+            match cx.text(k) {
+                "soft_time_limit" => soft = Some(item),
+                key => option(key, &item, &mut f.settings),
+            }
+            k = end.max(k + 1);
+            continue;
+        }
+        k = if matches!(t.k, K::P('(' | '[' | '{')) {
+            cx.after(k)
+        } else {
+            k + 1
+        };
+    }
+    if let (Some(item), false) = (soft, f.settings.iter().any(|s| s.key == "time_limit")) {
+        f.settings.push(duration(
+            "soft_time_limit",
+            &item,
+            1_000.0,
+            "attempt-timeout-ms",
+            Fact::AttemptTimeoutMs,
+        ));
+    }
+    // A base class without retry options is no job.
+    (!f.settings.is_empty()).then_some((f, k))
+}
+
+fn option(key: &str, item: &Item, out: &mut Vec<Setting>) {
+    match key {
+        "max_retries" => out.push(match item.val {
+            Val::Null => stated(key, item.at, Fact::Attempts(None)),
+            _ => whole(key, item, "attempts", |n| {
+                Fact::Attempts(Some(n.saturating_add(1)))
+            }),
+        }),
+        "default_retry_delay" => {
+            out.push(duration(key, item, 1_000.0, "base-ms", Fact::BaseMs));
+        }
+        "retry_backoff" => match item.val {
+            Val::Bool(false) => {
+                out.push(stated(key, item.at, Fact::BackoffKind(BackoffKind::Fixed)))
+            }
+            Val::Bool(true) => {
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BackoffKind(BackoffKind::Exponential),
+                ));
+                out.push(stated(key, item.at, Fact::BaseMs(1_000)));
+            }
+            Val::Num(n) if n.is_finite() && (0.0..1e9).contains(&n) => {
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BackoffKind(BackoffKind::Exponential),
+                ));
+                out.push(stated(
+                    key,
+                    item.at,
+                    Fact::BaseMs(n.max(1.0).trunc() as u64 * 1_000),
+                ));
+            }
+            _ => out.push(unresolved(key, item, "base-ms")),
+        },
+        "retry_backoff_max" => out.push(duration(key, item, 1_000.0, "cap-ms", Fact::CapMs)),
+        "retry_jitter" => out.push(match item.val {
+            Val::Bool(b) => stated(
+                key,
+                item.at,
+                Fact::Jitter(if b { Jitter::Full } else { Jitter::None }),
+            ),
+            _ => unresolved(key, item, "jitter"),
+        }),
+        "time_limit" => out.push(duration(
+            key,
+            item,
+            1_000.0,
+            "attempt-timeout-ms",
+            Fact::AttemptTimeoutMs,
+        )),
+        "acks_late" => out.push(match item.val {
+            Val::Bool(b) => stated(key, item.at, Fact::AcksLate(b)),
+            _ => unresolved(key, item, "acks-late"),
+        }),
+        "autoretry_for" => out.push(error_list(key, item, "retryable", Fact::Retryable)),
+        "dont_autoretry_for" => {
+            out.push(error_list(key, item, "non-retryable", Fact::NonRetryable))
+        }
+        _ => {}
+    }
+}
+
+/// `self.retry(…, countdown=…)`: a literal countdown is a fixed wait; anything else (the
+/// export's `sheet_countdown(…)`) is computed at run time.
+fn countdown(cx: &Cx, open: usize, f: &mut Found) {
+    let close = cx.after(open) - 1;
+    for (a, b) in cx.split(open + 1, close) {
+        if let Some((key, _, v)) = cx.keyed(a, b) {
+            if key == "countdown" {
+                let item = cx.item(v, b);
+                if let Some(s) = super::ms(&item, 1_000.0) {
+                    f.settings.push(stated(
+                        "countdown",
+                        item.at,
+                        Fact::BackoffKind(BackoffKind::Fixed),
+                    ));
+                    f.settings
+                        .push(stated("countdown", item.at, Fact::BaseMs(s)));
+                } else {
+                    f.settings.push(unresolved("countdown", &item, "base-ms"));
+                }
+            }
+        }
+    }
+}
