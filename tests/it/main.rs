@@ -1,6 +1,8 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod audit_cli;
+mod audit_roundtrip;
 mod capacity_analytic;
 mod capacity_cli;
 mod capacity_protocol;
@@ -28,6 +30,7 @@ mod diagram_text;
 mod export_protocol;
 mod export_read;
 mod flowchart;
+mod fuzz_audit;
 mod fuzz_catalog;
 mod fuzz_share;
 mod fuzz_sheet;

@@ -128,6 +128,7 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
         message: t!(
             key,
             locale = lang.code(),
+            queue = &b.name,
             attempts = attempts.map_or_else(|| "∞".to_owned(), |a| a.to_string()),
             duration = exact(duration, lang),
             window = exact(window_ms.unwrap_or_default(), lang)
