@@ -19,6 +19,7 @@ pub mod cloudformation;
 pub mod found;
 pub mod job;
 pub mod kubernetes;
+pub mod record;
 pub mod setting;
 pub mod terraform;
 pub mod traps;

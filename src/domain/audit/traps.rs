@@ -6,7 +6,7 @@
 //! it concerns, or at the job when the value is the system's default.
 
 use super::found::{Fact, Found};
-use super::job::{AuditFinding, Build, Facts};
+use super::record::{AuditFinding, Build, Facts};
 use crate::domain::duration::exact;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;

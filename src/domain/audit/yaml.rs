@@ -87,7 +87,8 @@ pub fn documents(text: &str) -> Result<Vec<Node>, ReadError> {
     let mut count = 0usize;
     for event in parser {
         let (event, span) = event.map_err(|e| syntax(&e))?;
-        let at = pos(&span.start);
+        // A tagged node starts at its tag (`!Ref X`), as written.
+        let at = pos(span.tag_start.as_ref().unwrap_or(&span.start));
         let done = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 count += 1;
