@@ -275,7 +275,10 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
             exact(r.attempt_timeout_ms, lang),
         );
         line("retry.lease_ms", exact(r.lease_ms, lang));
-        if let Some(k) = r.queue_retention_ms {
+        let keep = r
+            .queue_retention_ms
+            .or_else(|| job.system.default_queue_retention_ms());
+        if let Some(k) = keep {
             line("retry.queue_retention_ms", exact(k, lang));
         }
     }

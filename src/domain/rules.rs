@@ -267,6 +267,12 @@ const CLOUD_TASKS_RETRY: Source = src(
     "Cloud Tasks API reference, RetryConfig (google/cloud/tasks/v2/queue.proto)",
 );
 
+const KUBERNETES_JOB: Source = src(
+    "https://kubernetes.io/docs/concepts/workloads/controllers/job/",
+    "job-termination-and-cleanup",
+    "Kubernetes documentation, Jobs: job termination and cleanup",
+);
+
 const fn audit_rule(
     code: &'static str,
     severity: Severity,
@@ -285,7 +291,7 @@ const fn audit_rule(
 /// The rules only `audit` reports: a target's findings and the queue systems' traps (the
 /// sheet it builds from a configuration is checked by [`RULES`] too). Texts in
 /// `locales/worker/audit.yml`.
-pub const AUDIT_RULES: [Rule; 4] = [
+pub const AUDIT_RULES: [Rule; 5] = [
     audit_rule("lease-under-target-factor", W, "retry.lease_ms", LAMBDA_SQS),
     audit_rule(
         "window-over-target-retention",
@@ -300,6 +306,12 @@ pub const AUDIT_RULES: [Rule; 4] = [
         CLOUD_TASKS_RETRY,
     ),
     audit_rule("no-dead-letter-queue", W, "failure.dead_letter", SQS_DLQ),
+    audit_rule(
+        "job-deadline-before-retries",
+        W,
+        "retry.max_attempts",
+        KUBERNETES_JOB,
+    ),
 ];
 
 /// The JSON path, in a sheet, of each text field the bidi check reads, by the part of the

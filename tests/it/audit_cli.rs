@@ -74,6 +74,10 @@ fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
         "not resolved: message_retention_seconds = local.retention (line 43)",
         // Kubernetes: backoffLimit 4 → 5 attempts, the controller's 10 s doubling.
         "schedule: 5 attempts; waits 10 s, 20 s, 40 s, 80 s; window 150 s",
+        // The Job's deadline (100 s) ends it before 5 attempts (150 s of waits + 5 × 20 s).
+        "jobs.k8s.yaml:8:26: warning [MA-job-deadline-before-retries] The Job pi fails at its activeDeadlineSeconds (100 s), before its 5 attempts can run",
+        // Retries outlasting the queue's retention: 4 × 60 s of visibility + 5 × 3 s > 120 s.
+        "sqs-lambda.cfn.json:15:35: error [MA-window-over-retention] Retries can last up to 4.3 min, but the queue keeps a message only 2 min",
         // Cloud Tasks: both limits.
         "cloud-tasks.describe.yaml:10:21: warning [MA-cloud-tasks-both-limits]",
         "queue.yaml:9:21: warning [MA-cloud-tasks-both-limits]",
@@ -129,9 +133,13 @@ fn github_commands_escape_hostile_names_and_junit_is_well_formed() {
         out.lines().filter(|l| l.starts_with("::warning")).count(),
         10
     );
-    assert!(out.contains(
-        "::notice title=modality-advisor audit::0 errors and 4 warnings are not annotated"
-    ));
+    assert_eq!(out.lines().filter(|l| l.starts_with("::error")).count(), 1);
+    assert!(
+        out.contains(
+            "::notice title=modality-advisor audit::0 errors and 5 warnings are not annotated"
+        ),
+        "{out}"
+    );
     // The hostile queue name: `%` escaped as %25 (so its "%0A" stays text), `::` kept in the
     // message (GitHub reads the command up to the first `::` only), the bidi control shown.
     let (out, _, _) = audit(&["queue.yaml", "--format", "github", "--fail-level", "none"]);

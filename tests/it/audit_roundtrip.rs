@@ -34,6 +34,19 @@ fn same_schedule(a: &Schedule, b: &Schedule) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The audited sheet imports as a sheet (the app's and `sheet --input`'s reader).
+fn imports(sheet: &JobSheet) -> Result<(), TestCaseError> {
+    let json = serde_json::to_string(sheet).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back = modality_advisor::domain::sheet::import::import_json(&json, Lang::En);
+    prop_assert!(
+        back.is_ok(),
+        "{:?}\n{}",
+        back.err().map(|e| e.message(Lang::En)),
+        json
+    );
+    Ok(())
+}
+
 /// The one job the export defines, read back from the text the report wrote.
 fn read_back(
     target: TargetId,
@@ -105,6 +118,7 @@ fn sqs(sheet: &JobSheet, format: Format) -> Result<(), TestCaseError> {
         Some(true)
     );
     let audited = audit_job(&rep.file_name, &job, Lang::En);
+    imports(&audited.sheet)?;
     same_schedule(&audited.schedule, &rep.built.actual)?;
     let a = audited.sheet.retry.as_ref().map(|x| {
         (
@@ -148,6 +162,7 @@ fn kubernetes(sheet: &JobSheet) -> Result<(), TestCaseError> {
         Some(ceil_s_ms(r.attempt_timeout_ms))
     );
     let audited = audit_job(&rep.file_name, &job, Lang::En);
+    imports(&audited.sheet)?;
     same_schedule(&audited.schedule, &rep.built.actual)?;
     let t = audited
         .sheet
@@ -200,6 +215,7 @@ fn cloud_tasks(sheet: &JobSheet) -> Result<(), TestCaseError> {
         Some(p.max_doublings)
     );
     let audited = audit_job(&rep.file_name, &job, Lang::En);
+    imports(&audited.sheet)?;
     same_schedule(&audited.schedule, &rep.built.actual)?;
     let b = audited.sheet.retry.as_ref().map(|x| {
         (
@@ -251,6 +267,7 @@ fn a_cron_job_reads_back_with_its_schedule_zone_and_policies() {
         });
         let (rep, job) = read_back(TargetId::Kubernetes, Format::Yaml, &sheet).expect("exports");
         let audited = audit_job(&rep.file_name, &job, Lang::En);
+        imports(&audited.sheet).unwrap_or_else(|e| panic!("{e}"));
         let got = audited.sheet.batch.expect("a batch sheet");
         assert_eq!(
             (
@@ -266,4 +283,32 @@ fn a_cron_job_reads_back_with_its_schedule_zone_and_policies() {
         );
         assert_eq!(audited.schedule, rep.built.actual);
     }
+}
+
+/// Every job's sheet, as `audit --format json` writes it, is a sheet the app and `sheet
+/// --input` import (the defaults it holds are within the sheet's ranges).
+#[test]
+fn every_audited_sheet_imports() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the fixtures").flatten() {
+        let path = entry.path();
+        if !path.is_file() {
+            continue;
+        }
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).expect("text");
+        for lang in [Lang::En, Lang::Ja] {
+            let (_, jobs) = modality_advisor::domain::audit::audit(&name, &text, lang)
+                .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            for j in jobs {
+                let json = serde_json::to_string(&j.sheet).expect("JSON");
+                if let Err(e) = modality_advisor::domain::sheet::import::import_json(&json, lang) {
+                    panic!("{name} {}: {}\n{json}", j.name, e.message(lang));
+                }
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 24, "{n} sheets");
 }

@@ -261,7 +261,8 @@ fn cloud_tasks_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         r.backoff.jitter = Jitter::None;
         r.attempt_timeout_ms = 600_000;
         r.lease_ms = cloud_tasks::MAX_DEADLINE_MS;
-        r.queue_retention_ms = Some(cloud_tasks::MAX_TASK_AGE_MS);
+        // Not stated: the target's own default (31 days) applies, as for an export.
+        r.queue_retention_ms = None;
     }
     let delays = |n: u32| {
         (1..n)

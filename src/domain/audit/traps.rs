@@ -69,11 +69,18 @@ pub fn findings(
     for f in target::target_findings(sheet, found.system, lang) {
         out.push(place(f, "retry.lease_ms", b));
     }
+    // The sheet's own rule says it already when the sheet's window outlasts the retention.
+    let said = out.iter().any(|f| f.code == "window-over-retention");
     for f in target::retention(sheet, found.system, schedule, lang) {
-        out.push(place(f, "retry.queue_retention_ms", b));
+        if !said {
+            out.push(place(f, "retry.queue_retention_ms", b));
+        }
     }
     if found.system == TargetId::CloudTasks {
         both_limits(facts, schedule, b, &mut out);
+    }
+    if found.system == TargetId::Kubernetes && sheet.batch.is_none() {
+        job_deadline(facts, schedule, b, &mut out);
     }
     if found.system == TargetId::Sqs && facts.get(dead_letter).is_none() {
         let lease = sheet.retry.as_ref().map_or(0, |r| r.lease_ms);
@@ -103,6 +110,51 @@ pub fn findings(
 
 fn dead_letter(f: &Fact) -> Option<()> {
     matches!(f, Fact::DeadLetter(_)).then_some(())
+}
+
+/// A Job's `activeDeadlineSeconds` bounds all its pods: "once a Job reaches
+/// activeDeadlineSeconds, all of its running Pods are terminated and the Job status will become
+/// type: Failed with reason: DeadlineExceeded" — it takes precedence over `backoffLimit`
+/// (kubernetes.io, Job, "Job termination and cleanup"). A deadline shorter than the pods'
+/// backoff waits plus their attempts' deadlines cuts the retries short.
+fn job_deadline(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<AuditFinding>) {
+    let Some((deadline, at)) = facts.get(|f| match f {
+        Fact::MaxRetryDurationMs(v) => Some(*v),
+        _ => None,
+    }) else {
+        return;
+    };
+    let attempts = schedule.attempts.unwrap_or(1);
+    let waits = schedule.window_s.max.map_or(0, |s| (s * 1000.0) as u64);
+    let per = facts
+        .get(|f| match f {
+            Fact::AttemptTimeoutMs(v) => Some(*v),
+            _ => None,
+        })
+        .map_or(0, |(t, _)| t);
+    let need = waits.saturating_add(u64::from(attempts).saturating_mul(per));
+    if deadline >= need || attempts < 2 {
+        return;
+    }
+    let lang = b.lang;
+    out.push(AuditFinding {
+        code: "job-deadline-before-retries",
+        severity: Severity::Warning,
+        message: t!(
+            "audit.finding.job-deadline-before-retries",
+            locale = lang.code(),
+            job = &b.name,
+            deadline = exact(deadline, lang),
+            attempts = attempts,
+            need = exact(need, lang),
+            waits = exact(waits, lang)
+        )
+        .into_owned(),
+        field: "retry.max_attempts".to_owned(),
+        line: at.line,
+        column: at.column,
+        stated: true,
+    });
 }
 
 /// Cloud Tasks deletes a task only when it has been attempted `maxAttempts` times AND
