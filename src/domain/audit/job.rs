@@ -121,16 +121,17 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
             t!("audit.default.lambda-timeout", locale = l.code()).into_owned(),
         )
         .unwrap_or(3_000);
-    let retention = b
-        .note(
-            "retry.queue_retention_ms",
-            f.get(|x| match x {
-                Fact::RetentionMs(v) => Some(*v),
-                _ => None,
-            }),
-            b_default(TargetId::Sqs, sqs::RETENTION_DEFAULT_S * 1000, l),
-        )
-        .unwrap_or(sqs::RETENTION_DEFAULT_S * 1000);
+    // Not stated: `None` in the sheet, so the target's own default (4 days) applies, as for
+    // an export.
+    let stated_retention = b.note(
+        "retry.queue_retention_ms",
+        f.get(|x| match x {
+            Fact::RetentionMs(v) => Some(*v),
+            _ => None,
+        }),
+        b_default(TargetId::Sqs, sqs::RETENTION_DEFAULT_S * 1000, l),
+    );
+    let retention = stated_retention.unwrap_or(sqs::RETENTION_DEFAULT_S * 1000);
     let receives = f.get(|x| match x {
         Fact::MaxReceiveCount(v) => Some(*v),
         _ => None,
@@ -163,7 +164,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         r.backoff.jitter = Jitter::None;
         r.attempt_timeout_ms = timeout;
         r.lease_ms = lease;
-        r.queue_retention_ms = Some(retention);
+        r.queue_retention_ms = stated_retention;
     }
     if let (Some(fs), Some(d)) = (sheet.failure.as_mut(), dead) {
         fs.dead_letter = d;

@@ -88,6 +88,7 @@ pub fn findings(
             .retry
             .as_ref()
             .and_then(|r| r.queue_retention_ms)
+            .or_else(|| found.system.default_queue_retention_ms())
             .unwrap_or_default();
         let f = Finding {
             code: "no-dead-letter-queue",
