@@ -23,6 +23,7 @@
 //! `catalog`, `share`, `size`, `check` and the lease flags of `simulate --config` are in their
 //! own files.
 
+mod audit;
 mod catalog;
 mod check;
 mod lease_flags;
@@ -95,6 +96,19 @@ enum Command {
     /// input that cannot be read (missing, too large, not JSON, not a sheet or catalog, or
     /// refused by the importer: the file, line and column are named) or bad usage.
     Check(check::CheckArgs),
+    /// Read existing queue configurations — Terraform (*.tf) and CloudFormation (YAML or
+    /// JSON) for SQS + Lambda, Kubernetes Job / CronJob manifests, Cloud Tasks queues — and
+    /// report, per job found: the sheet (what the file states; the rest "not stated", with the
+    /// system's default), the schedule the system really runs, the findings at the file's
+    /// lines, and the settings not resolved (variables, references). Same formats as check.
+    /// JSON: {"jobs": [{"file", "line", "system", "sheet", "not_stated", "schedule",
+    /// "findings", "unresolved"}], "errors", "summary"}.
+    ///
+    /// Exit codes: 0 no finding at or above --fail-level; 1 a finding at or above it; 2 a
+    /// file that cannot be read (missing, over 5 MiB, binary, a syntax error, a YAML bomb, not
+    /// a configuration audit reads, or no queue or job in it: the file and line are named) or
+    /// bad usage.
+    Audit(audit::AuditArgs),
 }
 
 /// A yes/no answer on the command line.
@@ -287,6 +301,7 @@ pub fn main() -> ExitCode {
         Command::Targets(args) => exit_code(targets::list(&args)),
         Command::Size(args) => exit_code(size::run(&args)),
         Command::Check(args) => check::run(&args),
+        Command::Audit(args) => audit::run(&args),
     }
 }
 

@@ -15,11 +15,11 @@
 //! named, or a sheet the importer refuses: the message names the file, line and column) or bad
 //! usage.
 
-mod github;
-mod junit;
-mod position;
-mod sarif;
-mod text;
+pub(crate) mod github;
+pub(crate) mod junit;
+pub(crate) mod position;
+pub(crate) mod sarif;
+pub(crate) mod text;
 
 use super::{lang_of, LangArg};
 use crate::domain::catalog::check::read_catalog;
@@ -175,6 +175,10 @@ pub struct Options {
     pub fail_level: FailLevel,
     /// The published docs/FINDINGS.md, if known.
     pub docs_url: Option<String>,
+    /// The command reporting (`check` or `audit`): the annotations' title, JUnit's suites
+    /// name, and, for `audit`, its own rules ([`crate::domain::rules::AUDIT_RULES`]) in
+    /// SARIF's and JUnit's rule lists.
+    pub command: &'static str,
 }
 
 /// `check`: read every path, check, print in the format asked, and exit 0, 1 or 2.
@@ -185,6 +189,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         lang,
         fail_level: args.fail_level,
         docs_url: args.docs_url.clone().or_else(default_docs_url),
+        command: "check",
     };
     if report.checked.is_empty() && report.problems.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
@@ -247,7 +252,7 @@ pub fn exit_code(report: &Report, level: FailLevel) -> u8 {
 
 /// The published findings page of the repository this build names (Cargo.toml's
 /// `repository`), at this version's tag; `None` when the build names none.
-fn default_docs_url() -> Option<String> {
+pub(crate) fn default_docs_url() -> Option<String> {
     let repo = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty())?;
     Some(format!(
         "{}/blob/v{}/docs/FINDINGS.md",

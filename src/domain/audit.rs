@@ -3,6 +3,159 @@
 //! [`found::Found`] jobs; each becomes a sheet (what the file does not say marked "not
 //! stated"), the schedule the system really runs (the targets' own formulas,
 //! [`crate::domain::queues`]) and the findings, each pointing at the file's line.
+//!
+//! | file | reader | system |
+//! |---|---|---|
+//! | `*.tf` (HCL) | [`terraform`] | `sqs` |
+//! | CloudFormation YAML / JSON (`Resources` of `AWS::` types) | [`cloudformation`] | `sqs` |
+//! | Kubernetes `Job` / `CronJob` YAML (multi-document) | [`kubernetes`] | `kubernetes` |
+//! | Cloud Tasks queue (API YAML / JSON, App Engine `queue.yaml`) | [`cloud_tasks`] | `cloud-tasks` |
+//! | Celery / Sidekiq / Active Job / Oban / River / BullMQ / pg-boss / Temporal code (literal options) | [`code`] | the library's |
+//!
+//! Limits: [`found::MAX_FILE_BYTES`] per file, [`found::MAX_DEPTH`] levels of nesting, and
+//! [`yaml::MAX_NODES`] YAML nodes with aliases counted expanded.
 
+pub mod cloud_tasks;
+pub mod cloudformation;
 pub mod code;
 pub mod found;
+pub mod job;
+pub mod kubernetes;
+pub mod record;
+pub mod setting;
+pub mod terraform;
+pub mod traps;
+pub mod tree;
+pub mod yaml;
+
+use crate::domain::lang::Lang;
+use found::{Found, ReadError, MAX_FILE_BYTES};
+pub use job::{audit_job, AuditJob};
+
+/// Which reader read a file (for "no queue or job found" and the JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// Terraform HCL.
+    Terraform,
+    /// A CloudFormation template.
+    CloudFormation,
+    /// Kubernetes manifests.
+    Kubernetes,
+    /// A Cloud Tasks queue.
+    CloudTasks,
+    /// Queue code read by the literal scanners ([`code`]).
+    Code,
+}
+
+/// The jobs `text` (the file `file_name`, whose extension picks the HCL reader) defines, and
+/// which reader read it.
+///
+/// # Errors
+/// [`ReadError::TooLarge`] past [`MAX_FILE_BYTES`]; [`ReadError::Binary`] for a NUL byte;
+/// the readers' [`ReadError::Syntax`] / [`ReadError::TooDeep`]; [`ReadError::Unrecognised`]
+/// when no reader knows the file.
+pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadError> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            bytes: text.len() as u64,
+        });
+    }
+    if text.contains('\0') {
+        return Err(ReadError::Binary);
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lower = file_name.to_ascii_lowercase();
+    if lower.ends_with(".tf") || lower.ends_with(".hcl") {
+        return terraform::read(text).map(|j| (FileKind::Terraform, j));
+    }
+    let structured = [".yaml", ".yml", ".json", ".template"]
+        .iter()
+        .any(|e| lower.ends_with(e));
+    match yaml::documents(text) {
+        Ok(docs) => {
+            if docs.iter().any(cloudformation::is_template) {
+                let mut jobs = Vec::new();
+                for d in docs.iter().filter(|d| cloudformation::is_template(d)) {
+                    jobs.extend(cloudformation::read(d)?);
+                }
+                return Ok((FileKind::CloudFormation, jobs));
+            }
+            if docs.iter().any(kubernetes::is_manifest) {
+                return kubernetes::read(&docs).map(|j| (FileKind::Kubernetes, j));
+            }
+            if docs.iter().any(cloud_tasks::is_queue) {
+                return cloud_tasks::read(&docs).map(|j| (FileKind::CloudTasks, j));
+            }
+        }
+        Err(e) if structured => return Err(e),
+        Err(_) => {}
+    }
+    // A file none of the configuration readers recognises goes to the code scanners
+    // (Celery, Sidekiq, Active Job, Oban, River, BullMQ, pg-boss, Temporal literals).
+    code::read(file_name, text).map(|j| (FileKind::Code, j))
+}
+
+/// The jobs of a file as bytes (the CLI's): refused when larger than [`MAX_FILE_BYTES`] or
+/// not UTF-8 text, else [`read`].
+///
+/// # Errors
+/// As [`read`]; [`ReadError::Binary`] for bytes that are not UTF-8.
+pub fn read_bytes(file_name: &str, bytes: &[u8]) -> Result<(FileKind, Vec<Found>), ReadError> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            bytes: bytes.len() as u64,
+        });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| ReadError::Binary)?;
+    read(file_name, text)
+}
+
+/// Every job of `text` audited (file named `file` in the reports), texts in `lang`.
+///
+/// # Errors
+/// As [`read`].
+pub fn audit(file: &str, text: &str, lang: Lang) -> Result<(FileKind, Vec<AuditJob>), ReadError> {
+    let (kind, found) = read(file, text)?;
+    Ok((
+        kind,
+        found.iter().map(|f| audit_job(file, f, lang)).collect(),
+    ))
+}
+
+impl ReadError {
+    /// The message in `lang`, naming the limit or the parser's complaint.
+    pub fn message(&self, lang: Lang) -> String {
+        use crate::text::t;
+        let l = lang.code();
+        match self {
+            ReadError::TooLarge { bytes } => t!(
+                "audit.error.too-large",
+                locale = l,
+                bytes = bytes,
+                max = MAX_FILE_BYTES
+            )
+            .into_owned(),
+            ReadError::Binary => t!("audit.error.binary", locale = l).into_owned(),
+            ReadError::Syntax { message, .. } => {
+                t!("audit.error.syntax", locale = l, message = message).into_owned()
+            }
+            ReadError::TooDeep { .. } => t!(
+                "audit.error.too-deep",
+                locale = l,
+                depth = found::MAX_DEPTH,
+                nodes = yaml::MAX_NODES
+            )
+            .into_owned(),
+            ReadError::Unrecognised => t!("audit.error.unrecognised", locale = l).into_owned(),
+        }
+    }
+
+    /// Where, when known.
+    pub fn at(&self) -> Option<found::Pos> {
+        match self {
+            ReadError::Syntax { at, .. } | ReadError::TooDeep { at } => Some(*at),
+            _ => None,
+        }
+    }
+}

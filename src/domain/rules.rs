@@ -19,6 +19,9 @@ pub enum Scope {
     Sheet,
     /// A catalog's links (`processes[i].links[j]`).
     Catalog,
+    /// A queue system's configuration read by `audit` (the sheet it gives, and the system's
+    /// own traps).
+    Audit,
 }
 
 /// Where a rule comes from: a section of the repository's docs, or a public source.
@@ -248,6 +251,69 @@ pub const RULES: [Rule; 39] = [
     },
 ];
 
+const LAMBDA_SQS: Source = src(
+    "https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html",
+    "",
+    "AWS Lambda Developer Guide, configuring an SQS event source",
+);
+const SQS_DLQ: Source = src(
+    "https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html",
+    "",
+    "Amazon SQS Developer Guide, dead-letter queues",
+);
+const CLOUD_TASKS_RETRY: Source = src(
+    "https://cloud.google.com/tasks/docs/reference/rest/v2/projects.locations.queues#RetryConfig",
+    "",
+    "Cloud Tasks API reference, RetryConfig (google/cloud/tasks/v2/queue.proto)",
+);
+
+const KUBERNETES_JOB: Source = src(
+    "https://kubernetes.io/docs/concepts/workloads/controllers/job/",
+    "job-termination-and-cleanup",
+    "Kubernetes documentation, Jobs: job termination and cleanup",
+);
+
+const fn audit_rule(
+    code: &'static str,
+    severity: Severity,
+    path: &'static str,
+    source: Source,
+) -> Rule {
+    Rule {
+        code,
+        severity,
+        path: Some(path),
+        scope: Scope::Audit,
+        source,
+    }
+}
+
+/// The rules only `audit` reports: a target's findings and the queue systems' traps (the
+/// sheet it builds from a configuration is checked by [`RULES`] too). Texts in
+/// `locales/worker/audit.yml`.
+pub const AUDIT_RULES: [Rule; 5] = [
+    audit_rule("lease-under-target-factor", W, "retry.lease_ms", LAMBDA_SQS),
+    audit_rule(
+        "window-over-target-retention",
+        E,
+        "retry.queue_retention_ms",
+        REAL_QUEUES,
+    ),
+    audit_rule(
+        "cloud-tasks-both-limits",
+        W,
+        "retry.max_attempts",
+        CLOUD_TASKS_RETRY,
+    ),
+    audit_rule("no-dead-letter-queue", W, "failure.dead_letter", SQS_DLQ),
+    audit_rule(
+        "job-deadline-before-retries",
+        W,
+        "retry.max_attempts",
+        KUBERNETES_JOB,
+    ),
+];
+
 /// The JSON path, in a sheet, of each text field the bidi check reads, by the part of the
 /// finding's code after [`BIDI_CONTROL`].
 const BIDI_PATHS: [(&str, &str); 19] = [
@@ -311,7 +377,10 @@ pub fn rule_of(code: &str) -> Option<&'static Rule> {
     } else {
         code
     };
-    RULES.iter().find(|r| r.code == code)
+    RULES
+        .iter()
+        .chain(AUDIT_RULES.iter())
+        .find(|r| r.code == code)
 }
 
 /// The JSON path, in a sheet file, of the field a sheet finding is about, e.g.
@@ -347,7 +416,17 @@ pub fn findings_markdown() -> String {
          The field is the JSON path in a sheet file (in a catalog, under \
          `processes[i].sheet`).\n\n",
     );
-    for r in &RULES {
+    for (i, r) in RULES.iter().chain(AUDIT_RULES.iter()).enumerate() {
+        if i == RULES.len() {
+            s.push_str(
+                "## Audit\n\n\
+                 `modality-advisor audit` reports the rules above for the sheet it builds from a \
+                 queue configuration (only those about what a configuration states: attempts, \
+                 waits, timeouts, lease, retention, dead letter, a batch's schedule), and these, \
+                 about the queue systems themselves. The field is the JSON path in that sheet; \
+                 the finding points at the configuration's line.\n\n",
+            );
+        }
         let sev = match r.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

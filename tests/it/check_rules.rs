@@ -2,7 +2,9 @@
 //! every rule has its texts in English and Japanese; docs/FINDINGS.md is generated from it
 //! (regenerate: `UPDATE_FINDINGS=1 cargo test --test it check_rules`).
 
-use modality_advisor::domain::rules::{findings_markdown, rule_of, RULES, RULE_PREFIX};
+use modality_advisor::domain::rules::{
+    findings_markdown, rule_of, AUDIT_RULES, RULES, RULE_PREFIX,
+};
 use modality_advisor::domain::Lang;
 use std::path::Path;
 
@@ -21,18 +23,19 @@ fn findings_md_is_generated_from_the_code() {
         "docs/FINDINGS.md differs from the rule catalogue; regenerate it with \
          UPDATE_FINDINGS=1 cargo test --test it check_rules"
     );
-    for r in &RULES {
+    for r in RULES.iter().chain(AUDIT_RULES.iter()) {
         assert!(have.contains(&format!("\n## {}\n", r.id())), "{}", r.id());
     }
 }
 
 #[test]
 fn every_rule_has_its_texts_in_both_languages() {
-    let mut ids: Vec<String> = RULES.iter().map(|r| r.id()).collect();
+    let all: Vec<_> = RULES.iter().chain(AUDIT_RULES.iter()).collect();
+    let mut ids: Vec<String> = all.iter().map(|r| r.id()).collect();
     ids.sort();
     ids.dedup();
-    assert_eq!(ids.len(), RULES.len(), "rule ids are unique");
-    for r in &RULES {
+    assert_eq!(ids.len(), all.len(), "rule ids are unique");
+    for r in all {
         assert_eq!(r.id(), format!("{RULE_PREFIX}{}", r.code));
         for (part, en, ja) in [
             ("title", r.title(Lang::En), r.title(Lang::Ja)),
@@ -77,6 +80,8 @@ fn every_finding_code_in_the_checks_has_a_rule() {
         "src/domain/sheet/check/load_findings.rs",
         "src/domain/sheet/check/bidi_fields.rs",
         "src/domain/sheet/dst.rs",
+        "src/domain/queues/findings.rs",
+        "src/domain/audit/traps.rs",
     ];
     let mut seen = 0;
     for f in files {

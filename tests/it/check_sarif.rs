@@ -25,7 +25,7 @@ fn schema() -> jsonschema::Validator {
     jsonschema::validator_for(&schema).expect("a valid schema")
 }
 
-fn assert_valid(sarif: &str) -> serde_json::Value {
+pub fn assert_valid(sarif: &str) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_str(sarif).expect("SARIF is JSON");
     let errors: Vec<String> = schema()
         .iter_errors(&v)

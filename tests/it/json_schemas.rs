@@ -364,3 +364,49 @@ fn check_reports_match_their_schema_with_findings_and_without() {
     }
     assert_eq!(v["findings"], serde_json::json!([]));
 }
+
+#[test]
+fn audit_reports_match_their_schema() {
+    let dir = root().join("tests/fixtures/audit");
+    let files = [
+        "sqs-lambda.cfn.yaml",
+        "sqs-lambda.cfn.json",
+        "sam.yaml",
+        "sqs.tf",
+        "jobs.k8s.yaml",
+        "cloud-tasks.describe.yaml",
+        "cloud-tasks.describe.json",
+        "queue.yaml",
+    ];
+    let mut args = vec!["audit", "--format", "json", "--fail-level", "warning"];
+    args.extend(files);
+    let v = valid("audit", &args, &dir, &[1]);
+    assert_eq!(
+        v["summary"]["jobs"].as_u64(),
+        v["jobs"].as_array().map(|j| j.len() as u64)
+    );
+    assert!(
+        v["jobs"].as_array().is_some_and(|j| j.len() >= 8),
+        "{}",
+        v["summary"]
+    );
+    args.push("--lang");
+    args.push("ja");
+    valid("audit", &args, &dir, &[1]);
+    // Unreadable files, and a file with no queue: every count written, the errors placed.
+    let v = valid(
+        "audit",
+        &[
+            "audit",
+            "bad/broken.tf",
+            "bad/bomb.yaml",
+            "bad/nothing.cfn.yaml",
+            "--format",
+            "json",
+        ],
+        &dir,
+        &[2],
+    );
+    assert_eq!(v["summary"]["unreadable"], Value::from(3));
+    assert_eq!(v["errors"][0]["line"], Value::from(2));
+}

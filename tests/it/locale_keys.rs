@@ -271,6 +271,9 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // Why a value read from queue code is unresolved: the audit's reader, in the CLI
         // and the workers, never the page's first load.
         "src/domain/audit/code.rs",
+        // Existing configurations read back (`audit`): the CLI, and the target worker later.
+        "src/domain/audit.rs",
+        "src/domain/audit/",
         // Exports to real queue systems: the export worker and the CLI only.
         "src/domain/queues.rs",
         "src/domain/queues/",
@@ -360,7 +363,10 @@ fn the_workers_link_folders_cover_their_texts() {
         .filter_map(|p| p.strip_prefix(&root).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    let is_target = |f: &str| f.starts_with("worker/target-") || f == "worker/targets.yml";
+    // `audit` builds on the targets' findings and formulas: its texts go with them.
+    let is_target = |f: &str| {
+        f.starts_with("worker/target-") || f == "worker/targets.yml" || f == "worker/audit.yml"
+    };
     // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
     // worker shows them, so none carries them.
     // The same for `simulate`'s text report and the usage errors (`cli-simulate.yml`).

@@ -1,8 +1,10 @@
 //! Integration tests: one binary, one file per feature.
 
 mod app_state;
+mod audit_cli;
 mod audit_code_corpus;
 mod audit_code_roundtrip;
+mod audit_roundtrip;
 mod capacity_analytic;
 mod capacity_cli;
 mod capacity_protocol;
@@ -30,6 +32,7 @@ mod diagram_text;
 mod export_protocol;
 mod export_read;
 mod flowchart;
+mod fuzz_audit;
 mod fuzz_audit_code;
 mod fuzz_catalog;
 mod fuzz_share;

@@ -71,7 +71,9 @@ fn every_command_line_of_the_readme_runs_as_written() {
         );
         assert!(!out.stdout.is_empty(), "{line}: printed nothing");
     }
-    for sub in ["advise", "sheet", "catalog", "share", "simulate", "size"] {
+    for sub in [
+        "advise", "sheet", "catalog", "share", "simulate", "size", "audit",
+    ] {
         assert!(seen.iter().any(|s| s == sub), "no `{sub}` line: {seen:?}");
     }
 }

@@ -56,7 +56,7 @@ pub fn github(report: &Report, o: &Options) -> String {
             &p.file,
             p.line.unwrap_or(1),
             p.column.unwrap_or(1),
-            "modality-advisor check",
+            &format!("modality-advisor {}", o.command),
             &p.message,
         ));
     }
@@ -94,7 +94,8 @@ pub fn github(report: &Report, o: &Options) -> String {
         );
         let _ = writeln!(
             s,
-            "::notice title=modality-advisor check::{}",
+            "::notice title=modality-advisor {}::{}",
+            o.command,
             escape_data(&note)
         );
     }
@@ -128,7 +129,7 @@ fn cell(s: &str) -> String {
 /// files.
 pub fn step_summary(report: &Report, o: &Options) -> String {
     let (lang, l) = (o.lang, o.lang.code());
-    let mut s = String::from("## modality-advisor check\n\n");
+    let mut s = format!("## modality-advisor {}\n\n", o.command);
     let _ = writeln!(s, "{}\n", super::summary_line(report, o));
     if report.items().next().is_some() {
         let head = t!("cli.check.table-head", locale = l);

@@ -8,16 +8,22 @@
 use super::text::{absent_note, problem_line};
 use super::{Checked, Options, Report};
 use crate::domain::plot::escape;
-use crate::domain::rules::{Scope, RULES};
+use crate::domain::rules::{Scope, AUDIT_RULES, RULES};
 use std::fmt::Write;
 
 /// One file's suite: (XML, tests, failures).
 fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
     let mut cases = String::new();
     let (mut tests, mut failures) = (0, 0);
+    let audit = o.command == "audit";
     for rule in RULES
         .iter()
-        .filter(|r| r.scope == Scope::Sheet || c.catalog)
+        .chain(AUDIT_RULES.iter())
+        .filter(|r| match r.scope {
+            Scope::Sheet => true,
+            Scope::Catalog => c.catalog,
+            Scope::Audit => audit,
+        })
     {
         tests += 1;
         let found: Vec<_> = c.items.iter().filter(|i| i.rule == rule).collect();
@@ -101,7 +107,8 @@ pub fn junit(report: &Report, o: &Options) -> String {
         );
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"modality-advisor check\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\">\n{suites}</testsuites>\n",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"modality-advisor {}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\">\n{suites}</testsuites>\n",
+        o.command,
         report.problems.len()
     )
 }

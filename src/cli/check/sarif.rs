@@ -10,7 +10,7 @@
 
 use super::text::{absent_note, severity_id};
 use super::{Item, Options, Report};
-use crate::domain::rules::{Rule, RULES};
+use crate::domain::rules::{Rule, AUDIT_RULES, RULES};
 use crate::domain::Lang;
 use serde_json::{json, Value};
 
@@ -124,11 +124,17 @@ fn result_json(i: &Item, rule_index: usize, o: &Options) -> Value {
 
 /// The SARIF log of `report`, pretty-printed, ending in a newline.
 pub fn sarif(report: &Report, o: &Options) -> String {
-    let rules: Vec<Value> = RULES.iter().map(|r| rule_json(r, o)).collect();
+    let extra: &[Rule] = if o.command == "audit" {
+        &AUDIT_RULES
+    } else {
+        &[]
+    };
+    let all: Vec<&Rule> = RULES.iter().chain(extra.iter()).collect();
+    let rules: Vec<Value> = all.iter().map(|r| rule_json(r, o)).collect();
     let results: Vec<Value> = report
         .items()
         .map(|i| {
-            let index = RULES.iter().position(|r| r == i.rule).unwrap_or_default();
+            let index = all.iter().position(|r| *r == i.rule).unwrap_or_default();
             result_json(i, index, o)
         })
         .collect();

@@ -43,6 +43,9 @@ pub enum Fact {
     FactorMilli(u64),
     /// The largest wait, in ms.
     CapMs(u64),
+    /// How many times the wait doubles before it grows linearly (Cloud Tasks
+    /// `maxDoublings` / `max_doublings`).
+    MaxDoublings(u32),
     /// How the wait is randomised.
     Jitter(Jitter),
     /// Time allowed for one attempt, in ms (a function's timeout, `activeDeadlineSeconds`,

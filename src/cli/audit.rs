@@ -1,0 +1,435 @@
+//! `modality-advisor audit FILE…`: existing queue configurations read back
+//! ([`crate::domain::audit`]). Per job found: the sheet (what the file states; the rest "not
+//! stated" with the system's default), the schedule the system really runs, the findings at
+//! the file's lines and the settings not resolved. Text and JSON are audit's own; SARIF,
+//! GitHub annotations and JUnit are `check`'s writers, with audit's rules added.
+//!
+//! ```text
+//! modality-advisor audit infra/queues.tf k8s/nightly.yaml
+//! modality-advisor audit template.yaml --format sarif --fail-level none > audit.sarif
+//! ```
+//!
+//! Exit codes as `check`: 0 nothing at or above `--fail-level`; 1 a finding at or above it;
+//! 2 a file that cannot be read (missing, over 5 MiB, binary, a syntax error, a YAML bomb,
+//! not a configuration audit reads, or no queue or job in it) or bad usage.
+
+use super::check::position::Position;
+use super::check::text::{problem_line, severity_id, severity_word};
+use super::check::{self, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report};
+use super::{lang_of, LangArg};
+use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
+use crate::domain::audit::{audit_job, read_bytes, AuditJob, FileKind};
+use crate::domain::duration::exact;
+use crate::domain::rules::rule_of;
+use crate::domain::sheet::check::Severity;
+use crate::domain::Lang;
+use crate::text::t;
+use clap::Args;
+use serde_json::json;
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Configuration files: Terraform (*.tf), CloudFormation templates (YAML or JSON),
+    /// Kubernetes manifests, Cloud Tasks queues (YAML or JSON). At most 5 MiB each.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    /// Exit 1 when a finding at or above this severity is found.
+    #[arg(long, value_enum, default_value = "error")]
+    fail_level: FailLevel,
+    /// Language of the messages.
+    #[arg(long, value_enum, default_value = "en")]
+    lang: LangArg,
+    /// Where docs/FINDINGS.md is published (SARIF's helpUri).
+    #[arg(long, value_name = "URL")]
+    docs_url: Option<String>,
+}
+
+/// What one run read.
+#[derive(Default)]
+pub struct Audited {
+    /// Every job, file by file.
+    pub jobs: Vec<AuditJob>,
+    /// The findings in `check`'s shape, for the shared writers.
+    pub report: Report,
+}
+
+fn kind_name(k: FileKind) -> &'static str {
+    match k {
+        FileKind::Terraform => "Terraform",
+        FileKind::CloudFormation => "CloudFormation",
+        FileKind::Kubernetes => "Kubernetes",
+        FileKind::CloudTasks => "Cloud Tasks",
+    }
+}
+
+fn problem(file: &str, e: &ReadError, lang: Lang) -> Problem {
+    let at = e.at();
+    Problem {
+        file: file.to_owned(),
+        line: Some(at.map_or(1, |p| p.line as usize)),
+        column: Some(at.map_or(1, |p| p.column as usize)),
+        message: e.message(lang),
+    }
+}
+
+/// The job's findings as `check`'s items; a finding about a value the file does not state
+/// says so in its message.
+fn items(job: &AuditJob, lang: Lang) -> Vec<Item> {
+    job.findings
+        .iter()
+        .filter_map(|f| {
+            let rule = rule_of(f.code)?;
+            let mut message = f.message.clone();
+            if !f.stated {
+                message = format!(
+                    "{message} ({})",
+                    t!("audit.text.finding-default", locale = lang.code())
+                );
+            }
+            Some(Item {
+                rule,
+                severity: f.severity,
+                message,
+                file: job.file.clone(),
+                field: f.field.clone(),
+                at: Position {
+                    line: f.line as usize,
+                    column: f.column as usize,
+                    found: f.field.clone(),
+                    exact: true,
+                },
+            })
+        })
+        .collect()
+}
+
+/// Reads and audits every file.
+pub fn gather(files: &[PathBuf], lang: Lang) -> Audited {
+    let mut out = Audited::default();
+    for path in files {
+        let file = path.display().to_string();
+        let bytes = match std::fs::metadata(path) {
+            Ok(m) if m.len() > MAX_FILE_BYTES => {
+                let e = ReadError::TooLarge { bytes: m.len() };
+                out.report.problems.push(problem(&file, &e, lang));
+                continue;
+            }
+            Ok(_) => std::fs::read(path),
+            Err(e) => Err(e),
+        };
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => {
+                out.report.problems.push(Problem {
+                    file,
+                    line: None,
+                    column: None,
+                    message: t!("audit.error.unreadable", locale = lang.code(), reason = e)
+                        .into_owned(),
+                });
+                continue;
+            }
+        };
+        match read_bytes(&file, &bytes) {
+            Err(e) => out.report.problems.push(problem(&file, &e, lang)),
+            Ok((kind, found)) if found.is_empty() => out.report.problems.push(Problem {
+                file,
+                line: Some(1),
+                column: Some(1),
+                message: t!(
+                    "audit.none-found",
+                    locale = lang.code(),
+                    kind = kind_name(kind)
+                )
+                .into_owned(),
+            }),
+            Ok((_, found)) => {
+                let jobs: Vec<AuditJob> = found.iter().map(|f| audit_job(&file, f, lang)).collect();
+                let mut checked = Checked {
+                    file: file.clone(),
+                    catalog: false,
+                    items: jobs.iter().flat_map(|j| items(j, lang)).collect(),
+                };
+                checked.items.sort_by_key(|i| (i.at.line, i.at.column));
+                out.report.checked.push(checked);
+                out.jobs.extend(jobs);
+            }
+        }
+    }
+    out
+}
+
+/// `audit`: read, audit, print in the format asked, exit 0, 1 or 2.
+pub fn run(args: &AuditArgs) -> ExitCode {
+    let lang = lang_of(args.lang);
+    let audited = gather(&args.files, lang);
+    let options = Options {
+        lang,
+        fail_level: args.fail_level,
+        docs_url: args.docs_url.clone().or_else(check::default_docs_url),
+        command: "audit",
+    };
+    let report = &audited.report;
+    let out = match args.format {
+        CheckFormat::Text => text(&audited, &options),
+        CheckFormat::Json => json(&audited, &options),
+        CheckFormat::Sarif => check::sarif::sarif(report, &options),
+        CheckFormat::Github => check::github::github(report, &options),
+        CheckFormat::Junit => check::junit::junit(report, &options),
+    };
+    if !matches!(args.format, CheckFormat::Text | CheckFormat::Github) {
+        for p in &report.problems {
+            eprintln!("error: {}", problem_line(p));
+        }
+    }
+    if let Err(msg) = super::write_output(None, &out) {
+        eprintln!("error: {msg}");
+        return ExitCode::from(2);
+    }
+    ExitCode::from(check::exit_code(report, args.fail_level))
+}
+
+fn ms_text(s: f64, lang: Lang) -> String {
+    exact((s * 1000.0).round().max(0.0) as u64, lang)
+}
+
+/// The schedule on one line: attempts, the first waits, the window.
+fn schedule_line(job: &AuditJob, lang: Lang) -> String {
+    let l = lang.code();
+    let s = &job.schedule;
+    let mut waits: Vec<String> = s
+        .delays
+        .iter()
+        .take(8)
+        .map(|d| {
+            if d.min_s == d.max_s {
+                ms_text(d.max_s, lang)
+            } else {
+                format!("{}–{}", ms_text(d.min_s, lang), ms_text(d.max_s, lang))
+            }
+        })
+        .collect();
+    if s.delays.len() > 8 || (s.attempts.is_none() && !s.delays.is_empty()) {
+        waits.push("…".to_owned());
+    }
+    if waits.is_empty() {
+        waits.push("—".to_owned());
+    }
+    t!(
+        "audit.text.schedule",
+        locale = l,
+        attempts = s.attempts.map_or_else(
+            || t!("audit.text.unlimited", locale = l).into_owned(),
+            |a| a.to_string()
+        ),
+        waits = waits.join(", "),
+        window = s.window_s.max.map_or_else(
+            || t!("audit.text.unbounded", locale = l).into_owned(),
+            |w| ms_text(w, lang)
+        )
+    )
+    .into_owned()
+}
+
+/// The sheet's retry and batch facts, each with "not stated (default: …)" where so.
+fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
+    let l = lang.code();
+    let _ = writeln!(out, "  {}", t!("audit.text.sheet", locale = l));
+    let mut line = |path: &str, value: String| {
+        let note = job
+            .not_stated
+            .iter()
+            .find(|n| n.path == path)
+            .map(|n| {
+                format!(
+                    "  — {}",
+                    t!("audit.text.not-stated", locale = l, default = &n.default)
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(out, "    {path} = {value}{note}");
+    };
+    if let Some(r) = &job.sheet.retry {
+        line("retry.max_attempts", r.max_attempts.to_string());
+        let b = &r.backoff;
+        line(
+            "retry.backoff",
+            format!(
+                "{:?} {}, cap {}, jitter {:?}",
+                b.kind,
+                exact(b.base_ms, lang),
+                exact(b.cap_ms, lang),
+                b.jitter
+            )
+            .to_lowercase(),
+        );
+        line(
+            "retry.attempt_timeout_ms",
+            exact(r.attempt_timeout_ms, lang),
+        );
+        line("retry.lease_ms", exact(r.lease_ms, lang));
+        let keep = r
+            .queue_retention_ms
+            .or_else(|| job.system.default_queue_retention_ms());
+        if let Some(k) = keep {
+            line("retry.queue_retention_ms", exact(k, lang));
+        }
+    }
+    if let Some(b) = &job.sheet.batch {
+        line("batch.schedule", b.schedule.clone());
+        line("batch.time_zone", b.time_zone.clone());
+        line("batch.overlap", format!("{:?}", b.overlap).to_lowercase());
+        line(
+            "batch.missed_run",
+            format!("{:?}", b.missed_run).to_lowercase(),
+        );
+        line("batch.run_timeout_ms", exact(b.run_timeout_ms, lang));
+    }
+    if let Some(f) = &job.sheet.failure {
+        line("failure.dead_letter", f.dead_letter.clone());
+    }
+}
+
+/// The text report: per job its header, sheet, schedule, settings not resolved and
+/// findings (`FILE:LINE:COLUMN: severity [rule] message`); the unreadable files; a summary.
+pub fn text(a: &Audited, o: &Options) -> String {
+    let (lang, l) = (o.lang, o.lang.code());
+    let mut s = String::new();
+    for job in &a.jobs {
+        let _ = writeln!(
+            s,
+            "{}",
+            t!(
+                "audit.text.job",
+                locale = l,
+                file = &job.file,
+                line = job.line,
+                system = job.system.label(),
+                name = &job.name
+            )
+        );
+        sheet_lines(job, lang, &mut s);
+        let _ = writeln!(s, "  {}", schedule_line(job, lang));
+        for u in &job.unresolved {
+            let _ = writeln!(
+                s,
+                "  {}",
+                t!(
+                    "audit.text.unresolved",
+                    locale = l,
+                    key = &u.key,
+                    expression = &u.expression,
+                    line = u.line
+                )
+            );
+        }
+        for i in items(job, lang) {
+            let _ = writeln!(
+                s,
+                "  {}:{}:{}: {} [{}] {}",
+                i.file,
+                i.at.line,
+                i.at.column,
+                severity_word(i.severity, lang),
+                i.rule.id(),
+                i.message
+            );
+        }
+        s.push('\n');
+    }
+    for p in &a.report.problems {
+        let _ = writeln!(
+            s,
+            "{}",
+            t!("audit.text.problem", locale = l, line = problem_line(p))
+        );
+    }
+    let _ = writeln!(s, "{}", summary(a, o));
+    s
+}
+
+fn summary(a: &Audited, o: &Options) -> String {
+    let r = &a.report;
+    t!(
+        "audit.text.summary",
+        locale = o.lang.code(),
+        files = r.checked.len(),
+        jobs = a.jobs.len(),
+        errors = r.count(Severity::Error),
+        warnings = r.count(Severity::Warning),
+        unreadable = r.problems.len(),
+        level = format!("{:?}", o.fail_level).to_lowercase(),
+        code = check::exit_code(r, o.fail_level)
+    )
+    .into_owned()
+}
+
+/// The JSON report: `{"jobs": [{"file", "name", "line", "system", "sheet", "not_stated":
+/// [{"path", "default"}], "schedule", "findings": [{"rule", "severity", "message", "field",
+/// "line", "column", "stated"}], "unresolved": [{"key", "fact", "expression", "line",
+/// "column"}]}], "errors": [{"file", "line", "column", "message"}], "summary": {"files",
+/// "jobs", "errors", "warnings", "unreadable", "fail_level", "exit_code"}}` (schema:
+/// `docs/schemas/audit.schema.json`).
+pub fn json(a: &Audited, o: &Options) -> String {
+    let jobs: Vec<_> = a
+        .jobs
+        .iter()
+        .map(|j| {
+            let findings: Vec<_> = j
+                .findings
+                .iter()
+                .map(|f| {
+                    json!({
+                        "rule": rule_of(f.code).map_or_else(|| f.code.to_owned(), |r| r.id()),
+                        "severity": severity_id(f.severity),
+                        "message": f.message,
+                        "field": f.field,
+                        "line": f.line,
+                        "column": f.column,
+                        "stated": f.stated,
+                    })
+                })
+                .collect();
+            json!({
+                "file": j.file,
+                "name": j.name,
+                "line": j.line,
+                "system": j.system,
+                "sheet": j.sheet,
+                "not_stated": j.not_stated,
+                "schedule": j.schedule,
+                "findings": findings,
+                "unresolved": j.unresolved,
+            })
+        })
+        .collect();
+    let r = &a.report;
+    let errors: Vec<_> = r
+        .problems
+        .iter()
+        .map(|p| json!({"file": p.file, "line": p.line, "column": p.column, "message": p.message}))
+        .collect();
+    let value = json!({
+        "jobs": jobs,
+        "errors": errors,
+        "summary": {
+            "files": r.checked.len(),
+            "jobs": a.jobs.len(),
+            "errors": r.count(Severity::Error),
+            "warnings": r.count(Severity::Warning),
+            "unreadable": r.problems.len(),
+            "fail_level": format!("{:?}", o.fail_level).to_lowercase(),
+            "exit_code": check::exit_code(r, o.fail_level),
+        },
+    });
+    let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
+    s.push('\n');
+    s
+}

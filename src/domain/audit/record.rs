@@ -1,0 +1,112 @@
+//! What building an audited job's sheet records (the fields not stated and where the stated
+//! ones are) and the findings' shape, shared by [`super::job`] and [`super::traps`].
+
+use super::found::{Fact, Pos, Setting, Value};
+use crate::domain::lang::Lang;
+use crate::domain::queues::TargetId;
+use crate::domain::sheet::check::Severity;
+use crate::text::t;
+use serde::Serialize;
+
+/// A sheet field the file does not state, and the default the system uses instead.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotStated {
+    /// The field's JSON path in the sheet (`retry.lease_ms`).
+    pub path: &'static str,
+    /// The system's default in words (`30 s (SQS's default)`), in the report's language.
+    pub default: String,
+}
+
+/// A finding about a job, at the place of the setting it concerns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditFinding {
+    /// The finding's code (the rule id is `MA-` and this; [`crate::domain::rules::rule_of`]).
+    pub code: &'static str,
+    /// Its severity.
+    pub severity: Severity,
+    /// The message, in the report's language.
+    pub message: String,
+    /// The sheet field it is about (JSON path).
+    pub field: String,
+    /// Where: the setting's place, or the job's when the value is a default.
+    pub line: u32,
+    /// The column (characters, 1-based).
+    pub column: u32,
+    /// Whether the file states the value the finding is about (false: a default).
+    pub stated: bool,
+}
+
+/// The stated facts of a job, with where each was stated.
+pub struct Facts<'a> {
+    /// The job's settings, in file order.
+    pub settings: &'a [Setting],
+}
+
+impl<'a> Facts<'a> {
+    /// The last stated fact `pick` accepts, with its place.
+    pub fn get<T>(&self, pick: impl Fn(&Fact) -> Option<T>) -> Option<(T, Pos)> {
+        self.settings.iter().rev().find_map(|s| match &s.value {
+            Value::Stated(f) => pick(f).map(|v| (v, s.at)),
+            Value::Unresolved { .. } => None,
+        })
+    }
+}
+
+/// What building the sheet gathers: the paths not stated and where stated ones are.
+pub struct Build {
+    /// Fields not stated.
+    pub not_stated: Vec<NotStated>,
+    /// JSON path → place of the setting it came from.
+    pub at: Vec<(&'static str, Pos)>,
+    /// The job's place.
+    pub job_at: Pos,
+    /// The report's language.
+    pub lang: Lang,
+    /// The job's name (the sheet's process name).
+    pub name: String,
+}
+
+impl Build {
+    /// A stated value's place, or the default recorded as not stated.
+    pub fn note<T>(
+        &mut self,
+        path: &'static str,
+        v: Option<(T, Pos)>,
+        default: String,
+    ) -> Option<T> {
+        match v {
+            Some((v, at)) => {
+                self.at.push((path, at));
+                Some(v)
+            }
+            None => {
+                self.not_stated.push(NotStated { path, default });
+                None
+            }
+        }
+    }
+
+    /// Where a finding about `path` points, and whether the file states it.
+    pub fn place(&self, path: &str) -> (Pos, bool) {
+        self.at
+            .iter()
+            .find(|(p, _)| path.starts_with(p) || p.starts_with(path))
+            .map_or((self.job_at, false), |(_, at)| (*at, true))
+    }
+
+    /// `"{value} ({system}'s default)"` in the report's language.
+    pub fn default_of(&self, system: TargetId, value: &str) -> String {
+        t!(
+            "audit.default-of",
+            locale = self.lang.code(),
+            value = value,
+            system = system.label()
+        )
+        .into_owned()
+    }
+
+    /// A text of `locales/worker/audit.yml`.
+    pub fn say(&self, key: &str) -> String {
+        t!(format!("audit.default.{key}"), locale = self.lang.code()).into_owned()
+    }
+}

@@ -1,0 +1,195 @@
+//! The findings of an audited job: the sheet's own rules on what a queue configuration can
+//! state (attempts, waits, timeouts, lease, retention, dead letter, a batch's schedule), the
+//! target's findings ([`crate::domain::queues::findings`]) and each system's traps
+//! (`brief/AUDIT.md`): Cloud Tasks retrying until BOTH `maxAttempts` and `maxRetryDuration`
+//! are reached, and an SQS queue without a dead-letter queue. Each is placed at the setting
+//! it concerns, or at the job when the value is the system's default.
+
+use super::found::{Fact, Found};
+use super::record::{AuditFinding, Build, Facts};
+use crate::domain::duration::exact;
+use crate::domain::queues::{findings as target, Schedule, TargetId};
+use crate::domain::rules::json_path;
+use crate::domain::sheet::check::{validate, Finding, Severity};
+use crate::domain::sheet::JobSheet;
+use crate::text::t;
+
+/// The sheet fields a queue configuration can state; the sheet's findings about other
+/// fields (the process's facts, the key, the error lists, who is told) are not the file's.
+const CONFIGURABLE: [&str; 11] = [
+    "retry.max_attempts",
+    "retry.backoff",
+    "retry.attempt_timeout_ms",
+    "retry.lease_ms",
+    "retry.queue_retention_ms",
+    "failure.dead_letter",
+    "batch.schedule",
+    "batch.time_zone",
+    "batch.overlap",
+    "batch.missed_run",
+    "batch.run_timeout_ms",
+];
+
+/// Whether the system has a lease the sheet's lease rules are about.
+fn has_lease(system: TargetId) -> bool {
+    !matches!(system, TargetId::CloudTasks | TargetId::Kubernetes)
+}
+
+fn place(f: Finding, path: &str, b: &Build) -> AuditFinding {
+    let (at, stated) = b.place(path);
+    AuditFinding {
+        code: f.code,
+        severity: f.severity,
+        message: f.message,
+        field: path.to_owned(),
+        line: at.line,
+        column: at.column,
+        stated,
+    }
+}
+
+/// Every finding of the job, in line order.
+pub fn findings(
+    sheet: &JobSheet,
+    found: &Found,
+    facts: &Facts,
+    schedule: &Schedule,
+    b: &Build,
+) -> Vec<AuditFinding> {
+    let lang = b.lang;
+    let mut out = Vec::new();
+    for f in validate(sheet, lang) {
+        let Some(path) = json_path(&f) else { continue };
+        let ours = CONFIGURABLE.iter().any(|c| path.starts_with(c));
+        if !ours || (path == "retry.lease_ms" && !has_lease(found.system)) {
+            continue;
+        }
+        out.push(place(f, path, b));
+    }
+    for f in target::target_findings(sheet, found.system, lang) {
+        out.push(place(f, "retry.lease_ms", b));
+    }
+    // The sheet's own rule says it already when the sheet's window outlasts the retention.
+    let said = out.iter().any(|f| f.code == "window-over-retention");
+    for f in target::retention(sheet, found.system, schedule, lang) {
+        if !said {
+            out.push(place(f, "retry.queue_retention_ms", b));
+        }
+    }
+    if found.system == TargetId::CloudTasks {
+        both_limits(facts, schedule, b, &mut out);
+    }
+    if found.system == TargetId::Kubernetes && sheet.batch.is_none() {
+        job_deadline(facts, schedule, b, &mut out);
+    }
+    if found.system == TargetId::Sqs && facts.get(dead_letter).is_none() {
+        let lease = sheet.retry.as_ref().map_or(0, |r| r.lease_ms);
+        let keep = sheet
+            .retry
+            .as_ref()
+            .and_then(|r| r.queue_retention_ms)
+            .or_else(|| found.system.default_queue_retention_ms())
+            .unwrap_or_default();
+        let f = Finding {
+            code: "no-dead-letter-queue",
+            severity: Severity::Warning,
+            field: crate::domain::sheet::FieldId::DeadLetter,
+            message: t!(
+                "audit.finding.no-dead-letter-queue",
+                locale = lang.code(),
+                queue = &b.name,
+                visibility = exact(lease, lang),
+                retention = exact(keep, lang)
+            )
+            .into_owned(),
+        };
+        out.push(place(f, "failure.dead_letter", b));
+    }
+    out.sort_by_key(|f| (f.line, f.column, f.code));
+    out
+}
+
+fn dead_letter(f: &Fact) -> Option<()> {
+    matches!(f, Fact::DeadLetter(_)).then_some(())
+}
+
+/// A Job's `activeDeadlineSeconds` bounds all its pods: "once a Job reaches
+/// activeDeadlineSeconds, all of its running Pods are terminated and the Job status will become
+/// type: Failed with reason: DeadlineExceeded" — it takes precedence over `backoffLimit`
+/// (kubernetes.io, Job, "Job termination and cleanup"). A deadline shorter than the pods'
+/// backoff waits plus their attempts' deadlines cuts the retries short.
+fn job_deadline(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<AuditFinding>) {
+    let Some((deadline, at)) = facts.get(|f| match f {
+        Fact::MaxRetryDurationMs(v) => Some(*v),
+        _ => None,
+    }) else {
+        return;
+    };
+    let attempts = schedule.attempts.unwrap_or(1);
+    let waits = schedule.window_s.max.map_or(0, |s| (s * 1000.0) as u64);
+    let per = facts
+        .get(|f| match f {
+            Fact::AttemptTimeoutMs(v) => Some(*v),
+            _ => None,
+        })
+        .map_or(0, |(t, _)| t);
+    let need = waits.saturating_add(u64::from(attempts).saturating_mul(per));
+    if deadline >= need || attempts < 2 {
+        return;
+    }
+    let lang = b.lang;
+    out.push(AuditFinding {
+        code: "job-deadline-before-retries",
+        severity: Severity::Warning,
+        message: t!(
+            "audit.finding.job-deadline-before-retries",
+            locale = lang.code(),
+            job = &b.name,
+            deadline = exact(deadline, lang),
+            attempts = attempts,
+            need = exact(need, lang),
+            waits = exact(waits, lang)
+        )
+        .into_owned(),
+        field: "retry.max_attempts".to_owned(),
+        line: at.line,
+        column: at.column,
+        stated: true,
+    });
+}
+
+/// Cloud Tasks deletes a task only when it has been attempted `maxAttempts` times AND
+/// `maxRetryDuration` has passed (queue.proto): a duration longer than the attempts' window
+/// keeps retrying past `maxAttempts`.
+fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<AuditFinding>) {
+    let Some((duration, at)) = facts.get(|f| match f {
+        Fact::MaxRetryDurationMs(v) if *v > 0 => Some(*v),
+        _ => None,
+    }) else {
+        return;
+    };
+    let lang = b.lang;
+    let attempts = schedule.attempts;
+    let window_ms = schedule.window_s.max.map(|s| (s * 1000.0) as u64);
+    let key = match (attempts, window_ms) {
+        (Some(_), Some(w)) if duration > w => "audit.finding.cloud-tasks-both-limits-longer",
+        _ => "audit.finding.cloud-tasks-both-limits",
+    };
+    out.push(AuditFinding {
+        code: "cloud-tasks-both-limits",
+        severity: Severity::Warning,
+        message: t!(
+            key,
+            locale = lang.code(),
+            queue = &b.name,
+            attempts = attempts.map_or_else(|| "∞".to_owned(), |a| a.to_string()),
+            duration = exact(duration, lang),
+            window = exact(window_ms.unwrap_or_default(), lang)
+        )
+        .into_owned(),
+        field: "retry.max_attempts".to_owned(),
+        line: at.line,
+        column: at.column,
+        stated: true,
+    });
+}

@@ -1,0 +1,208 @@
+//! `modality-advisor audit`, run as a process on the committed fixtures
+//! (`tests/fixtures/audit/`: CloudFormation YAML with short tags and JSON, a SAM template,
+//! Terraform, Kubernetes Jobs and CronJobs, Cloud Tasks queues as `gcloud` prints them and as
+//! App Engine's queue.yaml, with hostile text — bidi controls, `::` and `%` for GitHub's
+//! commands, XML specials — and a folder of bad files): every format as a snapshot, SARIF
+//! against the 2.1.0 schema, JUnit read by a strict XML reader, the exit codes and the bad
+//! inputs named with their file and line.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit")
+}
+
+/// stdout, stderr and the exit code of `audit args` run in the fixtures' folder.
+fn audit(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .arg("audit")
+        .args(args)
+        .current_dir(fixtures())
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("the CLI runs");
+    (
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+const FILES: [&str; 8] = [
+    "sqs-lambda.cfn.yaml",
+    "sqs-lambda.cfn.json",
+    "sam.yaml",
+    "sqs.tf",
+    "jobs.k8s.yaml",
+    "cloud-tasks.describe.yaml",
+    "cloud-tasks.describe.json",
+    "queue.yaml",
+];
+
+fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v: Vec<&str> = FILES.to_vec();
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn every_format_on_the_fixtures() {
+    for format in ["text", "json", "sarif", "github", "junit"] {
+        let (out, err, code) = audit(&with(&["--format", format, "--fail-level", "none"]));
+        assert_eq!(code, 0, "{format}: {err}");
+        insta::assert_snapshot!(format!("audit_{format}"), out);
+    }
+    let (out, _, code) = audit(&with(&["--lang", "ja", "--fail-level", "none"]));
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("audit_text_ja", out);
+}
+
+#[test]
+fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
+    let (out, _, _) = audit(&with(&["--fail-level", "none"]));
+    for want in [
+        // CloudFormation: the queue joined to its mapping and function through !GetAtt / !Ref.
+        "sqs-lambda.cfn.yaml:12:26: warning [MA-lease-under-target-factor] For AWS SQS + Lambda the lease (1 min) should be at least 6 × the attempt timeout (30 s)",
+        // A parameter is not resolved, never guessed.
+        "not resolved: VisibilityTimeout = !Ref AuditVisibility (line 45)",
+        // The redrive policy as a JSON string.
+        "failure.dead_letter = arn:aws:sqs:us-east-1:123456789012:jobs-dlq",
+        // Terraform: jsonencode of a literal object; var.* and local.* not resolved.
+        "sqs.tf:13:32: warning [MA-lease-under-target-factor]",
+        "not resolved: visibility_timeout_seconds = var.visibility (line 42)",
+        "not resolved: message_retention_seconds = local.retention (line 43)",
+        // Kubernetes: backoffLimit 4 → 5 attempts, the controller's 10 s doubling.
+        "schedule: 5 attempts; waits 10 s, 20 s, 40 s, 80 s; window 150 s",
+        // The Job's deadline (100 s) ends it before 5 attempts (150 s of waits + 5 × 20 s).
+        "jobs.k8s.yaml:8:26: warning [MA-job-deadline-before-retries] The Job pi fails at its activeDeadlineSeconds (100 s), before its 5 attempts can run",
+        // Retries outlasting the queue's retention: 4 × 60 s of visibility + 5 × 3 s > 120 s.
+        "sqs-lambda.cfn.json:15:35: error [MA-window-over-retention] Retries can last up to 4.3 min, but the queue keeps a message only 2 min",
+        // Cloud Tasks: both limits.
+        "cloud-tasks.describe.yaml:10:21: warning [MA-cloud-tasks-both-limits]",
+        "queue.yaml:9:21: warning [MA-cloud-tasks-both-limits]",
+        // The doublings as written: 10 s, then linear.
+        "schedule: 8 attempts; waits 10 s, 20 s, 30 s, 40 s, 50 s, 1 min, 70 s; window 280 s",
+        // A default is said to be one, and the finding about it says the file does not state it.
+        "retry.lease_ms = 30 s  — not stated (default: 30 s (AWS SQS + Lambda's default))",
+        "sam.yaml:4:3: warning [MA-no-dead-letter-queue] The queue SqsQueue has no redrive policy",
+        "(the file does not state this value; the finding is about the system's default)",
+        // Hostile text shown, not obeyed.
+        "evil <&> \"q\" ::error file=a::x %0A 100% <U+202E>gnp.exe",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    assert!(
+        !out.contains('\u{202E}'),
+        "a bidi control reached the output"
+    );
+}
+
+#[test]
+fn sarif_is_valid_and_names_the_audit_rules() {
+    let (out, _, _) = audit(&with(&["--format", "sarif", "--fail-level", "none"]));
+    let v = crate::check_sarif::assert_valid(&out);
+    let ids: Vec<&str> = v["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    for id in [
+        "MA-cloud-tasks-both-limits",
+        "MA-no-dead-letter-queue",
+        "MA-lease-under-target-factor",
+    ] {
+        assert!(ids.contains(&id), "{id}");
+    }
+    for r in v["runs"][0]["results"].as_array().expect("results") {
+        let index = r["ruleIndex"].as_u64().expect("index") as usize;
+        assert_eq!(ids[index], r["ruleId"].as_str().unwrap_or_default());
+    }
+    let (bad, _, code) = audit(&["bad/broken.tf", "--format", "sarif"]);
+    assert_eq!(code, 2);
+    let v = crate::check_sarif::assert_valid(&bad);
+    assert_eq!(v["runs"][0]["invocations"][0]["executionSuccessful"], false);
+}
+
+#[test]
+fn github_commands_escape_hostile_names_and_junit_is_well_formed() {
+    // Past GitHub's 10 warnings per step the rest are counted in a notice.
+    let (out, _, _) = audit(&with(&["--format", "github", "--fail-level", "none"]));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("::warning")).count(),
+        10
+    );
+    assert_eq!(out.lines().filter(|l| l.starts_with("::error")).count(), 1);
+    assert!(
+        out.contains(
+            "::notice title=modality-advisor audit::0 errors and 5 warnings are not annotated"
+        ),
+        "{out}"
+    );
+    // The hostile queue name: `%` escaped as %25 (so its "%0A" stays text), `::` kept in the
+    // message (GitHub reads the command up to the first `::` only), the bidi control shown.
+    let (out, _, _) = audit(&["queue.yaml", "--format", "github", "--fail-level", "none"]);
+    let evil = out
+        .lines()
+        .find(|l| l.starts_with("::warning") && l.contains("evil"))
+        .unwrap_or_else(|| panic!("an annotation names the hostile queue:\n{out}"));
+    assert!(
+        evil.contains("evil <&> \"q\" ::error file=a::x %250A 100%25 <U+202E>gnp.exe"),
+        "{evil}"
+    );
+    let (xml, _, _) = audit(&with(&["--format", "junit", "--fail-level", "warning"]));
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.attribute("name"), Some("modality-advisor audit"));
+    assert!(
+        root.attribute("failures")
+            .and_then(|f| f.parse::<u32>().ok())
+            > Some(0)
+    );
+}
+
+#[test]
+fn exit_codes_follow_the_fail_level() {
+    assert_eq!(audit(&["sqs.tf"]).2, 0, "warnings only");
+    assert_eq!(audit(&["sqs.tf", "--fail-level", "warning"]).2, 1);
+    assert_eq!(audit(&["sqs.tf", "bad/broken.tf"]).2, 2);
+    assert_eq!(audit(&[]).2, 2, "no file is bad usage");
+}
+
+#[test]
+fn bad_files_exit_2_naming_the_file_and_the_line() {
+    for (file, want) in [
+        ("bad/broken.tf", "bad/broken.tf:2:32: syntax error"),
+        ("bad/broken.yaml", "bad/broken.yaml:4:4: syntax error"),
+        (
+            "bad/bomb.yaml",
+            "bad/bomb.yaml:6:10: nested deeper than 64 levels, or more than 200000 YAML nodes",
+        ),
+        ("bad/binary.yaml", "bad/binary.yaml:1:1: not a text file"),
+        (
+            "bad/nothing.cfn.yaml",
+            "bad/nothing.cfn.yaml:1:1: no queue or job found (read as CloudFormation",
+        ),
+        (
+            "bad/unknown.yaml",
+            "bad/unknown.yaml:1:1: not a configuration audit reads",
+        ),
+        ("missing.tf", "missing.tf: cannot read the file"),
+    ] {
+        let (out, _, code) = audit(&[file]);
+        assert_eq!(code, 2, "{file}");
+        assert!(out.contains(want), "{file}: {out}");
+    }
+    // A 50 MB file is refused before it is read.
+    let dir = crate::check_cli::tempdir("audit-large");
+    let big = dir.join("big.yaml");
+    let f = std::fs::File::create(&big).expect("create");
+    f.set_len(50 * 1024 * 1024).expect("sparse 50 MB");
+    let (out, _, code) = audit(&[big.to_str().unwrap_or_default()]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("the file has 52428800 bytes; allowed: at most 5242880"),
+        "{out}"
+    );
+}
