@@ -66,6 +66,7 @@ fn kind_name(k: FileKind) -> &'static str {
         FileKind::CloudFormation => "CloudFormation",
         FileKind::Kubernetes => "Kubernetes",
         FileKind::CloudTasks => "Cloud Tasks",
+        FileKind::Code => "queue code",
     }
 }
 

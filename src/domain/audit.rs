@@ -24,6 +24,7 @@ pub mod kubernetes;
 pub mod record;
 pub mod setting;
 pub mod terraform;
+pub mod to_catalog;
 pub mod traps;
 pub mod tree;
 pub mod yaml;

@@ -617,7 +617,12 @@ pub async fn read_file_in_worker(
     mut request: crate::domain::export::read::ReadRequest,
 ) -> Result<crate::domain::export::read::ReadResult, String> {
     let lang = request.lang;
-    let text = ask(Module::Export, lang, IMPORT_WORDS, move |id| {
+    // An existing configuration is audited where the queue systems' formulas are.
+    let module = match request.read {
+        crate::domain::export::read::ReadAs::Configuration { .. } => Module::Target,
+        _ => Module::Export,
+    };
+    let text = ask(module, lang, IMPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })

@@ -6,6 +6,7 @@
 //! focused control names where focus goes next (`Pending`); the next render puts the one
 //! shared [`NodeRef`] on that element and an effect focuses it.
 
+mod check_config;
 pub mod open_bar;
 mod table;
 
@@ -159,6 +160,7 @@ pub fn CatalogScreen() -> Html {
             }
             <crate::ui::system::SystemPicture />
             <crate::ui::catalog_io::CatalogIo />
+            <check_config::CheckConfiguration />
         </section>
     }
 }

@@ -4,6 +4,7 @@ mod app_state;
 mod audit_cli;
 mod audit_code_corpus;
 mod audit_code_roundtrip;
+mod audit_in_app;
 mod audit_roundtrip;
 mod capacity_analytic;
 mod capacity_cli;

@@ -21,6 +21,7 @@ use crate::domain::lang::Lang;
 use crate::domain::share::{Share, Shared};
 use crate::domain::sheet::import::{check_sheet, import_json, ImportError};
 use crate::domain::sheet::JobSheet;
+use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// How to read a file.
@@ -42,6 +43,40 @@ pub enum ReadAs {
     /// A share link's fragment (`text`), read as [`crate::domain::share::link::decode`]
     /// reads it: the shared process or catalog, or why the link cannot be opened.
     ShareLink,
+    /// An existing queue configuration (Terraform, CloudFormation, a Kubernetes Job, a
+    /// Celery task …), read by the audit in the **target worker** (it holds the queue
+    /// systems' formulas): one new process per job found ([`ReadDone::Audited`]), or why the
+    /// file cannot be read ([`ReadDone::AuditRefused`]). The export worker refuses it.
+    Configuration {
+        /// The file's name as chosen or typed (its extension tells the reader the kind,
+        /// e.g. `main.tf`, `template.yaml`, `tasks.py`).
+        file_name: String,
+        /// The catalog's name (the current catalog's).
+        catalog_name: String,
+        /// The seed the new processes' ids are made from; the page gives them fresh ids
+        /// in its own catalog before adding them.
+        seed: u64,
+        /// Their creation time, Unix milliseconds.
+        now_ms: u64,
+    },
+}
+
+/// What the audit says about one job of a configuration, beside the process it became
+/// ([`ReadDone::Audited`]): in both languages, so the preview follows a language switch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditNote {
+    /// The process the job became (in the reply's catalog).
+    pub id: ProcessId,
+    /// The queue system's name, e.g. `sqs` (a name from `targets`).
+    pub system: String,
+    /// The line of the file where the job is defined (1-based).
+    pub line: u32,
+    /// The findings, the values not resolved and the facts not stated, one sentence each,
+    /// in English (each names its line).
+    pub en: Vec<String>,
+    /// The same in Japanese.
+    pub ja: Vec<String>,
 }
 
 /// One file to read, page → worker.
@@ -72,6 +107,22 @@ pub enum ReadDone {
     },
     /// A share link read and checked ([`ReadAs::ShareLink`]).
     Shared(Box<Share>),
+    /// A configuration read ([`ReadAs::Configuration`]): a catalog of one process per job
+    /// found (its sheet what the file says), and what the audit says about each.
+    Audited {
+        /// The new processes.
+        catalog: Catalog,
+        /// One note per process, in the catalog's order.
+        notes: Vec<AuditNote>,
+    },
+    /// A configuration that cannot be read, or holds no queue or job: why, naming the file
+    /// and the line, in English and in Japanese.
+    AuditRefused {
+        /// The message in English.
+        en: String,
+        /// The message in Japanese.
+        ja: String,
+    },
     /// A share link that cannot be opened: why, in English and in Japanese
     /// ([`LinkError::message`](crate::domain::share::link::LinkError::message)).
     LinkRefused {
@@ -119,6 +170,11 @@ impl ReadRequest {
                     })
                 }
             }
+            // Read by the target worker (`target_worker::handle`), which holds the audit.
+            ReadAs::Configuration { .. } => Ok(ReadDone::AuditRefused {
+                en: t!("export.worker.audit-elsewhere", locale = "en").into_owned(),
+                ja: t!("export.worker.audit-elsewhere", locale = "ja").into_owned(),
+            }),
             ReadAs::ShareLink => Ok(match crate::domain::share::link::decode(&self.text) {
                 Ok(share) => ReadDone::Shared(Box::new(share)),
                 Err(e) => ReadDone::LinkRefused {
@@ -177,6 +233,12 @@ pub fn result_to_json(result: &ReadResult) -> String {
         }
         Ok(ReadDone::LinkRefused { en, ja }) => {
             vec!["LinkRefused".into(), en.clone(), ja.clone()]
+        }
+        Ok(ReadDone::Audited { catalog, notes }) => {
+            vec!["Audited".into(), json(catalog), json(notes)]
+        }
+        Ok(ReadDone::AuditRefused { en, ja }) => {
+            vec!["AuditRefused".into(), en.clone(), ja.clone()]
         }
         Err(ImportError::InvalidJson {
             line,
@@ -254,6 +316,24 @@ impl ReadDone {
                 };
                 Ok(Ok(ReadDone::Shared(Box::new(Share { lang, content }))))
             }
+            ["Audited", catalog_json, notes] => {
+                let catalog: Catalog =
+                    serde_json::from_str(catalog_json).map_err(|e| e.to_string())?;
+                let notes: Vec<AuditNote> =
+                    serde_json::from_str(notes).map_err(|e| e.to_string())?;
+                if let Err(e) = check_catalog(&catalog) {
+                    return Ok(Err(e));
+                }
+                let ids = catalog.processes.iter().map(|p| &p.id);
+                if !ids.eq(notes.iter().map(|n| &n.id)) {
+                    return Err("the notes do not match the processes".into());
+                }
+                Ok(Ok(ReadDone::Audited { catalog, notes }))
+            }
+            ["AuditRefused", en, ja] => Ok(Ok(ReadDone::AuditRefused {
+                en: en.to_owned(),
+                ja: ja.to_owned(),
+            })),
             ["LinkRefused", en, ja] => Ok(Ok(ReadDone::LinkRefused {
                 en: en.to_owned(),
                 ja: ja.to_owned(),

@@ -1,6 +1,7 @@
 //! The target worker's handler (`src/bin/target-worker.rs`): reads an export request whose
 //! subject is a queue target and answers with the configuration panel
-//! ([`target_panel`](super::target_panel)). Apart from [`protocol`](super::protocol) so the
+//! ([`target_panel`](super::target_panel)), or a read request of an existing configuration
+//! and answers with the audit's new processes ([`crate::domain::audit`]). Apart from [`protocol`](super::protocol) so the
 //! protocol's module and the panel's do not import each other.
 
 use crate::text::t;
@@ -11,6 +12,31 @@ use crate::text::t;
 /// sends those to the export worker, [`handle`](super::protocol::handle)). Never panics.
 pub fn handle(text: &str) -> String {
     use super::protocol::{bad_request, ExportReply, ExportRequest, ExportSubject};
+    use super::read::{result_to_json, ReadAs, ReadRequest};
+    // A configuration to audit ([`ReadAs::Configuration`]) comes as a read request.
+    if let Ok(request) = serde_json::from_str::<ReadRequest>(text) {
+        let result = match &request.read {
+            ReadAs::Configuration {
+                file_name,
+                catalog_name,
+                seed,
+                now_ms,
+            } => Ok(crate::domain::audit::to_catalog::read(
+                file_name,
+                &request.text,
+                catalog_name,
+                *seed,
+                *now_ms,
+                request.lang,
+            )),
+            _ => Err(t!("export.worker.not-a-target", locale = request.lang.code()).into_owned()),
+        };
+        let reply = ExportReply {
+            id: request.id,
+            result: result.map(|done| result_to_json(&Ok(done))),
+        };
+        return reply.to_json();
+    }
     let reply = match serde_json::from_str::<ExportRequest>(text) {
         Ok(ExportRequest {
             id,

@@ -1,0 +1,172 @@
+//! The app's "Check an existing configuration" (issue 27 item 2), in the target worker: an
+//! audited file as new processes for the catalog ([`ReadDone::Audited`]) — one per job, its
+//! sheet what the file says (the system's defaults where it says nothing, listed as not
+//! stated), named after the job — with what the audit says about each, in English and in
+//! Japanese ([`AuditNote`]); or why the file cannot be read, naming the file and the line
+//! ([`ReadDone::AuditRefused`]). The page adds the processes under ids unused in its catalog.
+
+use super::job::AuditJob;
+use crate::domain::catalog::import::read_sheet_as_process;
+use crate::domain::catalog::{Catalog, ProcessId, MAX_NAME_CHARS};
+use crate::domain::export::read::{AuditNote, ReadDone};
+use crate::domain::sheet::check::Severity;
+use crate::domain::Lang;
+use crate::text::t;
+
+/// The most jobs one file adds (a catalog holds at most
+/// [`MAX_PROCESSES`](crate::domain::catalog::MAX_PROCESSES); the page refuses a merge past it).
+pub const MAX_JOBS: usize = 200;
+
+/// Reads `text` (named `file_name`) as a configuration and answers as the page asks
+/// ([`ReadAs::Configuration`](crate::domain::export::read::ReadAs::Configuration)): the new
+/// processes (ids `p-…` from `seed`, created at `now_ms`, in a catalog named
+/// `catalog_name`) and their notes, or the refusal. Never panics.
+pub fn read(
+    file_name: &str,
+    text: &str,
+    catalog_name: &str,
+    seed: u64,
+    now_ms: u64,
+    lang: Lang,
+) -> ReadDone {
+    let file = if file_name.trim().is_empty() {
+        t!("audit-note.pasted", locale = lang.code()).into_owned()
+    } else {
+        file_name.trim().to_owned()
+    };
+    let refused = |en: String, ja: String| ReadDone::AuditRefused { en, ja };
+    let jobs = match (
+        super::audit(&file, text, Lang::En),
+        super::audit(&file, text, Lang::Ja),
+    ) {
+        (Ok((_, en)), Ok((_, ja))) => (en, ja),
+        (Err(e), _) | (_, Err(e)) => {
+            let say = |lang: Lang| {
+                let l = lang.code();
+                let why = e.message(lang);
+                match e.at() {
+                    Some(at) => t!(
+                        "audit-note.refused-at",
+                        locale = l,
+                        file = file.as_str(),
+                        line = at.line,
+                        why = why
+                    )
+                    .into_owned(),
+                    None => t!(
+                        "audit-note.refused",
+                        locale = l,
+                        file = file.as_str(),
+                        why = why
+                    )
+                    .into_owned(),
+                }
+            };
+            return refused(say(Lang::En), say(Lang::Ja));
+        }
+    };
+    let (en, ja) = jobs;
+    if en.is_empty() {
+        let say = |l: &str| t!("audit-note.no-job", locale = l, file = file.as_str()).into_owned();
+        return refused(say("en"), say("ja"));
+    }
+    let mut catalog = Catalog::new(catalog_name);
+    let mut notes = Vec::new();
+    for (i, (job_en, job_ja)) in en.iter().zip(&ja).take(MAX_JOBS).enumerate() {
+        let id = catalog.fresh_id(seed.wrapping_add(i as u64));
+        let job = if lang == Lang::Ja { job_ja } else { job_en };
+        let mut sheet = job.sheet.clone();
+        sheet.process.process_name = process_name(job, &file);
+        let json = serde_json::to_string(&sheet).unwrap_or_default();
+        let process = match read_sheet_as_process(&json, lang, id.clone(), now_ms) {
+            Ok(p) => p,
+            Err(e) => {
+                let say = |lang: Lang| {
+                    t!(
+                        "audit-note.sheet-refused",
+                        locale = lang.code(),
+                        file = file.as_str(),
+                        line = job.line,
+                        why = e.message(lang)
+                    )
+                    .into_owned()
+                };
+                return refused(say(Lang::En), say(Lang::Ja));
+            }
+        };
+        catalog.processes.push(process);
+        notes.push(note(id, job_en, job_ja));
+    }
+    ReadDone::Audited { catalog, notes }
+}
+
+/// The process's name: the job's name as the file writes it and the file, e.g.
+/// `orders (main.tf)`, within [`MAX_NAME_CHARS`]; the system and the line when the file
+/// names no job.
+fn process_name(job: &AuditJob, file: &str) -> String {
+    let base = if job.name.trim().is_empty() {
+        format!("{} {}:{}", job.system.label(), file, job.line)
+    } else {
+        format!("{} ({file})", job.name.trim())
+    };
+    base.chars().take(MAX_NAME_CHARS).collect()
+}
+
+/// What the audit says about one job: findings, values not resolved, facts not stated.
+fn note(id: ProcessId, en: &AuditJob, ja: &AuditJob) -> AuditNote {
+    AuditNote {
+        id,
+        system: en.system.name().to_owned(),
+        line: en.line,
+        en: lines(en, Lang::En),
+        ja: lines(ja, Lang::Ja),
+    }
+}
+
+fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
+    let l = lang.code();
+    let mut out: Vec<String> = job
+        .findings
+        .iter()
+        .map(|f| {
+            let severity = match f.severity {
+                Severity::Error => t!("audit-note.error", locale = l),
+                Severity::Warning => t!("audit-note.warning", locale = l),
+            };
+            t!(
+                "audit-note.finding",
+                locale = l,
+                line = f.line,
+                severity = severity,
+                message = f.message.as_str()
+            )
+            .into_owned()
+        })
+        .collect();
+    out.extend(job.unresolved.iter().map(|u| {
+        t!(
+            "audit-note.unresolved",
+            locale = l,
+            line = u.line,
+            key = u.key.as_str(),
+            expression = u.expression.as_str()
+        )
+        .into_owned()
+    }));
+    if !job.not_stated.is_empty() {
+        let list: Vec<String> = job
+            .not_stated
+            .iter()
+            .map(|n| format!("{} = {}", n.path, n.default))
+            .collect();
+        out.push(
+            t!(
+                "audit-note.not-stated",
+                locale = l,
+                list = list.join(if lang == Lang::Ja { "、" } else { "; " })
+            )
+            .into_owned(),
+        );
+    }
+    out
+}

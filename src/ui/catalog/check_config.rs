@@ -1,0 +1,282 @@
+//! "Check an existing configuration" on the catalog screen (issue 27 item 2): paste a file,
+//! choose one or drop it on the box; the target worker reads it (Terraform, CloudFormation,
+//! a Kubernetes Job, a Cloud Tasks queue, Celery / Sidekiq / Active Job / Oban / River /
+//! BullMQ / pg-boss / Temporal literals — `domain::audit`) and answers with one new process
+//! per job found, its sheet holding what the file says, and what the audit says about each
+//! (findings, values not resolved, facts not stated, each with its line). Nothing changes
+//! until "Add to the catalog"; the new processes get ids unused in the catalog, so nothing is
+//! overwritten. A file that cannot be read gives a message naming the file and the line, and
+//! the catalog stays as it was. The readers are not in the page: they load with the target
+//! worker on the first check.
+
+use crate::domain::app_state::{CatalogAction, CatalogNotice};
+use crate::domain::catalog::import::{apply_import, ImportMode};
+use crate::domain::catalog::Catalog;
+use crate::domain::export::read::{AuditNote, ReadAs, ReadDone, ReadRequest};
+use crate::domain::Lang;
+use crate::text::t;
+use crate::ui::browser;
+use crate::ui::state::{Action, AppContext};
+use yew::prelude::*;
+
+/// What the last check gave.
+#[derive(Clone, PartialEq)]
+enum Outcome {
+    /// Jobs found: the new processes and the notes, waiting for "Add".
+    Found {
+        /// The file's name.
+        file: String,
+        /// One process per job.
+        catalog: Catalog,
+        /// What the audit says about each.
+        notes: Vec<AuditNote>,
+    },
+    /// The file could not be read: why, in English and in Japanese (a language switch
+    /// rewords it).
+    Refused {
+        /// In English.
+        en: String,
+        /// In Japanese.
+        ja: String,
+    },
+    /// The worker could not be asked: why, already in the page's language then.
+    Failed(String),
+}
+
+/// The catalog with `incoming`'s processes added under ids unused in `current` (their notes
+/// follow the new ids), so adding never replaces a process already there.
+fn with_fresh_ids(current: &Catalog, incoming: &Catalog, notes: &[AuditNote]) -> Catalog {
+    let mut room = current.clone();
+    let mut out = Catalog::new(&current.name);
+    for (i, p) in incoming.processes.iter().enumerate() {
+        let id = room.fresh_id(browser::random_seed().wrapping_add(i as u64));
+        let mut p = p.clone();
+        p.id = id;
+        room.processes.push(p.clone());
+        out.processes.push(p);
+    }
+    debug_assert_eq!(out.processes.len(), notes.len());
+    out
+}
+
+/// Asks the target worker to audit `text` (named `file`).
+async fn audit(ctx: &AppContext, file: String, text: String, lang: Lang) -> Outcome {
+    let current = ctx.catalog_now();
+    let request = ReadRequest {
+        id: 0,
+        lang,
+        text,
+        read: ReadAs::Configuration {
+            file_name: file.clone(),
+            catalog_name: current.name.clone(),
+            seed: browser::random_seed(),
+            now_ms: browser::now_ms(),
+        },
+    };
+    match browser::read_file_in_worker(request).await {
+        Ok(Ok(ReadDone::Audited { catalog, notes })) => Outcome::Found {
+            file,
+            catalog,
+            notes,
+        },
+        Ok(Ok(ReadDone::AuditRefused { en, ja })) => Outcome::Refused { en, ja },
+        Ok(Ok(_)) => Outcome::Failed(
+            t!(
+                "import.worker.bad-reply",
+                locale = lang.code(),
+                reason = "not an audit"
+            )
+            .into_owned(),
+        ),
+        Ok(Err(e)) => Outcome::Failed(e.message(lang)),
+        Err(e) => Outcome::Failed(e),
+    }
+}
+
+/// The "Check an existing configuration" section.
+#[component]
+pub fn CheckConfiguration() -> Html {
+    let Some(ctx) = use_context::<AppContext>() else {
+        return Html::default();
+    };
+    let l = ctx.lang.code();
+    let text = use_state(String::new);
+    let name = use_state(String::new);
+    let busy = use_state(|| false);
+    let outcome = use_state(|| None::<Outcome>);
+    // Runs the check on (file name, text); the text box shows what was checked.
+    let run = {
+        let (ctx, text, name, busy, outcome) = (
+            ctx.clone(),
+            text.clone(),
+            name.clone(),
+            busy.clone(),
+            outcome.clone(),
+        );
+        Callback::from(move |(file, body): (String, String)| {
+            if *busy {
+                return;
+            }
+            busy.set(true);
+            text.set(body.clone());
+            name.set(file.clone());
+            let (ctx, busy, outcome) = (ctx.clone(), busy.clone(), outcome.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let lang = ctx.lang;
+                let done = audit(&ctx, file, body, lang).await;
+                busy.set(false);
+                outcome.set(Some(done));
+            });
+        })
+    };
+    let from_file = {
+        let run = run.clone();
+        move |file: web_sys::File| {
+            let run = run.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                match browser::read_file(file).await {
+                    Ok(body) => run.emit((name, body)),
+                    Err(e) => run.emit((name, e)),
+                }
+            });
+        }
+    };
+    let onchange = {
+        let from_file = from_file.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                input.set_value("");
+                from_file(file);
+            }
+        })
+    };
+    let ondrop = Callback::from(move |e: DragEvent| {
+        let file = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            e.prevent_default();
+            from_file(file);
+        }
+    });
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ontext = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            text.set(
+                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                    .value(),
+            );
+        })
+    };
+    let onname = {
+        let name = name.clone();
+        Callback::from(move |e: InputEvent| {
+            name.set(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            );
+        })
+    };
+    let check = {
+        let (run, text, name) = (run.clone(), text.clone(), name.clone());
+        Callback::from(move |_| run.emit(((*name).clone(), (*text).clone())))
+    };
+    let result = (*outcome)
+        .as_ref()
+        .map(|o| result(&ctx, o, &outcome))
+        .unwrap_or_default();
+    html! {
+        <section class="check-config" aria-labelledby="check-config-title">
+            <h3 id="check-config-title">{ t!("check-config.title", locale = l) }</h3>
+            <p class="help">{ t!("check-config.intro", locale = l) }</p>
+            <p class="import-row">
+                <label for="check-config-file" class="button secondary">{ t!("check-config.choose", locale = l) }</label>
+                <input type="file" id="check-config-file" class="visually-hidden" {onchange}
+                    accept=".tf,.yaml,.yml,.json,.template,.py,.rb,.ex,.exs,.go,.ts,.js,.mjs,.cjs" />
+            </p>
+            <label for="check-config-name">{ t!("check-config.name", locale = l) }</label>
+            <input type="text" id="check-config-name" class="user-text" value={(*name).clone()} oninput={onname}
+                placeholder="main.tf" aria-describedby="check-config-name-help" />
+            <p class="help" id="check-config-name-help">{ t!("check-config.name-help", locale = l) }</p>
+            <label for="check-config-text">{ t!("check-config.text", locale = l) }</label>
+            <textarea id="check-config-text" class="user-text" rows="8" spellcheck="false"
+                value={(*text).clone()} oninput={ontext} {ondrop} {ondragover} />
+            <p>
+                <button type="button" class="primary" id="check-config-run" disabled={*busy || text.trim().is_empty()}
+                    onclick={check}>{ t!("check-config.run", locale = l) }</button>
+                if *busy { <span class="help" role="status">{ t!("check-config.busy", locale = l) }</span> }
+            </p>
+            <div class="slot" aria-live="polite">{ result }</div>
+        </section>
+    }
+}
+
+/// The check's result: the jobs found with their notes and "Add" / "Cancel", or why the file
+/// could not be read.
+fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Outcome>>) -> Html {
+    let lang = ctx.lang;
+    let l = lang.code();
+    let (file, catalog, notes) = match outcome {
+        Outcome::Found {
+            file,
+            catalog,
+            notes,
+        } => (file, catalog, notes),
+        Outcome::Refused { en, ja } => {
+            let m = if lang == Lang::Ja { ja } else { en };
+            return html! { <p class="notice error" id="check-config-error" role="alert">{ m }</p> };
+        }
+        Outcome::Failed(m) => {
+            return html! { <p class="notice error" id="check-config-error" role="alert">{ m }</p> };
+        }
+    };
+    let jobs = catalog.processes.iter().zip(notes).map(|(p, n)| {
+        let lines = if lang == Lang::Ja { &n.ja } else { &n.en };
+        html! {
+            <li class="audit-job" data-system={n.system.clone()}>
+                <strong><bdi>{ &p.name }</bdi></strong>
+                { format!(" — {} ", n.system) }
+                <span class="help">{ t!("check-config.line", locale = l, line = n.line) }</span>
+                <ul>{ for lines.iter().map(|s| html! { <li class="user-text">{ s }</li> }) }</ul>
+            </li>
+        }
+    });
+    let add = {
+        let (ctx, state, catalog, notes) =
+            (ctx.clone(), state.clone(), catalog.clone(), notes.clone());
+        Callback::from(move |_| {
+            let current = ctx.catalog_now();
+            let incoming = with_fresh_ids(&current, &catalog, &notes);
+            match apply_import(&current, &incoming, ImportMode::Merge) {
+                Ok(next) => ctx.dispatch(Action::Catalog(CatalogAction::Import(
+                    Box::new(next),
+                    incoming.processes.len(),
+                    0,
+                ))),
+                Err(e) => ctx.dispatch(Action::Catalog(CatalogAction::Notice(Some(
+                    CatalogNotice::Failed(e.message(ctx.lang)),
+                )))),
+            }
+            state.set(None);
+        })
+    };
+    let cancel = {
+        let state = state.clone();
+        Callback::from(move |_| state.set(None))
+    };
+    html! {
+        <div class="notice import-preview" id="check-config-result" role="group" aria-labelledby="check-config-found">
+            <p id="check-config-found"><strong>{ t!("check-config.found", locale = l, file = file.as_str(), n = notes.len()) }</strong></p>
+            <ul class="audit-jobs">{ for jobs }</ul>
+            <div class="keep-actions">
+                <button type="button" class="primary" id="check-config-add" onclick={add}>
+                    { t!("check-config.add", locale = l, n = notes.len()) }</button>
+                <button type="button" class="secondary" id="check-config-cancel" onclick={cancel}>{ t!("catalog-io.cancel", locale = l) }</button>
+            </div>
+        </div>
+    }
+}
