@@ -9,10 +9,10 @@
 
 use super::{lang_of, read_input, write_output, LangArg};
 use crate::domain::export;
+use crate::domain::queues;
 use crate::domain::sheet::check::validate;
 use crate::domain::sheet::import::import_json;
 use crate::domain::sheet::JobSheet;
-use crate::domain::queues;
 use crate::domain::Lang;
 use clap::{Args, ValueEnum};
 

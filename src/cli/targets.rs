@@ -16,10 +16,10 @@
 //! allowed range.
 
 use super::{lang_of, write_output, LangArg};
+use crate::domain::queues::{self, TargetId, WindowS};
 use crate::domain::sheet::check::{validate, Finding, Severity};
 use crate::domain::sheet::dst::dst_findings;
 use crate::domain::sheet::JobSheet;
-use crate::domain::queues::{self, TargetId, WindowS};
 use crate::domain::Lang;
 use clap::{Args, ValueEnum};
 use serde::Serialize;

@@ -14,8 +14,8 @@
 use crate::fuzz_support::{apply_edits, cases, edit_from};
 use modality_advisor::domain::number::{group_thousands, parse_whole};
 use modality_advisor::domain::place::Place;
-use modality_advisor::domain::sim::Scenario;
 use modality_advisor::domain::queues::TargetId;
+use modality_advisor::domain::sim::Scenario;
 use modality_advisor::domain::{Lang, QuestionId, Timing, TimingField};
 use proptest::prelude::*;
 

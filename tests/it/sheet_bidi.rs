@@ -10,6 +10,7 @@ use modality_advisor::domain::export::target_panel;
 use modality_advisor::domain::export::{
     file_name, file_stem, to_csv, to_json, to_markdown, to_tsv, MAX_STEM_BYTES, MAX_STEM_CHARS,
 };
+use modality_advisor::domain::queues::{report, TargetId};
 use modality_advisor::domain::share::panel::panel;
 use modality_advisor::domain::share::svg::metadata;
 use modality_advisor::domain::share::{Share, Shared};
@@ -17,7 +18,6 @@ use modality_advisor::domain::sheet::check::{validate, Severity};
 use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::prefill::prefill;
 use modality_advisor::domain::sheet::{Decision, JobSheet, LayerKind, RetryLayer};
-use modality_advisor::domain::queues::{report, TargetId};
 use modality_advisor::domain::{Answers, Lang, QuestionId};
 
 use crate::sheet_support::example;

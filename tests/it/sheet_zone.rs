@@ -10,6 +10,7 @@ use modality_advisor::domain::export::protocol::{
     ExportFormat, ExportReply, ExportRequest, ExportSubject,
 };
 use modality_advisor::domain::export::target_worker::handle;
+use modality_advisor::domain::queues::TargetId;
 use modality_advisor::domain::sheet::check::{validate, Severity};
 use modality_advisor::domain::sheet::dst::{dst_findings, shift_days, Shift};
 use modality_advisor::domain::sheet::edit::SheetEdit;
@@ -17,7 +18,6 @@ use modality_advisor::domain::sheet::import::import_json;
 use modality_advisor::domain::sheet::prefill::{default_reason, prefill};
 use modality_advisor::domain::sheet::zone::names;
 use modality_advisor::domain::sheet::{Decision, DecisionAnswer, FieldId, JobSheet, ProcessFacts};
-use modality_advisor::domain::queues::TargetId;
 use modality_advisor::domain::{Lang, Outcome, QuestionId};
 use serde_json::Value;
 

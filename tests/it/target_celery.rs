@@ -7,8 +7,8 @@ use crate::target_queue_support::{
     backoff, batch_sheet, example, mapping_text, report, retry_sheet, samples_lie_within, triples,
     with_retry,
 };
-use modality_advisor::domain::sheet::{BackoffKind, Jitter};
 use modality_advisor::domain::queues::{self, TargetError, TargetId};
+use modality_advisor::domain::sheet::{BackoffKind, Jitter};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

@@ -4,8 +4,8 @@
 //! targets with their default windows.
 
 use crate::target_queue_support::{example, with_retry};
-use modality_advisor::domain::sheet::{JobSheet, SCHEMA_VERSION};
 use modality_advisor::domain::queues::{self, Format, TargetId};
+use modality_advisor::domain::sheet::{JobSheet, SCHEMA_VERSION};
 use modality_advisor::domain::Lang;
 use std::process::{Command, Output};
 

@@ -4,10 +4,10 @@
 
 use crate::target_kubernetes::{parse_yaml, table};
 use crate::target_sql::{example, retry_sheet};
-use modality_advisor::domain::sheet::{BackoffKind, BackoffPolicy, FieldId, Jitter};
-use modality_advisor::domain::sim::SimRng;
 use modality_advisor::domain::queues::cloud_tasks::{self, delay_s, RetryParams};
 use modality_advisor::domain::queues::{report, sample, TargetError, TargetId};
+use modality_advisor::domain::sheet::{BackoffKind, BackoffPolicy, FieldId, Jitter};
+use modality_advisor::domain::sim::SimRng;
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 

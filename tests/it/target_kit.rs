@@ -3,12 +3,12 @@
 //! uniform source, generated retry sheets and the window property.
 
 use modality_advisor::domain::flowchart::Outcome;
+use modality_advisor::domain::queues::{
+    report, sample, Built, Format, Schedule, TargetError, TargetId,
+};
 use modality_advisor::domain::sheet::example::example as saved_example;
 use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, MAX_CAP_MS,
-};
-use modality_advisor::domain::queues::{
-    report, sample, Built, Format, Schedule, TargetError, TargetId,
 };
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;

@@ -2,11 +2,11 @@
 //! controller's own pod-failure delays as the actual schedule; YAML read back by a YAML parser.
 
 use crate::target_sql::{example, retry_sheet};
+use modality_advisor::domain::queues::kubernetes::{self, pod_backoff_s};
+use modality_advisor::domain::queues::{report, sample, MappingRow, TargetError, TargetId};
 use modality_advisor::domain::sheet::FieldId;
 use modality_advisor::domain::sheet::{BatchSpec, JobSheet, Keep, MissedRun, Overlap, Retention};
 use modality_advisor::domain::sim::SimRng;
-use modality_advisor::domain::queues::kubernetes::{self, pod_backoff_s};
-use modality_advisor::domain::queues::{report, sample, MappingRow, TargetError, TargetId};
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 use std::io::Write as _;

@@ -8,11 +8,11 @@
 //! same exports in `target_tools.rs`.
 
 use crate::target_kit::example;
-use modality_advisor::domain::sheet::load::{DownstreamLimits, HandlerTime, LoadSpec, Per, Rate};
-use modality_advisor::domain::sheet::{FieldId, JobSheet};
 use modality_advisor::domain::queues::{
     celery, knobs, report, sqs, Format, Instead, TargetId, TargetReport,
 };
+use modality_advisor::domain::sheet::load::{DownstreamLimits, HandlerTime, LoadSpec, Per, Rate};
+use modality_advisor::domain::sheet::{FieldId, JobSheet};
 use modality_advisor::domain::{Lang, Outcome};
 use std::fmt::Write;
 

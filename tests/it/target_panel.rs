@@ -10,14 +10,14 @@ use modality_advisor::domain::export::protocol::{
 };
 use modality_advisor::domain::export::target_panel::{panel, refusal, SHOWN_DELAYS};
 use modality_advisor::domain::export::target_worker;
-use modality_advisor::domain::share::panel::Panel;
-use modality_advisor::domain::sheet::check::{Finding, Severity};
-use modality_advisor::domain::sheet::FieldId;
-use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::queues::{
     Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
     TargetReport,
 };
+use modality_advisor::domain::share::panel::Panel;
+use modality_advisor::domain::sheet::check::{Finding, Severity};
+use modality_advisor::domain::sheet::FieldId;
+use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::Lang;
 
 /// The source documents' worked example, as the page's "Load the example" loads it.

@@ -3,10 +3,10 @@
 //! as text for snapshots, a seeded uniform source, generated retry sheets, and the check that
 //! sampled runs lie within the reported schedule.
 
+use modality_advisor::domain::queues::{self, Schedule, TargetId, TargetReport};
 use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, RetrySpec,
 };
-use modality_advisor::domain::queues::{self, Schedule, TargetId, TargetReport};
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 use std::fmt::Write;

@@ -6,8 +6,8 @@ use crate::target_kit::{
     assert_out_of_range, backoff, built, check_hostile, check_windows, example, retry_sheet,
     sync_sheet, table, triples, with_retry,
 };
-use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter, Polynomial};
 use modality_advisor::domain::queues::{report, river, TargetError, TargetId};
+use modality_advisor::domain::sheet::{BackoffKind, FieldId, Jitter, Polynomial};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 

@@ -5,12 +5,12 @@
 //! `sim_documented_runs.rs`), reproduce their final rows on both.
 
 use crate::target_sql_support::{lit, stmt, ts, Lite, Pg, Queue, Row};
+use modality_advisor::domain::queues::sql::{self, Dialect};
+use modality_advisor::domain::queues::{report, sample, TargetError, TargetId};
 use modality_advisor::domain::sheet::{
     BackoffKind, BackoffPolicy, Jitter, JobSheet, Polynomial, RetrySpec,
 };
 use modality_advisor::domain::sim::SimRng;
-use modality_advisor::domain::queues::sql::{self, Dialect};
-use modality_advisor::domain::queues::{report, sample, TargetError, TargetId};
 use modality_advisor::domain::{Lang, Outcome};
 use proptest::prelude::*;
 

@@ -1,8 +1,8 @@
 //! The house rules that hold the code's shape, checked on the source tree itself (as
 //! rust-analyzer's `tidy` tests do): `domain` knows nothing of the browser, the worker does not
 //! reach into the page's UI, files stay a size one can read (or say why not at their top), file
-//! names name features rather than work rounds, and the modules import each other without
-//! circles. See docs/ARCHITECTURE.md.
+//! names name features rather than work rounds, the modules import each other without
+//! circles, and the checkout holds no symbolic link. See docs/ARCHITECTURE.md.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -180,6 +180,52 @@ fn files_are_named_for_features_not_work_rounds() {
         }
     }
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// The symbolic links under `dir`, skipping what the build and the tools write (`.git`,
+/// `target`, `dist`, `node_modules`), as paths.
+fn symbolic_links(dir: &Path) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy();
+            if [".git", "target", "dist", "node_modules"].contains(&name.as_ref()) {
+                continue;
+            }
+            let meta = fs::symlink_metadata(&p).unwrap();
+            if meta.file_type().is_symlink() {
+                links.push(p.display().to_string());
+            } else if meta.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    links.sort();
+    links
+}
+
+/// A checkout without symbolic links (Windows without them enabled, some archives) must build:
+/// what a module embeds is listed in `locales/modules.txt`, not linked.
+#[test]
+fn the_repository_holds_no_symbolic_link() {
+    let links = symbolic_links(&root());
+    assert!(links.is_empty(), "{links:#?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_link_finder_finds_a_link() {
+    let dir = std::env::temp_dir().join(format!("tidy-links-{}", std::process::id()));
+    fs::create_dir_all(dir.join("texts")).unwrap();
+    fs::write(dir.join("app.yml"), "").unwrap();
+    let link = dir.join("texts/app.yml");
+    let _ = fs::remove_file(&link);
+    std::os::unix::fs::symlink("../app.yml", &link).unwrap();
+    let found = symbolic_links(&dir);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, [link.display().to_string()]);
 }
 
 /// The module path of a source file: `src/domain/sim/engine.rs` → `domain::sim::engine`.

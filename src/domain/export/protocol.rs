@@ -29,10 +29,10 @@ use super::target_panel;
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
+use crate::domain::queues::{Format as TargetFormat, TargetId};
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
-use crate::domain::queues::{Format as TargetFormat, TargetId};
 use crate::text::t;
 use serde::{Deserialize, Serialize};
 

@@ -24,13 +24,13 @@ use crate::domain::bidi::{self, Shown};
 use crate::domain::duration::approx;
 use crate::domain::lang::Lang;
 use crate::domain::plot::escape;
-use crate::domain::share::panel::Panel;
-use crate::domain::sheet::check::{Finding, Severity};
-use crate::domain::sheet::{FieldId, JobSheet};
 use crate::domain::queues::{
     report, DefaultPolicy, Delay, Format, Instead, Schedule, TargetError, TargetId, TargetReport,
     WindowS,
 };
+use crate::domain::share::panel::Panel;
+use crate::domain::sheet::check::{Finding, Severity};
+use crate::domain::sheet::{FieldId, JobSheet};
 use crate::text::t;
 use std::fmt::Write;
 

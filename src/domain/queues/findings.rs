@@ -4,9 +4,9 @@
 
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
+use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::{FieldId, JobSheet};
-use crate::domain::queues::{Schedule, TargetId};
 use crate::text::t;
 
 /// The findings that hold only when exporting `sheet` to `target`, messages in `lang`: the

@@ -13,9 +13,9 @@
 //! its first load stays within its budget.
 
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
+use crate::domain::queues::{Format, TargetId};
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
-use crate::domain::queues::{Format, TargetId};
 use crate::text::t;
 use crate::ui::browser;
 use crate::ui::state::{Action, AppContext, Output, SheetNotice};
