@@ -228,6 +228,113 @@ fn the_link_finder_finds_a_link() {
     assert_eq!(found, [link.display().to_string()]);
 }
 
+/// The one header writer and the one mapping-row helper of the queue targets.
+const HEADER_WRITER: &str = "src/domain/queues/header.rs";
+const MAPPING_HELPER: &str = "src/domain/queues/mapping.rs";
+
+/// The modules that write the thirteen targets' exports (the two SQL dialects share one).
+const TARGET_WRITERS: [&str; 12] = [
+    "src/domain/queues/sqs.rs",
+    "src/domain/queues/celery.rs",
+    "src/domain/queues/sidekiq.rs",
+    "src/domain/queues/bullmq.rs",
+    "src/domain/queues/oban.rs",
+    "src/domain/queues/river.rs",
+    "src/domain/queues/pg_boss.rs",
+    "src/domain/queues/active_job.rs",
+    "src/domain/queues/temporal.rs",
+    "src/domain/queues/cloud_tasks.rs",
+    "src/domain/queues/kubernetes/yaml.rs",
+    "src/domain/queues/sql/stmt.rs",
+];
+
+/// Where `files` (path under the project, source) write a target's header comment or build a
+/// mapping row or gap other than through the one writer and the one helper: a function named
+/// `header` or `…_header` outside [`HEADER_WRITER`], a `MappingRow { … }` or `Gap { … }`
+/// built outside [`MAPPING_HELPER`], or a target module of [`TARGET_WRITERS`] that never
+/// calls `header::write`.
+fn second_writers(files: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, text) in files {
+        let code = code_of(text);
+        if path != HEADER_WRITER {
+            for line in code.lines() {
+                let Some(rest) = line.trim_start().split("fn ").nth(1) else {
+                    continue;
+                };
+                let name = rest.split(['(', '<']).next().unwrap_or("").trim();
+                if name == "header" || name.ends_with("_header") {
+                    found.push(format!("{path}: fn {name} writes a header"));
+                }
+            }
+        }
+        if path != MAPPING_HELPER {
+            for built in ["MappingRow {", "Gap {"] {
+                for line in code.lines().filter(|l| l.contains(built)) {
+                    // A declaration or a return type, not a value built.
+                    if !line.contains("struct ") && !line.contains(&format!("-> {built}")) {
+                        found.push(format!("{path}: builds {built} … }}: {}", line.trim()));
+                    }
+                }
+            }
+        }
+        if TARGET_WRITERS.contains(&path.as_str()) && !code.contains("header::write(") {
+            found.push(format!("{path}: never calls header::write"));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_targets_share_one_header_writer_and_one_mapping_row_helper() {
+    // The queue targets' modules; other documents (the catalog's tables) have headers of
+    // their own kind.
+    let files: Vec<(String, String)> = rust_files(&root().join("src/domain/queues"))
+        .iter()
+        .map(|f| {
+            let path = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (path, fs::read_to_string(f).unwrap())
+        })
+        .collect();
+    for t in TARGET_WRITERS {
+        assert!(
+            files.iter().any(|(p, _)| p == t),
+            "{t} is gone: update TARGET_WRITERS"
+        );
+    }
+    let found = second_writers(&files);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_second_writer_finder_finds_one() {
+    let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
+    let found = second_writers(&[
+        file(
+            HEADER_WRITER,
+            "pub(crate) fn write(prefix: &str) -> String {}",
+        ),
+        file(
+            "src/domain/queues/sqs.rs",
+            "fn yaml_header(sheet: &JobSheet) -> String {}\nlet h = header::write(\"#\", l);",
+        ),
+        file(
+            "src/domain/queues/oban.rs",
+            "let r = MappingRow { field, sheet };",
+        ),
+        file("src/domain/queues/river.rs", "let h = kit::header(s);"),
+    ]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(found[0].contains("fn yaml_header"), "{found:#?}");
+    assert!(found[1].contains("MappingRow"), "{found:#?}");
+    assert!(found[2].contains("oban.rs: never calls"), "{found:#?}");
+    assert!(found[3].contains("river.rs: never calls"), "{found:#?}");
+}
+
 /// The module path of a source file: `src/domain/sim/engine.rs` → `domain::sim::engine`.
 fn module_of(file: &Path, src: &Path) -> Vec<String> {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
