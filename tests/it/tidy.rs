@@ -335,6 +335,30 @@ fn the_second_writer_finder_finds_one() {
     assert!(found[3].contains("river.rs: never calls"), "{found:#?}");
 }
 
+/// Where the page's code calls `needle` outside `home` (a file under `src/ui`), as "file: n".
+fn calls_outside(needle: &str, home: &str) -> Vec<String> {
+    rust_files(&root().join("src/ui"))
+        .iter()
+        .filter(|f| !f.ends_with(home))
+        .filter_map(|f| {
+            let n = code_of(&fs::read_to_string(f).unwrap()).matches(needle).count();
+            (n > 0).then(|| format!("{}: {n}", f.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_page_starts_workers_and_window_listeners_one_way() {
+    // Every Web Worker through the one port (ready, held requests, terminate on drop).
+    let workers = calls_outside("Worker::new(", "browser/workers.rs");
+    assert!(workers.is_empty(), "{workers:#?}");
+    // Every window listener through WindowListener, which removes itself when dropped.
+    let removals = calls_outside("remove_event_listener_with_callback(", "browser.rs");
+    assert!(removals.is_empty(), "{removals:#?}");
+    let window_listeners = calls_outside("w.add_event_listener_with_callback(", "browser.rs");
+    assert!(window_listeners.is_empty(), "{window_listeners:#?}");
+}
+
 /// The module path of a source file: `src/domain/sim/engine.rs` → `domain::sim::engine`.
 fn module_of(file: &Path, src: &Path) -> Vec<String> {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
