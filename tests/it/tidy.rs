@@ -341,7 +341,9 @@ fn calls_outside(needle: &str, home: &str) -> Vec<String> {
         .iter()
         .filter(|f| !f.ends_with(home))
         .filter_map(|f| {
-            let n = code_of(&fs::read_to_string(f).unwrap()).matches(needle).count();
+            let n = code_of(&fs::read_to_string(f).unwrap())
+                .matches(needle)
+                .count();
             (n > 0).then(|| format!("{}: {n}", f.display()))
         })
         .collect()
