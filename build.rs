@@ -328,26 +328,53 @@ fn move_labels_off_nodes(layout: &mut Layout, lang: &str) {
     }
 }
 
-/// The folders of texts this build embeds, by feature, as `src/text.rs` documents: the page
-/// only `locales/page/`, the simulator module the page's texts and `locales/simulator/`, each
-/// worker and the embed page its link folder, the CLI and the tests every text.
-fn texts_folders() -> &'static [&'static str] {
-    let on = |f: &str| env::var_os(format!("CARGO_FEATURE_{f}")).is_some();
-    if on("PAGE") {
-        &["locales/page"]
-    } else if on("SIMUI") {
-        &["locales/page", "locales/simulator"]
-    } else if on("EMBED") {
-        &["locales-embed"]
-    } else if on("SIM") {
-        &["locales-sim"]
-    } else if on("EXPORT") {
-        &["locales-export"]
-    } else if on("TARGETS") {
-        &["locales-targets"]
-    } else {
-        &["locales"]
+/// The features that choose a module's texts, in the order they decide (the first one on wins).
+const TEXT_FEATURES: [&str; 6] = ["page", "simui", "embed", "sim", "export", "targets"];
+
+/// The texts this build embeds, as paths under `locales/` (`page/app.yml`, or `page/` for every
+/// file directly in that folder), read from `locales/modules.txt`'s section of the first
+/// feature in [`TEXT_FEATURES`] the build has on; `None` (every text: the CLI and the tests)
+/// when it has none. Panics, stopping the build, on a section missing from the file or a name
+/// that is no file or folder of `locales/`.
+fn texts_of(manifest: &std::path::Path) -> Option<Vec<String>> {
+    let on = |f: &str| env::var_os(format!("CARGO_FEATURE_{}", f.to_uppercase())).is_some();
+    let feature = TEXT_FEATURES.into_iter().find(|f| on(f))?;
+    let list = fs::read_to_string(manifest.join("locales/modules.txt"))
+        .unwrap_or_else(|e| panic!("cannot read locales/modules.txt: {e}"));
+    let mut section = None;
+    let mut names = Vec::new();
+    for line in list.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = Some(name);
+        } else if section == Some(feature) {
+            let path = manifest.join("locales").join(line);
+            let exists = if line.ends_with('/') {
+                path.is_dir()
+            } else {
+                path.is_file()
+            };
+            assert!(exists, "locales/modules.txt [{feature}]: no locales/{line}");
+            names.push(line.to_owned());
+        }
     }
+    assert!(
+        !names.is_empty(),
+        "locales/modules.txt has no texts for the `{feature}` feature"
+    );
+    Some(names)
+}
+
+/// Whether the locale file at `path` is among `names` (as [`texts_of`] gives them).
+fn is_listed(path: &std::path::Path, names: &[String]) -> bool {
+    names.iter().any(|n| match n.strip_suffix('/') {
+        Some(dir) => path
+            .parent()
+            .is_some_and(|p| p.ends_with(std::path::Path::new("locales").join(dir))),
+        None => path.ends_with(std::path::Path::new("locales").join(n)),
+    })
 }
 
 /// Writes `texts.rs` for `src/text.rs`: the locales, the sorted keys once, and each locale's
@@ -355,26 +382,16 @@ fn texts_folders() -> &'static [&'static str] {
 /// loader, so the texts are exactly what `rust_i18n::i18n!` would embed). A text missing in a
 /// locale is the English one, as rust-i18n's `fallback = "en"` gives at run time.
 fn write_texts(out: &std::path::Path) {
-    for dir in [
-        "locales",
-        "locales-embed",
-        "locales-sim",
-        "locales-export",
-        "locales-targets",
-    ] {
-        println!("cargo:rerun-if-changed={dir}");
-    }
+    println!("cargo:rerun-if-changed=locales");
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let mut locales = std::collections::BTreeMap::new();
-    for folder in texts_folders() {
-        let path = manifest.join(folder);
-        for (lang, texts) in rust_i18n_support::load_locales(&path.display().to_string(), |_| false)
-        {
-            let all: &mut std::collections::BTreeMap<String, String> =
-                locales.entry(lang).or_default();
-            all.extend(texts);
-        }
-    }
+    let listed = texts_of(&manifest);
+    let skip = |path: &str| {
+        listed
+            .as_ref()
+            .is_some_and(|n| !is_listed(std::path::Path::new(path), n))
+    };
+    let locales =
+        rust_i18n_support::load_locales(&manifest.join("locales").display().to_string(), skip);
     let en = locales.get("en").expect("every text exists in English");
     let keys: Vec<&String> = en.keys().collect();
     let names: Vec<&String> = locales.keys().collect();

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 GUARD = "MODALITY_ADVISOR_EMBED_BUILD"
-INPUT_DIRS = ["src", "locales", "locales-embed", "diagrams", "static"]
+INPUT_DIRS = ["src", "locales", "diagrams", "static"]
 INPUT_FILES = ["build.rs", "Cargo.toml", "Cargo.lock", "embed.html", "Trunk.embed.toml",
                "scripts/build_embed.py", "scripts/externalize_loader.py"]
 

@@ -2,13 +2,12 @@
 //!
 //! The texts are `locales/**/*.yml` (rust-i18n's v2 format), read at build time by `build.rs`
 //! with rust-i18n's own loader into one table: the keys once, sorted, and each language's
-//! texts in the same order. Each build embeds only the folder its feature names: the page
-//! (`page`, see index.html) `locales/page/`, so the texts only the workers, the embed page and
-//! the CLI render (`locales/worker/`) stay out of its first load (`tests/it/locale_keys.rs`
-//! holds the page away from those keys); the embed page (`embed`) `locales-embed/`, the
-//! simulation worker (`sim`) `locales-sim/`, the export worker (`export`) `locales-export/`
-//! and the target worker (`targets`) `locales-targets/` (links into `locales/`); the CLI and
-//! the tests every text.
+//! texts in the same order. Each build embeds only the files `locales/modules.txt` lists for
+//! its feature: the page (`page`, see index.html) `locales/page/`, so the texts only the
+//! workers, the embed page and the CLI render (`locales/worker/`) stay out of its first load
+//! (`tests/it/locale_keys.rs` holds the page away from those keys); the embed page (`embed`),
+//! the simulation worker (`sim`), the export worker (`export`) and the target worker
+//! (`targets`) the texts they show; the CLI and the tests every text.
 //!
 //! The same texts as `rust_i18n::i18n!` with `rust_i18n::t!` gave, for less of the page's
 //! first load (measured 2026-12-02): one shared lookup instead of the lookup, the fallbacks

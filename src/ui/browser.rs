@@ -63,10 +63,12 @@ pub mod panic_page;
 mod share;
 pub mod simulator;
 pub mod viewport;
+mod workers;
 pub use share::{
     copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,
     ShareClick,
 };
+pub use workers::{export, read_file_in_worker, SimWorker};
 
 /// Offers `content` as a file download named `filename` (a Blob and a temporary link).
 ///
@@ -220,12 +222,46 @@ pub fn open_process_id() -> Option<String> {
         .flatten()
 }
 
-/// A listener of window events, kept while it is registered.
-type EventClosure = wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>;
+/// A listener of one window event (`storage`, `popstate`, `resize`, `beforeunload`),
+/// registered while it lives: dropping it removes it. `E` is the event's type
+/// (`web_sys::StorageEvent` …), `web_sys::Event` for any.
+pub struct WindowListener {
+    event: &'static str,
+    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl WindowListener {
+    /// Starts calling `on_event` for each `event` the window fires (nothing without a window).
+    pub fn new<E: wasm_bindgen::JsCast>(
+        event: &'static str,
+        mut on_event: impl FnMut(E) + 'static,
+    ) -> WindowListener {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |e: web_sys::Event| on_event(e.unchecked_into::<E>()),
+        );
+        if let Some(w) = web_sys::window() {
+            let _ = w.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+        }
+        WindowListener { event, closure }
+    }
+}
+
+impl Drop for WindowListener {
+    fn drop(&mut self) {
+        use wasm_bindgen::JsCast;
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                self.event,
+                self.closure.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
 
 thread_local! {
     /// The `beforeunload` listener while edits are held ([`ask_before_leaving`]).
-    static LEAVE_GUARD: std::cell::RefCell<Option<EventClosure>> =
+    static LEAVE_GUARD: std::cell::RefCell<Option<WindowListener>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -233,28 +269,14 @@ thread_local! {
 /// page asks first: the browser's own "Leave site?" dialog (`beforeunload`). Otherwise the
 /// page leaves without asking.
 pub fn ask_before_leaving(ask: bool) {
-    use wasm_bindgen::JsCast;
-    let Some(w) = web_sys::window() else {
-        return;
-    };
     LEAVE_GUARD.with(|guard| {
-        let mut guard = guard.borrow_mut();
-        if let Some(old) = guard.take() {
-            let _ =
-                w.remove_event_listener_with_callback("beforeunload", old.as_ref().unchecked_ref());
-        }
-        if ask {
-            let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
-                |e: web_sys::Event| {
-                    e.prevent_default();
-                    // Older browsers ask only when `returnValue` is set.
-                    let _ = js_sys::Reflect::set(&e, &"returnValue".into(), &"".into());
-                },
-            );
-            let _ = w
-                .add_event_listener_with_callback("beforeunload", closure.as_ref().unchecked_ref());
-            *guard = Some(closure);
-        }
+        *guard.borrow_mut() = ask.then(|| {
+            WindowListener::new("beforeunload", |e: web_sys::Event| {
+                e.prevent_default();
+                // Older browsers ask only when `returnValue` is set.
+                let _ = js_sys::Reflect::set(&e, &"returnValue".into(), &"".into());
+            })
+        });
     });
 }
 
@@ -270,404 +292,20 @@ pub fn remember_open_process(id: Option<&str>) {
 
 /// Calls `on_change` whenever another tab writes the catalog, until dropped.
 pub struct CatalogListener {
-    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::StorageEvent)>,
+    _listener: WindowListener,
 }
 
 impl CatalogListener {
     /// Starts listening to `storage` events for the catalog's key.
     pub fn new(on_change: yew::Callback<()>) -> CatalogListener {
-        use wasm_bindgen::JsCast;
-        let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::StorageEvent)>::new(
-            move |e: web_sys::StorageEvent| {
-                if e.key().is_none_or(|k| k == CATALOG_KEY) {
-                    on_change.emit(());
-                }
-            },
-        );
-        if let Some(w) = web_sys::window() {
-            let _ = w.add_event_listener_with_callback("storage", closure.as_ref().unchecked_ref());
-        }
-        CatalogListener { closure }
-    }
-}
-
-impl Drop for CatalogListener {
-    fn drop(&mut self) {
-        use wasm_bindgen::JsCast;
-        if let Some(w) = web_sys::window() {
-            let _ = w.remove_event_listener_with_callback(
-                "storage",
-                self.closure.as_ref().unchecked_ref(),
-            );
-        }
-    }
-}
-
-/// The simulation Web Worker (`sim-worker`, built by Trunk). Requests sent before the worker
-/// has loaded its wasm are held and sent when it says `ready`. Dropping it terminates the
-/// worker, which is how a run is cancelled.
-pub struct SimWorker {
-    worker: web_sys::Worker,
-    pending: std::rc::Rc<std::cell::RefCell<Option<String>>>,
-    ready: std::rc::Rc<std::cell::Cell<bool>>,
-    _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
-}
-
-use crate::domain::sim::runner::WORKER_READY;
-
-impl SimWorker {
-    /// Starts the worker; `on_message` receives each message (JSON text) it posts.
-    ///
-    /// # Errors
-    /// A message when the browser refuses to start the worker.
-    pub fn spawn(on_message: yew::Callback<String>) -> Result<SimWorker, String> {
-        use wasm_bindgen::JsCast;
-        let worker = web_sys::Worker::new("./sim-worker_loader.js").map_err(|e| {
-            e.as_string()
-                .unwrap_or_else(|| "refused by the browser".into())
-        })?;
-        let pending = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
-        let ready = std::rc::Rc::new(std::cell::Cell::new(false));
-        let (p, r, w) = (pending.clone(), ready.clone(), worker.clone());
-        let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-            move |e: web_sys::MessageEvent| {
-                let Some(text) = e.data().as_string() else {
-                    return;
-                };
-                if text == WORKER_READY {
-                    r.set(true);
-                    if let Some(req) = p.borrow_mut().take() {
-                        let _ = w.post_message(&wasm_bindgen::JsValue::from_str(&req));
-                    }
-                } else {
-                    on_message.emit(text);
-                }
-            },
-        );
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        Ok(SimWorker {
-            worker,
-            pending,
-            ready,
-            _onmessage: onmessage,
-        })
-    }
-
-    /// Whether the worker has loaded and takes messages.
-    pub fn is_ready(&self) -> bool {
-        self.ready.get()
-    }
-
-    /// Sends a request (JSON text), or holds it until the worker is ready.
-    ///
-    /// # Errors
-    /// A message when the worker cannot take it.
-    pub fn send(&self, text: &str) -> Result<(), String> {
-        if !self.ready.get() {
-            *self.pending.borrow_mut() = Some(text.to_owned());
-            return Ok(());
-        }
-        self.worker
-            .post_message(&wasm_bindgen::JsValue::from_str(text))
-            .map_err(|_| "the simulation worker refused the request".to_owned())
-    }
-}
-
-impl Drop for SimWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
-
-/// How long the export worker may take to load its wasm before an export is given up, in
-/// milliseconds (a slow connection fetches ~100 KB; a blocked fetch never answers).
-const EXPORT_LOAD_TIMEOUT_MS: u32 = 30_000;
-
-/// What the export worker's handlers and [`export`] share.
-#[derive(Default)]
-struct ExportShared {
-    /// The worker said `ready`.
-    ready: std::cell::Cell<bool>,
-    /// The worker failed (did not load, or crashed): the next export starts a new one.
-    broken: std::cell::Cell<bool>,
-    /// Requests (JSON text) posted before `ready`.
-    held: std::cell::RefCell<Vec<String>>,
-    /// Requests waiting for their reply: id, language, their failure messages, and the
-    /// promise's resolve and reject.
-    waiting: std::cell::RefCell<Vec<Waiting>>,
-}
-
-/// A request waiting for its reply (see [`ExportShared::waiting`]).
-type Waiting = (u32, Lang, Words, js_sys::Function, js_sys::Function);
-
-/// The locale keys of a request's failure messages: the worker refused to start (`%{reason}`),
-/// did not load, answered something unreadable (`%{reason}`).
-type Words = [&'static str; 3];
-
-/// An export's failure messages.
-const EXPORT_WORDS: Words = [
-    "export.worker.refused",
-    "export.worker.not-loaded",
-    "export.worker.bad-reply",
-];
-
-/// An import's failure messages.
-const IMPORT_WORDS: Words = [
-    "import.worker.refused",
-    "import.worker.not-loaded",
-    "import.worker.bad-reply",
-];
-
-impl ExportShared {
-    /// Rejects every waiting request with its "did not load" message in its own language.
-    fn fail_all(&self) {
-        self.broken.set(true);
-        self.held.borrow_mut().clear();
-        let waiting = std::mem::take(&mut *self.waiting.borrow_mut());
-        for (_, lang, words, _, reject) in waiting {
-            let message = crate::text::t!(words[1], locale = lang.code());
-            let _ = reject.call1(
-                &wasm_bindgen::JsValue::NULL,
-                &wasm_bindgen::JsValue::from_str(&message),
-            );
-        }
-    }
-}
-
-/// The export Web Worker (`export-worker`, built by Trunk; it also reads imported files),
-/// started on the first export or import and kept for the next ones. Requests sent before it
-/// has loaded are held until it says `ready`; if it fails to load (blocked, offline,
-/// [`EXPORT_LOAD_TIMEOUT_MS`] passed) every waiting request gets a message and the next one
-/// starts a new worker.
-struct ExportWorker {
-    worker: web_sys::Worker,
-    shared: std::rc::Rc<ExportShared>,
-    next_id: std::cell::Cell<u32>,
-    _onmessage: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _onerror: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
-    _load_timer: Timeout,
-}
-
-thread_local! {
-    static EXPORT_WORKER: std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>> =
-        const { std::cell::RefCell::new(None) };
-    static TARGET_WORKER: std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Which worker answers: the export worker (documents, files, share panels) or the target
-/// worker (a queue system's configuration; `target-worker`, same protocol, fetched on the
-/// first choice of a target so a first Markdown copy does not load the targets).
-#[derive(Clone, Copy)]
-pub(super) enum Module {
-    /// `export-worker`.
-    Export,
-    /// `target-worker`.
-    Target,
-}
-
-impl Module {
-    fn script(self) -> &'static str {
-        match self {
-            Module::Export => "./export-worker_loader.js",
-            Module::Target => "./target-worker_loader.js",
-        }
-    }
-
-    fn slot(
-        self,
-    ) -> &'static std::thread::LocalKey<std::cell::RefCell<Option<std::rc::Rc<ExportWorker>>>> {
-        match self {
-            Module::Export => &EXPORT_WORKER,
-            Module::Target => &TARGET_WORKER,
-        }
-    }
-}
-
-impl ExportWorker {
-    fn spawn(module: Module, lang: Lang, words: Words) -> Result<ExportWorker, String> {
-        use crate::domain::export::protocol::{ExportReply, EXPORT_WORKER_READY};
-        use wasm_bindgen::JsCast;
-        let worker = web_sys::Worker::new(module.script()).map_err(|e| {
-            let reason = e
-                .as_string()
-                .unwrap_or_else(|| format!("{e:?}").chars().take(200).collect());
-            crate::text::t!(words[0], locale = lang.code(), reason = reason).into_owned()
-        })?;
-        let shared = std::rc::Rc::new(ExportShared::default());
-        let (sh, w) = (shared.clone(), worker.clone());
-        let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-            move |e: web_sys::MessageEvent| {
-                let Some(text) = e.data().as_string() else {
-                    return;
-                };
-                if text == EXPORT_WORKER_READY {
-                    sh.ready.set(true);
-                    for req in std::mem::take(&mut *sh.held.borrow_mut()) {
-                        let _ = w.post_message(&wasm_bindgen::JsValue::from_str(&req));
-                    }
-                    return;
-                }
-                let (id, result) = match ExportReply::from_json(&text) {
-                    Ok(reply) => (reply.id, reply.result),
-                    Err(reason) => (0, Err(reason)),
-                };
-                let mut waiting = sh.waiting.borrow_mut();
-                // An unreadable reply answers the oldest export: it is the one in flight.
-                let at = if id == 0 {
-                    (!waiting.is_empty()).then_some(0)
-                } else {
-                    waiting.iter().position(|(i, ..)| *i == id)
-                };
-                let Some(at) = at else {
-                    return;
-                };
-                let (_, lang, words, resolve, reject) = waiting.remove(at);
-                drop(waiting);
-                let null = wasm_bindgen::JsValue::NULL;
-                let _ = match result {
-                    Ok(doc) => resolve.call1(&null, &wasm_bindgen::JsValue::from_str(&doc)),
-                    Err(reason) => {
-                        let message =
-                            crate::text::t!(words[2], locale = lang.code(), reason = reason);
-                        reject.call1(&null, &wasm_bindgen::JsValue::from_str(&message))
-                    }
-                };
-            },
-        );
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        // A script that cannot be fetched or run (404, blocked, a crash) fires `error`.
-        let sh = shared.clone();
-        let onerror = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
-            move |e: web_sys::Event| {
-                e.prevent_default();
-                sh.fail_all();
-            },
-        );
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        let sh = shared.clone();
-        let load_timer = Timeout::new(EXPORT_LOAD_TIMEOUT_MS, move || {
-            if !sh.ready.get() {
-                sh.fail_all();
+        let listener = WindowListener::new("storage", move |e: web_sys::StorageEvent| {
+            if e.key().is_none_or(|k| k == CATALOG_KEY) {
+                on_change.emit(());
             }
         });
-        Ok(ExportWorker {
-            worker,
-            shared,
-            next_id: std::cell::Cell::new(1),
-            _onmessage: onmessage,
-            _onerror: onerror,
-            _load_timer: load_timer,
-        })
-    }
-
-    /// The kept worker, or a new one when there is none or the last one failed.
-    fn get(module: Module, lang: Lang, words: Words) -> Result<std::rc::Rc<ExportWorker>, String> {
-        module.slot().with(|slot| {
-            let mut slot = slot.borrow_mut();
-            if let Some(w) = slot.as_ref().filter(|w| !w.shared.broken.get()) {
-                return Ok(w.clone());
-            }
-            // Drop (terminate) a failed worker before starting anew.
-            *slot = None;
-            let w = std::rc::Rc::new(ExportWorker::spawn(module, lang, words)?);
-            *slot = Some(w.clone());
-            Ok(w)
-        })
-    }
-}
-
-impl Drop for ExportWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
-
-/// Renders `request` in the export worker (started on the first call, then kept) and
-/// returns the document's text. The request's `id` is replaced by the worker's own count.
-///
-/// # Errors
-/// A sentence in `request.lang` when the worker cannot be started, does not load (blocked,
-/// offline, or not within 30 s), crashes, or answers something unreadable.
-pub async fn export(
-    mut request: crate::domain::export::protocol::ExportRequest,
-) -> Result<String, String> {
-    use crate::domain::export::protocol::ExportSubject;
-    let lang = request.lang;
-    let module = match request.subject {
-        ExportSubject::Target { .. } => Module::Target,
-        _ => Module::Export,
-    };
-    ask(module, lang, EXPORT_WORDS, move |id| {
-        request.id = id;
-        request.to_json()
-    })
-    .await
-}
-
-/// Reads a file in the export worker (started on the first call, then kept): the file read
-/// and checked, or the file's problem as a typed [`ImportError`](crate::domain::sheet::import::ImportError)
-/// (whose message follows a language switch). The page takes the answer through the plain
-/// model readers and the meaning checks ([`ReadDone::from_reply`](crate::domain::export::read::ReadDone::from_reply)).
-///
-/// # Errors
-/// A sentence in `request.lang` when the worker cannot be started, does not load (blocked,
-/// offline, or not within 30 s), crashes, or answers something unreadable.
-pub async fn read_file_in_worker(
-    mut request: crate::domain::export::read::ReadRequest,
-) -> Result<crate::domain::export::read::ReadResult, String> {
-    let lang = request.lang;
-    // An existing configuration is audited where the queue systems' formulas are.
-    let module = match request.read {
-        crate::domain::export::read::ReadAs::Configuration { .. } => Module::Target,
-        _ => Module::Export,
-    };
-    let text = ask(module, lang, IMPORT_WORDS, move |id| {
-        request.id = id;
-        request.to_json()
-    })
-    .await?;
-    crate::domain::export::read::ReadDone::from_reply(&text).map_err(|reason| {
-        crate::text::t!(IMPORT_WORDS[2], locale = lang.code(), reason = reason).into_owned()
-    })
-}
-
-/// Posts the request `to_json` writes for the worker's next id and waits for the reply's text;
-/// failures are worded with `words` in `lang`.
-async fn ask(
-    module: Module,
-    lang: Lang,
-    words: Words,
-    to_json: impl FnOnce(u32) -> String,
-) -> Result<String, String> {
-    let worker = ExportWorker::get(module, lang, words)?;
-    let id = worker.next_id.get();
-    worker.next_id.set(id.wrapping_add(1).max(1));
-    let text = to_json(id);
-    let shared = worker.shared.clone();
-    let promise = js_sys::Promise::new(&mut |resolve, reject| {
-        shared
-            .waiting
-            .borrow_mut()
-            .push((id, lang, words, resolve, reject));
-    });
-    if shared.ready.get() {
-        if worker
-            .worker
-            .post_message(&wasm_bindgen::JsValue::from_str(&text))
-            .is_err()
-        {
-            shared.fail_all();
+        CatalogListener {
+            _listener: listener,
         }
-    } else {
-        shared.held.borrow_mut().push(text);
-    }
-    // The worker handle is not held across the wait: a failed worker can be replaced meanwhile.
-    drop(worker);
-    let not_loaded = || crate::text::t!(words[1], locale = lang.code()).into_owned();
-    match wasm_bindgen_futures::JsFuture::from(promise).await {
-        Ok(doc) => doc.as_string().ok_or_else(not_loaded),
-        Err(message) => Err(message.as_string().unwrap_or_else(not_loaded)),
     }
 }
 
@@ -807,32 +445,17 @@ pub fn set_fragment(fragment: &str, push: bool) {
 /// Calls `on_move` with the new fragment whenever the user moves through the history (Back,
 /// Forward, or a changed fragment), until dropped.
 pub struct HistoryListener {
-    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+    _listener: WindowListener,
 }
 
 impl HistoryListener {
     /// Starts listening to `popstate`.
     pub fn new(on_move: yew::Callback<String>) -> HistoryListener {
-        use wasm_bindgen::JsCast;
-        let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
-            move |_: web_sys::Event| on_move.emit(location_fragment()),
-        );
-        if let Some(w) = web_sys::window() {
-            let _ =
-                w.add_event_listener_with_callback("popstate", closure.as_ref().unchecked_ref());
-        }
-        HistoryListener { closure }
-    }
-}
-
-impl Drop for HistoryListener {
-    fn drop(&mut self) {
-        use wasm_bindgen::JsCast;
-        if let Some(w) = web_sys::window() {
-            let _ = w.remove_event_listener_with_callback(
-                "popstate",
-                self.closure.as_ref().unchecked_ref(),
-            );
+        let listener = WindowListener::new("popstate", move |_: web_sys::Event| {
+            on_move.emit(location_fragment())
+        });
+        HistoryListener {
+            _listener: listener,
         }
     }
 }

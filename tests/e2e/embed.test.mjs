@@ -96,7 +96,7 @@ async function assertRendered(page, frame, origin, fx) {
   await frame.waitForSelector('#embed[data-state="shown"]', { timeout: 20_000 });
   const text = await frame.innerText('#embed');
   for (const title of fx.outcome_titles) assert.ok(text.includes(title), `the frame shows "${title}": ${text.slice(0, 300)}`);
-  // The embed carries only the texts its card shows (locales-embed/): a text it lacks would
+  // The embed carries only the texts its card shows (`[embed]` in locales/modules.txt): a text it lacks would
   // show as its bare key, e.g. "sheet.field.trigger.item".
   const keys = text.match(/\b[a-z][a-z0-9-]*(\.[a-z0-9-]+){2,}\b/g) ?? [];
   assert.deepEqual(keys.filter((k) => !/^[a-z0-9-]+\.(com|org|example|html|json)/.test(k)), [], 'no bare text keys');

@@ -48,7 +48,7 @@ const SIM_UI_BUDGET = 260 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   // The engine, and since the chart drawing left the page the charts, Compare's pair and the
-  // worker timeline with their texts (`locales-sim/`): 143 KB measured on 2026-12-02 (94 KB
+  // worker timeline with their texts (`[sim]` in locales/modules.txt): 143 KB measured on 2026-12-02 (94 KB
   // before the move; the page's first load went from 349.5 KB to 340.4 KB). The budget keeps
   // a few KB of room, not more: the simulator's first run waits for this download.
   // Since issue 16 it also writes Compare's differences table and the two event logs (with the
@@ -64,7 +64,7 @@ const ON_DEMAND = {
   'sim-ui': SIM_UI_BUDGET,
   // Issue 26 item 7: the system picture (layout, SVG, mermaid, form, findings): 300.1 KB.
   'export-worker': 315 * 1024,
-  // The thirteen queue targets' exporters with their texts (`locales-targets/`) and the
+  // The thirteen queue targets' exporters with their texts (`[targets]` in locales/modules.txt) and the
   // configuration panel, fetched when a target is first chosen in the sheet: 182 KB measured
   // on 2026-12-02 (in the export worker they made it 346 KB; apart, the export worker is back
   // to 269 KB and a first Markdown copy does not fetch them).

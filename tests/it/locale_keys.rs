@@ -333,30 +333,52 @@ fn the_page_never_names_a_text_it_does_not_carry() {
     }
 }
 
-/// The files a link folder (`locales-export/`, `locales-targets/`) points at, as paths under
-/// `locales/`, e.g. `worker/targets.yml`.
-fn linked(folder: &str) -> BTreeSet<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(e) => e,
-        Err(e) => panic!("cannot read {}: {e}", dir.display()),
-    };
-    entries
-        .flatten()
-        .map(|e| match std::fs::read_link(e.path()) {
-            Ok(to) => to
-                .to_string_lossy()
-                .trim_start_matches("../locales/")
-                .to_owned(),
-            Err(_) => panic!("{} is not a link into locales/", e.path().display()),
-        })
-        .collect()
+/// The files a module embeds, as `locales/modules.txt` lists them for its feature (`export`,
+/// `targets`, `sim` …) and build.rs reads them: paths under `locales/`, e.g.
+/// `worker/targets.yml`, a folder (`page/`) standing for every file directly in it.
+pub fn module_texts(feature: &str) -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let list = std::fs::read_to_string(root.join("modules.txt")).expect("locales/modules.txt");
+    let mut section = None;
+    let mut files = BTreeSet::new();
+    for line in list.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = Some(name.to_owned());
+        } else if section.as_deref() == Some(feature) {
+            match line.strip_suffix('/') {
+                Some(dir) => files.extend(
+                    locale_files(dir)
+                        .iter()
+                        .filter(|p| p.parent() == Some(root.join(dir).as_path()))
+                        .map(|p| {
+                            p.strip_prefix(&root)
+                                .unwrap()
+                                .to_string_lossy()
+                                .into_owned()
+                        }),
+                ),
+                None => {
+                    assert!(
+                        root.join(line).is_file(),
+                        "modules.txt [{feature}]: no locales/{line}"
+                    );
+                    files.insert(line.to_owned());
+                }
+            }
+        }
+    }
+    assert!(!files.is_empty(), "modules.txt has no [{feature}] texts");
+    files
 }
 
 /// The export worker carries every text but the queue targets' and the target worker every
-/// target text: a locale file added without its link would leave a worker showing keys.
+/// target text: a locale file added without its line in `locales/modules.txt` would leave a
+/// worker showing keys.
 #[test]
-fn the_workers_link_folders_cover_their_texts() {
+fn the_workers_module_lists_cover_their_texts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
     let all: BTreeSet<String> = locale_files("")
         .iter()
@@ -377,18 +399,21 @@ fn the_workers_link_folders_cover_their_texts() {
         .cloned()
         .collect();
     assert_eq!(
-        linked("locales-export"),
+        module_texts("export"),
         export,
-        "locales-export/ must link exactly these"
+        "modules.txt [export] must list exactly these"
     );
-    let targets = linked("locales-targets");
+    let targets = module_texts("targets");
     for f in all.iter().filter(|f| is_target(f)) {
-        assert!(targets.contains(f), "locales-targets/ does not link {f}");
+        assert!(
+            targets.contains(f),
+            "modules.txt [targets] does not list {f}"
+        );
     }
     for f in &targets {
         assert!(
             all.contains(f),
-            "locales-targets/ links {f}, which does not exist"
+            "modules.txt [targets] lists {f}, which does not exist"
         );
     }
 }

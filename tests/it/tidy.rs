@@ -1,8 +1,8 @@
 //! The house rules that hold the code's shape, checked on the source tree itself (as
 //! rust-analyzer's `tidy` tests do): `domain` knows nothing of the browser, the worker does not
 //! reach into the page's UI, files stay a size one can read (or say why not at their top), file
-//! names name features rather than work rounds, and the modules import each other without
-//! circles. See docs/ARCHITECTURE.md.
+//! names name features rather than work rounds, the modules import each other without
+//! circles, and the checkout holds no symbolic link. See docs/ARCHITECTURE.md.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -180,6 +180,185 @@ fn files_are_named_for_features_not_work_rounds() {
         }
     }
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// The symbolic links under `dir`, skipping what the build and the tools write (`.git`,
+/// `target`, `dist`, `node_modules`), as paths.
+fn symbolic_links(dir: &Path) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy();
+            if [".git", "target", "dist", "node_modules"].contains(&name.as_ref()) {
+                continue;
+            }
+            let meta = fs::symlink_metadata(&p).unwrap();
+            if meta.file_type().is_symlink() {
+                links.push(p.display().to_string());
+            } else if meta.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    links.sort();
+    links
+}
+
+/// A checkout without symbolic links (Windows without them enabled, some archives) must build:
+/// what a module embeds is listed in `locales/modules.txt`, not linked.
+#[test]
+fn the_repository_holds_no_symbolic_link() {
+    let links = symbolic_links(&root());
+    assert!(links.is_empty(), "{links:#?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_link_finder_finds_a_link() {
+    let dir = std::env::temp_dir().join(format!("tidy-links-{}", std::process::id()));
+    fs::create_dir_all(dir.join("texts")).unwrap();
+    fs::write(dir.join("app.yml"), "").unwrap();
+    let link = dir.join("texts/app.yml");
+    let _ = fs::remove_file(&link);
+    std::os::unix::fs::symlink("../app.yml", &link).unwrap();
+    let found = symbolic_links(&dir);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, [link.display().to_string()]);
+}
+
+/// The one header writer and the one mapping-row helper of the queue targets.
+const HEADER_WRITER: &str = "src/domain/queues/header.rs";
+const MAPPING_HELPER: &str = "src/domain/queues/mapping.rs";
+
+/// The modules that write the thirteen targets' exports (the two SQL dialects share one).
+const TARGET_WRITERS: [&str; 12] = [
+    "src/domain/queues/sqs.rs",
+    "src/domain/queues/celery.rs",
+    "src/domain/queues/sidekiq.rs",
+    "src/domain/queues/bullmq.rs",
+    "src/domain/queues/oban.rs",
+    "src/domain/queues/river.rs",
+    "src/domain/queues/pg_boss.rs",
+    "src/domain/queues/active_job.rs",
+    "src/domain/queues/temporal.rs",
+    "src/domain/queues/cloud_tasks.rs",
+    "src/domain/queues/kubernetes/yaml.rs",
+    "src/domain/queues/sql/stmt.rs",
+];
+
+/// Where `files` (path under the project, source) write a target's header comment or build a
+/// mapping row or gap other than through the one writer and the one helper: a function named
+/// `header` or `…_header` outside [`HEADER_WRITER`], a `MappingRow { … }` or `Gap { … }`
+/// built outside [`MAPPING_HELPER`], or a target module of [`TARGET_WRITERS`] that never
+/// calls `header::write`.
+fn second_writers(files: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, text) in files {
+        let code = code_of(text);
+        if path != HEADER_WRITER {
+            for line in code.lines() {
+                let Some(rest) = line.trim_start().split("fn ").nth(1) else {
+                    continue;
+                };
+                let name = rest.split(['(', '<']).next().unwrap_or("").trim();
+                if name == "header" || name.ends_with("_header") {
+                    found.push(format!("{path}: fn {name} writes a header"));
+                }
+            }
+        }
+        if path != MAPPING_HELPER {
+            for built in ["MappingRow {", "Gap {"] {
+                for line in code.lines().filter(|l| l.contains(built)) {
+                    // A declaration or a return type, not a value built.
+                    if !line.contains("struct ") && !line.contains(&format!("-> {built}")) {
+                        found.push(format!("{path}: builds {built} … }}: {}", line.trim()));
+                    }
+                }
+            }
+        }
+        if TARGET_WRITERS.contains(&path.as_str()) && !code.contains("header::write(") {
+            found.push(format!("{path}: never calls header::write"));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_targets_share_one_header_writer_and_one_mapping_row_helper() {
+    // The queue targets' modules; other documents (the catalog's tables) have headers of
+    // their own kind.
+    let files: Vec<(String, String)> = rust_files(&root().join("src/domain/queues"))
+        .iter()
+        .map(|f| {
+            let path = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (path, fs::read_to_string(f).unwrap())
+        })
+        .collect();
+    for t in TARGET_WRITERS {
+        assert!(
+            files.iter().any(|(p, _)| p == t),
+            "{t} is gone: update TARGET_WRITERS"
+        );
+    }
+    let found = second_writers(&files);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_second_writer_finder_finds_one() {
+    let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
+    let found = second_writers(&[
+        file(
+            HEADER_WRITER,
+            "pub(crate) fn write(prefix: &str) -> String {}",
+        ),
+        file(
+            "src/domain/queues/sqs.rs",
+            "fn yaml_header(sheet: &JobSheet) -> String {}\nlet h = header::write(\"#\", l);",
+        ),
+        file(
+            "src/domain/queues/oban.rs",
+            "let r = MappingRow { field, sheet };",
+        ),
+        file("src/domain/queues/river.rs", "let h = kit::header(s);"),
+    ]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(found[0].contains("fn yaml_header"), "{found:#?}");
+    assert!(found[1].contains("MappingRow"), "{found:#?}");
+    assert!(found[2].contains("oban.rs: never calls"), "{found:#?}");
+    assert!(found[3].contains("river.rs: never calls"), "{found:#?}");
+}
+
+/// Where the page's code calls `needle` outside `home` (a file under `src/ui`), as "file: n".
+fn calls_outside(needle: &str, home: &str) -> Vec<String> {
+    rust_files(&root().join("src/ui"))
+        .iter()
+        .filter(|f| !f.ends_with(home))
+        .filter_map(|f| {
+            let n = code_of(&fs::read_to_string(f).unwrap())
+                .matches(needle)
+                .count();
+            (n > 0).then(|| format!("{}: {n}", f.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_page_starts_workers_and_window_listeners_one_way() {
+    // Every Web Worker through the one port (ready, held requests, terminate on drop).
+    let workers = calls_outside("Worker::new(", "browser/workers.rs");
+    assert!(workers.is_empty(), "{workers:#?}");
+    // Every window listener through WindowListener, which removes itself when dropped.
+    let removals = calls_outside("remove_event_listener_with_callback(", "browser.rs");
+    assert!(removals.is_empty(), "{removals:#?}");
+    let window_listeners = calls_outside("w.add_event_listener_with_callback(", "browser.rs");
+    assert!(window_listeners.is_empty(), "{window_listeners:#?}");
 }
 
 /// The module path of a source file: `src/domain/sim/engine.rs` → `domain::sim::engine`.

@@ -18,6 +18,7 @@
 use super::kit;
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
+use super::{header, mapping};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -254,7 +255,10 @@ impl<'a> Plan<'a> {
         // A fixed first line: Ruby reads an encoding magic comment only on line 1, so user
         // text in the header (e.g. `-*- coding: x -*-`) cannot become one.
         let mut o = "# frozen_string_literal: true\n\n".to_owned();
-        o.push_str(&kit::header(self.sheet, TARGET, "#", self.lang));
+        o.push_str(&header::write(
+            "#",
+            header::sentences(self.sheet, TARGET, self.lang),
+        ));
         let class = text::camel_ident(&self.sheet.process.code_name);
         o.push_str(&format!(
             "\nclass {class}Job < ApplicationJob\n  queue_as :{}\n\n",
@@ -355,7 +359,7 @@ impl<'a> Plan<'a> {
     }
 
     fn mapping(&self) -> Vec<MappingRow> {
-        let (l, r, row) = (self.lang, self.r, kit::row);
+        let (l, r, row) = (self.lang, self.r, mapping::row);
         let mut m = vec![
             row(
                 FieldId::MaxAttempts,
@@ -437,7 +441,12 @@ impl<'a> Plan<'a> {
             String::new(),
             self.tr("target.active-job.map.queue-retention"),
         ));
-        m.extend(kit::layers_row(r, l));
+        m.extend(mapping::layers_row(
+            r,
+            kit::layers_text,
+            "",
+            kit::layers_note(l),
+        ));
         if let Some(k) = Knobs::of(self.sheet) {
             if k.sized() {
                 m.push(knobs::knob_row(
@@ -465,7 +474,7 @@ impl<'a> Plan<'a> {
     fn gaps(&self) -> Vec<Gap> {
         let (r, b, l) = (self.r, &self.r.backoff, self.lang);
         let gap =
-            |field, key: &str, instead, detail| kit::gap(field, self.tr(key), instead, detail);
+            |field, key: &str, instead, detail| mapping::gap(field, self.tr(key), instead, detail);
         let mut g = Vec::new();
         if self.wait.1 {
             let key = if b.jitter == Jitter::Decorrelated {

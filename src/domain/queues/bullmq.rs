@@ -9,8 +9,10 @@
 //! `round(2^(k−1) · delay)` ms with k = 1 at the first retry, both with jitter `j` drawn as
 //! `floor(random() · m · j + m · (1 − j))` (downward); no cap.
 
+use super::header;
 use super::knobs::{self, Knobs};
-use super::rows::{self, comment, gap, row, SheetText};
+use super::mapping::{self, gap, row};
+use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
@@ -138,7 +140,7 @@ fn keep(k: Option<Keep>) -> String {
 fn typescript(sheet: &JobSheet, r: &RetrySpec, own: Option<Builtin>, lang: Lang) -> String {
     let l = lang.code();
     let c = |k: &str| comment(&t!(format!("target.bullmq.code.{k}"), locale = l));
-    let mut s = rows::header(sheet, TargetId::Bullmq, "//", lang);
+    let mut s = header::write("//", header::labelled(sheet, TargetId::Bullmq, lang));
     s.push_str("\nimport { Job, Queue, UnrecoverableError, Worker } from \"bullmq\";\n\n");
     s.push_str("const connection = { host: \"localhost\", port: 6379 };\n");
     let _ = writeln!(
@@ -378,7 +380,12 @@ fn mapping(
             tr("retention"),
         ));
     }
-    out.extend(rows::layers_row(r, "attempts", lang));
+    out.extend(mapping::layers_row(
+        r,
+        rows::layers_text,
+        "attempts",
+        rows::layers_note(lang),
+    ));
     out.extend(load_rows(sheet, lang));
     out
 }

@@ -12,7 +12,9 @@
 //!
 //! The load section's knobs (`worker_concurrency`, `rate_limit` per worker instance): `celery/knobs.rs`.
 
-use super::rows::{self, comment, gap, row, SheetText};
+use super::header;
+use super::mapping::{self, gap, row};
+use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
@@ -171,7 +173,7 @@ fn soft_limit_s(timeout_ms: u64) -> f64 {
 
 fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     let l = lang.code();
-    let mut s = rows::header(sheet, TargetId::Celery, "#", lang);
+    let mut s = header::write("#", header::labelled(sheet, TargetId::Celery, lang));
     let name = function_name(sheet);
     let (retryable, retry_text) = classes(&r.retryable_errors);
     let (permanent, permanent_text) = classes(&r.non_retryable_errors);
@@ -463,7 +465,12 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::M
             tr("retention"),
         ));
     }
-    out.extend(rows::layers_row(r, "max_retries", lang));
+    out.extend(mapping::layers_row(
+        r,
+        rows::layers_text,
+        "max_retries",
+        rows::layers_note(lang),
+    ));
     out.extend(knobs::load_rows(sheet, lang));
     out
 }

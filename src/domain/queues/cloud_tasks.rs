@@ -15,7 +15,7 @@
 //!   the task's `dispatch_deadline` (HTTP targets 15 s–30 min), a task lives at most 31 days.
 
 use super::knobs::{self, Knobs};
-use super::{text, TargetId};
+use super::{header, mapping, text, TargetId};
 use super::{Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
@@ -171,13 +171,11 @@ fn secs(ms: u64) -> String {
 
 /// The comment lines above `queue.yaml`: the queue, how to read the file, the same values as
 /// `gcloud` flags, the load, each task's deadline and name, the errors, the dead letter and
-/// who is told — labels in `lang`, the sheet's values as typed.
-fn header(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> String {
+/// who is told — labels in `lang`, the sheet's values as typed; written by [`header::write`].
+fn header_lines(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Vec<String> {
     let name = text::dns_label(&sheet.process.code_name);
-    let mut out = String::new();
-    let mut c = |s: String| {
-        let _ = writeln!(out, "# {}", text::comment(&s));
-    };
+    let mut lines = Vec::new();
+    let mut c = |s: String| lines.push(s);
     let pr = &sheet.process;
     let k = Knobs::of(sheet);
     let l = lang.code();
@@ -258,13 +256,13 @@ fn header(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Strin
             .into_owned());
         }
     }
-    out
+    lines
 }
 
 fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> String {
     let name = text::dns_label(&sheet.process.code_name);
     let k = Knobs::of(sheet);
-    let mut out = header(sheet, r, p, lang);
+    let mut out = header::write("#", header_lines(sheet, r, p, lang));
     let l = lang.code();
     out.push_str("queue:\n");
     let _ = writeln!(out, "  - name: {name}");
@@ -320,6 +318,7 @@ fn tr(key: &str, lang: Lang) -> String {
     t!(key, locale = lang.code()).into_owned()
 }
 
+/// A mapping row whose note is the text of the key `note`.
 fn row(
     field: FieldId,
     sheet: String,
@@ -328,13 +327,7 @@ fn row(
     note: &str,
     lang: Lang,
 ) -> MappingRow {
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note: tr(note, lang),
-    }
+    mapping::row(field, sheet, key, value, tr(note, lang))
 }
 
 fn mapping(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Vec<MappingRow> {
@@ -422,34 +415,30 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Vec<
             lang,
         ));
     }
-    if !r.layers.is_empty() {
-        let mut l = row(
-            FieldId::RetryLayers,
-            r.total_calls().to_string(),
-            "",
-            String::new(),
-            "",
-            lang,
-        );
-        l.note = t!(
-            "target.cloud-tasks.note.layers",
-            locale = lang.code(),
-            calls = r.total_calls()
-        )
-        .into_owned();
-        rows.push(l);
-    }
+    rows.extend(mapping::layers_row(
+        r,
+        |r| r.total_calls().to_string(),
+        "",
+        |calls| {
+            t!(
+                "target.cloud-tasks.note.layers",
+                locale = lang.code(),
+                calls = calls
+            )
+            .into_owned()
+        },
+    ));
     rows.extend(load_rows(sheet, lang));
     rows
 }
 
 fn gap(field: FieldId, key: &str, instead: Instead, lang: Lang) -> Gap {
-    Gap {
+    mapping::gap(
         field,
-        what: tr(key, lang),
+        tr(key, lang),
         instead,
-        detail: tr(&format!("{key}-detail"), lang),
-    }
+        tr(&format!("{key}-detail"), lang),
+    )
 }
 
 fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<Gap> {

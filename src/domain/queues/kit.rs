@@ -1,15 +1,16 @@
 //! Pieces the Oban, River, pg-boss, Active Job and Temporal exports share: the applicability
-//! check, the generated header comment, the sheet's values as mapping text, the idempotency
+//! check, the sheet's values as mapping text (their header comment is
+//! [`super::header::sentences`]), the idempotency
 //! key split into argument and literal parts, identifiers made unique and kept off each
 //! language's reserved words, and one sampled run of the sheet's own wait formula (for the
 //! targets whose export writes that formula into a callback). Texts: `locales/worker/target-kit.yml`.
 
-use super::{Gap, Instead, MappingRow, TargetError, TargetId};
+use super::{TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
-use crate::domain::sheet::fields::{describe_backoff, join_list};
+use crate::domain::sheet::fields::join_list;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffPolicy, FieldId, Jitter, JobSheet, Keep, RetrySpec};
 use crate::text::t;
@@ -42,106 +43,6 @@ pub(crate) fn check_attempts(r: &RetrySpec, target: TargetId) -> Result<(), Targ
         });
     }
     Ok(())
-}
-
-/// The header comment of an export: what it is, where it came from and the sheet's retry
-/// values, each line starting with `prefix` (e.g. `"#"`, `"//"`). No date, so the output is
-/// reproducible. User text goes through [`super::text::comment`].
-pub(crate) fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lang) -> String {
-    let l = lang.code();
-    let c = super::text::comment;
-    let p = &sheet.process;
-    let mut lines = vec![t!(
-        "target.kit.header.title",
-        locale = l,
-        name = c(&p.process_name),
-        code = c(&p.code_name),
-        target = target.label()
-    )
-    .into_owned()];
-    lines.push(
-        t!(
-            "target.kit.header.trigger",
-            locale = l,
-            trigger = c(&p.trigger)
-        )
-        .into_owned(),
-    );
-    if let Some(r) = &sheet.retry {
-        lines.push(
-            t!(
-                "target.kit.header.retry",
-                locale = l,
-                attempts = r.max_attempts,
-                wait = describe_backoff(&r.backoff, lang),
-                timeout = exact(r.attempt_timeout_ms, lang),
-                lease = exact(r.lease_ms, lang)
-            )
-            .into_owned(),
-        );
-        let errors = |list: &[String]| c(&list_text(list, lang));
-        lines.push(
-            t!(
-                "target.kit.header.errors",
-                locale = l,
-                retryable = errors(&r.retryable_errors),
-                permanent = errors(&r.non_retryable_errors)
-            )
-            .into_owned(),
-        );
-        lines.push(
-            t!(
-                "target.kit.header.key",
-                locale = l,
-                key = c(&r.idempotency_key)
-            )
-            .into_owned(),
-        );
-    }
-    if let Some(f) = &sheet.failure {
-        lines.push(
-            t!(
-                "target.kit.header.failure",
-                locale = l,
-                dead = c(&f.dead_letter),
-                notify = c(&f.notify)
-            )
-            .into_owned(),
-        );
-    }
-    // The load section's numbers, only when the sheet gives some.
-    lines.extend(super::knobs::comment_line(sheet, lang).map(|l| c(&l)));
-    lines
-        .iter()
-        .map(|s| format!("{prefix} {}\n", s.trim_end()))
-        .collect()
-}
-
-/// One mapping row.
-pub(crate) fn row(
-    field: FieldId,
-    sheet: String,
-    key: &str,
-    value: String,
-    note: String,
-) -> MappingRow {
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note,
-    }
-}
-
-/// One gap.
-pub(crate) fn gap(field: FieldId, what: String, instead: Instead, detail: String) -> Gap {
-    Gap {
-        field,
-        what,
-        instead,
-        detail,
-    }
 }
 
 /// A list of the sheet as text (`a, b` / `a、b`); "none" / "なし" when empty.
@@ -337,30 +238,21 @@ pub(crate) fn split_classes(
     (classes, texts)
 }
 
-/// The mapping row for the other layers that retry, when the sheet names any: the total
-/// calls they multiply to.
-pub(crate) fn layers_row(r: &RetrySpec, lang: Lang) -> Option<MappingRow> {
-    if r.layers.is_empty() {
-        return None;
-    }
+/// The sheet side of the retry-layers row ([`super::mapping::layers_row`]): this target's
+/// attempts times each other layer's, `5 × 3 × 2`.
+pub(crate) fn layers_text(r: &RetrySpec) -> String {
     let each = r
         .layers
         .iter()
         .map(|l| l.attempts.to_string())
         .collect::<Vec<_>>()
         .join(" × ");
-    Some(row(
-        FieldId::RetryLayers,
-        format!("{} × {each}", r.max_attempts),
-        "",
-        String::new(),
-        t!(
-            "target.kit.layers",
-            locale = lang.code(),
-            total = r.total_calls()
-        )
-        .into_owned(),
-    ))
+    format!("{} × {each}", r.max_attempts)
+}
+
+/// The retry-layers row's note in `lang`, given the `total` calls the layers multiply into.
+pub(crate) fn layers_note(lang: Lang) -> impl FnOnce(u64) -> String {
+    move |total| t!("target.kit.layers", locale = lang.code(), total = total).into_owned()
 }
 
 /// One sampled run of the sheet's own wait formula (docs/DOMAIN.md §5), in **ms**, one per

@@ -11,7 +11,7 @@
 //! A sheet without a load section, or whose section gives none of these numbers, has no
 //! [`Knobs`]: every export is then exactly what it was before the section existed.
 
-use super::{Gap, Instead, MappingRow};
+use super::{mapping, Gap, Instead, MappingRow};
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::load::{DownstreamLimits, Per, Rate};
@@ -182,12 +182,14 @@ pub fn comment_line(sheet: &JobSheet, lang: Lang) -> Option<String> {
 /// the sheet states none.
 pub fn downstream_row(sheet: &JobSheet, lang: Lang) -> Option<MappingRow> {
     let k = Knobs::of(sheet)?;
-    k.downstream.any().then(|| MappingRow {
-        field: FieldId::DownstreamLimits,
-        sheet: downstream_text(&k.downstream, lang),
-        key: String::new(),
-        value: String::new(),
-        note: t!("target.load.downstream.note", locale = lang.code()).into_owned(),
+    k.downstream.any().then(|| {
+        mapping::row(
+            FieldId::DownstreamLimits,
+            downstream_text(&k.downstream, lang),
+            "",
+            String::new(),
+            t!("target.load.downstream.note", locale = lang.code()).into_owned(),
+        )
     })
 }
 
@@ -225,11 +227,11 @@ pub fn rate_gap(target: &str, k: &Knobs, lang: Lang) -> Option<Gap> {
     let share = per_worker_rate(r, k.workers())
         .map(|s| rate_text(s, lang))
         .unwrap_or_else(|| t!("target.load.below-one", locale = l).into_owned());
-    Some(Gap {
-        field: FieldId::OurLimit,
-        what: t!(format!("target.load.{target}.rate"), locale = l).into_owned(),
-        instead: Instead::Comment,
-        detail: t!(
+    Some(mapping::gap(
+        FieldId::OurLimit,
+        t!(format!("target.load.{target}.rate"), locale = l).into_owned(),
+        Instead::Comment,
+        t!(
             format!("target.load.{target}.rate-detail"),
             locale = l,
             rate = rate_text(r, lang),
@@ -237,7 +239,7 @@ pub fn rate_gap(target: &str, k: &Knobs, lang: Lang) -> Option<Gap> {
             workers = group_thousands(u64::from(k.workers()))
         )
         .into_owned(),
-    })
+    ))
 }
 
 /// A mapping row for a concurrency or rate knob, its note from `target.load.<target>.<note>`
@@ -254,21 +256,16 @@ pub fn knob_row(
         FieldId::OurLimit => k.our_limit.map(|r| rate_text(r, lang)).unwrap_or_default(),
         _ => workers_text(k, lang),
     };
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note: t!(
-            format!("target.load.{}.{}", note.0, note.1),
-            locale = lang.code(),
-            workers = group_thousands(u64::from(k.workers())),
-            each = group_thousands(u64::from(k.per_worker())),
-            slots = group_thousands(u64::from(k.slots())),
-            rate = k.our_limit.map(|r| rate_text(r, lang)).unwrap_or_default()
-        )
-        .into_owned(),
-    }
+    let note = t!(
+        format!("target.load.{}.{}", note.0, note.1),
+        locale = lang.code(),
+        workers = group_thousands(u64::from(k.workers())),
+        each = group_thousands(u64::from(k.per_worker())),
+        slots = group_thousands(u64::from(k.slots())),
+        rate = k.our_limit.map(|r| rate_text(r, lang)).unwrap_or_default()
+    )
+    .into_owned();
+    mapping::row(field, sheet, key, value, note)
 }
 
 /// A gap from `target.load.<target>.<key>` / `.<key>-detail`, given the sheet's numbers.
@@ -291,10 +288,5 @@ pub fn knob_gap(
         )
         .into_owned()
     };
-    Gap {
-        field,
-        what: args(""),
-        instead,
-        detail: args("-detail"),
-    }
+    mapping::gap(field, args(""), instead, args("-detail"))
 }

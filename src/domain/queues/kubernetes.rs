@@ -14,6 +14,7 @@
 mod yaml;
 
 use super::knobs::{self, Knobs};
+use super::mapping::{self, row};
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError};
 use crate::domain::duration::exact;
@@ -130,16 +131,6 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
 
 fn tr(key: &str, lang: Lang) -> String {
     t!(key, locale = lang.code()).into_owned()
-}
-
-fn row(field: FieldId, sheet: String, key: &str, value: String, note: String) -> MappingRow {
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note,
-    }
 }
 
 fn keep_words(k: Keep, lang: Lang) -> String {
@@ -267,18 +258,12 @@ fn mapping(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> Ve
             t!(note, locale = l).into_owned(),
         ));
     }
-    if let Some(r) = sheet.retry.as_ref().filter(|r| !r.layers.is_empty()) {
-        rows.push(row(
-            FieldId::RetryLayers,
-            r.total_calls().to_string(),
+    if let Some(r) = &sheet.retry {
+        rows.extend(mapping::layers_row(
+            r,
+            |r| r.total_calls().to_string(),
             "",
-            String::new(),
-            t!(
-                "target.kubernetes.note.layers",
-                locale = l,
-                calls = r.total_calls()
-            )
-            .into_owned(),
+            |calls| t!("target.kubernetes.note.layers", locale = l, calls = calls).into_owned(),
         ));
     }
     rows.extend(load_rows(sheet, lang));
@@ -373,12 +358,12 @@ fn batch_rows(b: &crate::domain::sheet::BatchSpec, rows: &mut Vec<MappingRow>, l
 }
 
 fn gap(field: FieldId, what: &str, instead: Instead, lang: Lang) -> Gap {
-    Gap {
+    mapping::gap(
         field,
-        what: tr(what, lang),
+        tr(what, lang),
         instead,
-        detail: tr(&format!("{what}-detail"), lang),
-    }
+        tr(&format!("{what}-detail"), lang),
+    )
 }
 
 fn gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {

@@ -18,6 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
+use super::{header, mapping};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -197,7 +198,7 @@ impl<'a> Plan<'a> {
 
     fn text(&self) -> String {
         let c = text::comment;
-        let mut o = kit::header(self.sheet, TARGET, "#", self.lang);
+        let mut o = header::write("#", header::sentences(self.sheet, TARGET, self.lang));
         let module = text::camel_ident(&self.sheet.process.code_name);
         o.push_str(&format!("\ndefmodule MyApp.Workers.{module} do\n"));
         o.push_str(&format!(
@@ -338,7 +339,7 @@ impl<'a> Plan<'a> {
     fn mapping(&self) -> Vec<MappingRow> {
         let l = self.lang;
         let r = self.r;
-        let row = kit::row;
+        let row = mapping::row;
         let mut m = vec![
             row(
                 FieldId::MaxAttempts,
@@ -421,7 +422,12 @@ impl<'a> Plan<'a> {
             String::new(),
             self.tr("target.oban.map.queue-retention"),
         ));
-        m.extend(kit::layers_row(r, l));
+        m.extend(mapping::layers_row(
+            r,
+            kit::layers_text,
+            "",
+            kit::layers_note(l),
+        ));
         if let Some(k) = Knobs::of(self.sheet) {
             if k.sized() {
                 m.push(knobs::knob_row(
@@ -440,14 +446,14 @@ impl<'a> Plan<'a> {
 
     fn gaps(&self) -> Vec<Gap> {
         let r = self.r;
-        let mut g = vec![kit::gap(
+        let mut g = vec![mapping::gap(
             FieldId::WaitStrategy,
             self.tr("target.oban.gap.backoff"),
             Instead::Callback,
             self.tr("target.oban.gap.backoff-detail"),
         )];
         if !r.retryable_errors.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::RetryableErrors,
                 self.tr("target.oban.gap.retryable"),
                 Instead::Comment,
@@ -455,28 +461,28 @@ impl<'a> Plan<'a> {
             ));
         }
         if !self.permanent.1.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::NonRetryableErrors,
                 self.tr("target.oban.gap.permanent"),
                 Instead::Comment,
                 kit::list_text(&self.permanent.1, self.lang),
             ));
         }
-        g.push(kit::gap(
+        g.push(mapping::gap(
             FieldId::Timeout,
             self.tr("target.oban.gap.lease"),
             Instead::Nothing,
             String::new(),
         ));
         if let Some(f) = &self.sheet.failure {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::DeadLetter,
                 self.tr("target.oban.gap.dead-letter"),
                 Instead::Comment,
                 String::new(),
             ));
             if !f.notify.trim().is_empty() {
-                g.push(kit::gap(
+                g.push(mapping::gap(
                     FieldId::Notify,
                     self.tr("target.oban.gap.notify"),
                     Instead::Comment,
@@ -484,7 +490,7 @@ impl<'a> Plan<'a> {
                 ));
             }
             if self.prune_s.is_some() && f.retention.dead != f.retention.done {
-                g.push(kit::gap(
+                g.push(mapping::gap(
                     FieldId::Retention,
                     self.tr("target.oban.gap.retention"),
                     Instead::Nothing,
@@ -493,7 +499,7 @@ impl<'a> Plan<'a> {
             }
         }
         if r.queue_retention_ms.is_some() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::QueueRetention,
                 self.tr("target.oban.gap.queue-retention"),
                 Instead::Nothing,

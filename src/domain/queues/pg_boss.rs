@@ -18,6 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::Delay;
+use super::{header, mapping};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -264,7 +265,7 @@ impl<'a> Plan<'a> {
     }
 
     fn text(&self) -> String {
-        let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
+        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
         o.push_str("\nimport { PgBoss } from 'pg-boss'\n\n");
         o.push_str(&format!(
             "export const QUEUE = {}\nexport const DEAD_LETTER = {}\n",
@@ -326,7 +327,7 @@ impl<'a> Plan<'a> {
     }
 
     fn mapping(&self) -> Vec<MappingRow> {
-        let (l, r, row, o) = (self.lang, self.r, kit::row, &self.opts);
+        let (l, r, row, o) = (self.lang, self.r, mapping::row, &self.opts);
         let wait_value = match o.delay_max_s {
             Some(m) => format!(
                 "retryBackoff: true, retryDelay: {}, retryDelayMax: {m}",
@@ -424,7 +425,12 @@ impl<'a> Plan<'a> {
                 .unwrap_or_default(),
             self.tr("target.pg-boss.map.queue-retention"),
         ));
-        m.extend(kit::layers_row(r, l));
+        m.extend(mapping::layers_row(
+            r,
+            kit::layers_text,
+            "",
+            kit::layers_note(l),
+        ));
         if let Some(k) = Knobs::of(self.sheet) {
             if k.sized() {
                 m.push(knobs::knob_row(
@@ -445,7 +451,7 @@ impl<'a> Plan<'a> {
         let (r, b) = (self.r, &self.r.backoff);
         let mut g = Vec::new();
         let mut wait_gap = |key: &str| {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::WaitStrategy,
                 self.tr(key),
                 Instead::Nothing,
@@ -463,7 +469,7 @@ impl<'a> Plan<'a> {
             wait_gap("target.pg-boss.gap.whole-seconds");
         }
         if !r.retryable_errors.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::RetryableErrors,
                 self.tr("target.pg-boss.gap.retryable"),
                 Instead::Comment,
@@ -471,7 +477,7 @@ impl<'a> Plan<'a> {
             ));
         }
         if !r.non_retryable_errors.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::NonRetryableErrors,
                 self.tr("target.pg-boss.gap.permanent"),
                 Instead::Callback,
@@ -479,14 +485,14 @@ impl<'a> Plan<'a> {
             ));
         }
         if let Some(f) = &self.sheet.failure {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::DeadLetter,
                 self.tr("target.pg-boss.gap.dead-letter"),
                 Instead::Comment,
                 String::new(),
             ));
             if !f.notify.trim().is_empty() {
-                g.push(kit::gap(
+                g.push(mapping::gap(
                     FieldId::Notify,
                     self.tr("target.pg-boss.gap.notify"),
                     Instead::Comment,
@@ -494,7 +500,7 @@ impl<'a> Plan<'a> {
                 ));
             }
             if f.retention.dead != f.retention.done || f.retention.dead == Keep::UntilHandled {
-                g.push(kit::gap(
+                g.push(mapping::gap(
                     FieldId::Retention,
                     self.tr("target.pg-boss.gap.dead-retention"),
                     Instead::Nothing,

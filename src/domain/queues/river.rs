@@ -18,6 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
+use super::{header, mapping};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -148,7 +149,7 @@ impl<'a> Plan<'a> {
 
     fn text(&self) -> String {
         let b = &self.r.backoff;
-        let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
+        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
         o.push_str("\npackage jobs\n\nimport (\n\t\"context\"\n");
         if b.kind != BackoffKind::Fixed || b.jitter == Jitter::Decorrelated {
             o.push_str("\t\"math\"\n");
@@ -319,7 +320,7 @@ impl<'a> Plan<'a> {
     }
 
     fn mapping(&self) -> Vec<MappingRow> {
-        let (l, r, row) = (self.lang, self.r, kit::row);
+        let (l, r, row) = (self.lang, self.r, mapping::row);
         let mut m = vec![
             row(
                 FieldId::MaxAttempts,
@@ -406,7 +407,12 @@ impl<'a> Plan<'a> {
             String::new(),
             self.tr("target.river.map.queue-retention"),
         ));
-        m.extend(kit::layers_row(r, l));
+        m.extend(mapping::layers_row(
+            r,
+            kit::layers_text,
+            "",
+            kit::layers_note(l),
+        ));
         if let Some(k) = Knobs::of(self.sheet) {
             if k.sized() {
                 m.push(knobs::knob_row(
@@ -425,14 +431,14 @@ impl<'a> Plan<'a> {
 
     fn gaps(&self) -> Vec<Gap> {
         let r = self.r;
-        let mut g = vec![kit::gap(
+        let mut g = vec![mapping::gap(
             FieldId::WaitStrategy,
             self.tr("target.river.gap.backoff"),
             Instead::Callback,
             self.tr("target.river.gap.backoff-detail"),
         )];
         if !r.retryable_errors.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::RetryableErrors,
                 self.tr("target.river.gap.retryable"),
                 Instead::Comment,
@@ -440,7 +446,7 @@ impl<'a> Plan<'a> {
             ));
         }
         if !r.non_retryable_errors.is_empty() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::NonRetryableErrors,
                 self.tr("target.river.gap.permanent"),
                 Instead::Comment,
@@ -448,14 +454,14 @@ impl<'a> Plan<'a> {
             ));
         }
         if let Some(f) = &self.sheet.failure {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::DeadLetter,
                 self.tr("target.river.gap.dead-letter"),
                 Instead::Comment,
                 String::new(),
             ));
             if !f.notify.trim().is_empty() {
-                g.push(kit::gap(
+                g.push(mapping::gap(
                     FieldId::Notify,
                     self.tr("target.river.gap.notify"),
                     Instead::Comment,
@@ -464,7 +470,7 @@ impl<'a> Plan<'a> {
             }
         }
         if r.queue_retention_ms.is_some() {
-            g.push(kit::gap(
+            g.push(mapping::gap(
                 FieldId::QueueRetention,
                 self.tr("target.river.gap.queue-retention"),
                 Instead::Nothing,

@@ -1,12 +1,12 @@
 //! What the queue targets (`sqs`, `celery`, `sidekiq`, `bullmq`) share: the retry section a
-//! target needs, the header comment every export starts with, the sheet's values as the
-//! mapping shows them, and numbers written into code.
+//! target needs, the sheet's values as the mapping shows them (and the retry layers' texts),
+//! and numbers written into code. Their header comment is `header::labelled`.
 
-use super::{text, Gap, Instead, MappingRow, TargetError, TargetId};
+use super::{text, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::fields::{describe_backoff, join_list};
-use crate::domain::sheet::{FieldId, JobSheet, Keep, RetrySpec};
+use crate::domain::sheet::{JobSheet, Keep, RetrySpec};
 use crate::text::t;
 
 /// The sheet's retry section, when its outcome queues a job (`async-enqueue`,
@@ -61,27 +61,6 @@ pub fn list_text(items: &[String], lang: Lang) -> String {
     }
 }
 
-/// A mapping row.
-pub fn row(field: FieldId, sheet: String, key: &str, value: String, note: String) -> MappingRow {
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note,
-    }
-}
-
-/// A gap.
-pub fn gap(field: FieldId, what: String, instead: Instead, detail: String) -> Gap {
-    Gap {
-        field,
-        what,
-        instead,
-        detail,
-    }
-}
-
 /// Text safe in a one-line comment of every target, and in a YAML stream (the characters
 /// YAML forbids anywhere, U+FEFF and U+FFFE / U+FFFF, dropped too), trimmed.
 pub fn comment(s: &str) -> String {
@@ -90,78 +69,6 @@ pub fn comment(s: &str) -> String {
         .filter(|c| !matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}'))
         .collect();
     s.trim().to_owned()
-}
-
-/// The header comment every export starts with: what it was generated from, in `lang`, each
-/// line starting with `prefix` (`#` or `//`). No date, so the same sheet gives the same text.
-pub fn header(sheet: &JobSheet, target: TargetId, prefix: &str, lang: Lang) -> String {
-    let l = lang.code();
-    let p = &sheet.process;
-    // Two fixed lines first: Python reads an encoding declaration from line 1 or 2 and Ruby
-    // from line 1, so user text there could change how the file is read.
-    let mut lines = vec![
-        t!("target.rows.generated", locale = l, target = target.label()).into_owned(),
-        t!(
-            "target.rows.generated-report",
-            locale = l,
-            target = target.label()
-        )
-        .into_owned(),
-        format!("{} ({})", comment(&p.process_name), comment(&p.code_name)),
-        format!(
-            "{}: {}",
-            t!("target.rows.trigger", locale = l),
-            comment(&p.trigger)
-        ),
-    ];
-    if let Some(r) = &sheet.retry {
-        lines.push(format!(
-            "{}: {} · {}: {} · {}: {} · {}: {}",
-            t!("target.rows.attempts", locale = l),
-            r.max_attempts,
-            t!("target.rows.wait", locale = l),
-            describe_backoff(&r.backoff, lang),
-            t!("target.rows.timeout", locale = l),
-            exact(r.attempt_timeout_ms, lang),
-            t!("target.rows.lease", locale = l),
-            exact(r.lease_ms, lang),
-        ));
-        lines.push(format!(
-            "{}: {}",
-            t!("target.rows.key", locale = l),
-            comment(&r.idempotency_key)
-        ));
-        lines.push(format!(
-            "{}: {}",
-            t!("target.rows.retryable", locale = l),
-            comment(&list_text(&r.retryable_errors, lang))
-        ));
-        lines.push(format!(
-            "{}: {}",
-            t!("target.rows.non-retryable", locale = l),
-            comment(&list_text(&r.non_retryable_errors, lang))
-        ));
-    }
-    if let Some(f) = &sheet.failure {
-        lines.push(format!(
-            "{}: {} · {}: {}",
-            t!("target.rows.dead-letter", locale = l),
-            comment(&f.dead_letter),
-            t!("target.rows.notify", locale = l),
-            comment(&f.notify)
-        ));
-    }
-    // The load section's numbers, only when the sheet gives some (else the header is as
-    // before the section existed).
-    lines.extend(super::knobs::comment_line(sheet, lang).map(|l| comment(&l)));
-    let mut out = String::new();
-    for line in lines {
-        out.push_str(prefix);
-        out.push(' ');
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// The mapping's sheet-side values, in `lang`.
@@ -194,28 +101,24 @@ impl SheetText {
     }
 }
 
-/// The retry-layers row every queue target adds when the sheet names other layers: the
-/// total calls (`max attempts × Π layer attempts`) the target's attempts multiply into.
-pub fn layers_row(r: &RetrySpec, key: &str, lang: Lang) -> Option<MappingRow> {
-    if r.layers.is_empty() {
-        return None;
-    }
-    let sheet = r
-        .layers
+/// The sheet side of the retry-layers row (`mapping::layers_row`): each other layer
+/// with its attempts, `HTTP client × 3, gateway × 2`.
+pub fn layers_text(r: &RetrySpec) -> String {
+    r.layers
         .iter()
         .map(|l| format!("{} × {}", comment(&l.what), l.attempts))
         .collect::<Vec<_>>()
-        .join(", ");
-    Some(row(
-        FieldId::RetryLayers,
-        sheet,
-        key,
-        String::new(),
+        .join(", ")
+}
+
+/// The retry-layers row's note in `lang`, given the `total` calls the layers multiply into.
+pub fn layers_note(lang: Lang) -> impl FnOnce(u64) -> String {
+    move |total| {
         t!(
             "target.rows.layers-note",
             locale = lang.code(),
-            total = r.total_calls()
+            total = total
         )
-        .into_owned(),
-    ))
+        .into_owned()
+    }
 }

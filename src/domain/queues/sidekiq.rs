@@ -8,8 +8,10 @@
 //! less falls back), else `c⁴ + 15` (`lib/sidekiq/job_retry.rb`
 //! `delay_for`). The added jitter is there even for custom delays and cannot be turned off.
 
+use super::header;
 use super::knobs::{self, Knobs};
-use super::rows::{self, comment, gap, row, SheetText};
+use super::mapping::{self, gap, row};
+use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
@@ -144,7 +146,7 @@ fn ruby_list(items: &[String]) -> String {
 fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
     let l = lang.code();
     let c = |k: &str| comment(&t!(format!("target.sidekiq.code.{k}"), locale = l));
-    let mut s = rows::header(sheet, TargetId::Sidekiq, "#", lang);
+    let mut s = header::write("#", header::labelled(sheet, TargetId::Sidekiq, lang));
     s.push_str("\nrequire \"sidekiq\"\n\n");
     if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
         let _ = writeln!(
@@ -315,7 +317,12 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow
             tr("retention"),
         ));
     }
-    out.extend(rows::layers_row(r, "sidekiq_options retry:", lang));
+    out.extend(mapping::layers_row(
+        r,
+        rows::layers_text,
+        "sidekiq_options retry:",
+        rows::layers_note(lang),
+    ));
     if let Some(k) = Knobs::of(sheet) {
         if k.sized() {
             out.push(knobs::knob_row(

@@ -17,6 +17,7 @@
 //! integer mapped to `[0, 1)`; PostgreSQL: `[0, 1)`).
 
 use super::knobs::{self, Knobs};
+use super::mapping::{self, row};
 use super::schedule::of_sheet;
 use super::TargetId;
 use super::{Built, DefaultPolicy, Delay, Gap, Instead, MappingRow, Schedule, TargetError};
@@ -178,16 +179,6 @@ fn keep_words(k: Keep, lang: Lang) -> String {
     }
 }
 
-fn row(field: FieldId, sheet: String, key: &str, value: String, note: String) -> MappingRow {
-    MappingRow {
-        field,
-        sheet,
-        key: key.to_owned(),
-        value,
-        note,
-    }
-}
-
 fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec<MappingRow> {
     let l = lang.code();
     let lease = exact(r.lease_ms, lang);
@@ -291,20 +282,12 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
         window_words(sheet, lang),
         t!("target.sql.note.window", locale = l).into_owned(),
     ));
-    if !r.layers.is_empty() {
-        rows.push(row(
-            FieldId::RetryLayers,
-            r.total_calls().to_string(),
-            "",
-            String::new(),
-            t!(
-                "target.sql.note.layers",
-                locale = l,
-                calls = r.total_calls()
-            )
-            .into_owned(),
-        ));
-    }
+    rows.extend(mapping::layers_row(
+        r,
+        |r| r.total_calls().to_string(),
+        "",
+        |calls| t!("target.sql.note.layers", locale = l, calls = calls).into_owned(),
+    ));
     rows.extend(load_rows(sheet, lang));
     rows
 }
@@ -332,16 +315,12 @@ fn load_rows(sheet: &JobSheet, lang: Lang) -> Vec<MappingRow> {
 
 fn gap(field: FieldId, what: &str, instead: Instead, detail: &str, lang: Lang) -> Gap {
     let l = lang.code();
-    Gap {
-        field,
-        what: t!(what, locale = l).into_owned(),
-        instead,
-        detail: if detail.is_empty() {
-            String::new()
-        } else {
-            t!(detail, locale = l).into_owned()
-        },
-    }
+    let detail = if detail.is_empty() {
+        String::new()
+    } else {
+        t!(detail, locale = l).into_owned()
+    };
+    mapping::gap(field, t!(what, locale = l).into_owned(), instead, detail)
 }
 
 fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<Gap> {

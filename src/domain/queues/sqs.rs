@@ -8,8 +8,10 @@
 //! last receive. The sheet's waits become a table (receive count → seconds) the consumer
 //! applies with `ChangeMessageVisibility`; it is written as a comment in the export.
 
+use super::header;
 use super::knobs::{self, Knobs};
-use super::rows::{self, ceil_s, gap, row, SheetText};
+use super::mapping::{self, gap, row};
+use super::rows::{self, ceil_s, SheetText};
 use super::schedule::{of_sheet, Delay};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
@@ -150,7 +152,7 @@ fn values(sheet: &JobSheet, lang: Lang) -> Result<(Values, &RetrySpec), TargetEr
 pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, TargetError> {
     let (v, r) = values(sheet, lang)?;
     let name = text::dns_label(&sheet.process.code_name);
-    let mut out = rows::header(sheet, TargetId::Sqs, "#", lang);
+    let mut out = header::write("#", header::labelled(sheet, TargetId::Sqs, lang));
     out.push_str(&table_comment(&v, lang));
     match format {
         Format::CloudFormation => cloudformation(&mut out, sheet, &v, &name, lang),
@@ -480,7 +482,12 @@ fn mapping(
         v.retention_s.to_string(),
         tr("queue-retention"),
     ));
-    m.extend(rows::layers_row(r, "RedrivePolicy.maxReceiveCount", lang));
+    m.extend(mapping::layers_row(
+        r,
+        rows::layers_text,
+        "RedrivePolicy.maxReceiveCount",
+        rows::layers_note(lang),
+    ));
     m.extend(load_rows(sheet, lang));
     m
 }

@@ -18,6 +18,7 @@
 use super::kit;
 use super::knobs::{self, Knobs};
 use super::schedule::Delay;
+use super::{header, mapping};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -201,7 +202,7 @@ impl Plan<'_> {
     fn go(&self) -> String {
         let p = &self.policy;
         let name = text::camel_ident(&self.sheet.process.code_name);
-        let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
+        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
         let knobs = self.worker_knobs(Format::Go);
         o.push_str(&format!(
             "\npackage workflows\n\nimport (\n\t\"time\"\n\n\t\"go.temporal.io/sdk/temporal\"\n{}\t\"go.temporal.io/sdk/workflow\"\n)\n",
@@ -308,7 +309,7 @@ impl Plan<'_> {
             .next()
             .map(|f| f.to_ascii_lowercase().to_string() + lower.as_str())
             .unwrap_or_default();
-        let mut o = kit::header(self.sheet, TARGET, "//", self.lang);
+        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
         o.push_str("\nimport type { ActivityOptions } from '@temporalio/common'\n");
         if !self.worker_knobs(Format::TypeScript).is_empty() {
             o.push_str("import type { WorkerOptions } from '@temporalio/worker'\n");
@@ -342,7 +343,7 @@ impl Plan<'_> {
     }
 
     fn mapping(&self, format: Format) -> Vec<MappingRow> {
-        let (l, r, row, p) = (self.lang, self.r, kit::row, &self.policy);
+        let (l, r, row, p) = (self.lang, self.r, mapping::row, &self.policy);
         let ts = format == Format::TypeScript;
         let dur = |ms: u64| {
             if ts {
@@ -434,36 +435,51 @@ impl Plan<'_> {
             String::new(),
             self.tr("target.temporal.map.queue-retention"),
         ));
-        m.extend(kit::layers_row(r, l));
-        if let Some(k) = Knobs::of(self.sheet) {
-            let prefix = if ts {
-                "WorkerOptions."
+        m.extend(mapping::layers_row(
+            r,
+            kit::layers_text,
+            "",
+            kit::layers_note(l),
+        ));
+        m.extend(self.load_rows(format));
+        m
+    }
+
+    /// The load section's rows: the worker's options for the sheet's workers and rate, the
+    /// downstream's limits.
+    fn load_rows(&self, format: Format) -> Vec<MappingRow> {
+        let Some(k) = Knobs::of(self.sheet) else {
+            return Vec::new();
+        };
+        let prefix = if format == Format::TypeScript {
+            "WorkerOptions."
+        } else {
+            "worker.Options."
+        };
+        let mut m = Vec::new();
+        for (key, value) in self.worker_knobs(format) {
+            let (field, note) = if key.ends_with("PerSecond") {
+                (FieldId::OurLimit, "rate")
             } else {
-                "worker.Options."
+                (FieldId::Workers, "workers")
             };
-            for (key, value) in self.worker_knobs(format) {
-                let (field, note) = if key.ends_with("PerSecond") {
-                    (FieldId::OurLimit, "rate")
-                } else {
-                    (FieldId::Workers, "workers")
-                };
-                m.push(knobs::knob_row(
-                    field,
-                    &k,
-                    &format!("{prefix}{key}"),
-                    value,
-                    ("temporal", note),
-                    l,
-                ));
-            }
-            m.extend(knobs::downstream_row(self.sheet, l));
+            m.push(knobs::knob_row(
+                field,
+                &k,
+                &format!("{prefix}{key}"),
+                value,
+                ("temporal", note),
+                self.lang,
+            ));
         }
+        m.extend(knobs::downstream_row(self.sheet, self.lang));
         m
     }
 
     fn gaps(&self) -> Vec<Gap> {
         let (r, b) = (self.r, &self.r.backoff);
-        let gap = |field, key: &str, instead| kit::gap(field, self.tr(key), instead, String::new());
+        let gap =
+            |field, key: &str, instead| mapping::gap(field, self.tr(key), instead, String::new());
         let mut g = Vec::new();
         if b.jitter != Jitter::None {
             g.push(gap(

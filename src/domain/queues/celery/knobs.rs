@@ -4,7 +4,8 @@
 //! divided by the workers, rounded down. Texts: `locales/worker/target-load.yml`.
 
 use super::super::knobs::{self, Knobs};
-use super::super::rows::{comment, row};
+use super::super::mapping::row;
+use super::super::rows::comment;
 use super::super::{text, Gap, Instead, MappingRow};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::load::Rate;

@@ -2,7 +2,7 @@
 //! or history limits, and an estimate of a cron schedule's runs per day for the latter.
 
 use super::super::knobs::{self, Knobs};
-use super::super::{text, Schedule};
+use super::super::{header, text, Schedule};
 use super::{ceil_s, pod_backoff_s, PERMANENT_EXIT_CODE, SKIP_DEADLINE_S};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{JobSheet, Keep, MissedRun, Overlap};
@@ -184,9 +184,13 @@ fn comment(out: &mut String, indent: &str, s: &str) {
     let _ = writeln!(out, "{indent}# {}", text::comment(s));
 }
 
-fn header(sheet: &JobSheet, kind: &str, out: &mut String, lang: Lang) {
+/// The header comment's lines (written by [`header::write`]): the `kind` for which process,
+/// the errors by exit code, the key, the dead letter, who is told and how to rerun, the batch's
+/// partial failure, the load.
+fn header_lines(sheet: &JobSheet, kind: &str, lang: Lang) -> Vec<String> {
     let (p, l) = (&sheet.process, lang.code());
-    let mut line = |s: String| comment(out, "", &s);
+    let mut lines = Vec::new();
+    let mut line = |s: String| lines.push(s);
     line(
         t!(
             "target.kubernetes.yaml.title",
@@ -263,6 +267,7 @@ fn header(sheet: &JobSheet, kind: &str, out: &mut String, lang: Lang) {
     if let Some(knobs_line) = knobs::comment_line(sheet, lang) {
         line(knobs_line);
     }
+    lines
 }
 
 fn metadata(sheet: &JobSheet, name_line: &str, out: &mut String) {
@@ -329,8 +334,7 @@ fn failure_policy(pad: &str, out: &mut String, lang: Lang) {
 
 /// The Job for an asynchronous sheet (one Job per enqueued job: `kubectl create -f`).
 pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> String {
-    let mut out = String::new();
-    header(sheet, "Job", &mut out, lang);
+    let mut out = header::write("#", header_lines(sheet, "Job", lang));
     let delays: Vec<String> = (1..attempts.min(9))
         .map(|n| pod_backoff_s(n).to_string())
         .collect();
@@ -375,8 +379,7 @@ pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang
 
 /// The CronJob for a batch sheet.
 pub(super) fn cron_job(sheet: &JobSheet, attempts: u32, lang: Lang) -> String {
-    let mut out = String::new();
-    header(sheet, "CronJob", &mut out, lang);
+    let mut out = header::write("#", header_lines(sheet, "CronJob", lang));
     out.push_str("apiVersion: batch/v1\nkind: CronJob\n");
     metadata(sheet, "name", &mut out);
     out.push_str("spec:\n");

@@ -2,7 +2,7 @@
 //! dialects side by side. User text reaches the SQL only through [`text::sql_sq`] (string
 //! literals) and [`text::comment`] (comments).
 
-use super::super::text;
+use super::super::{header, text};
 use super::Dialect;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{
@@ -185,17 +185,17 @@ fn has_key(r: &RetrySpec) -> bool {
     !r.idempotency_key.trim().is_empty()
 }
 
-fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String, lang: Lang) {
+/// The header comment's lines (written by [`header::write`]): the job, the table and dialect,
+/// the attempts and the wait, the key, the errors, the dead letter, who is told and how to
+/// rerun, the load, how the statements are named.
+fn header_lines(sheet: &JobSheet, r: &RetrySpec, d: Dialect, lang: Lang) -> Vec<String> {
     let p = &sheet.process;
     let what = match d {
         Dialect::Sqlite => "SQLite 3.35+ (UPDATE … RETURNING)",
         Dialect::Postgres => "PostgreSQL (FOR UPDATE SKIP LOCKED)",
     };
-    let mut c = |s: String| {
-        out.push_str("-- ");
-        out.push_str(&text::comment(&s));
-        out.push('\n');
-    };
+    let mut lines = Vec::new();
+    let mut c = |s: String| lines.push(s);
     // The labels follow the export's language; the values are the sheet's as typed.
     let l = lang.code();
     let sep = if lang == Lang::Ja { "、" } else { ", " };
@@ -247,6 +247,7 @@ fn header(sheet: &JobSheet, r: &RetrySpec, d: Dialect, out: &mut String, lang: L
         c(line);
     }
     c(t!("target.sql.header.names", locale = l).into_owned());
+    lines
 }
 
 fn schema(r: &RetrySpec, d: Dialect, out: &mut String) {
@@ -552,8 +553,7 @@ fn rerun(r: &RetrySpec, d: Dialect, out: &mut String) {
 
 /// The whole export.
 pub(super) fn export(sheet: &JobSheet, r: &RetrySpec, d: Dialect, lang: Lang) -> String {
-    let mut out = String::new();
-    header(sheet, r, d, &mut out, lang);
+    let mut out = header::write("--", header_lines(sheet, r, d, lang));
     out.push('\n');
     schema(r, d, &mut out);
     let parts: [&dyn Fn(&mut String); 9] = [
