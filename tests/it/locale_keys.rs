@@ -385,9 +385,12 @@ fn the_workers_module_lists_cover_their_texts() {
         .filter_map(|p| p.strip_prefix(&root).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    // `audit` builds on the targets' findings and formulas: its texts go with them.
+    // `audit` (its readers, scanners and the app's notes) builds on the targets' findings and
+    // formulas and runs in the target worker: its texts go with them.
     let is_target = |f: &str| {
-        f.starts_with("worker/target-") || f == "worker/targets.yml" || f == "worker/audit.yml"
+        f.starts_with("worker/target-")
+            || f == "worker/targets.yml"
+            || f.starts_with("worker/audit")
     };
     // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
     // worker shows them, so none carries them.

@@ -21,7 +21,6 @@ use crate::domain::lang::Lang;
 use crate::domain::share::{Share, Shared};
 use crate::domain::sheet::import::{check_sheet, import_json, ImportError};
 use crate::domain::sheet::JobSheet;
-use crate::text::t;
 use serde::{Deserialize, Serialize};
 
 /// How to read a file.
@@ -171,10 +170,7 @@ impl ReadRequest {
                 }
             }
             // Read by the target worker (`target_worker::handle`), which holds the audit.
-            ReadAs::Configuration { .. } => Ok(ReadDone::AuditRefused {
-                en: t!("export.worker.audit-elsewhere", locale = "en").into_owned(),
-                ja: t!("export.worker.audit-elsewhere", locale = "ja").into_owned(),
-            }),
+            ReadAs::Configuration { .. } => Ok(super::target_worker::audit_elsewhere()),
             ReadAs::ShareLink => Ok(match crate::domain::share::link::decode(&self.text) {
                 Ok(share) => ReadDone::Shared(Box::new(share)),
                 Err(e) => ReadDone::LinkRefused {
