@@ -198,13 +198,17 @@ pub fn CheckConfiguration() -> Html {
                 <input type="file" id="check-config-file" class="visually-hidden" {onchange}
                     accept=".tf,.yaml,.yml,.json,.template,.py,.rb,.ex,.exs,.go,.ts,.js,.mjs,.cjs" />
             </p>
-            <label for="check-config-name">{ t!("check-config.name", locale = l) }</label>
-            <input type="text" id="check-config-name" class="user-text" value={(*name).clone()} oninput={onname}
-                placeholder="main.tf" aria-describedby="check-config-name-help" />
-            <p class="help" id="check-config-name-help">{ t!("check-config.name-help", locale = l) }</p>
-            <label for="check-config-text">{ t!("check-config.text", locale = l) }</label>
-            <textarea id="check-config-text" class="user-text" rows="8" spellcheck="false"
-                value={(*text).clone()} oninput={ontext} {ondrop} {ondragover} />
+            <div class="sfield">
+                <label for="check-config-name">{ t!("check-config.name", locale = l) }</label>
+                <input type="text" id="check-config-name" class="user-text" value={(*name).clone()} oninput={onname}
+                    placeholder="main.tf" aria-describedby="check-config-name-help" />
+                <p class="help" id="check-config-name-help">{ t!("check-config.name-help", locale = l) }</p>
+            </div>
+            <div class="sfield">
+                <label for="check-config-text">{ t!("check-config.text", locale = l) }</label>
+                <textarea id="check-config-text" class="user-text code" rows="10" spellcheck="false"
+                    value={(*text).clone()} oninput={ontext} {ondrop} {ondragover} />
+            </div>
             <p>
                 <button type="button" class="primary" id="check-config-run" disabled={*busy || text.trim().is_empty()}
                     onclick={check}>{ t!("check-config.run", locale = l) }</button>
