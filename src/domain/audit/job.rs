@@ -59,7 +59,8 @@ pub struct AuditJob {
     pub unresolved: Vec<Unresolved>,
 }
 
-fn sheet_for(name: &str, batch: bool, lang: Lang) -> JobSheet {
+/// A sheet for the job `name`, prefilled for a queue job (or a batch).
+pub(super) fn sheet_for(name: &str, batch: bool, lang: Lang) -> JobSheet {
     let mut answers = Answers::new();
     if batch {
         answers.set(QuestionId::TimeTriggered, true);
@@ -402,10 +403,20 @@ pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
         } else {
             show(&found.name, Shown::Text).into_owned()
         },
+        extra: Vec::new(),
+        moot: Vec::new(),
     };
     let (sheet, schedule) = match found.system {
         TargetId::Kubernetes => kubernetes_job(&facts, super::kubernetes::is_cron(found), &mut b),
         TargetId::CloudTasks => cloud_tasks_job(&facts, &mut b),
+        TargetId::Celery
+        | TargetId::Sidekiq
+        | TargetId::ActiveJob
+        | TargetId::Oban
+        | TargetId::River
+        | TargetId::Bullmq
+        | TargetId::PgBoss
+        | TargetId::Temporal => super::code_job::code_job(found.system, &facts, &mut b),
         _ => sqs_job(&facts, &mut b),
     };
     let findings = traps::findings(&sheet, found, &facts, &schedule, &b);

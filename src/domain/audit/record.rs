@@ -64,6 +64,11 @@ pub struct Build {
     pub lang: Lang,
     /// The job's name (the sheet's process name).
     pub name: String,
+    /// Findings the assembly itself adds (a stated setting the sheet cannot hold).
+    pub extra: Vec<AuditFinding>,
+    /// Codes of the sheet's findings the system makes moot (e.g. "no jitter" where the
+    /// system adds its own that the sheet cannot hold).
+    pub moot: Vec<&'static str>,
 }
 
 impl Build {
