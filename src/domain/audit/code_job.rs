@@ -16,143 +16,24 @@
 //! is what the sheet assumes already (a job acknowledged after it runs, redelivered when its
 //! lease ends), so it needs no word.
 
+use super::code_defaults::{defaults, Defaults};
 use super::found::{Fact, Pos, Value};
-use super::job::sheet_for;
-use super::record::{AuditFinding, Build, Facts, NotStated};
+use super::record::{sheet_for, AuditFinding, Build, Facts, NotStated};
 use crate::domain::duration::exact;
 use crate::domain::queues::schedule::of_sheet;
 use crate::domain::queues::{
-    self, active_job, bullmq, celery, oban, pg_boss, river, sidekiq, temporal, Delay, Schedule,
-    TargetId,
+    self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId,
 };
 use crate::domain::sheet::check::Severity;
-use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, Polynomial, MAX_CAP_MS};
+use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MAX_CAP_MS};
 use crate::text::t;
 
 /// The sheet's largest attempt count.
 const MAX_ATTEMPTS: u32 = 100;
 /// The sheet's largest first wait, attempt timeout and lease, in ms (1 day).
 const MAX_MS: u64 = 86_400_000;
-/// Celery's `retry_backoff_max` when not set, in ms (celery/app/autoretry.py L25–28).
-const CELERY_BACKOFF_MAX_MS: u64 = 600_000;
-/// Celery's Redis broker `visibility_timeout` when not set, in ms (kombu redis.py L726).
-const CELERY_VISIBILITY_MS: u64 = 3_600_000;
-/// River's `JobTimeout` when not set, in ms.
-const RIVER_JOB_TIMEOUT_MS: u64 = 60_000;
-/// River's `RescueStuckJobsAfter` when not set, in ms.
-const RIVER_RESCUE_MS: u64 = 3_600_000;
-/// pg-boss's `expireInSeconds` when not set, in ms (900 s).
-const PG_BOSS_EXPIRE_MS: u64 = 900_000;
 /// How many attempts are listed for an unlimited schedule.
 const LISTED: u32 = 21;
-
-/// A system's defaults in the sheet's units.
-struct Defaults {
-    /// Runs including the first; `None`: unlimited.
-    attempts: Option<u32>,
-    /// The wait's shape when none is stated.
-    kind: BackoffKind,
-    /// The first wait when none is stated (the sheet's smallest where the system waits 0).
-    base_ms: u64,
-    /// The cap of the default wait.
-    cap_ms: u64,
-    /// The default wait's jitter as the sheet can hold it.
-    jitter: Jitter,
-    /// The cap when the file states a wait of another kind (exponential, polynomial)
-    /// without one.
-    exp_cap_ms: u64,
-    /// The jitter when the file states a wait of another kind without one.
-    exp_jitter: Jitter,
-    /// The attempt timeout; `None`: none (the sheet keeps its prefilled value).
-    timeout_ms: Option<u64>,
-    /// The lease; `None`: none (the sheet keeps its prefilled value).
-    lease_ms: Option<u64>,
-}
-
-/// The defaults of `sys` (one of the eight code systems), `brief/QUEUES.md` §3–§10.
-fn defaults(sys: TargetId) -> Defaults {
-    let none = Defaults {
-        attempts: Some(1),
-        kind: BackoffKind::Fixed,
-        base_ms: 1,
-        cap_ms: 1,
-        jitter: Jitter::None,
-        exp_cap_ms: MAX_CAP_MS,
-        exp_jitter: Jitter::None,
-        timeout_ms: None,
-        lease_ms: None,
-    };
-    match sys {
-        TargetId::Celery => Defaults {
-            attempts: Some(celery::DEFAULT_MAX_RETRIES + 1),
-            base_ms: celery::DEFAULT_RETRY_DELAY_S * 1000,
-            cap_ms: celery::DEFAULT_RETRY_DELAY_S * 1000,
-            exp_cap_ms: CELERY_BACKOFF_MAX_MS,
-            exp_jitter: Jitter::Full,
-            lease_ms: Some(CELERY_VISIBILITY_MS),
-            ..none
-        },
-        TargetId::Sidekiq => Defaults {
-            attempts: Some(sidekiq::DEFAULT_RETRIES + 1),
-            kind: BackoffKind::Polynomial(Polynomial {
-                exponent: 4,
-                first_n: 0,
-            }),
-            base_ms: sidekiq::default_delay_s(0) as u64 * 1000,
-            cap_ms: MAX_CAP_MS,
-            ..none
-        },
-        TargetId::ActiveJob => Defaults {
-            attempts: Some(active_job::DEFAULT_ATTEMPTS),
-            base_ms: (active_job::DEFAULT_WAIT_S * 1000.0) as u64,
-            cap_ms: (active_job::DEFAULT_WAIT_S * 1000.0) as u64,
-            ..none
-        },
-        TargetId::Oban => Defaults {
-            attempts: Some(oban::DEFAULT_MAX_ATTEMPTS),
-            kind: BackoffKind::Exponential,
-            // `15 + 2^a` s: the sheet holds its growing part, 2^a = 2 s · 2^n (n = 0 first),
-            // so the window stays within 15 s per retry of Oban's.
-            base_ms: 2_000,
-            cap_ms: oban::default_base_s(
-                oban::DEFAULT_MAX_ATTEMPTS - 1,
-                oban::DEFAULT_MAX_ATTEMPTS,
-            ) * 1000,
-            ..none
-        },
-        TargetId::River => Defaults {
-            attempts: Some(river::DEFAULT_MAX_ATTEMPTS),
-            kind: BackoffKind::Polynomial(Polynomial {
-                exponent: 4,
-                first_n: 1,
-            }),
-            base_ms: 0,
-            cap_ms: MAX_CAP_MS,
-            timeout_ms: Some(RIVER_JOB_TIMEOUT_MS),
-            lease_ms: Some(RIVER_RESCUE_MS),
-            ..none
-        },
-        TargetId::Bullmq => Defaults {
-            attempts: Some(bullmq::DEFAULT_ATTEMPTS),
-            lease_ms: Some(bullmq::DEFAULT_LOCK_MS),
-            ..none
-        },
-        TargetId::PgBoss => Defaults {
-            attempts: Some(pg_boss::DEFAULT_RETRY_LIMIT + 1),
-            exp_jitter: Jitter::Equal,
-            timeout_ms: Some(PG_BOSS_EXPIRE_MS),
-            lease_ms: Some(PG_BOSS_EXPIRE_MS),
-            ..none
-        },
-        _ => Defaults {
-            attempts: None,
-            kind: BackoffKind::Exponential,
-            base_ms: temporal::DEFAULT_INITIAL_MS,
-            cap_ms: temporal::DEFAULT_INITIAL_MS * temporal::DEFAULT_MAX_INTERVAL_FACTOR,
-            ..none
-        },
-    }
-}
 
 /// What the file states about the wait, with the defaults filled in.
 struct Wait {
@@ -346,6 +227,24 @@ fn wait(sys: TargetId, d: &Defaults, f: &Facts, b: &mut Build) -> Wait {
             );
         }
     }
+    let coefficient = coefficient(f, b, factor);
+    Wait {
+        attempts: attempts.map_or(d.attempts, |a| a.0),
+        attempts_stated: attempts.is_some(),
+        wait_stated: wait_stated || factor.is_some(),
+        jitter_stated: jitter.is_some(),
+        cap_stated: cap.is_some(),
+        kind: kind_v,
+        base_ms: base_v,
+        cap_ms: cap_v,
+        jitter: jitter_v,
+        coefficient,
+    }
+}
+
+/// Temporal's `backoffCoefficient` (2 when not stated); one other than 2 or 1 is said at its
+/// line (the sheet's exponential backoff doubles).
+fn coefficient(f: &Facts, b: &mut Build, factor: Option<(u64, Pos)>) -> f64 {
     let coefficient = factor.map_or(temporal::DEFAULT_COEFFICIENT, |(m, _)| m as f64 / 1000.0);
     if let Some((m, at)) = factor {
         if m != 1000 && m != 2000 {
@@ -359,18 +258,7 @@ fn wait(sys: TargetId, d: &Defaults, f: &Facts, b: &mut Build) -> Wait {
             );
         }
     }
-    Wait {
-        attempts: attempts.map_or(d.attempts, |a| a.0),
-        attempts_stated: attempts.is_some(),
-        wait_stated: wait_stated || factor.is_some(),
-        jitter_stated: jitter.is_some(),
-        cap_stated: cap.is_some(),
-        kind: kind_v,
-        base_ms: base_v,
-        cap_ms: cap_v,
-        jitter: jitter_v,
-        coefficient,
-    }
+    coefficient
 }
 
 /// The retry section of a code system's job: its sheet (stated values, the system's defaults
