@@ -244,17 +244,28 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
     let l = lang.code();
     let _ = writeln!(out, "  {}", t!("audit.text.sheet", locale = l));
     let mut line = |path: &str, value: String| {
-        let note = job
+        // The field's own default, then its parts' (`retry.backoff.cap_ms` …).
+        let note: String = job
             .not_stated
             .iter()
-            .find(|n| n.path == path)
+            .filter(|n| {
+                n.path == path
+                    || n.path
+                        .strip_prefix(path)
+                        .is_some_and(|p| p.starts_with('.'))
+            })
             .map(|n| {
+                let part = n
+                    .path
+                    .strip_prefix(path)
+                    .map_or("", |p| p.trim_start_matches('.'));
                 format!(
-                    "  — {}",
+                    "  — {part}{}{}",
+                    if part.is_empty() { "" } else { ": " },
                     t!("audit.text.not-stated", locale = l, default = &n.default)
                 )
             })
-            .unwrap_or_default();
+            .collect();
         let _ = writeln!(out, "    {path} = {value}{note}");
     };
     if let Some(r) = &job.sheet.retry {

@@ -18,6 +18,8 @@
 pub mod cloud_tasks;
 pub mod cloudformation;
 pub mod code;
+mod code_defaults;
+mod code_job;
 pub mod found;
 pub mod job;
 pub mod kubernetes;

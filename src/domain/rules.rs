@@ -291,7 +291,7 @@ const fn audit_rule(
 /// The rules only `audit` reports: a target's findings and the queue systems' traps (the
 /// sheet it builds from a configuration is checked by [`RULES`] too). Texts in
 /// `locales/worker/audit.yml`.
-pub const AUDIT_RULES: [Rule; 5] = [
+pub const AUDIT_RULES: [Rule; 7] = [
     audit_rule("lease-under-target-factor", W, "retry.lease_ms", LAMBDA_SQS),
     audit_rule(
         "window-over-target-retention",
@@ -312,7 +312,20 @@ pub const AUDIT_RULES: [Rule; 5] = [
         "retry.max_attempts",
         KUBERNETES_JOB,
     ),
+    audit_rule(
+        "bullmq-no-retries",
+        W,
+        "retry.max_attempts",
+        BULLMQ_RETRYING,
+    ),
+    audit_rule("setting-not-in-sheet", W, "retry", SHEET),
 ];
+
+const BULLMQ_RETRYING: Source = src(
+    "https://docs.bullmq.io/guide/retrying-failing-jobs",
+    "",
+    "BullMQ guide, retrying failing jobs",
+);
 
 /// The JSON path, in a sheet, of each text field the bidi check reads, by the part of the
 /// finding's code after [`BIDI_CONTROL`].

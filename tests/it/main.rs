@@ -3,6 +3,7 @@
 mod app_state;
 mod audit_cli;
 mod audit_code_corpus;
+mod audit_code_jobs;
 mod audit_code_roundtrip;
 mod audit_in_app;
 mod audit_roundtrip;

@@ -6,18 +6,14 @@
 //! resolved.
 
 use super::found::{Fact, Found, Value};
+use super::record::{sheet_for, Build, Facts};
 pub use super::record::{AuditFinding, NotStated};
-use super::record::{Build, Facts};
 use super::traps;
 use crate::domain::bidi::{show, Shown};
 use crate::domain::duration::exact;
-use crate::domain::flowchart::{Answers, QuestionId};
 use crate::domain::lang::Lang;
 use crate::domain::queues::{cloud_tasks, kubernetes, sqs, Delay, Schedule, TargetId};
-use crate::domain::sheet::prefill::prefill;
-use crate::domain::sheet::{
-    BackoffKind, Decision, Jitter, JobSheet, MissedRun, Overlap, ProcessFacts,
-};
+use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MissedRun, Overlap};
 use crate::text::t;
 use serde::Serialize;
 
@@ -57,39 +53,6 @@ pub struct AuditJob {
     pub findings: Vec<AuditFinding>,
     /// Settings not resolved.
     pub unresolved: Vec<Unresolved>,
-}
-
-fn sheet_for(name: &str, batch: bool, lang: Lang) -> JobSheet {
-    let mut answers = Answers::new();
-    if batch {
-        answers.set(QuestionId::TimeTriggered, true);
-    } else {
-        answers.set(QuestionId::TimeTriggered, false);
-        answers.set(QuestionId::NeedsResultNow, false);
-    }
-    let decision = Decision::from_answers(&answers).unwrap_or_else(|| Decision {
-        answers: Vec::new(),
-        outcome: if batch {
-            crate::domain::Outcome::Batch
-        } else {
-            crate::domain::Outcome::AsyncEnqueue
-        },
-    });
-    let code: String = name
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
-        .take(80)
-        .collect();
-    let facts = ProcessFacts {
-        process_name: name.chars().take(200).collect(),
-        code_name: if code.is_empty() {
-            "job".to_owned()
-        } else {
-            code
-        },
-        ..ProcessFacts::default()
-    };
-    prefill(facts, decision, lang)
 }
 
 fn fixed_delays(s: f64, n: usize) -> Vec<Delay> {
@@ -402,10 +365,20 @@ pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
         } else {
             show(&found.name, Shown::Text).into_owned()
         },
+        extra: Vec::new(),
+        moot: Vec::new(),
     };
     let (sheet, schedule) = match found.system {
         TargetId::Kubernetes => kubernetes_job(&facts, super::kubernetes::is_cron(found), &mut b),
         TargetId::CloudTasks => cloud_tasks_job(&facts, &mut b),
+        TargetId::Celery
+        | TargetId::Sidekiq
+        | TargetId::ActiveJob
+        | TargetId::Oban
+        | TargetId::River
+        | TargetId::Bullmq
+        | TargetId::PgBoss
+        | TargetId::Temporal => super::code_job::code_job(found.system, &facts, &mut b),
         _ => sqs_job(&facts, &mut b),
     };
     let findings = traps::findings(&sheet, found, &facts, &schedule, &b);

@@ -2,9 +2,12 @@
 //! ones are) and the findings' shape, shared by [`super::job`] and [`super::traps`].
 
 use super::found::{Fact, Pos, Setting, Value};
+use crate::domain::flowchart::{Answers, QuestionId};
 use crate::domain::lang::Lang;
 use crate::domain::queues::TargetId;
 use crate::domain::sheet::check::Severity;
+use crate::domain::sheet::prefill::prefill;
+use crate::domain::sheet::{Decision, JobSheet, ProcessFacts};
 use crate::text::t;
 use serde::Serialize;
 
@@ -64,6 +67,11 @@ pub struct Build {
     pub lang: Lang,
     /// The job's name (the sheet's process name).
     pub name: String,
+    /// Findings the assembly itself adds (a stated setting the sheet cannot hold).
+    pub extra: Vec<AuditFinding>,
+    /// Codes of the sheet's findings the system makes moot (e.g. "no jitter" where the
+    /// system adds its own that the sheet cannot hold).
+    pub moot: Vec<&'static str>,
 }
 
 impl Build {
@@ -109,4 +117,38 @@ impl Build {
     pub fn say(&self, key: &str) -> String {
         t!(format!("audit.default.{key}"), locale = self.lang.code()).into_owned()
     }
+}
+
+/// A sheet for the job `name`, prefilled for a queue job (or a batch).
+pub fn sheet_for(name: &str, batch: bool, lang: Lang) -> JobSheet {
+    let mut answers = Answers::new();
+    if batch {
+        answers.set(QuestionId::TimeTriggered, true);
+    } else {
+        answers.set(QuestionId::TimeTriggered, false);
+        answers.set(QuestionId::NeedsResultNow, false);
+    }
+    let decision = Decision::from_answers(&answers).unwrap_or_else(|| Decision {
+        answers: Vec::new(),
+        outcome: if batch {
+            crate::domain::Outcome::Batch
+        } else {
+            crate::domain::Outcome::AsyncEnqueue
+        },
+    });
+    let code: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .take(80)
+        .collect();
+    let facts = ProcessFacts {
+        process_name: name.chars().take(200).collect(),
+        code_name: if code.is_empty() {
+            "job".to_owned()
+        } else {
+            code
+        },
+        ..ProcessFacts::default()
+    };
+    prefill(facts, decision, lang)
 }

@@ -61,7 +61,10 @@ pub fn findings(
     for f in validate(sheet, lang) {
         let Some(path) = json_path(&f) else { continue };
         let ours = CONFIGURABLE.iter().any(|c| path.starts_with(c));
-        if !ours || (path == "retry.lease_ms" && !has_lease(found.system)) {
+        if !ours
+            || b.moot.contains(&f.code)
+            || (path == "retry.lease_ms" && !has_lease(found.system))
+        {
             continue;
         }
         out.push(place(f, path, b));
@@ -105,6 +108,7 @@ pub fn findings(
         };
         out.push(place(f, "failure.dead_letter", b));
     }
+    out.extend(b.extra.iter().cloned());
     out.sort_by_key(|f| (f.line, f.column, f.code));
     out
 }

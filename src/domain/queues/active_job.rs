@@ -81,16 +81,21 @@ const RUBY_KEYWORDS: [&str; 38] = [
     "__dir__",
 ];
 
+/// A wait of `d` s with the jitter Rails ≥ 6.1 adds by default: `d + rand · d · 0.15`
+/// (upward only).
+pub fn with_default_jitter(d: f64) -> Delay {
+    Delay {
+        min_s: d,
+        expected_s: d + d * DEFAULT_JITTER / 2.0,
+        max_s: d + d * DEFAULT_JITTER,
+    }
+}
+
 /// `retry_on`'s defaults as a Rails ≥ 6.1 app runs them: 5 attempts, 3 s + 0 … 15 %; its
 /// window computed from `d + rand · d · 0.15`.
 pub fn defaults(lang: Lang) -> DefaultPolicy {
-    let d = DEFAULT_WAIT_S;
     let delays = (1..DEFAULT_ATTEMPTS)
-        .map(|_| Delay {
-            min_s: d,
-            expected_s: d + d * DEFAULT_JITTER / 2.0,
-            max_s: d + d * DEFAULT_JITTER,
-        })
+        .map(|_| with_default_jitter(DEFAULT_WAIT_S))
         .collect();
     DefaultPolicy {
         summary: t!("target.active-job.defaults", locale = lang.code()).into_owned(),

@@ -35,19 +35,20 @@ pub const DEFAULT_MAX_ATTEMPTS: u32 = 25;
 /// River's default jitter: ± this fraction of the wait, uniform.
 pub const DEFAULT_JITTER: f64 = 0.1;
 
+/// The wait River's default retry policy makes after failure `n` (1 first): `n⁴` s ± 10 %.
+pub fn default_delay(n: u32) -> Delay {
+    let s = f64::from(n).powi(4);
+    Delay {
+        min_s: s * (1.0 - DEFAULT_JITTER),
+        expected_s: s,
+        max_s: s * (1.0 + DEFAULT_JITTER),
+    }
+}
+
 /// River's default policy: 25 attempts, `n⁴` s ± 10 % (n = 1 at the first failure), its
 /// window computed from that formula.
 pub fn defaults(lang: Lang) -> DefaultPolicy {
-    let delays = (1..DEFAULT_MAX_ATTEMPTS)
-        .map(|n| {
-            let s = f64::from(n).powi(4);
-            Delay {
-                min_s: s * (1.0 - DEFAULT_JITTER),
-                expected_s: s,
-                max_s: s * (1.0 + DEFAULT_JITTER),
-            }
-        })
-        .collect();
+    let delays = (1..DEFAULT_MAX_ATTEMPTS).map(default_delay).collect();
     DefaultPolicy {
         summary: t!("target.river.defaults", locale = lang.code()).into_owned(),
         attempts: Some(DEFAULT_MAX_ATTEMPTS),
