@@ -29,7 +29,7 @@ use super::target_panel;
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
-use crate::domain::queues::{Format as TargetFormat, TargetId};
+use crate::domain::queues::{Format as TargetFormat, TargetId, TargetVersion};
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
@@ -85,6 +85,9 @@ pub enum ExportSubject {
         target: TargetId,
         /// Its format (`None`: the target's first, [`TargetId::formats`]).
         format: Option<TargetFormat>,
+        /// Its version (`None` or absent: the newest, [`TargetId::versions`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<TargetVersion>,
     },
 }
 
@@ -158,9 +161,10 @@ impl ExportRequest {
                     sheet,
                     target,
                     format,
+                    version,
                 },
                 _,
-            ) => target_panel::render(sheet, *target, *format, lang).to_json(),
+            ) => target_panel::render_at(sheet, (*target, *format, *version), lang, None).to_json(),
             #[cfg(feature = "export")]
             (ExportSubject::Target { .. }, _) => crate::domain::share::panel::Panel {
                 html: String::new(),
