@@ -313,15 +313,16 @@ fn a_permanent_error_ends_the_job_on_sidekiq_6_only_with_the_6_export() {
 
 /// Asks Sidekiq 6's own `delay_for` for the wait after a permanent error of the job class
 /// (`ARGV`: its file and class); prints the wait or the error raised.
-const KILL_PROBE: &str = r#"
+const KILL_PROBE: &str = r##"
 require "sidekiq"
+require "sidekiq/job_retry"
 load ARGV[0]
 begin
   puts Sidekiq::JobRetry.new.send(:delay_for, Object.const_get(ARGV[1]).new, 0, ArgumentError.new("x"))
 rescue Exception => e
   puts "#{e.class}: #{e.message}"
 end
-"#;
+"##;
 
 #[test]
 fn active_job_6_1_runs_the_schedule_the_6_1_report_claims() {
@@ -390,7 +391,15 @@ fn cli(args: &[&str]) -> std::process::Output {
 fn the_cli_chooses_the_version() {
     let input = "static/examples/reservation-mail.json";
     let old = cli(&[
-        "sheet", "--input", input, "--target", "active-job", "--target-version", "6.1-7.0",
+        "sheet",
+        "--input",
+        input,
+        "--lang",
+        "en",
+        "--target",
+        "active-job",
+        "--target-version",
+        "6.1-7.0",
     ]);
     assert!(old.status.success(), "{}", String::from_utf8_lossy(&old.stderr));
     assert!(String::from_utf8_lossy(&old.stdout).contains("# Follows Rails (Active Job) 6.1 – 7.0"));

@@ -41,11 +41,16 @@ libraries = cases.map { |c| c["library"] }.uniq
 versions = {}
 if libraries.include?("sidekiq")
   require "sidekiq"
+  require "sidekiq/job_retry"
   Sidekiq.logger = Logger.new(nil)
   versions["sidekiq"] = Sidekiq::VERSION
-  # The Dead set without Redis: what is killed is kept here.
+  # The Dead set without Redis (its constructor counts the set's jobs there): what is killed
+  # is kept here.
   $killed = []
-  Sidekiq::DeadSet.class_eval { def kill(message, _opts = {}) = $killed << message }
+  Sidekiq::DeadSet.class_eval do
+    def initialize = nil
+    def kill(message, _opts = {}) = $killed << message
+  end
 end
 if libraries.include?("active-job")
   require "active_job"

@@ -176,7 +176,12 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> String {
         versions::header_line(TargetId::Sidekiq, version, lang),
         header::labelled(sheet, TargetId::Sidekiq, lang),
     );
-    s.push_str("\nrequire \"sidekiq\"\n\n");
+    s.push_str("\nrequire \"sidekiq\"\n");
+    if old {
+        // Sidekiq::DeadSet, for the permanent errors perform ends.
+        s.push_str("require \"sidekiq/api\"\n");
+    }
+    s.push('\n');
     if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
         let _ = writeln!(
             s,
