@@ -94,10 +94,11 @@ pub fn export(
         .map(|v| TargetVersion::parse(id, v))
         .transpose()
         .map_err(|e| format!("--target-version: {}", e.message(lang)))?;
-    let mut rep = queues::report_version(sheet, id, format, version, lang).map_err(|e| match e {
-        queues::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
-        _ => format!("{source}: {}", e.message(lang)),
-    })?;
+    let mut rep =
+        queues::report_version(sheet, id, format, version, lang).map_err(|e| match e {
+            queues::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
+            _ => format!("{source}: {}", e.message(lang)),
+        })?;
     rep.findings.extend(dst_findings(sheet, lang, now_ms()));
     if report {
         let mut s = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;

@@ -449,7 +449,11 @@ impl TargetError {
                     locale = l.code(),
                     target = target.name(),
                     version = format!("{version:?}"),
-                    allowed = if allowed.is_empty() { "—".to_owned() } else { allowed }
+                    allowed = if allowed.is_empty() {
+                        "—".to_owned()
+                    } else {
+                        allowed
+                    }
                 )
                 .into_owned()
             }

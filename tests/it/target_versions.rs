@@ -177,7 +177,11 @@ fn assert_matches(runs: &[Run], library: &str, version: &str) {
             installed.starts_with(version),
             "{name}: {library} {installed} is not the {version} this test is for (Debian 12's)"
         );
-        assert!(run.result["error"].is_null(), "{name}: {}", run.result["error"]);
+        assert!(
+            run.result["error"].is_null(),
+            "{name}: {}",
+            run.result["error"]
+        );
         let (min, max, mean) = (
             numbers(&run.result, "min", name),
             numbers(&run.result, "max", name),
@@ -239,7 +243,11 @@ fn active_job_runs() -> &'static [Run] {
         let mut cases: Vec<(String, &'static str, TargetReport)> = sheets(TargetId::ActiveJob)
             .into_iter()
             .map(|(name, sheet)| {
-                let rep = export(&sheet, TargetId::ActiveJob, Some(TargetVersion::ActiveJob61));
+                let rep = export(
+                    &sheet,
+                    TargetId::ActiveJob,
+                    Some(TargetVersion::ActiveJob61),
+                );
                 (name, "active-job", rep)
             })
             .collect();
@@ -284,7 +292,12 @@ fn a_permanent_error_ends_the_job_on_sidekiq_6_only_with_the_6_export() {
     let runs = sidekiq_runs();
     for run in &runs[..runs.len() - 1] {
         let p = &run.result["permanent_outcome"];
-        assert_eq!(p["raised"], Value::Null, "{}: perform raised: {p}", run.name);
+        assert_eq!(
+            p["raised"],
+            Value::Null,
+            "{}: perform raised: {p}",
+            run.name
+        );
         assert_eq!(
             p["exhausted"],
             json!([[class_of_text(&run.report.built.text), "ArgumentError"]]),
@@ -331,7 +344,11 @@ fn active_job_6_1_runs_the_schedule_the_6_1_report_claims() {
     assert_matches(older, "active-job", "6.1.");
     assert!(older[2].report.built.text.contains(":exponentially_longer"));
     // A fixed 1.5 s is a Proc for Rails 6.1 (a Duration would be truncated to 1 s).
-    assert!(older[1].report.built.text.contains("->(executions) { 1.5 }"));
+    assert!(older[1]
+        .report
+        .built
+        .text
+        .contains("->(executions) { 1.5 }"));
 }
 
 #[test]
@@ -352,7 +369,10 @@ fn each_target_states_the_versions_it_follows() {
     for t in TargetId::ALL {
         for lang in [Lang::En, Lang::Ja] {
             let followed = queues::versions::followed(t, None, lang);
-            assert!(!followed.is_empty() && !followed.starts_with("target."), "{t:?}");
+            assert!(
+                !followed.is_empty() && !followed.starts_with("target."),
+                "{t:?}"
+            );
         }
     }
     let sheet = with_retry(|_| {});
@@ -361,7 +381,7 @@ fn each_target_states_the_versions_it_follows() {
     assert!(rep
         .built
         .text
-        .contains("# Follows Celery 5.x (source read: 5.6.2): the formulas"));
+        .contains("# Follows Celery 5.x (source read: 5.6.2): its formulas"));
     let old = export(&sheet, TargetId::Sidekiq, Some(TargetVersion::Sidekiq6));
     assert_eq!(old.version, Some(TargetVersion::Sidekiq6));
     assert!(old.built.text.contains("# Follows Sidekiq 6.2.2 – 7.x"));
@@ -401,28 +421,92 @@ fn the_cli_chooses_the_version() {
         "--target-version",
         "6.1-7.0",
     ]);
-    assert!(old.status.success(), "{}", String::from_utf8_lossy(&old.stderr));
+    assert!(
+        old.status.success(),
+        "{}",
+        String::from_utf8_lossy(&old.stderr)
+    );
     assert!(String::from_utf8_lossy(&old.stdout).contains("# Follows Rails (Active Job) 6.1 – 7.0"));
     let bad = cli(&[
-        "sheet", "--input", input, "--target", "sidekiq", "--target-version", "5",
+        "sheet",
+        "--input",
+        input,
+        "--target",
+        "sidekiq",
+        "--target-version",
+        "5",
     ]);
     assert_eq!(bad.status.code(), Some(2));
     let said = String::from_utf8_lossy(&bad.stderr);
-    assert!(said.contains("--target-version") && said.contains("8, 6.2.2-7"), "{said}");
+    assert!(
+        said.contains("--target-version") && said.contains("8, 6.2.2-7"),
+        "{said}"
+    );
     let none = cli(&[
-        "sheet", "--input", input, "--target", "celery", "--target-version", "5",
+        "sheet",
+        "--input",
+        input,
+        "--target",
+        "celery",
+        "--target-version",
+        "5",
     ]);
     assert_eq!(none.status.code(), Some(2));
-    let list = cli(&["targets", "--format", "json", "--target-version", "sidekiq=6.2.2-7"]);
-    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let list = cli(&[
+        "targets",
+        "--format",
+        "json",
+        "--target-version",
+        "sidekiq=6.2.2-7",
+    ]);
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
     let rows: Vec<Value> = serde_json::from_slice(&list.stdout).expect("JSON");
-    let sidekiq = rows.iter().find(|r| r["name"] == "sidekiq").expect("sidekiq");
+    let sidekiq = rows
+        .iter()
+        .find(|r| r["name"] == "sidekiq")
+        .expect("sidekiq");
     assert_eq!(sidekiq["version"], "6.2.2-7");
     assert_eq!(sidekiq["target_versions"], json!(["8", "6.2.2-7"]));
-    assert!(sidekiq["default_policy"].as_str().unwrap_or_default().contains("rand(10)·(c+1)"));
+    assert!(sidekiq["default_policy"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("rand(10)·(c+1)"));
     let celery = rows.iter().find(|r| r["name"] == "celery").expect("celery");
     assert_eq!(celery["versions"], "Celery 5.x (source read: 5.6.2)");
     let bad_list = cli(&["targets", "--target-version", "sidekiq=5"]);
     assert_eq!(bad_list.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_list.stderr).contains("allowed: 8, 6.2.2-7"));
+}
+
+#[test]
+fn the_older_versions_exports_of_the_worked_example() {
+    use crate::target_queue_support::{example, mapping_text};
+    let sheet = example(Lang::En);
+    let sidekiq = export(&sheet, TargetId::Sidekiq, Some(TargetVersion::Sidekiq6));
+    insta::assert_snapshot!("sidekiq_6_text_en", sidekiq.built.text);
+    insta::assert_snapshot!("sidekiq_6_mapping_en", mapping_text(&sidekiq));
+    assert!(!sidekiq.built.text.contains(":kill"));
+    let rails = export(
+        &sheet,
+        TargetId::ActiveJob,
+        Some(TargetVersion::ActiveJob61),
+    );
+    insta::assert_snapshot!("active_job_6_1_text_en", rails.built.text);
+    let ja = queues::report_version(
+        &example(Lang::Ja),
+        TargetId::Sidekiq,
+        None,
+        Some(TargetVersion::Sidekiq6),
+        Lang::Ja,
+    )
+    .expect("the Japanese export");
+    assert!(ja
+        .built
+        .text
+        .contains("# Sidekiq 6.2.2 – 7.x（読んだソース：6.4.1）の計算式と書き方に従います。"));
+    assert!(ja.defaults.summary.contains("rand(10)·(c+1)"));
 }

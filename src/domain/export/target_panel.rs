@@ -177,7 +177,11 @@ fn actions_html(r: &TargetReport, lang: Lang) -> String {
                  aria-pressed=\"{}\">{}</button>",
                 v.name(),
                 Some(*v) == r.version,
-                escape(&crate::domain::queues::versions::followed(r.target, Some(*v), lang)),
+                escape(&crate::domain::queues::versions::followed(
+                    r.target,
+                    Some(*v),
+                    lang
+                )),
             );
         }
         html.push_str("</span>");
@@ -221,9 +225,7 @@ pub fn refusal(e: &TargetError, lang: Lang) -> Panel {
         TargetError::NotApplicable { .. } => ("not-applicable", e.message(lang)),
         TargetError::UnknownTarget(_)
         | TargetError::UnknownFormat { .. }
-        | TargetError::UnknownVersion { .. } => {
-            ("unknown", e.message(lang))
-        }
+        | TargetError::UnknownVersion { .. } => ("unknown", e.message(lang)),
     };
     let unchanged = t!("target-ui.unchanged", locale = l);
     let sp = if lang == Lang::Ja { "" } else { " " };

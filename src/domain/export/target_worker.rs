@@ -26,10 +26,13 @@ pub fn handle(text: &str) -> String {
             ..
         }) => ExportReply {
             id,
-            result: Ok(
-                super::target_panel::render_at(&sheet, (target, format, version), lang, now_ms)
-                    .to_json(),
-            ),
+            result: Ok(super::target_panel::render_at(
+                &sheet,
+                (target, format, version),
+                lang,
+                now_ms,
+            )
+            .to_json()),
         },
         Ok(other) => ExportReply {
             id: other.id,

@@ -9,11 +9,11 @@
 //! `round(2^(k−1) · delay)` ms with k = 1 at the first retry, both with jitter `j` drawn as
 //! `floor(random() · m · j + m · (1 − j))` (downward); no cap.
 
-use super::{header, versions};
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::load::{Per, Rate};

@@ -12,10 +12,10 @@
 //!
 //! The load section's knobs (`worker_concurrency`, `rate_limit` per worker instance): `celery/knobs.rs`.
 
-use super::{header, versions};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;

@@ -59,23 +59,34 @@ fn jitter_max_s(c: u32, old: bool) -> f64 {
     }
 }
 
-/// The jitter's formula as the texts write it: `(math, code, most)`.
-fn jitter_words(old: bool) -> (&'static str, &'static str, &'static str) {
+/// The jitter's formula as the texts write it: `(math, math with count, code, most)`.
+fn jitter_words(old: bool) -> [&'static str; 4] {
     if old {
-        ("rand(10)·(c+1)", "rand(10) * (count + 1)", "9·(count+1)")
+        [
+            "rand(10)·(c+1)",
+            "rand(10)·(count+1)",
+            "rand(10) * (count + 1)",
+            "9·(count+1)",
+        ]
     } else {
-        ("rand(10·(c+1))", "rand(10 * (count + 1))", "10·(count+1) − 1")
+        [
+            "rand(10·(c+1))",
+            "rand(10·(count+1))",
+            "rand(10 * (count + 1))",
+            "10·(count+1) − 1",
+        ]
     }
 }
 
-/// A Sidekiq text in `lang` with the version's jitter filled in (`%{jitter}`, `%{code}`,
-/// `%{most}`); `key` after `target.sidekiq.`.
+/// A Sidekiq text in `lang` with the version's jitter filled in (`%{jitter}`,
+/// `%{jitter_count}`, `%{code}`, `%{most}`); `key` after `target.sidekiq.`.
 fn tr(key: &str, old: bool, lang: Lang) -> String {
-    let (jitter, code, most) = jitter_words(old);
+    let [jitter, jitter_count, code, most] = jitter_words(old);
     t!(
         format!("target.sidekiq.{key}"),
         locale = lang.code(),
         jitter = jitter,
+        jitter_count = jitter_count,
         code = code,
         most = most
     )
@@ -201,7 +212,11 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> String {
     let _ = writeln!(
         s,
         "  # {}",
-        c(if old { "non-retryable-6" } else { "non-retryable" })
+        c(if old {
+            "non-retryable-6"
+        } else {
+            "non-retryable"
+        })
     );
     let _ = writeln!(
         s,
@@ -326,7 +341,11 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super:
                 FieldId::WaitStrategy,
                 s.wait,
                 if old { "" } else { "sidekiq_retry_in" },
-                if old { String::new() } else { ":default".to_owned() },
+                if old {
+                    String::new()
+                } else {
+                    ":default".to_owned()
+                },
                 tr("wait-default"),
             )
         } else {
@@ -514,7 +533,7 @@ pub fn defaults(version: Option<TargetVersion>, lang: Lang) -> DefaultPolicy {
             locale = lang.code(),
             retries = DEFAULT_RETRIES,
             attempts = DEFAULT_RETRIES + 1,
-            jitter = jitter_words(old).0
+            jitter = jitter_words(old)[0]
         )
         .into_owned(),
         attempts: Some(DEFAULT_RETRIES + 1),
@@ -550,9 +569,9 @@ pub fn sample(
                 Jitter::None => t,
                 Jitter::Full => u() * t,
                 Jitter::Equal => t / 2.0 + u() * t / 2.0,
-                Jitter::Decorrelated if old => (0..=count).fold(base, |prev, _| {
-                    cap.min(base + u() * (3.0 * prev - base))
-                }),
+                Jitter::Decorrelated if old => {
+                    (0..=count).fold(base, |prev, _| cap.min(base + u() * (3.0 * prev - base)))
+                }
                 Jitter::Decorrelated => {
                     let w = cap.min(base + u() * (3.0 * previous - base));
                     previous = w;

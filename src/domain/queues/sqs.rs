@@ -8,11 +8,11 @@
 //! last receive. The sheet's waits become a table (receive count → seconds) the consumer
 //! applies with `ChangeMessageVisibility`; it is written as a comment in the export.
 
-use super::{header, versions};
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, ceil_s, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
