@@ -42,7 +42,8 @@ const SHOWN_DEFAULT_DELAYS: usize = 5;
 
 /// The panel for `sheet` exported to `target` in `format` (the target's first when `None`),
 /// texts in `lang`: [`panel`] when the export succeeds, else [`refusal`], inside
-/// `<div class="target-body" data-target="…" data-format="…">` naming what it shows.
+/// `<div class="target-body" data-target="…" data-format="…" data-version="…">` naming what
+/// it shows (`data-version` only for a target with versions).
 pub fn render(sheet: &JobSheet, target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
     render_at(sheet, (target, format, None), lang, None)
 }
@@ -70,8 +71,12 @@ pub fn render_at(
         }
         Err(e) => refusal(&e, lang),
     };
+    let version = match target.version_or_newest(version) {
+        Some(v) => format!(" data-version=\"{}\"", v.name()),
+        None => String::new(),
+    };
     p.html = format!(
-        "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\">{}</div>",
+        "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\"{version}>{}</div>",
         target.name(),
         shown.name(),
         bidi::show(&p.html, Shown::Markup)
@@ -103,9 +108,12 @@ pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
     );
     let _ = write!(
         html,
-        "<p class=\"hint target-versions-followed\">{}: {}</p>",
-        t!("target.versions.label", locale = l),
-        escape(&r.versions)
+        "<p class=\"hint target-versions-followed\">{}</p>",
+        t!(
+            "target.versions.label",
+            locale = l,
+            versions = escape(&r.versions)
+        )
     );
     html.push_str(&findings_html(&r.findings, lang));
     let _ = write!(
