@@ -176,7 +176,7 @@ test('Sidekiq 8 by default; the version chooser switches the export and the sche
   await page.waitForSelector(sel, { timeout: 60_000 });
   const code = await page.textContent(`${sel} pre.target-text code`);
   assert.match(code, /^# Follows Sidekiq 6\.2\.2 – 7\.x \(source read: 6\.4\.1\): its formulas and syntax\.$/m);
-  assert.doesNotMatch(code, /:kill/);
+  assert.doesNotMatch(code, /next :kill/);
   assert.match(code, /Sidekiq::DeadSet\.new\.kill/);
   // rand(10)·(c+1): at most 9·2 = 18 s on top at retry 2.
   assert.equal((await cells(sel, 'delay-2'))[1], '1 s – 38 s (expected 19 s)');

@@ -12,7 +12,7 @@
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
-//! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}`, answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
+//! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}` (and `"version":"6.2.2-7"` for a target's older version, [`TargetVersion`]), answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
 //! | page → worker | [`ExportRequest`] for [`ExportSubject::System`] | `{"id":5,"lang":"ja","format":"Markdown","subject":{"System":{…catalog…}}}`, answered with the system picture's HTML |
 //! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!

@@ -94,14 +94,50 @@ impl TargetId {
     }
 }
 
+/// The release range and the release whose source was read (`brief/QUEUES.md`'s version
+/// table; Debian's packages for the older Sidekiq and Rails), language-neutral; `None` for
+/// the targets whose words need a language (SQS, Cloud Tasks, Kubernetes, SQL).
+fn range_read(
+    target: TargetId,
+    version: Option<TargetVersion>,
+) -> Option<(&'static str, &'static str)> {
+    Some(match (target, version) {
+        (TargetId::Celery, _) => ("Celery 5.x", "5.6.2"),
+        (TargetId::Sidekiq, Some(TargetVersion::Sidekiq6)) => ("Sidekiq 6.2.2 – 7.x", "6.4.1"),
+        (TargetId::Sidekiq, _) => ("Sidekiq 8.x", "8.1.7"),
+        (TargetId::Bullmq, _) => ("BullMQ 6.x", "6.2.0"),
+        (TargetId::Oban, _) => ("Oban 2.x", "2.23.0"),
+        (TargetId::River, _) => ("River 0.x", "0.43.0"),
+        (TargetId::PgBoss, _) => ("pg-boss 12.x", "12.27.0"),
+        (TargetId::ActiveJob, Some(TargetVersion::ActiveJob61)) => {
+            ("Rails (Active Job) 6.1 – 7.0", "6.1.7")
+        }
+        (TargetId::ActiveJob, _) => (
+            "Rails (Active Job) ≥ 7.1, Solid Queue 1.x",
+            "Rails 8.2.0.alpha, Solid Queue 1.5.0",
+        ),
+        (TargetId::Temporal, _) => (
+            "Temporal server 1.x, API 1.x",
+            "server 1.29, API 1.63, Go SDK main",
+        ),
+        _ => return None,
+    })
+}
+
 /// The releases an export for `target` (at `version`, the newest when `None`) follows, in
 /// `lang`, e.g. "Celery 5.x (source read: 5.6.2)".
 pub fn followed(target: TargetId, version: Option<TargetVersion>, lang: Lang) -> String {
-    let key = match target.version_or_newest(version) {
-        Some(v) => format!("target.versions.{}.{}", target.name(), v.name()),
-        None => format!("target.versions.{}", target.name()),
-    };
-    t!(key, locale = lang.code()).into_owned()
+    let l = lang.code();
+    match range_read(target, target.version_or_newest(version)) {
+        Some((range, read)) => t!(
+            "target.versions.read",
+            locale = l,
+            range = range,
+            read = read
+        )
+        .into_owned(),
+        None => t!(format!("target.versions.{}", target.name()), locale = l).into_owned(),
+    }
 }
 
 /// The header comment's line saying which releases the export follows.
