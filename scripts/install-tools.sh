@@ -3,6 +3,8 @@
 # the right version, so a warm machine stays fast and a fresh one gets everything:
 #   Debian: chromium (browser tests), fonts-noto-cjk (legible Japanese in screenshots);
 #           for the parser test of the queue exports (tests/it/target_tools.rs): ruby (ruby -c),
+#           ruby-sidekiq and ruby-activejob (Sidekiq 6.4, Active Job 6.1: their own retry code
+#           runs on the exports for those versions, tests/it/target_versions.rs),
 #           golang-go (gofmt), elixir (Code.string_to_quoted!); postgresql (the server the SQL
 #           export test starts in a temporary directory); nginx and caddy (the hosting test
 #           serves dist/ with deploy/nginx.conf and validates deploy/Caddyfile)
@@ -39,6 +41,10 @@ command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
 fonts=$(fc-list : family 2>/dev/null || true)
 if ! grep -qi "Noto Sans CJK" <<<"$fonts"; then apt_missing+=(fonts-noto-cjk); fi
 command -v ruby >/dev/null 2>&1 || apt_missing+=(ruby)
+# The real retry code of older releases the exports can follow (tests/it/target_versions.rs):
+# Sidekiq 6.4 and Active Job 6.1, as Debian 12 packages them.
+ruby -e 'require "sidekiq"; exit(Sidekiq::VERSION.start_with?("6.") ? 0 : 1)' >/dev/null 2>&1 || apt_missing+=(ruby-sidekiq)
+ruby -e 'require "active_job"; exit(ActiveJob.version.to_s.start_with?("6.1") ? 0 : 1)' >/dev/null 2>&1 || apt_missing+=(ruby-activejob)
 command -v gofmt >/dev/null 2>&1 || apt_missing+=(golang-go)
 command -v elixir >/dev/null 2>&1 || apt_missing+=(elixir)
 # The server binaries (initdb, pg_ctl, postgres), not only the client a machine may have.

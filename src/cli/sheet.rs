@@ -99,6 +99,10 @@ pub struct SheetArgs {
     /// the configuration alone.
     #[arg(long, requires = "target")]
     report: bool,
+    /// With --target sidekiq or active-job: the version whose formulas and syntax the export
+    /// follows (sidekiq: 8, 6.2.2-7; active-job: 7.1, 6.1-7.0; default: the newest).
+    #[arg(long, value_name = "VERSION", requires = "target")]
+    target_version: Option<String>,
     /// Start the CSV with a UTF-8 byte order mark (for Excel); only with --format csv.
     #[arg(long)]
     bom: bool,
@@ -135,7 +139,14 @@ pub fn run(args: &SheetArgs) -> Result<(), String> {
         let format = args
             .format
             .map(|f| f.target_format().ok_or_else(|| f.name()));
-        let out = super::targets::export(&sheet, name, format, args.report, lang, &source)?;
+        let out = super::targets::export(
+            &sheet,
+            (name, args.target_version.as_deref()),
+            format,
+            args.report,
+            lang,
+            &source,
+        )?;
         return write_output(args.output.as_deref(), &out);
     }
     // Markdown lists the sheet's findings in the document; the other formats carry only the

@@ -5,8 +5,14 @@
 //! ```text
 //! modality-advisor sheet --input static/examples/reservation-mail.json --target celery > tasks.py
 //! modality-advisor sheet --input F --target sqs --format terraform --report
+//! modality-advisor sheet --input F --target sidekiq --target-version 6.2.2-7
 //! modality-advisor targets --format json
+//! modality-advisor targets --target-version sidekiq=6.2.2-7
 //! ```
+//!
+//! Sidekiq and Active Job have versions whose formulas or syntax differ
+//! ([`TargetVersion`]): `--target-version` chooses one (default: the newest); a name the
+//! target does not have exits 2 naming the allowed ones.
 //!
 //! `sheet --target` prints only the configuration text, so it can be piped into a file; the
 //! sheet's findings and the target's own (e.g. SQS's lease under 6 × the timeout) go to
@@ -16,7 +22,7 @@
 //! allowed range.
 
 use super::{lang_of, write_output, LangArg};
-use crate::domain::queues::{self, TargetId, WindowS};
+use crate::domain::queues::{self, TargetId, TargetVersion, WindowS};
 use crate::domain::sheet::check::{validate, Finding, Severity};
 use crate::domain::sheet::dst::dst_findings;
 use crate::domain::sheet::JobSheet;
@@ -46,9 +52,25 @@ pub struct TargetsArgs {
     /// Write here instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
+    /// A target's version for its defaults, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7,
+    /// active-job=7.1, active-job=6.1-7.0); repeatable; default: each target's newest.
+    #[arg(long, value_name = "TARGET=VERSION", value_parser = parse_target_version)]
+    target_version: Vec<TargetVersion>,
 }
 
-/// `sheet --target NAME`: the configuration text (or with `report` the whole report as
+/// `TARGET=VERSION` as a [`TargetVersion`].
+///
+/// # Errors
+/// The unknown target or version, naming the allowed ones.
+fn parse_target_version(raw: &str) -> Result<TargetVersion, String> {
+    let (name, version) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("{raw:?} is not TARGET=VERSION (e.g. sidekiq=6.2.2-7)"))?;
+    let target = TargetId::parse(name).map_err(|e| e.message(Lang::En))?;
+    TargetVersion::parse(target, version).map_err(|e| e.message(Lang::En))
+}
+
+/// `sheet --target NAME [--target-version V]`: the configuration text (or with `report` the whole report as
 /// pretty JSON), ending with a newline. `format`: the `--format` given, `Err(name)` for one
 /// that is not a target format (e.g. `json`). Findings go to stderr, prefixed with `source`.
 ///
@@ -57,7 +79,7 @@ pub struct TargetsArgs {
 /// range).
 pub fn export(
     sheet: &JobSheet,
-    name: &str,
+    (name, version): (&str, Option<&str>),
     format: Option<Result<queues::Format, String>>,
     report: bool,
     lang: Lang,
@@ -68,10 +90,15 @@ pub fn export(
         .transpose()
         .map_err(|format| queues::TargetError::UnknownFormat { target: id, format })
         .map_err(|e| format!("--format: {}", e.message(lang)))?;
-    let mut rep = queues::report(sheet, id, format, lang).map_err(|e| match e {
-        queues::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
-        _ => format!("{source}: {}", e.message(lang)),
-    })?;
+    let version = version
+        .map(|v| TargetVersion::parse(id, v))
+        .transpose()
+        .map_err(|e| format!("--target-version: {}", e.message(lang)))?;
+    let mut rep =
+        queues::report_version(sheet, id, format, version, lang).map_err(|e| match e {
+            queues::TargetError::UnknownFormat { .. } => format!("--format: {}", e.message(lang)),
+            _ => format!("{source}: {}", e.message(lang)),
+        })?;
     rep.findings.extend(dst_findings(sheet, lang, now_ms()));
     if report {
         let mut s = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
@@ -111,6 +138,12 @@ struct TargetJson {
     name: &'static str,
     label: &'static str,
     formats: Vec<&'static str>,
+    /// The releases the formulas and syntax follow, in words.
+    versions: String,
+    /// The version shown (`--target-version`, else the newest); `None` without versions.
+    version: Option<TargetVersion>,
+    /// The names `--target-version` takes for this target.
+    target_versions: Vec<&'static str>,
     default_policy: String,
     default_attempts: Option<u32>,
     window_s: WindowS,
@@ -125,11 +158,16 @@ pub fn list(args: &TargetsArgs) -> Result<(), String> {
     let rows: Vec<TargetJson> = TargetId::ALL
         .into_iter()
         .map(|t| {
-            let d = queues::defaults(t, lang);
+            let asked = args.target_version.iter().rev().find(|v| v.target() == t);
+            let version = t.version_or_newest(asked.copied());
+            let d = queues::defaults_version(t, version, lang);
             TargetJson {
                 name: t.name(),
                 label: t.label(),
                 formats: t.formats().iter().map(|f| f.name()).collect(),
+                versions: queues::versions::followed(t, version, lang),
+                version,
+                target_versions: t.versions().iter().map(|v| v.name()).collect(),
                 default_policy: d.summary,
                 default_attempts: d.attempts,
                 window_s: d.schedule.window_s,
@@ -152,6 +190,15 @@ fn text(rows: &[TargetJson], lang: Lang) -> String {
     let mut s = String::new();
     for r in rows {
         let _ = writeln!(s, "{} — {} ({})", r.name, r.label, r.formats.join(", "));
+        let (follows, choose) = if ja {
+            ("対象のバージョン", "--target-version で選べるもの")
+        } else {
+            ("versions followed", "--target-version takes")
+        };
+        let _ = writeln!(s, "  {follows}: {}", r.versions);
+        if !r.target_versions.is_empty() {
+            let _ = writeln!(s, "  {choose}: {}", r.target_versions.join(", "));
+        }
         if !r.default_policy.is_empty() {
             let _ = writeln!(s, "  {}", r.default_policy);
         }

@@ -46,6 +46,7 @@ pub mod sql;
 pub mod sqs;
 pub mod temporal;
 pub mod text;
+pub mod versions;
 
 use crate::domain::bidi::{self, Shown};
 use crate::domain::lang::Lang;
@@ -54,6 +55,7 @@ use crate::domain::sheet::{FieldId, JobSheet};
 use serde::{Deserialize, Serialize};
 
 pub use schedule::{Delay, Schedule, WindowS};
+pub use versions::TargetVersion;
 
 /// A target system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -350,6 +352,12 @@ pub struct TargetReport {
     pub sheet_schedule: Schedule,
     /// The target's defaults.
     pub defaults: DefaultPolicy,
+    /// The version chosen (the newest when none was asked for); `None` for a target without
+    /// versions ([`TargetId::versions`]).
+    pub version: Option<TargetVersion>,
+    /// The releases whose formulas and syntax the export follows, in words
+    /// ([`versions::followed`]).
+    pub versions: String,
     /// Findings that hold for this target only (e.g. the lease under 6 × the timeout for SQS).
     pub findings: Vec<Finding>,
 }
@@ -384,6 +392,13 @@ pub enum TargetError {
         value: String,
         /// The allowed range, as text with its unit.
         allowed: String,
+    },
+    /// The target has no such version ([`TargetId::versions`]).
+    UnknownVersion {
+        /// The target.
+        target: TargetId,
+        /// The name given.
+        version: String,
     },
 }
 
@@ -421,6 +436,26 @@ impl TargetError {
                         target.name()
                     ),
                 }
+            }
+            (TargetError::UnknownVersion { target, version }, l) => {
+                let allowed = target
+                    .versions()
+                    .iter()
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                crate::text::t!(
+                    "target.unknown-version",
+                    locale = l.code(),
+                    target = target.name(),
+                    version = format!("{version:?}"),
+                    allowed = if allowed.is_empty() {
+                        "—".to_owned()
+                    } else {
+                        allowed
+                    }
+                )
+                .into_owned()
             }
             (TargetError::NotApplicable { target, outcome }, Lang::En) => format!(
                 "{} configures nothing for a sheet whose outcome is {outcome}",
@@ -476,6 +511,28 @@ pub fn report(
     format: Option<Format>,
     lang: Lang,
 ) -> Result<TargetReport, TargetError> {
+    report_version(sheet, target, format, None, lang)
+}
+
+/// [`report`] for `version` of the target (`None`: its newest, [`TargetId::versions`]): the
+/// export, its schedule and the defaults follow that version's formulas and syntax.
+///
+/// # Errors
+/// As [`report`]; [`TargetError::UnknownVersion`] for a version of another target.
+pub fn report_version(
+    sheet: &JobSheet,
+    target: TargetId,
+    format: Option<Format>,
+    version: Option<TargetVersion>,
+    lang: Lang,
+) -> Result<TargetReport, TargetError> {
+    if let Some(v) = version.filter(|v| v.target() != target) {
+        return Err(TargetError::UnknownVersion {
+            target,
+            version: v.name().to_owned(),
+        });
+    }
+    let version = target.version_or_newest(version);
     let format = match format {
         None => target.formats()[0],
         Some(f) if target.formats().contains(&f) => f,
@@ -489,12 +546,12 @@ pub fn report(
     let built = match target {
         TargetId::Sqs => sqs::build(sheet, format, lang),
         TargetId::Celery => celery::build(sheet, format, lang),
-        TargetId::Sidekiq => sidekiq::build(sheet, format, lang),
+        TargetId::Sidekiq => sidekiq::build(sheet, format, version, lang),
         TargetId::Bullmq => bullmq::build(sheet, format, lang),
         TargetId::Oban => oban::build(sheet, format, lang),
         TargetId::River => river::build(sheet, format, lang),
         TargetId::PgBoss => pg_boss::build(sheet, format, lang),
-        TargetId::ActiveJob => active_job::build(sheet, format, lang),
+        TargetId::ActiveJob => active_job::build(sheet, format, version, lang),
         TargetId::Temporal => temporal::build(sheet, format, lang),
         TargetId::CloudTasks => cloud_tasks::build(sheet, format, lang),
         TargetId::Kubernetes => kubernetes::build(sheet, format, lang),
@@ -510,7 +567,9 @@ pub fn report(
         format,
         file_name: format!("{stem}.{}.{}", target.name(), format.extension()),
         sheet_schedule: schedule::of_sheet(sheet),
-        defaults: defaults(target, lang),
+        defaults: defaults_version(target, version, lang),
+        version,
+        versions: versions::followed(target, version, lang),
         findings: findings::target_findings(sheet, target, lang)
             .into_iter()
             .chain(findings::retention(sheet, target, &built.actual, lang))
@@ -521,10 +580,20 @@ pub fn report(
 
 /// The target's default policy in `lang`, its window computed from its own formula.
 pub fn defaults(target: TargetId, lang: Lang) -> DefaultPolicy {
+    defaults_version(target, None, lang)
+}
+
+/// [`defaults`] of `version` of the target (`None`: its newest).
+pub fn defaults_version(
+    target: TargetId,
+    version: Option<TargetVersion>,
+    lang: Lang,
+) -> DefaultPolicy {
+    let version = target.version_or_newest(version);
     match target {
         TargetId::Sqs => sqs::defaults(lang),
         TargetId::Celery => celery::defaults(lang),
-        TargetId::Sidekiq => sidekiq::defaults(lang),
+        TargetId::Sidekiq => sidekiq::defaults(version, lang),
         TargetId::Bullmq => bullmq::defaults(lang),
         TargetId::Oban => oban::defaults(lang),
         TargetId::River => river::defaults(lang),
@@ -550,15 +619,29 @@ pub fn sample(
     target: TargetId,
     u: &mut dyn FnMut() -> f64,
 ) -> Result<Vec<f64>, TargetError> {
+    sample_version(sheet, target, None, u)
+}
+
+/// [`sample`] for `version` of the target (`None`: its newest).
+///
+/// # Errors
+/// As [`report`].
+pub fn sample_version(
+    sheet: &JobSheet,
+    target: TargetId,
+    version: Option<TargetVersion>,
+    u: &mut dyn FnMut() -> f64,
+) -> Result<Vec<f64>, TargetError> {
+    let version = target.version_or_newest(version);
     match target {
         TargetId::Sqs => sqs::sample(sheet, u),
         TargetId::Celery => celery::sample(sheet, u),
-        TargetId::Sidekiq => sidekiq::sample(sheet, u),
+        TargetId::Sidekiq => sidekiq::sample(sheet, version, u),
         TargetId::Bullmq => bullmq::sample(sheet, u),
         TargetId::Oban => oban::sample(sheet, u),
         TargetId::River => river::sample(sheet, u),
         TargetId::PgBoss => pg_boss::sample(sheet, u),
-        TargetId::ActiveJob => active_job::sample(sheet, u),
+        TargetId::ActiveJob => active_job::sample(sheet, version, u),
         TargetId::Temporal => temporal::sample(sheet, u),
         TargetId::CloudTasks => cloud_tasks::sample(sheet, u),
         TargetId::Kubernetes => kubernetes::sample(sheet, u),

@@ -1,7 +1,8 @@
 // The sheet's configuration for a real queue system: "Configuration for" in the export bar
 // asks the target worker (fetched then, not before) for the target's panel (configuration, mapping, what the target
 // cannot express, the schedule it actually runs beside the sheet's, its defaults), with a
-// format chooser where the target has several, Copy and Download; a sheet a target cannot
+// format chooser where the target has several, a version chooser where the target's versions
+// differ (Sidekiq, Active Job), Copy and Download; a sheet a target cannot
 // take gets a message naming the field and the range, and the sheet stays as it was. In
 // English and Japanese, at 1280 and 390 px without the page scrolling sideways.
 import { test, before, after } from 'node:test';
@@ -155,4 +156,56 @@ test('every target in English and Japanese at 390 px: a panel or a reason, never
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('Sidekiq 8 by default; the version chooser switches the export and the schedule to 6.2.2 – 7.x', async () => {
+  const page = await exampleSheet('en', 1280);
+  let sel = await choose(page, 'sidekiq');
+  assert.equal(await page.getAttribute(sel, 'data-version'), '8');
+  const versions = `${sel} .target-versions button`;
+  assert.deepEqual(await page.$$eval(versions, (bs) => bs.map((b) => [b.dataset.shareAction, b.getAttribute('aria-pressed')])),
+    [['version:8', 'true'], ['version:6.2.2-7', 'false']]);
+  assert.match(await page.textContent(`${sel} .target-versions-followed`), /Versions followed: Sidekiq 8\.x \(source read: 8\.1\.7\)/);
+  const cells = (s, r) => page.$$eval(`${s} table.target-schedule tr[data-row="${r}"] td`, (tds) => tds.map((td) => td.textContent));
+  // Retry 2 (c = 1): the sheet's 0 – 20 s, whole seconds ≥ 1, plus rand(10·2) up to 19 s.
+  assert.equal((await cells(sel, 'delay-2'))[1], '1 s – 39 s (expected 19.5 s)');
+  assert.match(await page.textContent(`${sel} pre.target-text code`), /next :kill/);
+
+  await page.click(`${versions}[data-share-action="version:6.2.2-7"]`);
+  sel = '#target-panel .target-body[data-target="sidekiq"][data-version="6.2.2-7"]';
+  await page.waitForSelector(sel, { timeout: 60_000 });
+  const code = await page.textContent(`${sel} pre.target-text code`);
+  assert.match(code, /^# Follows Sidekiq 6\.2\.2 – 7\.x \(source read: 6\.4\.1\): its formulas and syntax\.$/m);
+  assert.doesNotMatch(code, /next :kill/);
+  assert.match(code, /Sidekiq::DeadSet\.new\.kill/);
+  // rand(10)·(c+1): at most 9·2 = 18 s on top at retry 2.
+  assert.equal((await cells(sel, 'delay-2'))[1], '1 s – 38 s (expected 19 s)');
+  assert.equal(await page.getAttribute(`${versions}[data-share-action="version:6.2.2-7"]`, 'aria-pressed'), 'true');
+
+  // A target whose versions share one export has no chooser; Active Job has one.
+  sel = await choose(page, 'celery');
+  assert.equal(await page.$(`${sel} .target-versions`), null);
+  assert.match(await page.textContent(`${sel} .target-versions-followed`), /Celery 5\.x/);
+  sel = await choose(page, 'active-job');
+  assert.equal(await page.getAttribute(sel, 'data-version'), '7.1');
+  await page.click(`${sel} .target-versions button[data-share-action="version:6.1-7.0"]`);
+  sel = '#target-panel .target-body[data-target="active-job"][data-version="6.1-7.0"]';
+  await page.waitForSelector(sel, { timeout: 60_000 });
+  assert.match(await page.textContent(`${sel} pre.target-text code`), /^# Follows Rails \(Active Job\) 6\.1 – 7\.0/m);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the version chooser in Japanese', async () => {
+  const page = await exampleSheet('ja', 390);
+  await choose(page, 'sidekiq');
+  const group = '#target-panel .target-versions';
+  assert.equal(await page.getAttribute(group, 'aria-label'), 'バージョン');
+  await page.click(`${group} button[data-share-action="version:6.2.2-7"]`);
+  const sel = '#target-panel .target-body[data-target="sidekiq"][data-version="6.2.2-7"]';
+  await page.waitForSelector(sel, { timeout: 60_000 });
+  assert.match(await page.textContent(`${sel} .target-versions-followed`), /対象のバージョン：Sidekiq 6\.2\.2 – 7\.x（読んだソース：6\.4\.1）/);
+  assert.equal(await overflows(page), false, 'no sideways scroll at 390 px');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -133,5 +133,6 @@ mod target_sql_support;
 mod target_sqs;
 mod target_temporal;
 mod target_tools;
+mod target_versions;
 mod texts;
 mod tidy;

@@ -235,6 +235,7 @@ fn dst_findings_in_both_languages_and_in_the_documents() {
             sheet: Box::new(s.clone()),
             target: TargetId::Kubernetes,
             format: None,
+            version: None,
         },
         now_ms: Some(JAN_2027_MS),
     };

@@ -40,6 +40,7 @@ fn through_worker(target: TargetId, format: Option<Format>, lang: Lang) -> Panel
             sheet: Box::new(example(lang)),
             target,
             format,
+            version: None,
         },
     };
     let reply =
@@ -121,6 +122,8 @@ fn hostile_report() -> TargetReport {
             attempts: Some(26),
             schedule: Schedule::bounded(vec![d(15.0, 19.5, 24.0); 25]),
         },
+        version: None,
+        versions: format!("Sidekiq 8.x {HOSTILE}"),
         findings: vec![Finding {
             code: "lease-under-target-factor",
             severity: Severity::Warning,
@@ -252,6 +255,7 @@ fn the_target_request_is_externally_tagged_json() {
             sheet: Box::new(example(Lang::En)),
             target: TargetId::Sqs,
             format: Some(Format::Terraform),
+            version: None,
         },
     };
     let json = request.to_json();

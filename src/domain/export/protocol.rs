@@ -12,7 +12,7 @@
 //! | page → worker | [`ExportRequest`] | `{"id":1,"lang":"ja","format":{"Csv":{"bom":true}},"subject":{"Sheet":{…}}}` |
 //! | worker → page | [`ExportReply`] | `{"id":1,"result":{"Ok":"…text…"}}` or `{"id":1,"result":{"Err":"…message…"}}` |
 //! | page → worker | [`ReadRequest`] | `{"id":2,"lang":"en","text":"…","read":"Sheet"}` (see [`super::read`]) |
-//! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}`, answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
+//! | page → worker | [`ExportRequest`] for [`ExportSubject::Target`] | `{"id":4,"lang":"en","format":"Json","subject":{"Target":{"sheet":{…},"target":"sqs","format":"terraform"}}}` (and `"version":"6.2.2-7"` for a target's older version, [`TargetVersion`]), answered with a [`Panel`](crate::domain::share::panel::Panel) as JSON ([`target_panel`]) |
 //! | page → worker | [`ExportRequest`] for [`ExportSubject::System`] | `{"id":5,"lang":"ja","format":"Markdown","subject":{"System":{…catalog…}}}`, answered with the system picture's HTML |
 //! | page → worker | [`ShareRequest`] | `{"id":3,"lang":"en","base":"…","want":"Panel","share":{…}}` (see [`crate::domain::share::panel`]) |
 //!
@@ -29,7 +29,7 @@ use super::target_panel;
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
 use crate::domain::lang::Lang;
-use crate::domain::queues::{Format as TargetFormat, TargetId};
+use crate::domain::queues::{Format as TargetFormat, TargetId, TargetVersion};
 use crate::domain::share::panel::ShareRequest;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::setup::knobs::CustomRun;
@@ -85,6 +85,9 @@ pub enum ExportSubject {
         target: TargetId,
         /// Its format (`None`: the target's first, [`TargetId::formats`]).
         format: Option<TargetFormat>,
+        /// Its version (`None` or absent: the newest, [`TargetId::versions`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<TargetVersion>,
     },
 }
 
@@ -158,9 +161,10 @@ impl ExportRequest {
                     sheet,
                     target,
                     format,
+                    version,
                 },
                 _,
-            ) => target_panel::render(sheet, *target, *format, lang).to_json(),
+            ) => target_panel::render_at(sheet, (*target, *format, *version), lang, None).to_json(),
             #[cfg(feature = "export")]
             (ExportSubject::Target { .. }, _) => crate::domain::share::panel::Panel {
                 html: String::new(),

@@ -25,8 +25,8 @@ use crate::domain::duration::approx;
 use crate::domain::lang::Lang;
 use crate::domain::plot::escape;
 use crate::domain::queues::{
-    report, DefaultPolicy, Delay, Format, Instead, Schedule, TargetError, TargetId, TargetReport,
-    WindowS,
+    report_version, DefaultPolicy, Delay, Format, Instead, Schedule, TargetError, TargetId,
+    TargetReport, TargetVersion, WindowS,
 };
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::check::{Finding, Severity};
@@ -42,24 +42,26 @@ const SHOWN_DEFAULT_DELAYS: usize = 5;
 
 /// The panel for `sheet` exported to `target` in `format` (the target's first when `None`),
 /// texts in `lang`: [`panel`] when the export succeeds, else [`refusal`], inside
-/// `<div class="target-body" data-target="…" data-format="…">` naming what it shows.
+/// `<div class="target-body" data-target="…" data-format="…" data-version="…">` naming what
+/// it shows (`data-version` only for a target with versions).
 pub fn render(sheet: &JobSheet, target: TargetId, format: Option<Format>, lang: Lang) -> Panel {
-    render_at(sheet, target, format, lang, None)
+    render_at(sheet, (target, format, None), lang, None)
 }
 
 /// [`render`] at `now_ms` (Unix milliseconds, the page's clock): an export that carries the
 /// batch schedule also lists the days of the coming year on which daylight saving skips or
 /// repeats a run in the sheet's time zone
 /// ([`dst_findings`](crate::domain::sheet::dst::dst_findings)). `None`: as [`render`].
+///
+/// The choice is `(target, format, version)`; `version` `None`: the target's newest.
 pub fn render_at(
     sheet: &JobSheet,
-    target: TargetId,
-    format: Option<Format>,
+    (target, format, version): (TargetId, Option<Format>, Option<TargetVersion>),
     lang: Lang,
     now_ms: Option<i64>,
 ) -> Panel {
     let shown = format.unwrap_or(target.formats()[0]);
-    let mut p = match report(sheet, target, format, lang) {
+    let mut p = match report_version(sheet, target, format, version, lang) {
         Ok(mut r) => {
             if let Some(now) = now_ms {
                 r.findings
@@ -69,8 +71,12 @@ pub fn render_at(
         }
         Err(e) => refusal(&e, lang),
     };
+    let version = match target.version_or_newest(version) {
+        Some(v) => format!(" data-version=\"{}\"", v.name()),
+        None => String::new(),
+    };
     p.html = format!(
-        "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\">{}</div>",
+        "<div class=\"target-body\" data-target=\"{}\" data-format=\"{}\"{version}>{}</div>",
         target.name(),
         shown.name(),
         bidi::show(&p.html, Shown::Markup)
@@ -99,6 +105,15 @@ pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
             locale = l,
             name = format!("<code>{}</code>", escape(&r.file_name))
         ),
+    );
+    let _ = write!(
+        html,
+        "<p class=\"hint target-versions-followed\">{}</p>",
+        t!(
+            "target.versions.label",
+            locale = l,
+            versions = escape(&r.versions)
+        )
     );
     html.push_str(&findings_html(&r.findings, lang));
     let _ = write!(
@@ -156,6 +171,29 @@ fn actions_html(r: &TargetReport, lang: Lang) -> String {
         }
         html.push_str("</span>");
     }
+    let versions = r.target.versions();
+    if versions.len() > 1 {
+        let _ = write!(
+            html,
+            "<span class=\"target-versions\" role=\"group\" aria-label=\"{}\">",
+            t!("target.versions.choose", locale = l)
+        );
+        for v in versions {
+            let _ = write!(
+                html,
+                "<button type=\"button\" class=\"small\" data-share-action=\"version:{}\" \
+                 aria-pressed=\"{}\">{}</button>",
+                v.name(),
+                Some(*v) == r.version,
+                escape(&crate::domain::queues::versions::followed(
+                    r.target,
+                    Some(*v),
+                    lang
+                )),
+            );
+        }
+        html.push_str("</span>");
+    }
     let _ = write!(
         html,
         "<button type=\"button\" class=\"small\" id=\"target-copy\" data-share-copy=\"text\">{}</button>\
@@ -193,9 +231,9 @@ pub fn refusal(e: &TargetError, lang: Lang) -> Panel {
             .into_owned(),
         ),
         TargetError::NotApplicable { .. } => ("not-applicable", e.message(lang)),
-        TargetError::UnknownTarget(_) | TargetError::UnknownFormat { .. } => {
-            ("unknown", e.message(lang))
-        }
+        TargetError::UnknownTarget(_)
+        | TargetError::UnknownFormat { .. }
+        | TargetError::UnknownVersion { .. } => ("unknown", e.message(lang)),
     };
     let unchanged = t!("target-ui.unchanged", locale = l);
     let sp = if lang == Lang::Ja { "" } else { " " };

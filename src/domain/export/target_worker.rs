@@ -46,14 +46,19 @@ pub fn handle(text: &str) -> String {
                     sheet,
                     target,
                     format,
+                    version,
                 },
             now_ms,
             ..
         }) => ExportReply {
             id,
-            result: Ok(
-                super::target_panel::render_at(&sheet, target, format, lang, now_ms).to_json(),
-            ),
+            result: Ok(super::target_panel::render_at(
+                &sheet,
+                (target, format, version),
+                lang,
+                now_ms,
+            )
+            .to_json()),
         },
         Ok(other) => ExportReply {
             id: other.id,

@@ -13,14 +13,20 @@
 //! - Solid Queue has no retries, no lease and no attempt timeout: jobs of a worker whose
 //!   heartbeat stops are marked **failed** (`ProcessPrunedError`), not run again.
 //!
+//! - Rails 6.1 – 7.0 ([`TargetVersion::ActiveJob61`], read from Debian's 6.1.7) name the
+//!   `n⁴ + 2` wait `:exponentially_longer` (`:polynomially_longer` raises "Couldn't determine
+//!   a delay" there, and the job is not retried), and take a wait as a Duration or an Integer
+//!   truncated by `to_i`: that export writes a wait of a fraction of a second as a Proc.
+//!
 //! Texts: `locales/worker/target-active-job.yml`.
 
 use super::kit;
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
-use super::{header, mapping};
+use super::{header, mapping, versions};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
+    TargetVersion,
 };
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
@@ -109,10 +115,15 @@ pub fn defaults(lang: Lang) -> DefaultPolicy {
 /// # Errors
 /// [`TargetError::NotApplicable`] without a retry section; [`TargetError::OutOfRange`] for
 /// 0 attempts.
-pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, TargetError> {
+pub fn build(
+    sheet: &JobSheet,
+    _format: Format,
+    version: Option<TargetVersion>,
+    lang: Lang,
+) -> Result<Built, TargetError> {
     let r = kit::retry_of(sheet, TARGET)?;
     kit::check_attempts(r, TARGET)?;
-    let plan = Plan::new(sheet, r, lang);
+    let plan = Plan::new(sheet, r, older(version), lang);
     Ok(Built {
         text: plan.text(),
         mapping: plan.mapping(),
@@ -128,7 +139,11 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
 ///
 /// # Errors
 /// As [`build`].
-pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+pub fn sample(
+    sheet: &JobSheet,
+    _version: Option<TargetVersion>,
+    u: &mut dyn FnMut() -> f64,
+) -> Result<Vec<f64>, TargetError> {
     let r = kit::retry_of(sheet, TARGET)?;
     kit::check_attempts(r, TARGET)?;
     let b = &r.backoff;
@@ -160,8 +175,24 @@ fn is_constant(s: &str) -> bool {
     })
 }
 
-/// The `wait:` argument for the sheet's policy and whether it is a Proc.
-fn wait_arg(b: &BackoffPolicy, retries: u32) -> (String, bool) {
+/// Whether `version` is Rails 6.1 – 7.0 (`None`: the newest).
+fn older(version: Option<TargetVersion>) -> bool {
+    version == Some(TargetVersion::ActiveJob61)
+}
+
+/// The name of the built-in `n⁴ + 2` wait: `:polynomially_longer` from Rails 7.1,
+/// `:exponentially_longer` before.
+fn polynomial_name(old: bool) -> &'static str {
+    if old {
+        ":exponentially_longer"
+    } else {
+        ":polynomially_longer"
+    }
+}
+
+/// The `wait:` argument for the sheet's policy and whether it is a Proc; `old`: for Rails
+/// 6.1 – 7.0.
+fn wait_arg(b: &BackoffPolicy, retries: u32, old: bool) -> (String, bool) {
     let f = |ms: u64| {
         let x = kit::secs_literal(ms);
         if x.contains('.') {
@@ -183,10 +214,12 @@ fn wait_arg(b: &BackoffPolicy, retries: u32) -> (String, bool) {
             && b.jitter == Jitter::None
             && b.cap_ms >= uncapped
         {
-            return (":polynomially_longer, jitter: 0.0".to_owned(), false);
+            return (format!("{}, jitter: 0.0", polynomial_name(old)), false);
         }
     }
-    if b.kind == BackoffKind::Fixed && b.jitter == Jitter::None {
+    // Rails before 7.1 truncates a Duration to whole seconds (`to_i`): a Proc keeps the rest.
+    let whole = b.base_ms.is_multiple_of(1000);
+    if b.kind == BackoffKind::Fixed && b.jitter == Jitter::None && (whole || !old) {
         return (
             format!("{}.seconds, jitter: 0.0", kit::secs_literal(b.base_ms)),
             false,
@@ -223,10 +256,11 @@ struct Plan<'a> {
     retry_texts: Vec<String>,
     permanent: (Vec<String>, Vec<String>),
     wait: (String, bool),
+    old: bool,
 }
 
 impl<'a> Plan<'a> {
-    fn new(sheet: &'a JobSheet, r: &'a RetrySpec, lang: Lang) -> Plan<'a> {
+    fn new(sheet: &'a JobSheet, r: &'a RetrySpec, old: bool, lang: Lang) -> Plan<'a> {
         let (retry_classes, retry_texts) = kit::split_classes(&r.retryable_errors, is_constant);
         Plan {
             sheet,
@@ -236,7 +270,8 @@ impl<'a> Plan<'a> {
             retry_classes,
             retry_texts,
             permanent: kit::split_classes(&r.non_retryable_errors, is_constant),
-            wait: wait_arg(&r.backoff, r.max_attempts.saturating_sub(1)),
+            wait: wait_arg(&r.backoff, r.max_attempts.saturating_sub(1), old),
+            old,
         }
     }
 
@@ -262,6 +297,11 @@ impl<'a> Plan<'a> {
         let mut o = "# frozen_string_literal: true\n\n".to_owned();
         o.push_str(&header::write(
             "#",
+            versions::header_line(
+                TARGET,
+                self.old.then_some(TargetVersion::ActiveJob61),
+                self.lang,
+            ),
             header::sentences(self.sheet, TARGET, self.lang),
         ));
         let class = text::camel_ident(&self.sheet.process.code_name);
@@ -378,11 +418,16 @@ impl<'a> Plan<'a> {
                 describe_backoff(&r.backoff, l),
                 "retry_on wait:, jitter:",
                 self.wait.0.clone(),
-                self.tr(if self.wait.1 {
-                    "target.active-job.map.wait-proc"
+                if self.wait.1 {
+                    self.tr("target.active-job.map.wait-proc")
                 } else {
-                    "target.active-job.map.wait"
-                }),
+                    t!(
+                        "target.active-job.map.wait",
+                        locale = l.code(),
+                        poly = polynomial_name(self.old)
+                    )
+                    .into_owned()
+                },
             ),
             row(
                 FieldId::Timeout,

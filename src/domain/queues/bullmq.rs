@@ -9,11 +9,11 @@
 //! `round(2^(k−1) · delay)` ms with k = 1 at the first retry, both with jitter `j` drawn as
 //! `floor(random() · m · j + m · (1 − j))` (downward); no cap.
 
-use super::header;
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::load::{Per, Rate};
@@ -140,7 +140,11 @@ fn keep(k: Option<Keep>) -> String {
 fn typescript(sheet: &JobSheet, r: &RetrySpec, own: Option<Builtin>, lang: Lang) -> String {
     let l = lang.code();
     let c = |k: &str| comment(&t!(format!("target.bullmq.code.{k}"), locale = l));
-    let mut s = header::write("//", header::labelled(sheet, TargetId::Bullmq, lang));
+    let mut s = header::write(
+        "//",
+        versions::header_line(TargetId::Bullmq, None, lang),
+        header::labelled(sheet, TargetId::Bullmq, lang),
+    );
     s.push_str("\nimport { Job, Queue, UnrecoverableError, Worker } from \"bullmq\";\n\n");
     s.push_str("const connection = { host: \"localhost\", port: 6379 };\n");
     let _ = writeln!(

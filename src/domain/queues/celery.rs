@@ -12,10 +12,10 @@
 //!
 //! The load section's knobs (`worker_concurrency`, `rate_limit` per worker instance): `celery/knobs.rs`.
 
-use super::header;
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
@@ -173,7 +173,11 @@ fn soft_limit_s(timeout_ms: u64) -> f64 {
 
 fn python(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> String {
     let l = lang.code();
-    let mut s = header::write("#", header::labelled(sheet, TargetId::Celery, lang));
+    let mut s = header::write(
+        "#",
+        versions::header_line(TargetId::Celery, None, lang),
+        header::labelled(sheet, TargetId::Celery, lang),
+    );
     let name = function_name(sheet);
     let (retryable, retry_text) = classes(&r.retryable_errors);
     let (permanent, permanent_text) = classes(&r.non_retryable_errors);

@@ -15,7 +15,7 @@
 //!   the task's `dispatch_deadline` (HTTP targets 15 s–30 min), a task lives at most 31 days.
 
 use super::knobs::{self, Knobs};
-use super::{header, mapping, text, TargetId};
+use super::{header, mapping, text, versions, TargetId};
 use super::{Built, DefaultPolicy, Delay, Format, Gap, Instead, MappingRow, Schedule, TargetError};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
@@ -262,7 +262,11 @@ fn header_lines(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) ->
 fn yaml(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> String {
     let name = text::dns_label(&sheet.process.code_name);
     let k = Knobs::of(sheet);
-    let mut out = header::write("#", header_lines(sheet, r, p, lang));
+    let mut out = header::write(
+        "#",
+        versions::header_line(TargetId::CloudTasks, None, lang),
+        header_lines(sheet, r, p, lang),
+    );
     let l = lang.code();
     out.push_str("queue:\n");
     let _ = writeln!(out, "  - name: {name}");

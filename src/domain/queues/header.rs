@@ -3,7 +3,8 @@
 //! one comment line each. A target gives its lines (its own texts) or takes one of the two
 //! line sets the targets share ([`labelled`]: SQS, Celery, Sidekiq, BullMQ; [`sentences`]:
 //! Oban, River, pg-boss, Active Job, Temporal); [`write`] makes every line safe as a one-line
-//! comment of every target's syntax and of a YAML stream, and prefixes it. No date, so the
+//! comment of every target's syntax and of a YAML stream, prefixes it, and ends with the line
+//! naming the releases the export follows (`versions.rs`). No date, so the
 //! same sheet gives the same text. Texts: `locales/worker/target-rows.yml` (the labelled
 //! lines), `locales/worker/target-kit.yml` (the sentences).
 
@@ -15,12 +16,17 @@ use crate::domain::sheet::fields::describe_backoff;
 use crate::domain::sheet::JobSheet;
 use crate::text::t;
 
-/// The header comment: each of `lines` made safe by [`comment`] (control characters as spaces,
+/// The header comment: each of `lines`, then `follows` (the releases the export follows,
+/// [`super::versions::header_line`]), made safe by [`comment`] (control characters as spaces,
 /// `*/` broken, the characters YAML forbids dropped, trimmed) and written as
 /// `"{prefix} {line}\n"`, `prefix` being the target's comment marker (`#`, `//`, `--`).
-pub(crate) fn write(prefix: &str, lines: impl IntoIterator<Item = String>) -> String {
+pub(crate) fn write(
+    prefix: &str,
+    follows: String,
+    lines: impl IntoIterator<Item = String>,
+) -> String {
     let mut out = String::new();
-    for line in lines {
+    for line in lines.into_iter().chain([follows]) {
         out.push_str(prefix);
         out.push(' ');
         out.push_str(&comment(&line));

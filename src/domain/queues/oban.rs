@@ -18,7 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
-use super::{header, mapping};
+use super::{header, mapping, versions};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -198,7 +198,11 @@ impl<'a> Plan<'a> {
 
     fn text(&self) -> String {
         let c = text::comment;
-        let mut o = header::write("#", header::sentences(self.sheet, TARGET, self.lang));
+        let mut o = header::write(
+            "#",
+            versions::header_line(TARGET, None, self.lang),
+            header::sentences(self.sheet, TARGET, self.lang),
+        );
         let module = text::camel_ident(&self.sheet.process.code_name);
         o.push_str(&format!("\ndefmodule MyApp.Workers.{module} do\n"));
         o.push_str(&format!(

@@ -18,7 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::Delay;
-use super::{header, mapping};
+use super::{header, mapping, versions};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -265,7 +265,11 @@ impl<'a> Plan<'a> {
     }
 
     fn text(&self) -> String {
-        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
+        let mut o = header::write(
+            "//",
+            versions::header_line(TARGET, None, self.lang),
+            header::sentences(self.sheet, TARGET, self.lang),
+        );
         o.push_str("\nimport { PgBoss } from 'pg-boss'\n\n");
         o.push_str(&format!(
             "export const QUEUE = {}\nexport const DEAD_LETTER = {}\n",

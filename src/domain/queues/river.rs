@@ -18,7 +18,7 @@
 use super::kit::{self, KeyPart};
 use super::knobs::{self, Knobs};
 use super::schedule::{of_sheet, Delay};
-use super::{header, mapping};
+use super::{header, mapping, versions};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -150,7 +150,11 @@ impl<'a> Plan<'a> {
 
     fn text(&self) -> String {
         let b = &self.r.backoff;
-        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
+        let mut o = header::write(
+            "//",
+            versions::header_line(TARGET, None, self.lang),
+            header::sentences(self.sheet, TARGET, self.lang),
+        );
         o.push_str("\npackage jobs\n\nimport (\n\t\"context\"\n");
         if b.kind != BackoffKind::Fixed || b.jitter == Jitter::Decorrelated {
             o.push_str("\t\"math\"\n");

@@ -7,13 +7,25 @@
 //! the block's number when it returns one above 0 (a Float is truncated by `to_i`; 0 or
 //! less falls back), else `c⁴ + 15` (`lib/sidekiq/job_retry.rb`
 //! `delay_for`). The added jitter is there even for custom delays and cannot be turned off.
+//!
+//! Sidekiq 6.2.2 – 7.x ([`TargetVersion::Sidekiq6`], read from Debian's 6.4.1) adds
+//! `rand(10) · (c + 1)` instead (0 … 9·(c+1) in steps of c + 1), calls the block with
+//! `(count, exception)` only, and before 7.0 knows no `:kill`: `delay_for` calls `to_i` on
+//! the block's answer outside the block's rescue, so a Symbol raises there and the global
+//! handler retries the job with the default delay (and never calls
+//! `sidekiq_retries_exhausted`). That export therefore ends a permanent error in `perform`:
+//! it calls the `sidekiq_retries_exhausted` block and puts the job in the Dead set itself,
+//! and the job ends without a retry.
 
 use super::header;
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
 use super::schedule::{of_sheet, Delay};
-use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
+use super::{
+    text, versions, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId,
+    TargetVersion,
+};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::retry_window::ceiling_ms;
 use crate::domain::sheet::{BackoffKind, FieldId, Jitter, JobSheet, Keep, RetrySpec};
@@ -30,10 +42,55 @@ pub fn default_delay_s(c: u32) -> f64 {
     f64::from(c).powi(4) + 15.0
 }
 
-/// The jitter Sidekiq adds before retry `c`: a whole number of seconds from 0 to
-/// `10 · (c + 1) − 1`.
-fn jitter_max_s(c: u32) -> f64 {
-    10.0 * (f64::from(c) + 1.0) - 1.0
+/// Whether `version` is Sidekiq 6.2.2 – 7.x (`None`: the newest, 8.x).
+fn older(version: Option<TargetVersion>) -> bool {
+    version == Some(TargetVersion::Sidekiq6)
+}
+
+/// The most jitter Sidekiq adds before retry `c`, a whole number of seconds: 8.x
+/// `rand(10 · (c + 1))` up to `10 · (c + 1) − 1`; 6.2.2 – 7.x `rand(10) · (c + 1)` up to
+/// `9 · (c + 1)`. Both are uniform over their steps, so the expected jitter is half of it.
+fn jitter_max_s(c: u32, old: bool) -> f64 {
+    let k = f64::from(c) + 1.0;
+    if old {
+        9.0 * k
+    } else {
+        10.0 * k - 1.0
+    }
+}
+
+/// The jitter's formula as the texts write it: `(math, math with count, code, most)`.
+fn jitter_words(old: bool) -> [&'static str; 4] {
+    if old {
+        [
+            "rand(10)·(c+1)",
+            "rand(10)·(count+1)",
+            "rand(10) * (count + 1)",
+            "9·(count+1)",
+        ]
+    } else {
+        [
+            "rand(10·(c+1))",
+            "rand(10·(count+1))",
+            "rand(10 * (count + 1))",
+            "10·(count+1) − 1",
+        ]
+    }
+}
+
+/// A Sidekiq text in `lang` with the version's jitter filled in (`%{jitter}`,
+/// `%{jitter_count}`, `%{code}`, `%{most}`); `key` after `target.sidekiq.`.
+fn tr(key: &str, old: bool, lang: Lang) -> String {
+    let [jitter, jitter_count, code, most] = jitter_words(old);
+    t!(
+        format!("target.sidekiq.{key}"),
+        locale = lang.code(),
+        jitter = jitter,
+        jitter_count = jitter_count,
+        code = code,
+        most = most
+    )
+    .into_owned()
 }
 
 /// Whether the sheet's wait is Sidekiq's own `c⁴ + 15` (no jitter, the cap never reached):
@@ -52,7 +109,12 @@ fn is_default(r: &RetrySpec) -> bool {
 /// # Errors
 /// [`TargetError::NotApplicable`] for a sheet without a retry section;
 /// [`TargetError::UnknownFormat`] for a format other than Ruby.
-pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, TargetError> {
+pub fn build(
+    sheet: &JobSheet,
+    format: Format,
+    version: Option<TargetVersion>,
+    lang: Lang,
+) -> Result<Built, TargetError> {
     let r = rows::retry_of(sheet, TargetId::Sidekiq)?;
     if format != Format::Ruby {
         return Err(TargetError::UnknownFormat {
@@ -60,20 +122,21 @@ pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, Targ
             format: format.name().to_owned(),
         });
     }
+    let old = older(version);
     Ok(Built {
-        text: ruby(sheet, r, lang),
-        mapping: mapping(sheet, r, lang),
-        gaps: gaps(sheet, r, lang),
-        actual: actual(sheet, r),
+        text: ruby(sheet, r, old, lang),
+        mapping: mapping(sheet, r, old, lang),
+        gaps: gaps(sheet, r, old, lang),
+        actual: actual(sheet, r, old),
     })
 }
 
-fn actual(sheet: &JobSheet, r: &RetrySpec) -> Schedule {
+fn actual(sheet: &JobSheet, r: &RetrySpec, old: bool) -> Schedule {
     let retries = r.max_attempts.saturating_sub(1);
     let jitter = |c: u32| Delay {
         min_s: 0.0,
-        expected_s: jitter_max_s(c) / 2.0,
-        max_s: jitter_max_s(c),
+        expected_s: jitter_max_s(c, old) / 2.0,
+        max_s: jitter_max_s(c, old),
     };
     let add = |a: Delay, b: Delay| Delay {
         min_s: a.min_s + b.min_s,
@@ -143,11 +206,21 @@ fn ruby_list(items: &[String]) -> String {
     format!("[{}].freeze", quoted.join(", "))
 }
 
-fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
+fn ruby(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> String {
     let l = lang.code();
-    let c = |k: &str| comment(&t!(format!("target.sidekiq.code.{k}"), locale = l));
-    let mut s = header::write("#", header::labelled(sheet, TargetId::Sidekiq, lang));
-    s.push_str("\nrequire \"sidekiq\"\n\n");
+    let c = |k: &str| comment(&tr(&format!("code.{k}"), old, lang));
+    let version = old.then_some(TargetVersion::Sidekiq6);
+    let mut s = header::write(
+        "#",
+        versions::header_line(TargetId::Sidekiq, version, lang),
+        header::labelled(sheet, TargetId::Sidekiq, lang),
+    );
+    s.push_str("\nrequire \"sidekiq\"\n");
+    if old {
+        // Sidekiq::DeadSet, for the permanent errors perform ends.
+        s.push_str("require \"sidekiq/api\"\n");
+    }
+    s.push('\n');
     if let Some(k) = Knobs::of(sheet).filter(Knobs::sized) {
         let _ = writeln!(
             s,
@@ -164,7 +237,15 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
     let _ = writeln!(s, "class {}\n  include Sidekiq::Job\n", class_name(sheet));
     let _ = writeln!(s, "  # {}", c("retryable"));
     let _ = writeln!(s, "  RETRYABLE = {}", ruby_list(&r.retryable_errors));
-    let _ = writeln!(s, "  # {}", c("non-retryable"));
+    let _ = writeln!(
+        s,
+        "  # {}",
+        c(if old {
+            "non-retryable-6"
+        } else {
+            "non-retryable"
+        })
+    );
     let _ = writeln!(
         s,
         "  NON_RETRYABLE = {}",
@@ -180,18 +261,25 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
         "\n  sidekiq_options retry: {}\n",
         r.max_attempts.saturating_sub(1)
     );
-    s.push_str("  sidekiq_retry_in do |count, exception, job|\n");
-    s.push_str("    next :kill if NON_RETRYABLE.include?(exception.class.name)\n\n");
+    if old && custom {
+        // Sidekiq 6.2.2 – 7.x calls the block with (count, exception); no :kill before 7.0.
+        s.push_str("  sidekiq_retry_in do |count, exception|\n");
+    } else if !old {
+        s.push_str("  sidekiq_retry_in do |count, exception, job|\n");
+        s.push_str("    next :kill if NON_RETRYABLE.include?(exception.class.name)\n\n");
+    }
     if custom {
         let _ = writeln!(s, "    # {}", c("wait"));
-        s.push_str(&wait_lines(r));
-        s.push_str("    [wait.round, 1].max\n");
-    } else {
+        s.push_str(&wait_lines(r, old));
+        s.push_str("    [wait.round, 1].max\n  end\n\n");
+    } else if !old {
         let _ = writeln!(s, "    # {}", c("default"));
-        s.push_str("    :default\n");
+        s.push_str("    :default\n  end\n\n");
+    } else {
+        let _ = writeln!(s, "  # {}\n", c("default"));
     }
-    s.push_str("  end\n\n  sidekiq_retries_exhausted do |job, exception|\n");
-    let _ = writeln!(s, "    # {}", c("dead"));
+    s.push_str("  sidekiq_retries_exhausted do |job, exception|\n");
+    let _ = writeln!(s, "    # {}", c(if old { "dead-6" } else { "dead" }));
     if let Some(f) = &sheet.failure {
         let _ = writeln!(s, "    # {}", comment(&f.dead_letter));
         if !f.notify.trim().is_empty() {
@@ -202,17 +290,35 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> String {
         "    Sidekiq.logger.warn(\"#{job['class']} #{job['jid']} is dead: #{exception.message}\")\n  end\n\n",
     );
     let work = t!("target.sidekiq.code.work", locale = l);
+    if old {
+        s.push_str(&permanent_6(&c("permanent-6")));
+    }
     let _ = writeln!(
         s,
-        "  def perform(*args)\n    # {}\n    raise NotImplementedError, {}\n  end\nend",
+        "  def {}(*args)\n    # {}\n    raise NotImplementedError, {}\n  end\nend",
+        if old { "work" } else { "perform" },
         comment(&work),
         text::ruby_sq(&work)
     );
     s
 }
 
+/// Sidekiq 6.2.2 – 7.x: `perform` runs the work and ends a permanent error itself, as the
+/// retries' end would (the `sidekiq_retries_exhausted` block, then the Dead set), so the job
+/// is not retried; `why` is the comment saying so.
+fn permanent_6(why: &str) -> String {
+    format!(
+        "  def perform(*args)\n    work(*args)\n  rescue StandardError => e\n    \
+         raise unless NON_RETRYABLE.include?(e.class.name)\n\n    # {why}\n    \
+         job = {{ \"class\" => self.class.name, \"jid\" => jid, \"args\" => args,\n            \
+         \"error_class\" => e.class.name, \"error_message\" => e.message.to_s, \"failed_at\" => Time.now.to_f }}\n    \
+         self.class.sidekiq_retries_exhausted_block&.call(job, e)\n    \
+         Sidekiq::DeadSet.new.kill(Sidekiq.dump_json(job), notify_failure: false)\n  end\n\n"
+    )
+}
+
 /// The block's lines computing `wait` (seconds) by the sheet's formula.
-fn wait_lines(r: &RetrySpec) -> String {
+fn wait_lines(r: &RetrySpec, old: bool) -> String {
     let b = &r.backoff;
     let mut s = String::new();
     let ceiling = match b.kind {
@@ -233,6 +339,11 @@ fn wait_lines(r: &RetrySpec) -> String {
         Jitter::Equal => {
             let _ = writeln!(s, "    t = {ceiling}\n    wait = t / 2.0 + rand * t / 2.0");
         }
+        Jitter::Decorrelated if old => {
+            // No job hash before 8.0's block: each retry replays the chain of draws.
+            s.push_str("    wait = (count + 1).times.reduce(BASE_S) do |previous, _|\n");
+            s.push_str("      [BASE_S + rand * (3 * previous - BASE_S), CAP_S].min\n    end\n");
+        }
         Jitter::Decorrelated => {
             s.push_str("    previous = job[\"previous_wait_s\"] || BASE_S\n");
             s.push_str("    wait = [BASE_S + rand * (3 * previous - BASE_S), CAP_S].min\n");
@@ -242,10 +353,9 @@ fn wait_lines(r: &RetrySpec) -> String {
     s
 }
 
-fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow> {
-    let l = lang.code();
+fn mapping(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super::MappingRow> {
     let s = SheetText::of(r, lang);
-    let tr = |k: &str| t!(format!("target.sidekiq.note.{k}"), locale = l).into_owned();
+    let tr = |k: &str| tr(&format!("note.{k}"), old, lang);
     let mut out = vec![
         row(
             FieldId::MaxAttempts,
@@ -258,8 +368,12 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow
             row(
                 FieldId::WaitStrategy,
                 s.wait,
-                "sidekiq_retry_in",
-                ":default".to_owned(),
+                if old { "" } else { "sidekiq_retry_in" },
+                if old {
+                    String::new()
+                } else {
+                    ":default".to_owned()
+                },
                 tr("wait-default"),
             )
         } else {
@@ -296,9 +410,17 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow
         row(
             FieldId::NonRetryableErrors,
             s.non_retryable,
-            "sidekiq_retry_in → :kill",
+            if old {
+                "perform → sidekiq_retries_exhausted, DeadSet#kill"
+            } else {
+                "sidekiq_retry_in → :kill"
+            },
             "NON_RETRYABLE".to_owned(),
-            tr("non-retryable"),
+            tr(if old {
+                "non-retryable-6"
+            } else {
+                "non-retryable"
+            }),
         ),
     ];
     if let Some(f) = &sheet.failure {
@@ -339,9 +461,8 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::MappingRow
     out
 }
 
-fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::Gap> {
-    let l = lang.code();
-    let tr = |k: &str| t!(format!("target.sidekiq.gap.{k}"), locale = l).into_owned();
+fn gaps(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super::Gap> {
+    let tr = |k: &str| tr(&format!("gap.{k}"), old, lang);
     let mut g = vec![gap(
         FieldId::WaitStrategy,
         tr("jitter"),
@@ -353,7 +474,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::Gap> {
             FieldId::WaitStrategy,
             tr("wait"),
             Instead::Callback,
-            tr("wait-detail"),
+            tr(if old { "wait-detail-6" } else { "wait-detail" }),
         ));
     }
     g.push(gap(
@@ -423,13 +544,14 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, lang: Lang) -> Vec<super::Gap> {
 
 /// Sidekiq's defaults: 25 retries (26 attempts), retry c waiting `c⁴ + 15 + rand(10·(c+1))`
 /// s: window Σ (c⁴ + 15) s at least, plus Σ (10(c+1) − 1) s at most.
-pub fn defaults(lang: Lang) -> DefaultPolicy {
+pub fn defaults(version: Option<TargetVersion>, lang: Lang) -> DefaultPolicy {
+    let old = older(version);
     let schedule = Schedule::bounded(
         (0..DEFAULT_RETRIES)
             .map(|c| Delay {
                 min_s: default_delay_s(c),
-                expected_s: default_delay_s(c) + jitter_max_s(c) / 2.0,
-                max_s: default_delay_s(c) + jitter_max_s(c),
+                expected_s: default_delay_s(c) + jitter_max_s(c, old) / 2.0,
+                max_s: default_delay_s(c) + jitter_max_s(c, old),
             })
             .collect(),
     );
@@ -438,7 +560,8 @@ pub fn defaults(lang: Lang) -> DefaultPolicy {
             "target.sidekiq.defaults",
             locale = lang.code(),
             retries = DEFAULT_RETRIES,
-            attempts = DEFAULT_RETRIES + 1
+            attempts = DEFAULT_RETRIES + 1,
+            jitter = jitter_words(old)[0]
         )
         .into_owned(),
         attempts: Some(DEFAULT_RETRIES + 1),
@@ -452,7 +575,12 @@ pub fn defaults(lang: Lang) -> DefaultPolicy {
 ///
 /// # Errors
 /// As [`build`].
-pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
+pub fn sample(
+    sheet: &JobSheet,
+    version: Option<TargetVersion>,
+    u: &mut dyn FnMut() -> f64,
+) -> Result<Vec<f64>, TargetError> {
+    let old = older(version);
     let r = rows::retry_of(sheet, TargetId::Sidekiq)?;
     let b = &r.backoff;
     let base = b.base_ms as f64 / 1000.0;
@@ -469,6 +597,9 @@ pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, 
                 Jitter::None => t,
                 Jitter::Full => u() * t,
                 Jitter::Equal => t / 2.0 + u() * t / 2.0,
+                Jitter::Decorrelated if old => {
+                    (0..=count).fold(base, |prev, _| cap.min(base + u() * (3.0 * prev - base)))
+                }
                 Jitter::Decorrelated => {
                     let w = cap.min(base + u() * (3.0 * previous - base));
                     previous = w;
@@ -477,8 +608,13 @@ pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, 
             };
             wait.round().max(1.0)
         };
-        let jitter = (u() * 10.0 * (f64::from(count) + 1.0)).floor();
-        out.push(delay + jitter.min(jitter_max_s(count)));
+        let k = f64::from(count) + 1.0;
+        let jitter = if old {
+            (u() * 10.0).floor().min(9.0) * k
+        } else {
+            (u() * 10.0 * k).floor()
+        };
+        out.push(delay + jitter.min(jitter_max_s(count, old)));
     }
     Ok(out)
 }

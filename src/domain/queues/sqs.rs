@@ -8,11 +8,11 @@
 //! last receive. The sheet's waits become a table (receive count → seconds) the consumer
 //! applies with `ChangeMessageVisibility`; it is written as a comment in the export.
 
-use super::header;
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, ceil_s, SheetText};
 use super::schedule::{of_sheet, Delay};
+use super::{header, versions};
 use super::{text, Built, DefaultPolicy, Format, Instead, Schedule, TargetError, TargetId};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
@@ -152,7 +152,11 @@ fn values(sheet: &JobSheet, lang: Lang) -> Result<(Values, &RetrySpec), TargetEr
 pub fn build(sheet: &JobSheet, format: Format, lang: Lang) -> Result<Built, TargetError> {
     let (v, r) = values(sheet, lang)?;
     let name = text::dns_label(&sheet.process.code_name);
-    let mut out = header::write("#", header::labelled(sheet, TargetId::Sqs, lang));
+    let mut out = header::write(
+        "#",
+        versions::header_line(TargetId::Sqs, None, lang),
+        header::labelled(sheet, TargetId::Sqs, lang),
+    );
     out.push_str(&table_comment(&v, lang));
     match format {
         Format::CloudFormation => cloudformation(&mut out, sheet, &v, &name, lang),

@@ -18,7 +18,7 @@
 use super::kit;
 use super::knobs::{self, Knobs};
 use super::schedule::Delay;
-use super::{header, mapping};
+use super::{header, mapping, versions};
 use super::{
     text, Built, DefaultPolicy, Format, Gap, Instead, MappingRow, Schedule, TargetError, TargetId,
 };
@@ -202,7 +202,11 @@ impl Plan<'_> {
     fn go(&self) -> String {
         let p = &self.policy;
         let name = text::camel_ident(&self.sheet.process.code_name);
-        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
+        let mut o = header::write(
+            "//",
+            versions::header_line(TARGET, None, self.lang),
+            header::sentences(self.sheet, TARGET, self.lang),
+        );
         let knobs = self.worker_knobs(Format::Go);
         o.push_str(&format!(
             "\npackage workflows\n\nimport (\n\t\"time\"\n\n\t\"go.temporal.io/sdk/temporal\"\n{}\t\"go.temporal.io/sdk/workflow\"\n)\n",
@@ -309,7 +313,11 @@ impl Plan<'_> {
             .next()
             .map(|f| f.to_ascii_lowercase().to_string() + lower.as_str())
             .unwrap_or_default();
-        let mut o = header::write("//", header::sentences(self.sheet, TARGET, self.lang));
+        let mut o = header::write(
+            "//",
+            versions::header_line(TARGET, None, self.lang),
+            header::sentences(self.sheet, TARGET, self.lang),
+        );
         o.push_str("\nimport type { ActivityOptions } from '@temporalio/common'\n");
         if !self.worker_knobs(Format::TypeScript).is_empty() {
             o.push_str("import type { WorkerOptions } from '@temporalio/worker'\n");

@@ -1,19 +1,20 @@
 //! The sheet's configuration for a real queue system: the export bar's "Configuration for"
 //! chooser and the panel below the bar (the format chooser where the target has several,
-//! Copy, Download, the configuration, the mapping, what the target cannot express, the
+//! the version chooser where the target has versions whose formulas or syntax differ, Copy,
+//! Download, the configuration, the mapping, what the target cannot express, the
 //! actual schedule beside the sheet's, the target's defaults).
 //!
 //! Everything about the targets runs in the export worker
 //! ([`ExportSubject::Target`], rendered by
 //! [`target_panel`](crate::domain::export::target_panel)): the page sends the sheet, the target
-//! and the format and inserts the HTML it gets back (every text in it escaped by the
+//! the format and the version and inserts the HTML it gets back (every text in it escaped by the
 //! renderer), rendered again when the sheet, the choice or the language changes. The panel's
 //! buttons are marked as the share panel's are, so one click reader
 //! ([`browser::share_click`]) serves both. The page itself holds only the targets' names:
 //! its first load stays within its budget.
 
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
-use crate::domain::queues::{Format, TargetId};
+use crate::domain::queues::{Format, TargetId, TargetVersion};
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
 use crate::text::t;
@@ -23,8 +24,8 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-/// The chosen target and format (`None`: the target's first).
-pub type Choice = Option<(TargetId, Option<Format>)>;
+/// The chosen target, format (`None`: the target's first) and version (`None`: its newest).
+pub type Choice = Option<(TargetId, Option<Format>, Option<TargetVersion>)>;
 
 /// The rendered panel for the choice, kept until the next one is back, and the words shown
 /// after a click on its buttons (cleared when the panel is asked for again).
@@ -41,7 +42,7 @@ pub fn use_target_panel(
         let (panel, ctx, status) = (panel.clone(), ctx.clone(), status.clone());
         use_effect_with((sheet, choice, lang), move |(sheet, choice, lang)| {
             status.set(String::new());
-            let Some((target, format)) = *choice else {
+            let Some((target, format, version)) = *choice else {
                 panel.set(None);
                 return;
             };
@@ -55,6 +56,7 @@ pub fn use_target_panel(
                     sheet: Box::new((**sheet).clone()),
                     target,
                     format,
+                    version,
                 },
                 now_ms: i64::try_from(browser::now_ms()).ok(),
             };
@@ -76,13 +78,13 @@ pub fn use_target_panel(
 /// bar's state.
 pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
     let l = ctx.lang.code();
-    let current = choice.map(|(t, _)| t);
+    let current = choice.map(|(t, _, _)| t);
     let onchange = {
         let choice = choice.clone();
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<HtmlSelectElement>().value();
             let target = TargetId::ALL.into_iter().find(|t| t.name() == value);
-            choice.set(target.map(|t| (t, None)));
+            choice.set(target.map(|t| (t, None, None)));
         })
     };
     html! {
@@ -98,8 +100,8 @@ pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
     }
 }
 
-/// The panel below the bar: the worker's HTML. Its format buttons
-/// (`data-share-action="format:<name>"`) set the choice; its Copy and Download buttons are
+/// The panel below the bar: the worker's HTML. Its format and version buttons
+/// (`data-share-action="format:<name>"`, `"version:<name>"`) set the choice; its Copy and Download buttons are
 /// served by the share panel's click handler (the words after a click in `status`), unless a
 /// sheet input shows a value it refused (`allowed`: the export bar's check, which shows why).
 pub fn panel(
@@ -108,7 +110,7 @@ pub fn panel(
     (panel, status): (Option<Rc<Panel>>, &UseStateHandle<String>),
     allowed: fn(&AppContext, Output) -> bool,
 ) -> Html {
-    let (Some((target, _)), Some(panel)) = (**choice, panel) else {
+    let (Some((target, format, version)), Some(panel)) = (**choice, panel) else {
         return Html::default();
     };
     let html = panel.html.clone();
@@ -118,9 +120,14 @@ pub fn panel(
             let click = browser::share_click(&e);
             let out = match &click {
                 Some(browser::ShareClick::Action(a)) => {
-                    let name = a.strip_prefix("format:").unwrap_or_default();
-                    let format = target.formats().iter().copied().find(|f| f.name() == name);
-                    choice.set(Some((target, format)));
+                    if let Some(name) = a.strip_prefix("version:") {
+                        let v = TargetVersion::parse(target, name).ok();
+                        choice.set(Some((target, format, v.or(version))));
+                    } else {
+                        let name = a.strip_prefix("format:").unwrap_or_default();
+                        let format = target.formats().iter().copied().find(|f| f.name() == name);
+                        choice.set(Some((target, format, version)));
+                    }
                     return;
                 }
                 Some(browser::ShareClick::Copy(_)) => Output::Copy,

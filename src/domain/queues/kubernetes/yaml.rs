@@ -2,7 +2,7 @@
 //! or history limits, and an estimate of a cron schedule's runs per day for the latter.
 
 use super::super::knobs::{self, Knobs};
-use super::super::{header, text, Schedule};
+use super::super::{header, text, versions, Schedule, TargetId};
 use super::{ceil_s, pod_backoff_s, PERMANENT_EXIT_CODE, SKIP_DEADLINE_S};
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{JobSheet, Keep, MissedRun, Overlap};
@@ -334,7 +334,11 @@ fn failure_policy(pad: &str, out: &mut String, lang: Lang) {
 
 /// The Job for an asynchronous sheet (one Job per enqueued job: `kubectl create -f`).
 pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang) -> String {
-    let mut out = header::write("#", header_lines(sheet, "Job", lang));
+    let mut out = header::write(
+        "#",
+        versions::header_line(TargetId::Kubernetes, None, lang),
+        header_lines(sheet, "Job", lang),
+    );
     let delays: Vec<String> = (1..attempts.min(9))
         .map(|n| pod_backoff_s(n).to_string())
         .collect();
@@ -379,7 +383,11 @@ pub(super) fn job(sheet: &JobSheet, attempts: u32, actual: &Schedule, lang: Lang
 
 /// The CronJob for a batch sheet.
 pub(super) fn cron_job(sheet: &JobSheet, attempts: u32, lang: Lang) -> String {
-    let mut out = header::write("#", header_lines(sheet, "CronJob", lang));
+    let mut out = header::write(
+        "#",
+        versions::header_line(TargetId::Kubernetes, None, lang),
+        header_lines(sheet, "CronJob", lang),
+    );
     out.push_str("apiVersion: batch/v1\nkind: CronJob\n");
     metadata(sheet, "name", &mut out);
     out.push_str("spec:\n");

@@ -2,7 +2,7 @@
 //! dialects side by side. User text reaches the SQL only through [`text::sql_sq`] (string
 //! literals) and [`text::comment`] (comments).
 
-use super::super::{header, text};
+use super::super::{header, text, versions};
 use super::Dialect;
 use crate::domain::lang::Lang;
 use crate::domain::sheet::{
@@ -553,7 +553,11 @@ fn rerun(r: &RetrySpec, d: Dialect, out: &mut String) {
 
 /// The whole export.
 pub(super) fn export(sheet: &JobSheet, r: &RetrySpec, d: Dialect, lang: Lang) -> String {
-    let mut out = header::write("--", header_lines(sheet, r, d, lang));
+    let mut out = header::write(
+        "--",
+        versions::header_line(d.target(), None, lang),
+        header_lines(sheet, r, d, lang),
+    );
     out.push('\n');
     schema(r, d, &mut out);
     let parts: [&dyn Fn(&mut String); 9] = [
