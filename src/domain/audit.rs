@@ -20,6 +20,7 @@ pub mod cloudformation;
 pub mod code;
 mod code_defaults;
 mod code_job;
+pub mod elsewhere;
 pub mod found;
 pub mod job;
 pub mod kubernetes;

@@ -170,7 +170,10 @@ impl ReadRequest {
                 }
             }
             // Read by the target worker (`target_worker::handle`), which holds the audit.
-            ReadAs::Configuration { .. } => Ok(super::target_worker::audit_elsewhere()),
+            ReadAs::Configuration { .. } => {
+                let (en, ja) = crate::domain::audit::elsewhere::message();
+                Ok(ReadDone::AuditRefused { en, ja })
+            }
             ReadAs::ShareLink => Ok(match crate::domain::share::link::decode(&self.text) {
                 Ok(share) => ReadDone::Shared(Box::new(share)),
                 Err(e) => ReadDone::LinkRefused {

@@ -68,13 +68,3 @@ pub fn handle(text: &str) -> String {
     };
     reply.to_json()
 }
-
-/// The export worker's answer to a configuration read
-/// ([`ReadAs::Configuration`](super::read::ReadAs::Configuration)): the audit runs in the
-/// target worker, which holds the queue systems' formulas (the page sends it there).
-pub fn audit_elsewhere() -> super::read::ReadDone {
-    super::read::ReadDone::AuditRefused {
-        en: t!("export.worker.audit-elsewhere", locale = "en").into_owned(),
-        ja: t!("export.worker.audit-elsewhere", locale = "ja").into_owned(),
-    }
-}

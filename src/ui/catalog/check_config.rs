@@ -129,40 +129,11 @@ pub fn CheckConfiguration() -> Html {
             });
         })
     };
-    let from_file = {
-        let run = run.clone();
-        move |file: web_sys::File| {
-            let run = run.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let name = file.name();
-                match browser::read_file(file).await {
-                    Ok(body) => run.emit((name, body)),
-                    Err(e) => run.emit((name, e)),
-                }
-            });
-        }
+    let failed = {
+        let outcome = outcome.clone();
+        Callback::from(move |m: String| outcome.set(Some(Outcome::Failed(m))))
     };
-    let onchange = {
-        let from_file = from_file.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                input.set_value("");
-                from_file(file);
-            }
-        })
-    };
-    let ondrop = Callback::from(move |e: DragEvent| {
-        let file = e
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0));
-        if let Some(file) = file {
-            e.prevent_default();
-            from_file(file);
-        }
-    });
-    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let (onchange, ondrop, ondragover) = file_callbacks(&run, &failed);
     let ontext = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -217,6 +188,49 @@ pub fn CheckConfiguration() -> Html {
             <div class="slot" aria-live="polite">{ result }</div>
         </section>
     }
+}
+
+/// The file input's and the text box's drop callbacks: the chosen or dropped file's text goes
+/// to `run` with the file's name; why it cannot be read goes to `failed`.
+fn file_callbacks(
+    run: &Callback<(String, String)>,
+    failed: &Callback<String>,
+) -> (Callback<Event>, Callback<DragEvent>, Callback<DragEvent>) {
+    let from_file = {
+        let (run, failed) = (run.clone(), failed.clone());
+        move |file: web_sys::File| {
+            let (run, failed) = (run.clone(), failed.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                match browser::read_file(file).await {
+                    Ok(body) => run.emit((name, body)),
+                    Err(e) => failed.emit(format!("{name}: {e}")),
+                }
+            });
+        }
+    };
+    let onchange = {
+        let from_file = from_file.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                input.set_value("");
+                from_file(file);
+            }
+        })
+    };
+    let ondrop = Callback::from(move |e: DragEvent| {
+        let file = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            e.prevent_default();
+            from_file(file);
+        }
+    });
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    (onchange, ondrop, ondragover)
 }
 
 /// The check's result: the jobs found with their notes and "Add" / "Cancel", or why the file
