@@ -272,16 +272,7 @@ fn round_trip(sheet: &JobSheet) -> Result<usize, TestCaseError> {
         return Ok(0);
     };
     let mut compared = 0;
-    for target in [
-        TargetId::Celery,
-        TargetId::Sidekiq,
-        TargetId::ActiveJob,
-        TargetId::Oban,
-        TargetId::River,
-        TargetId::Bullmq,
-        TargetId::PgBoss,
-        TargetId::Temporal,
-    ] {
+    for target in crate::audit_code_roundtrip::CODE_TARGETS {
         for &format in target.formats() {
             let Ok(rep) = queues::report(sheet, target, Some(format), Lang::En) else {
                 continue;

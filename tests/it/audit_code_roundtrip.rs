@@ -17,7 +17,9 @@ use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 use std::mem::discriminant;
 
-const CODE_TARGETS: [TargetId; 8] = [
+/// The eight systems whose retry options the code scanners read (shared with
+/// audit_code_jobs.rs and fuzz_audit_code.rs).
+pub(crate) const CODE_TARGETS: [TargetId; 8] = [
     TargetId::Celery,
     TargetId::Sidekiq,
     TargetId::ActiveJob,

@@ -14,7 +14,7 @@ use crate::fuzz_support::{apply, apply_bytes, byte_edits, cases, edit_from};
 use crate::target_queue_support::example;
 use modality_advisor::domain::audit::code::{read, read_bytes};
 use modality_advisor::domain::audit::found::{Found, ReadError, Value};
-use modality_advisor::domain::queues::{self, TargetId};
+use modality_advisor::domain::queues;
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 use std::sync::LazyLock;
@@ -35,16 +35,7 @@ static TEXTS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
         })
         .unwrap_or_default();
     let sheet = example(Lang::En);
-    for t in [
-        TargetId::Celery,
-        TargetId::Sidekiq,
-        TargetId::ActiveJob,
-        TargetId::Oban,
-        TargetId::River,
-        TargetId::Bullmq,
-        TargetId::PgBoss,
-        TargetId::Temporal,
-    ] {
+    for t in crate::audit_code_roundtrip::CODE_TARGETS {
         for &f in t.formats() {
             if let Ok(r) = queues::report(&sheet, t, Some(f), Lang::En) {
                 out.push((r.file_name, r.built.text));
