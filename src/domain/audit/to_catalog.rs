@@ -35,12 +35,18 @@ pub fn read(
         file_name.trim().to_owned()
     };
     let refused = |en: String, ja: String| ReadDone::AuditRefused { en, ja };
-    let jobs = match (
-        super::audit(&file, text, Lang::En),
-        super::audit(&file, text, Lang::Ja),
-    ) {
-        (Ok((_, en)), Ok((_, ja))) => (en, ja),
-        (Err(e), _) | (_, Err(e)) => {
+    // Read once; the jobs are worded in both languages from the same reading.
+    let jobs = match super::read(&file, text) {
+        Ok((_, found)) => {
+            let say = |lang: Lang| -> Vec<AuditJob> {
+                found
+                    .iter()
+                    .map(|f| super::audit_job(&file, f, lang))
+                    .collect()
+            };
+            (say(Lang::En), say(Lang::Ja))
+        }
+        Err(e) => {
             let say = |lang: Lang| {
                 let l = lang.code();
                 let why = e.message(lang);

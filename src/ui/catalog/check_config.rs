@@ -43,9 +43,9 @@ enum Outcome {
     Failed(String),
 }
 
-/// The catalog with `incoming`'s processes added under ids unused in `current` (their notes
-/// follow the new ids), so adding never replaces a process already there.
-fn with_fresh_ids(current: &Catalog, incoming: &Catalog, notes: &[AuditNote]) -> Catalog {
+/// `incoming`'s processes under ids unused in `current`, so adding them never replaces a
+/// process already there.
+fn with_fresh_ids(current: &Catalog, incoming: &Catalog) -> Catalog {
     let mut room = current.clone();
     let mut out = Catalog::new(&current.name);
     for (i, p) in incoming.processes.iter().enumerate() {
@@ -55,7 +55,6 @@ fn with_fresh_ids(current: &Catalog, incoming: &Catalog, notes: &[AuditNote]) ->
         room.processes.push(p.clone());
         out.processes.push(p);
     }
-    debug_assert_eq!(out.processes.len(), notes.len());
     out
 }
 
@@ -264,11 +263,10 @@ fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Out
         }
     });
     let add = {
-        let (ctx, state, catalog, notes) =
-            (ctx.clone(), state.clone(), catalog.clone(), notes.clone());
+        let (ctx, state, catalog) = (ctx.clone(), state.clone(), catalog.clone());
         Callback::from(move |_| {
             let current = ctx.catalog_now();
-            let incoming = with_fresh_ids(&current, &catalog, &notes);
+            let incoming = with_fresh_ids(&current, &catalog);
             match apply_import(&current, &incoming, ImportMode::Merge) {
                 Ok(next) => ctx.dispatch(Action::Catalog(CatalogAction::Import(
                     Box::new(next),
