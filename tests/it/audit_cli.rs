@@ -206,3 +206,51 @@ fn bad_files_exit_2_naming_the_file_and_the_line() {
         "{out}"
     );
 }
+
+/// A SAM template's `Globals.Function.Timeout` is the timeout of every SAM function that sets
+/// none: the 6 × rule measures the queue's visibility timeout (line 12) against it (120 s →
+/// 12 min > 5 min); a function with its own `Timeout` keeps it (40 s → 4 min ≤ 5 min, no
+/// finding).
+#[test]
+fn sam_globals_give_the_functions_timeout() {
+    let (out, _, code) = audit(&[
+        "sam-globals.yaml",
+        "--format",
+        "json",
+        "--fail-level",
+        "none",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let jobs = v["jobs"].as_array().expect("jobs");
+    assert_eq!(jobs.len(), 2, "{out}");
+    let timeouts: Vec<u64> = jobs
+        .iter()
+        .filter_map(|j| j["sheet"]["retry"]["attempt_timeout_ms"].as_u64())
+        .collect();
+    assert_eq!(
+        timeouts,
+        [120_000, 40_000],
+        "Globals, then the function's own"
+    );
+    let rules = |i: usize| -> Vec<String> {
+        jobs[i]["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| format!("{}@{}", f["rule"].as_str().unwrap_or(""), f["line"]))
+            .collect()
+    };
+    assert!(
+        rules(0).contains(&"MA-lease-under-target-factor@12".to_owned()),
+        "{:?}",
+        rules(0)
+    );
+    assert!(
+        !rules(1)
+            .iter()
+            .any(|r| r.starts_with("MA-lease-under-target-factor")),
+        "a function's own Timeout wins over Globals: {:?}",
+        rules(1)
+    );
+}

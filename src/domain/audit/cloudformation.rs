@@ -3,7 +3,8 @@
 //! tags read as their long forms, as cfn-guard does (`!Ref X` = `{Ref: X}`, `!GetAtt X.Arn` =
 //! `{Fn::GetAtt: [X, Arn]}`). One job per queue consumed: the queue, its mapping and its
 //! function joined through literal `Ref` / `Fn::GetAtt` to resources of the same template; a
-//! reference to anything else (a parameter, an import, another stack) is not resolved.
+//! reference to anything else (a parameter, an import, another stack) is not resolved. A SAM
+//! template's `Globals.Function.Timeout` is the timeout of its SAM functions that set none.
 
 use super::found::{Fact, Found, Pos, ReadError, Setting};
 use super::setting::{seconds, stated, unresolved, whole};
@@ -128,15 +129,27 @@ fn relocate(n: &mut Node, at: Pos) {
     }
 }
 
-fn function_settings(f: &Resource, out: &mut Vec<Setting>) {
-    if let Some(n) = prop(f, "Timeout") {
-        out.push(seconds(
-            "Timeout",
-            n,
-            "attempt-timeout-ms",
-            Fact::AttemptTimeoutMs,
-        ));
-    }
+/// The function's timeout: its own `Timeout`, else — for a SAM function — the template's
+/// `Globals.Function.Timeout` (SAM copies it into every `AWS::Serverless::Function` that does
+/// not set one; it does not apply to a plain `AWS::Lambda::Function`), else nothing (Lambda's
+/// default of 3 s is the system's, listed as not stated).
+fn function_settings(f: &Resource, globals: Option<&Node>, out: &mut Vec<Setting>) {
+    let (key, n) = match prop(f, "Timeout") {
+        Some(n) => ("Timeout", n),
+        None if f.kind == "AWS::Serverless::Function" => {
+            match globals.and_then(|g| g.get("Timeout")) {
+                Some(n) => ("Globals.Function.Timeout", n),
+                None => return,
+            }
+        }
+        None => return,
+    };
+    out.push(seconds(
+        key,
+        n,
+        "attempt-timeout-ms",
+        Fact::AttemptTimeoutMs,
+    ));
 }
 
 /// The settings of an event source mapping's properties (`AWS::Lambda::EventSourceMapping`,
@@ -296,7 +309,7 @@ pub fn read(doc: &Node) -> Result<Vec<Found>, ReadError> {
             .function
             .and_then(|f| resources.iter().find(|r| r.id == f))
         {
-            function_settings(f, &mut settings);
+            function_settings(f, doc.path(&["Globals", "Function"]), &mut settings);
         }
         jobs.push(found(name, at, settings));
     }
