@@ -7,6 +7,7 @@
 //! | file | reader | system |
 //! |---|---|---|
 //! | `*.tf` (HCL) | [`terraform`] | `sqs` |
+//! | Terraform JSON (`*.tf.json`, CDK for Terraform's output) | [`terraform_json`] | `sqs` |
 //! | CloudFormation YAML / JSON (`Resources` of `AWS::` types) | [`cloudformation`] | `sqs` |
 //! | Kubernetes `Job` / `CronJob` YAML (multi-document) | [`kubernetes`] | `kubernetes` |
 //! | Cloud Tasks queue (API YAML / JSON, App Engine `queue.yaml`) | [`cloud_tasks`] | `cloud-tasks` |
@@ -27,6 +28,7 @@ pub mod kubernetes;
 pub mod record;
 pub mod setting;
 pub mod terraform;
+pub mod terraform_json;
 pub mod to_catalog;
 pub mod traps;
 pub mod tree;
@@ -90,6 +92,9 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
             }
             if docs.iter().any(cloud_tasks::is_queue) {
                 return cloud_tasks::read(&docs).map(|j| (FileKind::CloudTasks, j));
+            }
+            if docs.iter().any(terraform_json::is_config) {
+                return terraform_json::read(&docs).map(|j| (FileKind::Terraform, j));
             }
         }
         Err(e) if structured => return Err(e),

@@ -254,3 +254,44 @@ fn sam_globals_give_the_functions_timeout() {
         rules(1)
     );
 }
+
+/// Terraform's JSON syntax (`*.tf.json`, as CDK for Terraform writes it: `${…}`
+/// interpolations, `jsonencode` inside one, a block as an array of one object, `//` comments)
+/// gives the same jobs as the same configuration in HCL (`sqs.tf`): sheets, schedules,
+/// findings and what is not resolved — everything but the lines.
+#[test]
+fn terraform_json_reads_as_its_hcl() {
+    fn without_places(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for k in ["file", "line", "column", "message"] {
+                    m.remove(k);
+                }
+                m.values_mut().for_each(without_places);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(without_places),
+            _ => {}
+        }
+    }
+    let jobs = |file: &str| {
+        let (out, err, code) = audit(&[file, "--format", "json", "--fail-level", "none"]);
+        assert_eq!(code, 0, "{file}: {err}{out}");
+        let mut v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let mut jobs = v["jobs"].take();
+        without_places(&mut jobs);
+        jobs
+    };
+    let (hcl, json) = (jobs("sqs.tf"), jobs("sqs.tf.json"));
+    assert_eq!(hcl.as_array().map(Vec::len), Some(2), "{hcl}");
+    assert_eq!(json, hcl);
+    // And the places are the JSON file's own.
+    let (text, _, _) = audit(&["sqs.tf.json", "--fail-level", "none"]);
+    assert!(
+        text.contains("sqs.tf.json:19:39: warning [MA-lease-under-target-factor]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not resolved: visibility_timeout_seconds = var.visibility (line 25)"),
+        "{text}"
+    );
+}

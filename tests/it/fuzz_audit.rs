@@ -1,6 +1,6 @@
 //! Fuzzing the configuration readers of `audit` (`domain::audit`): the committed fixtures
 //! and generated exports edited character by character, and arbitrary text, each read by
-//! every reader (CloudFormation, Terraform, Kubernetes, Cloud Tasks, through the dispatcher
+//! every reader (CloudFormation, Terraform in HCL and in JSON, Kubernetes, Cloud Tasks, through the dispatcher
 //! with the file name that picks it) and audited — never a panic, an error as a value that
 //! names a place inside the file. 10 000 cases per reader by default (`PROPTEST_CASES`
 //! changes it, as for the other decoders).
@@ -17,6 +17,7 @@ const CFN: [&str; 3] = [
     include_str!("../fixtures/audit/sam.yaml"),
 ];
 const TF: &str = include_str!("../fixtures/audit/sqs.tf");
+const TF_JSON: &str = include_str!("../fixtures/audit/sqs.tf.json");
 const K8S: &str = include_str!("../fixtures/audit/jobs.k8s.yaml");
 const TASKS: [&str; 3] = [
     include_str!("../fixtures/audit/cloud-tasks.describe.yaml"),
@@ -80,6 +81,13 @@ proptest! {
         edits in prop::collection::vec(edit_from("{}[]()\"=.,\n#$<>EOTjsonencode0123456789"), 1..6),
     ) {
         reads_or_refuses("main.tf", &edited(TF, &edits))?;
+    }
+
+    #[test]
+    fn terraform_json_edited_reads_or_is_refused(
+        edits in prop::collection::vec(edit_from("{}[]()\"=.,\n$%\\jsonencode0123456789"), 1..6),
+    ) {
+        reads_or_refuses("main.tf.json", &edited(TF_JSON, &edits))?;
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn queue_settings(q: &Resource, out: &mut Vec<Setting>) {
         Some(json) if rp.tag.is_none() => match super::yaml::documents(json) {
             Ok(mut d) if !d.is_empty() => {
                 let mut doc = d.remove(0);
-                relocate(&mut doc, rp.at);
+                doc.relocate(rp.at);
                 parsed = doc;
                 &parsed
             }
@@ -113,19 +113,6 @@ fn queue_settings(q: &Resource, out: &mut Vec<Setting>) {
             "max-receive-count",
             Fact::MaxReceiveCount,
         ));
-    }
-}
-
-/// Moves every position of a document read from a string to the string's place.
-fn relocate(n: &mut Node, at: Pos) {
-    n.at = at;
-    match &mut n.kind {
-        Kind::Scalar { .. } => {}
-        Kind::Seq(items) => items.iter_mut().for_each(|i| relocate(i, at)),
-        Kind::Map(m) => m.iter_mut().for_each(|(_, p, v)| {
-            *p = at;
-            relocate(v, at);
-        }),
     }
 }
 

@@ -18,12 +18,21 @@ use hcl_edit::Span;
 /// is the expression as written.
 pub const EXPR_TAG: &str = "=";
 
-struct Conv<'a> {
+/// Turns hcl-edit's syntax tree into the readers' [`Node`] tree, positions from `text`.
+pub(super) struct Conv<'a> {
     text: &'a str,
     lines: Lines<'a>,
 }
 
-impl Conv<'_> {
+impl<'a> Conv<'a> {
+    /// A converter for nodes parsed from `text`.
+    pub(super) fn new(text: &'a str) -> Conv<'a> {
+        Conv {
+            text,
+            lines: Lines::new(text),
+        }
+    }
+
     fn at(&self, span: Option<std::ops::Range<usize>>) -> Pos {
         self.lines.pos(span.map_or(0, |r| r.start))
     }
@@ -55,7 +64,9 @@ impl Conv<'_> {
         Some(s)
     }
 
-    fn expr(&self, e: &Expression) -> Node {
+    /// An expression as a node: literals as scalars, arrays, objects, `jsonencode` of a
+    /// literal object as that object; anything else tagged [`EXPR_TAG`], as written.
+    pub(super) fn expr(&self, e: &Expression) -> Node {
         let at = self.at(e.span());
         match e {
             Expression::Null(_) => Self::scalar(at, "null".to_owned(), true),
@@ -155,11 +166,16 @@ fn label(l: &BlockLabel) -> &str {
     }
 }
 
-struct Resource {
-    kind: String,
-    name: String,
-    at: Pos,
-    body: Node,
+/// A `resource "kind" "name"` block: its body as a node.
+pub(super) struct Resource {
+    /// The resource type (`aws_sqs_queue`).
+    pub(super) kind: String,
+    /// Its name.
+    pub(super) name: String,
+    /// Where the block starts.
+    pub(super) at: Pos,
+    /// Its attributes and nested blocks.
+    pub(super) body: Node,
 }
 
 /// The resource `type.name` an expression such as `aws_sqs_queue.jobs.arn` names.
@@ -302,10 +318,7 @@ pub fn read(text: &str) -> Result<Vec<Found>, ReadError> {
         },
         message: e.message().to_owned(),
     })?;
-    let conv = Conv {
-        text,
-        lines: Lines::new(text),
-    };
+    let conv = Conv::new(text);
     let resources: Vec<Resource> = body
         .get_blocks("resource")
         .filter_map(|b: &Block| {
@@ -322,7 +335,9 @@ pub fn read(text: &str) -> Result<Vec<Found>, ReadError> {
     Ok(assemble(&resources))
 }
 
-fn assemble(resources: &[Resource]) -> Vec<Found> {
+/// The jobs of a file's resources, in HCL or in Terraform's JSON syntax
+/// ([`super::terraform_json`]).
+pub(super) fn assemble(resources: &[Resource]) -> Vec<Found> {
     let find = |k: &str, n: &str| resources.iter().find(|r| r.kind == k && r.name == n);
     let mut dead = Vec::new();
     for q in resources.iter().filter(|r| r.kind == "aws_sqs_queue") {

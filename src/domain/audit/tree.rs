@@ -90,6 +90,21 @@ impl Node {
         }
     }
 
+    /// Moves every position of the node and of all it holds to `at`: for a document read
+    /// from inside a string (a redrive policy as JSON text, a Terraform interpolation), whose
+    /// own lines and columns mean nothing in the file.
+    pub fn relocate(&mut self, at: Pos) {
+        self.at = at;
+        match &mut self.kind {
+            Kind::Scalar { .. } => {}
+            Kind::Seq(items) => items.iter_mut().for_each(|i| i.relocate(at)),
+            Kind::Map(m) => m.iter_mut().for_each(|(_, p, v)| {
+                *p = at;
+                v.relocate(at);
+            }),
+        }
+    }
+
     /// The node as written, on one line, at most 120 characters (for "not resolved").
     pub fn shown(&self) -> String {
         let mut s = String::new();
