@@ -22,20 +22,17 @@ serve: tools
 
 # The code's habits, enforced: formatting, clippy with warnings as errors (natively, and for
 # wasm32 where the page, the worker and src/ui build), and the docs without a warning (every
-# public item documented: `#![deny(missing_docs)]`, every intra-doc link resolved).
+# public item documented: `#![deny(missing_docs)]`, every intra-doc link resolved). The
+# commands are in scripts/test.sh, which `make test` runs too.
 lint: tools
-	cargo fmt --all -- --check
-	cargo clippy --all-targets --locked -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked
-	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked --lib --target wasm32-unknown-unknown
+	@bash scripts/test.sh lint
 
-# Every test: the habits above, native tests (domain, CLI, diagrams), then the release build in
-# real Chromium, and the size budget.
-test: lint
-	cargo test --locked
-	trunk build --release
-	cd tests/e2e && node --test --test-concurrency=1
+# Every test: the habits above (the same commands as `lint`), native tests (domain, CLI,
+# diagrams), the release build in real Chromium, and the size budget — in two lanes that keep
+# both cores busy (scripts/test.sh says why; MODALITY_ADVISOR_SERIAL=1 runs them one after the
+# other). Each step's time is printed at the end.
+test: tools
+	@bash scripts/test.sh
 
 test-native:
 	cargo test --locked
