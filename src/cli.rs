@@ -96,8 +96,10 @@ enum Command {
     /// input that cannot be read (missing, too large, not JSON, not a sheet or catalog, or
     /// refused by the importer: the file, line and column are named) or bad usage.
     Check(check::CheckArgs),
-    /// Read existing queue configurations — Terraform (*.tf) and CloudFormation (YAML or
-    /// JSON) for SQS + Lambda, Kubernetes Job / CronJob manifests, Cloud Tasks queues — and
+    /// Read existing queue configurations — Terraform (*.tf, *.tf.json) and CloudFormation /
+    /// SAM (YAML or JSON) for SQS + Lambda, Kubernetes Job / CronJob manifests, Cloud Tasks
+    /// queues, and retry options written as literals in Celery, Sidekiq, Active Job, Oban,
+    /// River, BullMQ, pg-boss and Temporal code — and
     /// report, per job found: the sheet (what the file states; the rest "not stated", with the
     /// system's default), the schedule the system really runs, the findings at the file's
     /// lines, and the settings not resolved (variables, references). Same formats as check.
