@@ -91,6 +91,16 @@ fn sheets(target: TargetId) -> Vec<(String, JobSheet)> {
             backoff(BackoffKind::Exponential, 2_000, 10_000, Jitter::Equal),
             7,
         ),
+        (
+            "one attempt, no retry".to_owned(),
+            backoff(BackoffKind::Fixed, 10_000, 10_000, Jitter::None),
+            1,
+        ),
+        (
+            "exponential 1 s, cap 7 d, 20 attempts (pg-boss's 2^16 ceiling)".to_owned(),
+            backoff(BackoffKind::Exponential, 1_000, 604_800_000, Jitter::None),
+            20,
+        ),
     ];
     for jitter in [
         Jitter::None,
