@@ -9,11 +9,15 @@
 #           export test starts in a temporary directory); nginx and caddy (the hosting test
 #           serves dist/ with deploy/nginx.conf and validates deploy/Caddyfile)
 #   PyPI:   PyYAML, python-hcl2, cfn-lint at pinned versions (the YAML, HCL and CloudFormation
-#           checks of the same test), into the machine's python3
+#           checks of the same test), and Celery 5.7.0 (its own retry code runs on the Celery
+#           exports, tests/it/target_libs.rs), into the machine's python3
 #   rustup: the wasm32-unknown-unknown target, rustfmt and clippy
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli at exactly the version Cargo.lock pins
 #   npm:    tests/e2e dev dependencies from the committed lockfile (playwright-core; axe-core for
-#           the accessibility checks; typescript for the TypeScript exports' syntax check)
+#           the accessibility checks; typescript for the TypeScript exports' syntax check);
+#           tests/tools/node from its own lockfile: bullmq 6.7.6 and pg-boss 12.38.0, whose own
+#           retry code runs on the BullMQ and pg-boss exports (tests/it/target_libs.rs; pg-boss
+#           on the PostgreSQL server above), and typescript to compile the BullMQ export
 #   cargo fetch --locked (Trunk builds offline)
 # With --build-only: only what `trunk build --release` needs (rustup, cargo, the fetch), no
 # Debian, PyPI or npm packages: for a job that publishes dist/ (make build-dist,
@@ -64,7 +68,7 @@ fi
 
 # --- Python modules for the export parser test ------------------------------------------
 # Exact pins, checked by installed version; only the missing or different ones are installed.
-PY_PINS=(PyYAML==6.0.3 python-hcl2==8.1.4 cfn-lint==1.51.0)
+PY_PINS=(PyYAML==6.0.3 python-hcl2==8.1.4 cfn-lint==1.51.0 celery==5.7.0)
 py_missing=$(python3 - "${PY_PINS[@]}" <<'PY'
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -82,15 +86,15 @@ if [ -n "$py_missing" ]; then
   say "pip install" $py_missing
   pip_flags=(--quiet --disable-pip-version-check --root-user-action=ignore)
   # Debian's own python3 refuses pip installs (PEP 668) unless told; a test machine's root
-  # installs these three for the test only.
+  # installs these for the tests only.
   if python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
     pip_flags+=(--break-system-packages)
   fi
   # shellcheck disable=SC2086 # one pin per word
   python3 -m pip install "${pip_flags[@]}" $py_missing
 fi
-python3 -c 'import yaml, hcl2, cfnlint.api' \
-  || { say "python3 cannot import yaml, hcl2 and cfnlint after installing ${PY_PINS[*]}"; exit 1; }
+python3 -c 'import yaml, hcl2, cfnlint.api, celery' \
+  || { say "python3 cannot import yaml, hcl2, cfnlint and celery after installing ${PY_PINS[*]}"; exit 1; }
 fi # not --build-only
 
 # --- Rust target and tools ------------------------------------------------------------
@@ -131,6 +135,13 @@ if ! $build_only && { [ ! -f tests/e2e/node_modules/.package-lock.json ] \
    || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; }; then
   say "npm ci in tests/e2e"
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The queue libraries (tests/it/target_libs.rs): their own folder and lockfile, apart from the
+# browser tests'. pg-boss 12 states Node 22.12+ in its engines; the test runs it on Node 20 too.
+if ! $build_only && { [ ! -f tests/tools/node/node_modules/.package-lock.json ] \
+   || [ tests/tools/node/package-lock.json -nt tests/tools/node/node_modules/.package-lock.json ]; }; then
+  say "npm ci in tests/tools/node"
+  (cd tests/tools/node && npm ci --no-audit --no-fund --loglevel=error --engine-strict=false)
 fi
 
 cargo fetch --locked --quiet

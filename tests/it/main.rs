@@ -121,6 +121,7 @@ mod target_cloud_tasks;
 mod target_comment_lang;
 mod target_kit;
 mod target_kubernetes;
+mod target_libs;
 mod target_load;
 mod target_oban;
 mod target_panel;

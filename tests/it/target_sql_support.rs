@@ -288,6 +288,18 @@ impl Pg {
     /// # Panics
     /// When PostgreSQL is not installed (run `scripts/install-tools.sh`) or does not start.
     pub fn start(export: &str) -> Pg {
+        let mut pg = Pg::server();
+        pg.sql = Sql::of(export);
+        pg.psql(&pg.sql.schema);
+        pg
+    }
+
+    /// Starts a server with an empty `postgres` database (for a library that installs its own
+    /// schema: pg-boss in `target_libs`).
+    ///
+    /// # Panics
+    /// As [`Pg::start`].
+    pub fn server() -> Pg {
         let bin = pg_bindir().unwrap_or_else(|| {
             panic!(
                 "PostgreSQL's initdb / pg_ctl were not found (pg_config --bindir, \
@@ -329,15 +341,19 @@ impl Pg {
             .arg(dir.join("log"))
             .args(["-o", &opts, "start"]);
         run(c, "pg_ctl start");
-        let pg = Pg {
+        Pg {
             bin,
             dir,
             port,
             root,
-            sql: Sql::of(export),
-        };
-        pg.psql(&pg.sql.schema);
-        pg
+            sql: Sql {
+                schema: String::new(),
+                claim: String::new(),
+                complete: String::new(),
+                release: String::new(),
+                fail: String::new(),
+            },
+        }
     }
 
     fn psql_command(&self) -> Command {
@@ -424,6 +440,11 @@ impl Pg {
     /// The directory holding the server (its data, log and socket).
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The server's port (its socket is `.s.PGSQL.<port>` in [`Pg::dir`]).
+    pub fn port(&self) -> u16 {
+        self.port
     }
 }
 
