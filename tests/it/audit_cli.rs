@@ -295,3 +295,35 @@ fn terraform_json_reads_as_its_hcl() {
         "{text}"
     );
 }
+
+/// A redrive policy written as a JSON string with `${…}` inside (by hand in HCL, or CDK for
+/// Terraform's `JSON.stringify` in JSON) is read as the object it is: 4 receives, the
+/// dead-letter queue of the file (not listed as a job of its own), no "no DLQ" finding; a
+/// policy that is one variable stays not resolved.
+#[test]
+fn a_redrive_policy_as_a_json_string_with_interpolations_is_read() {
+    for file in ["redrive-string.tf", "redrive-string.tf.json"] {
+        let (out, err, code) = audit(&[file, "--format", "json", "--fail-level", "none"]);
+        assert_eq!(code, 0, "{file}: {err}{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let jobs = v["jobs"].as_array().expect("jobs");
+        let names: Vec<&str> = jobs.iter().filter_map(|j| j["name"].as_str()).collect();
+        assert_eq!(names, ["invoices", "reports"], "{file}: the DLQ is no job");
+        let invoices = &jobs[0];
+        assert_eq!(invoices["sheet"]["retry"]["max_attempts"], 4, "{file}");
+        assert!(
+            !invoices["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .any(|f| f["rule"] == "MA-no-dead-letter-queue"),
+            "{file}: {invoices}"
+        );
+        assert!(
+            invoices["unresolved"].as_array().is_some_and(Vec::is_empty),
+            "{file}: {invoices}"
+        );
+        let reports = jobs[1]["unresolved"].to_string();
+        assert!(reports.contains("var.reports_policy"), "{file}: {reports}");
+    }
+}

@@ -64,6 +64,24 @@ impl<'a> Conv<'a> {
         Some(s)
     }
 
+    /// A template as Terraform's JSON syntax writes it: the literal parts, each interpolation
+    /// as `${expression}`; `None` with a directive (`%{if}`).
+    fn rendered(&self, t: &Template) -> Option<String> {
+        let mut s = String::new();
+        for e in t.iter() {
+            match e {
+                Element::Literal(l) => s.push_str(l.as_str()),
+                Element::Interpolation(i) => {
+                    s.push_str("${");
+                    s.push_str(&self.source(i.expr.span()));
+                    s.push('}');
+                }
+                Element::Directive(_) => return None,
+            }
+        }
+        Some(s)
+    }
+
     /// An expression as a node: literals as scalars, arrays, objects, `jsonencode` of a
     /// literal object as that object; anything else tagged [`EXPR_TAG`], as written.
     pub(super) fn expr(&self, e: &Expression) -> Node {
@@ -75,7 +93,10 @@ impl<'a> Conv<'a> {
             Expression::String(s) => Self::scalar(at, s.as_str().to_owned(), false),
             Expression::StringTemplate(t) => match Self::literal(t) {
                 Some(s) => Self::scalar(at, s, false),
-                None => self.opaque(e),
+                None => self
+                    .rendered(t)
+                    .and_then(|r| json_with_interpolations(&r, at))
+                    .unwrap_or_else(|| self.opaque(e)),
             },
             Expression::HeredocTemplate(h) => match Self::literal(&h.template) {
                 Some(s) => Self::scalar(at, s, false),
@@ -164,6 +185,43 @@ fn label(l: &BlockLabel) -> &str {
         BlockLabel::Ident(i) => i.as_str(),
         BlockLabel::String(s) => s.as_str(),
     }
+}
+
+/// A string with interpolations that holds a JSON object — a redrive policy written by hand
+/// as `"{\"deadLetterTargetArn\":\"${aws_sqs_queue.dlq.arn}\",\"maxReceiveCount\":4}"`, or
+/// CDK for Terraform's output for `JSON.stringify` — as that object: a string value that is
+/// one interpolation becomes the expression (so a reference to a queue of the file joins),
+/// one with an interpolation among other text stays not resolved; every position is `at`
+/// (the string's). `None` when the text is not such an object (an interpolation outside a
+/// JSON string, say): the caller keeps the whole string unresolved.
+pub(super) fn json_with_interpolations(rendered: &str, at: Pos) -> Option<Node> {
+    if !rendered.trim_start().starts_with('{') {
+        return None;
+    }
+    let mut doc = super::yaml::documents(rendered).ok()?.into_iter().next()?;
+    if !matches!(doc.kind, Kind::Map(_)) {
+        return None;
+    }
+    fn expressions(n: &mut Node) {
+        match &mut n.kind {
+            Kind::Scalar { text, plain: false } if n.tag.is_none() && text.contains("${") => {
+                let inner = text
+                    .strip_prefix("${")
+                    .and_then(|t| t.strip_suffix('}'))
+                    .filter(|t| !t.contains("${") && !t.contains('}'));
+                if let Some(inner) = inner {
+                    *text = inner.trim().to_owned();
+                }
+                n.tag = Some(EXPR_TAG.to_owned());
+            }
+            Kind::Scalar { .. } => {}
+            Kind::Seq(items) => items.iter_mut().for_each(expressions),
+            Kind::Map(m) => m.iter_mut().for_each(|(_, _, v)| expressions(v)),
+        }
+    }
+    expressions(&mut doc);
+    doc.relocate(at);
+    Some(doc)
 }
 
 /// A `resource "kind" "name"` block: its body as a node.

@@ -7,12 +7,13 @@
 //! of such objects may stand for the object. In a body, a nested block is an object or an
 //! array of objects. A string is a template: `"${aws_sqs_queue.jobs.arn}"` is that
 //! expression, read with hcl-edit like the HCL file's (a reference joins, `jsonencode` of a
-//! literal object is read, `var.*` is not resolved); a string with an interpolation among
-//! other text is not resolved; `$${` and `%%{` are a literal `${` and `%{`. Keys named `//`
-//! are comments.
+//! literal object is read, `var.*` is not resolved); a JSON object written as a string with
+//! interpolations in its values (CDK for Terraform's `JSON.stringify`) is read as that object;
+//! any other string with an interpolation among other text is not resolved; `$${` and `%%{`
+//! are a literal `${` and `%{`. Keys named `//` are comments.
 
 use super::found::{Found, ReadError};
-use super::terraform::{assemble, Conv, Resource, EXPR_TAG};
+use super::terraform::{assemble, json_with_interpolations, Conv, Resource, EXPR_TAG};
 use super::tree::{Kind, Node};
 
 /// Whether `doc` is a Terraform JSON configuration with AWS resources: a top-level
@@ -123,7 +124,7 @@ fn template(n: &Node, text: &str) -> Node {
         .and_then(|t| t.strip_suffix('}'))
         .filter(|t| !has_template_sequence(t))
     else {
-        return opaque();
+        return json_with_interpolations(text, n.at).unwrap_or_else(opaque);
     };
     match hcl_edit::parser::parse_expr(inner) {
         Ok(expr) => {
