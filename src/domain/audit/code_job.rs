@@ -528,7 +528,7 @@ fn failure(sys: TargetId, f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
 /// The schedule `sys` runs for the sheet and the stated wait.
 fn schedule(sys: TargetId, sheet: &JobSheet, w: &Wait, b: &Build) -> Schedule {
     if !w.attempts_stated && !w.wait_stated {
-        return queues::defaults(sys, b.lang).schedule;
+        return queues::defaults_version(sys, b.version, b.lang).schedule;
     }
     let n = w.attempts.map_or(LISTED, |n| n.clamp(1, 10_000));
     let delays: Vec<Delay> = match sys {
@@ -570,7 +570,7 @@ fn schedule(sys: TargetId, sheet: &JobSheet, w: &Wait, b: &Build) -> Schedule {
             .map(|d| active_job::with_default_jitter(d.expected_s))
             .collect(),
         _ => {
-            let actual = queues::report(sheet, sys, None, b.lang)
+            let actual = queues::report_version(sheet, sys, None, b.version, b.lang)
                 .map_or_else(|_| of_sheet(sheet), |r| r.built.actual);
             if w.attempts.is_some() {
                 return actual;
