@@ -22,7 +22,7 @@ use super::record::{sheet_for, AuditFinding, Build, Facts, NotStated};
 use crate::domain::duration::exact;
 use crate::domain::queues::schedule::of_sheet;
 use crate::domain::queues::{
-    self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId,
+    self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId, TargetVersion,
 };
 use crate::domain::sheet::check::Severity;
 use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MAX_CAP_MS};
@@ -66,9 +66,12 @@ fn unresolved(f: &Facts, fact: &str) -> bool {
         .any(|s| matches!(&s.value, Value::Unresolved { fact: x, .. } if *x == fact))
 }
 
-/// A default in words: `audit.default.code.{system}.{field}`.
+/// A default in words: `audit.default.code.{system}.{field}`; Sidekiq 6.2.2 – 7.x's own
+/// jitter `audit.default.code.sidekiq-6.{field}`.
 fn words(b: &Build, sys: TargetId, field: &str) -> String {
-    b.say(&format!("code.{}.{field}", sys.name()))
+    let older = b.version == Some(TargetVersion::Sidekiq6) && matches!(field, "backoff" | "jitter");
+    let system = if older { "sidekiq-6" } else { sys.name() };
+    b.say(&format!("code.{system}.{field}"))
 }
 
 /// Records `path` as not stated unless the file names it with an unresolved value (then it
