@@ -28,8 +28,8 @@ use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
 use crate::domain::audit::job_version::Asker;
 use crate::domain::audit::pins::{self, Pin};
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
-use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::duration::exact;
+use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
 use crate::domain::Lang;
@@ -208,7 +208,10 @@ fn nearby(config: &Path, seen: &mut HashMap<PathBuf, Vec<Pin>>) -> Vec<Pin> {
 pub fn gather(files: &[PathBuf], flags: &[TargetVersion], lang: Lang) -> Audited {
     let mut out = Audited::default();
     let mut given: Vec<Pin> = Vec::new();
-    for path in files.iter().filter(|p| pins::is_pin_file(&p.to_string_lossy())) {
+    for path in files
+        .iter()
+        .filter(|p| pins::is_pin_file(&p.to_string_lossy()))
+    {
         let file = path.display().to_string();
         match pins_of(path, &file) {
             Ok(p) => given.extend(p),
@@ -219,7 +222,10 @@ pub fn gather(files: &[PathBuf], flags: &[TargetVersion], lang: Lang) -> Audited
         }
     }
     let mut seen = HashMap::new();
-    for path in files.iter().filter(|p| !pins::is_pin_file(&p.to_string_lossy())) {
+    for path in files
+        .iter()
+        .filter(|p| !pins::is_pin_file(&p.to_string_lossy()))
+    {
         let file = path.display().to_string();
         let bytes = match std::fs::metadata(path) {
             Ok(m) if m.len() > MAX_FILE_BYTES => {
@@ -282,7 +288,12 @@ fn unreadable(file: &str, path: &Path, lang: Lang) -> Problem {
         file: file.to_owned(),
         line: None,
         column: None,
-        message: t!("audit.error.unreadable", locale = lang.code(), reason = reason).into_owned(),
+        message: t!(
+            "audit.error.unreadable",
+            locale = lang.code(),
+            reason = reason
+        )
+        .into_owned(),
     }
 }
 

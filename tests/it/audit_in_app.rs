@@ -177,9 +177,13 @@ const GEMFILE_LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    
 
 /// The notes of the one job `locks` and the Sidekiq job give, in `lang`.
 fn sidekiq_notes(locks: &[(&str, &str)], lang: Lang) -> Vec<String> {
-    let ReadDone::Audited { notes, .. } =
-        ask_with(target_worker::handle, "receipt_job.rb", SIDEKIQ, locks, lang)
-    else {
+    let ReadDone::Audited { notes, .. } = ask_with(
+        target_worker::handle,
+        "receipt_job.rb",
+        SIDEKIQ,
+        locks,
+        lang,
+    ) else {
         panic!("not audited");
     };
     assert_eq!(notes.len(), 1);
@@ -208,6 +212,9 @@ fn a_lock_file_given_with_the_configuration_chooses_the_release() {
     );
     // A lock file that cannot be read is said, and the job is still audited.
     let en = sidekiq_notes(&[("package.json", "{\"dependencies\": ")], Lang::En);
-    assert!(en[0].starts_with("package.json: not read for versions:"), "{en:?}");
+    assert!(
+        en[0].starts_with("package.json: not read for versions:"),
+        "{en:?}"
+    );
     assert!(en[1].contains("assumed"), "{en:?}");
 }

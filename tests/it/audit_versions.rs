@@ -69,7 +69,10 @@ fn a_gemfile_lock_above_the_job_chooses_sidekiq_6_and_its_jitter() {
         text.contains("Audited for Sidekiq 6.2.2 – 7.x (source read: 6.4.1): projects/rails-pinned/Gemfile.lock:16 pins sidekiq 6.5.12."),
         "{text}"
     );
-    assert!(text.contains("rand(10) · (c + 1) s (Sidekiq 6.2.2 – 7.x's own wait"), "{text}");
+    assert!(
+        text.contains("rand(10) · (c + 1) s (Sidekiq 6.2.2 – 7.x's own wait"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -100,7 +103,10 @@ fn target_version_wins_over_the_pin_and_says_so() {
     assert_eq!(version["from"], "--target-version");
     assert_eq!(version["pinned"], "6.5.12");
     let note = version["note"].as_str().unwrap_or_default();
-    assert!(note.contains("not for what projects/rails-pinned/Gemfile.lock:16 pins"), "{note}");
+    assert!(
+        note.contains("not for what projects/rails-pinned/Gemfile.lock:16 pins"),
+        "{note}"
+    );
     assert_eq!(max_wait(&v, 2), 35.0);
     let (_, code) = audit(&[PINNED, "--target-version", "sidekiq=5"]);
     assert_eq!(code, 2, "an unknown version is bad usage");
@@ -137,10 +143,16 @@ fn ranges_and_releases_outside_the_ones_followed_are_said() {
     ]);
     assert_eq!(code, 1);
     let jobs = v["jobs"].as_array().expect("jobs");
-    assert_eq!(jobs[0]["version"]["from"], "projects/node-bullmq/package.json:6");
+    assert_eq!(
+        jobs[0]["version"]["from"],
+        "projects/node-bullmq/package.json:6"
+    );
     assert_eq!(jobs[0]["version"]["pinned"], "^6.7.0");
     assert_eq!(jobs[0]["version"]["range"], true);
-    assert_eq!(jobs[1]["version"]["from"], "projects/python-celery/requirements.txt:3");
+    assert_eq!(
+        jobs[1]["version"]["from"],
+        "projects/python-celery/requirements.txt:3"
+    );
     assert_eq!(jobs[1]["version"]["pinned"], ">=5.2,<6");
     assert_eq!(jobs[1]["version"]["range"], true);
     assert_eq!(jobs[1]["version"]["release"], Value::Null);

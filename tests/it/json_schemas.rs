@@ -377,7 +377,10 @@ fn audit_versions_match_the_schema() {
         "projects/python-celery/tasks.py",
         "projects/python-old-celery/tasks.py",
     ];
-    for extra in [&[][..], &["--target-version", "sidekiq=8", "--lang", "ja"][..]] {
+    for extra in [
+        &[][..],
+        &["--target-version", "sidekiq=8", "--lang", "ja"][..],
+    ] {
         let mut args = vec!["audit", "--format", "json", "--fail-level", "none"];
         args.extend(projects);
         args.extend(extra);

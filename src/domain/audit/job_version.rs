@@ -86,7 +86,11 @@ pub fn job_version(system: TargetId, choice: &Choice, asker: Asker, lang: Lang) 
                     followed = followed.as_str()
                 ),
             };
-            ("--target-version".to_owned(), pin.as_ref(), note.into_owned())
+            (
+                "--target-version".to_owned(),
+                pin.as_ref(),
+                note.into_owned(),
+            )
         }
         Origin::Assumed if choices => {
             let names: Vec<&str> = system.versions().iter().map(|v| v.name()).collect();

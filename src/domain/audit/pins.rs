@@ -295,13 +295,22 @@ mod tests {
     #[test]
     fn a_release_falls_in_the_version_whose_formulas_it_runs() {
         use TargetVersion::*;
-        assert_eq!(version_of(TargetId::Sidekiq, [6, 5, 12]), Ok(Some(Sidekiq6)));
+        assert_eq!(
+            version_of(TargetId::Sidekiq, [6, 5, 12]),
+            Ok(Some(Sidekiq6))
+        );
         assert_eq!(version_of(TargetId::Sidekiq, [6, 2, 2]), Ok(Some(Sidekiq6)));
         assert_eq!(version_of(TargetId::Sidekiq, [6, 2, 1]), Err(()));
         assert_eq!(version_of(TargetId::Sidekiq, [8, 0, 1]), Ok(Some(Sidekiq8)));
         assert_eq!(version_of(TargetId::Sidekiq, [9, 0, 0]), Err(()));
-        assert_eq!(version_of(TargetId::ActiveJob, [7, 0, 8]), Ok(Some(ActiveJob61)));
-        assert_eq!(version_of(TargetId::ActiveJob, [7, 1, 0]), Ok(Some(ActiveJob71)));
+        assert_eq!(
+            version_of(TargetId::ActiveJob, [7, 0, 8]),
+            Ok(Some(ActiveJob61))
+        );
+        assert_eq!(
+            version_of(TargetId::ActiveJob, [7, 1, 0]),
+            Ok(Some(ActiveJob71))
+        );
         assert_eq!(version_of(TargetId::ActiveJob, [6, 0, 6]), Err(()));
         assert_eq!(version_of(TargetId::Celery, [4, 4, 7]), Err(()));
         assert_eq!(version_of(TargetId::Celery, [5, 3, 6]), Ok(None));
@@ -322,7 +331,10 @@ mod tests {
         assert_eq!(c.version, Some(TargetVersion::Sidekiq8));
         assert_eq!(c.from, Origin::Flag(Some(p)));
         let c = choose(TargetId::Sidekiq, None, &[]);
-        assert_eq!((c.version, c.from), (Some(TargetVersion::Sidekiq8), Origin::Assumed));
+        assert_eq!(
+            (c.version, c.from),
+            (Some(TargetVersion::Sidekiq8), Origin::Assumed)
+        );
     }
 
     #[test]
@@ -352,7 +364,13 @@ mod tests {
         ] {
             assert!(is_pin_file(f), "{f}");
         }
-        for f in ["Gemfile", "tasks.py", "main.tf", "requirements.in", "go.sum"] {
+        for f in [
+            "Gemfile",
+            "tasks.py",
+            "main.tf",
+            "requirements.in",
+            "go.sum",
+        ] {
             assert!(!is_pin_file(f), "{f}");
         }
     }

@@ -179,21 +179,20 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
     // The release followed first: it decides the schedule the findings are about.
     let version = (!job.version.note.is_empty()).then(|| job.version.note.clone());
     let mut out: Vec<String> = version.into_iter().collect();
-    out.extend(job.findings.iter()
-        .map(|f| {
-            let severity = match f.severity {
-                Severity::Error => t!("audit-note.error", locale = l),
-                Severity::Warning => t!("audit-note.warning", locale = l),
-            };
-            t!(
-                "audit-note.finding",
-                locale = l,
-                line = f.line,
-                severity = severity,
-                message = f.message.as_str()
-            )
-            .into_owned()
-        }));
+    out.extend(job.findings.iter().map(|f| {
+        let severity = match f.severity {
+            Severity::Error => t!("audit-note.error", locale = l),
+            Severity::Warning => t!("audit-note.warning", locale = l),
+        };
+        t!(
+            "audit-note.finding",
+            locale = l,
+            line = f.line,
+            severity = severity,
+            message = f.message.as_str()
+        )
+        .into_owned()
+    }));
     out.extend(job.unresolved.iter().map(|u| {
         t!(
             "audit-note.unresolved",

@@ -7,9 +7,12 @@ use super::{system_of, Ecosystem, Raw};
 
 /// The file's lines with their 1-based numbers, a trailing `\r` (CRLF files) removed.
 fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (u32::try_from(i + 1).unwrap_or(u32::MAX), l.trim_end_matches('\r')))
+    text.lines().enumerate().map(|(i, l)| {
+        (
+            u32::try_from(i + 1).unwrap_or(u32::MAX),
+            l.trim_end_matches('\r'),
+        )
+    })
 }
 
 /// `Gemfile.lock`: each resolved gem of a `specs:` list, written with four spaces
@@ -198,8 +201,20 @@ mod tests {
         assert_eq!(
             pins,
             vec![
-                (TargetId::ActiveJob, "activejob".into(), "7.0.8".into(), true, 4),
-                (TargetId::Sidekiq, "sidekiq".into(), "6.5.12".into(), true, 6),
+                (
+                    TargetId::ActiveJob,
+                    "activejob".into(),
+                    "7.0.8".into(),
+                    true,
+                    4
+                ),
+                (
+                    TargetId::Sidekiq,
+                    "sidekiq".into(),
+                    "6.5.12".into(),
+                    true,
+                    6
+                ),
             ]
         );
     }
@@ -222,7 +237,8 @@ mod tests {
 
     #[test]
     fn requirements_say_whether_a_pin_is_one_release_or_a_range() {
-        let text = "# the workers\ncelery[redis]==5.3.6 ; python_version >= \"3.8\"  # pinned\nredis>=4\n";
+        let text =
+            "# the workers\ncelery[redis]==5.3.6 ; python_version >= \"3.8\"  # pinned\nredis>=4\n";
         assert_eq!(
             requirements(text),
             vec![(TargetId::Celery, "celery".into(), "==5.3.6".into(), true, 2)]
@@ -270,7 +286,12 @@ mod tests {
             mix_lock(text),
             vec![(TargetId::Oban, "oban".into(), "2.17.3".into(), true, 3)]
         );
-        for line in ["\"oban\": {:git, \"https://x\", \"abc\"}", "\"oban\": {:hex, :oban, \"", "\"oban", "\""] {
+        for line in [
+            "\"oban\": {:git, \"https://x\", \"abc\"}",
+            "\"oban\": {:hex, :oban, \"",
+            "\"oban",
+            "\"",
+        ] {
             assert!(mix_lock(line).is_empty(), "{line}");
         }
     }
@@ -281,13 +302,30 @@ mod tests {
         assert_eq!(
             go_mod(text),
             vec![
-                (TargetId::River, "github.com/riverqueue/river".into(), "v0.11.4".into(), true, 7),
-                (TargetId::Temporal, "go.temporal.io/sdk".into(), "v1.26.0".into(), true, 10),
+                (
+                    TargetId::River,
+                    "github.com/riverqueue/river".into(),
+                    "v0.11.4".into(),
+                    true,
+                    7
+                ),
+                (
+                    TargetId::Temporal,
+                    "go.temporal.io/sdk".into(),
+                    "v1.26.0".into(),
+                    true,
+                    10
+                ),
             ]
         );
         let replaced = format!("{text}replace go.temporal.io/sdk => ../sdk\n");
         assert_eq!(go_mod(&replaced).len(), 1);
-        for line in ["require", "require (", ")", "require github.com/riverqueue/river"] {
+        for line in [
+            "require",
+            "require (",
+            ")",
+            "require github.com/riverqueue/river",
+        ] {
             assert!(go_mod(line).is_empty(), "{line}");
         }
     }

@@ -10,7 +10,10 @@ use serde_json::Value;
 /// The 1-based line of byte `at` in `text`.
 fn line_at(text: &str, at: usize) -> u32 {
     let at = at.min(text.len());
-    let n = text.as_bytes()[..at].iter().filter(|b| **b == b'\n').count();
+    let n = text.as_bytes()[..at]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count();
     u32::try_from(n + 1).unwrap_or(u32::MAX)
 }
 
@@ -224,8 +227,20 @@ mod tests {
             pins,
             vec![
                 (TargetId::Bullmq, "bullmq".into(), "^6.7.0".into(), false, 4),
-                (TargetId::Temporal, "@temporalio/client".into(), "1.11.1".into(), true, 5),
-                (TargetId::PgBoss, "pg-boss".into(), ">=12 <13".into(), false, 7),
+                (
+                    TargetId::Temporal,
+                    "@temporalio/client".into(),
+                    "1.11.1".into(),
+                    true,
+                    5
+                ),
+                (
+                    TargetId::PgBoss,
+                    "pg-boss".into(),
+                    ">=12 <13".into(),
+                    false,
+                    7
+                ),
             ]
         );
     }
@@ -257,7 +272,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-        assert!(matches!(package_lock(&deep), Err(ReadError::TooDeep { .. })));
+        assert!(matches!(
+            package_lock(&deep),
+            Err(ReadError::TooDeep { .. })
+        ));
         // Brackets inside strings do not count.
         let strings = format!("{{\"a\": \"{}\"}}", "[".repeat(1000));
         assert_eq!(package_json(&strings).expect("reads"), vec![]);
