@@ -3,8 +3,9 @@
 //! Gemfile.lock pins sidekiq 6.5.12 (the schedule follows 6.2.2 – 7.x's jitter and says
 //! "from Gemfile.lock:16"), the same app without the lock (8.x assumed, with how to choose),
 //! `--target-version` over a pin, a lock file given on the command line as context, a
-//! package.json range for BullMQ, a requirements range for Celery and a Celery release
-//! outside the ones followed (a warning naming the pin).
+//! package.json range for BullMQ, a requirements range for Celery, a Celery release
+//! outside the ones followed (a warning naming the pin) and `wait: :polynomially_longer`
+//! under a Rails 7.0 pin (an error: that release does not retry the job at all).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -38,8 +39,10 @@ fn json(args: &[&str]) -> (Value, i32) {
 
 const PINNED: &str = "projects/rails-pinned/app/jobs/receipt_job.rb";
 const UNPINNED: &str = "projects/rails-unpinned/app/jobs/receipt_job.rb";
-const PROJECTS: [&str; 5] = [
+const INVOICE: &str = "projects/rails-pinned/app/jobs/invoice_job.rb";
+const PROJECTS: [&str; 6] = [
     PINNED,
+    INVOICE,
     UNPINNED,
     "projects/node-bullmq/src/queue.ts",
     "projects/python-celery/tasks.py",
@@ -183,4 +186,29 @@ fn the_projects_as_text_and_json() {
     args.extend(["--format", "json"]);
     let (out, _) = audit(&args);
     insta::assert_snapshot!("audit_versions_json", out);
+}
+
+#[test]
+fn polynomially_longer_under_a_rails_7_0_pin_is_an_error() {
+    let (v, code) = json(&[INVOICE]);
+    assert_eq!(code, 1, "{v}");
+    let job = &v["jobs"][0];
+    assert_eq!(job["version"]["release"], "6.1-7.0");
+    assert_eq!(
+        job["version"]["from"],
+        "projects/rails-pinned/Gemfile.lock:7"
+    );
+    let error = job["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["rule"] == "MA-wait-unknown-to-release"))
+        .unwrap_or_else(|| panic!("an error about :polynomially_longer: {job}"));
+    assert_eq!(
+        (error["severity"].as_str(), error["line"].as_u64()),
+        (Some("error"), Some(4))
+    );
+    // For Rails 7.1 the same file is fine.
+    let (v, _) = json(&[INVOICE, "--target-version", "active-job=7.1"]);
+    assert!(v["jobs"][0]["findings"]
+        .as_array()
+        .is_some_and(|f| f.iter().all(|f| f["rule"] != "MA-wait-unknown-to-release")));
 }

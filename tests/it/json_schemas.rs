@@ -372,6 +372,7 @@ fn audit_versions_match_the_schema() {
     let dir = root().join("tests/fixtures/audit");
     let projects = [
         "projects/rails-pinned/app/jobs/receipt_job.rb",
+        "projects/rails-pinned/app/jobs/invoice_job.rb",
         "projects/rails-unpinned/app/jobs/receipt_job.rb",
         "projects/node-bullmq/src/queue.ts",
         "projects/python-celery/tasks.py",
@@ -385,7 +386,7 @@ fn audit_versions_match_the_schema() {
         args.extend(projects);
         args.extend(extra);
         let v = valid("audit", &args, &dir, &[0]);
-        assert_eq!(v["jobs"].as_array().map(Vec::len), Some(5));
+        assert_eq!(v["jobs"].as_array().map(Vec::len), Some(6));
     }
 }
 

@@ -6,7 +6,7 @@
 //! resolved.
 
 use super::found::{Fact, Found, Value};
-use super::job_version::{job_version, outside_finding, Asker, JobVersion};
+use super::job_version::{job_version, outside_finding, wait_finding, Asker, JobVersion};
 use super::pins::{choose, Choice};
 use super::record::{sheet_for, Build, Facts};
 pub use super::record::{AuditFinding, NotStated};
@@ -403,8 +403,11 @@ pub fn audit_job_for(
     };
     let mut findings = traps::findings(&sheet, found, &facts, &schedule, &b);
     let at = (found.at.line, found.at.column);
-    if let Some(f) = outside_finding(found.system, choice, at, lang) {
-        let i = findings.partition_point(|x| (x.line, x.column) <= at);
+    let release = outside_finding(found.system, choice, at, lang)
+        .into_iter()
+        .chain(wait_finding(found, choice, lang));
+    for f in release {
+        let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
         findings.insert(i, f);
     }
     let unresolved = found

@@ -5,11 +5,12 @@
 //! outside every range followed is a `version-not-followed` finding. Texts:
 //! `locales/worker/audit-notes.yml` (`audit-note.version.*`).
 
+use super::found::{Fact, Found, Value};
 use super::pins::{Choice, Origin, Pin};
 use super::record::AuditFinding;
 use crate::domain::lang::Lang;
 use crate::domain::queues::versions::followed;
-use crate::domain::queues::TargetId;
+use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::sheet::check::Severity;
 use crate::text::t;
 use serde::Serialize;
@@ -168,6 +169,40 @@ pub fn outside_finding(
         field: "retry".to_owned(),
         line,
         column,
+        stated: true,
+    })
+}
+
+/// The `wait-unknown-to-release` finding: `wait: :polynomially_longer` in a job audited for
+/// Rails 6.1 – 7.0, which does not know the name (`determine_delay` raises "Couldn't
+/// determine a delay" and the job is not retried at all; brief/QUEUES.md §9), at the
+/// setting's line.
+pub fn wait_finding(found: &Found, choice: &Choice, lang: Lang) -> Option<AuditFinding> {
+    if found.system != TargetId::ActiveJob || choice.version != Some(TargetVersion::ActiveJob61) {
+        return None;
+    }
+    let s = found.settings.iter().find(
+        |s| matches!(&s.value, Value::Stated(Fact::WaitName(n)) if n == "polynomially_longer"),
+    )?;
+    let from = match &choice.from {
+        Origin::Pin(p) => p.place(),
+        Origin::Flag(_) => "--target-version".to_owned(),
+        Origin::Assumed => "assumed".to_owned(),
+    };
+    let message = t!(
+        "audit-note.version.wait-unknown",
+        locale = lang.code(),
+        followed = followed(found.system, choice.version, lang),
+        from = from
+    )
+    .into_owned();
+    Some(AuditFinding {
+        code: "wait-unknown-to-release",
+        severity: Severity::Error,
+        message,
+        field: "retry.backoff".to_owned(),
+        line: s.at.line,
+        column: s.at.column,
         stated: true,
     })
 }
