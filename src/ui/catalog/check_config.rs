@@ -146,31 +146,7 @@ pub fn CheckConfiguration() -> Html {
         let outcome = outcome.clone();
         Callback::from(move |m: String| outcome.set(Some(Outcome::Failed(m))))
     };
-    // Files chosen or dropped: lock files join the list (one of a name), the first other
-    // file is the configuration; with none, the text already there is checked again.
-    let picked = {
-        let (run, locks, text, name) = (run.clone(), locks.clone(), text.clone(), name.clone());
-        Callback::from(move |files: Vec<(String, String)>| {
-            let mut next = (*locks).clone();
-            let mut config = None;
-            for (n, body) in files {
-                if pins::is_pin_file(&n) {
-                    next.retain(|(m, _)| *m != n);
-                    next.push((n, body));
-                } else if config.is_none() {
-                    config = Some((n, body));
-                }
-            }
-            locks.set(next.clone());
-            match config {
-                Some((n, body)) => run.emit((n, body, next)),
-                None if !text.trim().is_empty() => {
-                    run.emit(((*name).clone(), (*text).clone(), next))
-                }
-                None => {}
-            }
-        })
-    };
+    let picked = picked(&run, &locks, &text, &name);
     let (onchange, ondrop, ondragover) = file_callbacks(&picked, &failed);
     let ontext = {
         let text = text.clone();
@@ -194,17 +170,6 @@ pub fn CheckConfiguration() -> Html {
         let (run, text, name, locks) = (run.clone(), text.clone(), name.clone(), locks.clone());
         Callback::from(move |_| run.emit(((*name).clone(), (*text).clone(), (*locks).clone())))
     };
-    let lock_list = locks.iter().map(|(n, _)| {
-        let (locks, gone) = (locks.clone(), n.clone());
-        let remove = Callback::from(move |_| {
-            locks.set(locks.iter().filter(|(m, _)| *m != gone).cloned().collect());
-        });
-        html! {
-            <li><bdi>{ n.clone() }</bdi>{ " " }
-                <button type="button" class="link" onclick={remove}
-                    aria-label={format!("{} {n}", t!("check-config.remove-lock", locale = l))}>{ t!("check-config.remove-lock", locale = l) }</button></li>
-        }
-    });
     let result = (*outcome)
         .as_ref()
         .map(|o| result(&ctx, o, &outcome))
@@ -220,7 +185,7 @@ pub fn CheckConfiguration() -> Html {
             </p>
             if !locks.is_empty() {
                 <div class="sfield" id="check-config-locks"><p class="help">{ t!("check-config.locks", locale = l) }</p>
-                    <ul>{ for lock_list }</ul></div>
+                    <ul>{ lock_items(&locks, l) }</ul></div>
             }
             <div class="sfield">
                 <label for="check-config-name">{ t!("check-config.name", locale = l) }</label>
@@ -241,6 +206,54 @@ pub fn CheckConfiguration() -> Html {
             <div class="slot" aria-live="polite">{ result }</div>
         </section>
     }
+}
+
+/// Files chosen or dropped: lock files join `locks` (one of a name), the first other file is
+/// the configuration, run with them; with none, the text already there is checked again.
+fn picked(
+    run: &Callback<(String, String, Locks)>,
+    locks: &UseStateHandle<Locks>,
+    text: &UseStateHandle<String>,
+    name: &UseStateHandle<String>,
+) -> Callback<Vec<(String, String)>> {
+    let (run, locks, text, name) = (run.clone(), locks.clone(), text.clone(), name.clone());
+    Callback::from(move |files: Vec<(String, String)>| {
+        let mut next = (*locks).clone();
+        let mut config = None;
+        for (n, body) in files {
+            if pins::is_pin_file(&n) {
+                next.retain(|(m, _)| *m != n);
+                next.push((n, body));
+            } else if config.is_none() {
+                config = Some((n, body));
+            }
+        }
+        locks.set(next.clone());
+        match config {
+            Some((n, body)) => run.emit((n, body, next)),
+            None if !text.trim().is_empty() => run.emit(((*name).clone(), (*text).clone(), next)),
+            None => {}
+        }
+    })
+}
+
+/// The lock files kept, each with its "Remove" button.
+fn lock_items(locks: &UseStateHandle<Locks>, l: &str) -> Html {
+    locks
+        .iter()
+        .map(|(n, _)| {
+            let (locks, gone) = (locks.clone(), n.clone());
+            let remove = Callback::from(move |_| {
+                locks.set(locks.iter().filter(|(m, _)| *m != gone).cloned().collect());
+            });
+            let word = t!("check-config.remove-lock", locale = l);
+            html! {
+                <li><bdi>{ n.clone() }</bdi>{ " " }
+                    <button type="button" class="link" onclick={remove}
+                        aria-label={format!("{word} {n}")}>{ word.clone() }</button></li>
+            }
+        })
+        .collect()
 }
 
 /// The file input's and the text box's drop callbacks: the chosen or dropped files' texts go
