@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `Gemfile.lock` | [`lines::gemfile_lock`] | `sidekiq`, `activejob` (else `rails`) |
 //! | `requirements*.txt`, `constraints*.txt` | [`lines::requirements`] | `celery` (`==` exact; `~=`, `>=` … a range) |
-//! | `poetry.lock`, `uv.lock` | [`structured::toml_lock`] (the `toml` crate) | `celery`, `temporalio` |
+//! | `poetry.lock`, `uv.lock` | [`lines::toml_lock`] | `celery`, `temporalio` |
 //! | `Pipfile.lock` | [`structured::pipfile_lock`] (serde_json) | `celery`, `temporalio` |
 //! | `package.json` | [`structured::package_json`] (a range) | `bullmq`, `pg-boss`, `@temporalio/*` |
 //! | `package-lock.json` | [`structured::package_lock`] (exact) | the same |
@@ -14,7 +14,7 @@
 //! | `go.mod` | [`lines::go_mod`] | `github.com/riverqueue/river`, `go.temporal.io/sdk` |
 //!
 //! Limits as the configuration readers': [`MAX_FILE_BYTES`] per file (refused before
-//! reading), no NUL byte, JSON and TOML nesting within [`MAX_DEPTH`]. A line a reader does
+//! reading), no NUL byte, JSON nesting within [`MAX_DEPTH`]. A line a reader does
 //! not understand is skipped, never guessed; nothing here panics.
 //!
 //! The ranges each system's formulas follow are [`crate::domain::queues::versions`]'s; a
@@ -75,7 +75,7 @@ pub fn is_pin_file(path: &str) -> bool {
 ///
 /// # Errors
 /// [`ReadError::TooLarge`] past [`MAX_FILE_BYTES`]; [`ReadError::Binary`] for a NUL byte;
-/// [`ReadError::Syntax`] for JSON or TOML that does not parse; [`ReadError::TooDeep`] past
+/// [`ReadError::Syntax`] for JSON that does not parse; [`ReadError::TooDeep`] past
 /// [`MAX_DEPTH`]; [`ReadError::Unrecognised`] for a name [`is_pin_file`] refuses.
 pub fn read(file: &str, text: &str) -> Result<Vec<Pin>, ReadError> {
     if text.len() as u64 > MAX_FILE_BYTES {
@@ -95,7 +95,7 @@ pub fn read(file: &str, text: &str) -> Result<Vec<Pin>, ReadError> {
         "package.json" => structured::package_json(text)?,
         "package-lock.json" => structured::package_lock(text)?,
         "Pipfile.lock" => structured::pipfile_lock(text)?,
-        "poetry.lock" | "uv.lock" => structured::toml_lock(text)?,
+        "poetry.lock" | "uv.lock" => lines::toml_lock(text),
         _ if is_pin_file(name) => lines::requirements(text),
         _ => return Err(ReadError::Unrecognised),
     };

@@ -1,10 +1,8 @@
-//! The pin files in JSON (`package.json`, `package-lock.json`, `Pipfile.lock`, read with
-//! serde_json) and TOML (`poetry.lock`, `uv.lock`, read with the `toml` crate, whose spans
-//! give the lines). A JSON entry's line is the line of its key in the text.
+//! The pin files in JSON (`package.json`, `package-lock.json`, `Pipfile.lock`), read with
+//! serde_json. An entry's line is the line of its key in the text.
 
 use super::{system_of, too_deep, Ecosystem, Raw};
 use crate::domain::audit::found::{Pos, ReadError};
-use serde::Deserialize;
 use serde_json::Value;
 
 /// The 1-based line of byte `at` in `text`.
@@ -175,45 +173,6 @@ pub fn pipfile_lock(text: &str) -> Result<Vec<Raw>, ReadError> {
     Ok(out)
 }
 
-#[derive(Deserialize)]
-struct TomlLock {
-    #[serde(default)]
-    package: Vec<TomlPackage>,
-}
-
-#[derive(Deserialize)]
-struct TomlPackage {
-    name: toml::Spanned<String>,
-    #[serde(default)]
-    version: Option<String>,
-}
-
-/// `poetry.lock` and `uv.lock`: each `[[package]]` with its `name` and `version` (the
-/// release resolved).
-///
-/// # Errors
-/// [`ReadError::Syntax`] for TOML that does not parse (or a `[[package]]` without a name),
-/// at its line.
-pub fn toml_lock(text: &str) -> Result<Vec<Raw>, ReadError> {
-    let lock: TomlLock = toml::from_str(text).map_err(|e| ReadError::Syntax {
-        at: Pos {
-            line: e.span().map_or(1, |s| line_at(text, s.start)),
-            column: 1,
-        },
-        message: e.message().to_owned(),
-    })?;
-    Ok(lock
-        .package
-        .into_iter()
-        .filter_map(|p| {
-            let system = system_of(Ecosystem::Python, p.name.get_ref())?;
-            let version = p.version?;
-            let line = line_at(text, p.name.span().start);
-            Some((system, p.name.into_inner(), version, true, line))
-        })
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,21 +251,5 @@ mod tests {
             pipfile_lock(text).expect("reads"),
             vec![(TargetId::Celery, "celery".into(), "==5.3.6".into(), true, 4)]
         );
-    }
-
-    #[test]
-    fn poetry_and_uv_locks_give_the_resolved_release() {
-        let text = "[[package]]\r\nname = \"amqp\"\r\nversion = \"5.2.0\"\r\n\r\n[[package]]\r\nname = \"celery\"\r\nversion = \"5.4.0\"\r\nsource = { registry = \"https://pypi.org/simple\" }\r\n";
-        assert_eq!(
-            toml_lock(text).expect("reads"),
-            vec![(TargetId::Celery, "celery".into(), "5.4.0".into(), true, 6)]
-        );
-        match toml_lock("[[package]]\nname = \"celery\nversion = 1\n") {
-            Err(ReadError::Syntax { at, .. }) => assert_eq!(at.line, 2),
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(toml_lock("version = 1\n").expect("reads"), vec![]);
-        let deep = format!("a = {}{}", "[".repeat(5_000), "]".repeat(5_000));
-        assert!(toml_lock(&deep).is_err());
     }
 }
