@@ -9,6 +9,13 @@
 //! modality-advisor audit template.yaml --format sarif --fail-level none > audit.sarif
 //! ```
 //!
+//! Each job is audited for the release of its system the project pins (issue 27 item 3,
+//! [`crate::domain::audit::pins`]): a lock or requirement file given on the command line
+//! (context, not a configuration), else the nearest one next to the configuration or in a
+//! folder above it, up to the repository's root (a folder holding `.git`). `--target-version
+//! TARGET=VERSION` wins over a pin; with neither, the newest release followed is assumed and
+//! the job says how to choose.
+//!
 //! Exit codes as `check`: 0 nothing at or above `--fail-level`; 1 a finding at or above it;
 //! 2 a file that cannot be read (missing, over 5 MiB, binary, a syntax error, a YAML bomb,
 //! not a configuration audit reads, or no queue or job in it) or bad usage.
@@ -18,25 +25,36 @@ use super::check::text::{problem_line, severity_id, severity_word};
 use super::check::{self, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report};
 use super::{lang_of, LangArg};
 use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
-use crate::domain::audit::{audit_job, read_bytes, AuditJob, FileKind};
+use crate::domain::audit::job_version::Asker;
+use crate::domain::audit::pins::{self, Pin};
+use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
 use crate::domain::duration::exact;
+use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
 use crate::domain::Lang;
 use crate::text::t;
 use clap::Args;
 use serde_json::json;
+use std::collections::HashMap;
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Configuration files: Terraform (*.tf), CloudFormation templates (YAML or JSON),
-    /// Kubernetes manifests, Cloud Tasks queues (YAML or JSON). At most 5 MiB each.
+    /// Kubernetes manifests, Cloud Tasks queues (YAML or JSON), queue code. Lock and
+    /// requirement files (Gemfile.lock, requirements*.txt, package.json, package-lock.json,
+    /// mix.lock, go.mod, poetry.lock, uv.lock, Pipfile.lock) given here pin the systems'
+    /// releases for every configuration. At most 5 MiB each.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// The release to audit a system for, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7,
+    /// active-job=7.1, active-job=6.1-7.0); repeatable; wins over a lock file's pin.
+    #[arg(long, value_name = "TARGET=VERSION", value_parser = parse_target_version)]
+    target_version: Vec<TargetVersion>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: CheckFormat,
@@ -49,6 +67,18 @@ pub struct AuditArgs {
     /// Where docs/FINDINGS.md is published (SARIF's helpUri).
     #[arg(long, value_name = "URL")]
     docs_url: Option<String>,
+}
+
+/// `TARGET=VERSION` as a [`TargetVersion`].
+///
+/// # Errors
+/// The unknown target or version, naming the allowed ones.
+fn parse_target_version(raw: &str) -> Result<TargetVersion, String> {
+    let (name, version) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("{raw:?} is not TARGET=VERSION (e.g. sidekiq=6.2.2-7)"))?;
+    let target = TargetId::parse(name).map_err(|e| e.message(Lang::En))?;
+    TargetVersion::parse(target, version).map_err(|e| e.message(Lang::En))
 }
 
 /// What one run read.
@@ -111,10 +141,91 @@ fn items(job: &AuditJob, lang: Lang) -> Vec<Item> {
         .collect()
 }
 
-/// Reads and audits every file.
-pub fn gather(files: &[PathBuf], lang: Lang) -> Audited {
+/// A file's bytes, refused past [`MAX_FILE_BYTES`] before reading.
+fn load(path: &Path) -> Result<Vec<u8>, ReadError> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > MAX_FILE_BYTES => Err(ReadError::TooLarge { bytes: m.len() }),
+        _ => std::fs::read(path).map_err(|_| ReadError::Unrecognised),
+    }
+}
+
+/// The pins of the lock or requirement file at `path`, named `file` in the reports.
+fn pins_of(path: &Path, file: &str) -> Result<Vec<Pin>, ReadError> {
+    let bytes = load(path)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| ReadError::Binary)?;
+    pins::read(file, text)
+}
+
+/// The deepest folder [`nearby`] climbs from a configuration.
+const MAX_CLIMB: usize = 64;
+
+/// The pins of the lock and requirement files next to `config` and in the folders above it,
+/// the nearest first, up to the folder holding `.git` or the filesystem's root; each folder
+/// read once per run (`seen`). A file there that cannot be read is passed over: it was not
+/// asked for.
+fn nearby(config: &Path, seen: &mut HashMap<PathBuf, Vec<Pin>>) -> Vec<Pin> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let start = match config.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(mut dir) = start.canonicalize() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for _ in 0..MAX_CLIMB {
+        let here = seen.entry(dir.clone()).or_insert_with(|| {
+            let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && pins::is_pin_file(&p.to_string_lossy()))
+                .collect();
+            names.sort();
+            names
+                .iter()
+                .flat_map(|p| {
+                    let shown = p.strip_prefix(&cwd).unwrap_or(p).display().to_string();
+                    pins_of(p, &shown).unwrap_or_default()
+                })
+                .collect()
+        });
+        out.extend(here.iter().cloned());
+        if dir.join(".git").exists() {
+            break;
+        }
+        match dir.parent() {
+            Some(up) => dir = up.to_path_buf(),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Reads and audits every file: lock and requirement files as pins for all, the others as
+/// configurations, each job for the release `flags` or the pins name.
+pub fn gather(files: &[PathBuf], flags: &[TargetVersion], lang: Lang) -> Audited {
     let mut out = Audited::default();
-    for path in files {
+    let mut given: Vec<Pin> = Vec::new();
+    for path in files
+        .iter()
+        .filter(|p| pins::is_pin_file(&p.to_string_lossy()))
+    {
+        let file = path.display().to_string();
+        match pins_of(path, &file) {
+            Ok(p) => given.extend(p),
+            Err(ReadError::Unrecognised) if !path.is_file() => {
+                out.report.problems.push(unreadable(&file, path, lang))
+            }
+            Err(e) => out.report.problems.push(problem(&file, &e, lang)),
+        }
+    }
+    let mut seen = HashMap::new();
+    for path in files
+        .iter()
+        .filter(|p| !pins::is_pin_file(&p.to_string_lossy()))
+    {
         let file = path.display().to_string();
         let bytes = match std::fs::metadata(path) {
             Ok(m) if m.len() > MAX_FILE_BYTES => {
@@ -125,18 +236,9 @@ pub fn gather(files: &[PathBuf], lang: Lang) -> Audited {
             Ok(_) => std::fs::read(path),
             Err(e) => Err(e),
         };
-        let bytes = match bytes {
-            Ok(b) => b,
-            Err(e) => {
-                out.report.problems.push(Problem {
-                    file,
-                    line: None,
-                    column: None,
-                    message: t!("audit.error.unreadable", locale = lang.code(), reason = e)
-                        .into_owned(),
-                });
-                continue;
-            }
+        let Ok(bytes) = bytes else {
+            out.report.problems.push(unreadable(&file, path, lang));
+            continue;
         };
         match read_bytes(&file, &bytes) {
             Err(e) => out.report.problems.push(problem(&file, &e, lang)),
@@ -152,7 +254,16 @@ pub fn gather(files: &[PathBuf], lang: Lang) -> Audited {
                 .into_owned(),
             }),
             Ok((_, found)) => {
-                let jobs: Vec<AuditJob> = found.iter().map(|f| audit_job(&file, f, lang)).collect();
+                let mut pins = given.clone();
+                pins.extend(nearby(path, &mut seen));
+                let jobs: Vec<AuditJob> = found
+                    .iter()
+                    .map(|f| {
+                        let flag = flags.iter().rev().find(|v| v.target() == f.system);
+                        let choice = pins::choose(f.system, flag.copied(), &pins);
+                        audit_job_for(&file, f, &choice, Asker::Cli, lang)
+                    })
+                    .collect();
                 let mut checked = Checked {
                     file: file.clone(),
                     catalog: false,
@@ -167,10 +278,29 @@ pub fn gather(files: &[PathBuf], lang: Lang) -> Audited {
     out
 }
 
+/// "cannot read FILE: why" for a file that is missing or not readable.
+fn unreadable(file: &str, path: &Path, lang: Lang) -> Problem {
+    let reason = match std::fs::File::open(path) {
+        Err(e) => e.to_string(),
+        Ok(_) => "not a file".to_owned(),
+    };
+    Problem {
+        file: file.to_owned(),
+        line: None,
+        column: None,
+        message: t!(
+            "audit.error.unreadable",
+            locale = lang.code(),
+            reason = reason
+        )
+        .into_owned(),
+    }
+}
+
 /// `audit`: read, audit, print in the format asked, exit 0, 1 or 2.
 pub fn run(args: &AuditArgs) -> ExitCode {
     let lang = lang_of(args.lang);
-    let audited = gather(&args.files, lang);
+    let audited = gather(&args.files, &args.target_version, lang);
     let options = Options {
         lang,
         fail_level: args.fail_level,
@@ -327,6 +457,9 @@ pub fn text(a: &Audited, o: &Options) -> String {
                 name = &job.name
             )
         );
+        if !job.version.note.is_empty() {
+            let _ = writeln!(s, "  {}", job.version.note);
+        }
         sheet_lines(job, lang, &mut s);
         let _ = writeln!(s, "  {}", schedule_line(job, lang));
         for u in &job.unresolved {
@@ -386,7 +519,8 @@ fn summary(a: &Audited, o: &Options) -> String {
 /// The JSON report: `{"jobs": [{"file", "name", "line", "system", "sheet", "not_stated":
 /// [{"path", "default"}], "schedule", "findings": [{"rule", "severity", "message", "field",
 /// "line", "column", "stated"}], "unresolved": [{"key", "fact", "expression", "line",
-/// "column"}]}], "errors": [{"file", "line", "column", "message"}], "summary": {"files",
+/// "column"}], "version": {"release", "followed", "from", "pinned", "range", "note"}}],
+/// "errors": [{"file", "line", "column", "message"}], "summary": {"files",
 /// "jobs", "errors", "warnings", "unreadable", "fail_level", "exit_code"}}` (schema:
 /// `docs/schemas/audit.schema.json`).
 pub fn json(a: &Audited, o: &Options) -> String {
@@ -419,6 +553,7 @@ pub fn json(a: &Audited, o: &Options) -> String {
                 "schedule": j.schedule,
                 "findings": findings,
                 "unresolved": j.unresolved,
+                "version": j.version,
             })
         })
         .collect();

@@ -24,7 +24,9 @@ mod code_job;
 pub mod elsewhere;
 pub mod found;
 pub mod job;
+pub mod job_version;
 pub mod kubernetes;
+pub mod pins;
 pub mod record;
 pub mod setting;
 pub mod terraform;
@@ -36,7 +38,7 @@ pub mod yaml;
 
 use crate::domain::lang::Lang;
 use found::{Found, ReadError, MAX_FILE_BYTES};
-pub use job::{audit_job, AuditJob};
+pub use job::{audit_job, audit_job_for, AuditJob};
 
 /// Which reader read a file (for "no queue or job found" and the JSON).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -291,7 +291,7 @@ const fn audit_rule(
 /// The rules only `audit` reports: a target's findings and the queue systems' traps (the
 /// sheet it builds from a configuration is checked by [`RULES`] too). Texts in
 /// `locales/worker/audit.yml`.
-pub const AUDIT_RULES: [Rule; 7] = [
+pub const AUDIT_RULES: [Rule; 9] = [
     audit_rule("lease-under-target-factor", W, "retry.lease_ms", LAMBDA_SQS),
     audit_rule(
         "window-over-target-retention",
@@ -319,7 +319,15 @@ pub const AUDIT_RULES: [Rule; 7] = [
         BULLMQ_RETRYING,
     ),
     audit_rule("setting-not-in-sheet", W, "retry", SHEET),
+    audit_rule("version-not-followed", W, "retry", VERSIONS),
+    audit_rule("wait-unknown-to-release", E, "retry.backoff", VERSIONS),
 ];
+
+const VERSIONS: Source = src(
+    "docs/CLI.md",
+    "sheet---target-and-targets",
+    "CLI.md, the releases each target follows",
+);
 
 const BULLMQ_RETRYING: Source = src(
     "https://docs.bullmq.io/guide/retrying-failing-jobs",

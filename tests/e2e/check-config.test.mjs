@@ -3,7 +3,10 @@
 // (nothing replaced) whose notes name the trap (a visibility timeout under 6 × the function's
 // timeout) and the value left unresolved (`var.…`), each with its line; a broken file gives a
 // message naming the file and the line, in the page's language, and the catalog stays as it
-// was. Screenshots: {en,ja}-check-config-1280, en-check-config-390.
+// was. Two files at once (issue 27 item 3): a Sidekiq job dropped with its Gemfile.lock is
+// checked for the release the lock pins, and says so; without the lock the newest is assumed
+// and the note says to add it. Screenshots: {en,ja}-check-config-1280, en-check-config-390,
+// en-check-config-lock-1280.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, screenshot, showCatalog } from './harness.mjs';
@@ -92,6 +95,62 @@ test('a pasted Terraform file becomes a new process with its findings; a broken 
   await check(page, 'main.tf', TERRAFORM);
   assert.match(await page.textContent('#check-config-found'), /ジョブが 1 件/);
   await screenshot(page, 'ja-check-config-1280');
+  await page.close();
+});
+
+const SIDEKIQ_JOB = `class ReceiptJob
+  include Sidekiq::Job
+  sidekiq_options queue: "mailers", retry: 5
+end
+`;
+const GEMFILE_LOCK = `GEM
+  remote: https://rubygems.org/
+  specs:
+    connection_pool (2.4.1)
+    sidekiq (6.5.12)
+      connection_pool (>= 2.2.5, < 3)
+`;
+
+const notes = (page) => page.$$eval('#check-config-result .audit-job li', (li) => li.map((e) => e.textContent));
+
+test('a job dropped with its lock file is checked for the release the lock pins', async () => {
+  const page = await openPage(browser, server.url);
+  await showCatalog(page);
+  // Both files dropped on the box at once, as a file manager drops them.
+  await page.evaluate(([job, lock]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([job], 'receipt_job.rb', { type: 'text/plain' }));
+    dt.items.add(new File([lock], 'Gemfile.lock', { type: 'text/plain' }));
+    document.querySelector('#check-config-text')
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [SIDEKIQ_JOB, GEMFILE_LOCK]);
+  await page.waitForSelector('#check-config-result, #check-config-error', { timeout: 30_000 });
+  assert.equal(await page.inputValue('#check-config-name'), 'receipt_job.rb');
+  assert.equal(await page.inputValue('#check-config-text'), SIDEKIQ_JOB, 'the job, not the lock, is the configuration');
+  assert.match(await page.textContent('#check-config-locks'), /Gemfile\.lock/);
+  let said = (await notes(page)).join('\n');
+  assert.match(said, /Audited for Sidekiq 6\.2\.2 – 7\.x .*Gemfile\.lock:5 pins sidekiq 6\.5\.12/, said);
+  await screenshot(page, 'en-check-config-lock-1280');
+
+  // The lock removed and the job checked again: the newest is assumed, and the note says
+  // which file to add.
+  await page.click('#check-config-locks button');
+  assert.equal(await page.$('#check-config-locks'), null);
+  await page.click('#check-config-run');
+  await page.waitForFunction(() => /assumed/.test(document.querySelector('#check-config-result')?.textContent ?? ''));
+  said = (await notes(page)).join('\n');
+  assert.match(said, /Sidekiq 8\.x .*assumed.*add the project's Gemfile\.lock/, said);
+
+  // Chosen together in the file dialog: the same.
+  await page.setInputFiles('#check-config-file', [
+    { name: 'Gemfile.lock', mimeType: 'text/plain', buffer: Buffer.from(GEMFILE_LOCK) },
+    { name: 'receipt_job.rb', mimeType: 'text/plain', buffer: Buffer.from(SIDEKIQ_JOB) },
+  ]);
+  await page.waitForFunction(() => /pins sidekiq/.test(document.querySelector('#check-config-result')?.textContent ?? ''));
+  // Added, the catalog gets the job's process and nothing else.
+  await page.click('#check-config-add');
+  await page.waitForFunction(() => document.querySelectorAll('#catalog-table tbody tr').length === 2);
+  assert.match((await rowNames(page))[1], /ReceiptJob/);
   await page.close();
 });
 

@@ -41,6 +41,17 @@ resource "aws_lambda_event_source_mapping" "orders" {
 /// Posts a configuration read to `handle` as the page does and reads the reply as the page
 /// does.
 fn ask(handle: fn(&str) -> String, file: &str, text: &str, lang: Lang) -> ReadDone {
+    ask_with(handle, file, text, &[], lang)
+}
+
+/// [`ask`] with lock files given beside the configuration.
+fn ask_with(
+    handle: fn(&str) -> String,
+    file: &str,
+    text: &str,
+    locks: &[(&str, &str)],
+    lang: Lang,
+) -> ReadDone {
     let request = ReadRequest {
         id: 7,
         lang,
@@ -50,6 +61,10 @@ fn ask(handle: fn(&str) -> String, file: &str, text: &str, lang: Lang) -> ReadDo
             catalog_name: "Shop".to_owned(),
             seed: 42,
             now_ms: 1_700_000_000_000,
+            lock_files: locks
+                .iter()
+                .map(|(n, t)| ((*n).to_owned(), (*t).to_owned()))
+                .collect(),
         },
     };
     let reply = ExportReply::from_json(&handle(&request.to_json())).expect("a reply");
@@ -155,4 +170,51 @@ fn the_export_worker_does_not_audit() {
         panic!("the export worker refuses");
     };
     assert!(en.contains("target module"), "{en}");
+}
+
+const SIDEKIQ: &str = "class ReceiptJob\n  include Sidekiq::Job\n  sidekiq_options retry: 5\nend\n";
+const GEMFILE_LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    connection_pool (2.4.1)\n    sidekiq (6.5.12)\n      connection_pool (>= 2.2.5, < 3)\n";
+
+/// The notes of the one job `locks` and the Sidekiq job give, in `lang`.
+fn sidekiq_notes(locks: &[(&str, &str)], lang: Lang) -> Vec<String> {
+    let ReadDone::Audited { notes, .. } = ask_with(
+        target_worker::handle,
+        "receipt_job.rb",
+        SIDEKIQ,
+        locks,
+        lang,
+    ) else {
+        panic!("not audited");
+    };
+    assert_eq!(notes.len(), 1);
+    if lang == Lang::Ja {
+        notes[0].ja.clone()
+    } else {
+        notes[0].en.clone()
+    }
+}
+
+#[test]
+fn a_lock_file_given_with_the_configuration_chooses_the_release() {
+    let en = sidekiq_notes(&[("Gemfile.lock", GEMFILE_LOCK)], Lang::En);
+    assert_eq!(
+        en[0],
+        "Audited for Sidekiq 6.2.2 – 7.x (source read: 6.4.1): Gemfile.lock:5 pins sidekiq 6.5.12."
+    );
+    let ja = sidekiq_notes(&[("Gemfile.lock", GEMFILE_LOCK)], Lang::Ja);
+    assert!(ja[0].contains("Gemfile.lock:5"), "{ja:?}");
+    // Without it the newest is assumed, and the note says which file to add.
+    let en = sidekiq_notes(&[], Lang::En);
+    assert!(
+        en[0].starts_with("Audited for Sidekiq 8.x (source read: 8.1.7), assumed")
+            && en[0].contains("add the project's Gemfile.lock"),
+        "{en:?}"
+    );
+    // A lock file that cannot be read is said, and the job is still audited.
+    let en = sidekiq_notes(&[("package.json", "{\"dependencies\": ")], Lang::En);
+    assert!(
+        en[0].starts_with("package.json: not read for versions:"),
+        "{en:?}"
+    );
+    assert!(en[1].contains("assumed"), "{en:?}");
 }

@@ -366,6 +366,31 @@ fn check_reports_match_their_schema_with_findings_and_without() {
 }
 
 #[test]
+fn audit_versions_match_the_schema() {
+    // Each job's release: pinned by a lock file, a range, outside the ones followed,
+    // assumed, and chosen with --target-version over a pin.
+    let dir = root().join("tests/fixtures/audit");
+    let projects = [
+        "projects/rails-pinned/app/jobs/receipt_job.rb",
+        "projects/rails-pinned/app/jobs/invoice_job.rb",
+        "projects/rails-unpinned/app/jobs/receipt_job.rb",
+        "projects/node-bullmq/src/queue.ts",
+        "projects/python-celery/tasks.py",
+        "projects/python-old-celery/tasks.py",
+    ];
+    for extra in [
+        &[][..],
+        &["--target-version", "sidekiq=8", "--lang", "ja"][..],
+    ] {
+        let mut args = vec!["audit", "--format", "json", "--fail-level", "none"];
+        args.extend(projects);
+        args.extend(extra);
+        let v = valid("audit", &args, &dir, &[0]);
+        assert_eq!(v["jobs"].as_array().map(Vec::len), Some(6));
+    }
+}
+
+#[test]
 fn audit_reports_match_their_schema() {
     let dir = root().join("tests/fixtures/audit");
     let files = [

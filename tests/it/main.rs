@@ -7,6 +7,7 @@ mod audit_code_jobs;
 mod audit_code_roundtrip;
 mod audit_in_app;
 mod audit_roundtrip;
+mod audit_versions;
 mod capacity_analytic;
 mod capacity_cli;
 mod capacity_protocol;

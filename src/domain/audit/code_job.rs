@@ -22,7 +22,7 @@ use super::record::{sheet_for, AuditFinding, Build, Facts, NotStated};
 use crate::domain::duration::exact;
 use crate::domain::queues::schedule::of_sheet;
 use crate::domain::queues::{
-    self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId,
+    self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId, TargetVersion,
 };
 use crate::domain::sheet::check::Severity;
 use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MAX_CAP_MS};
@@ -66,9 +66,12 @@ fn unresolved(f: &Facts, fact: &str) -> bool {
         .any(|s| matches!(&s.value, Value::Unresolved { fact: x, .. } if *x == fact))
 }
 
-/// A default in words: `audit.default.code.{system}.{field}`.
+/// A default in words: `audit.default.code.{system}.{field}`; Sidekiq 6.2.2 – 7.x's own
+/// jitter `audit.default.code.sidekiq-6.{field}`.
 fn words(b: &Build, sys: TargetId, field: &str) -> String {
-    b.say(&format!("code.{}.{field}", sys.name()))
+    let older = b.version == Some(TargetVersion::Sidekiq6) && matches!(field, "backoff" | "jitter");
+    let system = if older { "sidekiq-6" } else { sys.name() };
+    b.say(&format!("code.{system}.{field}"))
 }
 
 /// Records `path` as not stated unless the file names it with an unresolved value (then it
@@ -528,7 +531,7 @@ fn failure(sys: TargetId, f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
 /// The schedule `sys` runs for the sheet and the stated wait.
 fn schedule(sys: TargetId, sheet: &JobSheet, w: &Wait, b: &Build) -> Schedule {
     if !w.attempts_stated && !w.wait_stated {
-        return queues::defaults(sys, b.lang).schedule;
+        return queues::defaults_version(sys, b.version, b.lang).schedule;
     }
     let n = w.attempts.map_or(LISTED, |n| n.clamp(1, 10_000));
     let delays: Vec<Delay> = match sys {
@@ -570,7 +573,7 @@ fn schedule(sys: TargetId, sheet: &JobSheet, w: &Wait, b: &Build) -> Schedule {
             .map(|d| active_job::with_default_jitter(d.expected_s))
             .collect(),
         _ => {
-            let actual = queues::report(sheet, sys, None, b.lang)
+            let actual = queues::report_version(sheet, sys, None, b.version, b.lang)
                 .map_or_else(|_| of_sheet(sheet), |r| r.built.actual);
             if w.attempts.is_some() {
                 return actual;

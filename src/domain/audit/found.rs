@@ -97,6 +97,10 @@ pub enum Fact {
     ConcurrencyPolicy(String),
     /// A CronJob's `startingDeadlineSeconds`, in ms.
     StartingDeadlineMs(u64),
+    /// The built-in wait a system names, as written without the colon (Active Job
+    /// `:polynomially_longer`, which Rails before 7.1 does not know, or
+    /// `:exponentially_longer`): whether the release audited for knows it.
+    WaitName(String),
 }
 
 /// A setting's value: stated as a literal, or named with a value the reader cannot know
@@ -141,8 +145,8 @@ pub struct Found {
     pub at: Pos,
     /// Every setting read, in file order.
     pub settings: Vec<Setting>,
-    /// Version of the system the file pins, when it says (a Gemfile.lock, a requirements
-    /// pin, an `apiVersion`), as written.
+    /// Version the file itself states, as written (a Kubernetes manifest's `apiVersion`);
+    /// the release a project pins is in its lock files, read by [`super::pins`].
     pub version: Option<String>,
 }
 

@@ -6,6 +6,8 @@
 //! resolved.
 
 use super::found::{Fact, Found, Value};
+use super::job_version::{job_version, outside_finding, wait_finding, Asker, JobVersion};
+use super::pins::{choose, Choice};
 use super::record::{sheet_for, Build, Facts};
 pub use super::record::{AuditFinding, NotStated};
 use super::traps;
@@ -53,6 +55,8 @@ pub struct AuditJob {
     pub findings: Vec<AuditFinding>,
     /// Settings not resolved.
     pub unresolved: Vec<Unresolved>,
+    /// The release the job was audited for and where that came from.
+    pub version: JobVersion,
 }
 
 fn fixed_delays(s: f64, n: usize) -> Vec<Delay> {
@@ -349,8 +353,23 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
     (sheet, schedule)
 }
 
-/// The report of one job `found` in `file`, texts in `lang`.
+/// The report of one job `found` in `file`, texts in `lang`, for the newest release
+/// followed (nothing pins one: [`audit_job_for`] with no pin).
 pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
+    let choice = choose(found.system, None, &[]);
+    audit_job_for(file, found, &choice, Asker::Cli, lang)
+}
+
+/// The report of one job `found` in `file` for the release `choice` names (its schedule
+/// and findings follow that release's formulas), texts in `lang`; `asker` words how to
+/// choose another.
+pub fn audit_job_for(
+    file: &str,
+    found: &Found,
+    choice: &Choice,
+    asker: Asker,
+    lang: Lang,
+) -> AuditJob {
     let facts = Facts {
         settings: &found.settings,
     };
@@ -367,6 +386,7 @@ pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
         },
         extra: Vec::new(),
         moot: Vec::new(),
+        version: choice.version,
     };
     let (sheet, schedule) = match found.system {
         TargetId::Kubernetes => kubernetes_job(&facts, super::kubernetes::is_cron(found), &mut b),
@@ -381,7 +401,15 @@ pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
         | TargetId::Temporal => super::code_job::code_job(found.system, &facts, &mut b),
         _ => sqs_job(&facts, &mut b),
     };
-    let findings = traps::findings(&sheet, found, &facts, &schedule, &b);
+    let mut findings = traps::findings(&sheet, found, &facts, &schedule, &b);
+    let at = (found.at.line, found.at.column);
+    let release = outside_finding(found.system, choice, at, lang)
+        .into_iter()
+        .chain(wait_finding(found, choice, lang));
+    for f in release {
+        let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
+        findings.insert(i, f);
+    }
     let unresolved = found
         .settings
         .iter()
@@ -406,5 +434,6 @@ pub fn audit_job(file: &str, found: &Found, lang: Lang) -> AuditJob {
         schedule,
         findings,
         unresolved,
+        version: job_version(found.system, choice, asker, lang),
     }
 }

@@ -72,6 +72,9 @@ pub struct Build {
     /// Codes of the sheet's findings the system makes moot (e.g. "no jitter" where the
     /// system adds its own that the sheet cannot hold).
     pub moot: Vec<&'static str>,
+    /// The release whose formulas the schedule follows (`None`: the newest, or a system
+    /// with one range; [`super::pins::choose`]).
+    pub version: Option<crate::domain::queues::TargetVersion>,
 }
 
 impl Build {

@@ -4,8 +4,13 @@
 //! stated), named after the job — with what the audit says about each, in English and in
 //! Japanese ([`AuditNote`]); or why the file cannot be read, naming the file and the line
 //! ([`ReadDone::AuditRefused`]). The page adds the processes under ids unused in its catalog.
+//! Lock and requirement files given with the configuration pin the releases the jobs are
+//! audited for ([`super::pins`]); each job's notes say the release followed and where it
+//! came from, or that it was assumed and which lock file to add.
 
 use super::job::AuditJob;
+use super::job_version::Asker;
+use super::pins::{self, Pin};
 use crate::domain::catalog::import::read_sheet_as_process;
 use crate::domain::catalog::{Catalog, ProcessId, MAX_NAME_CHARS};
 use crate::domain::export::read::{AuditNote, ReadDone};
@@ -17,13 +22,44 @@ use crate::text::t;
 /// [`MAX_PROCESSES`](crate::domain::catalog::MAX_PROCESSES); the page refuses a merge past it).
 pub const MAX_JOBS: usize = 200;
 
+/// The pins of the lock files given (name, text), and for each one that cannot be read the
+/// note saying so, in English and in Japanese.
+fn pins_of(lock_files: &[(String, String)]) -> (Vec<Pin>, Vec<(String, String)>) {
+    let mut found = Vec::new();
+    let mut unread = Vec::new();
+    for (name, text) in lock_files {
+        match pins::read(name, text) {
+            Ok(p) => found.extend(p),
+            Err(e) => {
+                let say = |lang: Lang| {
+                    let why = match e.at() {
+                        Some(at) => format!("{} ({}:{})", e.message(lang), name, at.line),
+                        None => e.message(lang),
+                    };
+                    t!(
+                        "audit-note.version.pins-unread",
+                        locale = lang.code(),
+                        file = name.as_str(),
+                        why = why
+                    )
+                    .into_owned()
+                };
+                unread.push((say(Lang::En), say(Lang::Ja)));
+            }
+        }
+    }
+    (found, unread)
+}
+
 /// Reads `text` (named `file_name`) as a configuration and answers as the page asks
 /// ([`ReadAs::Configuration`](crate::domain::export::read::ReadAs::Configuration)): the new
 /// processes (ids `p-…` from `seed`, created at `now_ms`, in a catalog named
-/// `catalog_name`) and their notes, or the refusal. Never panics.
+/// `catalog_name`), each audited for the release `lock_files` (name, text) pin, and their
+/// notes, or the refusal. Never panics.
 pub fn read(
     file_name: &str,
     text: &str,
+    lock_files: &[(String, String)],
     catalog_name: &str,
     seed: u64,
     now_ms: u64,
@@ -35,13 +71,17 @@ pub fn read(
         file_name.trim().to_owned()
     };
     let refused = |en: String, ja: String| ReadDone::AuditRefused { en, ja };
+    let (pins, unread) = pins_of(lock_files);
     // Read once; the jobs are worded in both languages from the same reading.
     let jobs = match super::read(&file, text) {
         Ok((_, found)) => {
             let say = |lang: Lang| -> Vec<AuditJob> {
                 found
                     .iter()
-                    .map(|f| super::audit_job(&file, f, lang))
+                    .map(|f| {
+                        let choice = pins::choose(f.system, None, &pins);
+                        super::audit_job_for(&file, f, &choice, Asker::App, lang)
+                    })
                     .collect()
             };
             (say(Lang::En), say(Lang::Ja))
@@ -101,7 +141,12 @@ pub fn read(
             }
         };
         catalog.processes.push(process);
-        notes.push(note(id, job_en, job_ja));
+        let mut n = note(id, job_en, job_ja);
+        for (en, ja) in &unread {
+            n.en.insert(0, en.clone());
+            n.ja.insert(0, ja.clone());
+        }
+        notes.push(n);
     }
     ReadDone::Audited { catalog, notes }
 }
@@ -131,24 +176,23 @@ fn note(id: ProcessId, en: &AuditJob, ja: &AuditJob) -> AuditNote {
 
 fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
     let l = lang.code();
-    let mut out: Vec<String> = job
-        .findings
-        .iter()
-        .map(|f| {
-            let severity = match f.severity {
-                Severity::Error => t!("audit-note.error", locale = l),
-                Severity::Warning => t!("audit-note.warning", locale = l),
-            };
-            t!(
-                "audit-note.finding",
-                locale = l,
-                line = f.line,
-                severity = severity,
-                message = f.message.as_str()
-            )
-            .into_owned()
-        })
-        .collect();
+    // The release followed first: it decides the schedule the findings are about.
+    let version = (!job.version.note.is_empty()).then(|| job.version.note.clone());
+    let mut out: Vec<String> = version.into_iter().collect();
+    out.extend(job.findings.iter().map(|f| {
+        let severity = match f.severity {
+            Severity::Error => t!("audit-note.error", locale = l),
+            Severity::Warning => t!("audit-note.warning", locale = l),
+        };
+        t!(
+            "audit-note.finding",
+            locale = l,
+            line = f.line,
+            severity = severity,
+            message = f.message.as_str()
+        )
+        .into_owned()
+    }));
     out.extend(job.unresolved.iter().map(|u| {
         t!(
             "audit-note.unresolved",

@@ -57,6 +57,11 @@ pub enum ReadAs {
         seed: u64,
         /// Their creation time, Unix milliseconds.
         now_ms: u64,
+        /// Lock and requirement files given with the configuration, as (name, text)
+        /// (`Gemfile.lock`, `package.json` …): they pin the queue systems' releases the jobs
+        /// are audited for ([`crate::domain::audit::pins`]); none when absent.
+        #[serde(default)]
+        lock_files: Vec<(String, String)>,
     },
 }
 

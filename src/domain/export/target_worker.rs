@@ -21,9 +21,11 @@ pub fn handle(text: &str) -> String {
                 catalog_name,
                 seed,
                 now_ms,
+                lock_files,
             } => Ok(crate::domain::audit::to_catalog::read(
                 file_name,
                 &request.text,
+                lock_files,
                 catalog_name,
                 *seed,
                 *now_ms,

@@ -8,8 +8,13 @@
 //! overwritten. A file that cannot be read gives a message naming the file and the line, and
 //! the catalog stays as it was. The readers are not in the page: they load with the target
 //! worker on the first check.
+//!
+//! Lock and requirement files (Gemfile.lock, package.json, requirements.txt … —
+//! [`pins::is_pin_file`]) chosen or dropped with the configuration are kept beside it and sent
+//! with it: the worker audits each job for the release they pin, and the notes say so.
 
 use crate::domain::app_state::{CatalogAction, CatalogNotice};
+use crate::domain::audit::pins;
 use crate::domain::catalog::import::{apply_import, ImportMode};
 use crate::domain::catalog::Catalog;
 use crate::domain::export::read::{AuditNote, ReadAs, ReadDone, ReadRequest};
@@ -58,8 +63,15 @@ fn with_fresh_ids(current: &Catalog, incoming: &Catalog) -> Catalog {
     out
 }
 
-/// Asks the target worker to audit `text` (named `file`).
-async fn audit(ctx: &AppContext, file: String, text: String, lang: Lang) -> Outcome {
+/// Lock files kept beside the configuration: (name, text).
+type Locks = Vec<(String, String)>;
+
+/// Asks the target worker to audit `text` (named `file`) with the lock files `locks`.
+async fn audit(
+    ctx: &AppContext,
+    (file, text, locks): (String, String, Locks),
+    lang: Lang,
+) -> Outcome {
     let current = ctx.catalog_now();
     let request = ReadRequest {
         id: 0,
@@ -70,6 +82,7 @@ async fn audit(ctx: &AppContext, file: String, text: String, lang: Lang) -> Outc
             catalog_name: current.name.clone(),
             seed: browser::random_seed(),
             now_ms: browser::now_ms(),
+            lock_files: locks,
         },
     };
     match browser::read_file_in_worker(request).await {
@@ -103,6 +116,7 @@ pub fn CheckConfiguration() -> Html {
     let name = use_state(String::new);
     let busy = use_state(|| false);
     let outcome = use_state(|| None::<Outcome>);
+    let locks = use_state(Locks::new);
     // Runs the check on (file name, text); the text box shows what was checked.
     let run = {
         let (ctx, text, name, busy, outcome) = (
@@ -112,7 +126,7 @@ pub fn CheckConfiguration() -> Html {
             busy.clone(),
             outcome.clone(),
         );
-        Callback::from(move |(file, body): (String, String)| {
+        Callback::from(move |(file, body, with): (String, String, Locks)| {
             if *busy {
                 return;
             }
@@ -122,7 +136,7 @@ pub fn CheckConfiguration() -> Html {
             let (ctx, busy, outcome) = (ctx.clone(), busy.clone(), outcome.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let lang = ctx.lang;
-                let done = audit(&ctx, file, body, lang).await;
+                let done = audit(&ctx, (file, body, with), lang).await;
                 busy.set(false);
                 outcome.set(Some(done));
             });
@@ -132,7 +146,8 @@ pub fn CheckConfiguration() -> Html {
         let outcome = outcome.clone();
         Callback::from(move |m: String| outcome.set(Some(Outcome::Failed(m))))
     };
-    let (onchange, ondrop, ondragover) = file_callbacks(&run, &failed);
+    let picked = picked(&run, &locks, &text, &name);
+    let (onchange, ondrop, ondragover) = file_callbacks(&picked, &failed);
     let ontext = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -152,8 +167,8 @@ pub fn CheckConfiguration() -> Html {
         })
     };
     let check = {
-        let (run, text, name) = (run.clone(), text.clone(), name.clone());
-        Callback::from(move |_| run.emit(((*name).clone(), (*text).clone())))
+        let (run, text, name, locks) = (run.clone(), text.clone(), name.clone(), locks.clone());
+        Callback::from(move |_| run.emit(((*name).clone(), (*text).clone(), (*locks).clone())))
     };
     let result = (*outcome)
         .as_ref()
@@ -165,9 +180,13 @@ pub fn CheckConfiguration() -> Html {
             <p class="help">{ t!("check-config.intro", locale = l) }</p>
             <p class="import-row">
                 <label for="check-config-file" class="button secondary">{ t!("check-config.choose", locale = l) }</label>
-                <input type="file" id="check-config-file" class="visually-hidden" {onchange}
-                    accept=".tf,.yaml,.yml,.json,.template,.py,.rb,.ex,.exs,.go,.ts,.js,.mjs,.cjs" />
+                <input type="file" id="check-config-file" class="visually-hidden" {onchange} multiple=true
+                    accept=".tf,.yaml,.yml,.json,.template,.py,.rb,.ex,.exs,.go,.ts,.js,.mjs,.cjs,.lock,.txt,.mod" />
             </p>
+            if !locks.is_empty() {
+                <div class="sfield" id="check-config-locks"><p class="help">{ t!("check-config.locks", locale = l) }</p>
+                    <ul>{ lock_items(&locks, l) }</ul></div>
+            }
             <div class="sfield">
                 <label for="check-config-name">{ t!("check-config.name", locale = l) }</label>
                 <input type="text" id="check-config-name" class="user-text" value={(*name).clone()} oninput={onname}
@@ -189,43 +208,98 @@ pub fn CheckConfiguration() -> Html {
     }
 }
 
-/// The file input's and the text box's drop callbacks: the chosen or dropped file's text goes
-/// to `run` with the file's name; why it cannot be read goes to `failed`.
+/// Files chosen or dropped: lock files join `locks` (one of a name), the first other file is
+/// the configuration, run with them; with none, the text already there is checked again.
+fn picked(
+    run: &Callback<(String, String, Locks)>,
+    locks: &UseStateHandle<Locks>,
+    text: &UseStateHandle<String>,
+    name: &UseStateHandle<String>,
+) -> Callback<Vec<(String, String)>> {
+    let (run, locks, text, name) = (run.clone(), locks.clone(), text.clone(), name.clone());
+    Callback::from(move |files: Vec<(String, String)>| {
+        let mut next = (*locks).clone();
+        let mut config = None;
+        for (n, body) in files {
+            if pins::is_pin_file(&n) {
+                next.retain(|(m, _)| *m != n);
+                next.push((n, body));
+            } else if config.is_none() {
+                config = Some((n, body));
+            }
+        }
+        locks.set(next.clone());
+        match config {
+            Some((n, body)) => run.emit((n, body, next)),
+            None if !text.trim().is_empty() => run.emit(((*name).clone(), (*text).clone(), next)),
+            None => {}
+        }
+    })
+}
+
+/// The lock files kept, each with its "Remove" button.
+fn lock_items(locks: &UseStateHandle<Locks>, l: &str) -> Html {
+    locks
+        .iter()
+        .map(|(n, _)| {
+            let (locks, gone) = (locks.clone(), n.clone());
+            let remove = Callback::from(move |_| {
+                locks.set(locks.iter().filter(|(m, _)| *m != gone).cloned().collect());
+            });
+            let word = t!("check-config.remove-lock", locale = l);
+            html! {
+                <li><bdi>{ n.clone() }</bdi>{ " " }
+                    <button type="button" class="link" onclick={remove}
+                        aria-label={format!("{word} {n}")}>{ word.clone() }</button></li>
+            }
+        })
+        .collect()
+}
+
+/// The file input's and the text box's drop callbacks: the chosen or dropped files' texts go
+/// to `picked` with their names (at most 8); why one cannot be read goes to `failed`.
 fn file_callbacks(
-    run: &Callback<(String, String)>,
+    picked: &Callback<Vec<(String, String)>>,
     failed: &Callback<String>,
 ) -> (Callback<Event>, Callback<DragEvent>, Callback<DragEvent>) {
-    let from_file = {
-        let (run, failed) = (run.clone(), failed.clone());
-        move |file: web_sys::File| {
-            let (run, failed) = (run.clone(), failed.clone());
+    let from_files = {
+        let (picked, failed) = (picked.clone(), failed.clone());
+        move |list: web_sys::FileList| {
+            let files: Vec<web_sys::File> = (0..list.length().min(8))
+                .filter_map(|i| list.get(i))
+                .collect();
+            let (picked, failed) = (picked.clone(), failed.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let name = file.name();
-                match browser::read_file(file).await {
-                    Ok(body) => run.emit((name, body)),
-                    Err(e) => failed.emit(format!("{name}: {e}")),
+                let mut read = Vec::new();
+                for file in files {
+                    let name = file.name();
+                    match browser::read_file(file).await {
+                        Ok(body) => read.push((name, body)),
+                        Err(e) => return failed.emit(format!("{name}: {e}")),
+                    }
                 }
+                picked.emit(read);
             });
         }
     };
     let onchange = {
-        let from_file = from_file.clone();
+        let from_files = from_files.clone();
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            if let Some(list) = input.files().filter(|f| f.length() > 0) {
+                from_files(list);
                 input.set_value("");
-                from_file(file);
             }
         })
     };
     let ondrop = Callback::from(move |e: DragEvent| {
-        let file = e
+        let list = e
             .data_transfer()
             .and_then(|d| d.files())
-            .and_then(|f| f.get(0));
-        if let Some(file) = file {
+            .filter(|f| f.length() > 0);
+        if let Some(list) = list {
             e.prevent_default();
-            from_file(file);
+            from_files(list);
         }
     });
     let ondragover = Callback::from(|e: DragEvent| e.prevent_default());

@@ -293,6 +293,8 @@ fn wait(item: &Item, f: &mut Found) {
             ));
             f.settings
                 .push(stated("wait", item.at, Fact::BaseMs(2_000)));
+            f.settings
+                .push(stated("wait", item.at, Fact::WaitName(s.clone())));
         }
         Val::Num(_) | Val::Ms(_) => {
             f.settings.push(stated(
