@@ -24,7 +24,6 @@
 //! [`runner::protocol`]: crate::domain::sim::runner
 
 use super::read::{result_to_json, ReadRequest};
-#[cfg(not(feature = "export"))]
 use super::target_panel;
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
@@ -153,9 +152,6 @@ impl ExportRequest {
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
             }
-            // The export worker's build leaves the targets out: the page sends them to the
-            // target worker (`handle_target`).
-            #[cfg(not(feature = "export"))]
             (
                 ExportSubject::Target {
                     sheet,
@@ -165,12 +161,6 @@ impl ExportRequest {
                 },
                 _,
             ) => target_panel::render_at(sheet, (*target, *format, *version), lang, None).to_json(),
-            #[cfg(feature = "export")]
-            (ExportSubject::Target { .. }, _) => crate::domain::share::panel::Panel {
-                html: String::new(),
-                items: Vec::new(),
-            }
-            .to_json(),
         }
     }
 }
