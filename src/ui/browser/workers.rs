@@ -259,9 +259,13 @@ impl ExportWorker {
             waiting: RefCell::new(Vec::new()),
         });
         let sh = shared.clone();
-        let port = WorkerPort::spawn(EXPORT_WORKER_SCRIPT, EXPORT_WORKER_READY, Hold::All, gate, {
-            move |text: String| sh.answer(&text)
-        })
+        let port = WorkerPort::spawn(
+            EXPORT_WORKER_SCRIPT,
+            EXPORT_WORKER_READY,
+            Hold::All,
+            gate,
+            { move |text: String| sh.answer(&text) },
+        )
         .map_err(|e| {
             let reason = e
                 .as_string()
