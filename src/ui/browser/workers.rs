@@ -264,7 +264,7 @@ impl ExportWorker {
             EXPORT_WORKER_READY,
             Hold::All,
             gate,
-            { move |text: String| sh.answer(&text) },
+            move |text: String| sh.answer(&text),
         )
         .map_err(|e| {
             let reason = e
