@@ -6,8 +6,8 @@
 //! its feature: the page (`page`, see index.html) `locales/page/`, so the texts only the
 //! workers, the embed page and the CLI render (`locales/worker/`) stay out of its first load
 //! (`tests/it/locale_keys.rs` holds the page away from those keys); the embed page (`embed`),
-//! the simulation worker (`sim`), the export worker (`export`) and the target worker
-//! (`targets`) the texts they show; the CLI and the tests every text.
+//! the simulation worker (`sim`) and the document worker (`export`: exports, queue targets,
+//! the audit) the texts they show; the CLI and the tests every text.
 //!
 //! The same texts as `rust_i18n::i18n!` with `rust_i18n::t!` gave, for less of the page's
 //! first load (measured 2026-12-02): one shared lookup instead of the lookup, the fallbacks

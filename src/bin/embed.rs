@@ -81,7 +81,10 @@ mod page {
         let hash = location.hash().unwrap_or_default();
         let (lang, title, html) = match link::decode_plain(&hash) {
             Ok(share) => {
-                let open = link::app_url(&href, &share);
+                // The fragment it was given, not the share encoded again: the same link
+                // (the test checks it), and the embed carries no encoder (deflate, the
+                // model's serialisers: −9 KB brotli, issue 28).
+                let open = format!("{}{}", link::app_folder(&href), hash.trim());
                 let title = embed::frame_title(&share, share.lang);
                 // The page's own level-one heading (the card starts at level two), for
                 // screen readers only: it says what the frame shows.

@@ -24,6 +24,7 @@
 //! [`JobSheet`]: crate::domain::sheet::JobSheet
 
 pub mod csv;
+pub mod doc_worker;
 pub mod json;
 pub mod markdown;
 pub mod protocol;

@@ -144,7 +144,7 @@ test('(a) headers: the policy, framing, caching and types', async () => {
     }
   }
   for (const f of ['index.html', 'embed.html', 'sim-ui.js', 'sim-ui_bg.wasm', 'sim-ui-start.js', 'sim-worker.js',
-    'sim-worker_bg.wasm', 'sim-worker_loader.js', 'export-worker.js', 'target-worker_bg.wasm', 'sim.css']) {
+    'sim-worker_bg.wasm', 'sim-worker_loader.js', 'export-worker.js', 'export-worker_bg.wasm', 'sim.css']) {
     assert.ok(reused.includes(f), `${f} is revalidated (no-cache), not cached for a year`);
   }
   // Compressed on the fly for a browser that asks.

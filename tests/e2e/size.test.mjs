@@ -14,6 +14,7 @@
 //   loads (its wasm, JS glue, boot and fallback scripts, stylesheets). Files only the embed
 //   page loads do not count towards the app's first load.
 //
+// (History, kept for the record: both are back under their limits since issue 28.)
 // OVER THE PRODUCT'S LIMIT, said plainly: issue 25 (the sheet's Load and capacity section —
 // 21 inputs with their texts in both languages, schema 3's reader and checks —, the capacity
 // panel and its worker protocol, the load findings, the wizard's numbers in the sheet) took
@@ -42,7 +43,20 @@ const FIRST_LOAD_LIMIT = 350 * 1024;
 // page (whose card counts the same findings) from 156.7 KB to 161.0 KB and the export worker
 // from 280.7 KB to 285.3 KB (measured 2026-12-03); the zone database itself is in none of
 // them. The embed's and the export worker's budgets move by what that measured, no more.
-const EMBED_BUDGET = 170 * 1024; // the limit is 155 KB: see the notes above
+// Back to the limit (issue 28, measured 2026-12-03): 167.6 → 155.0 KB (158,672 B of 158,720)
+// once the embed page links to the app with the fragment it was given instead of encoding
+// the share again (no deflate, no serialisers for the model: −12.5 KB) and left out the
+// page's messages about its workers (page/sheet-export.yml).
+const EMBED_BUDGET = 155 * 1024;
+/**
+ * Everything dist/ serves (the first load, every module loaded on demand, the embed page's own
+ * files), brotli. The goal (issue 28) is 800 KB; measured 2026-12-03 after one document
+ * worker and the embed page's cut: 1,533.8 KB (≈ 1,719 KB before: the size test's 1,550.5 KB
+ * plus the embed page's own files, 168.5 KB). NOT reached: the budget is the measured figure plus a little room so
+ * growth is seen; what is left is in docs/PERFORMANCE.md ("What the whole is made of").
+ */
+const WHOLE_BUDGET = 1545 * 1024;
+const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
 const SIM_UI_BUDGET = 260 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
@@ -62,22 +76,14 @@ const ON_DEMAND = {
   // simulator's own (`locales/simulator/`). Fetched when Simulate or a sheet is first shown;
   // its budget is its measured size plus a little room.
   'sim-ui': SIM_UI_BUDGET,
-  // Issue 26 item 7: the system picture (layout, SVG, mermaid, form, findings): 300.1 KB.
-  'export-worker': 315 * 1024,
-  // The thirteen queue targets' exporters with their texts (`[targets]` in locales/modules.txt) and the
-  // configuration panel, fetched when a target is first chosen in the sheet: 182 KB measured
-  // on 2026-12-02 (in the export worker they made it 346 KB; apart, the export worker is back
-  // to 269 KB and a first Markdown copy does not fetch them).
-  // Issue 26: the batch schedule's daylight-saving findings in the panel read the IANA time
-  // zone database (jiff with its bundled tzdb: ~32 KB brotli of data, the rest its code):
-  // 253.1 KB measured on 2026-12-03, from 182.6 KB. Kept out of the page and the export
-  // worker (their size budgets); only a sheet's first "Configuration for" fetches it.
-  // Issue 27: the audit ("Check an existing configuration") runs here, beside the formulas
-  // it computes the schedules with: the Terraform reader (hcl-edit), the YAML / JSON reader
-  // with positions (granit-parser), the code scanners and their texts took it from 258.3 KB to
-  // 449.0 KB (measured 2026-12-03). Over what a first "Configuration for" should fetch: a
-  // worker of its own for the audit, or one document worker (issue 28), is the way back.
-  'target-worker': 460 * 1024,
+  // The document worker (src/bin/export-worker.rs): the exporters, the file readers, the share
+  // renderers, the system picture, and since issue 28 also the thirteen queue targets, the
+  // time zone database and the audit's readers, with every text but the CLI's. Until then the
+  // targets and the audit were a worker of their own (target-worker, 456.6 KB beside the
+  // export worker's 314.7 KB on 2026-12-03): both carried the same std, serde code, domain and
+  // texts, and anyone who configured a queue loaded both. One module: 597.0 KB measured on
+  // 2026-12-03 (−172.9 KB in all); fetched on the first export, import, share or target.
+  'export-worker': 610 * 1024,
   // The share card's and the share panel's stylesheets, fetched when sharing is first shown.
   'share-card.css': 4 * 1024,
   'share.css': 2 * 1024,
@@ -159,6 +165,22 @@ test('the embed page loads < 155 KB, brotli', () => {
   rows.push(`embed.html: ${(html.length / 1024).toFixed(1)} KB raw, ${(htmlBr / 1024).toFixed(1)} KB brotli`);
   console.log(`embed size: ${rows.join('; ')}; total ${(total / 1024).toFixed(1)} KB brotli (budget 155 KB)`);
   assert.ok(total < EMBED_BUDGET, `the embed page loads ${total} B brotli, over its budget ${EMBED_BUDGET} B`);
+});
+
+test('the whole app (everything dist/ serves) within its budget, brotli; the 800 KB goal said', () => {
+  let total = 0;
+  const rows = [];
+  for (const f of readdirSync(dist, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name)) {
+    const br = brotliCompressSync(readFileSync(path.join(dist, f)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    total += br;
+    rows.push([f.replace(/-[0-9a-f]{12,16}(?=[._])/, ''), br]);
+  }
+  assert.ok(rows.some(([f]) => f === 'app_bg.wasm') && rows.some(([f]) => f === 'embed_bg.wasm'), 'dist/ must hold the page and the embed page');
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const biggest = rows.sort((x, y) => y[1] - x[1]).slice(0, 6).map(([f, n]) => `${f} ${kb(n)}`);
+  const gap = total > WHOLE_GOAL ? `, ${kb(total - WHOLE_GOAL)} over the ${kb(WHOLE_GOAL)} goal (issue 28, docs/PERFORMANCE.md)` : '';
+  console.log(`whole: ${rows.length} files, ${kb(total)} brotli (budget ${kb(WHOLE_BUDGET)})${gap}; biggest: ${biggest.join(', ')}`);
+  assert.ok(total < WHOLE_BUDGET, `dist/ serves ${total} B brotli, over the whole budget ${WHOLE_BUDGET} B`);
 });
 
 /** Every key of the YAML text files under `dir` (rust-i18n's v2 format: a key starts a line). */

@@ -334,7 +334,7 @@ fn the_page_never_names_a_text_it_does_not_carry() {
 }
 
 /// The files a module embeds, as `locales/modules.txt` lists them for its feature (`export`,
-/// `targets`, `sim` …) and build.rs reads them: paths under `locales/`, e.g.
+/// `sim` …) and build.rs reads them: paths under `locales/`, e.g.
 /// `worker/targets.yml`, a folder (`page/`) standing for every file directly in it.
 pub fn module_texts(feature: &str) -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
@@ -374,9 +374,9 @@ pub fn module_texts(feature: &str) -> BTreeSet<String> {
     files
 }
 
-/// The export worker carries every text but the queue targets' and the target worker every
-/// target text: a locale file added without its line in `locales/modules.txt` would leave a
-/// worker showing keys.
+/// The document worker (`export-worker`: exports, imports, shares, the queue targets and the
+/// audit; one module since issue 28) carries every text but the CLI's: a locale file added
+/// without its line in `locales/modules.txt` would leave the worker showing keys.
 #[test]
 fn the_workers_module_lists_cover_their_texts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
@@ -385,38 +385,14 @@ fn the_workers_module_lists_cover_their_texts() {
         .filter_map(|p| p.strip_prefix(&root).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    // `audit` (its readers, scanners and the app's notes) builds on the targets' findings and
-    // formulas and runs in the target worker: its texts go with them.
-    let is_target = |f: &str| {
-        f.starts_with("worker/target-")
-            || f == "worker/targets.yml"
-            || f.starts_with("worker/audit")
-    };
     // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
     // worker shows them, so none carries them.
     // The same for `simulate`'s text report and the usage errors (`cli-simulate.yml`).
     let cli_only = |f: &str| f == "worker/rules.yml" || f == "worker/cli-simulate.yml";
-    let export: BTreeSet<String> = all
-        .iter()
-        .filter(|f| !is_target(f) && !cli_only(f))
-        .cloned()
-        .collect();
+    let export: BTreeSet<String> = all.iter().filter(|f| !cli_only(f)).cloned().collect();
     assert_eq!(
         module_texts("export"),
         export,
         "modules.txt [export] must list exactly these"
     );
-    let targets = module_texts("targets");
-    for f in all.iter().filter(|f| is_target(f)) {
-        assert!(
-            targets.contains(f),
-            "modules.txt [targets] does not list {f}"
-        );
-    }
-    for f in &targets {
-        assert!(
-            all.contains(f),
-            "modules.txt [targets] lists {f}, which does not exist"
-        );
-    }
 }

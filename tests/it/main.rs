@@ -32,6 +32,7 @@ mod cli_advise;
 mod cli_lang;
 mod diagram;
 mod diagram_text;
+mod doc_worker;
 mod export_protocol;
 mod export_read;
 mod flowchart;

@@ -152,14 +152,10 @@ pub fn to_markdown_at(sheet: &JobSheet, lang: Lang, now_ms: Option<i64>) -> Stri
     }
     let _ = writeln!(s, "\n```mermaid\n{}```\n", mermaid(sheet, lang));
     let _ = writeln!(s, "## {}\n", tr("export.findings", lang));
-    #[allow(unused_mut)]
     let mut findings = validate(sheet, lang);
-    #[cfg(not(feature = "export"))]
     if let Some(now) = now_ms {
         findings.extend(crate::domain::sheet::dst::dst_findings(sheet, lang, now));
     }
-    #[cfg(feature = "export")]
-    let _ = now_ms;
     if findings.is_empty() {
         let _ = writeln!(s, "{}", tr("export.no-findings", lang));
     }

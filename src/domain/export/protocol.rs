@@ -24,7 +24,6 @@
 //! [`runner::protocol`]: crate::domain::sim::runner
 
 use super::read::{result_to_json, ReadRequest};
-#[cfg(not(feature = "export"))]
 use super::target_panel;
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::Catalog;
@@ -105,9 +104,8 @@ pub struct ExportRequest {
     pub subject: ExportSubject,
     /// The page's clock when it asked (Unix milliseconds): the target panel then names the days
     /// of the coming year on which daylight saving skips or repeats a batch run (the sheet's
-    /// Markdown too where the time zone database is built in: natively, not in the export
-    /// worker, [`to_markdown_at`](super::markdown::to_markdown_at)). Absent: no such findings
-    /// (the domain has no clock).
+    /// Markdown too, [`to_markdown_at`](super::markdown::to_markdown_at); the page's export
+    /// bar sends none). Absent: no such findings (the domain has no clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now_ms: Option<i64>,
 }
@@ -153,9 +151,6 @@ impl ExportRequest {
             (ExportSubject::SimSettings { run, seed }, _) => {
                 serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
             }
-            // The export worker's build leaves the targets out: the page sends them to the
-            // target worker (`handle_target`).
-            #[cfg(not(feature = "export"))]
             (
                 ExportSubject::Target {
                     sheet,
@@ -165,12 +160,6 @@ impl ExportRequest {
                 },
                 _,
             ) => target_panel::render_at(sheet, (*target, *format, *version), lang, None).to_json(),
-            #[cfg(feature = "export")]
-            (ExportSubject::Target { .. }, _) => crate::domain::share::panel::Panel {
-                html: String::new(),
-                items: Vec::new(),
-            }
-            .to_json(),
         }
     }
 }

@@ -174,7 +174,8 @@ impl ReadRequest {
                     })
                 }
             }
-            // Read by the target worker (`target_worker::handle`), which holds the audit.
+            // Routed to the audit by the document worker (`doc_worker::handle` →
+            // `target_worker::handle`); only a direct call of `run` gets here.
             ReadAs::Configuration { .. } => {
                 let (en, ja) = crate::domain::audit::elsewhere::message();
                 Ok(ReadDone::AuditRefused { en, ja })

@@ -1,7 +1,7 @@
 //! The browser side of sharing: the page's URL, share renderings in the export worker, the
 //! share panel's buttons, copying HTML for rich-text editors, focus.
 
-use super::workers::{ask, Module, EXPORT_WORDS};
+use super::workers::{ask, EXPORT_WORDS};
 use crate::domain::share::panel::ShareRequest;
 
 /// The page's URL as the browser shows it (links are made relative to its folder).
@@ -19,7 +19,7 @@ pub fn page_url() -> String {
 /// or answers something unreadable.
 pub async fn share_in_worker(mut request: ShareRequest) -> Result<String, String> {
     let lang = request.lang;
-    ask(Module::Export, lang, EXPORT_WORDS, move |id| {
+    ask(lang, EXPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })

@@ -1,7 +1,7 @@
 //! The page's Web Workers: one port (started from Trunk's loader script, requests held until
 //! the worker says it is ready, terminated when dropped, which is how a run is cancelled and a
 //! failed worker replaced) under the simulation worker ([`SimWorker`]: one run at a time, a
-//! newer request replacing a held one) and the document workers ([`export`],
+//! newer request replacing a held one) and the document worker ([`export`],
 //! [`read_file_in_worker`], the share panels: requests answered by id, failures worded in the
 //! request's language).
 
@@ -228,8 +228,8 @@ impl ExportShared {
     }
 }
 
-/// The export Web Worker (`export-worker`, built by Trunk; it also reads imported files),
-/// started on the first export or import and kept for the next ones. Requests sent before it
+/// The document Web Worker (`export-worker`, built by Trunk: exports, imported files, share
+/// panels, queue targets, the audit), started on the first request and kept for the next ones. Requests sent before it
 /// has loaded are held until it says `ready`; if it fails to load (blocked, offline,
 /// [`EXPORT_LOAD_TIMEOUT_MS`] passed) every waiting request gets a message and the next one
 /// starts a new worker.
@@ -243,38 +243,14 @@ struct ExportWorker {
 
 thread_local! {
     static EXPORT_WORKER: RefCell<Option<Rc<ExportWorker>>> = const { RefCell::new(None) };
-    static TARGET_WORKER: RefCell<Option<Rc<ExportWorker>>> = const { RefCell::new(None) };
 }
 
-/// Which worker answers: the export worker (documents, files, share panels) or the target
-/// worker (a queue system's configuration; `target-worker`, same protocol, fetched on the
-/// first choice of a target so a first Markdown copy does not load the targets).
-#[derive(Clone, Copy)]
-pub(super) enum Module {
-    /// `export-worker`.
-    Export,
-    /// `target-worker`.
-    Target,
-}
-
-impl Module {
-    fn script(self) -> &'static str {
-        match self {
-            Module::Export => "./export-worker_loader.js",
-            Module::Target => "./target-worker_loader.js",
-        }
-    }
-
-    fn slot(self) -> &'static std::thread::LocalKey<RefCell<Option<Rc<ExportWorker>>>> {
-        match self {
-            Module::Export => &EXPORT_WORKER,
-            Module::Target => &TARGET_WORKER,
-        }
-    }
-}
+/// The document worker's loader script (`export-worker`: exports, file reads, share panels,
+/// the queue targets' configurations and the audit, one module since issue 28).
+const EXPORT_WORKER_SCRIPT: &str = "./export-worker_loader.js";
 
 impl ExportWorker {
-    fn spawn(module: Module, lang: Lang, words: Words) -> Result<ExportWorker, String> {
+    fn spawn(lang: Lang, words: Words) -> Result<ExportWorker, String> {
         use crate::domain::export::protocol::EXPORT_WORKER_READY;
         let gate = Rc::new(Gate::default());
         let shared = Rc::new(ExportShared {
@@ -283,9 +259,13 @@ impl ExportWorker {
             waiting: RefCell::new(Vec::new()),
         });
         let sh = shared.clone();
-        let port = WorkerPort::spawn(module.script(), EXPORT_WORKER_READY, Hold::All, gate, {
-            move |text: String| sh.answer(&text)
-        })
+        let port = WorkerPort::spawn(
+            EXPORT_WORKER_SCRIPT,
+            EXPORT_WORKER_READY,
+            Hold::All,
+            gate,
+            move |text: String| sh.answer(&text),
+        )
         .map_err(|e| {
             let reason = e
                 .as_string()
@@ -316,15 +296,15 @@ impl ExportWorker {
     }
 
     /// The kept worker, or a new one when there is none or the last one failed.
-    fn get(module: Module, lang: Lang, words: Words) -> Result<Rc<ExportWorker>, String> {
-        module.slot().with(|slot| {
+    fn get(lang: Lang, words: Words) -> Result<Rc<ExportWorker>, String> {
+        EXPORT_WORKER.with(|slot| {
             let mut slot = slot.borrow_mut();
             if let Some(w) = slot.as_ref().filter(|w| !w.shared.broken.get()) {
                 return Ok(w.clone());
             }
             // Drop (terminate) a failed worker before starting anew.
             *slot = None;
-            let w = Rc::new(ExportWorker::spawn(module, lang, words)?);
+            let w = Rc::new(ExportWorker::spawn(lang, words)?);
             *slot = Some(w.clone());
             Ok(w)
         })
@@ -340,13 +320,8 @@ impl ExportWorker {
 pub async fn export(
     mut request: crate::domain::export::protocol::ExportRequest,
 ) -> Result<String, String> {
-    use crate::domain::export::protocol::ExportSubject;
     let lang = request.lang;
-    let module = match request.subject {
-        ExportSubject::Target { .. } => Module::Target,
-        _ => Module::Export,
-    };
-    ask(module, lang, EXPORT_WORDS, move |id| {
+    ask(lang, EXPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })
@@ -365,12 +340,7 @@ pub async fn read_file_in_worker(
     mut request: crate::domain::export::read::ReadRequest,
 ) -> Result<crate::domain::export::read::ReadResult, String> {
     let lang = request.lang;
-    // An existing configuration is audited where the queue systems' formulas are.
-    let module = match request.read {
-        crate::domain::export::read::ReadAs::Configuration { .. } => Module::Target,
-        _ => Module::Export,
-    };
-    let text = ask(module, lang, IMPORT_WORDS, move |id| {
+    let text = ask(lang, IMPORT_WORDS, move |id| {
         request.id = id;
         request.to_json()
     })
@@ -383,12 +353,11 @@ pub async fn read_file_in_worker(
 /// Posts the request `to_json` writes for the worker's next id and waits for the reply's text;
 /// failures are worded with `words` in `lang`.
 pub(super) async fn ask(
-    module: Module,
     lang: Lang,
     words: Words,
     to_json: impl FnOnce(u32) -> String,
 ) -> Result<String, String> {
-    let worker = ExportWorker::get(module, lang, words)?;
+    let worker = ExportWorker::get(lang, words)?;
     let id = worker.next_id.get();
     worker.next_id.set(id.wrapping_add(1).max(1));
     let text = to_json(id);
