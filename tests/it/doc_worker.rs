@@ -76,6 +76,7 @@ fn a_configuration_is_audited_and_a_sheet_file_read() {
             catalog_name: "Shop".to_owned(),
             seed: 1,
             now_ms: 1_700_000_000_000,
+            lock_files: Vec::new(),
         },
         terraform,
     );
