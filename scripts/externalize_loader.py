@@ -7,7 +7,7 @@ Reads and rewrites $TRUNK_STAGING_DIR/index.html (or the page named by the first
 `embed.html` for the embed page's build). Fails loudly if the script is not found,
 so a Trunk upgrade that changes the output cannot slip through silently. (2) Drop the `integrity`
 attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give every
-worker's loader shim (`*_loader.js`: simulation, export, target) the non-deprecated
+worker's loader shim (`*_loader.js`: simulation, document) the non-deprecated
 wasm-bindgen init call.
 """
 import hashlib

@@ -1,7 +1,8 @@
-//! The export worker's answer to a configuration read
+//! The export protocol's answer to a configuration read
 //! ([`ReadAs::Configuration`](crate::domain::export::read::ReadAs::Configuration)): the audit
-//! runs in the target worker, which holds the queue systems' formulas (the page sends it
-//! there). Apart from the audit's other modules so the export worker links no reader.
+//! runs in the targets' handler, which holds the queue systems' formulas (the document worker
+//! routes it there, [`doc_worker`](crate::domain::export::doc_worker)). Apart from the audit's
+//! other modules.
 
 use crate::text::t;
 

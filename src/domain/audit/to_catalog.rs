@@ -1,4 +1,4 @@
-//! The app's "Check an existing configuration" (issue 27 item 2), in the target worker: an
+//! The app's "Check an existing configuration" (issue 27 item 2), in the document worker: an
 //! audited file as new processes for the catalog ([`ReadDone::Audited`]) — one per job, its
 //! sheet what the file says (the system's defaults where it says nothing, listed as not
 //! stated), named after the job — with what the audit says about each, in English and in

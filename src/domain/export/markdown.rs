@@ -107,7 +107,7 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
 /// The CLI's documents carry that finding. The export worker's build (feature `export`) leaves
 /// the time zone database out — it would add about 78 KB brotli to the worker every first
 /// copy or download fetches — and ignores `now_ms`; in the page the finding is in the
-/// configuration panel (the target worker), beside the CronJob that carries the zone.
+/// configuration panel (the targets' handler), beside the CronJob that carries the zone.
 pub fn to_markdown_at(sheet: &JobSheet, lang: Lang, now_ms: Option<i64>) -> String {
     let rows = rows(sheet, lang);
     let mut s = String::new();

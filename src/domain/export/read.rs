@@ -43,9 +43,9 @@ pub enum ReadAs {
     /// reads it: the shared process or catalog, or why the link cannot be opened.
     ShareLink,
     /// An existing queue configuration (Terraform, CloudFormation, a Kubernetes Job, a
-    /// Celery task …), read by the audit in the **target worker** (it holds the queue
-    /// systems' formulas): one new process per job found ([`ReadDone::Audited`]), or why the
-    /// file cannot be read ([`ReadDone::AuditRefused`]). The export worker refuses it.
+    /// Celery task …), read by the audit in the document worker's targets handler (it holds
+    /// the queue systems' formulas): one new process per job found ([`ReadDone::Audited`]), or why the
+    /// file cannot be read ([`ReadDone::AuditRefused`]). The export protocol's own handler refuses it.
     Configuration {
         /// The file's name as chosen or typed (its extension tells the reader the kind,
         /// e.g. `main.tf`, `template.yaml`, `tasks.py`).

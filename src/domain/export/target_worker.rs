@@ -1,4 +1,5 @@
-//! The target worker's handler (`src/bin/target-worker.rs`): reads an export request whose
+//! The queue targets' handler in the document worker (`src/bin/export-worker.rs`, routed by
+//! [`doc_worker`](super::doc_worker)): reads an export request whose
 //! subject is a queue target and answers with the configuration panel
 //! ([`target_panel`](super::target_panel)), or a read request of an existing configuration
 //! and answers with the audit's new processes ([`crate::domain::audit`]). Apart from [`protocol`](super::protocol) so the
@@ -6,10 +7,10 @@
 
 use crate::text::t;
 
-/// The target worker's whole job: reads an [`ExportRequest`](super::protocol::ExportRequest) whose subject is
+/// The targets' part of the document worker: reads an [`ExportRequest`](super::protocol::ExportRequest) whose subject is
 /// [`ExportSubject::Target`](super::protocol::ExportSubject::Target) and returns the [`ExportReply`](super::protocol::ExportReply) as JSON text, its `Ok` text the
-/// target panel ([`render`](super::target_panel::render)). Any other request gets an `Err` reply (the page
-/// sends those to the export worker, [`handle`](super::protocol::handle)). Never panics.
+/// target panel ([`render`](super::target_panel::render)). Any other request gets an `Err` reply ([`doc_worker`](super::doc_worker)
+/// sends those to [`handle`](super::protocol::handle)). Never panics.
 pub fn handle(text: &str) -> String {
     use super::protocol::{bad_request, ExportReply, ExportRequest, ExportSubject};
     use super::read::{result_to_json, ReadAs, ReadRequest};

@@ -1,5 +1,5 @@
 //! "Check an existing configuration" on the catalog screen (issue 27 item 2): paste a file,
-//! choose one or drop it on the box; the target worker reads it (Terraform, CloudFormation,
+//! choose one or drop it on the box; the document worker reads it (Terraform, CloudFormation,
 //! a Kubernetes Job, a Cloud Tasks queue, Celery / Sidekiq / Active Job / Oban / River /
 //! BullMQ / pg-boss / Temporal literals — `domain::audit`) and answers with one new process
 //! per job found, its sheet holding what the file says, and what the audit says about each
@@ -66,7 +66,7 @@ fn with_fresh_ids(current: &Catalog, incoming: &Catalog) -> Catalog {
 /// Lock files kept beside the configuration: (name, text).
 type Locks = Vec<(String, String)>;
 
-/// Asks the target worker to audit `text` (named `file`) with the lock files `locks`.
+/// Asks the document worker to audit `text` (named `file`) with the lock files `locks`.
 async fn audit(
     ctx: &AppContext,
     (file, text, locks): (String, String, Locks),
