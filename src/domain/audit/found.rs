@@ -97,6 +97,17 @@ pub enum Fact {
     ConcurrencyPolicy(String),
     /// A CronJob's `startingDeadlineSeconds`, in ms.
     StartingDeadlineMs(u64),
+    /// How long the system keeps finished jobs in its own sets (BullMQ `removeOnFail` /
+    /// `removeOnComplete`): `count` the newest kept (0: removed at once), `age_ms` how long
+    /// each is kept; both `None`: kept forever.
+    KeepJobs {
+        /// Failed (exhausted) jobs; `false`: completed ones.
+        failed: bool,
+        /// How many of the newest are kept.
+        count: Option<u32>,
+        /// How long each is kept, in ms.
+        age_ms: Option<u64>,
+    },
 }
 
 /// A setting's value: stated as a literal, or named with a value the reader cannot know
