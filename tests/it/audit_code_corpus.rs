@@ -78,6 +78,9 @@ fn each_fixture_reads_as_its_snapshot() {
         "temporal_activities.ts",
         "temporal_retry_policy.json",
         "hostile_bidi.py",
+        "celery_retry_kwargs.py",
+        "sidekiq_bare_jobs.rb",
+        "bullmq_worker_defaults.ts",
     ] {
         insta::assert_snapshot!(format!("audit_code_{name}"), shown(&fixture(name)));
     }

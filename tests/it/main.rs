@@ -5,6 +5,7 @@ mod audit_cli;
 mod audit_code_corpus;
 mod audit_code_jobs;
 mod audit_code_roundtrip;
+mod audit_code_shapes;
 mod audit_in_app;
 mod audit_roundtrip;
 mod audit_versions;

@@ -25,7 +25,7 @@ use crate::domain::queues::{
     self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId, TargetVersion,
 };
 use crate::domain::sheet::check::Severity;
-use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MAX_CAP_MS};
+use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, Keep, MAX_CAP_MS};
 use crate::text::t;
 
 /// The sheet's largest attempt count.
@@ -487,12 +487,16 @@ fn failure(sys: TargetId, f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
             not_in_sheet(b, "failure.dead_letter", at, "dropped", &[("key", key)]);
             b.say("code.dropped")
         }
-        (None, None) => {
-            let w = words(b, sys, "dead-letter");
-            not_stated(b, f, "failure.dead_letter", &["dead-letter"], w.clone());
-            w
-        }
+        (None, None) => match kept_failed(f, b, sheet) {
+            Some(text) => text,
+            None => {
+                let w = words(b, sys, "dead-letter");
+                not_stated(b, f, "failure.dead_letter", &["dead-letter"], w.clone());
+                w
+            }
+        },
     };
+    kept_done(f, b, sheet);
     if let Some(fs) = sheet.failure.as_mut() {
         fs.dead_letter = text;
     }
@@ -526,6 +530,104 @@ fn failure(sys: TargetId, f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
             &[("key", s.key.clone()), ("value", value)],
         );
     }
+}
+
+/// What the file states about keeping failed jobs (BullMQ `removeOnFail`): the dead
+/// letter's words — removed at once (a finding: nobody can look at them), kept forever, or
+/// the newest `count` / for `age` — and, for an age of whole days, the dead letter's
+/// retention. `None` when the file does not say.
+fn kept_failed(f: &Facts, b: &mut Build, sheet: &mut JobSheet) -> Option<String> {
+    let ((count, age_ms), at) = f.get(|x| match x {
+        Fact::KeepJobs {
+            failed: true,
+            count,
+            age_ms,
+        } => Some((*count, *age_ms)),
+        _ => None,
+    })?;
+    b.at.push(("failure.dead_letter", at));
+    let key = key_at(f, at);
+    if count == Some(0) {
+        not_in_sheet(b, "failure.dead_letter", at, "removed", &[("key", key)]);
+        return Some(b.say("code.bullmq.removed"));
+    }
+    if let Some(d) = age_ms.and_then(whole_days) {
+        if let Some(fs) = sheet.failure.as_mut() {
+            fs.retention.dead = Keep::Days(d);
+            b.at.push(("failure.retention.dead", at));
+        }
+    }
+    let l = b.lang;
+    let text = match (count, age_ms) {
+        (None, None) => b.say("code.bullmq.kept-forever"),
+        (Some(n), None) => b
+            .say("code.bullmq.kept-count")
+            .replace("%{count}", &n.to_string()),
+        (None, Some(ms)) => b
+            .say("code.bullmq.kept-age")
+            .replace("%{age}", &exact(ms, l)),
+        (Some(n), Some(ms)) => b
+            .say("code.bullmq.kept-count-age")
+            .replace("%{count}", &n.to_string())
+            .replace("%{age}", &exact(ms, l)),
+    };
+    Some(text)
+}
+
+/// What the file states about keeping completed jobs (BullMQ `removeOnComplete`): an age
+/// of whole days is the done jobs' retention; anything else (a count, removed at once, an
+/// age in hours) the sheet cannot hold, said at its line.
+fn kept_done(f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
+    let Some(((count, age_ms), at)) = f.get(|x| match x {
+        Fact::KeepJobs {
+            failed: false,
+            count,
+            age_ms,
+        } => Some((*count, *age_ms)),
+        _ => None,
+    }) else {
+        return;
+    };
+    match (count, age_ms.and_then(whole_days)) {
+        (None, Some(d)) => {
+            if let Some(fs) = sheet.failure.as_mut() {
+                fs.retention.done = Keep::Days(d);
+                b.at.push(("failure.retention.done", at));
+            }
+        }
+        (None, None) if age_ms.is_none() => {
+            if let Some(fs) = sheet.failure.as_mut() {
+                fs.retention.done = Keep::UntilHandled;
+                b.at.push(("failure.retention.done", at));
+            }
+        }
+        _ => {
+            let l = b.lang;
+            let value = match (count, age_ms) {
+                (Some(0), _) => b.say("code.bullmq.done-removed"),
+                (Some(n), None) => format!("{{ count: {n} }}"),
+                (None, Some(ms)) => format!("{{ age: {} }}", exact(ms, l)),
+                (Some(n), Some(ms)) => format!("{{ age: {}, count: {n} }}", exact(ms, l)),
+                (None, None) => String::new(),
+            };
+            let key = key_at(f, at);
+            not_in_sheet(
+                b,
+                "failure.retention.done",
+                at,
+                "other",
+                &[("key", key), ("value", value)],
+            );
+        }
+    }
+}
+
+/// `ms` as whole days the sheet can keep (1 ..= 3650), if it is one.
+fn whole_days(ms: u64) -> Option<u32> {
+    ms.is_multiple_of(86_400_000)
+        .then_some(ms / 86_400_000)
+        .and_then(|d| u32::try_from(d).ok())
+        .filter(|d| (1..=3650).contains(d))
 }
 
 /// The schedule `sys` runs for the sheet and the stated wait.

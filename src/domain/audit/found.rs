@@ -101,6 +101,17 @@ pub enum Fact {
     /// `:polynomially_longer`, which Rails before 7.1 does not know, or
     /// `:exponentially_longer`): whether the release audited for knows it.
     WaitName(String),
+    /// How long the system keeps finished jobs in its own sets (BullMQ `removeOnFail` /
+    /// `removeOnComplete`): `count` the newest kept (0: removed at once), `age_ms` how long
+    /// each is kept; both `None`: kept forever.
+    KeepJobs {
+        /// Failed (exhausted) jobs; `false`: completed ones.
+        failed: bool,
+        /// How many of the newest are kept.
+        count: Option<u32>,
+        /// How long each is kept, in ms.
+        age_ms: Option<u64>,
+    },
 }
 
 /// A setting's value: stated as a literal, or named with a value the reader cannot know

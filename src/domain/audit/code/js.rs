@@ -31,6 +31,8 @@ const BULLMQ: &[&str] = &[
     "lockDuration",
     "limiter",
     "concurrency",
+    "removeOnComplete",
+    "removeOnFail",
 ];
 const PG_BOSS: &[&str] = &[
     "retryLimit",
@@ -128,7 +130,58 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             None => i += 1,
         }
     }
+    if imported.contains(&TargetId::Bullmq) {
+        bare_bullmq(cx, &mut out);
+    }
     out
+}
+
+/// BullMQ's `new Worker('name', …)` and `queue.add('name', data)` that state nothing about
+/// retries still run their jobs with BullMQ's defaults (`attempts` 1: no retry): each is a
+/// job whose every fact is not stated, unless a job of that name is already read. Only where
+/// the file states no attempts at all (no `attempts`, no `defaultJobOptions`): a Worker
+/// processes the jobs some `add` in the file may give attempts to, and an `add` inherits its
+/// Queue's `defaultJobOptions`.
+fn bare_bullmq(cx: &Cx, out: &mut Vec<Found>) {
+    let attempts = cx.toks.iter().enumerate().any(|(k, t)| {
+        t.k == K::Ident && matches!(cx.text(k), "attempts" | "defaultJobOptions")
+            || matches!(&t.k, K::Str { value, .. } if value == "attempts" || value == "defaultJobOptions")
+    });
+    if attempts {
+        return;
+    }
+    let mut added = false;
+    for i in 0..cx.toks.len() {
+        let worker = cx.word(i, "new") && cx.word(i + 1, "Worker");
+        let add = i > 0 && cx.p(i, '.') && cx.word(i + 1, "add");
+        if !worker && !add {
+            continue;
+        }
+        let open = i + 2;
+        if !cx.p(open, '(') {
+            continue;
+        }
+        // Where the call starts, as for a job read from its options (`await queue.add(…)`).
+        let at = call(cx, open).map_or_else(|| cx.pos(i), |(_, at)| at);
+        let Some(K::Str {
+            value,
+            interp: false,
+        }) = cx.toks.get(open + 1).map(|t| &t.k)
+        else {
+            continue;
+        };
+        let known = out
+            .iter()
+            .any(|o| o.system == TargetId::Bullmq && o.name == *value);
+        if !known {
+            out.push(job(TargetId::Bullmq, value, at));
+            added = true;
+        }
+    }
+    if added {
+        // In file order, as the other jobs are.
+        out.sort_by_key(|f| f.at);
+    }
 }
 
 fn system(entries: &[Entry], imported: &[TargetId], fam: Fam) -> Option<TargetId> {
@@ -225,6 +278,8 @@ fn bullmq(entries: &[Entry], out: &mut Vec<Setting>) {
             "backoff" => backoff(v, out),
             "lockDuration" => out.push(duration(k, v, 1.0, "lease-ms", Fact::LeaseMs)),
             "concurrency" => out.push(whole(k, v, "concurrency", Fact::Concurrency)),
+            "removeOnFail" => out.push(keep(k, v, true)),
+            "removeOnComplete" => out.push(keep(k, v, false)),
             "limiter" => {
                 let rate = match (
                     v.get("max").map(|m| &m.val),
@@ -245,6 +300,53 @@ fn bullmq(entries: &[Entry], out: &mut Vec<Setting>) {
             }
             _ => {}
         }
+    }
+}
+
+/// `removeOnFail` / `removeOnComplete` (taskforcesh/bullmq@352d3c7
+/// src/interfaces/base-job-options.ts L60–74, src/types/keep-jobs.ts): `true` removes the
+/// job at once (kept: 0), `false` keeps it forever, a number keeps that many of the newest,
+/// `{age, count}` keeps each for `age` seconds and at most `count` (`limit` only bounds how
+/// many one cleanup removes).
+fn keep(k: &str, v: &Item, failed: bool) -> Setting {
+    let fact = if failed { "dead-letter" } else { "keep-done" };
+    let of = |count: Option<u32>, age_ms: Option<u64>| {
+        stated(
+            k,
+            v.at,
+            Fact::KeepJobs {
+                failed,
+                count,
+                age_ms,
+            },
+        )
+    };
+    match &v.val {
+        Val::Bool(true) => of(Some(0), None),
+        Val::Bool(false) => of(None, None),
+        Val::Num(_) => match super::count(v) {
+            Some(n) => of(Some(n), None),
+            None => unresolved(k, v, fact),
+        },
+        Val::Map(entries) => {
+            let mut count = None;
+            let mut age_ms = None;
+            for e in entries {
+                match e.key.as_str() {
+                    "count" => match super::count(&e.item) {
+                        Some(n) => count = Some(n),
+                        None => return unresolved(k, v, fact),
+                    },
+                    "age" => match super::ms(&e.item, 1_000.0) {
+                        Some(ms) => age_ms = Some(ms),
+                        None => return unresolved(k, v, fact),
+                    },
+                    _ => {}
+                }
+            }
+            of(count, age_ms)
+        }
+        _ => unresolved(k, v, fact),
     }
 }
 

@@ -10,9 +10,9 @@
 //! - `retry_jitter=True` → full jitter (`randrange(c + 1)`), `False` → none.
 
 use super::lex::K;
-use super::value::{Cx, Item, Val};
+use super::value::{Cx, Entry, Item, Val};
 use super::{duration, error_list, job, stated, unresolved, whole};
-use crate::domain::audit::found::{Fact, Found, Setting};
+use crate::domain::audit::found::{Fact, Found, Setting, Value};
 use crate::domain::queues::TargetId;
 use crate::domain::sheet::{BackoffKind, Jitter};
 
@@ -98,8 +98,13 @@ fn decorator(cx: &Cx, i: usize) -> Option<(Found, usize)> {
                 soft = Some(item);
                 continue;
             }
+            if key == "retry_kwargs" {
+                kwargs(cx, v, b, &mut f.settings);
+                continue;
+            }
             option(&key, &item, &mut f.settings);
         }
+        retry_kwargs(&mut f.settings);
         let hard = f.settings.iter().any(|s| s.key == "time_limit");
         if let (Some(item), false) = (soft, hard) {
             f.settings.push(duration(
@@ -164,6 +169,7 @@ fn task_class(cx: &Cx, i: usize) -> Option<(Found, usize)> {
             let item = cx.item(k + 2, end);
             match cx.text(k) {
                 "soft_time_limit" => soft = Some(item),
+                "retry_kwargs" => kwargs(cx, k + 2, end, &mut f.settings),
                 key => option(key, &item, &mut f.settings),
             }
             k = end.max(k + 1);
@@ -175,6 +181,7 @@ fn task_class(cx: &Cx, i: usize) -> Option<(Found, usize)> {
             k + 1
         };
     }
+    retry_kwargs(&mut f.settings);
     if let (Some(item), false) = (soft, f.settings.iter().any(|s| s.key == "time_limit")) {
         f.settings.push(duration(
             "soft_time_limit",
@@ -250,6 +257,98 @@ fn option(key: &str, item: &Item, out: &mut Vec<Setting>) {
             out.push(error_list(key, item, "non-retryable", Fact::NonRetryable))
         }
         _ => {}
+    }
+}
+
+/// `retry_kwargs={"max_retries": 7, "countdown": 10}` or `dict(max_retries=7, countdown=10)`:
+/// the keyword arguments autoretry passes to `task.retry(exc=exc, **retry_kwargs)`
+/// (celery/celery@5dc781f celery/app/autoretry.py L18–20, L55). Its `max_retries` is the
+/// one that call uses (`Task.retry(max_retries=…)` overrides the task's attribute, task.py
+/// L832), so it wins over `max_retries=` on the decorator; [`retry_kwargs`] drops the
+/// decorator's. `"max_retries": None` is the task's own there, so it states nothing. Its `countdown` is the fixed wait only while `retry_backoff` is off: with
+/// `retry_backoff` set, autoretry overwrites `retry_kwargs['countdown']` with the backoff's
+/// interval before the call (autoretry.py L47–54), so a given `countdown` is ignored then.
+/// A value that is not a literal dict (`retry_kwargs=RETRY` imported from elsewhere) is
+/// unresolved: both facts it could hold are named.
+fn kwargs(cx: &Cx, a: usize, b: usize, out: &mut Vec<Setting>) {
+    let item = cx.item(a, b);
+    let call = cx.word(a, "dict") && cx.p(a + 1, '(') && cx.after(a + 1) == b;
+    let entries: Option<Vec<Entry>> = match &item.val {
+        Val::Map(es) => Some(es.clone()),
+        _ if call => cx
+            .split(a + 2, b - 1)
+            .into_iter()
+            .map(|(x, y)| {
+                let (key, at, v) = cx.keyed(x, y)?;
+                Some(Entry {
+                    key,
+                    at,
+                    item: cx.item(v, y),
+                })
+            })
+            .collect(),
+        _ => None,
+    };
+    let Some(entries) = entries else {
+        out.push(unresolved("retry_kwargs", &item, "attempts"));
+        out.push(unresolved("retry_kwargs", &item, "base-ms"));
+        return;
+    };
+    for e in &entries {
+        let key = format!("retry_kwargs.{}", e.key);
+        match e.key.as_str() {
+            // `retry(max_retries=None)` means "the task's own" (task.py L832:
+            // `self.max_retries if max_retries is None else max_retries`), not unlimited.
+            "max_retries" if e.item.val == Val::Null => {}
+            "max_retries" => out.push(whole(&key, &e.item, "attempts", |n| {
+                Fact::Attempts(Some(n.saturating_add(1)))
+            })),
+            "countdown" => match super::ms(&e.item, 1_000.0) {
+                Some(ms) => {
+                    out.push(stated(
+                        &key,
+                        e.item.at,
+                        Fact::BackoffKind(BackoffKind::Fixed),
+                    ));
+                    out.push(stated(&key, e.item.at, Fact::BaseMs(ms)));
+                }
+                None => out.push(unresolved(&key, &e.item, "base-ms")),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// Celery's precedence among what the task states: `retry_kwargs['max_retries']` wins over
+/// the task's `max_retries` (autoretry passes it to `retry()`, which prefers its argument);
+/// `retry_backoff` (true or a number) overrides `retry_kwargs['countdown']` (autoretry.py
+/// L47–54 sets `retry_kwargs['countdown']` from the backoff), so the countdown's facts are
+/// dropped then — `retry_backoff=False` keeps them.
+fn retry_kwargs(settings: &mut Vec<Setting>) {
+    let attempts = |s: &Setting| match &s.value {
+        Value::Stated(Fact::Attempts(_)) => true,
+        Value::Unresolved { fact, .. } => *fact == "attempts",
+        Value::Stated(_) => false,
+    };
+    if settings
+        .iter()
+        .any(|s| s.key.starts_with("retry_kwargs") && attempts(s))
+    {
+        settings.retain(|s| s.key != "max_retries");
+    }
+    let backoff = settings.iter().any(|s| {
+        s.key == "retry_backoff"
+            && !matches!(
+                s.value,
+                Value::Stated(Fact::BackoffKind(BackoffKind::Fixed))
+            )
+    });
+    if backoff {
+        settings.retain(|s| s.key != "retry_kwargs.countdown");
+    } else if settings.iter().any(|s| s.key == "retry_kwargs.countdown") {
+        // `retry(countdown=…)` is used as given; `default_retry_delay` only when it is None
+        // (task.py L842–843).
+        settings.retain(|s| s.key != "default_retry_delay");
     }
 }
 

@@ -1,5 +1,7 @@
 //! Sidekiq (`brief/QUEUES.md` §4) and Active Job (§9) in Ruby.
 //!
+//! - A class that includes `Sidekiq::Job` / `Sidekiq::Worker` is a Sidekiq job even without
+//!   `sidekiq_options` (then nothing is stated and Sidekiq's defaults apply).
 //! - Sidekiq `sidekiq_options retry: N` counts **retries** (N + 1 attempts); `retry: true`
 //!   is Sidekiq's 25 (26 attempts); `retry: false` is one attempt and no dead set;
 //!   `dead: false` drops exhausted jobs. `sidekiq_retry_in { … }` returning a plain number
@@ -83,6 +85,14 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             i = end;
             continue;
         }
+        // A class whose name the tokenizer cannot read (a bidi control before it): a class
+        // of its own, so what it includes is not the class above's (`class << self` is not).
+        if statement && cx.word(i, "class") && !cx.p(i + 1, '<') {
+            let at = cx.pos(i);
+            std::mem::replace(&mut class, Class::new("", at)).finish(&mut out);
+            i += 1;
+            continue;
+        }
         if !statement {
             i += 1;
             continue;
@@ -96,6 +106,20 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
             cx.args_end(args)
         };
         match word {
+            // A Sidekiq job without `sidekiq_options` still retries, with Sidekiq's defaults
+            // (25 retries, `c⁴ + 15 + rand(10·(c+1))` s): a job whose every fact is not
+            // stated. Only Sidekiq's own modules make a Sidekiq job (an `ApplicationJob`
+            // subclass is Active Job's, whatever its adapter).
+            "include" => {
+                let path = cx.path_end(i + 1, cx.toks.len()).unwrap_or(i + 1);
+                let module = cx.span(i + 1, path);
+                if matches!(
+                    module.trim_start_matches("::"),
+                    "Sidekiq::Job" | "Sidekiq::Worker"
+                ) {
+                    class.sidekiq(cx.pos(i));
+                }
+            }
             "sidekiq_options" => sidekiq_options(cx, args, end, class.sidekiq(cx.pos(i))),
             "sidekiq_retry_in" => {
                 let f = class.sidekiq(cx.pos(i));
