@@ -11,14 +11,6 @@ use modality_advisor::domain::sheet::JobSheet;
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
 
-/// Python's keywords (a Celery task is a function).
-const PY_KEYWORDS: [&str; 35] = [
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
-
 /// A `snake_case` identifier as Python, Ruby (method), Elixir (atom) and Go read one.
 fn is_snake(s: &str) -> bool {
     let mut c = s.chars();

@@ -337,9 +337,15 @@ impl<'a> Plan<'a> {
             "  # {}\n",
             self.tr("target.active-job.code.permanent")
         ));
-        for e in &r.non_retryable_errors {
+        for e in &self.permanent.0 {
             o.push_str(&format!("  #   - {}\n", c(e)));
         }
+        o.push_str(&kit::described_lines(
+            &self.permanent.1,
+            "  # ",
+            "ActiveRecord::RecordInvalid",
+            self.lang,
+        ));
         if !self.permanent.0.is_empty() {
             o.push_str(&format!(
                 "  discard_on({}) {{ |_job, error| raise error }}\n",
