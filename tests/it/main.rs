@@ -126,6 +126,7 @@ mod target_kit;
 mod target_kubernetes;
 mod target_libs;
 mod target_load;
+mod target_names;
 mod target_oban;
 mod target_panel;
 mod target_pg_boss;

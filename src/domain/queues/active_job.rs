@@ -165,16 +165,6 @@ pub fn sample(
         .collect())
 }
 
-/// Whether `s` is a Ruby constant path (`Net::ReadTimeout`): `::`-separated parts, each an
-/// upper-case ASCII letter then letters, digits or `_`.
-fn is_constant(s: &str) -> bool {
-    s.split("::").all(|p| {
-        let mut c = p.chars();
-        c.next().is_some_and(|f| f.is_ascii_uppercase())
-            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
-    })
-}
-
 /// Whether `version` is Rails 6.1 – 7.0 (`None`: the newest).
 fn older(version: Option<TargetVersion>) -> bool {
     version == Some(TargetVersion::ActiveJob61)
@@ -261,7 +251,8 @@ struct Plan<'a> {
 
 impl<'a> Plan<'a> {
     fn new(sheet: &'a JobSheet, r: &'a RetrySpec, old: bool, lang: Lang) -> Plan<'a> {
-        let (retry_classes, retry_texts) = kit::split_classes(&r.retryable_errors, is_constant);
+        let (retry_classes, retry_texts) =
+            kit::split_classes(&r.retryable_errors, text::is_ruby_constant);
         Plan {
             sheet,
             r,
@@ -269,7 +260,7 @@ impl<'a> Plan<'a> {
             args: kit::arg_idents(sheet, &RUBY_KEYWORDS),
             retry_classes,
             retry_texts,
-            permanent: kit::split_classes(&r.non_retryable_errors, is_constant),
+            permanent: kit::split_classes(&r.non_retryable_errors, text::is_ruby_constant),
             wait: wait_arg(&r.backoff, r.max_attempts.saturating_sub(1), old),
             old,
         }
@@ -346,9 +337,15 @@ impl<'a> Plan<'a> {
             "  # {}\n",
             self.tr("target.active-job.code.permanent")
         ));
-        for e in &r.non_retryable_errors {
+        for e in &self.permanent.0 {
             o.push_str(&format!("  #   - {}\n", c(e)));
         }
+        o.push_str(&kit::described_lines(
+            &self.permanent.1,
+            "  # ",
+            "ActiveRecord::RecordInvalid",
+            self.lang,
+        ));
         if !self.permanent.0.is_empty() {
             o.push_str(&format!(
                 "  discard_on({}) {{ |_job, error| raise error }}\n",

@@ -9,6 +9,7 @@
 //! `round(2^(k−1) · delay)` ms with k = 1 at the first retry, both with jitter `j` drawn as
 //! `floor(random() · m · j + m · (1 − j))` (downward); no cap.
 
+use super::kit;
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
@@ -152,17 +153,33 @@ fn typescript(sheet: &JobSheet, r: &RetrySpec, own: Option<Builtin>, lang: Lang)
         "export const QUEUE_NAME = {};\n",
         text::dq(&text::dns_label(&sheet.process.code_name))
     );
+    let (retry_names, retry_texts) =
+        kit::split_classes(&r.retryable_errors, text::is_js_error_name);
+    let (dead_names, dead_texts) =
+        kit::split_classes(&r.non_retryable_errors, text::is_js_error_name);
     let _ = writeln!(s, "// {}", c("retryable"));
+    s.push_str(&kit::described_lines(
+        &retry_texts,
+        "// ",
+        "TimeoutError",
+        lang,
+    ));
     let _ = writeln!(
         s,
         "export const RETRYABLE: string[] = {};",
-        ts_list(&r.retryable_errors)
+        ts_list(&retry_names)
     );
     let _ = writeln!(s, "// {}", c("non-retryable"));
+    s.push_str(&kit::described_lines(
+        &dead_texts,
+        "// ",
+        "ValidationError",
+        lang,
+    ));
     let _ = writeln!(
         s,
         "export const NON_RETRYABLE: string[] = {};\n",
-        ts_list(&r.non_retryable_errors)
+        ts_list(&dead_names)
     );
     let backoff = match own {
         Some(b) => format!(
@@ -488,7 +505,7 @@ fn gaps(r: &RetrySpec, own: Option<Builtin>, lang: Lang) -> Vec<super::Gap> {
     ));
     if r.non_retryable_errors
         .iter()
-        .any(|e| !text::is_class_path(e))
+        .any(|e| !e.trim().is_empty() && !text::is_js_error_name(e.trim()))
     {
         g.push(gap(
             FieldId::NonRetryableErrors,

@@ -206,7 +206,7 @@ pub(crate) fn arg_idents(sheet: &JobSheet, reserved: &[&str]) -> Vec<String> {
         sheet.process.arguments.iter().map(String::as_str).collect()
     };
     for a in args {
-        let mut base = super::text::snake_ident(a);
+        let mut base = super::text::word_ident(a);
         if reserved.contains(&base.as_str()) {
             base.push('_');
         }
@@ -236,6 +236,29 @@ pub(crate) fn split_classes(
         }
     }
     (classes, texts)
+}
+
+/// The comment lines for the sheet's errors that are descriptions, not names the code can
+/// compare (`texts`, from [`split_classes`]): one line telling the reader to add the names
+/// that mean them (`example`: such a name in the target's language) to the list that
+/// follows, then `- text` for each; every line starts with `lead` (e.g. `  # `). Empty when
+/// there are none.
+pub(crate) fn described_lines(texts: &[String], lead: &str, example: &str, lang: Lang) -> String {
+    if texts.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "{lead}{}\n",
+        t!(
+            "target.kit.code.described",
+            locale = lang.code(),
+            example = example
+        )
+    );
+    for e in texts {
+        out.push_str(&format!("{lead}  - {}\n", super::text::comment(e)));
+    }
+    out
 }
 
 /// The sheet side of the retry-layers row ([`super::mapping::layers_row`]): this target's

@@ -220,9 +220,15 @@ impl<'a> Plan<'a> {
             o.push_str(&format!("  #   - {}\n", c(e)));
         }
         o.push_str(&format!("  # {}\n", self.tr("target.oban.code.permanent")));
-        for e in &self.r.non_retryable_errors {
+        for e in &self.permanent.0 {
             o.push_str(&format!("  #   - {}\n", c(e)));
         }
+        o.push_str(&kit::described_lines(
+            &self.permanent.1,
+            "  # ",
+            "Ecto.InvalidChangesetError",
+            self.lang,
+        ));
         o.push_str(&self.backoff_fn());
         o.push_str(&format!(
             "\n  @impl Oban.Worker\n  def timeout(_job), do: {}\n",

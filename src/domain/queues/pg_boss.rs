@@ -161,6 +161,15 @@ fn checked(sheet: &JobSheet) -> Result<&RetrySpec, TargetError> {
     Ok(r)
 }
 
+/// Whether `s` is what the worker compares with a thrown error: its `name`
+/// ([`text::is_js_error_name`]) or its `code` (`ECONNRESET`, PostgreSQL's `23505`).
+fn is_name_or_code(s: &str) -> bool {
+    text::is_js_error_name(s)
+        || (!s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+}
+
 /// Builds the pg-boss module for `sheet`.
 ///
 /// # Errors
@@ -288,7 +297,14 @@ impl<'a> Plan<'a> {
             "\n// {}\nexport const PERMANENT_ERRORS = [\n",
             self.tr("target.pg-boss.code.permanent")
         ));
-        for e in &self.r.non_retryable_errors {
+        let (names, texts) = kit::split_classes(&self.r.non_retryable_errors, is_name_or_code);
+        o.push_str(&kit::described_lines(
+            &texts,
+            "  // ",
+            "ValidationError, 23505",
+            self.lang,
+        ));
+        for e in &names {
             o.push_str(&format!("  {},\n", text::dq(e)));
         }
         o.push_str("]\n\n");

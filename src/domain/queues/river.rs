@@ -116,7 +116,7 @@ struct Plan<'a> {
 impl<'a> Plan<'a> {
     fn new(sheet: &'a JobSheet, r: &'a RetrySpec, lang: Lang) -> Plan<'a> {
         let snake = kit::arg_idents(sheet, &[]);
-        let camel = kit::unique_names(snake.iter().map(|s| text::camel_ident(s)).collect(), "");
+        let camel = kit::unique_names(snake.iter().map(|s| text::camel(s)).collect(), "");
         let mut key_args = Vec::new();
         for p in kit::key_parts(sheet, r) {
             if let KeyPart::Arg(i) = p {
@@ -213,7 +213,15 @@ impl<'a> Plan<'a> {
             self.tr("target.river.code.permanent"),
             self.var_prefix()
         ));
-        for e in &self.r.non_retryable_errors {
+        let (names, texts) =
+            kit::split_classes(&self.r.non_retryable_errors, text::is_go_error_name);
+        o.push_str(&kit::described_lines(
+            &texts,
+            "\t// ",
+            "*pgconn.PgError",
+            self.lang,
+        ));
+        for e in &names {
             o.push_str(&format!("\t{},\n", text::dq(e)));
         }
         o.push_str("}\n");

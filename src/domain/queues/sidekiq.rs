@@ -18,6 +18,7 @@
 //! and the job ends without a retry.
 
 use super::header;
+use super::kit;
 use super::knobs::{self, Knobs};
 use super::mapping::{self, gap, row};
 use super::rows::{self, comment, SheetText};
@@ -235,8 +236,18 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> String {
         );
     }
     let _ = writeln!(s, "class {}\n  include Sidekiq::Job\n", class_name(sheet));
+    let (retry_names, retry_texts) =
+        kit::split_classes(&r.retryable_errors, text::is_ruby_constant);
+    let (dead_names, dead_texts) =
+        kit::split_classes(&r.non_retryable_errors, text::is_ruby_constant);
     let _ = writeln!(s, "  # {}", c("retryable"));
-    let _ = writeln!(s, "  RETRYABLE = {}", ruby_list(&r.retryable_errors));
+    s.push_str(&kit::described_lines(
+        &retry_texts,
+        "  # ",
+        "Net::ReadTimeout",
+        lang,
+    ));
+    let _ = writeln!(s, "  RETRYABLE = {}", ruby_list(&retry_names));
     let _ = writeln!(
         s,
         "  # {}",
@@ -246,11 +257,13 @@ fn ruby(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> String {
             "non-retryable"
         })
     );
-    let _ = writeln!(
-        s,
-        "  NON_RETRYABLE = {}",
-        ruby_list(&r.non_retryable_errors)
-    );
+    s.push_str(&kit::described_lines(
+        &dead_texts,
+        "  # ",
+        "ActiveRecord::RecordInvalid",
+        lang,
+    ));
+    let _ = writeln!(s, "  NON_RETRYABLE = {}", ruby_list(&dead_names));
     let custom = !is_default(r);
     if custom {
         let _ = writeln!(s, "  BASE_S = {}", rows::secs(r.backoff.base_ms));
@@ -497,7 +510,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super::Ga
     ));
     if r.non_retryable_errors
         .iter()
-        .any(|e| !text::is_class_path(e))
+        .any(|e| !e.trim().is_empty() && !text::is_ruby_constant(e.trim()))
     {
         g.push(gap(
             FieldId::NonRetryableErrors,

@@ -132,6 +132,12 @@ fn checked(sheet: &JobSheet) -> Result<&RetrySpec, TargetError> {
     Ok(r)
 }
 
+/// Whether `s` is what Temporal's Go SDK compares `NonRetryableErrorTypes` with: an
+/// `ApplicationError`'s type, or a Go error's type name without package or `*` (`PgError`).
+fn is_go_type(s: &str) -> bool {
+    !s.contains("::") && text::is_ruby_constant(s)
+}
+
 /// Builds the activity options for `sheet` in Go or TypeScript.
 ///
 /// # Errors
@@ -216,9 +222,8 @@ impl Plan<'_> {
                 "\t\"go.temporal.io/sdk/worker\"\n"
             }
         ));
-        let errors = self
-            .r
-            .non_retryable_errors
+        let (names, texts) = kit::split_classes(&self.r.non_retryable_errors, is_go_type);
+        let errors = names
             .iter()
             .map(|e| text::dq(e))
             .collect::<Vec<_>>()
@@ -244,8 +249,9 @@ impl Plan<'_> {
             ],
         );
         o.push_str(&format!(
-            "\n// {name}ActivityOptions: {}\nfunc {name}ActivityOptions() workflow.ActivityOptions {{\n\treturn workflow.ActivityOptions{{\n{timeouts}\t\tRetryPolicy: &temporal.RetryPolicy{{\n{policy}\t\t}},\n\t}}\n}}\n",
-            self.tr("target.temporal.code.options")
+            "\n// {name}ActivityOptions: {}\n{}func {name}ActivityOptions() workflow.ActivityOptions {{\n\treturn workflow.ActivityOptions{{\n{timeouts}\t\tRetryPolicy: &temporal.RetryPolicy{{\n{policy}\t\t}},\n\t}}\n}}\n",
+            self.tr("target.temporal.code.options"),
+            kit::described_lines(&texts, "// ", "PgError", self.lang)
         ));
         if !knobs.is_empty() {
             o.push_str(&format!(
@@ -332,7 +338,15 @@ impl Plan<'_> {
             ts_duration(p.maximum_ms),
             p.maximum_attempts
         ));
-        for e in &self.r.non_retryable_errors {
+        let (names, texts) =
+            kit::split_classes(&self.r.non_retryable_errors, text::is_js_error_name);
+        o.push_str(&kit::described_lines(
+            &texts,
+            "      // ",
+            "ValidationError",
+            self.lang,
+        ));
+        for e in &names {
             o.push_str(&format!("      {},\n", text::dq(e)));
         }
         o.push_str("    ],\n  },\n}\n");
@@ -416,7 +430,16 @@ impl Plan<'_> {
                 FieldId::NonRetryableErrors,
                 kit::list_text(&r.non_retryable_errors, l),
                 &key("NonRetryableErrorTypes", "nonRetryableErrorTypes"),
-                r.non_retryable_errors.join(", "),
+                kit::split_classes(
+                    &r.non_retryable_errors,
+                    if format == Format::TypeScript {
+                        text::is_js_error_name
+                    } else {
+                        is_go_type
+                    },
+                )
+                .0
+                .join(", "),
                 self.tr("target.temporal.map.permanent"),
             ),
         ];
@@ -507,6 +530,16 @@ impl Plan<'_> {
             g.push(gap(
                 FieldId::RetryableErrors,
                 "target.temporal.gap.retryable",
+                Instead::Comment,
+            ));
+        }
+        if r.non_retryable_errors
+            .iter()
+            .any(|e| !e.trim().is_empty() && !is_go_type(e.trim()))
+        {
+            g.push(gap(
+                FieldId::NonRetryableErrors,
+                "target.temporal.gap.permanent-texts",
                 Instead::Comment,
             ));
         }

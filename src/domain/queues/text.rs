@@ -90,19 +90,25 @@ pub fn comment(s: &str) -> String {
 /// 255; names this long are unreadable anyway).
 pub const MAX_IDENT: usize = 64;
 
+/// The longest [`dns_label`], in characters (a Kubernetes CronJob's name limit).
+pub const MAX_LABEL: usize = 52;
+
 /// An identifier in `snake_case` from a code name: ASCII letters and digits kept (lower-
 /// cased), anything else one `_`, at most [`MAX_IDENT`] characters; `job` when nothing
-/// remains; `job_` in front when it would start with a digit.
+/// remains of a name with nothing but ASCII in it; `job_` in front when it would start with a
+/// digit. A name with other characters in it (確認メールの送信, `送信mail`, an emoji) keeps what
+/// ASCII it has (`process` when none) and gets `_` and [`name_tag`] appended, so two such
+/// names of one catalog do not become the same identifier (`process_1c2d3e4f`); the name as
+/// written stays in the export's header comment.
 pub fn snake_ident(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.trim().chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let mut out = out.trim_matches('_').to_owned();
+    ident(name, MAX_IDENT)
+}
+
+/// [`snake_ident`] without the tag: for the process's argument names, which only need to
+/// differ from each other (`kit::arg_idents` numbers repeats).
+pub fn word_ident(name: &str) -> String {
+    let base = ascii_words(name.trim());
+    let mut out = base.to_owned();
     out.truncate(MAX_IDENT);
     let out = out.trim_end_matches('_').to_owned();
     if out.is_empty() {
@@ -114,9 +120,67 @@ pub fn snake_ident(name: &str) -> String {
     }
 }
 
-/// An identifier in `CamelCase` from a code name (see [`snake_ident`]).
+/// The ASCII letters and digits of `name`, lower-cased, every other run of characters one
+/// `_`, no `_` at either end.
+fn ascii_words(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_owned()
+}
+
+/// A tag of eight lower-case hex digits for `name` (trimmed): its 32-bit FNV-1a hash, the
+/// same on every platform and in every version, so an export's identifiers stay put.
+pub fn name_tag(name: &str) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.trim().bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("{h:08x}")
+}
+
+/// [`snake_ident`] at most `max` characters (`max` ≥ 20), the tag kept whole.
+fn ident(name: &str, max: usize) -> String {
+    let name = name.trim();
+    let base = ascii_words(name);
+    let tagged = name.chars().any(|c| !c.is_ascii() && !c.is_whitespace())
+        || (base.is_empty() && !name.is_empty() && name.chars().any(|c| !c.is_whitespace()));
+    let suffix = if tagged {
+        format!("_{}", name_tag(name))
+    } else {
+        String::new()
+    };
+    let prefix = if base.is_empty() {
+        if tagged {
+            "process"
+        } else {
+            return "job".to_owned();
+        }
+    } else if base.starts_with(|c: char| c.is_ascii_digit()) {
+        "job_"
+    } else {
+        ""
+    };
+    let mut base = base;
+    base.truncate(max.saturating_sub(prefix.len() + suffix.len()));
+    format!("{prefix}{}{suffix}", base.trim_end_matches('_'))
+}
+
+/// An identifier in `CamelCase` from a code name (see [`snake_ident`]): `Process1c2d3e4f`
+/// for a name with no ASCII letters.
 pub fn camel_ident(name: &str) -> String {
-    snake_ident(name)
+    camel(&snake_ident(name))
+}
+
+/// `snake` (ASCII letters, digits, `_`) in `CamelCase`.
+pub fn camel(snake: &str) -> String {
+    snake
         .split('_')
         .filter(|p| !p.is_empty())
         .map(|p| {
@@ -129,11 +193,10 @@ pub fn camel_ident(name: &str) -> String {
 }
 
 /// A name for Kubernetes objects, queues and SQL tables: lower-case ASCII letters, digits and
-/// `-`, at most 52 characters (a CronJob's name limit), starting with a letter.
+/// `-`, at most [`MAX_LABEL`] characters, starting with a letter (the tag of
+/// [`snake_ident`] kept whole).
 pub fn dns_label(name: &str) -> String {
-    let mut s: String = snake_ident(name).replace('_', "-");
-    s.truncate(52);
-    s.trim_end_matches('-').to_owned()
+    ident(name, MAX_LABEL).replace('_', "-")
 }
 
 /// The stem of the export's file name (see [`crate::domain::export::file_stem`]); `job` when
@@ -159,4 +222,39 @@ pub fn is_class_path(s: &str) -> bool {
                 .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
                 && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
         })
+}
+
+/// Whether `s` is a Ruby constant path, as `exception.class.name` gives it: `::`-separated
+/// parts, each an upper-case ASCII letter then letters, digits, `_` (`Net::ReadTimeout`).
+pub fn is_ruby_constant(s: &str) -> bool {
+    s.split("::").all(|p| {
+        let mut c = p.chars();
+        c.next().is_some_and(|f| f.is_ascii_uppercase())
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+    })
+}
+
+/// Whether `s` is the `name` of a JavaScript error class (`ValidationError`, `AbortError`):
+/// an upper-case ASCII letter, then letters, digits, `_`, `$`.
+pub fn is_js_error_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_uppercase())
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '$')
+}
+
+/// Whether `s` names a Go error: a type or a sentinel value, optionally behind `*` and one
+/// package (`*pgconn.PgError`, `sql.ErrNoRows`, `PgError`); the name itself exported
+/// (upper-case first).
+pub fn is_go_error_name(s: &str) -> bool {
+    let ident = |p: &str| {
+        let mut c = p.chars();
+        c.next()
+            .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+    };
+    let s = s.strip_prefix('*').unwrap_or(s);
+    let (pkg, name) = s.split_once('.').unwrap_or(("", s));
+    (!s.contains('.') || ident(pkg))
+        && ident(name)
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
 }

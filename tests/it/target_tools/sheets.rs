@@ -391,5 +391,53 @@ pub fn cases() -> Vec<Case> {
     failure.dead_letter.clear();
     failure.notify.clear();
     cases.push(Case::new("empty texts, code name without letters", empty).thorough());
+    cases.extend(named_cases());
     cases
+}
+
+/// Code names of every kind the identifiers are made from (issue 27): ASCII, Japanese,
+/// emoji, digits first, nothing left after cleaning, ASCII inside Japanese, 200 characters
+/// — each read by the real parsers as a class, function, module, queue or resource name.
+pub const CODE_NAMES: [&str; 7] = [
+    "send_confirmation_mail",
+    "確認メールの送信",
+    "📧🎉",
+    "3件目の送信",
+    "!!! ???",
+    "予約mail送信",
+    "予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理予約確認メールを送信する処理mail_sender_with_a_very_long_ascii_tail_that_goes_on_and_on_for_long_enough_to_pass_200_chars",
+];
+
+/// The errors the named cases give, names of several languages and descriptions mixed: a
+/// description must never reach the code (only a comment).
+pub const MIXED_RETRYABLE: [&str; 3] = [
+    "Net::ReadTimeout",
+    "TimeoutError",
+    "メールサーバーの一時的な失敗",
+];
+
+/// See [`MIXED_RETRYABLE`].
+pub const MIXED_PERMANENT: [&str; 6] = [
+    "入力の形式エラー",
+    "malformed input",
+    "ValidationError",
+    "ActiveRecord::RecordInvalid",
+    "*pgconn.PgError",
+    "23505",
+];
+
+/// The worked example under each of [`CODE_NAMES`], with the mixed errors.
+fn named_cases() -> Vec<Case> {
+    CODE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut sheet = worked(if i % 2 == 0 { Lang::En } else { Lang::Ja });
+            sheet.process.code_name = (*name).to_owned();
+            let retry = sheet.retry.as_mut().expect("the example retries");
+            retry.retryable_errors = MIXED_RETRYABLE.map(str::to_owned).to_vec();
+            retry.non_retryable_errors = MIXED_PERMANENT.map(str::to_owned).to_vec();
+            Case::new(&format!("code name {name:?}, mixed errors"), sheet).thorough()
+        })
+        .collect()
 }
