@@ -32,6 +32,7 @@ pub mod terraform;
 pub mod to_catalog;
 pub mod traps;
 pub mod tree;
+pub mod unchecked;
 pub mod yaml;
 
 use crate::domain::lang::Lang;

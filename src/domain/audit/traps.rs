@@ -8,6 +8,7 @@
 use super::found::{Fact, Found};
 use super::record::{AuditFinding, Build, Facts};
 use crate::domain::duration::exact;
+use crate::domain::lang::Lang;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
 use crate::domain::sheet::check::{validate, Finding, Severity};
@@ -73,7 +74,13 @@ pub fn findings(
         out.push(place(f, "retry.lease_ms", b));
     }
     // The sheet's own rule says it already when the sheet's window outlasts the retention.
-    let said = out.iter().any(|f| f.code == "window-over-retention");
+    // An SQS queue without a redrive policy receives a message until its retention ends, by
+    // definition: its no-dead-letter-queue finding says so, not a window "over" the retention.
+    let no_redrive = found.system == TargetId::Sqs
+        && facts
+            .get(|x| matches!(x, Fact::MaxReceiveCount(_)).then_some(()))
+            .is_none();
+    let said = no_redrive || out.iter().any(|f| f.code == "window-over-retention");
     for f in target::retention(sheet, found.system, schedule, lang) {
         if !said {
             out.push(place(f, "retry.queue_retention_ms", b));
@@ -101,8 +108,8 @@ pub fn findings(
                 "audit.finding.no-dead-letter-queue",
                 locale = lang.code(),
                 queue = &b.name,
-                visibility = exact(lease, lang),
-                retention = exact(keep, lang)
+                visibility = ms_words(found, "lease-ms", lease, lang),
+                retention = ms_words(found, "retention-ms", keep, lang)
             )
             .into_owned(),
         };
@@ -111,6 +118,27 @@ pub fn findings(
     out.extend(b.extra.iter().cloned());
     out.sort_by_key(|f| (f.line, f.column, f.code));
     out
+}
+
+/// A duration the file sets as `fact` in words: its value, or the expression the file sets
+/// it to when that is not resolved (never the default in its place).
+fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
+    let unresolved = found.settings.iter().rev().find_map(|s| match &s.value {
+        super::found::Value::Unresolved {
+            fact: f,
+            expression,
+        } if *f == fact => Some(expression.clone()),
+        _ => None,
+    });
+    match unresolved {
+        Some(e) => t!(
+            "audit.text.value-unresolved",
+            locale = lang.code(),
+            expression = e
+        )
+        .into_owned(),
+        None => exact(ms, lang),
+    }
 }
 
 fn dead_letter(f: &Fact) -> Option<()> {
