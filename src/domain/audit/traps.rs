@@ -7,8 +7,8 @@
 
 use super::found::{Fact, Found};
 use super::record::{AuditFinding, Build, Facts};
+use super::unchecked::{ms_words, LEASE_FACT, RETENTION_FACT};
 use crate::domain::duration::exact;
-use crate::domain::lang::Lang;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
 use crate::domain::sheet::check::{validate, Finding, Severity};
@@ -108,8 +108,8 @@ pub fn findings(
                 "audit.finding.no-dead-letter-queue",
                 locale = lang.code(),
                 queue = &b.name,
-                visibility = ms_words(found, "lease-ms", lease, lang),
-                retention = ms_words(found, "retention-ms", keep, lang)
+                visibility = ms_words(found, LEASE_FACT, lease, lang),
+                retention = ms_words(found, RETENTION_FACT, keep, lang)
             )
             .into_owned(),
         };
@@ -118,27 +118,6 @@ pub fn findings(
     out.extend(b.extra.iter().cloned());
     out.sort_by_key(|f| (f.line, f.column, f.code));
     out
-}
-
-/// A duration the file sets as `fact` in words: its value, or the expression the file sets
-/// it to when that is not resolved (never the default in its place).
-fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
-    let unresolved = found.settings.iter().rev().find_map(|s| match &s.value {
-        super::found::Value::Unresolved {
-            fact: f,
-            expression,
-        } if *f == fact => Some(expression.clone()),
-        _ => None,
-    });
-    match unresolved {
-        Some(e) => t!(
-            "audit.text.value-unresolved",
-            locale = lang.code(),
-            expression = e
-        )
-        .into_owned(),
-        None => exact(ms, lang),
-    }
 }
 
 fn dead_letter(f: &Fact) -> Option<()> {

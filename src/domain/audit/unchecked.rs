@@ -6,9 +6,17 @@
 
 use super::found::{Found, Value};
 use super::record::AuditFinding;
+use crate::domain::duration::exact;
+use crate::domain::lang::Lang;
 use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::rules::rule_of;
+use crate::text::t;
 use serde::Serialize;
+
+/// The reader's name of the lease fact (a visibility timeout).
+pub const LEASE_FACT: &str = "lease-ms";
+/// The reader's name of the retention fact.
+pub const RETENTION_FACT: &str = "retention-ms";
 
 /// The sheet field (JSON path) a fact of the reader (kebab-case, [`super::found::Fact`])
 /// fills; `retry.max_retry_duration` is no sheet field, only an input of the traps.
@@ -253,7 +261,7 @@ fn applicable(system: TargetId, cron: bool, stated_duration: bool) -> Vec<&'stat
 }
 
 /// The rule ids the audit evaluated for a job and those it could not check: the rules that
-/// apply to its system ([`applicable`]) and every rule that gave a finding; a rule reading
+/// apply to its system and every rule that gave a finding; a rule reading
 /// a value not resolved is not evaluated but listed under `unchecked`.
 pub fn evaluated(
     (system, cron, stated_duration): (TargetId, bool, bool),
@@ -296,4 +304,25 @@ pub fn evaluated(
         }
     }
     out
+}
+
+/// A duration the file sets as `fact` in words: its value, or the expression the file sets
+/// it to when that is not resolved (never the default in its place).
+pub fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
+    let unresolved = found.settings.iter().rev().find_map(|s| match &s.value {
+        Value::Unresolved {
+            fact: f,
+            expression,
+        } if *f == fact => Some(expression.clone()),
+        _ => None,
+    });
+    match unresolved {
+        Some(e) => t!(
+            "audit.text.value-unresolved",
+            locale = lang.code(),
+            expression = e
+        )
+        .into_owned(),
+        None => exact(ms, lang),
+    }
 }
