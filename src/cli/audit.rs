@@ -22,16 +22,22 @@
 
 use super::check::position::Position;
 use super::check::text::{problem_line, severity_id, severity_word};
-use super::check::{self, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report};
+use super::check::{
+    self, AuditScope, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report,
+};
 use super::{lang_of, LangArg};
 use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
 use crate::domain::audit::job_version::Asker;
 use crate::domain::audit::pins::{self, Pin};
+use crate::domain::audit::unchecked::unknown_in;
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
-use crate::domain::duration::exact;
+use crate::domain::duration::{approx, exact};
+use crate::domain::number::group_thousands;
 use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
+use crate::domain::sheet::fields::describe_backoff;
+use crate::domain::sheet::{MissedRun, Overlap};
 use crate::domain::Lang;
 use crate::text::t;
 use clap::Args;
@@ -268,11 +274,36 @@ pub fn gather(files: &[PathBuf], flags: &[TargetVersion], lang: Lang) -> Audited
                     file: file.clone(),
                     catalog: false,
                     items: jobs.iter().flat_map(|j| items(j, lang)).collect(),
+                    audit: Some(scope(&jobs, lang)),
                 };
                 checked.items.sort_by_key(|i| (i.at.line, i.at.column));
                 out.report.checked.push(checked);
                 out.jobs.extend(jobs);
             }
+        }
+    }
+    out
+}
+
+/// The rules `audit` evaluated for the jobs of one file, and those it could not check.
+fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
+    let mut out = AuditScope::default();
+    for j in jobs {
+        for id in &j.evaluated {
+            if !out.evaluated.contains(id) {
+                out.evaluated.push(id.clone());
+            }
+        }
+        for u in &j.unchecked {
+            let message = t!(
+                "audit.text.unchecked",
+                locale = lang.code(),
+                rule = &u.rule,
+                needs = u.needs.join(", ")
+            )
+            .into_owned();
+            out.unchecked
+                .push((u.rule.clone(), j.line as usize, message));
         }
     }
     out
@@ -328,10 +359,28 @@ pub fn run(args: &AuditArgs) -> ExitCode {
 }
 
 fn ms_text(s: f64, lang: Lang) -> String {
-    exact((s * 1000.0).round().max(0.0) as u64, lang)
+    approx((s * 1000.0).max(0.0), lang)
 }
 
-/// The schedule on one line: attempts, the first waits, the window.
+/// "not resolved (key = expression, line N)" for a part of the schedule the file leaves
+/// unknown.
+fn part_unknown(job: &AuditJob, part: &str, lang: Lang) -> Option<String> {
+    job.schedule_unknown
+        .iter()
+        .find(|p| p.part == part)
+        .map(|p| {
+            t!(
+                "audit.text.part-unresolved",
+                locale = lang.code(),
+                needs = &p.needs,
+                line = p.line
+            )
+            .into_owned()
+        })
+}
+
+/// The schedule on one line: attempts, the first waits, the window; a part that depends on
+/// a value not resolved says so, and then there is no window.
 fn schedule_line(job: &AuditJob, lang: Lang) -> String {
     let l = lang.code();
     let s = &job.schedule;
@@ -353,27 +402,54 @@ fn schedule_line(job: &AuditJob, lang: Lang) -> String {
     if waits.is_empty() {
         waits.push("—".to_owned());
     }
+    let attempts = part_unknown(job, "attempts", lang).unwrap_or_else(|| {
+        s.attempts.map_or_else(
+            || t!("audit.text.unlimited", locale = l).into_owned(),
+            group_thousands_u32,
+        )
+    });
+    let waits = part_unknown(job, "waits", lang).unwrap_or_else(|| waits.join(", "));
+    let window = if job.schedule_unknown.is_empty() {
+        s.window_s.max.map_or_else(
+            || t!("audit.text.unbounded", locale = l).into_owned(),
+            |w| ms_text(w, lang),
+        )
+    } else {
+        t!("audit.text.window-unknown", locale = l).into_owned()
+    };
     t!(
         "audit.text.schedule",
         locale = l,
-        attempts = s.attempts.map_or_else(
-            || t!("audit.text.unlimited", locale = l).into_owned(),
-            |a| a.to_string()
-        ),
-        waits = waits.join(", "),
-        window = s.window_s.max.map_or_else(
-            || t!("audit.text.unbounded", locale = l).into_owned(),
-            |w| ms_text(w, lang)
-        )
+        attempts = attempts,
+        waits = waits,
+        window = window
     )
     .into_owned()
 }
 
-/// The sheet's retry and batch facts, each with "not stated (default: …)" where so.
+fn group_thousands_u32(n: u32) -> String {
+    group_thousands(u64::from(n))
+}
+
+/// The sheet's retry and batch facts in the sheet's own words, each with "not stated
+/// (default: …)" where so; a field the file sets to a value not resolved shows that, not
+/// the default the sheet holds in its place.
 fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
     let l = lang.code();
     let _ = writeln!(out, "  {}", t!("audit.text.sheet", locale = l));
     let mut line = |path: &str, value: String| {
+        let unknown = unknown_in(&job.unknown, path);
+        if let Some(u) = unknown.first() {
+            let needs = format!("{} = {}", u.key, u.expression);
+            let said = t!(
+                "audit.text.field-unresolved",
+                locale = l,
+                needs = needs,
+                line = u.line
+            );
+            let _ = writeln!(out, "    {path} = {said}");
+            return;
+        }
         // The field's own default, then its parts' (`retry.backoff.cap_ms` …).
         let note: String = job
             .not_stated
@@ -389,10 +465,15 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
                     .path
                     .strip_prefix(path)
                     .map_or("", |p| p.trim_start_matches('.'));
-                format!(
-                    "  — {part}{}{}",
-                    if part.is_empty() { "" } else { ": " },
+                // The value is the default's own words: said once.
+                let said = if part.is_empty() && n.default == value {
+                    t!("audit.text.not-stated-same", locale = l)
+                } else {
                     t!("audit.text.not-stated", locale = l, default = &n.default)
+                };
+                format!(
+                    "  — {part}{}{said}",
+                    if part.is_empty() { "" } else { ": " },
                 )
             })
             .collect();
@@ -400,18 +481,7 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
     };
     if let Some(r) = &job.sheet.retry {
         line("retry.max_attempts", r.max_attempts.to_string());
-        let b = &r.backoff;
-        line(
-            "retry.backoff",
-            format!(
-                "{:?} {}, cap {}, jitter {:?}",
-                b.kind,
-                exact(b.base_ms, lang),
-                exact(b.cap_ms, lang),
-                b.jitter
-            )
-            .to_lowercase(),
-        );
+        line("retry.backoff", describe_backoff(&r.backoff, lang));
         line(
             "retry.attempt_timeout_ms",
             exact(r.attempt_timeout_ms, lang),
@@ -425,13 +495,19 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         }
     }
     if let Some(b) = &job.sheet.batch {
+        let overlap = match b.overlap {
+            Overlap::Forbid => "sheet.overlap.forbid",
+            Overlap::Replace => "sheet.overlap.replace",
+            Overlap::Allow => "sheet.overlap.allow",
+        };
+        let missed = match b.missed_run {
+            MissedRun::RunOnce => "sheet.missed.run-once",
+            MissedRun::Skip => "sheet.missed.skip",
+        };
         line("batch.schedule", b.schedule.clone());
         line("batch.time_zone", b.time_zone.clone());
-        line("batch.overlap", format!("{:?}", b.overlap).to_lowercase());
-        line(
-            "batch.missed_run",
-            format!("{:?}", b.missed_run).to_lowercase(),
-        );
+        line("batch.overlap", t!(overlap, locale = l).into_owned());
+        line("batch.missed_run", t!(missed, locale = l).into_owned());
         line("batch.run_timeout_ms", exact(b.run_timeout_ms, lang));
     }
     if let Some(f) = &job.sheet.failure {
@@ -472,6 +548,18 @@ pub fn text(a: &Audited, o: &Options) -> String {
                     key = &u.key,
                     expression = &u.expression,
                     line = u.line
+                )
+            );
+        }
+        for u in &job.unchecked {
+            let _ = writeln!(
+                s,
+                "  {}",
+                t!(
+                    "audit.text.unchecked",
+                    locale = l,
+                    rule = &u.rule,
+                    needs = u.needs.join(", ")
                 )
             );
         }
@@ -519,7 +607,8 @@ fn summary(a: &Audited, o: &Options) -> String {
 /// The JSON report: `{"jobs": [{"file", "name", "line", "system", "sheet", "not_stated":
 /// [{"path", "default"}], "schedule", "findings": [{"rule", "severity", "message", "field",
 /// "line", "column", "stated"}], "unresolved": [{"key", "fact", "expression", "line",
-/// "column"}], "version": {"release", "followed", "from", "pinned", "range", "note"}}],
+/// "column", "path"}], "schedule_unknown": [{"part", "needs", "line"}], "unchecked":
+/// [{"rule", "field", "needs"}], "version": {"release", "followed", "from", "pinned", "range", "note"}}],
 /// "errors": [{"file", "line", "column", "message"}], "summary": {"files",
 /// "jobs", "errors", "warnings", "unreadable", "fail_level", "exit_code"}}` (schema:
 /// `docs/schemas/audit.schema.json`).
@@ -553,6 +642,8 @@ pub fn json(a: &Audited, o: &Options) -> String {
                 "schedule": j.schedule,
                 "findings": findings,
                 "unresolved": j.unresolved,
+                "schedule_unknown": j.schedule_unknown,
+                "unchecked": j.unchecked,
                 "version": j.version,
             })
         })

@@ -142,6 +142,18 @@ pub struct Checked {
     pub catalog: bool,
     /// Its findings, in the file's order.
     pub items: Vec<Item>,
+    /// For `audit`: the rules it evaluated for the file's jobs and those it could not
+    /// check (`None`: `check`, every rule of the file's kind).
+    pub audit: Option<AuditScope>,
+}
+
+/// What `audit` checked in one file: only these rules are JUnit test cases.
+#[derive(Debug, Clone, Default)]
+pub struct AuditScope {
+    /// The rule ids evaluated for at least one of the file's jobs.
+    pub evaluated: Vec<String>,
+    /// The rules not checked, with where and why: (rule id, line, message).
+    pub unchecked: Vec<(String, usize, String)>,
 }
 
 /// Everything one run found.
@@ -472,6 +484,7 @@ fn check_sheet(
         file: file.to_owned(),
         catalog: false,
         items,
+        audit: None,
     })
 }
 
@@ -520,5 +533,6 @@ fn check_catalog(
         file: file.to_owned(),
         catalog: true,
         items,
+        audit: None,
     })
 }

@@ -34,6 +34,7 @@ pub mod terraform_json;
 pub mod to_catalog;
 pub mod traps;
 pub mod tree;
+pub mod unchecked;
 pub mod yaml;
 
 use crate::domain::lang::Lang;

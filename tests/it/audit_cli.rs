@@ -73,7 +73,7 @@ fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
         "not resolved: visibility_timeout_seconds = var.visibility (line 42)",
         "not resolved: message_retention_seconds = local.retention (line 43)",
         // Kubernetes: backoffLimit 4 → 5 attempts, the controller's 10 s doubling.
-        "schedule: 5 attempts; waits 10 s, 20 s, 40 s, 80 s; window 150 s",
+        "schedule: attempts: 5; waits: 10 s, 20 s, 40 s, 1.3 min; window: 2.5 min",
         // The Job's deadline (100 s) ends it before 5 attempts (150 s of waits + 5 × 20 s).
         "jobs.k8s.yaml:8:26: warning [MA-job-deadline-before-retries] The Job pi fails at its activeDeadlineSeconds (100 s), before its 5 attempts can run",
         // Retries outlasting the queue's retention: 4 × 60 s of visibility + 5 × 3 s > 120 s.
@@ -82,7 +82,7 @@ fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
         "cloud-tasks.describe.yaml:10:21: warning [MA-cloud-tasks-both-limits]",
         "queue.yaml:9:21: warning [MA-cloud-tasks-both-limits]",
         // The doublings as written: 10 s, then linear.
-        "schedule: 8 attempts; waits 10 s, 20 s, 30 s, 40 s, 50 s, 1 min, 70 s; window 280 s",
+        "schedule: attempts: 8; waits: 10 s, 20 s, 30 s, 40 s, 50 s, 1 min, 1.2 min; window: 4.7 min",
         // A default is said to be one, and the finding about it says the file does not state it.
         "retry.lease_ms = 30 s  — not stated (default: 30 s (AWS SQS + Lambda's default))",
         "sam.yaml:4:3: warning [MA-no-dead-letter-queue] The queue SqsQueue has no redrive policy",
@@ -325,5 +325,212 @@ fn a_redrive_policy_as_a_json_string_with_interpolations_is_read() {
         );
         let reports = jobs[1]["unresolved"].to_string();
         assert!(reports.contains("var.reports_policy"), "{file}: {reports}");
+    }
+}
+
+/// The JSON report of `audit` on files written to a fresh folder (name, text).
+fn audit_json_of(files: &[(&str, &str)], extra: &[&str]) -> serde_json::Value {
+    let dir = std::env::temp_dir().join(format!(
+        "ma-audit-honest-{}-{}",
+        std::process::id(),
+        files[0].0
+    ));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let mut args: Vec<String> = Vec::new();
+    for (name, text) in files {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("written");
+        args.push(p.display().to_string());
+    }
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    let out = Command::new(env!("CARGO_BIN_EXE_modality-advisor"))
+        .arg("audit")
+        .args(&args)
+        .args(["--format", "json", "--fail-level", "none"])
+        .current_dir(&dir)
+        .output()
+        .expect("the CLI runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// A queue whose visibility timeout is a variable, consumed by a function with a 10 s
+/// timeout: the default 30 s would be under 6 × 10 s, but the file does not say 30 s.
+const VAR_VISIBILITY: &str = r#"
+resource "aws_sqs_queue" "jobs" {
+  name                       = "jobs"
+  visibility_timeout_seconds = var.visibility
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 10
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.jobs.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+"#;
+
+#[test]
+fn a_value_not_resolved_is_never_used_as_the_default() {
+    let v = audit_json_of(&[("var.tf", VAR_VISIBILITY)], &[]);
+    let job = &v["jobs"][0];
+    // (a) Not "not stated": the field is marked not resolved, with its expression.
+    let not_stated: Vec<&str> = job["not_stated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["path"].as_str().unwrap())
+        .collect();
+    assert!(!not_stated.contains(&"retry.lease_ms"), "{not_stated:?}");
+    assert!(job["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|u| u["path"] == "retry.lease_ms" && u["expression"] == "var.visibility"));
+    // (b) The waits are the visibility timeout: unknown, and so is the window.
+    let parts = job["schedule_unknown"].as_array().unwrap();
+    assert!(parts.iter().any(
+        |p| p["part"] == "waits" && p["needs"] == "visibility_timeout_seconds = var.visibility"
+    ));
+    assert!(job["schedule"]["window_s"]["max"].is_null());
+    assert_eq!(job["schedule"]["delays"].as_array().unwrap().len(), 0);
+    // (c) The 6 × rule is not raised on the default; it cannot be checked.
+    let rules: Vec<&str> = job["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        !rules.contains(&"MA-lease-under-target-factor"),
+        "{rules:?}"
+    );
+    assert!(job["unchecked"].as_array().unwrap().iter().any(|u| {
+        u["rule"] == "MA-lease-under-target-factor"
+            && u["needs"][0] == "visibility_timeout_seconds = var.visibility"
+    }));
+}
+
+#[test]
+fn a_value_not_resolved_reads_so_in_text_junit_sarif_and_github() {
+    let (text, _, _) = audit(&["sqs.tf", "--fail-level", "none"]);
+    assert!(
+        text.contains(
+            "retry.lease_ms = not resolved: visibility_timeout_seconds = var.visibility (line 42)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(
+        "waits: not resolved (visibility_timeout_seconds = var.visibility, line 42); window: not known"
+    ));
+    assert!(text.contains("cannot check [MA-lease-under-target-factor]"));
+    let (junit, _, _) = audit(&["sqs.tf", "--format", "junit", "--fail-level", "none"]);
+    assert!(junit.contains("<skipped message="), "{junit}");
+    let (sarif, _, _) = audit(&["sqs.tf", "--format", "sarif", "--fail-level", "none"]);
+    assert!(sarif.contains("\"level\": \"note\""), "{sarif}");
+    let (github, _, _) = audit(&["sqs.tf", "--format", "github", "--fail-level", "none"]);
+    assert!(github.contains("::notice file=sqs.tf,line=40"), "{github}");
+}
+
+#[test]
+fn a_code_wait_not_resolved_leaves_the_waits_unknown() {
+    let v = audit_json_of(
+        &[(
+            "retry_job.rb",
+            "class HardJob\n  include Sidekiq::Job\n  sidekiq_options retry: 3\n  sidekiq_retry_in { |count| 60 * (count + 1) }\nend\n",
+        )],
+        &["--target-version", "sidekiq=8"],
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["schedule"]["attempts"], 4);
+    assert_eq!(job["schedule"]["delays"].as_array().unwrap().len(), 0);
+    assert!(job["schedule"]["window_s"]["max"].is_null());
+    assert_eq!(job["schedule_unknown"][0]["part"], "waits");
+    let not_stated = job["not_stated"].as_array().unwrap();
+    assert!(!not_stated
+        .iter()
+        .any(|n| n["path"].as_str().unwrap().starts_with("retry.backoff")));
+}
+
+#[test]
+fn defaults_are_the_systems_not_the_sheets() {
+    let plain = "resource \"aws_sqs_queue\" \"plain\" {\n  name = \"plain\"\n}\n";
+    for (lang, none) in [("en", "none — "), ("ja", "なし — ")] {
+        let v = audit_json_of(&[("plain.tf", plain)], &["--lang", lang]);
+        let job = &v["jobs"][0];
+        let dead = job["sheet"]["failure"]["dead_letter"].as_str().unwrap();
+        assert!(dead.starts_with(none) && dead.contains('4'), "{dead}");
+        // 4 d ÷ 30 s = 11,520 receives; the sheet holds 100 and says so.
+        assert_eq!(job["schedule"]["attempts"], 11_520);
+        assert_eq!(job["sheet"]["retry"]["max_attempts"], 100);
+        let attempts = job["not_stated"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["path"] == "retry.max_attempts")
+            .unwrap()["default"]
+            .as_str()
+            .unwrap();
+        assert!(
+            attempts.contains("11,520") && attempts.contains("100"),
+            "{attempts}"
+        );
+    }
+    let (text, _, _) = audit(&[
+        "jobs.k8s.yaml",
+        "cloud-tasks.describe.yaml",
+        "--fail-level",
+        "none",
+    ]);
+    assert!(text.contains("failure.dead_letter = none — the failed Job stays"));
+    assert!(text.contains("failure.dead_letter = none — Cloud Tasks has no dead-letter queue"));
+}
+
+#[test]
+fn the_text_is_in_words_and_junit_lists_only_the_rules_evaluated() {
+    let (text, _, _) = audit(&["sqs.tf", "jobs.k8s.yaml", "--fail-level", "none"]);
+    for bad in [
+        "1 attempts",
+        "1 files",
+        "1 jobs",
+        "1 errors",
+        "Fixed",
+        "polynomial {",
+    ] {
+        assert!(!text.contains(bad), "{bad}: {text}");
+    }
+    assert!(
+        text.contains("retry.backoff = fixed wait of 20 s"),
+        "{text}"
+    );
+    assert!(text.contains("batch.overlap = forbid: skip the new run while one is running"));
+    assert!(text.contains("window: 2.5 min"), "{text}");
+    let (junit, _, _) = audit(&["sqs.tf", "--format", "junit", "--fail-level", "none"]);
+    // No key in a queue configuration: the key's rules were not evaluated.
+    assert!(!junit.contains("MA-no-idempotency-key"), "{junit}");
+    assert!(junit.contains("name=\"MA-lease-under-target-factor\""));
+}
+
+/// An expression as written that holds a bidi control (a hostile `retry_kwargs`) reaches no
+/// report raw: not the sheet's lines, the schedule's unknown parts nor what cannot be checked.
+#[test]
+fn no_bidi_control_leaves_an_expression_raw() {
+    for format in ["text", "json", "sarif", "github", "junit"] {
+        let (out, _, _) = audit(&[
+            "code/celery_retry_kwargs.py",
+            "--format",
+            format,
+            "--fail-level",
+            "none",
+        ]);
+        assert!(
+            out.contains("EXTRA"),
+            "{format}: the hostile job is reported"
+        );
+        assert!(
+            !out.contains('\u{202E}'),
+            "{format}: a raw bidi control in\n{out}"
+        );
     }
 }

@@ -108,7 +108,18 @@ fn a_terraform_file_becomes_a_new_process_with_its_notes() {
             en.contains("var.retention_seconds") && en.contains("Line 9"),
             "{en}"
         );
-        assert!(en.contains("retry.queue_retention_ms"), "not stated: {en}");
+        // Not resolved is not "not stated": the note says the sheet holds the system's
+        // default only in its place, and the rules that need it are not checked.
+        assert!(
+            !en.contains("retry.queue_retention_ms ="),
+            "not stated: {en}"
+        );
+        assert!(en.contains("the sheet uses the system's default"), "{en}");
+        assert!(
+            en.contains("Cannot check MA-window-over-retention")
+                && en.contains("message_retention_seconds = var.retention_seconds"),
+            "{en}"
+        );
         let ja = n.ja.join("\n");
         assert!(
             ja.contains("8 行目・注意") && ja.contains("var.retention_seconds"),

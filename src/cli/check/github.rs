@@ -84,6 +84,16 @@ pub fn github(report: &Report, o: &Options) -> String {
             &msg,
         ));
     }
+    // `audit`'s rules it could not check (an input not resolved): notices.
+    let unchecked = report.checked.iter().flat_map(|c| {
+        c.audit
+            .iter()
+            .flat_map(move |a| a.unchecked.iter().map(move |u| (c, u)))
+    });
+    for (c, (rule, line, message)) in unchecked.take(ANNOTATIONS_PER_KIND) {
+        let title = format!("modality-advisor {}: {rule}", o.command);
+        s.push_str(&annotation("notice", &c.file, *line, 1, &title, message));
+    }
     if errors_out + warnings_out > 0 {
         let note = t!(
             "cli.check.left-out",

@@ -24,6 +24,12 @@ fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
             Scope::Catalog => c.catalog,
             Scope::Audit => audit,
         })
+        // `audit` lists only the rules it evaluated, so that a pass means something.
+        .filter(|r| {
+            c.audit
+                .as_ref()
+                .is_none_or(|a| a.evaluated.contains(&r.id()))
+        })
     {
         tests += 1;
         let found: Vec<_> = c.items.iter().filter(|i| i.rule == rule).collect();
@@ -76,8 +82,21 @@ fn suite(c: &Checked, o: &Options) -> (String, usize, usize) {
         }
         cases.push_str("    </testcase>\n");
     }
+    // The rules `audit` could not check (an input not resolved): skipped test cases.
+    let mut skipped = 0;
+    for (rule, line, message) in c.audit.iter().flat_map(|a| &a.unchecked) {
+        tests += 1;
+        skipped += 1;
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"{f}\" name=\"{}\" file=\"{f}\">\n      <skipped message=\"{}\"/>\n    </testcase>",
+            escape(rule),
+            escape(&format!("{}:{line}: {message}", c.file)),
+            f = escape(&c.file),
+        );
+    }
     let xml_suite = format!(
-        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n{cases}  </testsuite>\n",
+        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n{cases}  </testsuite>\n",
         escape(&c.file)
     );
     (xml_suite, tests, failures)

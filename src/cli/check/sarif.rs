@@ -138,7 +138,7 @@ pub fn sarif(report: &Report, o: &Options) -> String {
             result_json(i, index, o)
         })
         .collect();
-    let notifications: Vec<Value> = report
+    let mut notifications: Vec<Value> = report
         .problems
         .iter()
         .map(|p| {
@@ -150,6 +150,21 @@ pub fn sarif(report: &Report, o: &Options) -> String {
             json!({"level": "error", "message": {"text": p.message}, "locations": [loc]})
         })
         .collect();
+    // `audit`'s rules it could not check (an input not resolved): notes, not results.
+    for c in &report.checked {
+        for (rule, line, message) in c.audit.iter().flat_map(|a| &a.unchecked) {
+            let loc = json!({"physicalLocation": {
+                "artifactLocation": artifact(&c.file),
+                "region": {"startLine": line},
+            }});
+            notifications.push(json!({
+                "level": "note",
+                "message": {"text": message},
+                "locations": [loc],
+                "associatedRule": {"id": rule},
+            }));
+        }
+    }
     let mut driver = json!({
         "name": "modality-advisor",
         "semanticVersion": env!("CARGO_PKG_VERSION"),

@@ -11,11 +11,17 @@ use super::pins::{choose, Choice};
 use super::record::{sheet_for, Build, Facts};
 pub use super::record::{AuditFinding, NotStated};
 use super::traps;
+use super::unchecked::{
+    blank_schedule, evaluated, path_of, split, unknown_fields, Unchecked, UnknownField, UnknownPart,
+};
 use crate::domain::bidi::{show, Shown};
 use crate::domain::duration::exact;
 use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
+use crate::domain::queues::schedule::MAX_LISTED;
 use crate::domain::queues::{cloud_tasks, kubernetes, sqs, Delay, Schedule, TargetId};
 use crate::domain::sheet::{BackoffKind, Jitter, JobSheet, MissedRun, Overlap};
+use crate::domain::sim::setup::limits::POLICY_ATTEMPTS;
 use crate::text::t;
 use serde::Serialize;
 
@@ -32,6 +38,8 @@ pub struct Unresolved {
     pub line: u32,
     /// Its column.
     pub column: u32,
+    /// The sheet field it stands for (JSON path), when it stands for one.
+    pub path: Option<&'static str>,
 }
 
 /// One job of an audited file.
@@ -55,6 +63,16 @@ pub struct AuditJob {
     pub findings: Vec<AuditFinding>,
     /// Settings not resolved.
     pub unresolved: Vec<Unresolved>,
+    /// The sheet fields not resolved (and those that follow from them): the sheet holds the
+    /// system's default there only because it must hold a value.
+    pub unknown: Vec<UnknownField>,
+    /// The parts of the schedule that depend on a value not resolved (then absent from
+    /// `schedule`, which has no window).
+    pub schedule_unknown: Vec<UnknownPart>,
+    /// The rules that cannot be checked: an input is not resolved.
+    pub unchecked: Vec<Unchecked>,
+    /// The rule ids the audit evaluated for this job (a JUnit test case each).
+    pub evaluated: Vec<String>,
     /// The release the job was audited for and where that came from.
     pub version: JobVersion,
 }
@@ -107,24 +125,32 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         Fact::DeadLetter(v) => Some(v.clone()),
         _ => None,
     });
-    let until = (retention / lease.max(1)).clamp(1, 100) as u32;
+    // Without a redrive policy the queue delivers a message once per visibility timeout
+    // until its retention ends: that many times, of which the sheet holds at most 100.
+    let until = (retention / lease.max(1)).clamp(1, u64::from(u32::MAX)) as u32;
     let attempts = b.note(
         "retry.max_attempts",
         receives,
         t!(
             "audit.default.sqs-no-redrive",
             locale = l.code(),
-            receives = until
+            receives = group_thousands(u64::from(until)),
+            most = POLICY_ATTEMPTS.1
         )
         .into_owned(),
     );
     let dead = b.note(
         "failure.dead_letter",
         dead,
-        t!("audit.default.sqs-no-dlq", locale = l.code()).into_owned(),
+        t!(
+            "audit.default.sqs-no-dlq",
+            locale = l.code(),
+            retention = exact(retention, l)
+        )
+        .into_owned(),
     );
     if let Some(r) = sheet.retry.as_mut() {
-        r.max_attempts = attempts.unwrap_or(until).clamp(1, 100);
+        r.max_attempts = attempts.unwrap_or(until).clamp(1, POLICY_ATTEMPTS.1 as u32);
         r.backoff.kind = BackoffKind::Fixed;
         r.backoff.base_ms = lease.max(1);
         r.backoff.cap_ms = lease.max(1);
@@ -133,18 +159,31 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         r.lease_ms = lease;
         r.queue_retention_ms = stated_retention;
     }
-    if let (Some(fs), Some(d)) = (sheet.failure.as_mut(), dead) {
-        fs.dead_letter = d;
+    if let Some(fs) = sheet.failure.as_mut() {
+        // Not stated: the system's own default in words, never the prefilled sheet's.
+        fs.dead_letter = dead.unwrap_or_else(|| {
+            t!(
+                "audit.default.sqs-no-dlq",
+                locale = l.code(),
+                retention = exact(retention, l)
+            )
+            .into_owned()
+        });
     }
     // The visibility timeout is the wait (SQS has no backoff): where it is stated, so is it.
     if let Some(&(_, at)) = b.at.iter().find(|(p, _)| *p == "retry.lease_ms") {
         b.at.push(("retry.backoff", at));
     }
     let vis_s = (lease as f64 / 1000.0).ceil();
-    let schedule = match attempts {
-        Some(n) => Schedule::bounded(fixed_delays(vis_s, n.saturating_sub(1) as usize)),
-        None => Schedule::unlimited(fixed_delays(vis_s, 10)),
-    };
+    let n = attempts.unwrap_or(until).max(1);
+    // Listed: the first waits only; the window counts them all.
+    let listed = (n - 1).min(MAX_LISTED as u32 + 1) as usize;
+    let mut schedule = Schedule::bounded(fixed_delays(vis_s, listed));
+    let total = f64::from(n - 1) * vis_s;
+    schedule.attempts = Some(n);
+    schedule.window_s.min = Some(total);
+    schedule.window_s.expected = Some(total);
+    schedule.window_s.max = Some(total);
     (sheet, schedule)
 }
 
@@ -203,9 +242,13 @@ fn cloud_tasks_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         path: "retry.attempt_timeout_ms",
         default: b.say("cloud-tasks-deadline"),
     });
+    let dead = b.say("cloud-tasks-no-dlq");
+    if let Some(fs) = sheet.failure.as_mut() {
+        fs.dead_letter = dead.clone();
+    }
     b.not_stated.push(NotStated {
         path: "failure.dead_letter",
-        default: b.say("cloud-tasks-no-dlq"),
+        default: dead,
     });
     b.not_stated.push(NotStated {
         path: "retry.lease_ms",
@@ -341,9 +384,13 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
             bs.run_timeout_ms = d.max(1);
         }
     }
+    let dead = b.say("kubernetes-no-dlq");
+    if let Some(fs) = sheet.failure.as_mut() {
+        fs.dead_letter = dead.clone();
+    }
     b.not_stated.push(NotStated {
         path: "failure.dead_letter",
-        default: b.say("kubernetes-no-dlq"),
+        default: dead,
     });
     let schedule = Schedule::bounded(
         (1..attempts.min(10_000))
@@ -370,6 +417,25 @@ pub fn audit_job_for(
     asker: Asker,
     lang: Lang,
 ) -> AuditJob {
+    // Expressions as written leave the file into every report (the sheet's lines, the
+    // schedule's unknown parts, what cannot be checked): a bidi control in one is shown, not
+    // kept, once here for all of them.
+    let shown;
+    let found = if found.settings.iter().any(|s| {
+        matches!(&s.value, Value::Unresolved { expression, .. }
+            if show(expression, Shown::Text) != expression.as_str())
+    }) {
+        let mut f = found.clone();
+        for s in &mut f.settings {
+            if let Value::Unresolved { expression, .. } = &mut s.value {
+                *expression = show(expression, Shown::Text).into_owned();
+            }
+        }
+        shown = f;
+        &shown
+    } else {
+        found
+    };
     let facts = Facts {
         settings: &found.settings,
     };
@@ -388,7 +454,7 @@ pub fn audit_job_for(
         moot: Vec::new(),
         version: choice.version,
     };
-    let (sheet, schedule) = match found.system {
+    let (sheet, mut schedule) = match found.system {
         TargetId::Kubernetes => kubernetes_job(&facts, super::kubernetes::is_cron(found), &mut b),
         TargetId::CloudTasks => cloud_tasks_job(&facts, &mut b),
         TargetId::Celery
@@ -401,15 +467,7 @@ pub fn audit_job_for(
         | TargetId::Temporal => super::code_job::code_job(found.system, &facts, &mut b),
         _ => sqs_job(&facts, &mut b),
     };
-    let mut findings = traps::findings(&sheet, found, &facts, &schedule, &b);
-    let at = (found.at.line, found.at.column);
-    let release = outside_finding(found.system, choice, at, lang)
-        .into_iter()
-        .chain(wait_finding(found, choice, lang));
-    for f in release {
-        let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
-        findings.insert(i, f);
-    }
+    let j = judge(found, &facts, &sheet, &mut schedule, &mut b, choice);
     let unresolved = found
         .settings
         .iter()
@@ -420,6 +478,7 @@ pub fn audit_job_for(
                 expression: show(expression, Shown::Text).into_owned(),
                 line: s.at.line,
                 column: s.at.column,
+                path: path_of(fact),
             }),
             Value::Stated(_) => None,
         })
@@ -432,8 +491,73 @@ pub fn audit_job_for(
         sheet,
         not_stated: b.not_stated,
         schedule,
-        findings,
+        findings: j.findings,
         unresolved,
+        unknown: j.unknown,
+        schedule_unknown: j.schedule_unknown,
+        unchecked: j.unchecked,
+        evaluated: j.evaluated,
         version: job_version(found.system, choice, asker, lang),
+    }
+}
+
+/// What the audit can say about a job's findings and schedule once the values not resolved
+/// are known.
+struct Judged {
+    findings: Vec<AuditFinding>,
+    unknown: Vec<UnknownField>,
+    schedule_unknown: Vec<UnknownPart>,
+    unchecked: Vec<Unchecked>,
+    evaluated: Vec<String>,
+}
+
+/// The findings of a job (the release's with them), those that cannot be checked because an
+/// input is not resolved, and the schedule's unknown parts (removed from `schedule`); the
+/// fields not resolved leave `b.not_stated`.
+fn judge(
+    found: &Found,
+    facts: &Facts,
+    sheet: &JobSheet,
+    schedule: &mut Schedule,
+    b: &mut Build,
+    choice: &Choice,
+) -> Judged {
+    let lang = b.lang;
+    let receives = facts
+        .get(|x| matches!(x, Fact::MaxReceiveCount(_)).then_some(()))
+        .is_some();
+    let unknown = unknown_fields(found, receives);
+    // A field the file sets to something not resolved is not "not stated".
+    b.not_stated
+        .retain(|n| super::unchecked::unknown_in(&unknown, n.path).is_empty());
+    let findings = traps::findings(sheet, found, facts, schedule, b);
+    let (mut findings, mut unchecked) = split(findings, &unknown);
+    let duration = found.settings.iter().any(|s| match &s.value {
+        Value::Stated(x) => matches!(x, Fact::MaxRetryDurationMs(_)),
+        Value::Unresolved { fact, .. } => *fact == "max-retry-duration-ms",
+    });
+    let cron = found.system == TargetId::Kubernetes && super::kubernetes::is_cron(found);
+    let evaluated = evaluated(
+        (found.system, cron, duration),
+        &b.moot,
+        &findings,
+        &unknown,
+        &mut unchecked,
+    );
+    let schedule_unknown = blank_schedule(schedule, &unknown);
+    let at = (found.at.line, found.at.column);
+    let release = outside_finding(found.system, choice, at, lang)
+        .into_iter()
+        .chain(wait_finding(found, choice, lang));
+    for f in release {
+        let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
+        findings.insert(i, f);
+    }
+    Judged {
+        findings,
+        unknown,
+        schedule_unknown,
+        unchecked,
+        evaluated,
     }
 }

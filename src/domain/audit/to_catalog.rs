@@ -203,6 +203,15 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
         )
         .into_owned()
     }));
+    out.extend(job.unchecked.iter().map(|u| {
+        t!(
+            "audit-note.unchecked",
+            locale = l,
+            rule = u.rule.as_str(),
+            needs = u.needs.join(if lang == Lang::Ja { "、" } else { ", " })
+        )
+        .into_owned()
+    }));
     if !job.not_stated.is_empty() {
         let list: Vec<String> = job
             .not_stated

@@ -7,6 +7,7 @@
 
 use super::found::{Fact, Found};
 use super::record::{AuditFinding, Build, Facts};
+use super::unchecked::{ms_words, LEASE_FACT, RETENTION_FACT};
 use crate::domain::duration::exact;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
@@ -73,7 +74,13 @@ pub fn findings(
         out.push(place(f, "retry.lease_ms", b));
     }
     // The sheet's own rule says it already when the sheet's window outlasts the retention.
-    let said = out.iter().any(|f| f.code == "window-over-retention");
+    // An SQS queue without a redrive policy receives a message until its retention ends, by
+    // definition: its no-dead-letter-queue finding says so, not a window "over" the retention.
+    let no_redrive = found.system == TargetId::Sqs
+        && facts
+            .get(|x| matches!(x, Fact::MaxReceiveCount(_)).then_some(()))
+            .is_none();
+    let said = no_redrive || out.iter().any(|f| f.code == "window-over-retention");
     for f in target::retention(sheet, found.system, schedule, lang) {
         if !said {
             out.push(place(f, "retry.queue_retention_ms", b));
@@ -101,8 +108,8 @@ pub fn findings(
                 "audit.finding.no-dead-letter-queue",
                 locale = lang.code(),
                 queue = &b.name,
-                visibility = exact(lease, lang),
-                retention = exact(keep, lang)
+                visibility = ms_words(found, LEASE_FACT, lease, lang),
+                retention = ms_words(found, RETENTION_FACT, keep, lang)
             )
             .into_owned(),
         };
