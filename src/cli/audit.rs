@@ -31,8 +31,7 @@ use crate::domain::audit::job_version::Asker;
 use crate::domain::audit::pins::{self, Pin};
 use crate::domain::audit::unchecked::unknown_in;
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
-use crate::domain::duration::{approx, exact};
-use crate::domain::number::group_thousands;
+use crate::domain::duration::exact;
 use crate::domain::queues::{TargetId, TargetVersion};
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
@@ -358,79 +357,6 @@ pub fn run(args: &AuditArgs) -> ExitCode {
     ExitCode::from(check::exit_code(report, args.fail_level))
 }
 
-fn ms_text(s: f64, lang: Lang) -> String {
-    approx((s * 1000.0).max(0.0), lang)
-}
-
-/// "not resolved (key = expression, line N)" for a part of the schedule the file leaves
-/// unknown.
-fn part_unknown(job: &AuditJob, part: &str, lang: Lang) -> Option<String> {
-    job.schedule_unknown
-        .iter()
-        .find(|p| p.part == part)
-        .map(|p| {
-            t!(
-                "audit.text.part-unresolved",
-                locale = lang.code(),
-                needs = &p.needs,
-                line = p.line
-            )
-            .into_owned()
-        })
-}
-
-/// The schedule on one line: attempts, the first waits, the window; a part that depends on
-/// a value not resolved says so, and then there is no window.
-fn schedule_line(job: &AuditJob, lang: Lang) -> String {
-    let l = lang.code();
-    let s = &job.schedule;
-    let mut waits: Vec<String> = s
-        .delays
-        .iter()
-        .take(8)
-        .map(|d| {
-            if d.min_s == d.max_s {
-                ms_text(d.max_s, lang)
-            } else {
-                format!("{}–{}", ms_text(d.min_s, lang), ms_text(d.max_s, lang))
-            }
-        })
-        .collect();
-    if s.delays.len() > 8 || (s.attempts.is_none() && !s.delays.is_empty()) {
-        waits.push("…".to_owned());
-    }
-    if waits.is_empty() {
-        waits.push("—".to_owned());
-    }
-    let attempts = part_unknown(job, "attempts", lang).unwrap_or_else(|| {
-        s.attempts.map_or_else(
-            || t!("audit.text.unlimited", locale = l).into_owned(),
-            group_thousands_u32,
-        )
-    });
-    let waits = part_unknown(job, "waits", lang).unwrap_or_else(|| waits.join(", "));
-    let window = if job.schedule_unknown.is_empty() {
-        s.window_s.max.map_or_else(
-            || t!("audit.text.unbounded", locale = l).into_owned(),
-            |w| ms_text(w, lang),
-        )
-    } else {
-        t!("audit.text.window-unknown", locale = l).into_owned()
-    };
-    t!(
-        "audit.text.schedule",
-        locale = l,
-        attempts = attempts,
-        waits = waits,
-        window = window
-    )
-    .into_owned()
-}
-
-fn group_thousands_u32(n: u32) -> String {
-    group_thousands(u64::from(n))
-}
-
 /// The sheet's retry and batch facts in the sheet's own words, each with "not stated
 /// (default: …)" where so; a field the file sets to a value not resolved shows that, not
 /// the default the sheet holds in its place.
@@ -537,7 +463,11 @@ pub fn text(a: &Audited, o: &Options) -> String {
             let _ = writeln!(s, "  {}", job.version.note);
         }
         sheet_lines(job, lang, &mut s);
-        let _ = writeln!(s, "  {}", schedule_line(job, lang));
+        let _ = writeln!(
+            s,
+            "  {}",
+            crate::domain::audit::schedule_line::schedule_line(job, lang)
+        );
         for u in &job.unresolved {
             let _ = writeln!(
                 s,

@@ -28,6 +28,7 @@ pub mod job_version;
 pub mod kubernetes;
 pub mod pins;
 pub mod record;
+pub mod schedule_line;
 pub mod setting;
 pub mod terraform;
 pub mod terraform_json;

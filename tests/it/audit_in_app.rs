@@ -120,11 +120,18 @@ fn a_terraform_file_becomes_a_new_process_with_its_notes() {
                 && en.contains("message_retention_seconds = var.retention_seconds"),
             "{en}"
         );
+        // The schedule the system runs, as the CLI words it: 5 receives, 1 min apart.
+        assert!(
+            n.en.iter()
+                .any(|l| l.starts_with("schedule: attempts: 5; waits: 1 min")),
+            "{en}"
+        );
         let ja = n.ja.join("\n");
         assert!(
             ja.contains("8 行目・注意") && ja.contains("var.retention_seconds"),
             "{ja}"
         );
+        assert!(ja.contains("試行回数"), "{ja}");
     }
 }
 

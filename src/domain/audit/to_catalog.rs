@@ -15,6 +15,7 @@ use crate::domain::catalog::import::read_sheet_as_process;
 use crate::domain::catalog::{Catalog, ProcessId, MAX_NAME_CHARS};
 use crate::domain::export::read::{AuditNote, ReadDone};
 use crate::domain::sheet::check::Severity;
+use crate::domain::sheet::FieldId;
 use crate::domain::Lang;
 use crate::text::t;
 
@@ -179,6 +180,9 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
     // The release followed first: it decides the schedule the findings are about.
     let version = (!job.version.note.is_empty()).then(|| job.version.note.clone());
     let mut out: Vec<String> = version.into_iter().collect();
+    // The schedule the system really runs, as the CLI's report words it (the check's
+    // introduction promises it).
+    out.push(super::schedule_line::schedule_line(job, lang));
     out.extend(job.findings.iter().map(|f| {
         let severity = match f.severity {
             Severity::Error => t!("audit-note.error", locale = l),
@@ -216,7 +220,7 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
         let list: Vec<String> = job
             .not_stated
             .iter()
-            .map(|n| format!("{} = {}", n.path, n.default))
+            .map(|n| format!("{} = {}", field_words(&n.path, lang), n.default))
             .collect();
         out.push(
             t!(
@@ -228,4 +232,47 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
         );
     }
     out
+}
+
+/// A sheet field's path as people read it in the app: the sheet's own label, the path in
+/// parentheses ("Max attempts (retry.max_attempts)"); a path the sheet shows no single
+/// field for stays as it is.
+fn field_words(path: &str, lang: Lang) -> String {
+    let field = match path {
+        "retry.max_attempts" => FieldId::MaxAttempts,
+        p if p.starts_with("retry.backoff") => FieldId::WaitStrategy,
+        "retry.attempt_timeout_ms" | "retry.lease_ms" => FieldId::Timeout,
+        "retry.queue_retention_ms" => FieldId::QueueRetention,
+        p if p.starts_with("failure.dead_letter") => FieldId::DeadLetter,
+        p if p.starts_with("failure.retention") || p.starts_with("retention") => FieldId::Retention,
+        "batch.schedule" => FieldId::Schedule,
+        "batch.time_zone" => FieldId::TimeZone,
+        "batch.overlap" => FieldId::Overlap,
+        "batch.missed_run" => FieldId::MissedRun,
+        "batch.run_timeout_ms" => FieldId::RunTimeout,
+        _ => return path.to_owned(),
+    };
+    let label = t!(
+        format!("sheet.field.{}.item", field.id()),
+        locale = lang.code()
+    );
+    format!("{label} ({path})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_named_by_the_sheets_labels() {
+        assert_eq!(
+            field_words("retry.max_attempts", Lang::En),
+            "Max attempts (retry.max_attempts)"
+        );
+        assert_eq!(
+            field_words("retry.backoff.cap_ms", Lang::Ja),
+            "待ち時間 (retry.backoff.cap_ms)"
+        );
+        assert_eq!(field_words("load.workers", Lang::En), "load.workers");
+    }
 }
