@@ -220,7 +220,7 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
         let list: Vec<String> = job
             .not_stated
             .iter()
-            .map(|n| format!("{} = {}", field_words(&n.path, lang), n.default))
+            .map(|n| format!("{} = {}", field_words(n.path, lang), n.default))
             .collect();
         out.push(
             t!(
