@@ -54,8 +54,9 @@ const EMBED_BUDGET = 155 * 1024;
  * worker and the embed page's cut: 1,533.8 KB (≈ 1,719 KB before: the size test's 1,550.5 KB
  * plus the embed page's own files, 168.5 KB). NOT reached: the budget is the measured figure plus a little room so
  * growth is seen; what is left is in docs/PERFORMANCE.md ("What the whole is made of").
+ * Issue 27's last items (the document worker +19 KB, see its budget) took it to 1,554.9 KB.
  */
-const WHOLE_BUDGET = 1545 * 1024;
+const WHOLE_BUDGET = 1570 * 1024;
 const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
 const SIM_UI_BUDGET = 260 * 1024;
@@ -83,7 +84,11 @@ const ON_DEMAND = {
   // export worker's 314.7 KB on 2026-12-03): both carried the same std, serde code, domain and
   // texts, and anyone who configured a queue loaded both. One module: 597.0 KB measured on
   // 2026-12-03 (−172.9 KB in all); fetched on the first export, import, share or target.
-  'export-worker': 610 * 1024,
+  // Issue 27's last items took it to 616.1 KB (measured 2026-12-03): the readers of lock and
+  // requirement files (the release a project pins), the audit's "cannot check" and
+  // unresolved parts, the scanners' new shapes (Celery retry_kwargs, bare Sidekiq / BullMQ
+  // jobs, removeOnFail), the exports' names for non-ASCII processes. Budget: that + room.
+  'export-worker': 630 * 1024,
   // The share card's and the share panel's stylesheets, fetched when sharing is first shown.
   'share-card.css': 4 * 1024,
   'share.css': 2 * 1024,
