@@ -66,15 +66,7 @@ pub enum FileKind {
 /// the readers' [`ReadError::Syntax`] / [`ReadError::TooDeep`]; [`ReadError::Unrecognised`]
 /// when no reader knows the file.
 pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadError> {
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge {
-            bytes: text.len() as u64,
-        });
-    }
-    if text.contains('\0') {
-        return Err(ReadError::Binary);
-    }
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = found::readable_text(text)?;
     let lower = file_name.to_ascii_lowercase();
     if lower.ends_with(".tf") || lower.ends_with(".hcl") {
         return terraform::read(text).map(|j| (FileKind::Terraform, j));

@@ -194,5 +194,22 @@ pub enum ReadError {
 /// file is refused before parsing).
 pub const MAX_FILE_BYTES: u64 = 5 * 1024 * 1024;
 
+/// A file's text as every reader takes it (configurations and lock files alike): refused past
+/// [`MAX_FILE_BYTES`] or with a NUL byte, a leading byte-order mark dropped.
+///
+/// # Errors
+/// [`ReadError::TooLarge`], [`ReadError::Binary`].
+pub fn readable_text(text: &str) -> Result<&str, ReadError> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            bytes: text.len() as u64,
+        });
+    }
+    if text.contains('\0') {
+        return Err(ReadError::Binary);
+    }
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
 /// The deepest nesting a reader follows (YAML / JSON / HCL blocks and brackets).
 pub const MAX_DEPTH: usize = 64;

@@ -13,7 +13,7 @@
 //! | `mix.lock` | [`lines::mix_lock`] | `oban` |
 //! | `go.mod` | [`lines::go_mod`] | `github.com/riverqueue/river`, `go.temporal.io/sdk` |
 //!
-//! Limits as the configuration readers': [`MAX_FILE_BYTES`] per file (refused before
+//! Limits as the configuration readers': [`MAX_FILE_BYTES`](super::found::MAX_FILE_BYTES) per file (refused before
 //! reading), no NUL byte, JSON nesting within [`MAX_DEPTH`]. A line a reader does
 //! not understand is skipped, never guessed; nothing here panics.
 //!
@@ -23,7 +23,7 @@
 pub mod lines;
 pub mod structured;
 
-use super::found::{ReadError, MAX_DEPTH, MAX_FILE_BYTES};
+use super::found::{ReadError, MAX_DEPTH};
 use crate::domain::queues::{TargetId, TargetVersion};
 use serde::Serialize;
 
@@ -74,19 +74,11 @@ pub fn is_pin_file(path: &str) -> bool {
 /// The pins of `text`, the file named `file` (its name picks the reader).
 ///
 /// # Errors
-/// [`ReadError::TooLarge`] past [`MAX_FILE_BYTES`]; [`ReadError::Binary`] for a NUL byte;
+/// [`ReadError::TooLarge`] past [`MAX_FILE_BYTES`](super::found::MAX_FILE_BYTES); [`ReadError::Binary`] for a NUL byte;
 /// [`ReadError::Syntax`] for JSON that does not parse; [`ReadError::TooDeep`] past
 /// [`MAX_DEPTH`]; [`ReadError::Unrecognised`] for a name [`is_pin_file`] refuses.
 pub fn read(file: &str, text: &str) -> Result<Vec<Pin>, ReadError> {
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge {
-            bytes: text.len() as u64,
-        });
-    }
-    if text.contains('\0') {
-        return Err(ReadError::Binary);
-    }
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = super::found::readable_text(text)?;
     let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let found = match name {
         "Gemfile.lock" => lines::gemfile_lock(text),
@@ -377,7 +369,7 @@ mod tests {
 
     #[test]
     fn huge_and_binary_files_are_refused_before_reading() {
-        let big = "a".repeat(MAX_FILE_BYTES as usize + 1);
+        let big = "a".repeat(super::super::found::MAX_FILE_BYTES as usize + 1);
         assert!(matches!(
             read("Gemfile.lock", &big),
             Err(ReadError::TooLarge { .. })
