@@ -32,7 +32,7 @@ use crate::domain::audit::pins::{self, Pin};
 use crate::domain::audit::unchecked::unknown_in;
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
 use crate::domain::duration::exact;
-use crate::domain::queues::{TargetId, TargetVersion};
+use crate::domain::queues::TargetVersion;
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
 use crate::domain::sheet::fields::describe_backoff;
@@ -58,7 +58,7 @@ pub struct AuditArgs {
     files: Vec<PathBuf>,
     /// The release to audit a system for, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7,
     /// active-job=7.1, active-job=6.1-7.0); repeatable; wins over a lock file's pin.
-    #[arg(long, value_name = "TARGET=VERSION", value_parser = parse_target_version)]
+    #[arg(long, value_name = "TARGET=VERSION", value_parser = super::targets::parse_target_version)]
     target_version: Vec<TargetVersion>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -72,18 +72,6 @@ pub struct AuditArgs {
     /// Where docs/FINDINGS.md is published (SARIF's helpUri).
     #[arg(long, value_name = "URL")]
     docs_url: Option<String>,
-}
-
-/// `TARGET=VERSION` as a [`TargetVersion`].
-///
-/// # Errors
-/// The unknown target or version, naming the allowed ones.
-fn parse_target_version(raw: &str) -> Result<TargetVersion, String> {
-    let (name, version) = raw
-        .split_once('=')
-        .ok_or_else(|| format!("{raw:?} is not TARGET=VERSION (e.g. sidekiq=6.2.2-7)"))?;
-    let target = TargetId::parse(name).map_err(|e| e.message(Lang::En))?;
-    TargetVersion::parse(target, version).map_err(|e| e.message(Lang::En))
 }
 
 /// What one run read.

@@ -62,7 +62,7 @@ pub struct TargetsArgs {
 ///
 /// # Errors
 /// The unknown target or version, naming the allowed ones.
-fn parse_target_version(raw: &str) -> Result<TargetVersion, String> {
+pub(crate) fn parse_target_version(raw: &str) -> Result<TargetVersion, String> {
     let (name, version) = raw
         .split_once('=')
         .ok_or_else(|| format!("{raw:?} is not TARGET=VERSION (e.g. sidekiq=6.2.2-7)"))?;
