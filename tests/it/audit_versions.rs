@@ -127,7 +127,8 @@ fn a_lock_file_given_is_context_not_a_configuration() {
     let (v, code) = json(&[lock]);
     assert_eq!((code, &v["errors"]), (0, &serde_json::json!([])));
     // One that cannot be read is named with its line.
-    let dir = crate::check_cli::tempdir("audit-pins");
+    let tmp = crate::check_cli::tempdir("audit-pins");
+    let dir = tmp.path();
     let bad = dir.join("package.json");
     std::fs::write(&bad, "{\n  \"dependencies\": {\n    \"bullmq\": ^6\n").expect("write");
     let (out, code) = audit(&[PINNED, bad.to_str().expect("UTF-8")]);

@@ -137,7 +137,8 @@ fn a_field_not_in_the_file_points_at_its_parent_and_says_so() {
 #[test]
 fn github_annotations_respect_the_limits_and_escape() {
     // 12 copies of a sheet with 2 errors and 2 warnings each: 24 errors, 24 warnings.
-    let dir = tempdir("check-github");
+    let tmp = tempdir("check-github");
+    let dir = tmp.path();
     let src = std::fs::read_to_string(fixtures().join("sheets/receipt-mail.sheet.json"))
         .expect("fixture");
     for n in 0..12 {
@@ -198,9 +199,9 @@ print(len(suites), len(cases), root.get("failures"), ",".join(sorted(set(failed)
 }
 
 /// A fresh empty folder under the system's temporary folder.
-pub fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+pub fn tempdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }

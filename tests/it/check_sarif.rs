@@ -136,7 +136,8 @@ fn fingerprints(sarif: &str) -> Vec<(String, String, u64)> {
 
 #[test]
 fn fingerprints_stay_when_lines_move() {
-    let dir = tempdir("check-sarif");
+    let tmp = tempdir("check-sarif");
+    let dir = tmp.path();
     let src = std::fs::read_to_string(fixtures().join("sheets/receipt-mail.sheet.json"))
         .expect("fixture");
     let file = dir.join("receipt-mail.sheet.json");
