@@ -16,14 +16,15 @@ use crate::catalog_roundtrip::catalog;
 use crate::catalog_support::example_catalog;
 use crate::fuzz_sheet::{crosses, refused_well};
 use crate::fuzz_support::{
-    apply_bytes, apply_edits, byte_edits, cases, edit_from, json_ish_text, lossy, mutate, mutation,
-    Mutated, JSON_CHARS,
+    apply_bytes, apply_edits, byte_edits, cases, edge_numbers, edit_from, every_replacement,
+    json_ish_text, lossy, mutate, mutation, Mutated, JSON_CHARS,
 };
 use modality_advisor::domain::catalog::check::read_catalog;
 use modality_advisor::domain::catalog::ProcessId;
 use modality_advisor::domain::export::read::{ReadAs, ReadDone, ReadRequest};
 use modality_advisor::domain::Lang;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use serde_json::Value;
 use std::sync::LazyLock;
 
@@ -130,4 +131,34 @@ proptest! {
         prop_assert_eq!(read_catalog(&text), Ok(c));
         read_or_refused(&text, None)?;
     }
+}
+
+/// Every number of the example catalogs (and of a few generated ones) at each edge value —
+/// 0, −1, 1.5, 2⁶⁴ − 1, 2⁶⁴, 10³⁰⁰ … — is read or refused well: no arithmetic overflows.
+#[test]
+fn fuzz_catalog_every_number_at_every_edge_value_is_read_or_refused() {
+    let values = edge_numbers();
+    let mut runs = 0;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let generated: Vec<String> = (0..generated_count())
+        .filter_map(|_| catalog().new_tree(&mut runner).ok())
+        .map(|t| t.current().to_json())
+        .collect();
+    for text in EXAMPLES.iter().chain(&generated) {
+        let doc: Value = serde_json::from_str(text).expect("example JSON");
+        for edited in every_replacement(&doc, &values) {
+            runs += 1;
+            if let Err(e) = read_or_refused(&edited.text, Some(&edited)) {
+                panic!("{e}\n{}", edited.text);
+            }
+        }
+    }
+    assert!(runs > 1_000, "{runs} edits");
+}
+
+fn generated_count() -> usize {
+    std::env::var("SWEEP_GENERATED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4)
 }

@@ -352,3 +352,51 @@ pub fn names(named: &str, wrong: &str) -> bool {
     };
     within(named, wrong) || within(wrong, named)
 }
+
+/// The edge numbers of [`odd_value`] (each a JSON number, or `null` where serde_json cannot
+/// hold it), for [`every_replacement`].
+pub fn edge_numbers() -> Vec<Value> {
+    [
+        "0",
+        "-1",
+        "1",
+        "1.5",
+        "-0.0",
+        "1e300",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "4294967296",
+        "9007199254740993",
+        "100000000000000000000000000000000000",
+    ]
+    .iter()
+    .map(|s| serde_json::from_str(s).unwrap_or(Value::Null))
+    .collect()
+}
+
+/// Every node of `doc` that holds a number, replaced in turn by each of `values` (one edit
+/// per document): the deterministic sweep beside the random families, so an arithmetic
+/// overflow on an edge value of one field (a panic under the test profile's overflow checks)
+/// cannot hide behind the sampling.
+pub fn every_replacement(doc: &Value, values: &[Value]) -> Vec<Mutated> {
+    let mut out = Vec::new();
+    for path in paths(doc).into_iter().filter(|p| !p.is_empty()) {
+        let mut base = doc.clone();
+        if !node_mut(&mut base, &path).is_some_and(|n| n.is_number()) {
+            continue;
+        }
+        for new in values {
+            let mut v = base.clone();
+            if let Some(node) = node_mut(&mut v, &path) {
+                *node = new.clone();
+            }
+            out.push(Mutated {
+                text: serde_json::to_string_pretty(&v).unwrap_or_default(),
+                wrong_type_at: (!new.is_number() && !new.is_null()).then(|| path_text(&path)),
+                unknown_at: None,
+            });
+        }
+    }
+    out
+}
