@@ -18,7 +18,7 @@
 //!
 //! Exit codes as `check`: 0 nothing at or above `--fail-level`; 1 a finding at or above it;
 //! 2 a file that cannot be read (missing, over 5 MiB, binary, a syntax error, a YAML bomb,
-//! not a configuration audit reads, or no queue or job in it) or bad usage.
+//! not a configuration the audit can read, or no queue or job in it) or bad usage.
 
 use super::check::position::Position;
 use super::check::text::{problem_line, severity_id, severity_word};

@@ -137,8 +137,8 @@ impl ReadError {
             ReadError::TooLarge { bytes } => t!(
                 "audit.error.too-large",
                 locale = l,
-                bytes = bytes,
-                max = MAX_FILE_BYTES
+                size = crate::domain::number::file_size(*bytes, lang),
+                max = crate::domain::number::file_size(MAX_FILE_BYTES, lang)
             )
             .into_owned(),
             ReadError::Binary => t!("audit.error.binary", locale = l).into_owned(),

@@ -26,6 +26,19 @@ pub fn group_thousands_signed(v: i64) -> String {
     }
 }
 
+/// A file's size as people read it: mebibytes to one decimal (rounded half up) with the bytes
+/// grouped: `6_291_456` → `"6.0 MiB (6,291,456 bytes)"` in English, `"6.0 MiB（6,291,456
+/// バイト）"` in Japanese. How the audit and "Check an existing configuration" name a file
+/// over their 5 MiB limit.
+pub fn file_size(bytes: u64, lang: crate::domain::Lang) -> String {
+    let tenths = (bytes.saturating_mul(10).saturating_add(524_288)) / 1_048_576;
+    let mib = format!("{}.{} MiB", group_thousands(tenths / 10), tenths % 10);
+    match lang {
+        crate::domain::Lang::Ja => format!("{mib}（{} バイト）", group_thousands(bytes)),
+        crate::domain::Lang::En => format!("{mib} ({} bytes)", group_thousands(bytes)),
+    }
+}
+
 /// Virtual time in seconds to one decimal, grouped: `179_637_115` µs → `"179.6"`,
 /// `1_234_560_000` → `"1,234.6"` (tenths rounded half up). How the simulator writes a run's
 /// simulated time ("179.6 s of simulated time") and the stepper's virtual time; the unit is the

@@ -240,7 +240,7 @@ test('import: a preview first, then merge; undo puts the catalog back; a bad fil
   await page.click('#import-merge');
   await page.waitForSelector('.import-preview', { state: 'detached' });
   assert.equal((await rowNames(page)).length, 8);
-  assert.match(await page.textContent('#catalog-notice'), /7 added, 0 replaced/);
+  assert.match(await page.textContent('#catalog-notice'), /Added to the catalog: 7\. Nothing was replaced\./);
   await page.click('#catalog-undo');
   assert.deepEqual(await rowNames(page), ['My own process']);
   // A bad file: the message names the field; the catalog is unchanged.

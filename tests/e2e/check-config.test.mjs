@@ -163,3 +163,29 @@ test('the check fits a 390 px phone', async () => {
   await screenshot(page, 'en-check-config-390');
   await page.close();
 });
+
+test('a file over the 5 MiB limit is refused by its size, before reading: the box and the catalog stay as they were', async () => {
+  const page = await openPage(browser, server.url);
+  await showCatalog(page);
+  await page.fill('#check-config-name', 'main.tf');
+  await page.fill('#check-config-text', TERRAFORM);
+  const before = await rowNames(page);
+  // A 6 MiB file chosen in the dialog (what a log or a data dump mistaken for a
+  // configuration weighs).
+  await page.setInputFiles('#check-config-file', [
+    { name: 'dump.yaml', mimeType: 'text/plain', buffer: Buffer.alloc(6 * 1024 * 1024, 'a') },
+  ]);
+  await page.waitForSelector('#check-config-error');
+  const error = await page.textContent('#check-config-error');
+  assert.match(error, /dump\.yaml has 6\.0 MiB \(6,291,456 bytes\).*at most 5\.0 MiB \(5,242,880 bytes\)/, error);
+  assert.equal(await page.inputValue('#check-config-text'), TERRAFORM, 'the text box keeps what was there');
+  assert.equal(await page.inputValue('#check-config-name'), 'main.tf');
+  assert.deepEqual(await rowNames(page), before);
+  // Japanese: the same refusal in Japanese, numbers grouped.
+  await page.click('.lang button[data-lang="ja"]');
+  await page.setInputFiles('#check-config-file', [
+    { name: 'dump.yaml', mimeType: 'text/plain', buffer: Buffer.alloc(6 * 1024 * 1024, 'a') },
+  ]);
+  await page.waitForFunction(() => /6\.0 MiB（6,291,456 バイト）/.test(document.querySelector('#check-config-error')?.textContent ?? ''));
+  await page.close();
+});

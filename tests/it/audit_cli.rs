@@ -186,7 +186,7 @@ fn bad_files_exit_2_naming_the_file_and_the_line() {
         ),
         (
             "bad/unknown.yaml",
-            "bad/unknown.yaml:1:1: not a configuration audit reads",
+            "bad/unknown.yaml:1:1: not a configuration the audit can read",
         ),
         ("missing.tf", "missing.tf: cannot read the file"),
     ] {
@@ -195,14 +195,17 @@ fn bad_files_exit_2_naming_the_file_and_the_line() {
         assert!(out.contains(want), "{file}: {out}");
     }
     // A 50 MB file is refused before it is read.
-    let dir = crate::check_cli::tempdir("audit-large");
+    let tmp = crate::check_cli::tempdir("audit-large");
+    let dir = tmp.path();
     let big = dir.join("big.yaml");
     let f = std::fs::File::create(&big).expect("create");
     f.set_len(50 * 1024 * 1024).expect("sparse 50 MB");
     let (out, _, code) = audit(&[big.to_str().unwrap_or_default()]);
     assert_eq!(code, 2);
     assert!(
-        out.contains("the file has 52428800 bytes; allowed: at most 5242880"),
+        out.contains(
+            "the file has 50.0 MiB (52,428,800 bytes); allowed: at most 5.0 MiB (5,242,880 bytes)"
+        ),
         "{out}"
     );
 }

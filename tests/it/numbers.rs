@@ -4,8 +4,29 @@
 
 use modality_advisor::domain::duration::{self, DurationParseError};
 use modality_advisor::domain::lang::Lang;
-use modality_advisor::domain::number::{group_thousands, group_thousands_signed, parse_whole};
+use modality_advisor::domain::number::{
+    file_size, group_thousands, group_thousands_signed, parse_whole,
+};
 use proptest::prelude::*;
+
+/// A file's size in the audit's refusals: MiB to one decimal, rounded half up, the bytes
+/// grouped, in each language's punctuation.
+#[test]
+fn file_sizes_read_in_mib_with_the_bytes_grouped() {
+    assert_eq!(
+        file_size(6 * 1024 * 1024, Lang::En),
+        "6.0 MiB (6,291,456 bytes)"
+    );
+    assert_eq!(
+        file_size(5 * 1024 * 1024, Lang::Ja),
+        "5.0 MiB（5,242,880 バイト）"
+    );
+    assert_eq!(file_size(512, Lang::En), "0.0 MiB (512 bytes)");
+    // 1.05 MiB rounds up, 1.04 MiB down.
+    assert_eq!(file_size(1_101_005, Lang::En), "1.1 MiB (1,101,005 bytes)");
+    assert_eq!(file_size(1_090_519, Lang::En), "1.0 MiB (1,090,519 bytes)");
+    assert_eq!(file_size(u64::MAX, Lang::En).split(' ').nth(1), Some("MiB"));
+}
 
 #[test]
 fn thousands_are_grouped_with_commas() {

@@ -68,6 +68,9 @@ impl CatalogNotice {
             CatalogNotice::Deleted(name) => {
                 t!("catalog-ui.deleted", locale = l, name = isolate(name)).into_owned()
             }
+            CatalogNotice::Imported(added, 0) => {
+                t!("catalog-ui.imported-added", locale = l, added = added).into_owned()
+            }
             CatalogNotice::Imported(added, replaced) => t!(
                 "catalog-ui.imported",
                 locale = l,

@@ -14,10 +14,12 @@
 //! with it: the worker audits each job for the release they pin, and the notes say so.
 
 use crate::domain::app_state::{CatalogAction, CatalogNotice};
+use crate::domain::audit::found::MAX_FILE_BYTES;
 use crate::domain::audit::pins;
 use crate::domain::catalog::import::{apply_import, ImportMode};
 use crate::domain::catalog::Catalog;
 use crate::domain::export::read::{AuditNote, ReadAs, ReadDone, ReadRequest};
+use crate::domain::number::file_size;
 use crate::domain::Lang;
 use crate::text::t;
 use crate::ui::browser;
@@ -147,7 +149,7 @@ pub fn CheckConfiguration() -> Html {
         Callback::from(move |m: String| outcome.set(Some(Outcome::Failed(m))))
     };
     let picked = picked(&run, &locks, &text, &name);
-    let (onchange, ondrop, ondragover) = file_callbacks(&picked, &failed);
+    let (onchange, ondrop, ondragover) = file_callbacks(&picked, &failed, ctx.lang);
     let ontext = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -256,11 +258,31 @@ fn lock_items(locks: &UseStateHandle<Locks>, l: &str) -> Html {
         .collect()
 }
 
+/// Why a chosen or dropped file is not read, in `lang`: over the audit's size limit (told from
+/// the file's size before reading it, so a huge file is neither read nor put into the text
+/// box), or not readable as text.
+fn file_refusal(name: &str, bytes: Option<u64>, lang: Lang) -> String {
+    let l = lang.code();
+    match bytes {
+        Some(bytes) => t!(
+            "check-config.too-large",
+            locale = l,
+            file = name,
+            size = file_size(bytes, lang),
+            max = file_size(MAX_FILE_BYTES, lang)
+        ),
+        None => t!("check-config.unreadable", locale = l, file = name),
+    }
+    .into_owned()
+}
+
 /// The file input's and the text box's drop callbacks: the chosen or dropped files' texts go
-/// to `picked` with their names (at most 8); why one cannot be read goes to `failed`.
+/// to `picked` with their names (at most 8); why one cannot be read goes to `failed`, and then
+/// no file of the choice is used (the text box and the lock files stay as they were).
 fn file_callbacks(
     picked: &Callback<Vec<(String, String)>>,
     failed: &Callback<String>,
+    lang: Lang,
 ) -> (Callback<Event>, Callback<DragEvent>, Callback<DragEvent>) {
     let from_files = {
         let (picked, failed) = (picked.clone(), failed.clone());
@@ -269,13 +291,16 @@ fn file_callbacks(
                 .filter_map(|i| list.get(i))
                 .collect();
             let (picked, failed) = (picked.clone(), failed.clone());
+            if let Some(big) = files.iter().find(|f| f.size() > MAX_FILE_BYTES as f64) {
+                return failed.emit(file_refusal(&big.name(), Some(big.size() as u64), lang));
+            }
             wasm_bindgen_futures::spawn_local(async move {
                 let mut read = Vec::new();
                 for file in files {
                     let name = file.name();
                     match browser::read_file(file).await {
                         Ok(body) => read.push((name, body)),
-                        Err(e) => return failed.emit(format!("{name}: {e}")),
+                        Err(_) => return failed.emit(file_refusal(&name, None, lang)),
                     }
                 }
                 picked.emit(read);
