@@ -148,7 +148,7 @@ test('three processes, rename, duplicate, move, delete and undo, the filter (en)
   await page.context().close();
 });
 
-for (const [lang, width] of [['ja', 390], ['en', 390], ['ja', 1280]]) {
+for (const [lang, width] of [['ja', 390], ['en', 390], ['ja', 1280], ['en', 1280]]) {
   test(`the catalog at ${width} px (${lang}): every row readable, no sideways scrolling`, async () => {
     const page = await openPage(browser, server.url, { locale: lang, width, height: width < 600 ? 844 : 900 });
     await threeProcesses(page);
@@ -165,6 +165,11 @@ for (const [lang, width] of [['ja', 390], ['en', 390], ['ja', 1280]]) {
       return r.left < 0 || r.right > window.innerWidth;
     }).length);
     assert.equal(off, 0);
+    // On a desktop the table shows every column without scrolling inside its frame either.
+    if (width >= 1280) {
+      const [scroll, client] = await page.$eval('.catalog-table-wrap', (w) => [w.scrollWidth, w.clientWidth]);
+      assert.ok(scroll <= client + 1, `the table scrolls sideways: ${scroll} > ${client}`);
+    }
     await screenshot(page, `${lang}-catalog-${width}`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
