@@ -56,7 +56,7 @@ pub struct AuditArgs {
     /// releases for every configuration. At most 5 MiB each.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The release to audit a system for, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7,
+    /// The release to audit a system for, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7, sidekiq=7.2.1,
     /// active-job=7.1, active-job=6.1-7.0); repeatable; wins over a lock file's pin.
     #[arg(long, value_name = "TARGET=VERSION", value_parser = super::targets::parse_target_version)]
     target_version: Vec<TargetVersion>,
@@ -300,7 +300,8 @@ fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
 fn unreadable(file: &str, path: &Path, lang: Lang) -> Problem {
     let reason = match std::fs::File::open(path) {
         Err(e) => e.to_string(),
-        Ok(_) => "not a file".to_owned(),
+        Ok(_) if path.is_dir() => t!("audit.error.folder", locale = lang.code()).into_owned(),
+        Ok(_) => t!("audit.error.not-a-file", locale = lang.code()).into_owned(),
     };
     Problem {
         file: file.to_owned(),

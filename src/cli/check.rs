@@ -38,7 +38,9 @@ use std::process::ExitCode;
 pub enum CheckFormat {
     /// One line per finding, `FILE:LINE:COLUMN: severity [rule] message`, then a summary.
     Text,
-    /// `{"findings": [{"rule", "severity", "message", "file", "line", "column", …}], …}`.
+    /// `check`: `{"findings": [{"rule", "severity", "message", "file", "line", "column"}, …]}`;
+    /// `audit`: `{"jobs": [{"file", "line", "system", "sheet", "schedule", "findings",
+    /// "unresolved", …}]}` (schemas: docs/schemas/).
     Json,
     /// SARIF 2.1.0 (GitHub code scanning, GitLab, Azure DevOps).
     Sarif,

@@ -52,7 +52,7 @@ pub struct TargetsArgs {
     /// Write here instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
-    /// A target's version for its defaults, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7,
+    /// A target's version for its defaults, as TARGET=VERSION (sidekiq=8, sidekiq=6.2.2-7, sidekiq=7.2.1,
     /// active-job=7.1, active-job=6.1-7.0); repeatable; default: each target's newest.
     #[arg(long, value_name = "TARGET=VERSION", value_parser = parse_target_version)]
     target_version: Vec<TargetVersion>,

@@ -189,6 +189,10 @@ fn bad_files_exit_2_naming_the_file_and_the_line() {
             "bad/unknown.yaml:1:1: not a configuration the audit can read",
         ),
         ("missing.tf", "missing.tf: cannot read the file"),
+        (
+            "bad",
+            "bad: cannot read the file: a folder: give the configuration files in it",
+        ),
     ] {
         let (out, _, code) = audit(&[file]);
         assert_eq!(code, 2, "{file}");

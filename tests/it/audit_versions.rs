@@ -113,6 +113,21 @@ fn target_version_wins_over_the_pin_and_says_so() {
     assert_eq!(max_wait(&v, 2), 35.0);
     let (_, code) = audit(&[PINNED, "--target-version", "sidekiq=5"]);
     assert_eq!(code, 2, "an unknown version is bad usage");
+    // A release names its range; naming the range the lock pins is the pin, not an override.
+    for same in ["6.2.2-7", "6.5.12", "7"] {
+        let (v, _) = json(&[PINNED, "--target-version", &format!("sidekiq={same}")]);
+        let version = &v["jobs"][0]["version"];
+        assert_eq!(version["release"], "6.2.2-7", "{same}");
+        assert_eq!(
+            version["from"], "projects/rails-pinned/Gemfile.lock:16",
+            "{same}"
+        );
+        let note = version["note"].as_str().unwrap_or_default();
+        assert!(!note.contains("not for what"), "{same}: {note}");
+    }
+    let (v, _) = json(&[PINNED, "--target-version", "sidekiq=8.0.1"]);
+    assert_eq!(v["jobs"][0]["version"]["release"], "8");
+    assert_eq!(v["jobs"][0]["version"]["from"], "--target-version");
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub mod lines;
 pub mod structured;
 
 use super::found::{ReadError, MAX_DEPTH};
+use crate::domain::queues::versions::{nearest, of_release};
 use crate::domain::queues::{TargetId, TargetVersion};
 use serde::Serialize;
 
@@ -180,38 +181,17 @@ pub struct Choice {
     pub outside: Option<Pin>,
 }
 
-/// The version of `system` a pin's release falls in: `Ok(Some(v))` one of the versions the
-/// user chooses between, `Ok(None)` inside the system's one range (or a system whose
-/// releases are not ranged: Temporal's SDKs, SQS …), `Err(())` outside every range followed
-/// ([`crate::domain::queues::versions`]: Sidekiq 6.2.2 – 8.x, Rails ≥ 6.1, Celery 5.x,
-/// BullMQ 6.x, Oban 2.x, River 0.x, pg-boss 12.x).
+/// The version of `system` a pin's release falls in ([`of_release`]).
 #[allow(clippy::result_unit_err)]
 pub fn version_of(system: TargetId, r: [u64; 3]) -> Result<Option<TargetVersion>, ()> {
-    let at_least = |v: [u64; 3]| r >= v;
-    let major = r[0];
-    match system {
-        TargetId::Sidekiq if major == 8 => Ok(Some(TargetVersion::Sidekiq8)),
-        TargetId::Sidekiq if at_least([6, 2, 2]) && major < 8 => Ok(Some(TargetVersion::Sidekiq6)),
-        TargetId::ActiveJob if at_least([7, 1, 0]) => Ok(Some(TargetVersion::ActiveJob71)),
-        TargetId::ActiveJob if at_least([6, 1, 0]) => Ok(Some(TargetVersion::ActiveJob61)),
-        TargetId::Sidekiq | TargetId::ActiveJob => Err(()),
-        TargetId::Celery if major == 5 => Ok(None),
-        TargetId::Bullmq if major == 6 => Ok(None),
-        TargetId::Oban if major == 2 => Ok(None),
-        TargetId::River if major == 0 => Ok(None),
-        TargetId::PgBoss if major == 12 => Ok(None),
-        TargetId::Celery
-        | TargetId::Bullmq
-        | TargetId::Oban
-        | TargetId::River
-        | TargetId::PgBoss => Err(()),
-        _ => Ok(None),
-    }
+    of_release(system, r)
 }
 
-/// The release `system` is audited for: `flag` (`--target-version`) when given, else the
-/// best pin of `pins` (the first exact one, else the first range; a range counts by its
-/// lower bound), else the newest ([`Origin::Assumed`]).
+/// The release `system` is audited for: `flag` (`--target-version`) when given (a flag
+/// naming the range the pin is in counts as the pin), else the best pin of `pins` (the first
+/// exact one, else the first range; a range counts by its lower bound; a release outside
+/// every range followed is audited for the [`nearest`] one, and [`Choice::outside`] says
+/// so), else the newest ([`Origin::Assumed`]).
 pub fn choose(system: TargetId, flag: Option<TargetVersion>, pins: &[Pin]) -> Choice {
     let mine = || pins.iter().filter(|p| p.system == system);
     // Active Job: its own gem before `rails`, which pins it only through its version.
@@ -228,9 +208,14 @@ pub fn choose(system: TargetId, flag: Option<TargetVersion>, pins: &[Pin]) -> Ch
         _ => None,
     };
     if let Some(v) = flag.filter(|v| v.target() == system) {
+        // A flag that names the range the pin is in says what the pin says: the pin's note.
+        let agrees = matches!(&pinned, Some((_, Ok(Some(p)))) if *p == v);
         return Choice {
             version: Some(v),
-            from: Origin::Flag(pin),
+            from: match pin {
+                Some(p) if agrees => Origin::Pin(p),
+                pin => Origin::Flag(pin),
+            },
             outside,
         };
     }
@@ -241,7 +226,7 @@ pub fn choose(system: TargetId, flag: Option<TargetVersion>, pins: &[Pin]) -> Ch
             outside,
         },
         (Some((_, Err(()))), Some(p)) => Choice {
-            version: system.version_or_newest(None),
+            version: release(&p.version).and_then(|r| nearest(system, r)),
             from: Origin::Pin(p),
             outside,
         },
@@ -336,7 +321,36 @@ mod tests {
         let c = choose(TargetId::ActiveJob, None, &[rails, aj.clone()]);
         assert_eq!(c.from, Origin::Pin(aj.clone()));
         assert_eq!(c.outside, Some(aj));
-        assert_eq!(c.version, Some(TargetVersion::ActiveJob71));
+        // Rails 6.0 is below every range followed: audited for the nearest, 6.1 – 7.0
+        // (`:exponentially_longer`), not the newest.
+        assert_eq!(c.version, Some(TargetVersion::ActiveJob61));
+    }
+
+    #[test]
+    fn a_release_outside_the_ranges_is_audited_for_the_nearest() {
+        let old = pin(TargetId::Sidekiq, "sidekiq", "5.2.9", true);
+        let c = choose(TargetId::Sidekiq, None, std::slice::from_ref(&old));
+        assert_eq!(
+            (c.version, c.outside),
+            (Some(TargetVersion::Sidekiq6), Some(old))
+        );
+        let new = pin(TargetId::Sidekiq, "sidekiq", "9.0.0", true);
+        let c = choose(TargetId::Sidekiq, None, std::slice::from_ref(&new));
+        assert_eq!(c.version, Some(TargetVersion::Sidekiq8));
+    }
+
+    #[test]
+    fn a_flag_naming_the_pins_own_range_is_the_pin() {
+        let p = pin(TargetId::Sidekiq, "sidekiq", "7.2.1", true);
+        let c = choose(
+            TargetId::Sidekiq,
+            Some(TargetVersion::Sidekiq6),
+            std::slice::from_ref(&p),
+        );
+        assert_eq!(
+            (c.version, c.from),
+            (Some(TargetVersion::Sidekiq6), Origin::Pin(p))
+        );
     }
 
     #[test]

@@ -56,21 +56,85 @@ impl TargetVersion {
         }
     }
 
-    /// The version of `target` named `name` (as [`TargetVersion::name`] writes it).
+    /// The version of `target` named `name`: a range as [`TargetVersion::name`] writes it
+    /// (`6.2.2-7`), or a release inside one of the target's ranges (`7`, `7.2.1`, `v8.0.1`,
+    /// `7.0.8` — what a Gemfile.lock or `sidekiq -V` says), read as [`of_release`] reads a
+    /// pin.
     ///
     /// # Errors
     /// [`TargetError::UnknownVersion`] naming the target's versions (none for a target
-    /// without a choice).
+    /// without a choice), also for a release outside every range followed.
     pub fn parse(target: TargetId, name: &str) -> Result<TargetVersion, TargetError> {
-        target
-            .versions()
-            .iter()
-            .copied()
-            .find(|v| v.name() == name.trim())
+        let name = name.trim();
+        let by_name = target.versions().iter().copied().find(|v| v.name() == name);
+        let by_release = || {
+            let digits = name.strip_prefix(['v', 'V']).unwrap_or(name);
+            let parts: Vec<&str> = digits.split('.').collect();
+            let mut r = [0u64; 3];
+            if parts.is_empty() || parts.len() > 3 {
+                return None;
+            }
+            for (i, p) in parts.iter().enumerate() {
+                if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                r[i] = p.parse().ok()?;
+            }
+            of_release(target, r).ok().flatten()
+        };
+        by_name
+            .or_else(by_release)
             .ok_or_else(|| TargetError::UnknownVersion {
                 target,
                 version: name.to_owned(),
             })
+    }
+}
+
+/// The version of `system` a release `r` (major, minor, patch) falls in: `Ok(Some(v))` one of
+/// the versions the user chooses between, `Ok(None)` inside the system's one range (or a
+/// system whose releases are not ranged: Temporal's SDKs, SQS …), `Err(())` outside every
+/// range followed (Sidekiq 6.2.2 – 8.x, Rails ≥ 6.1, Celery 5.x, BullMQ 6.x, Oban 2.x,
+/// River 0.x, pg-boss 12.x: `brief/QUEUES.md`'s version table).
+#[allow(clippy::result_unit_err)]
+pub fn of_release(system: TargetId, r: [u64; 3]) -> Result<Option<TargetVersion>, ()> {
+    let at_least = |v: [u64; 3]| r >= v;
+    let major = r[0];
+    match system {
+        TargetId::Sidekiq if major == 8 => Ok(Some(TargetVersion::Sidekiq8)),
+        TargetId::Sidekiq if at_least([6, 2, 2]) && major < 8 => Ok(Some(TargetVersion::Sidekiq6)),
+        TargetId::ActiveJob if at_least([7, 1, 0]) => Ok(Some(TargetVersion::ActiveJob71)),
+        TargetId::ActiveJob if at_least([6, 1, 0]) => Ok(Some(TargetVersion::ActiveJob61)),
+        TargetId::Sidekiq | TargetId::ActiveJob => Err(()),
+        TargetId::Celery if major == 5 => Ok(None),
+        TargetId::Bullmq if major == 6 => Ok(None),
+        TargetId::Oban if major == 2 => Ok(None),
+        TargetId::River if major == 0 => Ok(None),
+        TargetId::PgBoss if major == 12 => Ok(None),
+        TargetId::Celery
+        | TargetId::Bullmq
+        | TargetId::Oban
+        | TargetId::River
+        | TargetId::PgBoss => Err(()),
+        _ => Ok(None),
+    }
+}
+
+/// The followed version nearest a release outside every range ([`of_release`] gives
+/// `Err`): the oldest range for a release below them all (Sidekiq 5.2.9 → `6.2.2-7`, Rails
+/// 6.0 → `6.1-7.0`), the newest for one above (Sidekiq 9 → `8`); `None` for a system with one
+/// range.
+pub fn nearest(system: TargetId, r: [u64; 3]) -> Option<TargetVersion> {
+    let versions = system.versions();
+    let below = match system {
+        TargetId::Sidekiq => r < [6, 2, 2],
+        TargetId::ActiveJob => r < [6, 1, 0],
+        _ => false,
+    };
+    if below {
+        versions.last().copied()
+    } else {
+        versions.first().copied()
     }
 }
 
@@ -148,4 +212,32 @@ pub(crate) fn header_line(target: TargetId, version: Option<TargetVersion>, lang
         versions = followed(target, version, lang)
     )
     .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_is_named_by_its_range_or_by_a_release_inside_it() {
+        let parse = |t, v| TargetVersion::parse(t, v).ok();
+        use TargetVersion::*;
+        assert_eq!(parse(TargetId::Sidekiq, "6.2.2-7"), Some(Sidekiq6));
+        assert_eq!(parse(TargetId::Sidekiq, "7"), Some(Sidekiq6));
+        assert_eq!(parse(TargetId::Sidekiq, "7.2.1"), Some(Sidekiq6));
+        assert_eq!(parse(TargetId::Sidekiq, " v8.0.1 "), Some(Sidekiq8));
+        assert_eq!(parse(TargetId::ActiveJob, "7.0"), Some(ActiveJob61));
+        assert_eq!(parse(TargetId::ActiveJob, "7.0.8"), Some(ActiveJob61));
+        assert_eq!(parse(TargetId::ActiveJob, "8"), Some(ActiveJob71));
+        // Outside every range, or not a release: refused, naming the ranges.
+        for bad in [
+            "6", "6.2.1", "9", "7.x", "7..1", "1.2.3.4", "", "seven", "7-8",
+        ] {
+            assert_eq!(parse(TargetId::Sidekiq, bad), None, "{bad:?}");
+        }
+        let e = TargetVersion::parse(TargetId::Sidekiq, "5.2.9").unwrap_err();
+        assert!(e.message(Lang::En).contains("8, 6.2.2-7"), "{e:?}");
+        // A target without a choice takes no version at all.
+        assert_eq!(parse(TargetId::Celery, "5.3.6"), None);
+    }
 }
