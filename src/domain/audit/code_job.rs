@@ -669,11 +669,18 @@ fn schedule(sys: TargetId, sheet: &JobSheet, w: &Wait, b: &Build) -> Schedule {
             .map(|a| oban::default_delay(oban::default_base_s(a, n)))
             .collect(),
         TargetId::River if !w.wait_stated => (1..n).map(river::default_delay).collect(),
-        TargetId::ActiveJob if !w.jitter_stated => of_sheet(sheet)
-            .delays
-            .iter()
-            .map(|d| active_job::with_default_jitter(d.expected_s))
-            .collect(),
+        TargetId::ActiveJob if !w.jitter_stated => {
+            // `:polynomially_longer` is `n⁴ + rand · n⁴ · jitter + 2`: the 2 s take no jitter.
+            let fixed = match sheet.retry.as_ref().map(|r| r.backoff.kind) {
+                Some(BackoffKind::Polynomial(_)) => active_job::POLYNOMIAL_FIXED_S,
+                _ => 0.0,
+            };
+            of_sheet(sheet)
+                .delays
+                .iter()
+                .map(|d| active_job::with_default_jitter_over(d.expected_s, fixed))
+                .collect()
+        }
         _ => {
             let actual = queues::report_version(sheet, sys, None, b.version, b.lang)
                 .map_or_else(|_| of_sheet(sheet), |r| r.built.actual);

@@ -90,10 +90,23 @@ const RUBY_KEYWORDS: [&str; 38] = [
 /// A wait of `d` s with the jitter Rails ≥ 6.1 adds by default: `d + rand · d · 0.15`
 /// (upward only).
 pub fn with_default_jitter(d: f64) -> Delay {
+    with_default_jitter_over(d, 0.0)
+}
+
+/// The seconds of `:polynomially_longer`'s wait that take no jitter: Rails computes
+/// `delay = executions⁴; delay + rand · delay · jitter + 2` (`determine_delay` in
+/// `active_job/exceptions.rb`, 6.1 to 8.x), so the 2 s are outside the jitter.
+pub const POLYNOMIAL_FIXED_S: f64 = 2.0;
+
+/// A wait of `d` s whose last `fixed` s take no jitter, with the jitter Rails ≥ 6.1 adds by
+/// default: `(d − fixed) · (1 + rand · 0.15) + fixed` — for `:polynomially_longer` at
+/// retry 1, 3 … 3.15 s; at retry 2, 18 … 20.4 s.
+pub fn with_default_jitter_over(d: f64, fixed: f64) -> Delay {
+    let jittered = (d - fixed).max(0.0);
     Delay {
         min_s: d,
-        expected_s: d + d * DEFAULT_JITTER / 2.0,
-        max_s: d + d * DEFAULT_JITTER,
+        expected_s: d + jittered * DEFAULT_JITTER / 2.0,
+        max_s: d + jittered * DEFAULT_JITTER,
     }
 }
 
