@@ -222,9 +222,16 @@ fn polynomially_longer_under_a_rails_7_0_pin_is_an_error() {
         (error["severity"].as_str(), error["line"].as_u64()),
         (Some("error"), Some(4))
     );
-    // For Rails 7.1 the same file is fine.
+    // The schedule says what that release runs: one attempt, no waits.
+    assert_eq!(job["schedule"]["attempts"], 1, "{job}");
+    assert_eq!(job["schedule"]["delays"], serde_json::json!([]));
+    // For Rails 7.1 the same file is fine, and waits n⁴ + rand · n⁴ · 0.15 + 2 s (the
+    // default jitter leaves the 2 s out): retry 1 at most 3.15 s, retry 2 at most 20.4 s.
     let (v, _) = json(&[INVOICE, "--target-version", "active-job=7.1"]);
     assert!(v["jobs"][0]["findings"]
         .as_array()
         .is_some_and(|f| f.iter().all(|f| f["rule"] != "MA-wait-unknown-to-release")));
+    assert_eq!(v["jobs"][0]["schedule"]["attempts"], 5);
+    assert!((max_wait(&v, 1) - 3.15).abs() < 1e-9, "{}", max_wait(&v, 1));
+    assert!((max_wait(&v, 2) - 20.4).abs() < 1e-9, "{}", max_wait(&v, 2));
 }

@@ -546,9 +546,15 @@ fn judge(
     );
     let schedule_unknown = blank_schedule(schedule, &unknown);
     let at = (found.at.line, found.at.column);
+    let wait_unknown = wait_finding(found, choice, lang);
+    if wait_unknown.is_some() {
+        // The release raises at the first failure instead of waiting: one attempt, whatever
+        // `attempts:` says (the finding explains it).
+        *schedule = Schedule::bounded(Vec::new());
+    }
     let release = outside_finding(found.system, choice, at, lang)
         .into_iter()
-        .chain(wait_finding(found, choice, lang));
+        .chain(wait_unknown);
     for f in release {
         let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
         findings.insert(i, f);
