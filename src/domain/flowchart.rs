@@ -235,12 +235,41 @@ pub fn rule(q: QuestionId) -> Rule {
 /// The team's response-time target and the process's expected duration, from which the
 /// answer to `within-seconds` is derived: **yes when `p95_ms <= target_ms`** (finishing exactly
 /// at the target meets it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Timing {
     /// The response-time target, in milliseconds (1 ..= [`Timing::MAX_MS`]).
     pub target_ms: u64,
     /// The expected duration at the 95th percentile, in milliseconds (0 ..= [`Timing::MAX_MS`]).
     pub p95_ms: u64,
+}
+
+/// Read from an object only (`{"target_ms": …, "p95_ms": …}`). Serde's derive would also take
+/// a list `[target, p95]`, which no file of ours writes: a damaged file whose `timing` became
+/// a list would read as a timing and be refused for an answer it contradicts, naming the
+/// answer instead of the field that broke.
+impl<'de> Deserialize<'de> for Timing {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            target_ms: u64,
+            p95_ms: u64,
+        }
+        struct ObjectOnly;
+        impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+            type Value = Timing;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object with target_ms and p95_ms")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Timing, A::Error> {
+                let f = Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Timing {
+                    target_ms: f.target_ms,
+                    p95_ms: f.p95_ms,
+                })
+            }
+        }
+        d.deserialize_map(ObjectOnly)
+    }
 }
 
 impl Timing {

@@ -162,3 +162,31 @@ fn generated_count() -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(4)
 }
+
+/// Found by the structural family (a CI run, 2026-12-03): a `timing` replaced by a list
+/// `[1, 1]` was read as a timing (serde's derive takes a struct as a list too) and the file
+/// refused for the answer it then contradicted, naming the answer. A timing is read from an
+/// object only, and the error names it.
+#[test]
+fn fuzz_catalog_a_timing_written_as_a_list_is_refused_naming_it() {
+    let mut doc: Value = serde_json::from_str(&EXAMPLES[0]).expect("example JSON");
+    let (i, j) = doc["processes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .find_map(|(i, p)| {
+            p["sheet"]["decision"]["answers"]
+                .as_array()?
+                .iter()
+                .position(|a| a.get("timing").is_some())
+                .map(|j| (i, j))
+        })
+        .expect("an example answer with a timing");
+    doc["processes"][i]["sheet"]["decision"]["answers"][j]["timing"] = serde_json::json!([1, 1]);
+    let err = read_catalog(&doc.to_string()).expect_err("a list is not a timing");
+    let path = format!("processes[{i}].sheet.decision.answers[{j}].timing");
+    for lang in [Lang::En, Lang::Ja] {
+        assert!(err.message(lang).contains(&path), "{}", err.message(lang));
+    }
+}
