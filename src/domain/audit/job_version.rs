@@ -152,8 +152,13 @@ pub fn outside_finding(
             .map(|v| followed(system, Some(*v), lang))
             .collect()
     };
+    let key = if p.exact {
+        "audit-note.version.outside"
+    } else {
+        "audit-note.version.outside-range"
+    };
     let message = t!(
-        "audit-note.version.outside",
+        key,
         locale = lang.code(),
         place = p.place(),
         package = p.package.as_str(),
