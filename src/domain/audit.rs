@@ -92,6 +92,11 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
             if docs.iter().any(terraform_json::is_config) {
                 return terraform_json::read(&docs).map(|j| (FileKind::Terraform, j));
             }
+            // Another Kubernetes object (a Deployment, a Service …): a manifest with no Job
+            // or CronJob in it, said as such rather than "not a configuration".
+            if docs.iter().any(kubernetes::is_other_object) {
+                return Ok((FileKind::Kubernetes, Vec::new()));
+            }
         }
         Err(e) if structured => return Err(e),
         Err(_) => {}

@@ -185,6 +185,10 @@ fn bad_files_exit_2_naming_the_file_and_the_line() {
             "bad/nothing.cfn.yaml:1:1: no queue or job found (read as CloudFormation",
         ),
         (
+            "bad/deployment.yaml",
+            "bad/deployment.yaml:1:1: no queue or job found (read as Kubernetes",
+        ),
+        (
             "bad/unknown.yaml",
             "bad/unknown.yaml:1:1: not a configuration the audit can read",
         ),

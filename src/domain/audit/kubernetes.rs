@@ -17,6 +17,14 @@ pub fn is_manifest(doc: &Node) -> bool {
     ) && doc.get("apiVersion").is_some()
 }
 
+/// Whether `doc` is a Kubernetes object of another kind (`apiVersion` and `kind` both text,
+/// the kind not Job / CronJob): a Deployment, a Service, a ConfigMap …
+pub fn is_other_object(doc: &Node) -> bool {
+    doc.get("apiVersion").and_then(Node::text).is_some()
+        && doc.get("kind").and_then(Node::text).is_some()
+        && !is_manifest(doc)
+}
+
 fn text_setting(key: &str, n: &Node, name: &'static str, fact: fn(String) -> Fact) -> Setting {
     match n.text() {
         Some(t) => stated(key, n.at, fact(t.to_owned())),
