@@ -86,6 +86,9 @@ fn fixed_delays(s: f64, n: usize) -> Vec<Delay> {
 fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
     let l = b.lang;
     let mut sheet = sheet_for(&b.name, false, l);
+    // Lambda itself refuses a visibility timeout under the function's timeout (the deploy
+    // fails): `visibility-under-function-timeout` says so in place of the sheet's rule.
+    b.moot.push("lease-not-longer-than-timeout");
     let lease = b
         .note(
             "retry.lease_ms",

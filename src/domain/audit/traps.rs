@@ -92,6 +92,9 @@ pub fn findings(
     if found.system == TargetId::Kubernetes && sheet.batch.is_none() {
         job_deadline(facts, schedule, b, &mut out);
     }
+    if found.system == TargetId::Sqs {
+        visibility_under_timeout(sheet, b, &mut out);
+    }
     if found.system == TargetId::Sqs && facts.get(dead_letter).is_none() {
         let lease = sheet.retry.as_ref().map_or(0, |r| r.lease_ms);
         let keep = sheet
@@ -118,6 +121,44 @@ pub fn findings(
     out.extend(b.extra.iter().cloned());
     out.sort_by_key(|f| (f.line, f.column, f.code));
     out
+}
+
+/// Lambda refuses an event source mapping whose function's timeout exceeds the queue's
+/// visibility timeout: "Your function's timeout must be less than or equal to the queue's
+/// visibility timeout. Lambda validates this requirement when you create or update an event
+/// source mapping and will return an error if the function timeout exceeds the queue's
+/// visibility timeout" (AWS Lambda Developer Guide, *Creating and configuring an Amazon SQS
+/// event source mapping*, <https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html>;
+/// the error reads "Queue visibility timeout: 30 seconds is less than Function timeout: 300
+/// seconds"). So the deploy fails: an error naming both values and their lines, in place of
+/// the sheet's "lease not longer than the timeout" (equal is accepted by AWS; under 6 × is
+/// [`target::target_findings`]' warning).
+fn visibility_under_timeout(sheet: &JobSheet, b: &Build, out: &mut Vec<AuditFinding>) {
+    let Some(r) = &sheet.retry else { return };
+    if r.lease_ms >= r.attempt_timeout_ms {
+        return;
+    }
+    let lang = b.lang;
+    let at = |path: &str| match b.place(path) {
+        (p, true) => t!("audit.text.at-line", locale = lang.code(), line = p.line).into_owned(),
+        (_, false) => t!("audit.text.at-default", locale = lang.code()).into_owned(),
+    };
+    let f = Finding {
+        code: "visibility-under-function-timeout",
+        severity: Severity::Error,
+        field: crate::domain::sheet::FieldId::Timeout,
+        message: t!(
+            "audit.finding.visibility-under-function-timeout",
+            locale = lang.code(),
+            queue = &b.name,
+            visibility = exact(r.lease_ms, lang),
+            visibility_at = at("retry.lease_ms"),
+            timeout = exact(r.attempt_timeout_ms, lang),
+            timeout_at = at("retry.attempt_timeout_ms")
+        )
+        .into_owned(),
+    };
+    out.push(place(f, "retry.lease_ms", b));
 }
 
 fn dead_letter(f: &Fact) -> Option<()> {
@@ -203,4 +244,67 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
         column: at.column,
         stated: true,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::audit::{audit, AuditJob};
+    use crate::domain::lang::Lang;
+    use crate::domain::sheet::check::Severity;
+
+    /// A CloudFormation queue consumed by a function through a mapping.
+    fn cfn(visibility: &str, timeout: &str, mapping: &str) -> String {
+        format!(
+            "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      {visibility}\n      \
+             RedrivePolicy:\n        deadLetterTargetArn: dlq\n        maxReceiveCount: 3\n  \
+             F:\n    Type: AWS::Lambda::Function\n    Properties:\n      Timeout: {timeout}\n  \
+             M:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties:\n      \
+             EventSourceArn: !GetAtt Q.Arn\n      FunctionName: !Ref F\n{mapping}"
+        )
+    }
+
+    fn job(text: &str, lang: Lang) -> AuditJob {
+        let (_, jobs) = audit("t.cfn.yaml", text, lang).expect("reads");
+        jobs.into_iter().next().expect("one job")
+    }
+
+    fn codes(j: &AuditJob) -> Vec<&'static str> {
+        j.findings.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn a_visibility_timeout_under_the_functions_fails_the_deploy() {
+        let j = job(&cfn("VisibilityTimeout: 30", "60", ""), Lang::En);
+        let f = j
+            .findings
+            .iter()
+            .find(|f| f.code == "visibility-under-function-timeout")
+            .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(f.line, 5);
+        for want in ["30 s, line 5", "1 min, line 12", "the deploy fails"] {
+            assert!(f.message.contains(want), "{want}: {}", f.message);
+        }
+        // Not the sheet's "duplicate runs" rule; the 6 × warning stays.
+        assert!(!codes(&j).contains(&"lease-not-longer-than-timeout"));
+        assert!(codes(&j).contains(&"lease-under-target-factor"));
+        let ja = job(&cfn("VisibilityTimeout: 30", "60", ""), Lang::Ja);
+        let f = ja
+            .findings
+            .iter()
+            .find(|f| f.code == "visibility-under-function-timeout")
+            .expect("in Japanese too");
+        assert!(f.message.contains("5 行目"), "{}", f.message);
+        assert!(j
+            .evaluated
+            .contains(&"MA-visibility-under-function-timeout".to_owned()));
+    }
+
+    #[test]
+    fn an_equal_visibility_timeout_deploys_and_is_only_under_six_times() {
+        let j = job(&cfn("VisibilityTimeout: 60", "60", ""), Lang::En);
+        assert!(!codes(&j).contains(&"visibility-under-function-timeout"));
+        assert!(!codes(&j).contains(&"lease-not-longer-than-timeout"));
+        assert!(codes(&j).contains(&"lease-under-target-factor"));
+    }
 }

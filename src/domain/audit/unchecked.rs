@@ -117,6 +117,7 @@ fn inputs(code: &str) -> &'static [&'static str] {
             WINDOW
         }
         "lease-not-longer-than-timeout"
+        | "visibility-under-function-timeout"
         | "lease-under-target-factor"
         | "lease-not-above-handler-tail" => &["retry.lease_ms", "retry.attempt_timeout_ms"],
         "retryable-but-one-attempt" => &["retry.max_attempts"],
@@ -245,7 +246,7 @@ fn applicable(system: TargetId, cron: bool, stated_duration: bool) -> Vec<&'stat
         out.extend(["window-over-retention", "window-over-target-retention"]);
     }
     match system {
-        TargetId::Sqs => out.push("no-dead-letter-queue"),
+        TargetId::Sqs => out.extend(["visibility-under-function-timeout", "no-dead-letter-queue"]),
         TargetId::CloudTasks if stated_duration => out.push("cloud-tasks-both-limits"),
         TargetId::Kubernetes if cron => out.extend([
             "batch-no-schedule",
