@@ -63,7 +63,7 @@ fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
     let (out, _, _) = audit(&with(&["--fail-level", "none"]));
     for want in [
         // CloudFormation: the queue joined to its mapping and function through !GetAtt / !Ref.
-        "sqs-lambda.cfn.yaml:12:26: warning [MA-lease-under-target-factor] For AWS SQS + Lambda the lease (1 min) should be at least 6 × the attempt timeout (30 s)",
+        "sqs-lambda.cfn.yaml:12:26: warning [MA-lease-under-target-factor] Queue OrderQueue: the visibility timeout (1 min) is under AWS's advice for a queue Lambda consumes: at least 6 × the function's timeout (30 s) + the mapping's batching window (5 s) = 185 s.",
         // A parameter is not resolved, never guessed.
         "not resolved: VisibilityTimeout = !Ref AuditVisibility (line 45)",
         // The redrive policy as a JSON string.

@@ -70,8 +70,12 @@ pub fn findings(
         }
         out.push(place(f, path, b));
     }
-    for f in target::target_findings(sheet, found.system, lang) {
-        out.push(place(f, "retry.lease_ms", b));
+    if found.system == TargetId::Sqs {
+        sqs_factor(sheet, facts, b, &mut out);
+    } else {
+        for f in target::target_findings(sheet, found.system, lang) {
+            out.push(place(f, "retry.lease_ms", b));
+        }
     }
     // The sheet's own rule says it already when the sheet's window outlasts the retention.
     // An SQS queue without a redrive policy receives a message until its retention ends, by
@@ -132,7 +136,7 @@ pub fn findings(
 /// the error reads "Queue visibility timeout: 30 seconds is less than Function timeout: 300
 /// seconds"). So the deploy fails: an error naming both values and their lines, in place of
 /// the sheet's "lease not longer than the timeout" (equal is accepted by AWS; under 6 × is
-/// [`target::target_findings`]' warning).
+/// [`sqs_factor`]'s warning).
 fn visibility_under_timeout(sheet: &JobSheet, b: &Build, out: &mut Vec<AuditFinding>) {
     let Some(r) = &sheet.retry else { return };
     if r.lease_ms >= r.attempt_timeout_ms {
@@ -155,6 +159,55 @@ fn visibility_under_timeout(sheet: &JobSheet, b: &Build, out: &mut Vec<AuditFind
             visibility_at = at("retry.lease_ms"),
             timeout = exact(r.attempt_timeout_ms, lang),
             timeout_at = at("retry.attempt_timeout_ms")
+        )
+        .into_owned(),
+    };
+    out.push(place(f, "retry.lease_ms", b));
+}
+
+/// AWS's advice for a queue consumed by Lambda: "set the source queue's visibility timeout to
+/// at least six times the configuration timeout on your function", plus the mapping's
+/// `MaximumBatchingWindowInSeconds` (Lambda holds the batch's messages while it gathers them;
+/// AWS Lambda Developer Guide, *Creating and configuring an Amazon SQS event source mapping*,
+/// <https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html>, and
+/// `brief/QUEUES.md` §2). The window is the mapping's (CloudFormation
+/// `MaximumBatchingWindowInSeconds`, Terraform `maximum_batching_window_in_seconds`), 0 when
+/// the file sets none (Lambda's default for SQS); one not resolved leaves the rule unchecked
+/// ([`super::unchecked`]), never guessed.
+fn sqs_factor(sheet: &JobSheet, facts: &Facts, b: &Build, out: &mut Vec<AuditFinding>) {
+    let (Some(r), Some(k)) = (&sheet.retry, TargetId::Sqs.lease_factor()) else {
+        return;
+    };
+    let stated = facts.get(|f| match f {
+        Fact::BatchWindowMs(v) => Some(*v),
+        _ => None,
+    });
+    let window = stated.map_or(0, |(w, _)| w);
+    let want = r
+        .attempt_timeout_ms
+        .saturating_mul(u64::from(k))
+        .saturating_add(window);
+    if r.lease_ms >= want {
+        return;
+    }
+    let lang = b.lang;
+    let f = Finding {
+        code: "lease-under-target-factor",
+        severity: Severity::Warning,
+        field: crate::domain::sheet::FieldId::Timeout,
+        message: t!(
+            if stated.is_some() {
+                "audit.finding.lease-under-lambda-factor"
+            } else {
+                "audit.finding.lease-under-lambda-factor-no-window"
+            },
+            locale = lang.code(),
+            queue = &b.name,
+            k = k,
+            visibility = exact(r.lease_ms, lang),
+            timeout = exact(r.attempt_timeout_ms, lang),
+            window = exact(window, lang),
+            want = exact(want, lang)
         )
         .into_owned(),
     };
@@ -298,6 +351,48 @@ mod tests {
         assert!(j
             .evaluated
             .contains(&"MA-visibility-under-function-timeout".to_owned()));
+    }
+
+    #[test]
+    fn six_times_the_timeout_counts_the_batching_window() {
+        let window = "      MaximumBatchingWindowInSeconds: 5\n";
+        // 6 × 30 s = 180 s: enough without a window, 5 s short with one.
+        let j = job(&cfn("VisibilityTimeout: 180", "30", ""), Lang::En);
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        let j = job(&cfn("VisibilityTimeout: 180", "30", window), Lang::En);
+        let f = j
+            .findings
+            .iter()
+            .find(|f| f.code == "lease-under-target-factor")
+            .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+        for want in [
+            "6 × the function's timeout (30 s)",
+            "batching window (5 s)",
+            "185 s",
+        ] {
+            assert!(f.message.contains(want), "{want}: {}", f.message);
+        }
+        let j = job(&cfn("VisibilityTimeout: 185", "30", window), Lang::En);
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        // A window not resolved: the rule says it cannot check, never a guess.
+        let j = job(
+            &cfn(
+                "VisibilityTimeout: 60",
+                "30",
+                "      MaximumBatchingWindowInSeconds: !Ref Window\n",
+            ),
+            Lang::En,
+        );
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        let u = j
+            .unchecked
+            .iter()
+            .find(|u| u.rule == "MA-lease-under-target-factor")
+            .unwrap_or_else(|| panic!("{:?}", j.unchecked));
+        assert_eq!(u.needs, ["MaximumBatchingWindowInSeconds = !Ref Window"]);
+        assert!(!j
+            .evaluated
+            .contains(&"MA-lease-under-target-factor".to_owned()));
     }
 
     #[test]

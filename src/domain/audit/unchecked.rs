@@ -19,7 +19,8 @@ pub const LEASE_FACT: &str = "lease-ms";
 pub const RETENTION_FACT: &str = "retention-ms";
 
 /// The sheet field (JSON path) a fact of the reader (kebab-case, [`super::found::Fact`])
-/// fills; `retry.max_retry_duration` is no sheet field, only an input of the traps.
+/// fills; `retry.max_retry_duration` and `retry.batch_window` (a Lambda mapping's batching
+/// window) are no sheet fields, only inputs of the traps.
 pub fn path_of(fact: &str) -> Option<&'static str> {
     Some(match fact {
         "attempts" | "max-receive-count" => "retry.max_attempts",
@@ -37,6 +38,7 @@ pub fn path_of(fact: &str) -> Option<&'static str> {
         "concurrency-policy" => "batch.overlap",
         "starting-deadline-ms" => "batch.missed_run",
         "max-retry-duration-ms" => "retry.max_retry_duration",
+        "batch-window-ms" => "retry.batch_window",
         _ => return None,
     })
 }
@@ -118,8 +120,12 @@ fn inputs(code: &str) -> &'static [&'static str] {
         }
         "lease-not-longer-than-timeout"
         | "visibility-under-function-timeout"
-        | "lease-under-target-factor"
         | "lease-not-above-handler-tail" => &["retry.lease_ms", "retry.attempt_timeout_ms"],
+        "lease-under-target-factor" => &[
+            "retry.lease_ms",
+            "retry.attempt_timeout_ms",
+            "retry.batch_window",
+        ],
         "retryable-but-one-attempt" => &["retry.max_attempts"],
         "exponential-without-jitter" => &["retry.backoff"],
         "cloud-tasks-both-limits" => &[
