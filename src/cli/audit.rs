@@ -31,7 +31,7 @@ use crate::domain::audit::job_version::Asker;
 use crate::domain::audit::pins::{self, Pin};
 use crate::domain::audit::unchecked::unknown_in;
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::queues::TargetVersion;
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
@@ -398,14 +398,14 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         line("retry.backoff", describe_backoff(&r.backoff, lang));
         line(
             "retry.attempt_timeout_ms",
-            exact(r.attempt_timeout_ms, lang),
+            human(r.attempt_timeout_ms, lang),
         );
-        line("retry.lease_ms", exact(r.lease_ms, lang));
+        line("retry.lease_ms", human(r.lease_ms, lang));
         let keep = r
             .queue_retention_ms
             .or_else(|| job.system.default_queue_retention_ms());
         if let Some(k) = keep {
-            line("retry.queue_retention_ms", exact(k, lang));
+            line("retry.queue_retention_ms", human(k, lang));
         }
     }
     if let Some(b) = &job.sheet.batch {
@@ -422,7 +422,7 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         line("batch.time_zone", b.time_zone.clone());
         line("batch.overlap", t!(overlap, locale = l).into_owned());
         line("batch.missed_run", t!(missed, locale = l).into_owned());
-        line("batch.run_timeout_ms", exact(b.run_timeout_ms, lang));
+        line("batch.run_timeout_ms", human(b.run_timeout_ms, lang));
     }
     if let Some(f) = &job.sheet.failure {
         line("failure.dead_letter", f.dead_letter.clone());

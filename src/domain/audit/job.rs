@@ -15,7 +15,7 @@ use super::unchecked::{
     blank_schedule, evaluated, path_of, split, unknown_fields, Unchecked, UnknownField, UnknownPart,
 };
 use crate::domain::bidi::{show, Shown};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::queues::schedule::MAX_LISTED;
@@ -148,7 +148,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         t!(
             "audit.default.sqs-no-dlq",
             locale = l.code(),
-            retention = exact(retention, l)
+            retention = human(retention, l)
         )
         .into_owned(),
     );
@@ -168,7 +168,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
             t!(
                 "audit.default.sqs-no-dlq",
                 locale = l.code(),
-                retention = exact(retention, l)
+                retention = human(retention, l)
             )
             .into_owned()
         });
@@ -194,7 +194,7 @@ fn b_default(system: TargetId, ms: u64, lang: Lang) -> String {
     t!(
         "audit.default-of",
         locale = lang.code(),
-        value = exact(ms, lang),
+        value = human(ms, lang),
         system = system.label()
     )
     .into_owned()

@@ -8,7 +8,7 @@
 use super::found::{Fact, Found};
 use super::record::{AuditFinding, Build, Facts};
 use super::unchecked::{ms_words, LEASE_FACT, RETENTION_FACT};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
 use crate::domain::sheet::check::{validate, Finding, Severity};
@@ -155,9 +155,9 @@ fn visibility_under_timeout(sheet: &JobSheet, b: &Build, out: &mut Vec<AuditFind
             "audit.finding.visibility-under-function-timeout",
             locale = lang.code(),
             queue = &b.name,
-            visibility = exact(r.lease_ms, lang),
+            visibility = human(r.lease_ms, lang),
             visibility_at = at("retry.lease_ms"),
-            timeout = exact(r.attempt_timeout_ms, lang),
+            timeout = human(r.attempt_timeout_ms, lang),
             timeout_at = at("retry.attempt_timeout_ms")
         )
         .into_owned(),
@@ -204,10 +204,10 @@ fn sqs_factor(sheet: &JobSheet, facts: &Facts, b: &Build, out: &mut Vec<AuditFin
             locale = lang.code(),
             queue = &b.name,
             k = k,
-            visibility = exact(r.lease_ms, lang),
-            timeout = exact(r.attempt_timeout_ms, lang),
-            window = exact(window, lang),
-            want = exact(want, lang)
+            visibility = human(r.lease_ms, lang),
+            timeout = human(r.attempt_timeout_ms, lang),
+            window = human(window, lang),
+            want = human(want, lang)
         )
         .into_owned(),
     };
@@ -250,10 +250,10 @@ fn job_deadline(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Aud
             "audit.finding.job-deadline-before-retries",
             locale = lang.code(),
             job = &b.name,
-            deadline = exact(deadline, lang),
+            deadline = human(deadline, lang),
             attempts = attempts,
-            need = exact(need, lang),
-            waits = exact(waits, lang)
+            need = human(need, lang),
+            waits = human(waits, lang)
         )
         .into_owned(),
         field: "retry.max_attempts".to_owned(),
@@ -288,8 +288,8 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
             locale = lang.code(),
             queue = &b.name,
             attempts = attempts.map_or_else(|| "∞".to_owned(), |a| a.to_string()),
-            duration = exact(duration, lang),
-            window = exact(window_ms.unwrap_or_default(), lang)
+            duration = human(duration, lang),
+            window = human(window_ms.unwrap_or_default(), lang)
         )
         .into_owned(),
         field: "retry.max_attempts".to_owned(),
@@ -393,6 +393,25 @@ mod tests {
         assert!(!j
             .evaluated
             .contains(&"MA-lease-under-target-factor".to_owned()));
+    }
+
+    #[test]
+    fn the_target_retention_finding_reads_in_days_hours_and_minutes() {
+        // 99 waits of 1 h + 100 attempts of Lambda's default 3 s = 356,700 s, over the 4 d
+        // SQS keeps a message by default.
+        let text = "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      \
+                    VisibilityTimeout: 3600\n      RedrivePolicy:\n        \
+                    deadLetterTargetArn: dlq\n        maxReceiveCount: 100\n";
+        for (lang, want) in [(Lang::En, "4 d 3 h 5 min"), (Lang::Ja, "4日3時間5分")] {
+            let j = job(text, lang);
+            let f = j
+                .findings
+                .iter()
+                .find(|f| f.code == "window-over-target-retention")
+                .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+            assert!(f.message.contains(want), "{}", f.message);
+            assert!(!f.message.contains("356,700"), "{}", f.message);
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::found::{Found, Value};
 use super::record::AuditFinding;
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::lang::Lang;
 use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::rules::rule_of;
@@ -330,6 +330,6 @@ pub fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
             expression = e
         )
         .into_owned(),
-        None => exact(ms, lang),
+        None => human(ms, lang),
     }
 }
