@@ -23,7 +23,7 @@
 use super::check::position::Position;
 use super::check::text::{problem_line, severity_id, severity_word};
 use super::check::{
-    self, AuditScope, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report,
+    self, AuditScope, CheckFormat, Checked, FailLevel, Item, JobScope, Options, Problem, Report,
 };
 use super::{lang_of, LangArg};
 use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
@@ -281,6 +281,13 @@ fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
                 out.evaluated.push(id.clone());
             }
         }
+        let mut own = JobScope {
+            name: j.name.clone(),
+            line: j.line as usize,
+            evaluated: j.evaluated.clone(),
+            unchecked: Vec::new(),
+            items: items(j, lang),
+        };
         for u in &j.unchecked {
             let message = t!(
                 "audit.text.unchecked",
@@ -290,8 +297,10 @@ fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
             )
             .into_owned();
             out.unchecked
-                .push((u.rule.clone(), j.line as usize, message));
+                .push((u.rule.clone(), j.line as usize, message.clone()));
+            own.unchecked.push((u.rule.clone(), message));
         }
+        out.jobs.push(own);
     }
     out
 }

@@ -534,3 +534,107 @@ fn no_bidi_control_leaves_an_expression_raw() {
         );
     }
 }
+
+#[test]
+fn junit_has_one_case_per_rule_and_job_each_with_one_outcome() {
+    // OrderQueue's 6 × rule is checked (and fails); AuditQueue's is not resolved (skipped).
+    let (xml, _, _) = audit(&[
+        "sqs-lambda.cfn.yaml",
+        "--format",
+        "junit",
+        "--fail-level",
+        "warning",
+    ]);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let cases: Vec<(String, String, bool, bool)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| {
+            (
+                n.attribute("classname").unwrap_or_default().to_owned(),
+                n.attribute("name").unwrap_or_default().to_owned(),
+                n.children().any(|c| c.has_tag_name("skipped")),
+                n.children().any(|c| c.has_tag_name("failure")),
+            )
+        })
+        .collect();
+    let mut keys: Vec<(&str, &str)> = cases.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+    keys.sort();
+    let before = keys.len();
+    keys.dedup();
+    assert_eq!(keys.len(), before, "a test case listed twice:\n{xml}");
+    let rule = "MA-lease-under-target-factor";
+    let of = |class: &str| {
+        cases
+            .iter()
+            .filter(|c| c.0 == class && c.1 == rule)
+            .map(|c| (c.2, c.3))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        of("sqs-lambda.cfn.yaml:8 OrderQueue"),
+        [(false, true)],
+        "{xml}"
+    );
+    assert_eq!(
+        of("sqs-lambda.cfn.yaml:42 AuditQueue"),
+        [(true, false)],
+        "{xml}"
+    );
+}
+
+#[test]
+fn github_writes_the_annotations_only() {
+    let (out, _, _) = audit(&["sqs.tf", "--format", "github", "--fail-level", "none"]);
+    assert!(out.lines().count() > 0);
+    for l in out.lines() {
+        assert!(
+            l.starts_with("::"),
+            "a line that is no workflow command: {l:?}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn an_out_of_range_literal_is_a_finding_and_a_setting_is_unresolved_once() {
+    let dir = crate::check_cli::tempdir("audit-range");
+    let file = dir.join("tasks.py");
+    std::fs::write(
+        &file,
+        "from celery import Celery\nfrom settings import RETRY_KWARGS\napp = Celery('p')\n\n\
+         @app.task(max_retries=-3)\ndef neg(x):\n    pass\n\n\
+         @app.task(autoretry_for=(IOError,), retry_kwargs=RETRY_KWARGS)\ndef kw(x):\n    pass\n",
+    )
+    .expect("write");
+    let path = file.to_str().expect("UTF-8");
+    let (json, _, _) = audit(&[path, "--format", "json", "--fail-level", "none"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let jobs = v["jobs"].as_array().expect("jobs");
+    let neg = &jobs[0];
+    assert_eq!(neg["unresolved"].as_array().map(Vec::len), Some(0), "{neg}");
+    let f = neg["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["rule"] == "MA-value-out-of-range")
+        .unwrap_or_else(|| panic!("{neg}"));
+    assert_eq!(f["severity"], "error");
+    let m = f["message"].as_str().unwrap_or_default();
+    assert!(
+        m.contains("max_retries = -3") && m.contains("0 to 4,294,967,295"),
+        "{m}"
+    );
+    let kw = &jobs[1];
+    assert_eq!(kw["unresolved"].as_array().map(Vec::len), Some(1), "{kw}");
+    let (text, _, _) = audit(&[path, "--fail-level", "none"]);
+    assert!(
+        !text.contains("max_retries = -3 (line 5); the value is known only"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("not resolved: retry_kwargs = RETRY_KWARGS (line 9); the value")
+            .count(),
+        1,
+        "{text}"
+    );
+}

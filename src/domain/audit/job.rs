@@ -471,21 +471,30 @@ pub fn audit_job_for(
         _ => sqs_job(&facts, &mut b),
     };
     let j = judge(found, &facts, &sheet, &mut schedule, &mut b, choice);
-    let unresolved = found
-        .settings
-        .iter()
-        .filter_map(|s| match &s.value {
-            Value::Unresolved { fact, expression } => Some(Unresolved {
-                key: s.key.clone(),
-                fact,
-                expression: show(expression, Shown::Text).into_owned(),
-                line: s.at.line,
-                column: s.at.column,
-                path: path_of(fact),
-            }),
-            Value::Stated(_) => None,
-        })
-        .collect();
+    // One entry per setting as written (a reader may take one setting for two facts, as
+    // Celery's `retry_kwargs` for the attempts and the wait); a literal out of range is a
+    // finding (`value-out-of-range`), not a value "known only when deployed".
+    let mut unresolved: Vec<Unresolved> = Vec::new();
+    for s in &found.settings {
+        let Value::Unresolved { fact, expression } = &s.value else {
+            continue;
+        };
+        if super::code::out_of_range(fact, expression)
+            || unresolved.iter().any(|u| {
+                (u.key.as_str(), u.line, u.column) == (s.key.as_str(), s.at.line, s.at.column)
+            })
+        {
+            continue;
+        }
+        unresolved.push(Unresolved {
+            key: s.key.clone(),
+            fact,
+            expression: show(expression, Shown::Text).into_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            path: path_of(fact),
+        });
+    }
     AuditJob {
         file: file.to_owned(),
         name: b.name.clone(),
@@ -552,7 +561,12 @@ fn judge(
     let release = outside_finding(found.system, choice, at, lang)
         .into_iter()
         .chain(wait_finding(found, choice, lang));
-    for f in release {
+    let mut evaluated = evaluated;
+    for f in release.chain(out_of_range(found, lang)) {
+        if f.code == "value-out-of-range" && !evaluated.iter().any(|e| e == "MA-value-out-of-range")
+        {
+            evaluated.push("MA-value-out-of-range".to_owned());
+        }
         let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
         findings.insert(i, f);
     }
@@ -563,4 +577,49 @@ fn judge(
         unchecked,
         evaluated,
     }
+}
+
+/// A number written out of its range (Celery `max_retries=-3`): known and wrong, so an error
+/// naming the setting and the range allowed, once per setting. The field stays unknown to
+/// the sheet and the schedule (what the system does with it is not the file's to say).
+fn out_of_range(found: &Found, lang: Lang) -> Vec<AuditFinding> {
+    let mut out: Vec<AuditFinding> = Vec::new();
+    for s in &found.settings {
+        let Value::Unresolved { fact, expression } = &s.value else {
+            continue;
+        };
+        if !super::code::out_of_range(fact, expression)
+            || out
+                .iter()
+                .any(|f| (f.line, f.column) == (s.at.line, s.at.column))
+        {
+            continue;
+        }
+        let range = if fact.ends_with("-ms") {
+            "audit.range.duration"
+        } else {
+            "audit.range.count"
+        };
+        out.push(AuditFinding {
+            code: "value-out-of-range",
+            severity: crate::domain::sheet::check::Severity::Error,
+            message: t!(
+                "audit.finding.value-out-of-range",
+                locale = lang.code(),
+                key = &s.key,
+                value = show(expression, Shown::Text),
+                allowed = t!(
+                    range,
+                    locale = lang.code(),
+                    most = group_thousands(u64::from(u32::MAX))
+                )
+            )
+            .into_owned(),
+            field: path_of(fact).unwrap_or("retry").to_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            stated: true,
+        });
+    }
+    out
 }
