@@ -136,7 +136,7 @@ fn github_commands_escape_hostile_names_and_junit_is_well_formed() {
     assert_eq!(out.lines().filter(|l| l.starts_with("::error")).count(), 1);
     assert!(
         out.contains(
-            "::notice title=modality-advisor audit::0 errors and 5 warnings are not annotated"
+            "::notice title=modality-advisor audit::0 errors and 4 warnings are not annotated"
         ),
         "{out}"
     );

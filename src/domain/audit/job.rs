@@ -320,6 +320,28 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         Fact::MaxRetryDurationMs(v) => Some(*v),
         _ => None,
     });
+    // The waits are the system's, fixed: nothing to set, no jitter to add (so no finding
+    // asks for one). `OnFailure`: the kubelet restarts the container in place.
+    let in_place = f
+        .get(|x| match x {
+            Fact::RestartPolicy(p) => Some(p == "OnFailure"),
+            _ => None,
+        })
+        .is_some_and(|(p, _)| p);
+    b.moot.push("exponential-without-jitter");
+    b.not_stated.push(NotStated {
+        path: "retry.backoff",
+        default: if in_place {
+            t!(
+                "audit.default.kubernetes-crash-loop",
+                locale = l.code(),
+                reset = human(kubernetes::CRASH_LOOP_RESET_S * 1000, l)
+            )
+            .into_owned()
+        } else {
+            b.say("kubernetes-pod-backoff")
+        },
+    });
     if let Some(r) = sheet.retry.as_mut() {
         let t = b.note(
             "retry.attempt_timeout_ms",
@@ -328,8 +350,16 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         );
         r.max_attempts = attempts.clamp(1, 100);
         r.backoff.kind = BackoffKind::Exponential;
-        r.backoff.base_ms = kubernetes::POD_BACKOFF_BASE_S * 1000;
-        r.backoff.cap_ms = kubernetes::POD_BACKOFF_MAX_S * 1000;
+        let (base, cap) = if in_place {
+            (kubernetes::CRASH_LOOP_BASE_S, kubernetes::CRASH_LOOP_MAX_S)
+        } else {
+            (
+                kubernetes::POD_BACKOFF_BASE_S,
+                kubernetes::POD_BACKOFF_MAX_S,
+            )
+        };
+        r.backoff.base_ms = base * 1000;
+        r.backoff.cap_ms = cap * 1000;
         r.backoff.jitter = Jitter::None;
         if let Some(t) = t {
             r.attempt_timeout_ms = t.max(1);
@@ -397,7 +427,13 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
     });
     let schedule = Schedule::bounded(
         (1..attempts.min(10_000))
-            .map(|n| Delay::fixed(kubernetes::pod_backoff_s(n) as f64))
+            .map(|n| {
+                Delay::fixed(if in_place {
+                    kubernetes::crash_loop_s(n)
+                } else {
+                    kubernetes::pod_backoff_s(n)
+                } as f64)
+            })
             .collect(),
     );
     (sheet, schedule)

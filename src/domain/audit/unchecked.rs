@@ -39,6 +39,7 @@ pub fn path_of(fact: &str) -> Option<&'static str> {
         "starting-deadline-ms" => "batch.missed_run",
         "max-retry-duration-ms" => "retry.max_retry_duration",
         "batch-window-ms" => "retry.batch_window",
+        "restart-policy" => "retry.backoff",
         _ => return None,
     })
 }
