@@ -371,51 +371,7 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         });
     }
     if let Some(bs) = sheet.batch.as_mut() {
-        let cronx = f.get(|x| match x {
-            Fact::Cron(v) => Some(v.clone()),
-            _ => None,
-        });
-        if let Some(c) = b.note("batch.schedule", cronx, String::new()) {
-            bs.schedule = c;
-        }
-        let zone = f.get(|x| match x {
-            Fact::TimeZone(v) => Some(v.clone()),
-            _ => None,
-        });
-        if let Some(z) = b.note(
-            "batch.time_zone",
-            zone,
-            t!("audit.default.kubernetes-zone", locale = l.code()).into_owned(),
-        ) {
-            bs.time_zone = z;
-        }
-        let policy = f.get(|x| match x {
-            Fact::ConcurrencyPolicy(v) => Some(v.clone()),
-            _ => None,
-        });
-        bs.overlap = match b
-            .note("batch.overlap", policy, b.default_of(sys, "Allow"))
-            .as_deref()
-        {
-            Some("Forbid") => Overlap::Forbid,
-            Some("Replace") => Overlap::Replace,
-            _ => Overlap::Allow,
-        };
-        let starting = f.get(|x| match x {
-            Fact::StartingDeadlineMs(v) => Some(*v),
-            _ => None,
-        });
-        bs.missed_run = match b.note("batch.missed_run", starting, b.say("kubernetes-missed")) {
-            Some(_) => MissedRun::Skip,
-            None => MissedRun::RunOnce,
-        };
-        if let Some(d) = b.note(
-            "batch.run_timeout_ms",
-            deadline,
-            t!("audit.default.no-limit", locale = l.code()).into_owned(),
-        ) {
-            bs.run_timeout_ms = d.max(1);
-        }
+        cron_batch(f, deadline, bs, b);
     }
     let dead = b.say("kubernetes-no-dlq");
     if let Some(fs) = sheet.failure.as_mut() {
@@ -437,6 +393,63 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
             .collect(),
     );
     (sheet, schedule)
+}
+
+/// A CronJob's batch section: its schedule, zone, concurrency policy, missed runs and the
+/// Job's deadline (`deadline`) as the run's timeout.
+fn cron_batch(
+    f: &Facts,
+    deadline: Option<(u64, super::found::Pos)>,
+    bs: &mut crate::domain::sheet::BatchSpec,
+    b: &mut Build,
+) {
+    let l = b.lang;
+    let sys = TargetId::Kubernetes;
+    let cronx = f.get(|x| match x {
+        Fact::Cron(v) => Some(v.clone()),
+        _ => None,
+    });
+    if let Some(c) = b.note("batch.schedule", cronx, String::new()) {
+        bs.schedule = c;
+    }
+    let zone = f.get(|x| match x {
+        Fact::TimeZone(v) => Some(v.clone()),
+        _ => None,
+    });
+    if let Some(z) = b.note(
+        "batch.time_zone",
+        zone,
+        t!("audit.default.kubernetes-zone", locale = l.code()).into_owned(),
+    ) {
+        bs.time_zone = z;
+    }
+    let policy = f.get(|x| match x {
+        Fact::ConcurrencyPolicy(v) => Some(v.clone()),
+        _ => None,
+    });
+    bs.overlap = match b
+        .note("batch.overlap", policy, b.default_of(sys, "Allow"))
+        .as_deref()
+    {
+        Some("Forbid") => Overlap::Forbid,
+        Some("Replace") => Overlap::Replace,
+        _ => Overlap::Allow,
+    };
+    let starting = f.get(|x| match x {
+        Fact::StartingDeadlineMs(v) => Some(*v),
+        _ => None,
+    });
+    bs.missed_run = match b.note("batch.missed_run", starting, b.say("kubernetes-missed")) {
+        Some(_) => MissedRun::Skip,
+        None => MissedRun::RunOnce,
+    };
+    if let Some(d) = b.note(
+        "batch.run_timeout_ms",
+        deadline,
+        t!("audit.default.no-limit", locale = l.code()).into_owned(),
+    ) {
+        bs.run_timeout_ms = d.max(1);
+    }
 }
 
 /// The report of one job `found` in `file`, texts in `lang`, for the newest release
