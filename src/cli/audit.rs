@@ -23,7 +23,7 @@
 use super::check::position::Position;
 use super::check::text::{problem_line, severity_id, severity_word};
 use super::check::{
-    self, AuditScope, CheckFormat, Checked, FailLevel, Item, Options, Problem, Report,
+    self, AuditScope, CheckFormat, Checked, FailLevel, Item, JobScope, Options, Problem, Report,
 };
 use super::{lang_of, LangArg};
 use crate::domain::audit::found::{ReadError, MAX_FILE_BYTES};
@@ -31,7 +31,7 @@ use crate::domain::audit::job_version::Asker;
 use crate::domain::audit::pins::{self, Pin};
 use crate::domain::audit::unchecked::unknown_in;
 use crate::domain::audit::{audit_job_for, read_bytes, AuditJob, FileKind};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::queues::TargetVersion;
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
@@ -281,6 +281,13 @@ fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
                 out.evaluated.push(id.clone());
             }
         }
+        let mut own = JobScope {
+            name: j.name.clone(),
+            line: j.line as usize,
+            evaluated: j.evaluated.clone(),
+            unchecked: Vec::new(),
+            items: items(j, lang),
+        };
         for u in &j.unchecked {
             let message = t!(
                 "audit.text.unchecked",
@@ -290,8 +297,10 @@ fn scope(jobs: &[AuditJob], lang: Lang) -> AuditScope {
             )
             .into_owned();
             out.unchecked
-                .push((u.rule.clone(), j.line as usize, message));
+                .push((u.rule.clone(), j.line as usize, message.clone()));
+            own.unchecked.push((u.rule.clone(), message));
         }
+        out.jobs.push(own);
     }
     out
 }
@@ -399,14 +408,14 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         line("retry.backoff", describe_backoff(&r.backoff, lang));
         line(
             "retry.attempt_timeout_ms",
-            exact(r.attempt_timeout_ms, lang),
+            human(r.attempt_timeout_ms, lang),
         );
-        line("retry.lease_ms", exact(r.lease_ms, lang));
+        line("retry.lease_ms", human(r.lease_ms, lang));
         let keep = r
             .queue_retention_ms
             .or_else(|| job.system.default_queue_retention_ms());
         if let Some(k) = keep {
-            line("retry.queue_retention_ms", exact(k, lang));
+            line("retry.queue_retention_ms", human(k, lang));
         }
     }
     if let Some(b) = &job.sheet.batch {
@@ -423,7 +432,7 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         line("batch.time_zone", b.time_zone.clone());
         line("batch.overlap", t!(overlap, locale = l).into_owned());
         line("batch.missed_run", t!(missed, locale = l).into_owned());
-        line("batch.run_timeout_ms", exact(b.run_timeout_ms, lang));
+        line("batch.run_timeout_ms", human(b.run_timeout_ms, lang));
     }
     if let Some(f) = &job.sheet.failure {
         line("failure.dead_letter", f.dead_letter.clone());

@@ -156,6 +156,23 @@ pub struct AuditScope {
     pub evaluated: Vec<String>,
     /// The rules not checked, with where and why: (rule id, line, message).
     pub unchecked: Vec<(String, usize, String)>,
+    /// Each job's own outcomes (JUnit: one test case per rule × job).
+    pub jobs: Vec<JobScope>,
+}
+
+/// What `audit` checked for one job of a file.
+#[derive(Debug, Clone, Default)]
+pub struct JobScope {
+    /// The job's name, as the file writes it.
+    pub name: String,
+    /// Where the job starts.
+    pub line: usize,
+    /// The rule ids evaluated for it.
+    pub evaluated: Vec<String>,
+    /// The rules not checked for it: (rule id, message).
+    pub unchecked: Vec<(String, String)>,
+    /// Its findings.
+    pub items: Vec<Item>,
 }
 
 /// Everything one run found.

@@ -45,6 +45,45 @@ pub fn exact(ms: u64, lang: Lang) -> String {
     }
 }
 
+/// Formats a duration in milliseconds for a person to read: [`exact`] when that is short
+/// (under 1,000 of its unit: `"90 s"`, `"4 d"`), else its three largest units from the first
+/// that is not zero, the rest dropped: `380_130_000` → `"4 d 9 h 35 min"` / `"4日9時間35分"`
+/// (never `"380,130 s"`), `1_500` → `"1 s 500 ms"`.
+pub fn human(ms: u64, lang: Lang) -> String {
+    let whole = UNITS
+        .into_iter()
+        .rev()
+        .find(|(size, _, _)| ms.is_multiple_of(*size))
+        .map_or(1, |(size, _, _)| size);
+    if ms / whole < 1_000 {
+        return exact(ms, lang);
+    }
+    let mut rest = ms;
+    let mut parts: Vec<String> = Vec::new();
+    let mut taken = 0;
+    for (size, en, ja) in UNITS.into_iter().rev() {
+        let n = rest / size;
+        rest %= size;
+        if n == 0 && taken == 0 {
+            continue;
+        }
+        taken += 1;
+        if n > 0 {
+            parts.push(match lang {
+                Lang::En => format!("{} {en}", group_thousands(n)),
+                Lang::Ja => format!("{}{ja}", group_thousands(n)),
+            });
+        }
+        if taken == 3 {
+            break;
+        }
+    }
+    match lang {
+        Lang::En => parts.join(" "),
+        Lang::Ja => parts.concat(),
+    }
+}
+
 /// Formats a duration in milliseconds approximately, for sums and estimates: one decimal in
 /// the largest unit that fits, e.g. `2_815_000` → `"46.9 min"` / `"46.9分"`; below one
 /// second, whole milliseconds.
@@ -191,4 +230,21 @@ pub fn parse(raw: &str, default_unit_ms: u64) -> Result<u64, DurationParseError>
     }
     let total = int_part * u128::from(size) + frac_ms / scale;
     u64::try_from(total).map_err(|_| DurationParseError::TooLarge)
+}
+
+#[cfg(test)]
+mod human_tests {
+    use super::human;
+    use crate::domain::lang::Lang;
+
+    #[test]
+    fn long_durations_read_in_days_hours_and_minutes() {
+        assert_eq!(human(380_130_000, Lang::En), "4 d 9 h 35 min");
+        assert_eq!(human(380_130_000, Lang::Ja), "4日9時間35分");
+        assert_eq!(human(90_000, Lang::En), "90 s");
+        assert_eq!(human(345_600_000, Lang::En), "4 d");
+        assert_eq!(human(1_500, Lang::En), "1 s 500 ms");
+        assert_eq!(human(86_430_000, Lang::En), "1 d");
+        assert_eq!(human(0, Lang::En), "0 s");
+    }
 }

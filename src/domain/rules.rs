@@ -291,7 +291,13 @@ const fn audit_rule(
 /// The rules only `audit` reports: a target's findings and the queue systems' traps (the
 /// sheet it builds from a configuration is checked by [`RULES`] too). Texts in
 /// `locales/worker/audit.yml`.
-pub const AUDIT_RULES: [Rule; 9] = [
+pub const AUDIT_RULES: [Rule; 11] = [
+    audit_rule(
+        "visibility-under-function-timeout",
+        E,
+        "retry.lease_ms",
+        LAMBDA_SQS,
+    ),
     audit_rule("lease-under-target-factor", W, "retry.lease_ms", LAMBDA_SQS),
     audit_rule(
         "window-over-target-retention",
@@ -319,6 +325,7 @@ pub const AUDIT_RULES: [Rule; 9] = [
         BULLMQ_RETRYING,
     ),
     audit_rule("setting-not-in-sheet", W, "retry", SHEET),
+    audit_rule("value-out-of-range", E, "retry", SHEET),
     audit_rule("version-not-followed", W, "retry", VERSIONS),
     audit_rule("wait-unknown-to-release", E, "retry.backoff", VERSIONS),
 ];

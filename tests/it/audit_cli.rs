@@ -63,7 +63,7 @@ fn the_facts_and_traps_of_each_system_are_read_at_their_lines() {
     let (out, _, _) = audit(&with(&["--fail-level", "none"]));
     for want in [
         // CloudFormation: the queue joined to its mapping and function through !GetAtt / !Ref.
-        "sqs-lambda.cfn.yaml:12:26: warning [MA-lease-under-target-factor] For AWS SQS + Lambda the lease (1 min) should be at least 6 × the attempt timeout (30 s)",
+        "sqs-lambda.cfn.yaml:12:26: warning [MA-lease-under-target-factor] Queue OrderQueue: the visibility timeout (1 min) is under AWS's advice for a queue Lambda consumes: at least 6 × the function's timeout (30 s) + the mapping's batching window (5 s) = 185 s.",
         // A parameter is not resolved, never guessed.
         "not resolved: VisibilityTimeout = !Ref AuditVisibility (line 45)",
         // The redrive policy as a JSON string.
@@ -136,7 +136,7 @@ fn github_commands_escape_hostile_names_and_junit_is_well_formed() {
     assert_eq!(out.lines().filter(|l| l.starts_with("::error")).count(), 1);
     assert!(
         out.contains(
-            "::notice title=modality-advisor audit::0 errors and 5 warnings are not annotated"
+            "::notice title=modality-advisor audit::0 errors and 4 warnings are not annotated"
         ),
         "{out}"
     );
@@ -544,4 +544,108 @@ fn no_bidi_control_leaves_an_expression_raw() {
             "{format}: a raw bidi control in\n{out}"
         );
     }
+}
+
+#[test]
+fn junit_has_one_case_per_rule_and_job_each_with_one_outcome() {
+    // OrderQueue's 6 × rule is checked (and fails); AuditQueue's is not resolved (skipped).
+    let (xml, _, _) = audit(&[
+        "sqs-lambda.cfn.yaml",
+        "--format",
+        "junit",
+        "--fail-level",
+        "warning",
+    ]);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let cases: Vec<(String, String, bool, bool)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| {
+            (
+                n.attribute("classname").unwrap_or_default().to_owned(),
+                n.attribute("name").unwrap_or_default().to_owned(),
+                n.children().any(|c| c.has_tag_name("skipped")),
+                n.children().any(|c| c.has_tag_name("failure")),
+            )
+        })
+        .collect();
+    let mut keys: Vec<(&str, &str)> = cases.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+    keys.sort();
+    let before = keys.len();
+    keys.dedup();
+    assert_eq!(keys.len(), before, "a test case listed twice:\n{xml}");
+    let rule = "MA-lease-under-target-factor";
+    let of = |class: &str| {
+        cases
+            .iter()
+            .filter(|c| c.0 == class && c.1 == rule)
+            .map(|c| (c.2, c.3))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        of("sqs-lambda.cfn.yaml:8 OrderQueue"),
+        [(false, true)],
+        "{xml}"
+    );
+    assert_eq!(
+        of("sqs-lambda.cfn.yaml:42 AuditQueue"),
+        [(true, false)],
+        "{xml}"
+    );
+}
+
+#[test]
+fn github_writes_the_annotations_only() {
+    let (out, _, _) = audit(&["sqs.tf", "--format", "github", "--fail-level", "none"]);
+    assert!(out.lines().count() > 0);
+    for l in out.lines() {
+        assert!(
+            l.starts_with("::"),
+            "a line that is no workflow command: {l:?}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn an_out_of_range_literal_is_a_finding_and_a_setting_is_unresolved_once() {
+    let dir = crate::check_cli::tempdir("audit-range");
+    let file = dir.join("tasks.py");
+    std::fs::write(
+        &file,
+        "from celery import Celery\nfrom settings import RETRY_KWARGS\napp = Celery('p')\n\n\
+         @app.task(max_retries=-3)\ndef neg(x):\n    pass\n\n\
+         @app.task(autoretry_for=(IOError,), retry_kwargs=RETRY_KWARGS)\ndef kw(x):\n    pass\n",
+    )
+    .expect("write");
+    let path = file.to_str().expect("UTF-8");
+    let (json, _, _) = audit(&[path, "--format", "json", "--fail-level", "none"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let jobs = v["jobs"].as_array().expect("jobs");
+    let neg = &jobs[0];
+    assert_eq!(neg["unresolved"].as_array().map(Vec::len), Some(0), "{neg}");
+    let f = neg["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["rule"] == "MA-value-out-of-range")
+        .unwrap_or_else(|| panic!("{neg}"));
+    assert_eq!(f["severity"], "error");
+    let m = f["message"].as_str().unwrap_or_default();
+    assert!(
+        m.contains("max_retries = -3") && m.contains("0 to 4,294,967,295"),
+        "{m}"
+    );
+    let kw = &jobs[1];
+    assert_eq!(kw["unresolved"].as_array().map(Vec::len), Some(1), "{kw}");
+    let (text, _, _) = audit(&[path, "--fail-level", "none"]);
+    assert!(
+        !text.contains("max_retries = -3 (line 5); the value is known only"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("not resolved: retry_kwargs = RETRY_KWARGS (line 9); the value")
+            .count(),
+        1,
+        "{text}"
+    );
 }

@@ -250,3 +250,43 @@ fn a_window_longer_than_the_retention_is_an_error() {
     assert_eq!(m.len(), 1, "{m:?}");
     assert!(m[0].contains("1 min"), "{}", m[0]);
 }
+
+#[test]
+fn a_run_of_equal_waits_is_one_row_of_the_consumers_table() {
+    // 100 attempts, a fixed 30 s: one row for receives 1–99, not 99 rows.
+    let sheet = with_retry(|r| {
+        r.max_attempts = 100;
+        r.backoff = backoff(BackoffKind::Fixed, 30_000, 30_000, Jitter::None);
+    });
+    for format in [Format::CloudFormation, Format::Terraform] {
+        let built = queues::report(&sheet, TargetId::Sqs, Some(format), Lang::En)
+            .expect("builds")
+            .built;
+        assert!(
+            built.text.contains("#   1–99 | 30 | 30\n"),
+            "{}",
+            built.text
+        );
+        assert!(!built.text.contains("#   2 | 30 | 30\n"), "{}", built.text);
+    }
+    // Exponential, capped: the doublings row by row, then one row for the capped run.
+    let sheet = with_retry(|r| {
+        r.max_attempts = 10;
+        r.backoff = backoff(BackoffKind::Exponential, 10_000, 60_000, Jitter::None);
+    });
+    let built = queues::report(
+        &sheet,
+        TargetId::Sqs,
+        Some(Format::CloudFormation),
+        Lang::En,
+    )
+    .expect("builds")
+    .built;
+    for row in [
+        "#   1 | 10 | 10\n",
+        "#   3 | 40 | 40\n",
+        "#   4–9 | 60 | 60\n",
+    ] {
+        assert!(built.text.contains(row), "{row}\n{}", built.text);
+    }
+}

@@ -1,8 +1,9 @@
 //! `check --format github`: GitHub Actions workflow commands. Each finding becomes an
 //! annotation (`::error file=F,line=L,col=C,title=T::message`) shown on the pull request's
 //! lines, up to GitHub's limit of 10 errors and 10 warnings per step (the rest are counted in
-//! a notice); every finding is also printed as a plain line, and, when
-//! `$GITHUB_STEP_SUMMARY` names a file, a Markdown summary with all of them is appended to it.
+//! a notice); when `$GITHUB_STEP_SUMMARY` names a file (as it does on GitHub's runners), a
+//! Markdown summary with all of them is appended to it. Nothing else is written: no text
+//! report after the commands.
 //! Values are escaped as the Actions toolkit does: `%`, `\r`, `\n` in the message, and also
 //! `:` and `,` in the properties.
 
@@ -37,7 +38,7 @@ fn annotation(kind: &str, file: &str, line: usize, col: usize, title: &str, msg:
     )
 }
 
-/// The workflow commands (and plain lines) for `report`; appends the step summary when
+/// The workflow commands (annotations and notices) for `report`, nothing else; appends the step summary when
 /// `$GITHUB_STEP_SUMMARY` is set (an unwritable summary file is said on stderr, and the
 /// annotations still print).
 pub fn github(report: &Report, o: &Options) -> String {
@@ -109,8 +110,8 @@ pub fn github(report: &Report, o: &Options) -> String {
             escape_data(&note)
         );
     }
-    // The whole list in the log, for the findings past the limit and for reading.
-    s.push_str(&super::text::text(report, o));
+    // Annotations only: the whole list (past the limit too) is the step summary's, never a
+    // text report after the commands.
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
         let summary = step_summary(report, o);
         let written = std::fs::OpenOptions::new()

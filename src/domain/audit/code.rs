@@ -97,6 +97,13 @@ pub fn unresolved_reason(fact: &str, expression: &str, lang: Lang) -> String {
     t!(key, locale = l, expression = expression).into_owned()
 }
 
+/// Whether a setting a reader could not take as `fact` is a number written out (`-3`,
+/// `1e99`) outside the fact's range: known, and wrong — not a value computed at run time.
+pub fn out_of_range(fact: &str, expression: &str) -> bool {
+    value::number(expression.trim().trim_start_matches('-')).is_some()
+        && !matches!(fact, "jitter" | "backoff-kind")
+}
+
 fn family(file_name: &str) -> Option<Fam> {
     let ext = file_name.rsplit_once('.')?.1.to_ascii_lowercase();
     Some(match ext.as_str() {

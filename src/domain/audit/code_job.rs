@@ -19,7 +19,7 @@
 use super::code_defaults::{defaults, Defaults};
 use super::found::{Fact, Pos, Value};
 use super::record::{sheet_for, AuditFinding, Build, Facts, NotStated};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::queues::schedule::of_sheet;
 use crate::domain::queues::{
     self, active_job, oban, pg_boss, river, temporal, Delay, Schedule, TargetId, TargetVersion,
@@ -113,9 +113,9 @@ fn clamp(b: &mut Build, path: &str, key: (&str, Pos), value: u64, lo: u64, hi: u
             "clamped",
             &[
                 ("key", key.0.to_owned()),
-                ("value", exact(value, l)),
-                ("allowed", format!("{} – {}", exact(lo, l), exact(hi, l))),
-                ("kept", exact(kept, l)),
+                ("value", human(value, l)),
+                ("allowed", format!("{} – {}", human(lo, l), human(hi, l))),
+                ("kept", human(kept, l)),
             ],
         );
     }
@@ -517,9 +517,9 @@ fn failure(sys: TargetId, f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
             }
             Fact::Concurrency(n) => n.to_string(),
             Fact::RatePerSecMilli(m) => format!("{}/s", *m as f64 / 1000.0),
-            Fact::MaxRetryDurationMs(ms) => exact(*ms, b.lang),
+            Fact::MaxRetryDurationMs(ms) => human(*ms, b.lang),
             Fact::MaxDoublings(n) | Fact::MaxReceiveCount(n) | Fact::BatchSize(n) => n.to_string(),
-            Fact::BatchWindowMs(ms) | Fact::StartingDeadlineMs(ms) => exact(*ms, b.lang),
+            Fact::BatchWindowMs(ms) | Fact::StartingDeadlineMs(ms) => human(*ms, b.lang),
             _ => continue,
         };
         not_in_sheet(
@@ -565,11 +565,11 @@ fn kept_failed(f: &Facts, b: &mut Build, sheet: &mut JobSheet) -> Option<String>
             .replace("%{count}", &n.to_string()),
         (None, Some(ms)) => b
             .say("code.bullmq.kept-age")
-            .replace("%{age}", &exact(ms, l)),
+            .replace("%{age}", &human(ms, l)),
         (Some(n), Some(ms)) => b
             .say("code.bullmq.kept-count-age")
             .replace("%{count}", &n.to_string())
-            .replace("%{age}", &exact(ms, l)),
+            .replace("%{age}", &human(ms, l)),
     };
     Some(text)
 }
@@ -606,8 +606,8 @@ fn kept_done(f: &Facts, b: &mut Build, sheet: &mut JobSheet) {
             let value = match (count, age_ms) {
                 (Some(0), _) => b.say("code.bullmq.done-removed"),
                 (Some(n), None) => format!("{{ count: {n} }}"),
-                (None, Some(ms)) => format!("{{ age: {} }}", exact(ms, l)),
-                (Some(n), Some(ms)) => format!("{{ age: {}, count: {n} }}", exact(ms, l)),
+                (None, Some(ms)) => format!("{{ age: {} }}", human(ms, l)),
+                (Some(n), Some(ms)) => format!("{{ age: {}, count: {n} }}", human(ms, l)),
                 (None, None) => String::new(),
             };
             let key = key_at(f, at);

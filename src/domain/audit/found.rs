@@ -95,6 +95,9 @@ pub enum Fact {
     TimeZone(String),
     /// A CronJob's `concurrencyPolicy` as written (`Allow`, `Forbid`, `Replace`).
     ConcurrencyPolicy(String),
+    /// A Job's pod `restartPolicy` as written (`Never`: the controller replaces a failed pod
+    /// after its pod backoff; `OnFailure`: the kubelet restarts the container in place).
+    RestartPolicy(String),
     /// A CronJob's `startingDeadlineSeconds`, in ms.
     StartingDeadlineMs(u64),
     /// The built-in wait a system names, as written without the colon (Active Job

@@ -15,7 +15,7 @@ use super::unchecked::{
     blank_schedule, evaluated, path_of, split, unknown_fields, Unchecked, UnknownField, UnknownPart,
 };
 use crate::domain::bidi::{show, Shown};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::queues::schedule::MAX_LISTED;
@@ -86,6 +86,9 @@ fn fixed_delays(s: f64, n: usize) -> Vec<Delay> {
 fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
     let l = b.lang;
     let mut sheet = sheet_for(&b.name, false, l);
+    // Lambda itself refuses a visibility timeout under the function's timeout (the deploy
+    // fails): `visibility-under-function-timeout` says so in place of the sheet's rule.
+    b.moot.push("lease-not-longer-than-timeout");
     let lease = b
         .note(
             "retry.lease_ms",
@@ -145,7 +148,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         t!(
             "audit.default.sqs-no-dlq",
             locale = l.code(),
-            retention = exact(retention, l)
+            retention = human(retention, l)
         )
         .into_owned(),
     );
@@ -165,7 +168,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
             t!(
                 "audit.default.sqs-no-dlq",
                 locale = l.code(),
-                retention = exact(retention, l)
+                retention = human(retention, l)
             )
             .into_owned()
         });
@@ -191,7 +194,7 @@ fn b_default(system: TargetId, ms: u64, lang: Lang) -> String {
     t!(
         "audit.default-of",
         locale = lang.code(),
-        value = exact(ms, lang),
+        value = human(ms, lang),
         system = system.label()
     )
     .into_owned()
@@ -317,6 +320,28 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         Fact::MaxRetryDurationMs(v) => Some(*v),
         _ => None,
     });
+    // The waits are the system's, fixed: nothing to set, no jitter to add (so no finding
+    // asks for one). `OnFailure`: the kubelet restarts the container in place.
+    let in_place = f
+        .get(|x| match x {
+            Fact::RestartPolicy(p) => Some(p == "OnFailure"),
+            _ => None,
+        })
+        .is_some_and(|(p, _)| p);
+    b.moot.push("exponential-without-jitter");
+    b.not_stated.push(NotStated {
+        path: "retry.backoff",
+        default: if in_place {
+            t!(
+                "audit.default.kubernetes-crash-loop",
+                locale = l.code(),
+                reset = human(kubernetes::CRASH_LOOP_RESET_S * 1000, l)
+            )
+            .into_owned()
+        } else {
+            b.say("kubernetes-pod-backoff")
+        },
+    });
     if let Some(r) = sheet.retry.as_mut() {
         let t = b.note(
             "retry.attempt_timeout_ms",
@@ -325,8 +350,16 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         );
         r.max_attempts = attempts.clamp(1, 100);
         r.backoff.kind = BackoffKind::Exponential;
-        r.backoff.base_ms = kubernetes::POD_BACKOFF_BASE_S * 1000;
-        r.backoff.cap_ms = kubernetes::POD_BACKOFF_MAX_S * 1000;
+        let (base, cap) = if in_place {
+            (kubernetes::CRASH_LOOP_BASE_S, kubernetes::CRASH_LOOP_MAX_S)
+        } else {
+            (
+                kubernetes::POD_BACKOFF_BASE_S,
+                kubernetes::POD_BACKOFF_MAX_S,
+            )
+        };
+        r.backoff.base_ms = base * 1000;
+        r.backoff.cap_ms = cap * 1000;
         r.backoff.jitter = Jitter::None;
         if let Some(t) = t {
             r.attempt_timeout_ms = t.max(1);
@@ -338,51 +371,7 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
         });
     }
     if let Some(bs) = sheet.batch.as_mut() {
-        let cronx = f.get(|x| match x {
-            Fact::Cron(v) => Some(v.clone()),
-            _ => None,
-        });
-        if let Some(c) = b.note("batch.schedule", cronx, String::new()) {
-            bs.schedule = c;
-        }
-        let zone = f.get(|x| match x {
-            Fact::TimeZone(v) => Some(v.clone()),
-            _ => None,
-        });
-        if let Some(z) = b.note(
-            "batch.time_zone",
-            zone,
-            t!("audit.default.kubernetes-zone", locale = l.code()).into_owned(),
-        ) {
-            bs.time_zone = z;
-        }
-        let policy = f.get(|x| match x {
-            Fact::ConcurrencyPolicy(v) => Some(v.clone()),
-            _ => None,
-        });
-        bs.overlap = match b
-            .note("batch.overlap", policy, b.default_of(sys, "Allow"))
-            .as_deref()
-        {
-            Some("Forbid") => Overlap::Forbid,
-            Some("Replace") => Overlap::Replace,
-            _ => Overlap::Allow,
-        };
-        let starting = f.get(|x| match x {
-            Fact::StartingDeadlineMs(v) => Some(*v),
-            _ => None,
-        });
-        bs.missed_run = match b.note("batch.missed_run", starting, b.say("kubernetes-missed")) {
-            Some(_) => MissedRun::Skip,
-            None => MissedRun::RunOnce,
-        };
-        if let Some(d) = b.note(
-            "batch.run_timeout_ms",
-            deadline,
-            t!("audit.default.no-limit", locale = l.code()).into_owned(),
-        ) {
-            bs.run_timeout_ms = d.max(1);
-        }
+        cron_batch(f, deadline, bs, b);
     }
     let dead = b.say("kubernetes-no-dlq");
     if let Some(fs) = sheet.failure.as_mut() {
@@ -394,10 +383,73 @@ fn kubernetes_job(f: &Facts, cron: bool, b: &mut Build) -> (JobSheet, Schedule) 
     });
     let schedule = Schedule::bounded(
         (1..attempts.min(10_000))
-            .map(|n| Delay::fixed(kubernetes::pod_backoff_s(n) as f64))
+            .map(|n| {
+                Delay::fixed(if in_place {
+                    kubernetes::crash_loop_s(n)
+                } else {
+                    kubernetes::pod_backoff_s(n)
+                } as f64)
+            })
             .collect(),
     );
     (sheet, schedule)
+}
+
+/// A CronJob's batch section: its schedule, zone, concurrency policy, missed runs and the
+/// Job's deadline (`deadline`) as the run's timeout.
+fn cron_batch(
+    f: &Facts,
+    deadline: Option<(u64, super::found::Pos)>,
+    bs: &mut crate::domain::sheet::BatchSpec,
+    b: &mut Build,
+) {
+    let l = b.lang;
+    let sys = TargetId::Kubernetes;
+    let cronx = f.get(|x| match x {
+        Fact::Cron(v) => Some(v.clone()),
+        _ => None,
+    });
+    if let Some(c) = b.note("batch.schedule", cronx, String::new()) {
+        bs.schedule = c;
+    }
+    let zone = f.get(|x| match x {
+        Fact::TimeZone(v) => Some(v.clone()),
+        _ => None,
+    });
+    if let Some(z) = b.note(
+        "batch.time_zone",
+        zone,
+        t!("audit.default.kubernetes-zone", locale = l.code()).into_owned(),
+    ) {
+        bs.time_zone = z;
+    }
+    let policy = f.get(|x| match x {
+        Fact::ConcurrencyPolicy(v) => Some(v.clone()),
+        _ => None,
+    });
+    bs.overlap = match b
+        .note("batch.overlap", policy, b.default_of(sys, "Allow"))
+        .as_deref()
+    {
+        Some("Forbid") => Overlap::Forbid,
+        Some("Replace") => Overlap::Replace,
+        _ => Overlap::Allow,
+    };
+    let starting = f.get(|x| match x {
+        Fact::StartingDeadlineMs(v) => Some(*v),
+        _ => None,
+    });
+    bs.missed_run = match b.note("batch.missed_run", starting, b.say("kubernetes-missed")) {
+        Some(_) => MissedRun::Skip,
+        None => MissedRun::RunOnce,
+    };
+    if let Some(d) = b.note(
+        "batch.run_timeout_ms",
+        deadline,
+        t!("audit.default.no-limit", locale = l.code()).into_owned(),
+    ) {
+        bs.run_timeout_ms = d.max(1);
+    }
 }
 
 /// The report of one job `found` in `file`, texts in `lang`, for the newest release
@@ -468,21 +520,30 @@ pub fn audit_job_for(
         _ => sqs_job(&facts, &mut b),
     };
     let j = judge(found, &facts, &sheet, &mut schedule, &mut b, choice);
-    let unresolved = found
-        .settings
-        .iter()
-        .filter_map(|s| match &s.value {
-            Value::Unresolved { fact, expression } => Some(Unresolved {
-                key: s.key.clone(),
-                fact,
-                expression: show(expression, Shown::Text).into_owned(),
-                line: s.at.line,
-                column: s.at.column,
-                path: path_of(fact),
-            }),
-            Value::Stated(_) => None,
-        })
-        .collect();
+    // One entry per setting as written (a reader may take one setting for two facts, as
+    // Celery's `retry_kwargs` for the attempts and the wait); a literal out of range is a
+    // finding (`value-out-of-range`), not a value "known only when deployed".
+    let mut unresolved: Vec<Unresolved> = Vec::new();
+    for s in &found.settings {
+        let Value::Unresolved { fact, expression } = &s.value else {
+            continue;
+        };
+        if super::code::out_of_range(fact, expression)
+            || unresolved.iter().any(|u| {
+                (u.key.as_str(), u.line, u.column) == (s.key.as_str(), s.at.line, s.at.column)
+            })
+        {
+            continue;
+        }
+        unresolved.push(Unresolved {
+            key: s.key.clone(),
+            fact,
+            expression: show(expression, Shown::Text).into_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            path: path_of(fact),
+        });
+    }
     AuditJob {
         file: file.to_owned(),
         name: b.name.clone(),
@@ -555,7 +616,12 @@ fn judge(
     let release = outside_finding(found.system, choice, at, lang)
         .into_iter()
         .chain(wait_unknown);
-    for f in release {
+    let mut evaluated = evaluated;
+    for f in release.chain(out_of_range(found, lang)) {
+        if f.code == "value-out-of-range" && !evaluated.iter().any(|e| e == "MA-value-out-of-range")
+        {
+            evaluated.push("MA-value-out-of-range".to_owned());
+        }
         let i = findings.partition_point(|x| (x.line, x.column) <= (f.line, f.column));
         findings.insert(i, f);
     }
@@ -566,4 +632,49 @@ fn judge(
         unchecked,
         evaluated,
     }
+}
+
+/// A number written out of its range (Celery `max_retries=-3`): known and wrong, so an error
+/// naming the setting and the range allowed, once per setting. The field stays unknown to
+/// the sheet and the schedule (what the system does with it is not the file's to say).
+fn out_of_range(found: &Found, lang: Lang) -> Vec<AuditFinding> {
+    let mut out: Vec<AuditFinding> = Vec::new();
+    for s in &found.settings {
+        let Value::Unresolved { fact, expression } = &s.value else {
+            continue;
+        };
+        if !super::code::out_of_range(fact, expression)
+            || out
+                .iter()
+                .any(|f| (f.line, f.column) == (s.at.line, s.at.column))
+        {
+            continue;
+        }
+        let range = if fact.ends_with("-ms") {
+            "audit.range.duration"
+        } else {
+            "audit.range.count"
+        };
+        out.push(AuditFinding {
+            code: "value-out-of-range",
+            severity: crate::domain::sheet::check::Severity::Error,
+            message: t!(
+                "audit.finding.value-out-of-range",
+                locale = lang.code(),
+                key = &s.key,
+                value = show(expression, Shown::Text),
+                allowed = t!(
+                    range,
+                    locale = lang.code(),
+                    most = group_thousands(u64::from(u32::MAX))
+                )
+            )
+            .into_owned(),
+            field: path_of(fact).unwrap_or("retry").to_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            stated: true,
+        });
+    }
+    out
 }

@@ -1,8 +1,14 @@
 //! Kubernetes `batch/v1` Jobs and CronJobs, in multi-document YAML (`brief/QUEUES.md` §14):
 //! `backoffLimit` (retries: attempts = backoffLimit + 1), the Job's `activeDeadlineSeconds`
 //! (all attempts), the pod template's (one attempt), `parallelism`, and a CronJob's
-//! `schedule`, `timeZone`, `concurrencyPolicy` and `startingDeadlineSeconds`. The pod
-//! backoff (10 s doubling, capped) is the controller's own: no setting changes it.
+//! `schedule`, `timeZone`, `concurrencyPolicy` and `startingDeadlineSeconds`, and the pod
+//! template's `restartPolicy`. The waits are the system's own, fixed: with `Never` the Job
+//! controller's pod backoff (10 s doubling, capped), with `OnFailure` the kubelet's crash-loop
+//! back-off of the container restarted in place (10 s doubling, capped at 5 min, reset after
+//! 10 min of running), whose restarts count toward `backoffLimit` ("When using
+//! restartPolicy = "OnFailure", the number of retries in all the containers of Pods with
+//! .status.phase equal to Pending or Running", kubernetes.io, *Jobs*, "Pod backoff failure
+//! policy"). No setting changes either, and neither can be given jitter.
 
 use super::found::{Fact, Found, Pos, ReadError, Setting};
 use super::setting::{seconds, stated, unresolved, whole};
@@ -61,6 +67,14 @@ fn job_spec(spec: &Node, prefix: &str, out: &mut Vec<Setting>) {
             n,
             "concurrency",
             Fact::Concurrency,
+        ));
+    }
+    if let Some(n) = spec.path(&["template", "spec", "restartPolicy"]) {
+        out.push(text_setting(
+            &key("template.spec.restartPolicy"),
+            n,
+            "restart-policy",
+            Fact::RestartPolicy,
         ));
     }
     if let Some(n) = spec.path(&["template", "spec", "activeDeadlineSeconds"]) {
@@ -150,4 +164,78 @@ pub fn is_cron(f: &Found) -> bool {
     f.settings
         .iter()
         .any(|s| s.key.starts_with("spec.jobTemplate") || s.key == "spec.schedule")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::audit::{audit, AuditJob};
+    use crate::domain::lang::Lang;
+
+    fn job(policy: &str, lang: Lang) -> AuditJob {
+        let text = format!(
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: pi\nspec:\n  backoffLimit: 6\n  \
+             template:\n    spec:\n      restartPolicy: {policy}\n      containers:\n        \
+             - name: pi\n          image: perl\n"
+        );
+        let (_, jobs) = audit("job.yaml", &text, lang).expect("reads");
+        jobs.into_iter().next().expect("one job")
+    }
+
+    fn waits(j: &AuditJob) -> Vec<f64> {
+        j.schedule.delays.iter().map(|d| d.max_s).collect()
+    }
+
+    fn backoff_note(j: &AuditJob) -> &str {
+        j.not_stated
+            .iter()
+            .find(|n| n.path == "retry.backoff")
+            .map_or("", |n| n.default.as_str())
+    }
+
+    #[test]
+    fn no_jitter_finding_for_a_backoff_nobody_can_change() {
+        for policy in ["Never", "OnFailure"] {
+            let j = job(policy, Lang::En);
+            assert!(
+                !j.findings
+                    .iter()
+                    .any(|f| f.code == "exponential-without-jitter"),
+                "{policy}: {:?}",
+                j.findings
+            );
+            assert!(!j
+                .evaluated
+                .contains(&"MA-exponential-without-jitter".to_owned()));
+            assert!(backoff_note(&j).contains("fixed"), "{}", backoff_note(&j));
+        }
+    }
+
+    #[test]
+    fn never_replaces_the_pod_after_the_controllers_backoff() {
+        let j = job("Never", Lang::En);
+        assert_eq!(j.schedule.attempts, Some(7));
+        assert_eq!(waits(&j), [10.0, 20.0, 40.0, 80.0, 160.0, 320.0]);
+        assert!(backoff_note(&j).contains("Job controller's pod backoff"));
+    }
+
+    #[test]
+    fn on_failure_restarts_in_place_with_the_kubelets_crash_loop_back_off() {
+        let j = job("OnFailure", Lang::En);
+        assert_eq!(j.schedule.attempts, Some(7));
+        // Capped at 5 min, not the controller's 320 s step.
+        assert_eq!(waits(&j), [10.0, 20.0, 40.0, 80.0, 160.0, 300.0]);
+        assert_eq!(j.schedule.window_s.max, Some(610.0));
+        let note = backoff_note(&j);
+        for want in [
+            "kubelet's crash-loop back-off",
+            "5 min",
+            "10 min",
+            "backoffLimit",
+        ] {
+            assert!(note.contains(want), "{want}: {note}");
+        }
+        let r = j.sheet.retry.as_ref().expect("retry");
+        assert_eq!(r.backoff.cap_ms, 300_000);
+        assert!(backoff_note(&job("OnFailure", Lang::Ja)).contains("クラッシュループ"));
+    }
 }

@@ -8,7 +8,7 @@
 use super::found::{Fact, Found};
 use super::record::{AuditFinding, Build, Facts};
 use super::unchecked::{ms_words, LEASE_FACT, RETENTION_FACT};
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
 use crate::domain::sheet::check::{validate, Finding, Severity};
@@ -70,8 +70,12 @@ pub fn findings(
         }
         out.push(place(f, path, b));
     }
-    for f in target::target_findings(sheet, found.system, lang) {
-        out.push(place(f, "retry.lease_ms", b));
+    if found.system == TargetId::Sqs {
+        sqs_factor(sheet, facts, b, &mut out);
+    } else {
+        for f in target::target_findings(sheet, found.system, lang) {
+            out.push(place(f, "retry.lease_ms", b));
+        }
     }
     // The sheet's own rule says it already when the sheet's window outlasts the retention.
     // An SQS queue without a redrive policy receives a message until its retention ends, by
@@ -91,6 +95,9 @@ pub fn findings(
     }
     if found.system == TargetId::Kubernetes && sheet.batch.is_none() {
         job_deadline(facts, schedule, b, &mut out);
+    }
+    if found.system == TargetId::Sqs {
+        visibility_under_timeout(sheet, b, &mut out);
     }
     if found.system == TargetId::Sqs && facts.get(dead_letter).is_none() {
         let lease = sheet.retry.as_ref().map_or(0, |r| r.lease_ms);
@@ -118,6 +125,93 @@ pub fn findings(
     out.extend(b.extra.iter().cloned());
     out.sort_by_key(|f| (f.line, f.column, f.code));
     out
+}
+
+/// Lambda refuses an event source mapping whose function's timeout exceeds the queue's
+/// visibility timeout: "Your function's timeout must be less than or equal to the queue's
+/// visibility timeout. Lambda validates this requirement when you create or update an event
+/// source mapping and will return an error if the function timeout exceeds the queue's
+/// visibility timeout" (AWS Lambda Developer Guide, *Creating and configuring an Amazon SQS
+/// event source mapping*, <https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html>;
+/// the error reads "Queue visibility timeout: 30 seconds is less than Function timeout: 300
+/// seconds"). So the deploy fails: an error naming both values and their lines, in place of
+/// the sheet's "lease not longer than the timeout" (equal is accepted by AWS; under 6 × is
+/// [`sqs_factor`]'s warning).
+fn visibility_under_timeout(sheet: &JobSheet, b: &Build, out: &mut Vec<AuditFinding>) {
+    let Some(r) = &sheet.retry else { return };
+    if r.lease_ms >= r.attempt_timeout_ms {
+        return;
+    }
+    let lang = b.lang;
+    let at = |path: &str| match b.place(path) {
+        (p, true) => t!("audit.text.at-line", locale = lang.code(), line = p.line).into_owned(),
+        (_, false) => t!("audit.text.at-default", locale = lang.code()).into_owned(),
+    };
+    let f = Finding {
+        code: "visibility-under-function-timeout",
+        severity: Severity::Error,
+        field: crate::domain::sheet::FieldId::Timeout,
+        message: t!(
+            "audit.finding.visibility-under-function-timeout",
+            locale = lang.code(),
+            queue = &b.name,
+            visibility = human(r.lease_ms, lang),
+            visibility_at = at("retry.lease_ms"),
+            timeout = human(r.attempt_timeout_ms, lang),
+            timeout_at = at("retry.attempt_timeout_ms")
+        )
+        .into_owned(),
+    };
+    out.push(place(f, "retry.lease_ms", b));
+}
+
+/// AWS's advice for a queue consumed by Lambda: "set the source queue's visibility timeout to
+/// at least six times the configuration timeout on your function", plus the mapping's
+/// `MaximumBatchingWindowInSeconds` (Lambda holds the batch's messages while it gathers them;
+/// AWS Lambda Developer Guide, *Creating and configuring an Amazon SQS event source mapping*,
+/// <https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html>, and
+/// `brief/QUEUES.md` §2). The window is the mapping's (CloudFormation
+/// `MaximumBatchingWindowInSeconds`, Terraform `maximum_batching_window_in_seconds`), 0 when
+/// the file sets none (Lambda's default for SQS); one not resolved leaves the rule unchecked
+/// ([`super::unchecked`]), never guessed.
+fn sqs_factor(sheet: &JobSheet, facts: &Facts, b: &Build, out: &mut Vec<AuditFinding>) {
+    let (Some(r), Some(k)) = (&sheet.retry, TargetId::Sqs.lease_factor()) else {
+        return;
+    };
+    let stated = facts.get(|f| match f {
+        Fact::BatchWindowMs(v) => Some(*v),
+        _ => None,
+    });
+    let window = stated.map_or(0, |(w, _)| w);
+    let want = r
+        .attempt_timeout_ms
+        .saturating_mul(u64::from(k))
+        .saturating_add(window);
+    if r.lease_ms >= want {
+        return;
+    }
+    let lang = b.lang;
+    let f = Finding {
+        code: "lease-under-target-factor",
+        severity: Severity::Warning,
+        field: crate::domain::sheet::FieldId::Timeout,
+        message: t!(
+            if stated.is_some() {
+                "audit.finding.lease-under-lambda-factor"
+            } else {
+                "audit.finding.lease-under-lambda-factor-no-window"
+            },
+            locale = lang.code(),
+            queue = &b.name,
+            k = k,
+            visibility = human(r.lease_ms, lang),
+            timeout = human(r.attempt_timeout_ms, lang),
+            window = human(window, lang),
+            want = human(want, lang)
+        )
+        .into_owned(),
+    };
+    out.push(place(f, "retry.lease_ms", b));
 }
 
 fn dead_letter(f: &Fact) -> Option<()> {
@@ -156,10 +250,10 @@ fn job_deadline(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Aud
             "audit.finding.job-deadline-before-retries",
             locale = lang.code(),
             job = &b.name,
-            deadline = exact(deadline, lang),
+            deadline = human(deadline, lang),
             attempts = attempts,
-            need = exact(need, lang),
-            waits = exact(waits, lang)
+            need = human(need, lang),
+            waits = human(waits, lang)
         )
         .into_owned(),
         field: "retry.max_attempts".to_owned(),
@@ -194,8 +288,8 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
             locale = lang.code(),
             queue = &b.name,
             attempts = attempts.map_or_else(|| "∞".to_owned(), |a| a.to_string()),
-            duration = exact(duration, lang),
-            window = exact(window_ms.unwrap_or_default(), lang)
+            duration = human(duration, lang),
+            window = human(window_ms.unwrap_or_default(), lang)
         )
         .into_owned(),
         field: "retry.max_attempts".to_owned(),
@@ -203,4 +297,128 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
         column: at.column,
         stated: true,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::audit::{audit, AuditJob};
+    use crate::domain::lang::Lang;
+    use crate::domain::sheet::check::Severity;
+
+    /// A CloudFormation queue consumed by a function through a mapping.
+    fn cfn(visibility: &str, timeout: &str, mapping: &str) -> String {
+        format!(
+            "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      {visibility}\n      \
+             RedrivePolicy:\n        deadLetterTargetArn: dlq\n        maxReceiveCount: 3\n  \
+             F:\n    Type: AWS::Lambda::Function\n    Properties:\n      Timeout: {timeout}\n  \
+             M:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties:\n      \
+             EventSourceArn: !GetAtt Q.Arn\n      FunctionName: !Ref F\n{mapping}"
+        )
+    }
+
+    fn job(text: &str, lang: Lang) -> AuditJob {
+        let (_, jobs) = audit("t.cfn.yaml", text, lang).expect("reads");
+        jobs.into_iter().next().expect("one job")
+    }
+
+    fn codes(j: &AuditJob) -> Vec<&'static str> {
+        j.findings.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn a_visibility_timeout_under_the_functions_fails_the_deploy() {
+        let j = job(&cfn("VisibilityTimeout: 30", "60", ""), Lang::En);
+        let f = j
+            .findings
+            .iter()
+            .find(|f| f.code == "visibility-under-function-timeout")
+            .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(f.line, 5);
+        for want in ["30 s, line 5", "1 min, line 12", "the deploy fails"] {
+            assert!(f.message.contains(want), "{want}: {}", f.message);
+        }
+        // Not the sheet's "duplicate runs" rule; the 6 × warning stays.
+        assert!(!codes(&j).contains(&"lease-not-longer-than-timeout"));
+        assert!(codes(&j).contains(&"lease-under-target-factor"));
+        let ja = job(&cfn("VisibilityTimeout: 30", "60", ""), Lang::Ja);
+        let f = ja
+            .findings
+            .iter()
+            .find(|f| f.code == "visibility-under-function-timeout")
+            .expect("in Japanese too");
+        assert!(f.message.contains("5 行目"), "{}", f.message);
+        assert!(j
+            .evaluated
+            .contains(&"MA-visibility-under-function-timeout".to_owned()));
+    }
+
+    #[test]
+    fn six_times_the_timeout_counts_the_batching_window() {
+        let window = "      MaximumBatchingWindowInSeconds: 5\n";
+        // 6 × 30 s = 180 s: enough without a window, 5 s short with one.
+        let j = job(&cfn("VisibilityTimeout: 180", "30", ""), Lang::En);
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        let j = job(&cfn("VisibilityTimeout: 180", "30", window), Lang::En);
+        let f = j
+            .findings
+            .iter()
+            .find(|f| f.code == "lease-under-target-factor")
+            .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+        for want in [
+            "6 × the function's timeout (30 s)",
+            "batching window (5 s)",
+            "185 s",
+        ] {
+            assert!(f.message.contains(want), "{want}: {}", f.message);
+        }
+        let j = job(&cfn("VisibilityTimeout: 185", "30", window), Lang::En);
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        // A window not resolved: the rule says it cannot check, never a guess.
+        let j = job(
+            &cfn(
+                "VisibilityTimeout: 60",
+                "30",
+                "      MaximumBatchingWindowInSeconds: !Ref Window\n",
+            ),
+            Lang::En,
+        );
+        assert!(!codes(&j).contains(&"lease-under-target-factor"));
+        let u = j
+            .unchecked
+            .iter()
+            .find(|u| u.rule == "MA-lease-under-target-factor")
+            .unwrap_or_else(|| panic!("{:?}", j.unchecked));
+        assert_eq!(u.needs, ["MaximumBatchingWindowInSeconds = !Ref Window"]);
+        assert!(!j
+            .evaluated
+            .contains(&"MA-lease-under-target-factor".to_owned()));
+    }
+
+    #[test]
+    fn the_target_retention_finding_reads_in_days_hours_and_minutes() {
+        // 99 waits of 1 h + 100 attempts of Lambda's default 3 s = 356,700 s, over the 4 d
+        // SQS keeps a message by default.
+        let text = "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      \
+                    VisibilityTimeout: 3600\n      RedrivePolicy:\n        \
+                    deadLetterTargetArn: dlq\n        maxReceiveCount: 100\n";
+        for (lang, want) in [(Lang::En, "4 d 3 h 5 min"), (Lang::Ja, "4日3時間5分")] {
+            let j = job(text, lang);
+            let f = j
+                .findings
+                .iter()
+                .find(|f| f.code == "window-over-target-retention")
+                .unwrap_or_else(|| panic!("{:?}", codes(&j)));
+            assert!(f.message.contains(want), "{}", f.message);
+            assert!(!f.message.contains("356,700"), "{}", f.message);
+        }
+    }
+
+    #[test]
+    fn an_equal_visibility_timeout_deploys_and_is_only_under_six_times() {
+        let j = job(&cfn("VisibilityTimeout: 60", "60", ""), Lang::En);
+        assert!(!codes(&j).contains(&"visibility-under-function-timeout"));
+        assert!(!codes(&j).contains(&"lease-not-longer-than-timeout"));
+        assert!(codes(&j).contains(&"lease-under-target-factor"));
+    }
 }

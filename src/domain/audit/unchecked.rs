@@ -6,7 +6,7 @@
 
 use super::found::{Found, Value};
 use super::record::AuditFinding;
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::lang::Lang;
 use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::rules::rule_of;
@@ -19,7 +19,8 @@ pub const LEASE_FACT: &str = "lease-ms";
 pub const RETENTION_FACT: &str = "retention-ms";
 
 /// The sheet field (JSON path) a fact of the reader (kebab-case, [`super::found::Fact`])
-/// fills; `retry.max_retry_duration` is no sheet field, only an input of the traps.
+/// fills; `retry.max_retry_duration` and `retry.batch_window` (a Lambda mapping's batching
+/// window) are no sheet fields, only inputs of the traps.
 pub fn path_of(fact: &str) -> Option<&'static str> {
     Some(match fact {
         "attempts" | "max-receive-count" => "retry.max_attempts",
@@ -37,6 +38,8 @@ pub fn path_of(fact: &str) -> Option<&'static str> {
         "concurrency-policy" => "batch.overlap",
         "starting-deadline-ms" => "batch.missed_run",
         "max-retry-duration-ms" => "retry.max_retry_duration",
+        "batch-window-ms" => "retry.batch_window",
+        "restart-policy" => "retry.backoff",
         _ => return None,
     })
 }
@@ -117,8 +120,13 @@ fn inputs(code: &str) -> &'static [&'static str] {
             WINDOW
         }
         "lease-not-longer-than-timeout"
-        | "lease-under-target-factor"
+        | "visibility-under-function-timeout"
         | "lease-not-above-handler-tail" => &["retry.lease_ms", "retry.attempt_timeout_ms"],
+        "lease-under-target-factor" => &[
+            "retry.lease_ms",
+            "retry.attempt_timeout_ms",
+            "retry.batch_window",
+        ],
         "retryable-but-one-attempt" => &["retry.max_attempts"],
         "exponential-without-jitter" => &["retry.backoff"],
         "cloud-tasks-both-limits" => &[
@@ -245,7 +253,7 @@ fn applicable(system: TargetId, cron: bool, stated_duration: bool) -> Vec<&'stat
         out.extend(["window-over-retention", "window-over-target-retention"]);
     }
     match system {
-        TargetId::Sqs => out.push("no-dead-letter-queue"),
+        TargetId::Sqs => out.extend(["visibility-under-function-timeout", "no-dead-letter-queue"]),
         TargetId::CloudTasks if stated_duration => out.push("cloud-tasks-both-limits"),
         TargetId::Kubernetes if cron => out.extend([
             "batch-no-schedule",
@@ -323,6 +331,6 @@ pub fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
             expression = e
         )
         .into_owned(),
-        None => exact(ms, lang),
+        None => human(ms, lang),
     }
 }

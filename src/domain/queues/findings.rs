@@ -2,7 +2,7 @@
 //! [`validate`](crate::domain::sheet::check::validate)'s). Worker and CLI only: their texts are
 //! in `locales/worker/targets.yml`, which the page does not carry.
 
-use crate::domain::duration::exact;
+use crate::domain::duration::human;
 use crate::domain::lang::Lang;
 use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::sheet::check::{Finding, Severity};
@@ -27,9 +27,9 @@ pub fn target_findings(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<Fi
                     locale = lang.code(),
                     target = target.label(),
                     k = k,
-                    lease = exact(r.lease_ms, lang),
-                    timeout = exact(r.attempt_timeout_ms, lang),
-                    want = exact(want, lang)
+                    lease = human(r.lease_ms, lang),
+                    timeout = human(r.attempt_timeout_ms, lang),
+                    want = human(want, lang)
                 )
                 .into_owned(),
             });
@@ -88,8 +88,8 @@ pub fn retention(
             },
             locale = lang.code(),
             target = target.label(),
-            window = exact(window, lang),
-            keep = exact(keep, lang)
+            window = human(window, lang),
+            keep = human(keep, lang)
         )
         .into_owned(),
     }]

@@ -31,6 +31,27 @@ pub const DEFAULT_BACKOFF_LIMIT: u32 = 6;
 pub const POD_BACKOFF_BASE_S: u64 = 10;
 /// The largest pod-failure delay, seconds (`MaxJobPodFailureBackOff`, 10 min in source).
 pub const POD_BACKOFF_MAX_S: u64 = 600;
+/// The kubelet's crash-loop back-off, for a pod whose `restartPolicy` is `OnFailure` (the
+/// container restarts in place): the first delay, seconds. "After containers in a Pod exit,
+/// the kubelet restarts them with an exponential backoff delay (10s, 20s, 40s, …), that is
+/// capped at 300 seconds (5 minutes). Once a container has executed for 10 minutes without
+/// any problems, the kubelet resets the restart backoff timer for that container"
+/// (kubernetes.io, *Pod Lifecycle*, "Container restart policy",
+/// <https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy>).
+pub const CRASH_LOOP_BASE_S: u64 = 10;
+/// The crash-loop back-off's cap, seconds (5 min).
+pub const CRASH_LOOP_MAX_S: u64 = 300;
+/// How long a container must run without failing for the kubelet to reset its back-off,
+/// seconds (10 min).
+pub const CRASH_LOOP_RESET_S: u64 = 600;
+
+/// The kubelet's delay before the `n`-th restart in place (n = 1 first), seconds:
+/// `min(300, 10 × 2^(n−1))` ([`CRASH_LOOP_BASE_S`], [`CRASH_LOOP_MAX_S`]).
+pub fn crash_loop_s(n: u32) -> u64 {
+    let shift = n.saturating_sub(1).min(16);
+    (CRASH_LOOP_BASE_S << shift).min(CRASH_LOOP_MAX_S)
+}
+
 /// The exit code the export reserves for the sheet's non-retryable errors (`EX_DATAERR`): a
 /// `podFailurePolicy` rule fails the Job at once on it.
 pub const PERMANENT_EXIT_CODE: u32 = 65;

@@ -195,8 +195,22 @@ fn table_comment(v: &Values, lang: Lang) -> String {
         let _ = writeln!(s, "# {}", line.trim());
     }
     let _ = writeln!(s, "#   {}", t!("target.sqs.table-head", locale = l));
-    for (k, min, max) in &v.table {
-        let _ = writeln!(s, "#   {k} | {} | {}", rows::num(*min), rows::num(*max));
+    // One row for a run of equal waits ("1–99 | 30 | 30"), never one row per retry.
+    let mut i = 0;
+    while i < v.table.len() {
+        let (k, min, max) = v.table[i];
+        let mut j = i + 1;
+        while j < v.table.len() && (v.table[j].1, v.table[j].2) == (min, max) {
+            j += 1;
+        }
+        let last = v.table[j - 1].0;
+        let counts = if last == k {
+            k.to_string()
+        } else {
+            format!("{k}–{last}")
+        };
+        let _ = writeln!(s, "#   {counts} | {} | {}", rows::num(min), rows::num(max));
+        i = j;
     }
     s.push_str("#\n");
     s
