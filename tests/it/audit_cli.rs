@@ -608,8 +608,8 @@ fn github_writes_the_annotations_only() {
 
 #[test]
 fn an_out_of_range_literal_is_a_finding_and_a_setting_is_unresolved_once() {
-    let dir = crate::check_cli::tempdir("audit-range");
-    let file = dir.join("tasks.py");
+    let tmp = crate::check_cli::tempdir("audit-range");
+    let file = tmp.path().join("tasks.py");
     std::fs::write(
         &file,
         "from celery import Celery\nfrom settings import RETRY_KWARGS\napp = Celery('p')\n\n\
