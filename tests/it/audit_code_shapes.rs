@@ -269,3 +269,23 @@ fn the_shapes_fixtures_print_through_the_cli() {
         insta::assert_snapshot!(format!("audit_code_shapes_{format}"), text);
     }
 }
+
+/// A computed `sidekiq_retry_in` block (as the Sidekiq export writes it, with a comment
+/// line) is not resolved, and the expression shown is its code without the comment.
+#[test]
+fn a_computed_block_is_shown_without_its_comments() {
+    let text = "class MailJob\n  include Sidekiq::Job\n  sidekiq_options retry: 4\n\n  sidekiq_retry_in do |count, exception, job|\n    # the sheet's wait before retry count, in whole seconds\n    wait = rand * [10 * 2**count, 600].min\n    [wait.round, 1].max\n  end\nend\n";
+    let job = one("mail_job.rb", text);
+    let shown: Vec<&str> = job
+        .unresolved
+        .iter()
+        .filter(|u| u.key == "sidekiq_retry_in")
+        .map(|u| u.expression.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        ["wait = rand * [10 * 2**count, 600].min [wait.round, 1].max"],
+        "{:#?}",
+        job.unresolved
+    );
+}

@@ -136,35 +136,39 @@ impl<'a> Cx<'a> {
     }
 
     /// The source text of tokens `i..j`, whitespace runs as one space, at most 120 characters.
+    /// What lies between two tokens (spaces, line breaks, comments) is one space: a block's
+    /// comment lines are not shown as part of its expression.
     pub fn span(&self, i: usize, j: usize) -> String {
-        let (Some(a), Some(b)) = (
-            self.toks.get(i),
-            j.checked_sub(1).and_then(|k| self.toks.get(k)),
-        ) else {
-            return String::new();
-        };
-        let raw = self.src.get(a.start..b.end.max(a.start)).unwrap_or("");
+        let toks = self.toks.get(i..j.min(self.toks.len())).unwrap_or(&[]);
         // Whitespace runs as one space, stopping once past 120 characters (an item can be
         // most of a 5 MiB file; only its start is shown).
         let mut out = String::new();
         let mut n = 0usize;
         let mut space = false;
-        for c in raw.chars() {
-            if c.is_whitespace() {
+        let mut prev_end = None;
+        for t in toks {
+            if prev_end.is_some_and(|e| t.start > e) {
                 space = n > 0;
-                continue;
             }
-            if space {
-                out.push(' ');
+            prev_end = Some(t.end.max(t.start));
+            let raw = self.src.get(t.start..t.end.max(t.start)).unwrap_or("");
+            for c in raw.chars() {
+                if c.is_whitespace() {
+                    space = n > 0;
+                    continue;
+                }
+                if space {
+                    out.push(' ');
+                    n += 1;
+                    space = false;
+                }
+                out.push(c);
                 n += 1;
-                space = false;
-            }
-            out.push(c);
-            n += 1;
-            if n > 120 {
-                let mut cut: String = out.chars().take(119).collect();
-                cut.push('…');
-                return cut;
+                if n > 120 {
+                    let mut cut: String = out.chars().take(119).collect();
+                    cut.push('…');
+                    return cut;
+                }
             }
         }
         out
