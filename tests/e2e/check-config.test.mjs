@@ -151,6 +151,16 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   await page.click('#check-config-add');
   await page.waitForFunction(() => document.querySelectorAll('#catalog-table tbody tr').length === 2);
   assert.match((await rowNames(page))[1], /ReceiptJob/);
+
+  // Another project's job with its own lock file: its lock replaces the Gemfile.lock kept
+  // from before (lock files of unrelated drops do not pile up).
+  await page.setInputFiles('#check-config-file', [
+    { name: 'tasks.py', mimeType: 'text/plain', buffer: Buffer.from("from celery import Celery\napp = Celery('shop')\n\n@app.task(autoretry_for=(IOError,), max_retries=4)\ndef ship(order_id):\n    pass\n") },
+    { name: 'requirements.txt', mimeType: 'text/plain', buffer: Buffer.from('celery==5.3.6\n') },
+  ]);
+  await page.waitForFunction(() => /requirements\.txt/.test(document.querySelector('#check-config-locks')?.textContent ?? ''));
+  const kept = await page.textContent('#check-config-locks');
+  assert.doesNotMatch(kept, /Gemfile\.lock/, kept);
   await page.close();
 });
 

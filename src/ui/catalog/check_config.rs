@@ -210,8 +210,10 @@ pub fn CheckConfiguration() -> Html {
     }
 }
 
-/// Files chosen or dropped: lock files join `locks` (one of a name), the first other file is
-/// the configuration, run with them; with none, the text already there is checked again.
+/// Files chosen or dropped: the first file that is not a lock file is the configuration, run
+/// with the lock files kept. A configuration brought with lock files of its own is another
+/// project's: its lock files replace the kept ones. Lock files alone join the kept ones (one
+/// of a name), and the text already there is checked again with them.
 fn picked(
     run: &Callback<(String, String, Locks)>,
     locks: &UseStateHandle<Locks>,
@@ -220,16 +222,26 @@ fn picked(
 ) -> Callback<Vec<(String, String)>> {
     let (run, locks, text, name) = (run.clone(), locks.clone(), text.clone(), name.clone());
     Callback::from(move |files: Vec<(String, String)>| {
-        let mut next = (*locks).clone();
+        let mut brought: Locks = Vec::new();
         let mut config = None;
         for (n, body) in files {
             if pins::is_pin_file(&n) {
-                next.retain(|(m, _)| *m != n);
-                next.push((n, body));
+                brought.retain(|(m, _)| *m != n);
+                brought.push((n, body));
             } else if config.is_none() {
                 config = Some((n, body));
             }
         }
+        let next = if config.is_some() && !brought.is_empty() {
+            brought
+        } else {
+            let mut kept = (*locks).clone();
+            for (n, body) in brought {
+                kept.retain(|(m, _)| *m != n);
+                kept.push((n, body));
+            }
+            kept
+        };
         locks.set(next.clone());
         match config {
             Some((n, body)) => run.emit((n, body, next)),
