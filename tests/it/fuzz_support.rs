@@ -113,23 +113,7 @@ pub fn json_ish_text() -> impl Strategy<Value = String> {
 /// floats, long strings, deep nesting, empty containers, `null`.
 pub fn odd_value() -> impl Strategy<Value = Value> {
     let text = |s: &str| Value::String(s.to_owned());
-    let numbers: Vec<Value> = [
-        "0",
-        "-1",
-        "1",
-        "1.5",
-        "-0.0",
-        "1e300",
-        "18446744073709551615",
-        "18446744073709551616",
-        "-9223372036854775808",
-        "4294967296",
-        "9007199254740993",
-        "100000000000000000000000000000000000",
-    ]
-    .iter()
-    .map(|s| serde_json::from_str(s).unwrap_or(Value::Null))
-    .collect();
+    let numbers = edge_numbers();
     prop_oneof![
         3 => prop::sample::select(numbers),
         2 => prop::sample::select(vec![
@@ -353,8 +337,8 @@ pub fn names(named: &str, wrong: &str) -> bool {
     within(named, wrong) || within(wrong, named)
 }
 
-/// The edge numbers of [`odd_value`] (each a JSON number, or `null` where serde_json cannot
-/// hold it), for [`every_replacement`].
+/// The edge numbers [`odd_value`] draws from and [`every_replacement`] sweeps (each a JSON
+/// number, or `null` where serde_json cannot hold it).
 pub fn edge_numbers() -> Vec<Value> {
     [
         "0",
