@@ -181,12 +181,6 @@ pub struct Choice {
     pub outside: Option<Pin>,
 }
 
-/// The version of `system` a pin's release falls in ([`of_release`]).
-#[allow(clippy::result_unit_err)]
-pub fn version_of(system: TargetId, r: [u64; 3]) -> Result<Option<TargetVersion>, ()> {
-    of_release(system, r)
-}
-
 /// The release `system` is audited for: `flag` (`--target-version`) when given (a flag
 /// naming the range the pin is in counts as the pin), else the best pin of `pins` (the first
 /// exact one, else the first range; a range counts by its lower bound; a release outside
@@ -202,7 +196,7 @@ pub fn choose(system: TargetId, flag: Option<TargetVersion>, pins: &[Pin]) -> Ch
         .cloned();
     let pinned = pin
         .as_ref()
-        .and_then(|p| release(&p.version).map(|r| (p, version_of(system, r))));
+        .and_then(|p| release(&p.version).map(|r| (p, of_release(system, r))));
     let outside = match &pinned {
         Some((p, Err(()))) => Some((*p).clone()),
         _ => None,
@@ -273,25 +267,25 @@ mod tests {
     fn a_release_falls_in_the_version_whose_formulas_it_runs() {
         use TargetVersion::*;
         assert_eq!(
-            version_of(TargetId::Sidekiq, [6, 5, 12]),
+            of_release(TargetId::Sidekiq, [6, 5, 12]),
             Ok(Some(Sidekiq6))
         );
-        assert_eq!(version_of(TargetId::Sidekiq, [6, 2, 2]), Ok(Some(Sidekiq6)));
-        assert_eq!(version_of(TargetId::Sidekiq, [6, 2, 1]), Err(()));
-        assert_eq!(version_of(TargetId::Sidekiq, [8, 0, 1]), Ok(Some(Sidekiq8)));
-        assert_eq!(version_of(TargetId::Sidekiq, [9, 0, 0]), Err(()));
+        assert_eq!(of_release(TargetId::Sidekiq, [6, 2, 2]), Ok(Some(Sidekiq6)));
+        assert_eq!(of_release(TargetId::Sidekiq, [6, 2, 1]), Err(()));
+        assert_eq!(of_release(TargetId::Sidekiq, [8, 0, 1]), Ok(Some(Sidekiq8)));
+        assert_eq!(of_release(TargetId::Sidekiq, [9, 0, 0]), Err(()));
         assert_eq!(
-            version_of(TargetId::ActiveJob, [7, 0, 8]),
+            of_release(TargetId::ActiveJob, [7, 0, 8]),
             Ok(Some(ActiveJob61))
         );
         assert_eq!(
-            version_of(TargetId::ActiveJob, [7, 1, 0]),
+            of_release(TargetId::ActiveJob, [7, 1, 0]),
             Ok(Some(ActiveJob71))
         );
-        assert_eq!(version_of(TargetId::ActiveJob, [6, 0, 6]), Err(()));
-        assert_eq!(version_of(TargetId::Celery, [4, 4, 7]), Err(()));
-        assert_eq!(version_of(TargetId::Celery, [5, 3, 6]), Ok(None));
-        assert_eq!(version_of(TargetId::Temporal, [1, 11, 0]), Ok(None));
+        assert_eq!(of_release(TargetId::ActiveJob, [6, 0, 6]), Err(()));
+        assert_eq!(of_release(TargetId::Celery, [4, 4, 7]), Err(()));
+        assert_eq!(of_release(TargetId::Celery, [5, 3, 6]), Ok(None));
+        assert_eq!(of_release(TargetId::Temporal, [1, 11, 0]), Ok(None));
     }
 
     #[test]
