@@ -19,12 +19,14 @@
 //! | two tabs, one process: the merge field by field, the fields' names | [`field_merge`] |
 //! | the whole catalog as Markdown / CSV / TSV / JSON | [`export`] |
 //! | what triggers what: the links, the system diagram, its findings | [`system`] |
+//! | what the audit of an existing configuration said about a process made from it | [`origin`] |
 
 pub mod check;
 pub mod export;
 pub mod field_merge;
 pub mod import;
 pub mod migrate;
+pub mod origin;
 pub mod sync;
 pub mod system;
 
@@ -108,6 +110,13 @@ pub struct Process {
     /// written before the system picture read unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<system::Link>,
+    /// What the audit said, for a process made from an existing configuration ("Check an
+    /// existing configuration"), until marked as reviewed ([`origin::AuditOrigin`]). Left out
+    /// of the file when absent; never in a share link. The embed page reads no catalog file
+    /// and no link holds it, so its build neither reads nor writes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "embed", serde(skip))]
+    pub audit: Option<origin::Held>,
 }
 
 /// A system's processes, in the order the team put them.
@@ -204,6 +213,7 @@ impl Process {
             sheet: None,
             sim: None,
             links: Vec::new(),
+            audit: None,
         }
     }
 
@@ -227,6 +237,15 @@ impl Process {
         p.sheet = session.sheet.clone();
         p.sim = session.sim.clone();
         p
+    }
+
+    /// The audit's record ([`Process::audit`]): always `None` in the embed page's build,
+    /// which never reads one, so none of the code that checks or shows a record is in it.
+    pub fn audit_record(&self) -> Option<&origin::AuditOrigin> {
+        #[cfg(feature = "embed")]
+        return None;
+        #[cfg(not(feature = "embed"))]
+        self.audit.as_deref()
     }
 
     /// Replaces the answers (and the outcome they give).

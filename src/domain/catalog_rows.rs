@@ -43,6 +43,10 @@ pub struct Row {
     pub warnings: usize,
     /// The findings in words, e.g. `"1 error, 2 warnings"`, `"none"`, or [`NONE`] without a sheet.
     pub findings: String,
+    /// What the audit of the configuration the process was made from said, until marked as
+    /// reviewed ([`Process::audit`]), e.g. `"From main.tf:6, to review: 1 warning"`; empty for
+    /// a process with no audit record. The findings above are the sheet's own.
+    pub audit: String,
     /// The load section's rate (sized for), workers (`4 × 5`), analytic bottleneck and burst
     /// drain time ([`catalog_cells`](crate::domain::sheet::load_text::catalog_cells)); [`NONE`]
     /// where the sheet gives none.
@@ -103,6 +107,18 @@ pub fn row(p: &Process, lang: Lang) -> Row {
         errors,
         warnings,
         findings,
+        audit: p.audit_record().map_or_else(String::new, |a| {
+            let found = counted(a.errors as usize, a.warnings as usize, lang);
+            let (file, line) = (a.file.as_str(), a.line);
+            t!(
+                "catalog-screen.audit",
+                locale = l,
+                file = file,
+                line = line,
+                found = found
+            )
+            .into_owned()
+        }),
         capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang)
             .map(|c| c.unwrap_or_else(none)),
         edited: utc_minute(p.updated_ms),
@@ -134,6 +150,11 @@ fn findings(s: &JobSheet, lang: Lang) -> (usize, usize, String) {
         .filter(|f| f.severity == Severity::Error)
         .count();
     let warnings = found.len() - errors;
+    (errors, warnings, counted(errors, warnings, lang))
+}
+
+/// `errors` errors and `warnings` warnings in words, e.g. `"1 error, 2 warnings"`, `"none"`.
+fn counted(errors: usize, warnings: usize, lang: Lang) -> String {
     let l = lang.code();
     let count = |n: usize, one: &str, many: &str| {
         let key = if n == 1 { one } else { many };
@@ -151,7 +172,7 @@ fn findings(s: &JobSheet, lang: Lang) -> (usize, usize, String) {
         (0, _) => w,
         _ => t!("catalog-screen.findings-both", locale = l, e = e, w = w).into_owned(),
     };
-    (errors, warnings, text)
+    text
 }
 
 /// A Unix time in milliseconds as a UTC date and minute, e.g. `1_796_160_600_000` →

@@ -27,6 +27,12 @@ use crate::domain::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Why a link holding an audit record is refused (the embed page's reader knows no such
+/// field at all).
+#[cfg(not(feature = "embed"))]
+pub const NO_AUDIT: &str =
+    "an audit record is not carried by a link; allowed: absent (it stays in the catalog file)";
+
 /// What a link carries: one process, or every process of a system.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -53,8 +59,38 @@ pub struct Share {
 
 impl Share {
     /// The share as canonical JSON text (compact; serialising plain data cannot fail).
+    /// A link carries no audit record ([`Process::audit`]): it is left out here.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut s = self.clone();
+        s.processes_mut().for_each(|p| p.audit = None);
+        serde_json::to_string(&s).unwrap_or_default()
+    }
+
+    /// Every process shared, to change.
+    fn processes_mut(&mut self) -> impl Iterator<Item = &mut Process> {
+        match &mut self.content {
+            Shared::Process(p) => std::slice::from_mut(&mut **p).iter_mut(),
+            Shared::Catalog(c) => c.processes.iter_mut(),
+        }
+    }
+
+    /// Refuses a share holding an audit record ([`Process::audit`]; [`Share::to_json`]
+    /// never writes one): its path and what is allowed.
+    #[cfg(not(feature = "embed"))]
+    fn no_audit(&self) -> Result<(), ImportError> {
+        let at = match &self.content {
+            Shared::Process(p) => p.audit.as_ref().map(|_| "content.process.audit".to_owned()),
+            Shared::Catalog(c) => (c.processes.iter())
+                .position(|p| p.audit.is_some())
+                .map(|i| format!("content.catalog.processes[{i}].audit")),
+        };
+        match at {
+            Some(path) => Err(ImportError::Field {
+                path,
+                problem: NO_AUDIT.into(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Reads a share from JSON text with every check a catalog file gets: the process (or
@@ -131,7 +167,10 @@ impl Share {
         } else {
             Shared::Process(Box::new(catalog.processes.remove(0)))
         };
-        Ok(Share { lang, content })
+        let share = Share { lang, content };
+        #[cfg(not(feature = "embed"))]
+        share.no_audit()?;
+        Ok(share)
     }
 
     /// Reads a share with the models' own decoder (no path-naming reader), then the same
@@ -172,6 +211,8 @@ impl Share {
             };
             prefixed(e, prefix)
         })?;
+        #[cfg(not(feature = "embed"))]
+        share.no_audit()?;
         Ok(share)
     }
 

@@ -3,6 +3,7 @@
 //! The screen is its header, the notice about the sheet as a whole, the export
 //! bar, the form's sections ([`sections`]) and the checks panel.
 
+pub mod audit_origin;
 pub mod capacity;
 pub mod export_bar;
 pub mod form;
@@ -63,7 +64,8 @@ pub fn sheet_screen(ctx: &AppContext, capacity: &CapacityKeep) -> Html {
         <section class="sheet" data-outcome={sheet.decision.outcome.id()} aria-labelledby="sheet-title">
             { header(&ctx, &sheet) }
             <div class="slot">{ notice(&ctx) }</div>
-            <ExportBar sheet={Rc::new(sheet.clone())} />
+            <div class="slot">{ audit_origin::notice(&ctx) }</div>
+            <ExportBar sheet={Rc::new(sheet.clone())} pin={audit_origin::open_origin(&ctx).and_then(|a| a.target_version())} />
             <div class="sheet-grid">
                 <div class="sheet-form">
                     { sections::process(&form) }

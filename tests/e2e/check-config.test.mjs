@@ -6,7 +6,8 @@
 // was. Two files at once (issue 27 item 3): a Sidekiq job dropped with its Gemfile.lock is
 // checked for the release the lock pins, and says so; without the lock the newest is assumed
 // and the note says to add it. Screenshots: {en,ja}-check-config-1280, en-check-config-390,
-// en-check-config-lock-1280.
+// en-check-config-lock-1280, {en,ja}-audit-origin-1280 (the audit's word kept on the added process's
+// sheet).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, screenshot, showCatalog } from './harness.mjs';
@@ -161,6 +162,39 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   await page.waitForFunction(() => /requirements\.txt/.test(document.querySelector('#check-config-locks')?.textContent ?? ''));
   const kept = await page.textContent('#check-config-locks');
   assert.doesNotMatch(kept, /Gemfile\.lock/, kept);
+
+  // After "Add" the audit's word stays with the process: the row says there is one to
+  // review, the sheet shows every note (the release the lock pins, the facts not stated,
+  // whose values are the system's defaults), and "Configuration for" Sidekiq starts at the
+  // pinned release, not the newest. Kept in storage; gone for good once marked as reviewed.
+  await page.reload();
+  await showCatalog(page);
+  const mark = '#catalog-table tbody tr:nth-child(2) .audit-mark';
+  assert.match(await page.textContent(mark), /From receipt_job\.rb:1, the audit's word to review/);
+  await page.click('#catalog-table tbody tr:nth-child(2) .proc-name');
+  await page.waitForSelector('#audit-origin');
+  const origin = await page.textContent('#audit-origin');
+  assert.match(origin, /Made from receipt_job\.rb, line 1 \(Sidekiq\)/, origin);
+  assert.match(origin, /Gemfile\.lock:5 pins sidekiq 6\.5\.12/, origin);
+  assert.match(origin, /not stated/i, origin);
+  await page.selectOption('#target-choose', 'sidekiq');
+  await page.waitForSelector('#target-panel .target-body[data-target="sidekiq"][data-version="6.2.2-7"]', { timeout: 60_000 });
+  await screenshot(page, 'en-audit-origin-1280');
+  // In Japanese the notice and its notes follow the language switch.
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForFunction(() => /から作成/.test(document.querySelector('#audit-origin')?.textContent ?? ''));
+  assert.match(await page.textContent('#audit-origin'), /Gemfile\.lock:5/);
+  await screenshot(page, 'ja-audit-origin-1280');
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForFunction(() => /Made from/.test(document.querySelector('#audit-origin')?.textContent ?? ''));
+  await page.click('#audit-reviewed');
+  assert.equal(await page.$('#audit-origin'), null);
+  await page.reload();
+  await showCatalog(page);
+  assert.equal(await page.$(mark), null, 'the review is kept');
+  await page.click('#catalog-table tbody tr:nth-child(2) .proc-name');
+  await page.waitForSelector('#sheet-title');
+  assert.equal(await page.$('#audit-origin'), null);
   await page.close();
 });
 

@@ -78,14 +78,12 @@ fn ask_with(
 #[test]
 fn a_terraform_file_becomes_a_new_process_with_its_notes() {
     for lang in [Lang::En, Lang::Ja] {
-        let ReadDone::Audited { catalog, notes } =
-            ask(target_worker::handle, "main.tf", TERRAFORM, lang)
+        let ReadDone::Audited { catalog } = ask(target_worker::handle, "main.tf", TERRAFORM, lang)
         else {
             panic!("not audited");
         };
         check_catalog(&catalog).expect("a catalog the page keeps");
         assert_eq!(catalog.processes.len(), 1);
-        assert_eq!(notes.len(), 1);
         let p = &catalog.processes[0];
         assert_eq!(p.name, "orders (main.tf)");
         let sheet = p.sheet.as_ref().expect("the job's sheet");
@@ -94,11 +92,14 @@ fn a_terraform_file_becomes_a_new_process_with_its_notes() {
             (retry.max_attempts, retry.lease_ms, retry.attempt_timeout_ms),
             (5, 60_000, 30_000)
         );
-        let n = &notes[0];
+        // The audit's word stays with the process the job became.
+        let n = p.audit.as_deref().expect("the audit's record");
         assert_eq!(
-            (n.id.clone(), n.system.as_str(), n.line),
-            (p.id.clone(), "sqs", 6)
+            (n.file.as_str(), n.system.as_str(), n.line),
+            ("main.tf", "sqs", 6)
         );
+        assert_eq!(n.en.len(), n.ja.len());
+        assert_eq!((n.errors, n.warnings), (0, 1), "{:?}", n.en);
         let en = n.en.join("\n");
         assert!(
             en.contains("Line 8, warning:") && en.contains("6 ×"),
@@ -166,11 +167,12 @@ fn a_broken_or_empty_file_is_refused_naming_the_file_and_line() {
 #[test]
 fn code_pasted_without_a_name_is_read_from_its_text() {
     let celery = "from celery import Celery\napp = Celery('shop')\n\n@app.task(max_retries=4, retry_backoff=True)\ndef ship(order_id):\n    pass\n";
-    let ReadDone::Audited { catalog, notes } = ask(target_worker::handle, "", celery, Lang::En)
-    else {
+    let ReadDone::Audited { catalog } = ask(target_worker::handle, "", celery, Lang::En) else {
         panic!("pasted Celery code is read");
     };
-    assert_eq!(notes[0].system, "celery");
+    let origin = catalog.processes[0].audit.as_deref();
+    assert_eq!(origin.map(|o| o.system.as_str()), Some("celery"));
+    assert_eq!(origin.map(|o| o.file.as_str()), Some("pasted text"));
     assert_eq!(
         catalog.processes[0]
             .sheet
@@ -195,7 +197,7 @@ const GEMFILE_LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    
 
 /// The notes of the one job `locks` and the Sidekiq job give, in `lang`.
 fn sidekiq_notes(locks: &[(&str, &str)], lang: Lang) -> Vec<String> {
-    let ReadDone::Audited { notes, .. } = ask_with(
+    let ReadDone::Audited { catalog } = ask_with(
         target_worker::handle,
         "receipt_job.rb",
         SIDEKIQ,
@@ -204,12 +206,12 @@ fn sidekiq_notes(locks: &[(&str, &str)], lang: Lang) -> Vec<String> {
     ) else {
         panic!("not audited");
     };
-    assert_eq!(notes.len(), 1);
-    if lang == Lang::Ja {
-        notes[0].ja.clone()
-    } else {
-        notes[0].en.clone()
-    }
+    assert_eq!(catalog.processes.len(), 1);
+    let origin = catalog.processes[0]
+        .audit
+        .as_deref()
+        .expect("the audit's record");
+    origin.notes(lang == Lang::Ja).to_vec()
 }
 
 #[test]
@@ -235,4 +237,169 @@ fn a_lock_file_given_with_the_configuration_chooses_the_release() {
         "{en:?}"
     );
     assert!(en[1].contains("assumed"), "{en:?}");
+}
+
+/// The Sidekiq job checked with its Gemfile.lock, as the page gets it back: one process.
+fn sidekiq_process() -> modality_advisor::domain::catalog::Process {
+    let ReadDone::Audited { mut catalog } = ask_with(
+        target_worker::handle,
+        "receipt_job.rb",
+        SIDEKIQ,
+        &[("Gemfile.lock", GEMFILE_LOCK)],
+        Lang::En,
+    ) else {
+        panic!("not audited");
+    };
+    catalog.processes.remove(0)
+}
+
+#[test]
+fn after_add_the_audits_word_stays_with_the_process_in_the_file_the_row_and_the_document() {
+    use modality_advisor::domain::catalog::check::read_catalog;
+    use modality_advisor::domain::catalog::export::markdown::to_markdown;
+    use modality_advisor::domain::catalog::import::{apply_import, ImportMode};
+    use modality_advisor::domain::catalog::Catalog;
+    use modality_advisor::domain::catalog_rows::row;
+    use modality_advisor::domain::queues::{TargetId, TargetVersion};
+
+    let p = sidekiq_process();
+    let a = p.audit.as_deref().expect("the audit's record").clone();
+    // The release the lock pins, for "Configuration for".
+    assert_eq!(a.version.as_deref(), Some("6.2.2-7"));
+    assert_eq!(
+        a.target_version(),
+        Some(TargetVersion::parse(TargetId::Sidekiq, "6.2.2-7").expect("a range"))
+    );
+    // "Add to the catalog" merges it as the page does; the catalog file and the browser's
+    // storage keep it.
+    let mut incoming = Catalog::new("Shop");
+    incoming.processes.push(p);
+    let merged = apply_import(&Catalog::new("Shop"), &incoming, ImportMode::Merge).expect("merged");
+    let text = serde_json::to_string_pretty(&merged).expect("written");
+    let read = read_catalog(&text).expect("read back");
+    assert_eq!(read.processes[0].audit.as_deref(), Some(&a));
+    // The catalog row says there is a word to review, apart from the sheet's own findings.
+    let r = row(&read.processes[0], Lang::En);
+    assert!(
+        r.audit
+            .starts_with("From receipt_job.rb:1, the audit's word to review: "),
+        "{}",
+        r.audit
+    );
+    assert!(row(&read.processes[0], Lang::Ja)
+        .audit
+        .contains("確認待ちの監査結果"));
+    // The catalog's document quotes every note, escaped for Markdown, in both languages.
+    let md = to_markdown(&read, Lang::En);
+    assert!(
+        md.contains("> **Made from receipt\\_job.rb, line 1 (Sidekiq)"),
+        "{md}"
+    );
+    assert!(md.contains("Gemfile.lock:5 pins sidekiq 6.5.12"), "{md}");
+    assert!(md.contains("> - Not stated in the file"), "{md}");
+    assert!(to_markdown(&read, Lang::Ja).contains("未確認の監査結果"));
+    // Marked as reviewed, the record is gone and the file is as before the feature.
+    let mut reviewed = read.clone();
+    reviewed.processes[0].audit = None;
+    assert!(!serde_json::to_string(&reviewed)
+        .expect("written")
+        .contains("\"audit\""));
+    assert!(row(&reviewed.processes[0], Lang::En).audit.is_empty());
+}
+
+#[test]
+fn a_link_carries_no_audit_record_and_every_reader_refuses_one() {
+    use modality_advisor::domain::share::{link, Share, Shared, NO_AUDIT};
+
+    let p = sidekiq_process();
+    let share = Share {
+        lang: Lang::En,
+        content: Shared::Process(Box::new(p.clone())),
+    };
+    let json = share.to_json();
+    assert!(!json.contains("\"audit\""), "{json}");
+    let back = link::decode(&link::encode(&share)).expect("the link opens");
+    let Shared::Process(q) = back.content else {
+        panic!("a process")
+    };
+    assert_eq!(q.audit, None);
+    assert_eq!(q.sheet, p.sheet, "everything else travels");
+    // A hand-made share that holds one is refused by both readers, naming where.
+    let with = serde_json::to_string(&share).expect("written");
+    for read in [Share::from_json, Share::from_json_plain] {
+        let e = read(&with).expect_err("refused");
+        let said = e.message(Lang::En);
+        assert!(
+            said.contains("content.process.audit") && said.contains("not carried by a link"),
+            "{said}"
+        );
+        let _ = NO_AUDIT;
+    }
+    let catalog = format!(
+        "{{\"lang\":\"en\",\"content\":{{\"catalog\":{{\"catalog_version\":1,\"name\":\"\",\"processes\":[{}]}}}}}}",
+        serde_json::to_string(&p).expect("written")
+    );
+    let e = Share::from_json(&catalog).expect_err("refused");
+    assert!(
+        e.message(Lang::En)
+            .contains("content.catalog.processes[0].audit"),
+        "{}",
+        e.message(Lang::En)
+    );
+}
+
+#[test]
+fn an_audit_record_out_of_its_limits_is_refused_naming_the_field() {
+    use modality_advisor::domain::catalog::check::read_catalog;
+    use modality_advisor::domain::catalog::origin::{MAX_FILE_CHARS, MAX_NOTES, MAX_NOTE_CHARS};
+    use modality_advisor::domain::catalog::Catalog;
+
+    let p = sidekiq_process();
+    let refused = |change: &dyn Fn(&mut modality_advisor::domain::catalog::origin::AuditOrigin)| {
+        let mut q = p.clone();
+        change(q.audit.as_deref_mut().expect("a record"));
+        let mut c = Catalog::new("Shop");
+        c.processes.push(q);
+        let text = serde_json::to_string(&c).expect("written");
+        read_catalog(&text).expect_err("refused").message(Lang::En)
+    };
+    let cases: [(
+        &str,
+        &dyn Fn(&mut modality_advisor::domain::catalog::origin::AuditOrigin),
+    ); 8] = [
+        ("processes[0].audit.line", &|a| a.line = 0),
+        ("processes[0].audit.system", &|a| a.system = "rabbit".into()),
+        ("processes[0].audit.version", &|a| {
+            a.version = Some("9".into())
+        }),
+        ("processes[0].audit.file", &|a| {
+            a.file = "x".repeat(MAX_FILE_CHARS + 1)
+        }),
+        ("processes[0].audit.en", &|a| {
+            a.en = vec![String::new(); MAX_NOTES + 1]
+        }),
+        ("processes[0].audit.ja[0]", &|a| {
+            a.ja[0] = "あ".repeat(MAX_NOTE_CHARS + 1)
+        }),
+        ("processes[0].audit.ja", &|a| {
+            a.ja.pop();
+        }),
+        ("processes[0].audit.errors", &|a| {
+            a.errors = a.en.len() as u32 + 1
+        }),
+    ];
+    for (path, change) in cases {
+        let said = refused(change);
+        assert!(said.contains(path), "{path}: {said}");
+    }
+    // An unknown field in the record is refused too (a later build's record is not half read).
+    let mut c = Catalog::new("Shop");
+    c.processes.push(p);
+    let text = serde_json::to_string(&c)
+        .expect("written")
+        .replace("\"errors\":", "\"severity\":3,\"errors\":");
+    assert!(read_catalog(&text)
+        .expect_err("refused")
+        .message(Lang::En)
+        .contains("severity"));
 }

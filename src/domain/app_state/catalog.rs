@@ -187,6 +187,9 @@ pub enum CatalogAction {
     Link(ProcessId, Link),
     /// Remove the process's link at this index.
     Unlink(ProcessId, usize),
+    /// The process's audit record has been read: it is dropped ([`Process::audit`]), with
+    /// the sheet's notice and the catalog row's mark.
+    Reviewed(ProcessId),
 }
 
 impl AppState {
@@ -357,6 +360,11 @@ pub(super) fn reduce_catalog(s: &mut AppState, action: CatalogAction) {
             };
         }
         CatalogAction::Unlink(id, index) => s.catalog.remove_link(&id, index),
+        CatalogAction::Reviewed(id) => {
+            if let Some(p) = s.catalog.get_mut(&id) {
+                p.audit = None;
+            }
+        }
         CatalogAction::Move(id, up) => {
             if let Some(at) = s.catalog.position(&id) {
                 let to = if up { at.checked_sub(1) } else { Some(at + 1) };

@@ -2,7 +2,7 @@
 //! audited file as new processes for the catalog ([`ReadDone::Audited`]) — one per job, its
 //! sheet what the file says (the system's defaults where it says nothing, listed as not
 //! stated), named after the job — with what the audit says about each, in English and in
-//! Japanese ([`AuditNote`]); or why the file cannot be read, naming the file and the line
+//! Japanese, kept with the process ([`AuditOrigin`]); or why the file cannot be read, naming the file and the line
 //! ([`ReadDone::AuditRefused`]). The page adds the processes under ids unused in its catalog.
 //! Lock and requirement files given with the configuration pin the releases the jobs are
 //! audited for ([`super::pins`]); each job's notes say the release followed and where it
@@ -12,8 +12,11 @@ use super::job::AuditJob;
 use super::job_version::Asker;
 use super::pins::{self, Pin};
 use crate::domain::catalog::import::read_sheet_as_process;
-use crate::domain::catalog::{Catalog, ProcessId, MAX_NAME_CHARS};
-use crate::domain::export::read::{AuditNote, ReadDone};
+use crate::domain::catalog::origin::{
+    hold, AuditOrigin, MAX_FILE_CHARS, MAX_NOTES, MAX_NOTE_CHARS,
+};
+use crate::domain::catalog::{Catalog, MAX_NAME_CHARS};
+use crate::domain::export::read::ReadDone;
 use crate::domain::sheet::check::Severity;
 use crate::domain::sheet::FieldId;
 use crate::domain::Lang;
@@ -118,7 +121,6 @@ pub fn read(
         return refused(say("en"), say("ja"));
     }
     let mut catalog = Catalog::new(catalog_name);
-    let mut notes = Vec::new();
     for (i, (job_en, job_ja)) in en.iter().zip(&ja).take(MAX_JOBS).enumerate() {
         let id = catalog.fresh_id(seed.wrapping_add(i as u64));
         let job = if lang == Lang::Ja { job_ja } else { job_en };
@@ -141,15 +143,11 @@ pub fn read(
                 return refused(say(Lang::En), say(Lang::Ja));
             }
         };
+        let mut process = process;
+        process.audit = hold(origin(&file, job_en, job_ja, &unread));
         catalog.processes.push(process);
-        let mut n = note(id, job_en, job_ja);
-        for (en, ja) in &unread {
-            n.en.insert(0, en.clone());
-            n.ja.insert(0, ja.clone());
-        }
-        notes.push(n);
     }
-    ReadDone::Audited { catalog, notes }
+    ReadDone::Audited { catalog }
 }
 
 /// The process's name: the job's name as the file writes it and the file, e.g.
@@ -164,14 +162,39 @@ fn process_name(job: &AuditJob, file: &str) -> String {
     base.chars().take(MAX_NAME_CHARS).collect()
 }
 
-/// What the audit says about one job: findings, values not resolved, facts not stated.
-fn note(id: ProcessId, en: &AuditJob, ja: &AuditJob) -> AuditNote {
-    AuditNote {
-        id,
+/// What the audit says about one job, kept with the process it becomes: the file, the line,
+/// the system and the release followed, the findings counted, and `unread` (why a lock file
+/// was not read, (English, Japanese)) before the job's notes in both languages — within the
+/// limits a catalog checks ([`MAX_NOTES`] notes of [`MAX_NOTE_CHARS`] characters, as many in
+/// each language, no more findings than notes).
+fn origin(file: &str, en: &AuditJob, ja: &AuditJob, unread: &[(String, String)]) -> AuditOrigin {
+    let notes = |job: &AuditJob, lang: Lang, pick: fn(&(String, String)) -> &String| {
+        let own = lines(job, lang);
+        unread
+            .iter()
+            .map(pick)
+            .cloned()
+            .chain(own)
+            .map(|n| n.chars().take(MAX_NOTE_CHARS).collect())
+            .collect::<Vec<String>>()
+    };
+    let (mut en_notes, mut ja_notes) =
+        (notes(en, Lang::En, |u| &u.0), notes(ja, Lang::Ja, |u| &u.1));
+    let n = en_notes.len().min(ja_notes.len()).min(MAX_NOTES);
+    en_notes.truncate(n);
+    ja_notes.truncate(n);
+    let count = |s: Severity| en.findings.iter().filter(|f| f.severity == s).count();
+    let errors = count(Severity::Error).min(n);
+    let warnings = count(Severity::Warning).min(n - errors);
+    AuditOrigin {
+        file: file.chars().take(MAX_FILE_CHARS).collect(),
+        line: en.line.max(1),
         system: en.system.name().to_owned(),
-        line: en.line,
-        en: lines(en, Lang::En),
-        ja: lines(ja, Lang::Ja),
+        version: en.version.release.map(str::to_owned),
+        errors: u32::try_from(errors).unwrap_or(0),
+        warnings: u32::try_from(warnings).unwrap_or(0),
+        en: en_notes,
+        ja: ja_notes,
     }
 }
 

@@ -19,6 +19,7 @@
 //! value silently replaced would make the catalog read back different from the file. A
 //! preset, variant, job count or knob the simulator would not take is an error naming it.
 
+use crate::domain::catalog::origin::{AuditOrigin, MAX_FILE_CHARS, MAX_NOTES, MAX_NOTE_CHARS};
 use crate::domain::catalog::system::{Link, Other, MAX_LINKS};
 use crate::domain::catalog::{Catalog, Process, CATALOG_VERSION, MAX_FILE_BYTES};
 use crate::domain::catalog::{MAX_NAME_CHARS, MAX_PROCESSES};
@@ -245,7 +246,87 @@ fn check_process(at: &str, p: &Process) -> Result<(), ImportError> {
     if let Some(s) = &p.sim {
         sim(&format!("{at}.sim"), s)?;
     }
-    links(&format!("{at}.links"), &p.links)
+    links(&format!("{at}.links"), &p.links)?;
+    match p.audit_record() {
+        Some(a) => audit(&format!("{at}.audit"), a),
+        None => Ok(()),
+    }
+}
+
+/// The audit record's limits ([`super::origin`]): the file name at most
+/// [`MAX_FILE_CHARS`] characters, the line 1 or more, the system a target's name and the
+/// version one of its ranges, as many notes in English as in Japanese (at most
+/// [`MAX_NOTES`], each at most [`MAX_NOTE_CHARS`] characters), and no more findings counted
+/// than notes.
+fn audit(at: &str, a: &AuditOrigin) -> Result<(), ImportError> {
+    let out = |field: &str, value: String, allowed: String| ImportError::OutOfRange {
+        path: format!("{at}.{field}"),
+        value,
+        allowed,
+    };
+    let chars = |s: &str| format!("{} characters", group_thousands(s.chars().count() as u64));
+    if a.file.chars().count() > MAX_FILE_CHARS {
+        return Err(out(
+            "file",
+            chars(&a.file),
+            format!("at most {MAX_FILE_CHARS} characters"),
+        ));
+    }
+    if a.line == 0 {
+        return Err(out("line", "0".into(), "1 or more".into()));
+    }
+    let shown = |s: &str| format!("{:?}", s.chars().take(40).collect::<String>());
+    let Some(target) = a.target() else {
+        return Err(out(
+            "system",
+            shown(&a.system),
+            "a queue system's name (see `targets`)".into(),
+        ));
+    };
+    if let Some(v) = &a.version {
+        if a.target_version().is_none() {
+            let names: Vec<&str> = target.versions().iter().map(|v| v.name()).collect();
+            let allowed = match names.is_empty() {
+                true => format!("absent ({} has one version range)", target.name()),
+                false => names.join(", "),
+            };
+            return Err(out("version", shown(v), allowed));
+        }
+    }
+    for (field, notes) in [("en", &a.en), ("ja", &a.ja)] {
+        if notes.len() > MAX_NOTES {
+            let n = format!("{} items", notes.len());
+            return Err(out(field, n, format!("at most {MAX_NOTES} items")));
+        }
+        if let Some(i) = notes
+            .iter()
+            .position(|n| n.chars().count() > MAX_NOTE_CHARS)
+        {
+            let allowed = format!("at most {MAX_NOTE_CHARS} characters");
+            return Err(out(&format!("{field}[{i}]"), chars(&notes[i]), allowed));
+        }
+    }
+    if a.en.len() != a.ja.len() {
+        return Err(ImportError::Inconsistent {
+            path: format!("{at}.ja"),
+            problem: format!(
+                "{} notes in Japanese for {} in English; allowed: as many in each language",
+                a.ja.len(),
+                a.en.len()
+            ),
+        });
+    }
+    let counted = u64::from(a.errors) + u64::from(a.warnings);
+    if counted > a.en.len() as u64 {
+        return Err(ImportError::Inconsistent {
+            path: format!("{at}.errors"),
+            problem: format!(
+                "{counted} findings counted for {} notes; allowed: at most one finding per note",
+                a.en.len()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The links' limits: at most [`MAX_LINKS`], each process id well formed, each actor's name

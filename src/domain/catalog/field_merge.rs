@@ -158,7 +158,7 @@ fn leaf(
 
 /// The name of the field at `path` ([`FieldMerge::conflicts`]) a person reads, in `lang`: the
 /// sheet form's label of its input (`sheet.failure.notify` → "Notify"), "Process name" for the
-/// name, and a word for the answers, the links and the simulator's choices.
+/// name, and a word for the answers, the links, the simulator's choices and the audit's record.
 pub fn field_label(path: &str, lang: Lang) -> String {
     let l = lang.code();
     let top = path.split('.').next().unwrap_or(path);
@@ -167,6 +167,7 @@ pub fn field_label(path: &str, lang: Lang) -> String {
         "answers" | "outcome" => return t!("keep.field-answers", locale = l).into_owned(),
         "links" => return t!("keep.field-links", locale = l).into_owned(),
         "sim" => return t!("keep.field-sim", locale = l).into_owned(),
+        "audit" => return t!("keep.field-audit", locale = l).into_owned(),
         _ => {}
     }
     let last = path.rsplit('.').next().unwrap_or(path).replace('_', "-");

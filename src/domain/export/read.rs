@@ -65,24 +65,6 @@ pub enum ReadAs {
     },
 }
 
-/// What the audit says about one job of a configuration, beside the process it became
-/// ([`ReadDone::Audited`]): in both languages, so the preview follows a language switch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditNote {
-    /// The process the job became (in the reply's catalog).
-    pub id: ProcessId,
-    /// The queue system's name, e.g. `sqs` (a name from `targets`).
-    pub system: String,
-    /// The line of the file where the job is defined (1-based).
-    pub line: u32,
-    /// The findings, the values not resolved and the facts not stated, one sentence each,
-    /// in English (each names its line).
-    pub en: Vec<String>,
-    /// The same in Japanese.
-    pub ja: Vec<String>,
-}
-
 /// One file to read, page → worker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,12 +94,11 @@ pub enum ReadDone {
     /// A share link read and checked ([`ReadAs::ShareLink`]).
     Shared(Box<Share>),
     /// A configuration read ([`ReadAs::Configuration`]): a catalog of one process per job
-    /// found (its sheet what the file says), and what the audit says about each.
+    /// found (its sheet what the file says), each with what the audit says about it
+    /// ([`Process::audit`](crate::domain::catalog::Process::audit)).
     Audited {
         /// The new processes.
         catalog: Catalog,
-        /// One note per process, in the catalog's order.
-        notes: Vec<AuditNote>,
     },
     /// A configuration that cannot be read, or holds no queue or job: why, naming the file
     /// and the line, in English and in Japanese.
@@ -239,8 +220,8 @@ pub fn result_to_json(result: &ReadResult) -> String {
         Ok(ReadDone::LinkRefused { en, ja }) => {
             vec!["LinkRefused".into(), en.clone(), ja.clone()]
         }
-        Ok(ReadDone::Audited { catalog, notes }) => {
-            vec!["Audited".into(), json(catalog), json(notes)]
+        Ok(ReadDone::Audited { catalog }) => {
+            vec!["Audited".into(), json(catalog)]
         }
         Ok(ReadDone::AuditRefused { en, ja }) => {
             vec!["AuditRefused".into(), en.clone(), ja.clone()]
@@ -321,19 +302,16 @@ impl ReadDone {
                 };
                 Ok(Ok(ReadDone::Shared(Box::new(Share { lang, content }))))
             }
-            ["Audited", catalog_json, notes] => {
+            ["Audited", catalog_json] => {
                 let catalog: Catalog =
                     serde_json::from_str(catalog_json).map_err(|e| e.to_string())?;
-                let notes: Vec<AuditNote> =
-                    serde_json::from_str(notes).map_err(|e| e.to_string())?;
                 if let Err(e) = check_catalog(&catalog) {
                     return Ok(Err(e));
                 }
-                let ids = catalog.processes.iter().map(|p| &p.id);
-                if !ids.eq(notes.iter().map(|n| &n.id)) {
-                    return Err("the notes do not match the processes".into());
+                if catalog.processes.iter().any(|p| p.audit.is_none()) {
+                    return Err("a process of the audit holds no audit record".into());
                 }
-                Ok(Ok(ReadDone::Audited { catalog, notes }))
+                Ok(Ok(ReadDone::Audited { catalog }))
             }
             ["AuditRefused", en, ja] => Ok(Ok(ReadDone::AuditRefused {
                 en: en.to_owned(),

@@ -18,7 +18,7 @@ use crate::domain::audit::found::MAX_FILE_BYTES;
 use crate::domain::audit::pins;
 use crate::domain::catalog::import::{apply_import, ImportMode};
 use crate::domain::catalog::Catalog;
-use crate::domain::export::read::{AuditNote, ReadAs, ReadDone, ReadRequest};
+use crate::domain::export::read::{ReadAs, ReadDone, ReadRequest};
 use crate::domain::number::file_size;
 use crate::domain::Lang;
 use crate::text::t;
@@ -29,14 +29,13 @@ use yew::prelude::*;
 /// What the last check gave.
 #[derive(Clone, PartialEq)]
 enum Outcome {
-    /// Jobs found: the new processes and the notes, waiting for "Add".
+    /// Jobs found: the new processes, each with what the audit says about it, waiting for
+    /// "Add".
     Found {
         /// The file's name.
         file: String,
         /// One process per job.
         catalog: Catalog,
-        /// What the audit says about each.
-        notes: Vec<AuditNote>,
     },
     /// The file could not be read: why, in English and in Japanese (a language switch
     /// rewords it).
@@ -88,11 +87,7 @@ async fn audit(
         },
     };
     match browser::read_file_in_worker(request).await {
-        Ok(Ok(ReadDone::Audited { catalog, notes })) => Outcome::Found {
-            file,
-            catalog,
-            notes,
-        },
+        Ok(Ok(ReadDone::Audited { catalog })) => Outcome::Found { file, catalog },
         Ok(Ok(ReadDone::AuditRefused { en, ja })) => Outcome::Refused { en, ja },
         Ok(Ok(_)) => Outcome::Failed(
             t!(
@@ -348,12 +343,8 @@ fn file_callbacks(
 fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Outcome>>) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
-    let (file, catalog, notes) = match outcome {
-        Outcome::Found {
-            file,
-            catalog,
-            notes,
-        } => (file, catalog, notes),
+    let (file, catalog) = match outcome {
+        Outcome::Found { file, catalog } => (file, catalog),
         Outcome::Refused { en, ja } => {
             let m = if lang == Lang::Ja { ja } else { en };
             return html! { <p class="notice error" id="check-config-error" role="alert">{ m }</p> };
@@ -362,17 +353,19 @@ fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Out
             return html! { <p class="notice error" id="check-config-error" role="alert">{ m }</p> };
         }
     };
-    let jobs = catalog.processes.iter().zip(notes).map(|(p, n)| {
-        let lines = if lang == Lang::Ja { &n.ja } else { &n.en };
-        html! {
+    let jobs = catalog.processes.iter().filter_map(|p| {
+        let n = p.audit_record()?;
+        let system = n.target().map_or(n.system.as_str(), |t| t.label());
+        Some(html! {
             <li class="audit-job" data-system={n.system.clone()}>
                 <strong><bdi>{ &p.name }</bdi></strong>
-                { format!(" — {} ", n.system) }
+                { format!(" — {system} ") }
                 <span class="help">{ t!("check-config.line", locale = l, line = n.line) }</span>
-                <ul>{ for lines.iter().map(|s| html! { <li class="user-text">{ s }</li> }) }</ul>
+                <ul>{ for n.notes(lang == Lang::Ja).iter().map(|s| html! { <li class="user-text">{ s }</li> }) }</ul>
             </li>
-        }
+        })
     });
+    let n = catalog.processes.len();
     let add = {
         let (ctx, state, catalog) = (ctx.clone(), state.clone(), catalog.clone());
         Callback::from(move |_| {
@@ -397,11 +390,11 @@ fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Out
     };
     html! {
         <div class="notice import-preview" id="check-config-result" role="group" aria-labelledby="check-config-found">
-            <p id="check-config-found"><strong>{ t!("check-config.found", locale = l, file = file.as_str(), n = notes.len()) }</strong></p>
+            <p id="check-config-found"><strong>{ t!("check-config.found", locale = l, file = file.as_str(), n = n) }</strong></p>
             <ul class="audit-jobs">{ for jobs }</ul>
             <div class="keep-actions">
                 <button type="button" class="primary" id="check-config-add" onclick={add}>
-                    { t!("check-config.add", locale = l, n = notes.len()) }</button>
+                    { t!("check-config.add", locale = l, n = n) }</button>
                 <button type="button" class="secondary" id="check-config-cancel" onclick={cancel}>{ t!("catalog-io.cancel", locale = l) }</button>
             </div>
         </div>

@@ -93,7 +93,8 @@ fn row(screen: &Screen, r: &Row, is_first: bool, is_last: bool) -> Html {
                 <td data-label={label(c)} data-col={*c}>{ v.clone() }</td>
             }) }
             <td data-label={label("findings")} class={findings_class}
-                data-errors={r.errors.to_string()} data-warnings={r.warnings.to_string()}>{ r.findings.clone() }</td>
+                data-errors={r.errors.to_string()} data-warnings={r.warnings.to_string()}>{ r.findings.clone() }
+                if !r.audit.is_empty() { <span class="audit-mark">{ r.audit.clone() }</span> }</td>
             <td data-label={label("edited")} class="edited">{ r.edited.clone() }</td>
             <td data-label={label("actions")}>{ actions(screen, r, is_first, is_last) }</td>
         </tr>

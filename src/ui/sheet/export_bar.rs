@@ -7,6 +7,7 @@
 
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
 use crate::domain::lang::Lang;
+use crate::domain::queues::TargetVersion;
 use crate::domain::sheet::JobSheet;
 use crate::text::t;
 use crate::ui::browser;
@@ -87,6 +88,10 @@ impl Format {
 pub struct ExportBarProps {
     /// The sheet to export.
     pub sheet: Rc<JobSheet>,
+    /// The release an audit followed for the process ([`AuditOrigin`](crate::domain::catalog::origin::AuditOrigin)):
+    /// "Configuration for" its system starts there instead of at the newest.
+    #[prop_or_default]
+    pub pin: Option<TargetVersion>,
 }
 
 /// Whether `out` may go ahead ([`AppState::check_output`](crate::ui::state::AppState::check_output)):
@@ -166,7 +171,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
             <div class="export-bar" role="group" aria-busy={(*busy).then_some("true")} aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
                 { for buttons }
                 <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
-                { targets::chooser(&ctx, &choice) }
+                { targets::chooser(&ctx, &choice, props.pin) }
             </div>
             { targets::panel(&ctx, &choice, (panel, &target_status), allowed) }
         </>

@@ -75,8 +75,13 @@ pub fn use_target_panel(
 }
 
 /// The chooser in the export bar: "Configuration for" and the 13 targets; `choice` is the
-/// bar's state.
-pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
+/// bar's state; `pin` the release an audit followed, where the process has one: choosing its
+/// system starts at that release.
+pub fn chooser(
+    ctx: &AppContext,
+    choice: &UseStateHandle<Choice>,
+    pin: Option<TargetVersion>,
+) -> Html {
     let l = ctx.lang.code();
     let current = choice.map(|(t, _, _)| t);
     let onchange = {
@@ -84,7 +89,7 @@ pub fn chooser(ctx: &AppContext, choice: &UseStateHandle<Choice>) -> Html {
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<HtmlSelectElement>().value();
             let target = TargetId::ALL.into_iter().find(|t| t.name() == value);
-            choice.set(target.map(|t| (t, None, None)));
+            choice.set(target.map(|t| (t, None, pin.filter(|v| v.target() == t))));
         })
     };
     html! {

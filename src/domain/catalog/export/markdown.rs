@@ -31,6 +31,7 @@
 
 use crate::domain::bidi::{self, Shown};
 use crate::domain::catalog::export::{display_name, key, summary_cells, tr, Key, SUMMARY_COLUMNS};
+use crate::domain::catalog::origin::AuditOrigin;
 use crate::domain::catalog::system::draw::markdown_section;
 use crate::domain::catalog::{Catalog, Process};
 use crate::domain::diagram::mermaid_source;
@@ -86,6 +87,9 @@ fn summary_row(p: &Process, k: &Key, lang: Lang) -> [String; 12] {
 fn section(s: &mut String, p: &Process, lang: Lang) {
     let _ = writeln!(s, "<a name=\"{}\"></a>\n", anchor(p));
     let _ = writeln!(s, "## {}\n", inline(&display_name(p)));
+    if let Some(a) = p.audit_record() {
+        audit_origin(s, a, lang);
+    }
     let Some(outcome) = p.outcome else {
         let _ = writeln!(
             s,
@@ -124,6 +128,27 @@ fn section(s: &mut String, p: &Process, lang: Lang) {
         );
     }
     s.push_str(&demoted(&sheet_markdown(sheet, lang)));
+}
+
+/// What the audit of the configuration the process was made from said, until reviewed
+/// ([`AuditOrigin`]): a quote with the file, the line and the system, why the sheet's
+/// defaults are not the file's values, and every note.
+fn audit_origin(s: &mut String, a: &AuditOrigin, lang: Lang) {
+    let l = lang.code();
+    let system = a.target().map_or(a.system.as_str(), |t| t.label());
+    let title = crate::text::t!(
+        "catalog.export.audit-title",
+        locale = l,
+        file = a.file.as_str(),
+        line = a.line,
+        system = system
+    );
+    let intro = crate::text::t!("catalog.export.audit-intro", locale = l);
+    let _ = writeln!(s, "> **{}** {}\n>", inline(&title), inline(&intro));
+    for n in a.notes(lang == Lang::Ja) {
+        let _ = writeln!(s, "> - {}", inline(n));
+    }
+    s.push('\n');
 }
 
 /// The sheet's Markdown one level down: the `#` title line (and the blank line after it)
