@@ -58,6 +58,9 @@ const EMBED_BUDGET = 155 * 1024;
  * plus the embed page's own files, 168.5 KB). NOT reached: the budget is the measured figure plus a little room so
  * growth is seen; what is left is in docs/PERFORMANCE.md ("What the whole is made of").
  * Issue 27's last items (the document worker +19 KB, see its budget) took it to 1,554.9 KB.
+ * The audit's record kept with the process (2026-12-04: the page +2.3 KB, the document worker
+ * +7.2 KB, the simulator module +0.8 KB; docs/PERFORMANCE.md) took it from 1,559.2 KB to
+ * 1,569.7 KB measured on this machine: 0.3 KB of room left, so the next addition is a decision.
  */
 const WHOLE_BUDGET = 1570 * 1024;
 const WHOLE_GOAL = 800 * 1024;

@@ -351,11 +351,14 @@ fn a_link_carries_no_audit_record_and_every_reader_refuses_one() {
 #[test]
 fn an_audit_record_out_of_its_limits_is_refused_naming_the_field() {
     use modality_advisor::domain::catalog::check::read_catalog;
-    use modality_advisor::domain::catalog::origin::{MAX_FILE_CHARS, MAX_NOTES, MAX_NOTE_CHARS};
+    use modality_advisor::domain::catalog::origin::{
+        AuditOrigin, MAX_FILE_CHARS, MAX_NOTES, MAX_NOTE_CHARS,
+    };
     use modality_advisor::domain::catalog::Catalog;
+    type Change = dyn Fn(&mut AuditOrigin);
 
     let p = sidekiq_process();
-    let refused = |change: &dyn Fn(&mut modality_advisor::domain::catalog::origin::AuditOrigin)| {
+    let refused = |change: &Change| {
         let mut q = p.clone();
         change(q.audit.as_deref_mut().expect("a record"));
         let mut c = Catalog::new("Shop");
@@ -363,10 +366,7 @@ fn an_audit_record_out_of_its_limits_is_refused_naming_the_field() {
         let text = serde_json::to_string(&c).expect("written");
         read_catalog(&text).expect_err("refused").message(Lang::En)
     };
-    let cases: [(
-        &str,
-        &dyn Fn(&mut modality_advisor::domain::catalog::origin::AuditOrigin),
-    ); 8] = [
+    let cases: [(&str, &Change); 8] = [
         ("processes[0].audit.line", &|a| a.line = 0),
         ("processes[0].audit.system", &|a| a.system = "rabbit".into()),
         ("processes[0].audit.version", &|a| {

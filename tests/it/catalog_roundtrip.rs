@@ -4,7 +4,9 @@
 //! the reader never panics on a damaged file.
 
 use modality_advisor::domain::catalog::check::read_catalog;
+use modality_advisor::domain::catalog::origin::AuditOrigin;
 use modality_advisor::domain::catalog::{Catalog, Process, ProcessId};
+use modality_advisor::domain::queues::TargetId;
 use modality_advisor::domain::session::{sim_presets, sim_variants, SimChoice};
 use modality_advisor::domain::sheet::prefill::prefill;
 use modality_advisor::domain::sheet::{Decision, ProcessFacts};
@@ -62,15 +64,45 @@ fn sim() -> impl Strategy<Value = SimChoice> {
         })
 }
 
+/// An audit record within its limits: any file name and notes (hostile text included), a
+/// system and, for one with several, one of its version ranges.
+fn audit() -> impl Strategy<Value = AuditOrigin> {
+    let notes = prop::collection::vec((name(), name()), 0..5);
+    (
+        name(),
+        1u32..=100_000,
+        prop::sample::select(TargetId::ALL.to_vec()),
+        any::<prop::sample::Index>(),
+        notes,
+        any::<(u8, u8)>(),
+    )
+        .prop_map(|(file, line, target, v, notes, (e, w))| {
+            let versions = target.versions();
+            let n = notes.len() as u32;
+            let errors = u32::from(e) % (n + 1);
+            AuditOrigin {
+                file,
+                line,
+                system: target.name().to_owned(),
+                version: (!versions.is_empty()).then(|| v.get(versions).name().to_owned()),
+                errors,
+                warnings: u32::from(w) % (n - errors + 1),
+                en: notes.iter().map(|(en, _)| en.clone()).collect(),
+                ja: notes.into_iter().map(|(_, ja)| ja).collect(),
+            }
+        })
+}
+
 prop_compose! {
-    /// A process: any name, answers, sheet (pre-filled in either language) and simulator
-    /// choices; the id is `x`.
+    /// A process: any name, answers, sheet (pre-filled in either language), simulator
+    /// choices and audit record; the id is `x`.
     pub fn process()(
         name in name(),
         answers in answers(),
         times in (0u64..=4_000_000_000_000, 0u64..=1_000_000_000),
         sheet in any::<Option<(bool, bool)>>(),
         sim in prop::option::of(sim()),
+        audit in prop::option::weighted(0.25, audit()),
     ) -> Process {
         let mut p = Process::new(ProcessId("x".into()), &name, times.0);
         p.updated_ms = times.0 + times.1;
@@ -84,6 +116,7 @@ prop_compose! {
             p.sheet = Some(prefill(facts, d, lang));
         }
         p.sim = sim;
+        p.audit = audit.map(Box::new);
         p
     }
 }

@@ -103,6 +103,17 @@ fn pack(bytes: &[u8]) -> String {
     format!("{PREFIX_V1}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
+/// `s` without the processes' audit records (what a link carries of it).
+fn without_audit(s: &Share) -> Share {
+    let mut s = s.clone();
+    match &mut s.content {
+        Shared::Process(p) => p.audit = None,
+        Shared::Catalog(c) => c.processes.iter_mut().for_each(|p| p.audit = None),
+    }
+    s
+}
+
+/// A random share; some of its processes hold an audit record, which a link leaves out.
 fn random_share() -> impl Strategy<Value = Share> {
     let content = prop_oneof![
         process().prop_map(|p| Shared::Process(Box::new(p))),
@@ -197,10 +208,10 @@ proptest! {
     #[test]
     fn a_random_share_round_trips_full_and_short(share in random_share()) {
         let full = encode(&share);
-        prop_assert_eq!(decode(&full), Ok(share.clone()));
+        prop_assert_eq!(decode(&full), Ok(without_audit(&share)));
         let short = share.without_notes();
         let cut = encode(&short);
-        prop_assert_eq!(decode(&cut), Ok(short.clone()));
+        prop_assert_eq!(decode(&cut), Ok(without_audit(&short)));
         prop_assert!(cut.len() <= full.len());
         for (a, b) in share.processes().iter().zip(short.processes()) {
             if let (Some(a), Some(b)) = (&a.sheet, &b.sheet) {
