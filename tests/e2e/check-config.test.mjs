@@ -171,12 +171,16 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   await showCatalog(page);
   const mark = '#catalog-table tbody tr:nth-child(2) .audit-mark';
   assert.match(await page.textContent(mark), /From receipt_job\.rb:1, the audit's word to review/);
+  // The mark wraps within its cell: the table still fits at 1280 px, its actions in view.
+  assert.ok(await page.$eval('.catalog-table-wrap', (w) => w.scrollWidth <= w.clientWidth + 1), 'no sideways scroll');
   await page.click('#catalog-table tbody tr:nth-child(2) .proc-name');
   await page.waitForSelector('#audit-origin');
   const origin = await page.textContent('#audit-origin');
   assert.match(origin, /Made from receipt_job\.rb, line 1 \(Sidekiq\)/, origin);
   assert.match(origin, /Gemfile\.lock:5 pins sidekiq 6\.5\.12/, origin);
   assert.match(origin, /not stated/i, origin);
+  // The sheet's "without jitter" warning is explained: Sidekiq adds its own jitter.
+  assert.match(origin, /The sheet's check “[^”]+” \(MA-exponential-without-jitter\) does not apply to this job as Sidekiq runs it/, origin);
   await page.selectOption('#target-choose', 'sidekiq');
   await page.waitForSelector('#target-panel .target-body[data-target="sidekiq"][data-version="6.2.2-7"]', { timeout: 60_000 });
   await screenshot(page, 'en-audit-origin-1280');

@@ -5,6 +5,7 @@
 //! the file and the line; the export worker refuses to audit. The page's part (paste, add,
 //! catalog unchanged on a refusal) is tests/e2e/check-config.test.mjs.
 
+use modality_advisor::domain::audit::to_catalog::MAX_JOBS;
 use modality_advisor::domain::catalog::check::check_catalog;
 use modality_advisor::domain::export::protocol::{self, ExportReply};
 use modality_advisor::domain::export::read::{ReadAs, ReadDone, ReadRequest};
@@ -117,7 +118,7 @@ fn a_terraform_file_becomes_a_new_process_with_its_notes() {
         );
         assert!(en.contains("the sheet uses the system's default"), "{en}");
         assert!(
-            en.contains("Cannot check MA-window-over-retention")
+            en.contains("Cannot check “The retries last longer than the queue keeps the message” (MA-window-over-retention)")
                 && en.contains("message_retention_seconds = var.retention_seconds"),
             "{en}"
         );
@@ -162,6 +163,34 @@ fn a_broken_or_empty_file_is_refused_naming_the_file_and_line() {
         panic!("an empty paste is refused");
     };
     assert!(en.starts_with("pasted text: "), "{en}");
+
+    // More jobs than one file adds at a time: refused whole, the count said (none dropped
+    // without a word).
+    let job = |i: usize| {
+        format!(
+            "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j{i}\nspec:\n  backoffLimit: 2\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: c\n          image: busybox\n"
+        )
+    };
+    let many: String = (0..=MAX_JOBS).map(job).collect();
+    let ReadDone::AuditRefused { en, ja } =
+        ask(target_worker::handle, "jobs.yaml", &many, Lang::En)
+    else {
+        panic!("too many jobs are refused");
+    };
+    assert!(
+        en.starts_with(&format!(
+            "jobs.yaml holds {} jobs; at most {MAX_JOBS}",
+            MAX_JOBS + 1
+        )) && en.ends_with("Nothing was added to the catalog."),
+        "{en}"
+    );
+    assert!(ja.contains("201 個のジョブ"), "{ja}");
+    let few: String = (0..MAX_JOBS).map(job).collect();
+    let ReadDone::Audited { catalog } = ask(target_worker::handle, "jobs.yaml", &few, Lang::En)
+    else {
+        panic!("{MAX_JOBS} jobs are added");
+    };
+    assert_eq!(catalog.processes.len(), MAX_JOBS);
 }
 
 #[test]
@@ -237,6 +266,55 @@ fn a_lock_file_given_with_the_configuration_chooses_the_release() {
         "{en:?}"
     );
     assert!(en[1].contains("assumed"), "{en:?}");
+}
+
+#[test]
+fn a_sheet_check_the_system_answers_itself_is_explained_in_the_notes() {
+    use modality_advisor::domain::sheet::check::validate;
+    // Sidekiq adds its own jitter, which the sheet has no value for: the sheet's form still
+    // warns "without jitter", and the notes say why that does not apply to the job.
+    let p = sidekiq_process();
+    let sheet = p.sheet.as_ref().expect("a sheet");
+    assert!(validate(sheet, Lang::En)
+        .iter()
+        .any(|f| f.code == "exponential-without-jitter"));
+    let en = sidekiq_notes(&[], Lang::En);
+    let moot: Vec<&String> = en
+        .iter()
+        .filter(|n| n.starts_with("The sheet's check “"))
+        .collect();
+    assert_eq!(moot.len(), 1, "{en:?}");
+    assert!(
+        moot[0].contains("(MA-exponential-without-jitter)")
+            && moot[0].contains("as Sidekiq runs it"),
+        "{moot:?}"
+    );
+    let ja = sidekiq_notes(&[], Lang::Ja);
+    assert!(
+        ja.iter()
+            .any(|n| n.starts_with("定義書のチェック 「") && n.contains("Sidekiq")),
+        "{ja:?}"
+    );
+    // A configuration whose waits the sheet holds as they are (Celery's own countdown,
+    // without jitter) gets no such note: its warning is the job's own.
+    let ReadDone::Audited { catalog } = ask(
+        target_worker::handle,
+        "tasks.py",
+        "@app.task(bind=True, autoretry_for=(Exception,), max_retries=3, retry_backoff=True, retry_jitter=False)\ndef charge(self):\n    pass\n",
+        Lang::En,
+    ) else {
+        panic!("not audited");
+    };
+    let notes = catalog.processes[0]
+        .audit
+        .as_deref()
+        .expect("a record")
+        .notes(false)
+        .to_vec();
+    assert!(
+        !notes.iter().any(|n| n.starts_with("The sheet's check")),
+        "{notes:?}"
+    );
 }
 
 /// The Sidekiq job checked with its Gemfile.lock, as the page gets it back: one process.
@@ -391,6 +469,27 @@ fn an_audit_record_out_of_its_limits_is_refused_naming_the_field() {
     for (path, change) in cases {
         let said = refused(change);
         assert!(said.contains(path), "{path}: {said}");
+    }
+    // In Japanese the limits read in Japanese: the values and paths are the file's own words.
+    let refused_ja = |change: &Change| {
+        let mut q = p.clone();
+        change(q.audit.as_deref_mut().expect("a record"));
+        let mut c = Catalog::new("Shop");
+        c.processes.push(q);
+        let text = serde_json::to_string(&c).expect("written");
+        read_catalog(&text).expect_err("refused").message(Lang::Ja)
+    };
+    for (change, words) in [
+        (&cases[0].1, "使えるのは 1 〜 4,294,967,295"),
+        (&cases[6].1, "項目 は範囲外です"),
+        (&cases[7].1, "使えるのは 0 〜"),
+        (&cases[1].1, "キューシステムの名前"),
+    ] {
+        let said = refused_ja(change);
+        assert!(said.contains(words), "{words}: {said}");
+        for english in ["or more", "counted", "notes", "allowed", "queue system"] {
+            assert!(!said.contains(english), "{english}: {said}");
+        }
     }
     // An unknown field in the record is refused too (a later build's record is not half read).
     let mut c = Catalog::new("Shop");

@@ -75,6 +75,12 @@ pub struct AuditJob {
     pub evaluated: Vec<String>,
     /// The release the job was audited for and where that came from.
     pub version: JobVersion,
+    /// Codes of the sheet's rules the system answers itself, so the audit does not apply
+    /// them (e.g. `exponential-without-jitter` where Sidekiq adds its own jitter): the
+    /// sheet cannot hold that, so its own check still raises them. Not in the JSON report
+    /// (`evaluated` leaves these rules out).
+    #[serde(skip)]
+    pub moot: Vec<&'static str>,
 }
 
 fn fixed_delays(s: f64, n: usize) -> Vec<Delay> {
@@ -559,6 +565,7 @@ pub fn audit_job_for(
         unchecked: j.unchecked,
         evaluated: j.evaluated,
         version: job_version(found.system, choice, asker, lang),
+        moot: b.moot,
     }
 }
 

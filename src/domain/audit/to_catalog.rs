@@ -22,7 +22,7 @@ use crate::domain::sheet::FieldId;
 use crate::domain::Lang;
 use crate::text::t;
 
-/// The most jobs one file adds (a catalog holds at most
+/// The most jobs one file adds; a file with more is refused, naming its count (a catalog holds at most
 /// [`MAX_PROCESSES`](crate::domain::catalog::MAX_PROCESSES); the page refuses a merge past it).
 pub const MAX_JOBS: usize = 200;
 
@@ -93,7 +93,7 @@ pub fn read(
         Err(e) => {
             let say = |lang: Lang| {
                 let l = lang.code();
-                let why = e.message(lang);
+                let why = sentence(e.message(lang), lang);
                 match e.at() {
                     Some(at) => t!(
                         "audit-note.refused-at",
@@ -120,8 +120,21 @@ pub fn read(
         let say = |l: &str| t!("audit-note.no-job", locale = l, file = file.as_str()).into_owned();
         return refused(say("en"), say("ja"));
     }
+    if en.len() > MAX_JOBS {
+        let say = |l: &str| {
+            t!(
+                "audit-note.too-many",
+                locale = l,
+                file = file.as_str(),
+                n = en.len(),
+                most = MAX_JOBS
+            )
+            .into_owned()
+        };
+        return refused(say("en"), say("ja"));
+    }
     let mut catalog = Catalog::new(catalog_name);
-    for (i, (job_en, job_ja)) in en.iter().zip(&ja).take(MAX_JOBS).enumerate() {
+    for (i, (job_en, job_ja)) in en.iter().zip(&ja).enumerate() {
         let id = catalog.fresh_id(seed.wrapping_add(i as u64));
         let job = if lang == Lang::Ja { job_ja } else { job_en };
         let mut sheet = job.sheet.clone();
@@ -234,7 +247,7 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
         t!(
             "audit-note.unchecked",
             locale = l,
-            rule = u.rule.as_str(),
+            rule = rule_words(&u.rule, lang),
             needs = u.needs.join(if lang == Lang::Ja { "、" } else { ", " })
         )
         .into_owned()
@@ -254,17 +267,56 @@ fn lines(job: &AuditJob, lang: Lang) -> Vec<String> {
             .into_owned(),
         );
     }
+    // The sheet's own checks the system answers itself: the form still raises them (the
+    // sheet cannot hold the system's own jitter or rule), so the notes say why they do not
+    // apply to the job as it runs.
+    let raised = crate::domain::sheet::check::validate(&job.sheet, lang);
+    for code in &job.moot {
+        let Some(rule) = raised
+            .iter()
+            .find(|f| f.code == *code)
+            .and_then(|f| crate::domain::rules::rule_of(f.code))
+        else {
+            continue;
+        };
+        out.push(
+            t!(
+                "audit-note.moot",
+                locale = l,
+                rule = rule_words(&rule.id(), lang),
+                system = job.system.label()
+            )
+            .into_owned(),
+        );
+    }
     out
+}
+
+/// A rule as people read it: its title, its id in parentheses ("“…” (MA-…)"); an id the
+/// catalogue does not know stays as it is.
+fn rule_words(id: &str, lang: Lang) -> String {
+    let code = id
+        .strip_prefix(crate::domain::rules::RULE_PREFIX)
+        .unwrap_or(id);
+    match crate::domain::rules::rule_of(code) {
+        Some(r) if lang == Lang::Ja => format!("「{}」({id})", r.title(lang)),
+        Some(r) => format!("“{}” ({id})", r.title(lang)),
+        None => id.to_owned(),
+    }
 }
 
 /// A sheet field's path as people read it in the app: the sheet's own label, the path in
 /// parentheses ("Max attempts (retry.max_attempts)"); a path the sheet shows no single
 /// field for stays as it is.
 fn field_words(path: &str, lang: Lang) -> String {
+    if path == "retry.lease_ms" {
+        let label = t!("sheet.ui.lease", locale = lang.code());
+        return format!("{label} ({path})");
+    }
     let field = match path {
         "retry.max_attempts" => FieldId::MaxAttempts,
         p if p.starts_with("retry.backoff") => FieldId::WaitStrategy,
-        "retry.attempt_timeout_ms" | "retry.lease_ms" => FieldId::Timeout,
+        "retry.attempt_timeout_ms" => FieldId::Timeout,
         "retry.queue_retention_ms" => FieldId::QueueRetention,
         p if p.starts_with("failure.dead_letter") => FieldId::DeadLetter,
         p if p.starts_with("failure.retention") || p.starts_with("retention") => FieldId::Retention,
@@ -282,6 +334,17 @@ fn field_words(path: &str, lang: Lang) -> String {
     format!("{label} ({path})")
 }
 
+/// `text` ended as a sentence in `lang` (a reader's message may end in a parenthesis or a
+/// word), so that the next sentence of the note does not run into it.
+fn sentence(text: String, lang: Lang) -> String {
+    let ends = ['.', '!', '?', '。', '！', '？'];
+    match text.trim_end().ends_with(ends) {
+        true => text,
+        false if lang == Lang::Ja => format!("{}。", text.trim_end()),
+        false => format!("{}.", text.trim_end()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,5 +360,33 @@ mod tests {
             "待ち時間 (retry.backoff.cap_ms)"
         );
         assert_eq!(field_words("load.workers", Lang::En), "load.workers");
+        assert_eq!(
+            field_words("retry.lease_ms", Lang::En),
+            "Lease / visibility timeout (retry.lease_ms)"
+        );
+    }
+
+    #[test]
+    fn rules_are_named_by_their_titles() {
+        let en = rule_words("MA-lease-not-longer-than-timeout", Lang::En);
+        assert!(
+            en.starts_with('“') && en.ends_with("” (MA-lease-not-longer-than-timeout)"),
+            "{en}"
+        );
+        assert!(
+            en.len() > "“” (MA-lease-not-longer-than-timeout)".len(),
+            "{en}"
+        );
+        let ja = rule_words("MA-lease-not-longer-than-timeout", Lang::Ja);
+        assert!(ja.starts_with('「'), "{ja}");
+        assert_eq!(rule_words("MA-no-such-rule", Lang::En), "MA-no-such-rule");
+    }
+
+    #[test]
+    fn a_refusal_ends_its_sentence_before_the_next() {
+        let en = sentence("expected a mapping (JSON)".into(), Lang::En);
+        assert_eq!(en, "expected a mapping (JSON).");
+        assert_eq!(sentence("Done.".into(), Lang::En), "Done.");
+        assert_eq!(sentence("読めません".into(), Lang::Ja), "読めません。");
     }
 }

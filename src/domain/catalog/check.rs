@@ -269,11 +269,14 @@ fn audit(at: &str, a: &AuditOrigin) -> Result<(), ImportError> {
         return Err(out(
             "file",
             chars(&a.file),
-            format!("at most {MAX_FILE_CHARS} characters"),
+            format!(
+                "at most {} characters",
+                group_thousands(MAX_FILE_CHARS as u64)
+            ),
         ));
     }
     if a.line == 0 {
-        return Err(out("line", "0".into(), "1 or more".into()));
+        return Err(out("line", "0".into(), "1 to 4,294,967,295".into()));
     }
     let shown = |s: &str| format!("{:?}", s.chars().take(40).collect::<String>());
     let Some(target) = a.target() else {
@@ -302,29 +305,21 @@ fn audit(at: &str, a: &AuditOrigin) -> Result<(), ImportError> {
             .iter()
             .position(|n| n.chars().count() > MAX_NOTE_CHARS)
         {
-            let allowed = format!("at most {MAX_NOTE_CHARS} characters");
+            let allowed = format!(
+                "at most {} characters",
+                group_thousands(MAX_NOTE_CHARS as u64)
+            );
             return Err(out(&format!("{field}[{i}]"), chars(&notes[i]), allowed));
         }
     }
     if a.en.len() != a.ja.len() {
-        return Err(ImportError::Inconsistent {
-            path: format!("{at}.ja"),
-            problem: format!(
-                "{} notes in Japanese for {} in English; allowed: as many in each language",
-                a.ja.len(),
-                a.en.len()
-            ),
-        });
+        let n = |v: &Vec<String>| format!("{} items", v.len());
+        return Err(out("ja", n(&a.ja), n(&a.en)));
     }
     let counted = u64::from(a.errors) + u64::from(a.warnings);
     if counted > a.en.len() as u64 {
-        return Err(ImportError::Inconsistent {
-            path: format!("{at}.errors"),
-            problem: format!(
-                "{counted} findings counted for {} notes; allowed: at most one finding per note",
-                a.en.len()
-            ),
-        });
+        let value = format!("{} + {}", a.errors, a.warnings);
+        return Err(out("errors", value, format!("0 to {}", a.en.len())));
     }
     Ok(())
 }
