@@ -66,7 +66,7 @@ pub mod viewport;
 mod workers;
 pub use share::{
     copy_html, focus_by_id, load_stylesheet, page_url, scroll_to_id, share_click, share_in_worker,
-    ShareClick,
+    show_if_hidden, ShareClick,
 };
 pub use workers::{export, read_file_in_worker, SimWorker};
 

@@ -112,6 +112,16 @@ pub fn CatalogScreen() -> Html {
             }
         });
     }
+    {
+        // A notice answers something done anywhere on the screen (an import at the bottom, a
+        // delete in the table): brought into view when it is not, so it is never missed.
+        let notice = ctx.as_ref().and_then(|c| c.catalog_notice.clone());
+        use_effect_with(notice, |n| {
+            if n.is_some() {
+                crate::ui::browser::show_if_hidden("catalog-notice");
+            }
+        });
+    }
     let Some(ctx) = ctx else {
         return Html::default();
     };

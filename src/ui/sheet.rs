@@ -73,7 +73,11 @@ pub fn sheet_screen(ctx: &AppContext, capacity: &CapacityKeep) -> Html {
                     { sections::failure(&form) }
                     { sections::outcome_specific(&form) }
                     { load::section(&form) }
-                    <CapacityHost keep={capacity.clone()} process={ctx.open.as_ref().map_or_else(AttrValue::default, |id| AttrValue::from(id.0.clone()))} lang={ctx.lang} sheet={Rc::new(sheet.clone())} />
+                    // Sized where there is a load to size: a job's sheet, or one whose load
+                    // section is filled (a call or a batch has no queue to size otherwise).
+                    if crate::domain::sheet::load_text::load_of(&sheet).is_some() {
+                        <CapacityHost keep={capacity.clone()} process={ctx.open.as_ref().map_or_else(AttrValue::default, |id| AttrValue::from(id.0.clone()))} lang={ctx.lang} sheet={Rc::new(sheet.clone())} />
+                    }
                 </div>
                 { checks_panel(&ctx, &findings) }
             </div>

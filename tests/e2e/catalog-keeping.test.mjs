@@ -246,8 +246,19 @@ test('import: a preview first, then merge; undo puts the catalog back; a bad fil
   // A bad file: the message names the field; the catalog is unchanged.
   const bad = JSON.parse(readFileSync(example, 'utf8'));
   bad.processes[1].id = bad.processes[0].id;
+  // Chosen from the import button at the bottom of a short window: the message at the top of
+  // the screen is brought into view.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size.width, height: 420 });
+  await page.evaluate(() => document.querySelector('label[for="catalog-import"]').scrollIntoView());
+  assert.ok(await page.$eval('#catalog-title', (h) => h.getBoundingClientRect().bottom < 0), 'scrolled past the top');
   await page.setInputFiles('#catalog-import', { name: 'bad.catalog.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
   await page.waitForSelector('#catalog-notice.error-notice');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#catalog-notice').getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  });
+  await page.setViewportSize(size);
   assert.match(await page.textContent('#catalog-notice'), /processes\[1\]\.id/);
   assert.deepEqual(await rowNames(page), ['My own process']);
   assert.equal(await page.locator('.import-preview').count(), 0);

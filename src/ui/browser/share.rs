@@ -144,3 +144,21 @@ pub fn scroll_to_id(id: &str) {
         el.scroll_into_view();
     }
 }
+
+/// Scrolls the element with this id into view when none of it is in the window (a notice at
+/// the top of a long screen, answering a button at its bottom); one in view stays put.
+pub fn show_if_hidden(id: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let Some(el) = w.document().and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    let r = el.get_bounding_client_rect();
+    let height = w
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if r.bottom() <= 0.0 || r.top() >= height {
+        el.scroll_into_view();
+    }
+}

@@ -172,7 +172,7 @@ pub fn CheckConfiguration() -> Html {
         .map(|o| result(&ctx, o, &outcome))
         .unwrap_or_default();
     html! {
-        <section class="check-config" aria-labelledby="check-config-title">
+        <section class="check-config" id="check-config" aria-labelledby="check-config-title">
             <h3 id="check-config-title">{ t!("check-config.title", locale = l) }</h3>
             <p class="help">{ t!("check-config.intro", locale = l) }</p>
             <p class="import-row">
