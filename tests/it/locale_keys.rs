@@ -386,13 +386,164 @@ fn the_workers_module_lists_cover_their_texts() {
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
-    // worker shows them, so none carries them.
+    // worker shows them, so none carries them — but their titles (worker/rule-titles.yml),
+    // which the audit's notes name rules by.
     // The same for `simulate`'s text report and the usage errors (`cli-simulate.yml`).
     let cli_only = |f: &str| f == "worker/rules.yml" || f == "worker/cli-simulate.yml";
-    let export: BTreeSet<String> = all.iter().filter(|f| !cli_only(f)).cloned().collect();
+    // The screens' own texts, shown by the page or the simulator module only (no code the
+    // worker runs names them: `no_code_the_document_worker_runs_names_a_screens_text`).
+    let export: BTreeSet<String> = all
+        .iter()
+        .filter(|f| !cli_only(f) && !SCREENS_ONLY.contains(&f.as_str()))
+        .cloned()
+        .collect();
     assert_eq!(
         module_texts("export"),
         export,
         "modules.txt [export] must list exactly these"
     );
+}
+
+/// The audit's notes, written in the document worker, name a rule by its title
+/// (`Rule::title`, "Cannot check “…” (MA-…)"): the worker carries every rule's title in both
+/// languages, though not the rest of the rule catalogue (why, how to fix: the CLI's).
+#[test]
+fn the_document_worker_carries_every_rules_title() {
+    use modality_advisor::domain::rules::{AUDIT_RULES, RULES};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let files: Vec<std::path::PathBuf> = module_texts("export")
+        .iter()
+        .map(|f| root.join(f))
+        .collect();
+    let keys = keys_of(&files);
+    for r in RULES.iter().chain(AUDIT_RULES.iter()) {
+        let key = format!("rule.{}.title", r.code);
+        let langs = keys
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key} not in [export]"));
+        assert!(
+            langs.contains("en") && langs.contains("ja"),
+            "{key}: {langs:?}"
+        );
+    }
+    // The rest of the catalogue (why, how to fix) stays the CLI's.
+    assert!(!module_texts("export").contains("worker/rules.yml"));
+    let cli = keys_of(&[root.join("worker/rules.yml")]);
+    assert!(
+        cli.keys().all(|k| !k.ends_with(".title")),
+        "titles live in rule-titles.yml"
+    );
+}
+
+/// The locale files only the page's screens and the simulator module show, which the document
+/// worker leaves out (`locales/modules.txt` [export]).
+const SCREENS_ONLY: [&str; 8] = [
+    "page/check-config.yml",
+    "page/sheet-targets.yml",
+    "page/simulator-host.yml",
+    "simulator/capacity.yml",
+    "simulator/sim-compare.yml",
+    "simulator/sim-job-states.yml",
+    "simulator/sim-step.yml",
+    "simulator/sim.yml",
+];
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
+/// The document worker runs the domain (`src/domain/`, through `src/bin/export-worker.rs`),
+/// never the screens (`src/ui/`) nor the simulator module: a key of a file it leaves out,
+/// named there as a literal (`"capacity.title"`) or as the start of a built one
+/// (`format!("capacity.{id}")`), would show as the bare key in a document.
+#[test]
+fn no_code_the_document_worker_runs_names_a_screens_text() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<std::path::PathBuf> = SCREENS_ONLY
+        .iter()
+        .map(|f| root.join("locales").join(f))
+        .collect();
+    let keys = keys_of(&files);
+    assert!(keys.len() > 50, "{}", keys.len());
+    let mut code = sources(&root.join("src/domain"));
+    code.extend(
+        sources(&root.join("src/bin"))
+            .into_iter()
+            .filter(|(p, _)| p.file_name().is_some_and(|n| n == "export-worker.rs")),
+    );
+    code.push((
+        root.join("src/text.rs"),
+        std::fs::read_to_string(root.join("src/text.rs")).expect("text.rs"),
+    ));
+    let mut named = Vec::new();
+    for key in keys.keys() {
+        let mut shapes = vec![format!("\"{key}\"")];
+        let mut at = 0;
+        while let Some(dot) = key[at..].find('.') {
+            at += dot + 1;
+            shapes.push(format!("\"{}{{", &key[..at]));
+        }
+        for (path, text) in &code {
+            if let Some(shape) = shapes.iter().find(|s| text.contains(s.as_str())) {
+                named.push(format!("{key} as {shape} in {}", path.display()));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "named by code the document worker runs: {named:#?}"
+    );
+    // And the check finds what it looks for: the page's own code names them.
+    let ui = sources(&root.join("src/ui"));
+    assert!(ui.iter().any(|(_, t)| t.contains("\"capacity.title\"")));
+}
+
+/// The simulator module (`[simui]`) carries the page's texts and the simulator's, but the
+/// catalog's "Check an existing configuration" form (page/check-config.yml): only the page's
+/// catalog screen shows it, and only that screen's file names its keys, so a page text added
+/// later reaches the module unless it is that form's.
+#[test]
+fn the_simulator_module_carries_every_page_text_but_the_checks_form() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let all: BTreeSet<String> = locale_files("")
+        .iter()
+        .filter_map(|p| p.strip_prefix(&root).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("page/") || f.starts_with("simulator/"))
+        .filter(|f| f != "page/check-config.yml")
+        .collect();
+    assert_eq!(module_texts("simui"), all, "modules.txt [simui]");
+    let form = keys_of(&[root.join("page/check-config.yml")]);
+    assert!(form.len() > 10);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for (path, text) in sources(&src) {
+        if path.ends_with("ui/catalog/check_config.rs") {
+            assert!(
+                text.contains("\"check-config.title\""),
+                "the check finds what it looks for"
+            );
+            continue;
+        }
+        for key in form.keys() {
+            assert!(
+                !text.contains(&format!("\"{key}\"")) && !text.contains("\"check-config.{"),
+                "{key} named in {}",
+                path.display()
+            );
+        }
+    }
 }
