@@ -45,23 +45,26 @@ mod simulator {
     }
 
     /// Draws the sheet's capacity panel into `host` for `view` (the page's `SimulatorView`
-    /// as JSON: its language and sheet); `tell` is not called.
+    /// as JSON: its language and sheet); an answer the user uses in the sheet reaches `tell`
+    /// as JSON (`SimulatorSays::Load`).
     #[wasm_bindgen]
     pub fn mount_capacity(
         host: web_sys::Element,
         view: String,
         tell: js_sys::Function,
     ) -> Simulator {
-        let _ = tell;
         HOSTS.with(|h| h.borrow_mut().push(host.clone()));
+        let tell = Callback::from(move |text: String| {
+            let _ = tell.call1(&JsValue::NULL, &JsValue::from_str(&text));
+        });
         let props = RootProps {
             view: AttrValue::from(view),
-            tell: Callback::noop(),
+            tell: tell.clone(),
         };
         let handle = yew::Renderer::<CapacityRoot>::with_root_and_props(host, props).render();
         Simulator {
             drawn: Drawn::Capacity(handle),
-            tell: Callback::noop(),
+            tell,
         }
     }
 

@@ -351,7 +351,7 @@ fn capacity_view(
     let l = lang.code();
     let panel = match &ctx.sheet {
         Some(sheet) => {
-            crate::ui::sheet::capacity::capacity_panel(capacity, sheet, lang, ctx.sim.seed)
+            crate::ui::sheet::capacity::capacity_panel(capacity, sheet, (lang, ctx.sim.seed), None)
         }
         None => {
             html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }

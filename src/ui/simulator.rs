@@ -11,6 +11,7 @@ pub mod root;
 use crate::domain::lang::Lang;
 use crate::domain::session::simulator::{SimulatorSays, SimulatorView};
 use crate::domain::session::{SimChoice, SimEdit};
+use crate::domain::sheet::edit::SheetEdit;
 use crate::domain::sheet::JobSheet;
 use crate::text::t;
 use crate::ui::browser;
@@ -19,6 +20,21 @@ use crate::ui::state::{Action, AppContext, Screen};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// Where what the module says goes: the simulator's choices to the session, a capacity
+/// answer used in the sheet to the open sheet (an edit, checked as one typed in the form).
+fn told(ctx: &AppContext) -> Callback<String> {
+    let ctx = ctx.clone();
+    Callback::from(move |text: String| match SimulatorSays::from_json(&text) {
+        Some(SimulatorSays::Chose(choice)) => {
+            ctx.dispatch(Action::SetSim(SimEdit::All(Box::new(choice))));
+        }
+        Some(SimulatorSays::Load(load)) => {
+            ctx.dispatch(Action::EditSheet(SheetEdit::Load(load)));
+        }
+        None => {}
+    })
+}
 
 /// How far fetching the module got.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,11 +80,7 @@ pub fn SimulatorHost() -> Html {
             if let (true, Fetch::NotYet, Some(ctx)) = (*shown, &*loading, ctx) {
                 browser::load_stylesheet("./sim.css");
                 loading.set(Fetch::Started);
-                let tell = Callback::from(move |text: String| {
-                    if let Some(SimulatorSays::Chose(choice)) = SimulatorSays::from_json(&text) {
-                        ctx.dispatch(Action::SetSim(SimEdit::All(Box::new(choice))));
-                    }
-                });
+                let tell = told(&ctx);
                 wasm_bindgen_futures::spawn_local(async move {
                     let Some(el) = host.cast::<web_sys::Element>() else {
                         return;
@@ -155,7 +167,7 @@ pub struct CapacityHostProps {
 fn show_capacity(
     slot: &web_sys::Element,
     keep: &CapacityKeep,
-    process: &str,
+    (process, tell): (&str, Callback<String>),
     latest: Rc<RefCell<String>>,
     started: Callback<()>,
     done: Callback<Result<(), String>>,
@@ -177,8 +189,7 @@ fn show_capacity(
     let (keep, process) = (keep.clone(), process.to_owned());
     wasm_bindgen_futures::spawn_local(async move {
         let view = latest.borrow().clone();
-        let result =
-            browser::simulator::load(Part::Capacity, &element, &view, Callback::noop()).await;
+        let result = browser::simulator::load(Part::Capacity, &element, &view, tell).await;
         let mut places = keep.0.borrow_mut();
         let Some(place) = places.get_mut(&process) else {
             return;
@@ -210,9 +221,11 @@ pub fn CapacityHost(props: &CapacityHostProps) -> Html {
     .to_json();
     let latest = use_mut_ref(String::new);
     *latest.borrow_mut() = view.clone();
+    let ctx = use_context::<AppContext>();
     {
         let (slot, keep, latest) = (slot.clone(), props.keep.clone(), latest.clone());
         let (failed, loading) = (failed.clone(), loading.clone());
+        let tell = ctx.as_ref().map_or_else(Callback::noop, told);
         use_effect_with(props.process.clone(), move |process| {
             if let Some(slot) = slot.cast::<web_sys::Element>() {
                 let started = {
@@ -226,7 +239,7 @@ pub fn CapacityHost(props: &CapacityHostProps) -> Html {
                     loading.set(false);
                     failed.set(r.err());
                 });
-                show_capacity(&slot, &keep, process, latest, started, done);
+                show_capacity(&slot, &keep, (process, tell), latest, started, done);
             }
         });
     }

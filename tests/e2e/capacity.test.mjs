@@ -1,14 +1,14 @@
 // The capacity answer through the user's path: the wizard, the sheet, a sheet file with a
 // load section imported through the app's own import, "Size it" on the sheet's capacity
-// panel — progress, the recommendation, both charts with their data tables, cancel, a stale
-// answer after an edit — a ρ ≥ 1 sheet saying the queue grows without end, the same panel as
+// panel — progress, the recommendation, both charts with their data tables, "Use in the
+// sheet" (the count into the sheet and the catalog), cancel, a stale answer after an edit — a ρ ≥ 1 sheet saying the queue grows without end, the same panel as
 // Simulate's "Capacity" view, in English and Japanese, axe on the panel, and screenshots at
 // 1280 and 390 px (target/e2e-screenshots/capacity-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openPage, openSheet, screenshot, root } from './harness.mjs';
+import { serve, launch, openPage, openSheet, showCatalog, screenshot, root } from './harness.mjs';
 import { a11yProblems } from './a11y.mjs';
 
 let server;
@@ -113,6 +113,25 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   await screenshot(page, 'capacity-sheet-en-1280');
   const { lines } = await a11yProblems(page, 'capacity panel (en)');
   assert.deepEqual(lines, []);
+
+  // "Use in the sheet": the recommended count becomes the sheet's Worker processes (the page
+  // applies it as an edit of the open sheet), the section's own line and the catalog's row
+  // follow it, and the answer, no longer about the sheet's count, says so.
+  assert.equal((await page.textContent('#capacity-use')).trim(), `Set Worker processes to ${recommended} in the sheet`);
+  await page.click('#capacity-use');
+  await page.waitForFunction((n) => document.querySelector('#workers')?.value === n, recommended);
+  await page.waitForSelector('#capacity [data-capacity="stale"]');
+  assert.equal(await page.locator('#capacity-use').count(), 0, 'a stale answer offers nothing to use');
+  await showCatalog(page);
+  assert.equal((await page.textContent('#catalog-table tbody tr td[data-col="workers"]')).trim(), recommended);
+  await page.click('#catalog-table tbody tr .proc-name');
+  await page.waitForSelector('#capacity [data-capacity="stale"]');
+  // Sized again with the same numbers, the answer is drawn the same (no new element to wait
+  // for): it is current again, and the sheet holds its count.
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity [data-capacity="in-sheet"]', { timeout: 120_000 });
+  assert.equal(await page.locator('#capacity [data-capacity="stale"]').count(), 0);
+  assert.match(await page.textContent('#capacity [data-capacity="in-sheet"]'), new RegExp(`^The sheet already uses this count: Worker processes ${recommended} \\(${recommended} at once\\)\\.$`));
 
   // An edit makes the answer stale; editing never waited for it.
   await page.fill('#max-attempts', '3');

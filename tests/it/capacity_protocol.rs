@@ -118,6 +118,25 @@ fn request(input: CapacityInput, seeds: u32) -> String {
     .to_json()
 }
 
+/// The partner's numbers as a sheet's load section: 2/s, lognormal 80 / 300 ms, a burst of 500
+/// to drain within 2 min, a p95 wait of 5 s.
+fn partner_load() -> LoadSpec {
+    LoadSpec {
+        arrival: Some(Rate {
+            count: 2,
+            per: Per::Second,
+        }),
+        handler: Some(HandlerTime::Lognormal {
+            p50_ms: 80,
+            p95_ms: 300,
+        }),
+        burst: Some(Burst::AtOnce { count: 500 }),
+        drain_within_ms: Some(120_000),
+        target_wait_p95_ms: Some(5_000),
+        ..LoadSpec::default()
+    }
+}
+
 /// The worked example with `load` as its load section.
 fn example_with(load: Option<LoadSpec>) -> JobSheet {
     let mut s = modality_advisor::domain::sheet::example::example(Lang::En).expect("example");
@@ -208,7 +227,7 @@ fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
             false,
             &[(
                 "5 at once, ρ = 2.00 ≥ 1",
-                "シートの同時5件では ρ = 2.00 ≥ 1",
+                "定義書の同時5件では ρ = 2.00 ≥ 1",
             )],
         ),
     );
@@ -216,20 +235,7 @@ fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
 
 #[test]
 fn the_page_sizes_the_sheets_own_numbers() {
-    let load = LoadSpec {
-        arrival: Some(Rate {
-            count: 2,
-            per: Per::Second,
-        }),
-        handler: Some(HandlerTime::Lognormal {
-            p50_ms: 80,
-            p95_ms: 300,
-        }),
-        burst: Some(Burst::AtOnce { count: 500 }),
-        drain_within_ms: Some(120_000),
-        target_wait_p95_ms: Some(5_000),
-        ..LoadSpec::default()
-    };
+    let load = partner_load();
     let input = CapacityInput::from_sheet(&example_with(Some(load))).expect("sized");
     check(
         &request(input, 2),
@@ -344,5 +350,76 @@ fn missing_numbers_leave_the_sheet_not_sized_yet() {
     assert_eq!(
         input.max_attempts,
         full.retry.as_ref().map_or(1, |r| r.max_attempts)
+    );
+}
+
+/// "Use in the sheet" (the sheet's capacity panel): the count the worker recommends, as the
+/// page gets it back, becomes the sheet's worker processes over its concurrency — sent as the
+/// page reads it (`SimulatorSays`), applied as the form's edit is, and shown where the sheet
+/// is read (the section's own line, the catalog's row). Nothing else in the sheet changes.
+#[test]
+fn a_recommended_count_used_in_the_sheet_becomes_its_worker_processes() {
+    use modality_advisor::domain::catalog::import::read_sheet_as_process;
+    use modality_advisor::domain::catalog::ProcessId;
+    use modality_advisor::domain::catalog_rows::row;
+    use modality_advisor::domain::session::simulator::SimulatorSays;
+    use modality_advisor::domain::sheet::edit::SheetEdit;
+
+    let load = LoadSpec {
+        concurrency: Some(4),
+        ..partner_load()
+    };
+    let sheet = example_with(Some(load));
+    let input = CapacityInput::from_sheet(&sheet).expect("sized");
+    let mut answer = None;
+    let last = WorkerState::new().handle(&request(input, 3), 1_000, |_| {});
+    if let RunMessage::Sized { view, .. } =
+        serde_json::from_str::<RunMessage>(&last).expect("a message")
+    {
+        answer = view.workers;
+    }
+    let slots = answer.expect("a count is recommended");
+    // The panel's button: processes = ⌈slots / 4⌉.
+    let next = load.with_slots(slots).expect("a change");
+    assert_eq!(next.workers, Some(slots.div_ceil(4)));
+    assert_eq!(
+        LoadSpec {
+            workers: None,
+            ..next
+        },
+        load,
+        "nothing else changes"
+    );
+    let said = SimulatorSays::from_json(&SimulatorSays::Load(next).to_json());
+    let Some(SimulatorSays::Load(got)) = said else {
+        panic!("the page reads it back: {said:?}");
+    };
+    let edited = SheetEdit::Load(got)
+        .apply(&sheet)
+        .expect("applied as a form edit");
+    assert_eq!(
+        edited.load.and_then(|l| l.slots()),
+        Some(slots.div_ceil(4) * 4)
+    );
+    assert!(
+        edited.load.expect("a section").slots() >= Some(slots),
+        "at least as many at once"
+    );
+    // Once used, there is nothing left to use; the catalog's row shows the count.
+    assert_eq!(edited.load.expect("a section").with_slots(slots), None);
+    // The sheet as a catalog's process, read as a sheet file added to the catalog is.
+    let text = serde_json::to_string(&edited).expect("written");
+    let p = read_sheet_as_process(&text, Lang::En, ProcessId("p1".into()), 0).expect("a process");
+    let r = row(&p, Lang::En);
+    assert_eq!(
+        r.capacity[1],
+        format!("{} × 4", slots.div_ceil(4)),
+        "{:?}",
+        r.capacity
+    );
+    // A count past the sheet's range is kept within it.
+    assert_eq!(
+        load.with_slots(u32::MAX).and_then(|l| l.workers),
+        Some(1_000)
     );
 }

@@ -7,6 +7,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::session::SimChoice;
+use crate::domain::sheet::load::LoadSpec;
 use crate::domain::sheet::JobSheet;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +41,10 @@ impl SimulatorView {
 pub enum SimulatorSays {
     /// The user changed the simulator's choices (a preset, a variant, a seed, jobs, a knob).
     Chose(SimChoice),
+    /// The user chose to use a capacity answer in the sheet: its "Load and capacity" section
+    /// as it should become ([`LoadSpec::with_slots`]). The page applies it as an edit of the
+    /// open sheet, checked as one typed in the form.
+    Load(LoadSpec),
 }
 
 impl SimulatorSays {
@@ -50,8 +55,22 @@ impl SimulatorSays {
 
     /// Reads what [`SimulatorSays::to_json`] wrote. The choices are read part by part as a
     /// stored session's are ([`SimChoice::from_value`]): a part out of range takes its default.
+    /// A load section that is not one is `None` (the page's edit checks its ranges).
     pub fn from_json(text: &str) -> Option<SimulatorSays> {
+        /// `{"Load": …}`, read from the text as a stored sheet is (the page's one deserializer
+        /// of the section: read from a `Value`, the page would carry a second copy).
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Load {
+            #[serde(rename = "Load")]
+            load: LoadSpec,
+        }
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        if value.get("Load").is_some() {
+            return serde_json::from_str::<Load>(text)
+                .ok()
+                .map(|l| SimulatorSays::Load(l.load));
+        }
         let chose = value.get("Chose")?;
         Some(SimulatorSays::Chose(SimChoice::from_value(chose)))
     }
@@ -77,5 +96,16 @@ mod tests {
         assert_eq!(SimulatorSays::from_json(&says.to_json()), Some(says));
         assert!(SimulatorView::from_json("{}").is_err());
         assert_eq!(SimulatorSays::from_json("[]"), None);
+        let load = LoadSpec {
+            workers: Some(3),
+            ..LoadSpec::default()
+        };
+        let says = SimulatorSays::Load(load);
+        assert_eq!(SimulatorSays::from_json(&says.to_json()), Some(says));
+        assert_eq!(
+            SimulatorSays::from_json(r#"{"Load":{"workers":"many"}}"#),
+            None
+        );
+        assert_eq!(SimulatorSays::from_json(r#"{"Load":{"lanes":2}}"#), None);
     }
 }

@@ -280,6 +280,22 @@ impl LoadSpec {
             .map(|w| w.saturating_mul(self.concurrency.unwrap_or(1)))
     }
 
+    /// The section with the worker processes a capacity answer recommends: `slots` jobs at
+    /// once over this section's concurrency per process (1 when not stated), rounded up, so
+    /// at least `slots` run at once (`2` for 6 at once with 4 per process: 8 at once); within
+    /// [`limits::WORKERS`]. `None` when the section already has that many processes (nothing
+    /// to use). The capacity panel's "Use in the sheet" (docs/DOMAIN.md §8).
+    pub fn with_slots(&self, slots: u32) -> Option<LoadSpec> {
+        let per = self.concurrency.unwrap_or(1).max(1);
+        let (lo, hi) = limits::WORKERS;
+        let processes = u64::from(slots.div_ceil(per)).clamp(lo, hi);
+        let processes = u32::try_from(processes).ok()?;
+        (self.workers != Some(processes)).then_some(LoadSpec {
+            workers: Some(processes),
+            ..*self
+        })
+    }
+
     /// What the capacity answer still needs (empty: it can be computed).
     pub fn missing(&self, sheet: &JobSheet) -> Vec<Missing> {
         let mut out = Vec::new();

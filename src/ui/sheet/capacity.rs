@@ -8,6 +8,8 @@
 use crate::domain::capacity::{not_sized_text, CapacityInput};
 use crate::domain::lang::Lang;
 use crate::domain::number::{group_thousands, parse_whole};
+use crate::domain::session::simulator::SimulatorSays;
+use crate::domain::sheet::load_text::load_of;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::results::drawn::pick;
 use crate::domain::sim::runner::{CapacityRequest, CapacityView, PAGE_SEEDS};
@@ -135,8 +137,15 @@ pub fn use_capacity(lang: Lang) -> Capacity {
     p
 }
 
-/// The capacity panel (see the module docs) of `sheet` with state `p`, sized from `seed`.
-pub fn capacity_panel(p: &Capacity, sheet: &JobSheet, lang: Lang, seed: u64) -> Html {
+/// The capacity panel (see the module docs) of `sheet` with state `p`, in `lang`, sized from
+/// `seed`. With `tell` (the sheet's panel: the page's [`SimulatorSays`] channel), a current
+/// answer with a recommended count offers to use it in the sheet.
+pub fn capacity_panel(
+    p: &Capacity,
+    sheet: &JobSheet,
+    (lang, seed): (Lang, u64),
+    tell: Option<&Callback<String>>,
+) -> Html {
     let l = lang.code();
     let current = CapacityInput::from_sheet(sheet);
     let running = matches!(*p.status, Status::Running(..));
@@ -153,6 +162,9 @@ pub fn capacity_panel(p: &Capacity, sheet: &JobSheet, lang: Lang, seed: u64) -> 
                 if stale {
                     <p class="notice info" data-capacity="stale">{ t!("capacity.stale", locale = l) }</p>
                 }
+                if !stale {
+                    { use_line(sheet, view.workers, tell, lang) }
+                }
                 { raw(pick(&view.html, lang)) }
             </div>
         }
@@ -166,6 +178,53 @@ pub fn capacity_panel(p: &Capacity, sheet: &JobSheet, lang: Lang, seed: u64) -> 
             <div class="slot">{ status_line(&p.status, lang) }</div>
             <div class="slot">{ answer }</div>
         </section>
+    }
+}
+
+/// "Use in the sheet": the recommended jobs at once (`workers`) as the sheet's worker
+/// processes over its concurrency
+/// ([`LoadSpec::with_slots`](crate::domain::sheet::load::LoadSpec::with_slots)), sent to the page through
+/// `tell`; once the sheet holds that count, a line saying so. Nothing without a
+/// recommendation (no count meets the targets) or without `tell`.
+fn use_line(
+    sheet: &JobSheet,
+    workers: Option<u32>,
+    tell: Option<&Callback<String>>,
+    lang: Lang,
+) -> Html {
+    let (Some(slots), Some(tell), Some(load)) = (workers, tell, load_of(sheet)) else {
+        return Html::default();
+    };
+    let l = lang.code();
+    let per = load.concurrency.unwrap_or(1).max(1);
+    let Some(next) = load.with_slots(slots) else {
+        let (processes, at_once) = (load.workers.unwrap_or(0), load.slots().unwrap_or(0));
+        return html! {
+            <p class="hint" data-capacity="in-sheet">{ t!("capacity.in-sheet", locale = l, processes = processes, slots = at_once) }</p>
+        };
+    };
+    let processes = next.workers.unwrap_or(0);
+    let label = if per == 1 {
+        t!("capacity.use", locale = l, processes = processes)
+    } else {
+        let at_once = next.slots().unwrap_or(0);
+        t!(
+            "capacity.use-slots",
+            locale = l,
+            processes = processes,
+            per = per,
+            slots = at_once
+        )
+    };
+    let onclick = {
+        let tell = tell.clone();
+        Callback::from(move |_| tell.emit(SimulatorSays::Load(next).to_json()))
+    };
+    html! {
+        <div class="cap-use">
+            <button type="button" class="secondary" id="capacity-use" aria-describedby="capacity-use-hint" {onclick}>{ label }</button>
+            <p class="hint" id="capacity-use-hint">{ t!("capacity.use-hint", locale = l) }</p>
+        </div>
     }
 }
 

@@ -73,7 +73,12 @@ pub fn CapacityRoot(props: &RootProps) -> Html {
             lang,
             sheet: Some(sheet),
             ..
-        }) => crate::ui::sheet::capacity::capacity_panel(&capacity, &sheet, lang, 1),
+        }) => crate::ui::sheet::capacity::capacity_panel(
+            &capacity,
+            &sheet,
+            (lang, 1),
+            Some(&props.tell),
+        ),
         _ => Html::default(),
     }
 }
