@@ -271,7 +271,7 @@ fn input(a: &SizeArgs, lang: Lang) -> Result<CapacityInput, String> {
                 "the sheet's \"Load and capacity\" section is empty (or the sheet has none: a synchronous or batch outcome, or schema 1 or 2); {text}"
             ),
             (true, Lang::Ja) => format!(
-                "シートの「負荷とキャパシティ」が空です（同期・バッチの結果や、スキーマ1・2のシートにはありません）。{text}"
+                "定義書の「負荷とキャパシティ」が空です（同期・バッチの結果や、スキーマ1・2の定義書にはありません）。{text}"
             ),
             (false, _) => text,
         });

@@ -462,7 +462,7 @@ impl TargetError {
                 target.label()
             ),
             (TargetError::NotApplicable { target, outcome }, Lang::Ja) => format!(
-                "{} には、結論が {outcome} のシートで設定するものがありません",
+                "{} には、結論が {outcome} の定義書で設定するものがありません",
                 target.label()
             ),
             (

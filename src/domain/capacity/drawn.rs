@@ -134,7 +134,7 @@ fn grows_text(a: &SizeAnswer, lang: Lang) -> Option<String> {
             rho(a, p)
         ),
         Lang::Ja => format!(
-            "シートの同時{chosen}件では ρ = {:.2} ≥ 1：キューは際限なく伸びます。",
+            "定義書の同時{chosen}件では ρ = {:.2} ≥ 1：キューは際限なく伸びます。",
             rho(a, p)
         ),
     })
@@ -157,7 +157,7 @@ fn basis_text(a: &SizeAnswer, lang: Lang) -> String {
             a.seed,
             group_thousands(a.jobs_per_run),
             lease,
-            if a.input.lease_ms.is_some() { "（シートの値）" } else { "（指定なし：どの実行よりも長い値）" }
+            if a.input.lease_ms.is_some() { "（定義書の値）" } else { "（指定なし：どの実行よりも長い値）" }
         ),
     }
 }

@@ -578,7 +578,7 @@ impl SizeAnswer {
                 group_thousands(self.jobs_per_run),
                 match self.input.lease_ms {
                     Some(l) => format!(
-                        "リースはシートの値（{}）で実行しています",
+                        "リースは定義書の値（{}）で実行しています",
                         ms(l as f64, lang)
                     ),
                     None => format!(
