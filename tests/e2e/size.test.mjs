@@ -61,6 +61,8 @@ const EMBED_BUDGET = 155 * 1024;
  * The audit's record kept with the process (2026-12-04: the page +2.3 KB, the document worker
  * +7.2 KB, the simulator module +0.8 KB; docs/PERFORMANCE.md) took it from 1,559.2 KB to
  * 1,569.7 KB measured on this machine: 0.3 KB of room left, so the next addition is a decision.
+ * 2026-12-04, the sizing answer used in the sheet and the audit's notes named by rule titles
+ * paid for by texts each module does not show (locales/modules.txt): 1,568.9 KB.
  */
 const WHOLE_BUDGET = 1570 * 1024;
 const WHOLE_GOAL = 800 * 1024;
