@@ -121,6 +121,7 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   await page.click('#capacity-use');
   await page.waitForFunction((n) => document.querySelector('#workers')?.value === n, recommended);
   await page.waitForSelector('#capacity [data-capacity="stale"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'capacity-size', 'focus on the next step');
   assert.equal(await page.locator('#capacity-use').count(), 0, 'a stale answer offers nothing to use');
   await showCatalog(page);
   assert.equal((await page.textContent('#catalog-table tbody tr td[data-col="workers"]')).trim(), recommended);

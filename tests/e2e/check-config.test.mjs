@@ -145,7 +145,7 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   // Chosen together in the file dialog: the same.
   await page.setInputFiles('#check-config-file', [
     { name: 'Gemfile.lock', mimeType: 'text/plain', buffer: Buffer.from(GEMFILE_LOCK) },
-    { name: 'receipt_job.rb', mimeType: 'text/plain', buffer: Buffer.from(SIDEKIQ_JOB) },
+    { name: 'booking_confirmation_receipt_job.rb', mimeType: 'text/plain', buffer: Buffer.from(SIDEKIQ_JOB) },
   ]);
   await page.waitForFunction(() => /pins sidekiq/.test(document.querySelector('#check-config-result')?.textContent ?? ''));
   // Added, the catalog gets the job's process and nothing else.
@@ -170,13 +170,14 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   await page.reload();
   await showCatalog(page);
   const mark = '#catalog-table tbody tr:nth-child(2) .audit-mark';
-  assert.match(await page.textContent(mark), /From receipt_job\.rb:1, the audit's word to review/);
-  // The mark wraps within its cell: the table still fits at 1280 px, its actions in view.
+  assert.match(await page.textContent(mark), /From booking_confirmation_receipt_job\.rb:1, the audit's word to review/);
+  // The mark wraps within its cell, a long file name too: the table still fits at 1280 px,
+  // its actions in view.
   assert.ok(await page.$eval('.catalog-table-wrap', (w) => w.scrollWidth <= w.clientWidth + 1), 'no sideways scroll');
   await page.click('#catalog-table tbody tr:nth-child(2) .proc-name');
   await page.waitForSelector('#audit-origin');
   const origin = await page.textContent('#audit-origin');
-  assert.match(origin, /Made from receipt_job\.rb, line 1 \(Sidekiq\)/, origin);
+  assert.match(origin, /Made from booking_confirmation_receipt_job\.rb, line 1 \(Sidekiq\)/, origin);
   assert.match(origin, /Gemfile\.lock:5 pins sidekiq 6\.5\.12/, origin);
   assert.match(origin, /not stated/i, origin);
   // The sheet's "without jitter" warning is explained: Sidekiq adds its own jitter.

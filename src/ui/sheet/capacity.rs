@@ -218,7 +218,14 @@ fn use_line(
     };
     let onclick = {
         let tell = tell.clone();
-        Callback::from(move |_| tell.emit(SimulatorSays::Load(next).to_json()))
+        Callback::from(move |_| {
+            tell.emit(SimulatorSays::Load(next).to_json());
+            // The button goes with the answer's currency (the answer is now stale): focus
+            // moves to "Size it", the next step, so keyboard and screen-reader users are not
+            // left on the page's body. Not to the field it set: a focused field keeps what it
+            // shows, as it does while someone types in it.
+            crate::ui::browser::focus_by_id("capacity-size");
+        })
     };
     html! {
         <div class="cap-use">
