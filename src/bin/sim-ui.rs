@@ -1,8 +1,17 @@
-//! The simulator module (built by Trunk beside the workers, fetched by the page when the
-//! Simulate screen is first shown: `src/ui/browser/simulator.rs`). `mount` draws the
-//! simulator screen (`modality_advisor::ui::simulator::root::Root`) into the page's element;
-//! `Simulator::update` hands it the page's state. A panic here stops this module only: the
-//! page, its processes and its storage go on, and the screen says the simulator stopped.
+//! The simulator module (built by Trunk beside the document worker, fetched by the page when
+//! the Simulate screen or a sheet is first shown: `src/ui/browser/simulator.rs`). On the page,
+//! `mount` draws the simulator screen (`modality_advisor::ui::simulator::root::Root`) into the
+//! page's element and `Simulator::update` hands it the page's state. A panic there stops this
+//! module only: the page, its processes and its storage go on, and the screen says the
+//! simulator stopped.
+//!
+//! The same module is the simulation Web Worker (`static/sim-worker-start.js` loads it in a
+//! worker; `main` tells the two apart by the global scope): it receives a `RunRequest` as JSON
+//! text, runs the queue engine, posts progress and the result back in the compact form
+//! `runner::wire` writes, and keeps the last run's event log for the page's slice requests.
+//! One module since issue 28: a separate worker carried its own standard library, serde code,
+//! domain and texts (176.8 KB brotli), and the screen that starts a run has always loaded this
+//! module first, so the worker now reuses the file the browser already holds.
 
 #[cfg(target_arch = "wasm32")]
 mod simulator {
@@ -152,9 +161,40 @@ mod simulator {
     }
 }
 
+/// The simulation worker's loop (this module started in a Web Worker). All logic is in
+/// `modality_advisor::domain::sim::runner`; this only moves strings.
+#[cfg(target_arch = "wasm32")]
+fn run_as_worker(scope: web_sys::DedicatedWorkerGlobalScope) {
+    use modality_advisor::domain::sim::runner::{WorkerState, WORKER_READY};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let post_scope = scope.clone();
+    // The last finished run's event log lives here, answering the page's slice requests.
+    // Runs are timed with the worker's wall clock (the page says how long the computation took).
+    let mut state = WorkerState::with_clock(js_sys::Date::now);
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            let post = |s: String| {
+                let _ = post_scope.post_message(&JsValue::from_str(&s));
+            };
+            let done = state.handle_wire(&text, 20_000, post);
+            let _ = post_scope.post_message(&JsValue::from_str(&done));
+        });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    onmessage.forget();
+    // Tell the page that requests can come (it holds them until then).
+    let _ = scope.post_message(&JsValue::from_str(WORKER_READY));
+}
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    simulator::start();
+    use wasm_bindgen::JsCast;
+    match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
+        Ok(scope) => run_as_worker(scope),
+        Err(_) => simulator::start(),
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -143,8 +143,8 @@ test('(a) headers: the policy, framing, caching and types', async () => {
       assert.equal((await head(f, { 'If-None-Match': etag })).status, 304, `${f}: revalidated`);
     }
   }
-  for (const f of ['index.html', 'embed.html', 'sim-ui.js', 'sim-ui_bg.wasm', 'sim-ui-start.js', 'sim-worker.js',
-    'sim-worker_bg.wasm', 'sim-worker_loader.js', 'export-worker.js', 'export-worker_bg.wasm', 'sim.css']) {
+  for (const f of ['index.html', 'embed.html', 'sim-ui.js', 'sim-ui_bg.wasm', 'sim-ui-start.js', 'sim-worker-start.js',
+    'export-worker.js', 'export-worker_bg.wasm', 'export-worker_loader.js', 'sim.css']) {
     assert.ok(reused.includes(f), `${f} is revalidated (no-cache), not cached for a year`);
   }
   // Compressed on the fly for a browser that asks.
@@ -164,7 +164,9 @@ test('(b) the app boots and Simulate runs under the header policy, with no viola
   await page.waitForSelector('section.simulate #sim-title');
   assert.ok(fetched.some(([f]) => f === 'sim-ui_bg.wasm'), `the simulator module came from nginx: ${fetched.map(([f]) => f)}`);
   await runPreset(page, 'retry-dead-letter', 'seed');
-  const worker = fetched.find(([f]) => f === 'sim-worker.js');
+  // The simulation worker is the simulator module started again in a worker: its start script
+  // under the header policy, then the same sim-ui.js.
+  const worker = fetched.find(([f]) => f === 'sim-worker-start.js');
   assert.ok(worker, 'the simulation worker was fetched');
   assert.match(worker[1] ?? '', /script-src 'self' 'wasm-unsafe-eval'/, 'the worker runs under the header policy');
   assert.deepEqual(violations, []);

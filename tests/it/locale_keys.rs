@@ -525,6 +525,19 @@ fn the_simulator_module_carries_every_page_text_but_the_checks_form() {
         .map(|p| p.to_string_lossy().into_owned())
         .filter(|f| f.starts_with("page/") || f.starts_with("simulator/"))
         .filter(|f| f != "page/check-config.yml")
+        // The module is also the simulation worker: the texts it draws the charts, Compare's
+        // tables and the worker timeline with (tests/it/sim_timeline.rs holds that they are
+        // every key that drawing names).
+        .chain(
+            [
+                "sim-chart-hints",
+                "sim-charts",
+                "sim-compare",
+                "sim-run",
+                "sim-timeline",
+            ]
+            .map(|f| format!("worker/{f}.yml")),
+        )
         .collect();
     assert_eq!(module_texts("simui"), all, "modules.txt [simui]");
     let form = keys_of(&[root.join("page/check-config.yml")]);

@@ -222,12 +222,13 @@ fn the_worker_draws_the_comparison_when_the_request_names_the_previous_run() {
 
 #[test]
 fn the_sim_worker_carries_every_text_it_draws_with() {
-    // The worker is built with only the `[sim]` texts of locales/modules.txt: each key its
+    // The worker is the simulator module, built with only the `[simui]` texts of
+    // locales/modules.txt: each key its
     // drawing code names must be defined there, and each key it builds at run time must start
     // with a prefix whose keys all live there.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut defined = std::collections::BTreeSet::new();
-    for file in crate::locale_keys::module_texts("sim") {
+    for file in crate::locale_keys::module_texts("simui") {
         let text = std::fs::read_to_string(root.join("locales").join(file)).expect("reads");
         for line in text.lines() {
             if let Some((key, _)) = line.split_once(':') {
@@ -259,12 +260,12 @@ fn the_sim_worker_carries_every_text_it_draws_with() {
             if !key.contains('{') {
                 assert!(
                     defined.contains(key),
-                    "{file}: {key} missing from the [sim] texts"
+                    "{file}: {key} missing from the [simui] texts"
                 );
             }
         }
     }
-    // The runtime-built keys' prefixes: every key of these families is in the [sim] texts.
+    // The runtime-built keys' prefixes: every key of these families is in the [simui] texts.
     assert!(defined.contains("hints.duplicate-execution.timeline"));
     assert!(defined.contains("charts.latency.caption") && defined.contains("timeline.end.crashed"));
     // Compare's figures (`compare.<DiffLine id>`), its reasons and the log lines it renders.

@@ -79,7 +79,6 @@ fn the_domain_knows_nothing_of_the_browser() {
 #[test]
 fn the_worker_and_the_cli_do_not_import_the_page() {
     for bin in [
-        "src/bin/sim-worker.rs",
         "src/bin/export-worker.rs",
         "src/bin/embed.rs",
         "src/bin/modality-advisor.rs",

@@ -29,7 +29,7 @@ enum Hold {
     All,
 }
 
-/// A Web Worker started from a loader script (`./sim-worker_loader.js` …) that posts
+/// A Web Worker started from a loader script (`./sim-worker-start.js` …) that posts
 /// `ready_word` once its wasm has loaded: requests sent before are held ([`Hold`]) and posted
 /// then, every other message goes to `on_message`. Dropping the port terminates the worker.
 struct WorkerPort {
@@ -101,9 +101,10 @@ impl Drop for WorkerPort {
     }
 }
 
-/// The simulation Web Worker (`sim-worker`, built by Trunk). Requests sent before the worker
-/// has loaded its wasm are held (the newest only) and sent when it says `ready`. Dropping it
-/// terminates the worker, which is how a run is cancelled.
+/// The simulation Web Worker (the simulator module `sim-ui` started in a worker by
+/// `static/sim-worker-start.js`). Requests sent before the worker has loaded its wasm are held
+/// (the newest only) and sent when it says `ready`. Dropping it terminates the worker, which is
+/// how a run is cancelled.
 pub struct SimWorker {
     port: WorkerPort,
 }
@@ -117,7 +118,7 @@ impl SimWorker {
         use crate::domain::sim::runner::WORKER_READY;
         let gate = Rc::new(Gate::default());
         let port = WorkerPort::spawn(
-            "./sim-worker_loader.js",
+            "./sim-worker-start.js",
             WORKER_READY,
             Hold::Latest,
             gate,
