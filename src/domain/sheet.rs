@@ -22,6 +22,7 @@ pub mod load_text;
 pub mod prefill;
 pub mod retry_window;
 pub mod zone;
+pub mod zone_rules;
 
 use crate::domain::flowchart::{evaluate, Answer, Answers, Outcome, QuestionId, Timing};
 use crate::domain::lang::Lang;

@@ -2,7 +2,7 @@
 // 9), through the user's path: a scheduled batch opens with UTC and says why; a zone that does
 // not exist is a finding naming the field and how to fix it, in both languages, and nothing
 // typed is lost; a real zone reaches the Kubernetes CronJob (whose panel names the
-// daylight-saving days of the coming year) and the Markdown document. A catalog notice worded in English reads in
+// daylight-saving days of the coming year) and the Markdown document (which names them too). A catalog notice worded in English reads in
 // Japanese after switching, and no English notice stays.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,6 +84,9 @@ test('a real zone reaches the CronJob, with the daylight-saving days, and the Ma
   ]);
   const md = readFileSync(await download.path(), 'utf8');
   assert.match(md, /^\| Time zone \| .* \| America\/New\\_York \|$/m);
+  // The document names the same day as the panel, as the CLI's does (the page sends its clock).
+  const day = dst.match(/on (\d{4}-03-\d{2})/)[1];
+  assert.match(md, new RegExp(`Daylight saving in America/New\\\\?_York: on ${day} \\(02:00–03:00\\)`));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -52,6 +52,37 @@ fn with(mut s: JobSheet, schedule: &str, zone: &str) -> JobSheet {
 }
 
 #[test]
+fn each_zones_kept_rule_gives_the_databases_transitions() {
+    // build.rs keeps a zone's POSIX rule alone only where it gives what the full data does;
+    // held here against jiff's whole bundled database, every name, 2026 to 2040: the offset
+    // at the start and every transition (instant and new offset).
+    use modality_advisor::domain::sheet::zone_rules;
+    let start = jiff::Timestamp::from_second(1_767_225_600).unwrap(); // 2026-01-01
+    let end = jiff::Timestamp::from_second(2_208_988_800).unwrap(); // 2040-01-01
+    let seen = |tz: &jiff::tz::TimeZone| -> Vec<(i64, i32)> {
+        tz.following(start)
+            .take_while(|t| t.timestamp() <= end)
+            .map(|t| (t.timestamp().as_second(), t.offset().seconds()))
+            .collect()
+    };
+    let (mut rules, mut shifting) = (0, 0);
+    for name in names() {
+        let ours = zone_rules::get(name).unwrap_or_else(|| panic!("{name} is kept"));
+        let theirs = jiff::tz::db().get(name).expect("in the database");
+        assert_eq!(ours.to_offset(start), theirs.to_offset(start), "{name}");
+        let transitions = seen(&theirs);
+        assert_eq!(seen(&ours), transitions, "{name}");
+        rules += 1;
+        shifting += usize::from(!transitions.is_empty());
+    }
+    assert!(rules > 400 && shifting > 100, "{rules} zones, {shifting} with daylight saving");
+    // Looked up as jiff's database is: ASCII case ignored; an unknown name is none.
+    assert!(zone_rules::get("america/new_york").is_some());
+    assert!(zone_rules::get("Mars/Olympus_Mons").is_none());
+    assert!(zone_rules::get("").is_none());
+}
+
+#[test]
 fn the_pages_names_are_the_databases() {
     let mut ours: Vec<&str> = names().collect();
     let mut theirs: Vec<String> = jiff::tz::db()

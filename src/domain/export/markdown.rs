@@ -104,10 +104,9 @@ pub fn to_markdown(sheet: &JobSheet, lang: Lang) -> String {
 /// also say on which days of the coming year daylight saving skips or repeats a batch run
 /// ([`dst_findings`](crate::domain::sheet::dst::dst_findings)). `None`: as [`to_markdown`].
 ///
-/// The CLI's documents carry that finding. The export worker's build (feature `export`) leaves
-/// the time zone database out — it would add about 78 KB brotli to the worker every first
-/// copy or download fetches — and ignores `now_ms`; in the page the finding is in the
-/// configuration panel (the targets' handler), beside the CronJob that carries the zone.
+/// The CLI's documents and the page's (the export bar sends the page's clock to the document
+/// worker) carry that finding; the configuration panel shows it too, beside the CronJob that
+/// carries the zone. The zones' rules are a few KB ([`zone_rules`](crate::domain::sheet::zone_rules)).
 pub fn to_markdown_at(sheet: &JobSheet, lang: Lang, now_ms: Option<i64>) -> String {
     let rows = rows(sheet, lang);
     let mut s = String::new();

@@ -104,8 +104,8 @@ pub struct ExportRequest {
     pub subject: ExportSubject,
     /// The page's clock when it asked (Unix milliseconds): the target panel then names the days
     /// of the coming year on which daylight saving skips or repeats a batch run (the sheet's
-    /// Markdown too, [`to_markdown_at`](super::markdown::to_markdown_at); the page's export
-    /// bar sends none). Absent: no such findings (the domain has no clock).
+    /// Markdown too, [`to_markdown_at`](super::markdown::to_markdown_at), which the page's
+    /// export bar asks for). Absent: no such findings (the domain has no clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now_ms: Option<i64>,
 }

@@ -2,12 +2,12 @@
 //! not exist on a spring-forward day (the clock skips them) or happen twice on a fall-back day
 //! (the clock repeats them), in the sheet's time zone, over the coming year.
 //!
-//! Reads the IANA database bundled by `jiff` (`tzdb-bundle-always`: the same data natively and
-//! in wasm). The page never calls this module, so the database stays out of its wasm: the
-//! findings are made by the CLI (`sheet`, `target`, the Markdown document) and the target
-//! worker (the configuration panel), each given the moment to count from (the domain has no
-//! clock). The export worker's build leaves it out too (its size budget; see
-//! [`to_markdown_at`](crate::domain::export::markdown::to_markdown_at)).
+//! Reads each zone's rules as build.rs keeps them from the IANA database bundled by `jiff`
+//! ([`zone_rules`](super::zone_rules): the same data natively and in wasm). The page never
+//! calls this module, so the rules stay out of its wasm: the findings are made by the CLI
+//! (`sheet`, `target`, the Markdown document) and the document worker (the configuration
+//! panel, the Markdown document), each given the moment to count from (the domain has no
+//! clock).
 //!
 //! What a scheduler does then differs: Vixie cron runs a job of a skipped time at once and a
 //! job of a repeated time once; the Kubernetes CronJob controller and most libraries compute
@@ -19,7 +19,6 @@ use crate::domain::sheet::check::{Finding, Severity};
 use crate::domain::sheet::cron::CronTimes;
 use crate::domain::sheet::{FieldId, JobSheet};
 use crate::text::t;
-use jiff::tz::TimeZone;
 use jiff::Timestamp;
 
 /// How far ahead the findings look, in seconds: 366 days (a year, leap day included).
@@ -55,9 +54,9 @@ pub struct ShiftDay {
 /// order. Empty for a zone the database does not have, a schedule that is not a cron
 /// expression (the sheet's own findings say so), or `@reboot`.
 pub fn shift_days(schedule: &str, zone: &str, from_ms: i64) -> Vec<ShiftDay> {
-    let (Some(times), Ok(tz), Ok(from)) = (
+    let (Some(times), Some(tz), Ok(from)) = (
         CronTimes::of(schedule),
-        TimeZone::get(zone.trim()),
+        super::zone_rules::get(zone.trim()),
         Timestamp::from_millisecond(from_ms),
     ) else {
         return Vec::new();

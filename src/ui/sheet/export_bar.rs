@@ -76,9 +76,10 @@ impl Format {
             lang,
             format,
             subject: ExportSubject::Sheet(Box::new(sheet.clone())),
-            // The export worker carries no time zone database (its size): the daylight-saving
-            // findings are the configuration panel's.
-            now_ms: None,
+            // The page's clock: the document then names the days of the coming year on which
+            // daylight saving skips or repeats a batch run, as the CLI's does (the document
+            // worker carries each zone's rules: domain::sheet::zone_rules).
+            now_ms: i64::try_from(browser::now_ms()).ok(),
         }
     }
 }
