@@ -220,10 +220,18 @@ fn sheet_settings(ctx: &AppContext) -> (CustomRun, Option<AttrValue>) {
     (run, reason)
 }
 
+/// Where the screen's answers for the page go (the simulator module's `tell`, as
+/// [`SimulatorSays`](crate::domain::session::simulator::SimulatorSays) JSON), provided by the
+/// module's root: the Capacity view's "Set Worker processes" reaches the page's sheet through
+/// it, as the sheet's own panel does.
+#[derive(Clone, PartialEq)]
+pub struct SimTell(pub Callback<String>);
+
 /// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
+    let tell = use_context::<SimTell>();
     let screen = use_screen(ctx.as_ref());
     let capacity =
         crate::ui::sheet::capacity::use_capacity(ctx.as_ref().map_or(Lang::En, |c| c.lang));
@@ -241,7 +249,7 @@ pub fn SimulateScreen() -> Html {
     };
     let (scenario, variant) = chosen(choice);
     if scenario == CAPACITY_PRESET {
-        return capacity_view(&ctx, &capacity, scenario, &edit);
+        return capacity_view(&ctx, &capacity, scenario, (&edit, tell.as_ref()));
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
@@ -340,19 +348,30 @@ pub fn SimulateScreen() -> Html {
 }
 
 /// The "Capacity" view: the presets, then the capacity panel of the open process's sheet
-/// (sized from the simulator's seed).
+/// (sized from the simulator's seed, its count usable in the sheet through `tell`); a sheet
+/// with no queue to size (a call, a batch) says so.
 fn capacity_view(
     ctx: &AppContext,
     capacity: &crate::ui::sheet::capacity::Capacity,
     scenario: &str,
-    edit: &Callback<SimEdit>,
+    (edit, tell): (&Callback<SimEdit>, Option<&SimTell>),
 ) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let panel = match &ctx.sheet {
-        Some(sheet) => {
-            crate::ui::sheet::capacity::capacity_panel(capacity, sheet, (lang, ctx.sim.seed), None)
+        Some(sheet) if crate::domain::sheet::load_text::load_of(sheet).is_none() => {
+            html! { <p class="hint" data-capacity="no-queue">{ t!("capacity.no-queue", locale = l) }</p> }
         }
+        Some(sheet) => crate::ui::sheet::capacity::capacity_panel(
+            capacity,
+            sheet,
+            (
+                lang,
+                ctx.sim.seed,
+                crate::ui::sheet::capacity::Place::Simulate,
+            ),
+            tell.map(|t| &t.0),
+        ),
         None => {
             html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
         }

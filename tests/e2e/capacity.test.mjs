@@ -54,18 +54,19 @@ async function importLoad(page, load) {
   await page.waitForSelector('[data-notice="info"]');
 }
 
-/** Presses "Size it" and waits for a new answer; returns the statuses shown on the way. */
-async function sizeIt(page) {
-  const statuses = await page.evaluate(async () => {
+/** Presses "Size it" in the panel `id` (the sheet's `capacity`, Simulate's `sim-capacity`)
+ * and waits for a new answer; returns the statuses shown on the way. */
+async function sizeIt(page, id = 'capacity') {
+  const statuses = await page.evaluate(async (id) => {
     const seen = [];
-    const panel = document.querySelector('#capacity');
+    const panel = document.getElementById(id);
     const old = panel.querySelector('.capacity-answer');
     const watch = new MutationObserver(() => {
       const s = panel.querySelector('[data-capacity-status]');
       if (s && seen[seen.length - 1] !== s.textContent) seen.push(s.textContent);
     });
     watch.observe(panel, { subtree: true, childList: true, characterData: true });
-    panel.querySelector('#capacity-size').click();
+    panel.querySelector(`#${id}-size`).click();
     const answer = () => panel.querySelector('.capacity-answer');
     for (let i = 0; i < 1200 && (!answer() || answer() === old); i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -73,20 +74,29 @@ async function sizeIt(page) {
     watch.disconnect();
     if (!answer() || answer() === old) throw new Error(`no new answer: ${seen.join(' | ')}`);
     return seen;
-  });
+  }, id);
   return statuses;
 }
 
 /** Checks both charts are drawn with their data tables; returns the wait table's row count. */
-async function chartsWithTables(page) {
+async function chartsWithTables(page, id = 'capacity') {
   for (const chart of ['wait', 'backlog']) {
-    const fig = `#capacity figure[data-chart="${chart}"]`;
+    const fig = `#${id} figure[data-chart="${chart}"]`;
     assert.equal(await page.locator(`${fig} svg.plot`).count(), 1, `${chart} drawn`);
     await page.click(`${fig} details.chart-data summary`);
     const rows = await page.locator(`${fig} table.chart-table tbody tr`).count();
     assert.ok(rows > 0, `${chart} has data rows`);
   }
-  return page.locator('#capacity figure[data-chart="wait"] table.chart-table tbody tr').count();
+  return page.locator(`#${id} figure[data-chart="wait"] table.chart-table tbody tr`).count();
+}
+
+/** The ids more than one element of the document carries. */
+function duplicateIds(page) {
+  return page.evaluate(() => {
+    const seen = new Map();
+    for (const el of document.querySelectorAll('[id]')) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+    return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  });
 }
 
 test('the sheet sizes its load section: progress, the recommendation, both charts, cancel, stale, ρ ≥ 1 (en)', async () => {
@@ -182,16 +192,19 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   const { lines } = await a11yProblems(page, 'capacity panel (ja, 390 px)');
   assert.deepEqual(lines, []);
 
-  // Simulate → Capacity: the same panel for the open process's sheet.
+  // Simulate → Capacity: the same panel for the open process's sheet, with ids of its own.
   await page.click('.tabs button:nth-child(3)');
   await page.click('.preset[data-scenario="capacity"]');
-  await page.waitForSelector('section.simulate #capacity #capacity-size');
-  await sizeIt(page);
-  assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件/);
+  await page.waitForSelector('section.simulate #sim-capacity #sim-capacity-size');
+  await sizeIt(page, 'sim-capacity');
+  assert.match(await page.textContent('#sim-capacity [data-cap="reason"]'), /^同時\d+件/);
   await screenshot(page, 'capacity-simulate-ja-390');
 
-  // ρ ≥ 1 in Japanese: said and charted.
+  // ρ ≥ 1 in Japanese: said and charted. Back on the sheet, Simulate's view (kept, hidden)
+  // shares no id with the sheet's panel.
   await page.click('.tabs button:nth-child(2)');
+  await page.waitForSelector('section.sheet #capacity');
+  assert.deepEqual(await duplicateIds(page), [], 'no id twice in the document');
   await importLoad(page, OVERLOAD);
   await sizeIt(page);
   assert.match(await page.textContent('#capacity [data-cap="grows"]'), /キューは際限なく伸びます/);
@@ -201,18 +214,50 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   await page.context().close();
 });
 
-test('Simulate\'s Capacity view at 1280 px (en)', async () => {
+test('Simulate\'s Capacity view at 1280 px (en): its count used in the sheet; a call has no queue to size', async () => {
   const page = await openPage(browser, server.url);
   await openSheet(page);
   await importLoad(page, PARTNER);
   await page.click('.tabs button:nth-child(3)');
   await page.click('.preset[data-scenario="capacity"]');
-  await sizeIt(page);
-  assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^\d+ at once/);
-  await chartsWithTables(page);
+  await sizeIt(page, 'sim-capacity');
+  assert.match(await page.textContent('#sim-capacity [data-cap="reason"]'), /^\d+ at once/);
+  await chartsWithTables(page, 'sim-capacity');
   await screenshot(page, 'capacity-simulate-en-1280');
   const { lines } = await a11yProblems(page, 'capacity view (en)');
   assert.deepEqual(lines, []);
+
+  // "Set Worker processes" from Simulate reaches the page's sheet as the sheet's panel does.
+  const recommended = await page.locator('#sim-capacity .capacity-answer').getAttribute('data-recommended');
+  assert.match(recommended, /^\d+$/);
+  await page.click('#sim-capacity-use');
+  await page.waitForSelector('#sim-capacity [data-capacity="stale"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'sim-capacity-size', 'focus on the next step');
+  await page.click('.tabs button:nth-child(2)');
+  await page.waitForFunction((n) => document.querySelector('#workers')?.value === n, recommended);
+  assert.deepEqual(await duplicateIds(page), [], 'no id twice in the document');
+
+  // A call answered at once has no queue: the view says so and points elsewhere.
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+  await page.fill('#add-name', 'Search rooms');
+  await page.click('#add-process');
+  for (const [q, a] of [['time-triggered', 'no'], ['needs-result-now', 'yes'], ['within-seconds', 'yes'], ['external-call', 'no']]) {
+    await page.waitForSelector(`form.question[data-question="${q}"]`);
+    await page.check(`#q-${q}-${a}`);
+    await page.click('form.question button[type="submit"]');
+  }
+  await page.waitForSelector('#open-sheet');
+  // Its sheet not opened yet: the view says where to open it.
+  await page.click('.tabs button:nth-child(3)');
+  await page.click('.preset[data-scenario="capacity"]');
+  assert.match(await page.textContent('[data-capacity="no-sheet"]'), /no sheet yet: open it \(“2\. Job sheet”\)/);
+  await page.click('.tabs button:nth-child(2)');
+  await page.waitForSelector('section.sheet[data-outcome="sync"]');
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('[data-capacity="no-queue"]');
+  assert.match(await page.textContent('[data-capacity="no-queue"]'), /no queue to size .* choose a preset above/);
+  assert.equal(await page.locator('#sim-capacity').count(), 0, 'no panel asking for an arrival rate');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -137,44 +137,95 @@ pub fn use_capacity(lang: Lang) -> Capacity {
     p
 }
 
+/// Where a capacity panel is drawn. Simulate's "Capacity" view stays in the document (hidden)
+/// while the sheet shows its own panel, so each place has its own element ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The sheet's panel (`#capacity`, `#capacity-size` …).
+    Sheet,
+    /// Simulate's "Capacity" view (`#sim-capacity`, `#sim-capacity-size` …).
+    Simulate,
+}
+
+/// The element ids of one [`Place`]'s panel.
+pub struct Ids {
+    panel: &'static str,
+    title: &'static str,
+    live: &'static str,
+    seeds: &'static str,
+    size: &'static str,
+    cancel: &'static str,
+    used: &'static str,
+    use_hint: &'static str,
+}
+
+impl Place {
+    /// This place's element ids.
+    fn ids(self) -> &'static Ids {
+        match self {
+            Place::Sheet => &Ids {
+                panel: "capacity",
+                title: "capacity-title",
+                live: "capacity-live",
+                seeds: "capacity-seeds",
+                size: "capacity-size",
+                cancel: "capacity-cancel",
+                used: "capacity-use",
+                use_hint: "capacity-use-hint",
+            },
+            Place::Simulate => &Ids {
+                panel: "sim-capacity",
+                title: "sim-capacity-title",
+                live: "sim-capacity-live",
+                seeds: "sim-capacity-seeds",
+                size: "sim-capacity-size",
+                cancel: "sim-capacity-cancel",
+                used: "sim-capacity-use",
+                use_hint: "sim-capacity-use-hint",
+            },
+        }
+    }
+}
+
 /// The capacity panel (see the module docs) of `sheet` with state `p`, in `lang`, sized from
-/// `seed`. With `tell` (the sheet's panel: the page's [`SimulatorSays`] channel), a current
-/// answer with a recommended count offers to use it in the sheet.
+/// `seed`, its element ids those of `place`. With `tell` (the page's [`SimulatorSays`]
+/// channel), a current answer with a recommended count offers to use it in the sheet.
 pub fn capacity_panel(
     p: &Capacity,
     sheet: &JobSheet,
-    (lang, seed): (Lang, u64),
+    (lang, seed, place): (Lang, u64, Place),
     tell: Option<&Callback<String>>,
 ) -> Html {
     let l = lang.code();
+    let ids = place.ids();
     let current = CapacityInput::from_sheet(sheet);
     let running = matches!(*p.status, Status::Running(..));
     let controls = match &current {
         Err(missing) => html! {
             <p class="cap-missing" data-capacity="not-sized">{ not_sized_text(missing, lang) }</p>
         },
-        Ok(input) => controls(p, *input, seed, running, lang),
+        Ok(input) => controls(p, (*input, seed), running, (lang, ids)),
     };
     let answer = (*p.answer).clone().map(|(view, input)| {
         let stale = current.as_ref().ok() != Some(&input);
         html! {
             <div class="cap-result" data-stale={stale.to_string()}>
                 if stale {
-                    <p class="notice info" data-capacity="stale">{ t!("capacity.stale", locale = l) }</p>
+                    <p class="notice" data-capacity="stale">{ t!("capacity.stale", locale = l) }</p>
                 }
                 if !stale {
-                    { use_line(sheet, view.workers, tell, lang) }
+                    { use_line(sheet, view.workers, tell, (lang, ids)) }
                 }
                 { raw(pick(&view.html, lang)) }
             </div>
         }
     });
     html! {
-        <section class="section capacity-panel" id="capacity" aria-labelledby="capacity-title">
-            <h3 id="capacity-title">{ t!("capacity.title", locale = l) }</h3>
+        <section class="section capacity-panel" id={ids.panel} aria-labelledby={ids.title}>
+            <h3 id={ids.title}>{ t!("capacity.title", locale = l) }</h3>
             <p class="hint">{ t!("capacity.intro", locale = l) }</p>
             { controls }
-            { live_region("capacity-live", *p.said) }
+            { live_region(ids.live, *p.said) }
             <div class="slot">{ status_line(&p.status, lang) }</div>
             <div class="slot">{ answer }</div>
         </section>
@@ -190,7 +241,7 @@ fn use_line(
     sheet: &JobSheet,
     workers: Option<u32>,
     tell: Option<&Callback<String>>,
-    lang: Lang,
+    (lang, ids): (Lang, &'static Ids),
 ) -> Html {
     let (Some(slots), Some(tell), Some(load)) = (workers, tell, load_of(sheet)) else {
         return Html::default();
@@ -224,19 +275,24 @@ fn use_line(
             // moves to "Size it", the next step, so keyboard and screen-reader users are not
             // left on the page's body. Not to the field it set: a focused field keeps what it
             // shows, as it does while someone types in it.
-            crate::ui::browser::focus_by_id("capacity-size");
+            crate::ui::browser::focus_by_id(ids.size);
         })
     };
     html! {
         <div class="cap-use">
-            <button type="button" class="secondary" id="capacity-use" aria-describedby="capacity-use-hint" {onclick}>{ label }</button>
-            <p class="hint" id="capacity-use-hint">{ t!("capacity.use-hint", locale = l) }</p>
+            <button type="button" class="secondary" id={ids.used} aria-describedby={ids.use_hint} {onclick}>{ label }</button>
+            <p class="hint" id={ids.use_hint}>{ t!("capacity.use-hint", locale = l) }</p>
         </div>
     }
 }
 
 /// The runs per count, "Size it" and "Cancel".
-fn controls(p: &Capacity, input: CapacityInput, seed: u64, running: bool, lang: Lang) -> Html {
+fn controls(
+    p: &Capacity,
+    (input, seed): (CapacityInput, u64),
+    running: bool,
+    (lang, ids): (Lang, &'static Ids),
+) -> Html {
     let l = lang.code();
     let size = size_callback(p, input, seed, lang);
     let cancel = {
@@ -263,13 +319,13 @@ fn controls(p: &Capacity, input: CapacityInput, seed: u64, running: bool, lang: 
     html! {
         <div class="cap-controls">
             <div class="sfield" data-field="capacity-seeds">
-                <label for="capacity-seeds">{ t!("capacity.seeds", locale = l) }</label>
-                <input id="capacity-seeds" type="text" inputmode="numeric" autocomplete="off"
+                <label for={ids.seeds}>{ t!("capacity.seeds", locale = l) }</label>
+                <input id={ids.seeds} type="text" inputmode="numeric" autocomplete="off"
                     value={(*p.seeds_raw).clone()} {oninput} aria-invalid={bad.to_string()} />
             </div>
             <div class="actions">
-                <button type="button" class="primary" id="capacity-size" disabled={running} onclick={size}>{ t!("capacity.size", locale = l) }</button>
-                <button type="button" class="secondary" id="capacity-cancel" disabled={!running} onclick={cancel}>{ t!("capacity.cancel", locale = l) }</button>
+                <button type="button" class="primary" id={ids.size} disabled={running} onclick={size}>{ t!("capacity.size", locale = l) }</button>
+                <button type="button" class="secondary" id={ids.cancel} disabled={!running} onclick={cancel}>{ t!("capacity.cancel", locale = l) }</button>
             </div>
         </div>
     }

@@ -4,7 +4,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::session::simulator::{SimulatorSays, SimulatorView};
-use crate::ui::simulate::SimulateScreen;
+use crate::ui::simulate::{SimTell, SimulateScreen};
 use crate::ui::state::{Action, AppContext, AppState, Screen};
 use yew::prelude::*;
 
@@ -57,7 +57,9 @@ pub fn Root(props: &RootProps) -> Html {
     }
     html! {
         <ContextProvider<AppContext> context={state}>
-            <SimulateScreen />
+            <ContextProvider<SimTell> context={SimTell(props.tell.clone())}>
+                <SimulateScreen />
+            </ContextProvider<SimTell>>
         </ContextProvider<AppContext>>
     }
 }
@@ -76,7 +78,7 @@ pub fn CapacityRoot(props: &RootProps) -> Html {
         }) => crate::ui::sheet::capacity::capacity_panel(
             &capacity,
             &sheet,
-            (lang, 1),
+            (lang, 1, crate::ui::sheet::capacity::Place::Sheet),
             Some(&props.tell),
         ),
         _ => Html::default(),
