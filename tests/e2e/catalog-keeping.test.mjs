@@ -259,7 +259,8 @@ test('import: a preview first, then merge; undo puts the catalog back; a bad fil
     return r.bottom > 0 && r.top < innerHeight;
   });
   await page.setViewportSize(size);
-  assert.match(await page.textContent('#catalog-notice'), /processes\[1\]\.id/);
+  // The reader's message follows a colon (it may start with a field's path, never capitalised).
+  assert.match(await page.textContent('#catalog-notice'), /bad\.catalog\.json was not imported \(nothing changed\): .*processes\[1\]\.id/);
   assert.deepEqual(await rowNames(page), ['My own process']);
   assert.equal(await page.locator('.import-preview').count(), 0);
   // A single sheet file adds one process (merge only).

@@ -151,6 +151,9 @@ fn a_broken_or_empty_file_is_refused_naming_the_file_and_line() {
         ja.starts_with("broken.tf の ") && ja.contains("行目"),
         "{ja}"
     );
+    // The reader's sentence ends with 。 and the next follows without a space.
+    assert!(ja.ends_with("。カタログには何も追加していません。"), "{ja}");
+    assert!(!ja.contains("。 "), "{ja}");
 
     let none = "# nothing here\nvalue = 1\n";
     let ReadDone::AuditRefused { en, .. } = ask(target_worker::handle, "notes.py", none, Lang::En)
@@ -184,7 +187,12 @@ fn a_broken_or_empty_file_is_refused_naming_the_file_and_line() {
         )) && en.ends_with("Nothing was added to the catalog."),
         "{en}"
     );
-    assert!(ja.contains("201 個のジョブ"), "{ja}");
+    // Counted in 件 as the product counts jobs; the command named in brackets, not backticks.
+    assert!(
+        ja.contains("201 件のジョブ") && ja.contains("「modality-advisor audit」"),
+        "{ja}"
+    );
+    assert!(!en.contains('`') && !ja.contains('`'), "{en} / {ja}");
     let few: String = (0..MAX_JOBS).map(job).collect();
     let ReadDone::Audited { catalog } = ask(target_worker::handle, "jobs.yaml", &few, Lang::En)
     else {

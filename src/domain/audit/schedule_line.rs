@@ -60,7 +60,9 @@ pub fn schedule_line(job: &AuditJob, lang: Lang) -> String {
             group_thousands_u32,
         )
     });
-    let waits = part_unknown(job, "waits", lang).unwrap_or_else(|| waits.join(", "));
+    // In Japanese the line itself is joined with 、: the waits take ・.
+    let sep = if lang == Lang::Ja { "・" } else { ", " };
+    let waits = part_unknown(job, "waits", lang).unwrap_or_else(|| waits.join(sep));
     let window = if job.schedule_unknown.is_empty() {
         s.window_s.max.map_or_else(
             || t!("audit.text.unbounded", locale = l).into_owned(),
