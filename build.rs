@@ -84,7 +84,8 @@ fn write_zone_rules(out: &std::path::Path) {
             .and_then(|f| std::str::from_utf8(f).ok())
             .filter(|f| !f.is_empty());
         let same = footer.and_then(|f| TimeZone::posix(f).ok()).filter(|rule| {
-            rule.to_offset(start) == full.to_offset(start) && transitions(rule) == transitions(&full)
+            rule.to_offset(start) == full.to_offset(start)
+                && transitions(rule) == transitions(&full)
         });
         match (same, footer) {
             (Some(_), Some(f)) => code.push_str(&format!("    ({name:?}, Rule::Posix({f:?})),\n")),

@@ -75,7 +75,10 @@ fn each_zones_kept_rule_gives_the_databases_transitions() {
         rules += 1;
         shifting += usize::from(!transitions.is_empty());
     }
-    assert!(rules > 400 && shifting > 100, "{rules} zones, {shifting} with daylight saving");
+    assert!(
+        rules > 400 && shifting > 100,
+        "{rules} zones, {shifting} with daylight saving"
+    );
     // Looked up as jiff's database is: ASCII case ignored; an unknown name is none.
     assert!(zone_rules::get("america/new_york").is_some());
     assert!(zone_rules::get("Mars/Olympus_Mons").is_none());
