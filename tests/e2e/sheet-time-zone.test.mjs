@@ -28,12 +28,14 @@ const finding = (page, code) => page.textContent(`.sheet-form [data-finding="${c
 test('a time zone that does not exist is a finding in both languages; nothing typed is lost', async () => {
   const page = await batchSheet();
   assert.equal(await page.inputValue('#time-zone'), 'UTC');
-  assert.match(await page.textContent('[data-field="time-zone"] .reason'), /Default UTC/);
+  assert.match(await page.textContent('[data-field="time-zone"] .reason'), /ⓘ UTC has no daylight saving/);
   assert.equal(await page.$('[data-finding="batch-time-zone-unknown"]'), null);
 
   await page.fill('#schedule', '30 2 * * *');
   await page.fill('#time-zone', 'Asia/Tokio');
   await page.waitForSelector('[data-finding="batch-time-zone-unknown"]');
+  // Changed from the default: the reason says so once, without repeating the default.
+  assert.match(await page.textContent('[data-field="time-zone"] .reason'), /ⓘ The default was UTC: UTC has no daylight saving/);
   const en = await finding(page, 'batch-time-zone-unknown');
   assert.match(en, /Time zone “Asia\/Tokio” is not an IANA time zone name/);
   assert.match(en, /Asia\/Tokyo/, 'says how to write one');
