@@ -12,6 +12,7 @@ pub mod duration;
 pub mod error;
 pub mod export;
 pub mod flowchart;
+pub mod json;
 pub mod lang;
 pub mod number;
 pub mod place;

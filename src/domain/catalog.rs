@@ -180,7 +180,7 @@ impl Catalog {
     /// The catalog as pretty-printed JSON: the catalog file (reads back identical through
     /// [`check::read_catalog`]). Plain strings and numbers: serialising cannot fail.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut s = crate::domain::json::pretty(self);
         s.push('\n');
         s
     }

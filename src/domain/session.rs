@@ -239,7 +239,7 @@ impl Session {
 
     /// The session as JSON (plain strings and numbers: serialising cannot fail).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads a saved session; `None` when it is not JSON, of another version, or does not

@@ -63,7 +63,7 @@ impl Share {
     pub fn to_json(&self) -> String {
         let mut s = self.clone();
         s.processes_mut().for_each(|p| p.audit = None);
-        serde_json::to_string(&s).unwrap_or_default()
+        crate::domain::json::compact(&s)
     }
 
     /// Every process shared, to change.

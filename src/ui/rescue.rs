@@ -63,7 +63,7 @@ pub fn protected(state: &AppState) -> Option<&crate::domain::catalog::ProcessId>
 /// catalog as this tab has it (the user's work: answers, sheets, simulator choices). Nothing
 /// in it is sent anywhere.
 pub fn diagnostics(panic: &str) -> String {
-    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let quote = |s: &str| crate::domain::json::compact(s);
     let mut out = format!(
         "{{\n\"app\": \"modality-advisor {}\",\n\"panic\": {}",
         env!("CARGO_PKG_VERSION"),

@@ -48,6 +48,7 @@ mod fuzz_support;
 mod fuzz_typed;
 mod glossary;
 mod hosting_files;
+mod json_layout;
 mod json_schemas;
 mod locale_keys;
 mod numbers;

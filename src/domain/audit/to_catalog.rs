@@ -139,7 +139,7 @@ pub fn read(
         let job = if lang == Lang::Ja { job_ja } else { job_en };
         let mut sheet = job.sheet.clone();
         sheet.process.process_name = process_name(job, &file);
-        let json = serde_json::to_string(&sheet).unwrap_or_default();
+        let json = crate::domain::json::compact(&sheet);
         let process = match read_sheet_as_process(&json, lang, id.clone(), now_ms) {
             Ok(p) => p,
             Err(e) => {

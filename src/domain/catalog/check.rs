@@ -69,11 +69,14 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
             }
         }
     }
-    let catalog: Catalog = serde_path_to_error::deserialize(&value)
+    let catalog: Catalog = crate::domain::json::decode(&value)
         .map_err(|e| decode_error(e.path().to_string(), e.inner().to_string()))?;
     // Fields the model has no place for (serde drops unknown fields of the simulator's
     // choices, which a saved session reads leniently) would not read back: refuse them.
-    let written = serde_json::to_value(&catalog).unwrap_or(Value::Null);
+    // Written as text and read back rather than with `to_value`: the same keys, and no third
+    // copy of the model's writer in the document worker (crate::domain::json).
+    let written = serde_json::from_str::<Value>(&crate::domain::json::compact(&catalog))
+        .unwrap_or(Value::Null);
     if let Some(path) = dropped_field(&value, &written, String::new()) {
         return Err(ImportError::Field {
             path,
@@ -91,7 +94,7 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
     {
         if let Some(raw) = raw.get("sim").filter(|v| !v.is_null()) {
             let at = format!("processes[{i}].sim");
-            let strict: SimChoice = serde_path_to_error::deserialize(raw)
+            let strict: SimChoice = crate::domain::json::decode(raw)
                 .map_err(|e| decode_error(format!("{at}.{}", e.path()), e.inner().to_string()))?;
             sim(&at, &strict)?;
         }

@@ -41,7 +41,7 @@ pub fn merge_fields(
 ) -> Option<FieldMerge> {
     // Through the JSON text the page already writes and reads (no second serialiser in the
     // page's wasm).
-    let value = |p: &Process| serde_json::from_str::<Value>(&serde_json::to_string(p).ok()?).ok();
+    let value = |p: &Process| serde_json::from_str::<Value>(&crate::domain::json::compact(p)).ok();
     let (b, m, t) = (value(base)?, value(mine)?, value(theirs)?);
     let mut conflicts = Vec::new();
     let (shown, kept) = merge(Some(&b), Some(&m), Some(&t), "", held, &mut conflicts);

@@ -60,7 +60,7 @@ impl Stored {
 
     /// As JSON (plain strings and numbers: serialising cannot fail).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads what storage holds; `None` when it is not this format (another version, broken

@@ -10,7 +10,7 @@ use crate::domain::sheet::JobSheet;
 /// `\u202E` escapes ([`bidi::show`]), which read back as the same characters.
 pub fn to_json(sheet: &JobSheet) -> String {
     // The model has only strings, numbers, bools, lists and structs: serialising cannot fail.
-    let mut s = serde_json::to_string_pretty(sheet).unwrap_or_default();
+    let mut s = crate::domain::json::pretty(sheet);
     s.push('\n');
     bidi::show(&s, Shown::Json).into_owned()
 }

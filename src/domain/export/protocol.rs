@@ -125,7 +125,7 @@ impl ExportRequest {
     /// The request as JSON text (what the page posts).
     pub fn to_json(&self) -> String {
         // Strings, numbers, bools and enums only: serialising cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// The document: the same text the exporters give when called directly.
@@ -149,7 +149,7 @@ impl ExportRequest {
             (ExportSubject::System(c), _) => crate::domain::catalog::system::draw::html(c, lang),
             // Numbers, strings and enums only: serialising cannot fail.
             (ExportSubject::SimSettings { run, seed }, _) => {
-                serde_json::to_string_pretty(&run.to_file(*seed)).unwrap_or_default()
+                crate::domain::json::pretty(&run.to_file(*seed))
             }
             (
                 ExportSubject::Target {
@@ -167,7 +167,7 @@ impl ExportRequest {
 impl ExportReply {
     /// The reply as JSON text (what the worker posts).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads a reply (what the page receives).
@@ -184,34 +184,38 @@ impl ExportReply {
 /// returns the [`ExportReply`] as JSON text — for a read, its `Ok` text is the
 /// [`ReadResult`](super::read::ReadResult) ([`super::read`]); for a share, the panel or the
 /// card ([`ShareRequest::render`]). Never panics:
-/// a request it cannot read gets an `Err` reply naming the problem (`serde_json`'s words: the
-/// field, line and column).
+/// a request it cannot read gets an `Err` reply naming the problem (the line and column of
+/// text that is not JSON; the field's path in a request that is).
 pub fn handle(text: &str) -> String {
-    let value = serde_json::from_str::<serde_json::Value>(text).ok();
-    let has = |field: &str| value.as_ref().is_some_and(|v| v.get(field).is_some());
-    let reply = if has("want") {
-        match serde_json::from_str::<ShareRequest>(text) {
+    use crate::domain::json::{decode, TextError};
+    let value = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => v,
+        Err(e) => return bad_request(text, &TextError::Syntax(e)).to_json(),
+    };
+    let refused = |e| bad_request(text, &TextError::Field(e));
+    let reply = if value.get("want").is_some() {
+        match decode::<ShareRequest>(&value) {
             Ok(request) => ExportReply {
                 id: request.id,
                 result: Ok(request.render()),
             },
-            Err(e) => bad_request(text, &e),
+            Err(e) => refused(e),
         }
-    } else if has("read") {
-        match serde_json::from_str::<ReadRequest>(text) {
+    } else if value.get("read").is_some() {
+        match decode::<ReadRequest>(&value) {
             Ok(request) => ExportReply {
                 id: request.id,
                 result: Ok(result_to_json(&request.run())),
             },
-            Err(e) => bad_request(text, &e),
+            Err(e) => refused(e),
         }
     } else {
-        match serde_json::from_str::<ExportRequest>(text) {
+        match decode::<ExportRequest>(&value) {
             Ok(request) => ExportReply {
                 id: request.id,
                 result: Ok(request.render()),
             },
-            Err(e) => bad_request(text, &e),
+            Err(e) => refused(e),
         }
     };
     reply.to_json()
@@ -219,7 +223,7 @@ pub fn handle(text: &str) -> String {
 
 /// The `Err` reply to a request that cannot be read: whatever of the envelope can be read,
 /// to answer the right request in its language.
-pub(crate) fn bad_request(text: &str, e: &serde_json::Error) -> ExportReply {
+pub(crate) fn bad_request(text: &str, e: &crate::domain::json::TextError) -> ExportReply {
     #[derive(Deserialize)]
     struct Envelope {
         #[serde(default)]
@@ -227,7 +231,7 @@ pub(crate) fn bad_request(text: &str, e: &serde_json::Error) -> ExportReply {
         #[serde(default)]
         lang: Lang,
     }
-    let env = serde_json::from_str::<Envelope>(text).unwrap_or(Envelope {
+    let env = crate::domain::json::from_text::<Envelope>(text).unwrap_or(Envelope {
         id: 0,
         lang: Lang::En,
     });

@@ -125,7 +125,7 @@ impl ReadRequest {
     /// The request as JSON text (what the page posts).
     pub fn to_json(&self) -> String {
         // Strings, numbers and enums only: serialising cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads the file as asked (in the worker).
@@ -262,7 +262,7 @@ pub fn result_to_json(result: &ReadResult) -> String {
 /// A model's JSON text (the models hold strings, numbers, bools, lists and structs only:
 /// serialising cannot fail).
 fn json<T: Serialize>(model: &T) -> String {
-    serde_json::to_string(model).unwrap_or_default()
+    crate::domain::json::compact(model)
 }
 
 impl ReadDone {

@@ -15,7 +15,12 @@ pub fn handle(text: &str) -> String {
     use super::protocol::{bad_request, ExportReply, ExportRequest, ExportSubject};
     use super::read::{result_to_json, ReadAs, ReadRequest};
     // A configuration to audit ([`ReadAs::Configuration`]) comes as a read request.
-    if let Ok(request) = serde_json::from_str::<ReadRequest>(text) {
+    use crate::domain::json::TextError;
+    let value = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => v,
+        Err(e) => return bad_request(text, &TextError::Syntax(e)).to_json(),
+    };
+    if let Ok(request) = crate::domain::json::decode::<ReadRequest>(&value) {
         let result = match &request.read {
             ReadAs::Configuration {
                 file_name,
@@ -40,7 +45,7 @@ pub fn handle(text: &str) -> String {
         };
         return reply.to_json();
     }
-    let reply = match serde_json::from_str::<ExportRequest>(text) {
+    let reply = match crate::domain::json::decode::<ExportRequest>(&value) {
         Ok(ExportRequest {
             id,
             lang,
@@ -67,7 +72,7 @@ pub fn handle(text: &str) -> String {
             id: other.id,
             result: Err(t!("export.worker.not-a-target", locale = other.lang.code()).into_owned()),
         },
-        Err(e) => bad_request(text, &e),
+        Err(e) => bad_request(text, &TextError::Field(e)),
     };
     reply.to_json()
 }

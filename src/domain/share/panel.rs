@@ -55,7 +55,7 @@ pub struct ShareRequest {
 impl ShareRequest {
     /// The request as JSON text (what the page posts).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// The rendered [`Panel`] as JSON ([`Panel::to_json`]).
@@ -95,7 +95,7 @@ impl Panel {
             flat.push(k);
             flat.push(v);
         }
-        serde_json::to_string(&flat).unwrap_or_default()
+        crate::domain::json::compact(&flat)
     }
 
     /// Reads [`Panel::to_json`]'s text.

@@ -515,7 +515,7 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
         None => return Err(ImportError::SchemaVersion { found: None }),
     }
     crate::domain::sheet::load::check_shape(&value, "")?;
-    let file: SheetFile = serde_path_to_error::deserialize(value)
+    let file: SheetFile = crate::domain::json::decode(&value)
         .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))?;
     if file.schema_version == 1 {
         check_v1(file.retry.as_ref())?;

@@ -103,14 +103,13 @@ impl SimRun {
         let run = RunRequest::new(id, spec)
             .ok_or_else(|| Problem::Other("config files run on the command line".into()))?;
         let json = match with {
-            Some((with, why)) => serde_json::to_string(&CompareRequest {
+            Some((with, why)) => crate::domain::json::compact(&CompareRequest {
                 run,
                 with,
                 same_why: why,
             }),
-            None => serde_json::to_string(&run),
-        }
-        .map_err(|e| Problem::Other(e.to_string()))?;
+            None => crate::domain::json::compact(&run),
+        };
         self.worker
             .borrow()
             .as_ref()
@@ -146,9 +145,7 @@ impl SimRun {
     /// Asks the worker for log lines; `false` when no worker holds a log (it was stopped, or
     /// has not loaded).
     pub fn request_log(&self, req: &LogRequest) -> bool {
-        let Ok(json) = serde_json::to_string(req) else {
-            return false;
-        };
+        let json = crate::domain::json::compact(req);
         self.worker
             .borrow()
             .as_ref()

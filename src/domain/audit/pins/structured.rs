@@ -18,7 +18,7 @@ fn line_at(text: &str, at: usize) -> u32 {
 /// The line of the first `"key"` followed by `:` at or after byte `from`, and where it
 /// ends; else the line of `from`.
 fn key_line(text: &str, key: &str, from: usize) -> (u32, usize) {
-    let needle = serde_json::to_string(key).unwrap_or_default();
+    let needle = crate::domain::json::compact(key);
     let mut start = from.min(text.len());
     while let Some(i) = text.get(start..).and_then(|t| t.find(&needle)) {
         let end = start + i + needle.len();

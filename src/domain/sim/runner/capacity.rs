@@ -55,10 +55,9 @@ impl CapacityRequest {
     /// The request as the worker reads it (JSON).
     pub fn to_json(&self) -> String {
         // Numbers, strings and enums only: cannot fail.
-        serde_json::to_string(&CapacityEnvelope {
+        crate::domain::json::compact(&CapacityEnvelope {
             capacity: self.clone(),
         })
-        .unwrap_or_default()
     }
 }
 

@@ -263,7 +263,7 @@ impl WorkerState {
     /// and draws the comparison; anything else is read as a [`RunRequest`] (see [`handle`]); a finished run's log replaces the one held. Returns
     /// the final message as JSON text. Never panics on any input.
     pub fn handle(&mut self, json: &str, every: u64, mut post: impl FnMut(String)) -> String {
-        let to_json = |m: &RunMessage| serde_json::to_string(m).unwrap_or_default();
+        let to_json = |m: &RunMessage| crate::domain::json::compact(m);
         to_json(&self.answer(json, every, |m| post(to_json(&m))))
     }
 

@@ -74,7 +74,7 @@ pub fn encode(message: RunMessage) -> String {
         RunMessage::Failed { id, errors } => Wire::Failed {
             id,
             // Strings, numbers and enums only: serialising cannot fail.
-            errors: serde_json::to_string(&errors).unwrap_or_default(),
+            errors: crate::domain::json::compact(&errors),
         },
         RunMessage::LogSlice {
             id,

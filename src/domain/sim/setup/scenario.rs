@@ -458,7 +458,7 @@ pub fn trace_digest(seed: u64) -> u64 {
     for sc in Scenario::ALL {
         for v in sc.variants() {
             if let Ok(r) = run_scenario(sc.id(), Some(v), seed) {
-                eat(serde_json::to_string(&r).unwrap_or_default().as_bytes());
+                eat(crate::domain::json::compact(&r).as_bytes());
             }
         }
     }
@@ -473,7 +473,7 @@ pub fn trace_digest(seed: u64) -> u64 {
     if let Ok(mut sim) = Simulation::new(cfg) {
         sim.run();
         let r = Report::from_sim(&sim, "mmc", "digest");
-        eat(serde_json::to_string(&r).unwrap_or_default().as_bytes());
+        eat(crate::domain::json::compact(&r).as_bytes());
     }
     h
 }
