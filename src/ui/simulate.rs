@@ -19,6 +19,7 @@ use crate::domain::session::{sim_presets, sim_variants, SimEdit, CAPACITY_PRESET
 use crate::domain::sim::runner::{Preset, RunSpec, LOAD_SCENARIO, MAX_LOAD_JOBS};
 use crate::domain::sim::setup::knobs::{our_limit_reason, CustomRun, Knob};
 use crate::domain::sim::Scenario;
+use crate::domain::Outcome;
 use crate::text::t;
 use crate::ui::simulate::compare::{RunLabel, SimCompare};
 use crate::ui::simulate::event_log::LogAnswer;
@@ -227,11 +228,18 @@ fn sheet_settings(ctx: &AppContext) -> (CustomRun, Option<AttrValue>) {
 #[derive(Clone, PartialEq)]
 pub struct SimTell(pub Callback<String>);
 
+/// The open process's decision as the page last told the simulator module (`None`: not
+/// decided yet), provided by the module's root: the Capacity view words the case of a
+/// process without a sheet by it.
+#[derive(Clone, Copy, PartialEq)]
+pub struct OpenOutcome(pub Option<crate::domain::Outcome>);
+
 /// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
     let tell = use_context::<SimTell>();
+    let outcome = use_context::<OpenOutcome>().and_then(|o| o.0);
     let screen = use_screen(ctx.as_ref());
     let capacity =
         crate::ui::sheet::capacity::use_capacity(ctx.as_ref().map_or(Lang::En, |c| c.lang));
@@ -249,7 +257,7 @@ pub fn SimulateScreen() -> Html {
     };
     let (scenario, variant) = chosen(choice);
     if scenario == CAPACITY_PRESET {
-        return capacity_view(&ctx, &capacity, scenario, (&edit, tell.as_ref()));
+        return capacity_view(&ctx, &capacity, scenario, (&edit, tell.as_ref(), outcome));
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
@@ -354,7 +362,7 @@ fn capacity_view(
     ctx: &AppContext,
     capacity: &crate::ui::sheet::capacity::Capacity,
     scenario: &str,
-    (edit, tell): (&Callback<SimEdit>, Option<&SimTell>),
+    (edit, tell, outcome): (&Callback<SimEdit>, Option<&SimTell>, Option<Outcome>),
 ) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
@@ -372,9 +380,19 @@ fn capacity_view(
             ),
             tell.map(|t| &t.0),
         ),
-        None => {
-            html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
-        }
+        // No sheet: a queued job whose sheet was never opened is asked to open it; a call or a
+        // batch has no queue to size; an undecided process is asked to decide first.
+        None => match outcome {
+            Some(Outcome::AsyncEnqueue | Outcome::AsyncTicket) => {
+                html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
+            }
+            Some(Outcome::Sync | Outcome::SyncTimeout | Outcome::Batch) => {
+                html! { <p class="hint" data-capacity="no-queue">{ t!("capacity.no-queue", locale = l) }</p> }
+            }
+            None => {
+                html! { <p class="hint" data-capacity="undecided">{ t!("capacity.undecided", locale = l) }</p> }
+            }
+        },
     };
     html! {
         <section class="simulate" aria-labelledby="sim-title">

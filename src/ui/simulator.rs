@@ -58,6 +58,10 @@ pub fn SimulatorHost() -> Html {
             lang: c.lang,
             sheet: c.sheet.clone(),
             sim: c.sim.clone(),
+            outcome: match crate::domain::evaluate(&c.answers).status {
+                crate::domain::Status::Decided(o) => Some(o),
+                crate::domain::Status::Ask(_) => None,
+            },
         }
         .to_json()
     });
@@ -217,6 +221,8 @@ pub fn CapacityHost(props: &CapacityHostProps) -> Html {
         lang: props.lang,
         sheet: Some((*props.sheet).clone()),
         sim: SimChoice::default(),
+        // The panel sizes the sheet it is given; the decision is the sheet's own.
+        outcome: Some(props.sheet.decision.outcome),
     }
     .to_json();
     let latest = use_mut_ref(String::new);

@@ -99,6 +99,18 @@ function duplicateIds(page) {
   });
 }
 
+/** Legend labels of the charts on the page that run past their chart's right edge (in the
+ * chart's own units: the SVG scales as a whole), as "chart: label (right edge > width)". */
+async function legendOverflow(page) {
+  return page.$$eval('svg.plot', (svgs) => svgs.flatMap((svg) => {
+    const width = svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('.plot-legend text')]
+      .map((t) => ({ name: t.textContent, right: t.getBBox().x + t.getBBox().width }))
+      .filter((l) => l.right > width)
+      .map((l) => `${svg.getAttribute('aria-label')}: ${l.name} (${l.right.toFixed(1)} > ${width})`);
+  }));
+}
+
 test('the sheet sizes its load section: progress, the recommendation, both charts, cancel, stale, ρ ≥ 1 (en)', async () => {
   const page = await openPage(browser, server.url);
   await openSheet(page);
@@ -188,6 +200,9 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   assert.ok(statuses.some((s) => /シミュレーション中：80回中\d+回が終わりました/.test(s)), `progress shown: ${statuses}`);
   assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件：待ち時間p95/);
   await chartsWithTables(page);
+  // Every legend label lies inside its chart (the Japanese names are wider than the English;
+  // on a phone the chart keeps 640 units and scrolls sideways in its box).
+  assert.deepEqual(await legendOverflow(page), [], 'legend labels inside their charts');
   await screenshot(page, 'capacity-sheet-ja-390');
   const { lines } = await a11yProblems(page, 'capacity panel (ja, 390 px)');
   assert.deepEqual(lines, []);
@@ -214,7 +229,7 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   await page.context().close();
 });
 
-test('Simulate\'s Capacity view at 1280 px (en): its count used in the sheet; a call has no queue to size', async () => {
+test('Simulate\'s Capacity view at 1280 px (en): its count used in the sheet; without a sheet it says why by the decision (undecided, a call, a queued job)', async () => {
   const page = await openPage(browser, server.url);
   await openSheet(page);
   await importLoad(page, PARTNER);
@@ -237,21 +252,45 @@ test('Simulate\'s Capacity view at 1280 px (en): its count used in the sheet; a 
   await page.waitForFunction((n) => document.querySelector('#workers')?.value === n, recommended);
   assert.deepEqual(await duplicateIds(page), [], 'no id twice in the document');
 
-  // A call answered at once has no queue: the view says so and points elsewhere.
-  await page.click('#bar-catalog');
-  await page.waitForSelector('section.catalog');
-  await page.fill('#add-name', 'Search rooms');
-  await page.click('#add-process');
-  for (const [q, a] of [['time-triggered', 'no'], ['needs-result-now', 'yes'], ['within-seconds', 'yes'], ['external-call', 'no']]) {
-    await page.waitForSelector(`form.question[data-question="${q}"]`);
-    await page.check(`#q-${q}-${a}`);
-    await page.click('form.question button[type="submit"]');
-  }
-  await page.waitForSelector('#open-sheet');
-  // Its sheet not opened yet: the view says where to open it.
+  // A process without a sheet: the view words it by the process's decision (the page tells
+  // the simulator module the outcome). Not decided yet: decide it first.
+  const decide = async (answers) => {
+    await page.click('.tabs button:nth-child(1)');
+    for (const [q, a] of answers) {
+      await page.waitForSelector(`form.question[data-question="${q}"]`);
+      await page.check(`#q-${q}-${a}`);
+      await page.click('form.question button[type="submit"]');
+    }
+    await page.waitForSelector('#open-sheet');
+  };
+  const add = async (name) => {
+    await page.click('#bar-catalog');
+    await page.waitForSelector('section.catalog');
+    await page.fill('#add-name', name);
+    await page.click('#add-process');
+    await page.waitForSelector('form.question[data-question="time-triggered"]');
+  };
+  await add('Search rooms');
   await page.click('.tabs button:nth-child(3)');
   await page.click('.preset[data-scenario="capacity"]');
+  await page.waitForSelector('[data-capacity="undecided"]');
+  assert.match(await page.textContent('[data-capacity="undecided"]'), /not decided yet: answer its questions \(“1\. Decide”\)/);
+  // A call answered at once, its sheet never opened: no queue to size (not "open its sheet").
+  await decide([['time-triggered', 'no'], ['needs-result-now', 'yes'], ['within-seconds', 'yes'], ['external-call', 'no']]);
+  await page.click('.tabs button:nth-child(3)');
+  await page.waitForSelector('[data-capacity="no-queue"]');
+  assert.match(await page.textContent('[data-capacity="no-queue"]'), /no queue to size .* choose a preset above/);
+  // A queued job whose sheet was never opened: the view says where to open it.
+  await add('Send receipts');
+  await decide([['time-triggered', 'no'], ['needs-result-now', 'no']]);
+  await page.click('.tabs button:nth-child(3)');
+  await page.click('.preset[data-scenario="capacity"]');
+  await page.waitForSelector('[data-capacity="no-sheet"]');
   assert.match(await page.textContent('[data-capacity="no-sheet"]'), /no sheet yet: open it \(“2\. Job sheet”\)/);
+  // The call again, its sheet opened: still nothing to size.
+  await page.click('#bar-catalog');
+  await page.waitForSelector('section.catalog');
+  await page.click('#catalog-table .proc-name:text-is("Search rooms")');
   await page.click('.tabs button:nth-child(2)');
   await page.waitForSelector('section.sheet[data-outcome="sync"]');
   await page.click('.tabs button:nth-child(3)');

@@ -5,6 +5,7 @@
 //! simulator answers with the choices the user made there ([`SimulatorSays`], as JSON), which
 //! the page keeps with the session (a reload restores them).
 
+use crate::domain::flowchart::Outcome;
 use crate::domain::lang::Lang;
 use crate::domain::session::SimChoice;
 use crate::domain::sheet::load::LoadSpec;
@@ -20,13 +21,17 @@ pub struct SimulatorView {
     pub sheet: Option<JobSheet>,
     /// The simulator's choices as the page keeps them.
     pub sim: SimChoice,
+    /// The open process's decision (`None`: not decided yet), so the Capacity view can tell
+    /// a queued job whose sheet was never opened from an undecided process, a call or a batch.
+    #[serde(default)]
+    pub outcome: Option<Outcome>,
 }
 
 impl SimulatorView {
     /// The view as the JSON text the module reads.
     pub fn to_json(&self) -> String {
         // Plain data (strings, numbers, options): serde_json cannot fail on it.
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads what [`SimulatorView::to_json`] wrote; the decoder's message when the text is
@@ -50,7 +55,7 @@ pub enum SimulatorSays {
 impl SimulatorSays {
     /// As the JSON text the page reads.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::domain::json::compact(self)
     }
 
     /// Reads what [`SimulatorSays::to_json`] wrote. The choices are read part by part as a
@@ -90,8 +95,18 @@ mod tests {
             lang: Lang::Ja,
             sheet: None,
             sim: sim.clone(),
+            outcome: Some(Outcome::Batch),
         };
-        assert_eq!(SimulatorView::from_json(&view.to_json()), Ok(view));
+        assert_eq!(SimulatorView::from_json(&view.to_json()), Ok(view.clone()));
+        // Not decided yet: the decision reads back as none.
+        let undecided = SimulatorView {
+            outcome: None,
+            ..view
+        };
+        assert_eq!(
+            SimulatorView::from_json(&undecided.to_json()),
+            Ok(undecided)
+        );
         let says = SimulatorSays::Chose(sim);
         assert_eq!(SimulatorSays::from_json(&says.to_json()), Some(says));
         assert!(SimulatorView::from_json("{}").is_err());

@@ -4,7 +4,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::session::simulator::{SimulatorSays, SimulatorView};
-use crate::ui::simulate::{SimTell, SimulateScreen};
+use crate::ui::simulate::{OpenOutcome, SimTell, SimulateScreen};
 use crate::ui::state::{Action, AppContext, AppState, Screen};
 use yew::prelude::*;
 
@@ -33,13 +33,15 @@ fn first_state(view: Option<&SimulatorView>) -> AppState {
 pub fn Root(props: &RootProps) -> Html {
     let first = SimulatorView::from_json(&props.view).ok();
     let state = use_reducer(|| first_state(first.as_ref()));
+    let outcome = use_state(|| OpenOutcome(first.as_ref().and_then(|v| v.outcome)));
     // The choices the page holds as far as the module knows: the page's own change (e.g.
     // "Simulate this sheet") replaces the module's; an echo of the module's does not.
     let known = use_mut_ref(|| first.map(|v| v.sim));
     {
-        let (state, known) = (state.clone(), known.clone());
+        let (state, known, outcome) = (state.clone(), known.clone(), outcome.clone());
         use_effect_with(props.view.clone(), move |text| {
             if let Ok(view) = SimulatorView::from_json(text) {
+                outcome.set(OpenOutcome(view.outcome));
                 let page_changed = known.borrow().as_ref() != Some(&view.sim);
                 *known.borrow_mut() = Some(view.sim.clone());
                 state.dispatch(Action::Mirror(Box::new(view), page_changed));
@@ -58,7 +60,9 @@ pub fn Root(props: &RootProps) -> Html {
     html! {
         <ContextProvider<AppContext> context={state}>
             <ContextProvider<SimTell> context={SimTell(props.tell.clone())}>
-                <SimulateScreen />
+                <ContextProvider<OpenOutcome> context={*outcome}>
+                    <SimulateScreen />
+                </ContextProvider<OpenOutcome>>
             </ContextProvider<SimTell>>
         </ContextProvider<AppContext>>
     }
