@@ -22,9 +22,12 @@ include!(concat!(env!("OUT_DIR"), "/zone_rules.rs"));
 /// The zone named `name` (a name of the IANA database, ASCII case ignored as jiff's own lookup
 /// does), or `None` for a name the database does not have.
 pub fn get(name: &str) -> Option<TimeZone> {
-    let key = name.to_ascii_lowercase();
+    // build.rs sorts the names by their ASCII-lowercase bytes; compared the same way, byte by
+    // byte, without a lowercase copy per probe.
+    let lower = |s: &'static str| s.bytes().map(|b| b.to_ascii_lowercase());
+    let key = name.bytes().map(|b| b.to_ascii_lowercase());
     let i = ZONES
-        .binary_search_by(|(n, _)| n.to_ascii_lowercase().cmp(&key))
+        .binary_search_by(|(n, _)| lower(n).cmp(key.clone()))
         .ok()?;
     let (canonical, rule) = &ZONES[i];
     match rule {
