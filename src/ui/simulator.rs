@@ -58,10 +58,7 @@ pub fn SimulatorHost() -> Html {
             lang: c.lang,
             sheet: c.sheet.clone(),
             sim: c.sim.clone(),
-            outcome: match crate::domain::evaluate(&c.answers).status {
-                crate::domain::Status::Decided(o) => Some(o),
-                crate::domain::Status::Ask(_) => None,
-            },
+            outcome: crate::domain::evaluate(&c.answers).outcome(),
         }
         .to_json()
     });
