@@ -107,22 +107,40 @@ pub fn row(p: &Process, lang: Lang) -> Row {
         errors,
         warnings,
         findings,
-        audit: p.audit_record().map_or_else(String::new, |a| {
+        audit: p
+            .audit_record()
+            .map_or_else(String::new, |a| audit_mark(a, lang)),
+        capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang)
+            .map(|c| c.unwrap_or_else(none)),
+        edited: utc_minute(p.updated_ms),
+    }
+}
+
+/// The catalog row's mark for a process made by the audit ([`Row::audit`]): the file and
+/// line, and the audit's findings in the file; with none, how many notes are left to review
+/// (not "none" beside the Findings column, which counts the sheet's own check of the values
+/// now in the form, defaults included).
+fn audit_mark(a: &crate::domain::catalog::origin::AuditOrigin, lang: Lang) -> String {
+    let l = lang.code();
+    let (file, line) = (a.file.as_str(), a.line);
+    let notes = a.notes(lang == Lang::Ja).len();
+    let key = match (a.errors, a.warnings, notes) {
+        (0, 0, 0) => "catalog-screen.audit-clean",
+        (0, 0, 1) => "catalog-screen.audit-notes-one",
+        (0, 0, _) => "catalog-screen.audit-notes",
+        _ => {
             let found = counted(a.errors as usize, a.warnings as usize, lang);
-            let (file, line) = (a.file.as_str(), a.line);
-            t!(
+            return t!(
                 "catalog-screen.audit",
                 locale = l,
                 file = file,
                 line = line,
                 found = found
             )
-            .into_owned()
-        }),
-        capacity: crate::domain::sheet::load_text::catalog_cells(sheet, lang)
-            .map(|c| c.unwrap_or_else(none)),
-        edited: utc_minute(p.updated_ms),
-    }
+            .into_owned();
+        }
+    };
+    t!(key, locale = l, file = file, line = line, n = notes).into_owned()
 }
 
 /// The sheet's time limits in words ([`Row::timeout`]).

@@ -6,7 +6,8 @@
 // was. Two files at once (issue 27 item 3): a Sidekiq job dropped with its Gemfile.lock is
 // checked for the release the lock pins, and says so; without the lock the newest is assumed
 // and the note says to add it. Screenshots: {en,ja}-check-config-1280, en-check-config-390,
-// en-check-config-lock-1280, {en,ja}-audit-origin-1280 (the audit's word kept on the added process's
+// en-check-config-lock-1280, {en,ja}-catalog-audit-mark-1280, ja-catalog-audit-mark-390 (the catalog row's
+// mark), {en,ja}-audit-origin-1280 (the audit's word kept on the added process's
 // sheet).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -170,13 +171,37 @@ test('a job dropped with its lock file is checked for the release the lock pins'
   await page.reload();
   await showCatalog(page);
   const mark = '#catalog-table tbody tr:nth-child(2) .audit-mark';
-  assert.match(await page.textContent(mark), /From booking_confirmation_receipt_job\.rb:1, the audit's word to review/);
+  // The file had no error or warning (the Findings column beside it counts the sheet's own
+  // check, defaults included): the mark says so and counts the notes the sheet lists.
+  const markText = await page.textContent(mark);
+  const m = /^From booking_confirmation_receipt_job\.rb:1: no error or warning in the file; (\d+) notes to review$/.exec(markText);
+  assert.ok(m, markText);
+  await screenshot(page, 'en-catalog-audit-mark-1280');
+  // The same in Japanese, and on a phone.
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForFunction((sel) => /から作成/.test(document.querySelector(sel)?.textContent ?? ''), mark);
+  assert.equal(await page.textContent(mark), `booking_confirmation_receipt_job.rb:1 から作成。ファイルにエラー・警告なし。確認待ちの注記 ${m[1]} 件`);
+  await screenshot(page, 'ja-catalog-audit-mark-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone each cell is its label then its value: the mark sits under the findings, in
+  // the value's column, not under the label.
+  const [markLeft, countLeft] = await page.$eval(mark, (m) => {
+    const range = document.createRange();
+    range.selectNodeContents(m.parentElement.firstChild);
+    return [m.getBoundingClientRect().left, range.getBoundingClientRect().left];
+  });
+  assert.ok(Math.abs(markLeft - countLeft) <= 1, `the mark at ${markLeft} px, the findings at ${countLeft} px`);
+  await screenshot(page, 'ja-catalog-audit-mark-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click('.lang button[data-lang="en"]');
+  await page.waitForFunction((sel) => /^From /.test(document.querySelector(sel)?.textContent ?? ''), mark);
   // The mark wraps within its cell, a long file name too: the table still fits at 1280 px,
   // its actions in view.
   assert.ok(await page.$eval('.catalog-table-wrap', (w) => w.scrollWidth <= w.clientWidth + 1), 'no sideways scroll');
   await page.click('#catalog-table tbody tr:nth-child(2) .proc-name');
   await page.waitForSelector('#audit-origin');
   const origin = await page.textContent('#audit-origin');
+  assert.equal(await page.locator('#audit-origin li').count(), Number(m[1]), 'the mark counts the notes shown');
   assert.match(origin, /Made from booking_confirmation_receipt_job\.rb, line 1 \(Sidekiq\)/, origin);
   assert.match(origin, /Gemfile\.lock:5 pins sidekiq 6\.5\.12/, origin);
   assert.match(origin, /not stated/i, origin);

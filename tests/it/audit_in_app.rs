@@ -364,17 +364,59 @@ fn after_add_the_audits_word_stays_with_the_process_in_the_file_the_row_and_the_
     let text = serde_json::to_string_pretty(&merged).expect("written");
     let read = read_catalog(&text).expect("read back");
     assert_eq!(read.processes[0].audit.as_deref(), Some(&a));
-    // The catalog row says there is a word to review, apart from the sheet's own findings.
+    // The catalog row says there is a word to review, apart from the sheet's own findings:
+    // the audit's findings in the file when it had some, else how many notes are left (not
+    // "none" beside the Findings column's count of the sheet's own check).
     let r = row(&read.processes[0], Lang::En);
-    assert!(
-        r.audit
-            .starts_with("From receipt_job.rb:1, the audit's word to review: "),
-        "{}",
-        r.audit
+    let notes = a.en.len();
+    assert!(notes > 1, "{:?}", a.en);
+    let expected = match (a.errors, a.warnings) {
+        (0, 0) => format!(
+            "From receipt_job.rb:1: no error or warning in the file; {notes} notes to review"
+        ),
+        (0, 1) => "From receipt_job.rb:1, the audit's word to review: 1 warning".to_owned(),
+        (0, w) => format!("From receipt_job.rb:1, the audit's word to review: {w} warnings"),
+        (e, w) => panic!("the example has {e} errors and {w} warnings"),
+    };
+    assert_eq!(r.audit, expected);
+    let ja = row(&read.processes[0], Lang::Ja).audit;
+    assert!(ja.starts_with("receipt_job.rb:1 から作成。"), "{ja}");
+    // The same record with no finding in the file, one note, or none.
+    let mut clean = read.processes[0].clone();
+    let mut record = a.clone();
+    (record.errors, record.warnings) = (0, 0);
+    clean.audit = Some(Box::new(record.clone()));
+    assert_eq!(
+        row(&clean, Lang::En).audit,
+        format!("From receipt_job.rb:1: no error or warning in the file; {notes} notes to review")
     );
-    assert!(row(&read.processes[0], Lang::Ja)
-        .audit
-        .contains("確認待ちの監査結果"));
+    assert_eq!(
+        row(&clean, Lang::Ja).audit,
+        format!(
+            "receipt_job.rb:1 から作成。ファイルにエラー・警告なし。確認待ちの注記 {} 件",
+            a.ja.len()
+        )
+    );
+    record.en.truncate(1);
+    record.ja.truncate(1);
+    clean.audit = Some(Box::new(record.clone()));
+    assert_eq!(
+        row(&clean, Lang::En).audit,
+        "From receipt_job.rb:1: no error or warning in the file; 1 note to review"
+    );
+    record.en.clear();
+    record.ja.clear();
+    clean.audit = Some(Box::new(record.clone()));
+    assert_eq!(
+        row(&clean, Lang::Ja).audit,
+        "receipt_job.rb:1 から作成。ファイルにエラー・警告なし"
+    );
+    (record.errors, record.warnings) = (2, 1);
+    clean.audit = Some(Box::new(record));
+    assert_eq!(
+        row(&clean, Lang::En).audit,
+        "From receipt_job.rb:1, the audit's word to review: 2 errors, 1 warning"
+    );
     // The catalog's document quotes every note, escaped for Markdown, in both languages.
     let md = to_markdown(&read, Lang::En);
     assert!(
