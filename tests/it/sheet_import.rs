@@ -10,7 +10,7 @@ use modality_advisor::domain::{Answers, Lang, Outcome, QuestionId};
 use serde_json::{json, Value};
 
 /// A full exported sheet (every section of its outcome written out) as a JSON value.
-fn full(outcome: Outcome) -> Value {
+pub(crate) fn full(outcome: Outcome) -> Value {
     let q = |id| QuestionId::parse(id).expect("a question id");
     let answers = match outcome {
         Outcome::Batch => vec![("time-triggered", true)],
@@ -738,5 +738,84 @@ fn schema_3_reads_the_load_section_and_older_files_without_it() {
         ),
     ] {
         check(set(v3.clone(), path, Some(value)), &[needle]);
+    }
+}
+
+/// Each way a text can fail to be JSON is said in plain words in both languages, not in the
+/// parser's own ("EOF while parsing a value", "expected ident"): serde_json 1's syntax
+/// messages, each produced here by a text that has it (the parser's message is checked first,
+/// so a serde_json that words them otherwise fails here, not on a user's screen).
+#[test]
+fn a_text_that_is_not_json_says_why_in_plain_words_in_both_languages() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let cases: [(&str, &str, &str); 17] = [
+        (
+            "",
+            "EOF while parsing a value",
+            "the text ends before the JSON does",
+        ),
+        (
+            "{\"schema_version\": 1,\n",
+            "EOF while parsing",
+            "the text ends before the JSON does",
+        ),
+        (
+            "[1, 2",
+            "EOF while parsing a list",
+            "the text ends before the JSON does",
+        ),
+        (
+            "\"abc",
+            "EOF while parsing a string",
+            "the text ends before the JSON does",
+        ),
+        ("not json", "expected ident", "a value is expected here"),
+        ("[trux]", "expected ident", "a value is expected here"),
+        ("{\"a\": }", "expected value", "a value is expected here"),
+        ("{\"a\" 1}", "expected `:`", "a colon (:) is expected"),
+        ("[1 2]", "expected `,` or `]`", "the list's closing ]"),
+        (
+            "{\"a\": 1 \"b\": 2}",
+            "expected `,` or `}`",
+            "the closing } is expected",
+        ),
+        ("{a: 1}", "key must be a string", "in double quotes"),
+        (
+            "[1, 2,]",
+            "trailing comma",
+            "a comma before a closing bracket",
+        ),
+        ("{} x", "trailing characters", "more text after the end"),
+        (
+            "\"a\nb\"",
+            "control character (\\u0000-\\u001F)",
+            "control character inside a string",
+        ),
+        ("\"\\q\"", "invalid escape", "backslash escape"),
+        ("[-x]", "invalid number", "a number JSON cannot read"),
+        (
+            &deep,
+            "recursion limit exceeded",
+            "nested more than 128 levels",
+        ),
+    ];
+    for (text, raw, plain) in cases {
+        let parsed = serde_json::from_str::<Value>(text).expect_err("not JSON");
+        assert!(parsed.to_string().starts_with(raw), "{text:?}: {parsed}");
+        let en = import_json(text, Lang::En)
+            .expect_err("refused")
+            .message(Lang::En);
+        assert!(en.starts_with("not valid JSON (line "), "{en}");
+        assert!(en.contains(plain), "{text:?}: {en}");
+        assert!(!en.contains(raw), "{text:?}: {en}");
+        let ja = import_json(text, Lang::Ja)
+            .expect_err("refused")
+            .message(Lang::Ja);
+        assert!(ja.starts_with("JSON として読めません（"), "{ja}");
+        let reason = ja.split_once('：').map(|(_, r)| r).unwrap_or_default();
+        assert!(
+            !reason.is_empty() && !reason.is_ascii(),
+            "{text:?}: the Japanese says why in Japanese: {ja}"
+        );
     }
 }

@@ -57,10 +57,8 @@ impl fmt::Display for ImportError {
                 column,
                 message,
             } => {
-                write!(
-                    f,
-                    "not valid JSON (line {line}, column {column}): {message}"
-                )
+                let reason = json_reason_text(message, Lang::En).unwrap_or_default();
+                write!(f, "not valid JSON (line {line}, column {column}): {reason}")
             }
             ImportError::SchemaVersion { found: None } => {
                 write!(f, "schema_version: missing; allowed: {}", versions())
@@ -86,6 +84,51 @@ impl fmt::Display for ImportError {
 }
 
 impl std::error::Error for ImportError {}
+
+/// The locale key that says serde_json's syntax message `message` (without its position,
+/// e.g. `EOF while parsing a value`, `expected ident`) in plain words, `import.json-*` in
+/// locales/page/sheet-import.yml; `None` for a message it does not know.
+///
+/// Source: the messages of serde_json 1's `ErrorCode` (its `Display`).
+#[cfg(not(feature = "embed"))]
+pub fn json_reason(message: &str) -> Option<&'static str> {
+    const REASONS: [(&str, &str); 18] = [
+        ("EOF while parsing", "import.json-eof"),
+        ("expected value", "import.json-value"),
+        ("expected ident", "import.json-value"),
+        ("expected `:`", "import.json-colon"),
+        ("expected `,` or `]`", "import.json-list"),
+        ("expected `,` or `}`", "import.json-object"),
+        ("expected `\"`", "import.json-key"),
+        ("key must be a string", "import.json-key"),
+        ("trailing comma", "import.json-trailing-comma"),
+        ("trailing characters", "import.json-trailing"),
+        ("control character", "import.json-control"),
+        ("invalid escape", "import.json-escape"),
+        ("invalid unicode code point", "import.json-escape"),
+        ("lone leading surrogate", "import.json-escape"),
+        ("unexpected end of hex escape", "import.json-escape"),
+        ("invalid number", "import.json-number"),
+        ("number out of range", "import.json-number"),
+        ("recursion limit exceeded", "import.json-depth"),
+    ];
+    REASONS
+        .iter()
+        .find(|(m, _)| message.starts_with(m))
+        .map(|(_, key)| *key)
+}
+
+/// Why the text is not JSON, in `lang`: the parser's `message` in plain words
+/// ([`json_reason`]), else as it is in English and `None` in Japanese. The embed page keeps
+/// the parser's message (its budget has no room for the words; a link the product made is
+/// always JSON).
+fn json_reason_text(message: &str, lang: Lang) -> Option<String> {
+    #[cfg(not(feature = "embed"))]
+    if let Some(key) = json_reason(message) {
+        return Some(crate::text::t!(key, locale = lang.code()).into_owned());
+    }
+    (lang == Lang::En).then(|| message.to_owned())
+}
 
 /// The sheet versions this build reads, as errors name them: `1 to 2`.
 pub fn versions() -> String {
@@ -167,13 +210,28 @@ impl ImportError {
         }
         let l = lang.code();
         match self {
-            ImportError::InvalidJson { line, column, .. } => crate::text::t!(
-                "import.invalid-json",
-                locale = l,
-                line = line,
-                column = column
-            )
-            .into_owned(),
+            ImportError::InvalidJson {
+                line,
+                column,
+                message,
+            } => {
+                let place = crate::text::t!(
+                    "import.invalid-json",
+                    locale = l,
+                    line = line,
+                    column = column
+                );
+                match json_reason_text(message, lang) {
+                    Some(reason) => crate::text::t!(
+                        "import.json-reason",
+                        locale = l,
+                        place = place,
+                        reason = reason
+                    )
+                    .into_owned(),
+                    None => place.into_owned(),
+                }
+            }
             ImportError::SchemaVersion { found: None } => crate::text::t!(
                 "import.schema-missing",
                 locale = l,
