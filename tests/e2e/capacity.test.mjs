@@ -127,6 +127,8 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.match(await page.textContent('#capacity [data-cap="reason"]'), new RegExp(`^${recommended} at once: p95 wait .* ≤ 5 s ✓; done within .* at p95; burst drained in .* ≤ 2 min ✓`));
   assert.match(await page.textContent('#capacity [data-cap="lease"]'), /Lease \/ visibility timeout: /);
   assert.equal(await page.locator(`#capacity table.cap-points tr[data-recommended="true"][data-workers="${recommended}"]`).count(), 1);
+  // The simulated drain says it is simulated (the catalog's column is the analytic one).
+  assert.match(await page.textContent('#capacity table.cap-points thead'), /Burst drain, simulated \(95 % CI\)/);
   assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
   assert.equal(await page.locator('#capacity figure[data-chart="wait"] .plot-rule[data-rule="y"][data-at="5"]').count(), 1, 'the target as a line');
   assert.equal(await page.locator('#capacity figure[data-chart="backlog"] .plot-rule[data-rule="x"][data-at="120"]').count(), 1, 'the deadline marked');

@@ -72,6 +72,9 @@ test('three processes, rename, duplicate, move, delete and undo, the filter (en)
   // Name, outcome, attempts, wait, timeout, key, rate, workers, bottleneck, drain, findings,
   // edited, actions.
   assert.equal(await page.$$eval('#catalog-table thead th[scope="col"]', (t) => t.length), 13);
+  // The load columns computed by the formulas say so (the sheet's capacity panel simulates).
+  const heads = await page.$$eval('#catalog-table thead th[scope="col"]', (t) => t.map((x) => x.textContent.trim()));
+  assert.ok(heads.includes('Bottleneck (analytic)') && heads.includes('Burst drain (analytic)'), `${heads}`);
   assert.equal(await page.$$eval('#catalog-table tbody th[scope="row"]', (t) => t.length), 3);
   await screenshot(page, 'en-catalog-1280');
 

@@ -171,7 +171,11 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
         w(lang, "Wait p95 (95 % CI)", "待ち時間p95（95%信頼区間）"),
         w(lang, "Wait p99", "待ち時間p99"),
         w(lang, "Analytic p95 band", "解析のp95帯"),
-        w(lang, "Burst drain (95 % CI)", "バースト消化（95%信頼区間）"),
+        w(
+            lang,
+            "Burst drain, simulated (95 % CI)",
+            "バースト消化・シミュレーション（95%信頼区間）",
+        ),
         w(lang, "Bottleneck", "ボトルネック"),
     ];
     let title = w(
