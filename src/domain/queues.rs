@@ -107,6 +107,19 @@ impl TargetId {
         TargetId::SqlPostgres,
     ];
 
+    /// Whether the target configures anything for a sheet whose decision is `outcome`: every
+    /// target a queued job or a ticket (an asynchronous outcome), Kubernetes alone a scheduled
+    /// batch (a CronJob), none a synchronous call. The builders refuse the others with
+    /// [`TargetError::NotApplicable`]; the sheet's "Configuration for" offers only these.
+    pub fn configures(self, outcome: crate::domain::flowchart::Outcome) -> bool {
+        use crate::domain::flowchart::Outcome;
+        match outcome {
+            Outcome::AsyncEnqueue | Outcome::AsyncTicket => true,
+            Outcome::Batch => self == TargetId::Kubernetes,
+            Outcome::Sync | Outcome::SyncTimeout => false,
+        }
+    }
+
     /// The stable name, e.g. `"pg-boss"` (the CLI's `--target`).
     pub fn name(self) -> &'static str {
         match self {

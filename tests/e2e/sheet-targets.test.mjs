@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serve, launch, openPage, openSheet, screenshot } from './harness.mjs';
+import { serve, launch, openPage, openSheet, screenshot, answer } from './harness.mjs';
 
 let server;
 let browser;
@@ -211,4 +211,25 @@ test('the version chooser in Japanese', async () => {
   assert.equal(await overflows(page), false, 'no sideways scroll at 390 px');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('"Configuration for" offers only the systems that configure the decision: Kubernetes for a batch, none for a call', async () => {
+  const page = await openPage(browser, server.url);
+  await answer(page, 'time-triggered', 'yes');
+  await page.click('#open-sheet');
+  await page.waitForSelector('section.sheet[data-outcome="batch"]');
+  const offered = () => page.$$eval('#target-choose option', (o) => o.map((x) => x.value).filter(Boolean));
+  assert.deepEqual(await offered(), ['kubernetes']);
+  await choose(page, 'kubernetes');
+  assert.match(await page.textContent('#target-panel pre.target-text code'), /kind: CronJob/);
+  // A synchronous call's sheet has no queue: no chooser, no panel.
+  const call = await openPage(browser, server.url);
+  for (const [q, v] of [['time-triggered', 'no'], ['needs-result-now', 'yes'], ['within-seconds', 'yes'], ['external-call', 'no']]) await answer(call, q, v);
+  await call.click('#open-sheet');
+  await call.waitForSelector('section.sheet[data-outcome="sync"]');
+  await call.waitForSelector('.export-bar [data-format]');
+  assert.equal(await call.$('#target-choose'), null, 'no "Configuration for" on a call\'s sheet');
+  assert.equal(await call.$('#target-panel'), null);
+  await call.close();
+  await page.close();
 });

@@ -307,3 +307,65 @@ fn the_target_worker_refuses_other_requests() {
         .expect_err("unreadable")
         .contains("could not read"));
 }
+
+/// "Configuration for" offers a target exactly where its builder configures something
+/// ([`TargetId::configures`]): for each outcome's full sheet (the decision from its answers,
+/// every section pre-filled as the sheet form fills it), every target and format either builds
+/// or is refused as not applicable, as `configures` says — a queued job or a ticket all 13, a
+/// batch Kubernetes alone, a call none.
+#[test]
+fn the_targets_offered_for_an_outcome_are_those_that_configure_it() {
+    use modality_advisor::domain::queues::report;
+    use modality_advisor::domain::sheet::import::import_json;
+    use modality_advisor::domain::{Lang, Outcome};
+    let outcomes = [
+        Outcome::Sync,
+        Outcome::SyncTimeout,
+        Outcome::AsyncEnqueue,
+        Outcome::AsyncTicket,
+        Outcome::Batch,
+    ];
+    for outcome in outcomes {
+        let text = crate::sheet_import::full(outcome).to_string();
+        let sheet = import_json(&text, Lang::En).expect("the full sheet imports");
+        let offered: Vec<&str> = TargetId::ALL
+            .into_iter()
+            .filter(|t| t.configures(outcome))
+            .map(|t| t.name())
+            .collect();
+        let expected: &[&str] = match outcome {
+            Outcome::AsyncEnqueue | Outcome::AsyncTicket => &[
+                "sqs",
+                "celery",
+                "sidekiq",
+                "bullmq",
+                "oban",
+                "river",
+                "pg-boss",
+                "active-job",
+                "temporal",
+                "cloud-tasks",
+                "kubernetes",
+                "sql-sqlite",
+                "sql-postgres",
+            ],
+            Outcome::Batch => &["kubernetes"],
+            Outcome::Sync | Outcome::SyncTimeout => &[],
+        };
+        assert_eq!(offered, expected, "{outcome:?}");
+        for target in TargetId::ALL {
+            for &format in target.formats() {
+                let built = report(&sheet, target, Some(format), Lang::En);
+                let refused = matches!(built, Err(TargetError::NotApplicable { .. }));
+                assert_eq!(
+                    !refused,
+                    target.configures(outcome),
+                    "{} {} for {outcome:?}: {:?}",
+                    target.name(),
+                    format.name(),
+                    built.err()
+                );
+            }
+        }
+    }
+}

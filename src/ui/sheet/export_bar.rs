@@ -125,7 +125,12 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     let l = lang.code();
     let busy = use_state(|| false);
     let choice = use_state(|| -> targets::Choice { None });
-    let (panel, target_status) = targets::use_target_panel(&ctx, props.sheet.clone(), *choice);
+    let outcome = props.sheet.decision.outcome;
+    let (panel, target_status) = targets::use_target_panel(
+        &ctx,
+        props.sheet.clone(),
+        targets::applicable(*choice, outcome),
+    );
     let buttons = Format::ALL.iter().map(|&f| {
         let press = |out: Output| {
             let (ctx, sheet, busy) = (ctx.clone(), props.sheet.clone(), busy.clone());
@@ -172,9 +177,9 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
             <div class="export-bar" role="group" aria-busy={(*busy).then_some("true")} aria-label={t!("sheet.ui.export", locale = l).into_owned()}>
                 { for buttons }
                 <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
-                { targets::chooser(&ctx, &choice, props.pin) }
+                { targets::chooser(&ctx, &choice, props.pin, outcome) }
             </div>
-            { targets::panel(&ctx, &choice, (panel, &target_status), allowed) }
+            { targets::panel(&ctx, (&choice, outcome), (panel, &target_status), allowed) }
         </>
     }
 }

@@ -14,6 +14,7 @@
 //! its first load stays within its budget.
 
 use crate::domain::export::protocol::{ExportFormat, ExportRequest, ExportSubject};
+use crate::domain::flowchart::Outcome;
 use crate::domain::queues::{Format, TargetId, TargetVersion};
 use crate::domain::share::panel::Panel;
 use crate::domain::sheet::JobSheet;
@@ -74,16 +75,33 @@ pub fn use_target_panel(
     ((*panel).clone(), status)
 }
 
-/// The chooser in the export bar: "Configuration for" and the 13 targets; `choice` is the
-/// bar's state; `pin` the release an audit followed, where the process has one: choosing its
-/// system starts at that release.
+/// The bar's choice where its target configures something for a sheet whose decision is
+/// `outcome` ([`TargetId::configures`]); `None` otherwise (a target chosen before the
+/// decision changed to a call or a batch is set aside, not shown refused).
+pub fn applicable(choice: Choice, outcome: Outcome) -> Choice {
+    choice.filter(|(t, _, _)| t.configures(outcome))
+}
+
+/// The chooser in the export bar: "Configuration for" and the targets that configure
+/// something for a sheet whose decision is `outcome` (all 13 for a queued job or a ticket,
+/// Kubernetes for a batch, nothing shown for a call); `choice` is the bar's state; `pin` the
+/// release an audit followed, where the process has one: choosing its system starts at that
+/// release.
 pub fn chooser(
     ctx: &AppContext,
     choice: &UseStateHandle<Choice>,
     pin: Option<TargetVersion>,
+    outcome: Outcome,
 ) -> Html {
     let l = ctx.lang.code();
-    let current = choice.map(|(t, _, _)| t);
+    let offered: Vec<TargetId> = TargetId::ALL
+        .into_iter()
+        .filter(|t| t.configures(outcome))
+        .collect();
+    if offered.is_empty() {
+        return Html::default();
+    }
+    let current = applicable(**choice, outcome).map(|(t, _, _)| t);
     let onchange = {
         let choice = choice.clone();
         Callback::from(move |e: Event| {
@@ -97,7 +115,7 @@ pub fn chooser(
             <label class="fmt" for="target-choose">{ t!("sheet.targets.choose", locale = l) }</label>
             <select id="target-choose" {onchange} aria-controls={current.map(|_| "target-panel")}>
                 <option value="" selected={current.is_none()}>{ t!("sheet.targets.none", locale = l) }</option>
-                { for TargetId::ALL.iter().map(|t| html! {
+                { for offered.iter().map(|t| html! {
                     <option value={t.name()} selected={current == Some(*t)}>{ t.label() }</option>
                 }) }
             </select>
@@ -111,11 +129,12 @@ pub fn chooser(
 /// sheet input shows a value it refused (`allowed`: the export bar's check, which shows why).
 pub fn panel(
     ctx: &AppContext,
-    choice: &UseStateHandle<Choice>,
+    (choice, outcome): (&UseStateHandle<Choice>, Outcome),
     (panel, status): (Option<Rc<Panel>>, &UseStateHandle<String>),
     allowed: fn(&AppContext, Output) -> bool,
 ) -> Html {
-    let (Some((target, format, version)), Some(panel)) = (**choice, panel) else {
+    let (Some((target, format, version)), Some(panel)) = (applicable(**choice, outcome), panel)
+    else {
         return Html::default();
     };
     let html = panel.html.clone();
