@@ -285,7 +285,9 @@ pub fn bars_with_rule(
         })
         .fold(0.0, f64::max)
         .max(usable(frame.limits.y_hi))
-        .max(rule.map_or(0.0, |r| r.y));
+        // A tenth above the rule, so a limit the bars reach (calls paced at our limiter's
+        // rate) is drawn inside the chart, not on its top edge.
+        .max(rule.map_or(0.0, |r| r.y * 1.1));
     let empty = count == 0 || series.is_empty();
     let legend: Vec<(&str, &str)> = series.iter().map(|s| (s.name, s.key)).collect();
     // Grouped bars write their value above them: a line of room below the y axis title, so

@@ -180,6 +180,29 @@ fn a_run_paced_at_the_partners_rate_is_never_refused() {
         "the limiter's line"
     );
     assert!(en.contains("our limiter 10/s"));
+    // The line is drawn inside the chart, below its top grid line, not on the top edge
+    // (the bars reach the limit, and the scale used to end there).
+    let at = en
+        .find(r#"data-rule="our-limit""#)
+        .expect("the limiter's line");
+    let svg = &en[en[..at].rfind("<svg").expect("its chart")..];
+    let svg = &svg[..svg.find("</svg>").expect("its end") + 6];
+    let doc = roxmltree::Document::parse(svg).expect("the chart is XML");
+    let y1 = |n: roxmltree::Node| n.attribute("y1").and_then(|y| y.parse::<f64>().ok());
+    let rule = doc
+        .descendants()
+        .find(|n| n.attribute("data-rule") == Some("our-limit"))
+        .and_then(y1)
+        .expect("the limiter's line");
+    let top = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("plot-grid"))
+        .filter_map(y1)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        rule > top + 5.0,
+        "the line at y {rule}, the top grid line at {top}"
+    );
     assert!(en.contains(r#"data-our-limit="10""#));
     assert!(en.contains("The dashed line is our limiter: it paces"));
     assert!(!en.contains("The dashed line is the downstream"));
