@@ -116,6 +116,43 @@ fn flags_alone_answer_the_partner_question() {
     assert!((floor - 50_000.0).abs() < 1.0, "{floor}");
 }
 
+/// A burst with no steady arrivals: the text says so and the ceiling, not "Offered load 0.00
+/// Erlangs" and "utilisation 0 %".
+#[test]
+fn a_burst_alone_prints_no_zero_load() {
+    let args = |lang: &'static str| {
+        [
+            "--arrival-per-s",
+            "0",
+            "--handler",
+            "fixed",
+            "--mean-ms",
+            "100",
+            "--burst",
+            "500",
+            "--workers-max",
+            "4",
+            "--seeds",
+            "2",
+            "--lang",
+            lang,
+        ]
+    };
+    let en = ok(&args("en"));
+    assert!(
+        !en.contains("Erlangs") && !en.contains("utilisation"),
+        "{en}"
+    );
+    assert!(
+        en.contains("No steady arrivals (a burst only); at "),
+        "{en}"
+    );
+    assert!(en.contains("throughput ceiling "), "{en}");
+    let ja = ok(&args("ja"));
+    assert!(!ja.contains("アーラン") && !ja.contains("稼働率"), "{ja}");
+    assert!(ja.contains("定常の到着なし（バーストのみ）。同時"), "{ja}");
+}
+
 #[test]
 fn japanese_text_and_markdown() {
     let ja = ok(&[

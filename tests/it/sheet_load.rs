@@ -121,6 +121,26 @@ fn the_rows_say_the_numbers_in_both_languages() {
     );
 }
 
+/// A burst with no steady arrivals offers no load: the row leaves out "offered load 0.00
+/// Erlangs" and "utilisation 0 %" and says the ceiling and the burst's drain.
+#[test]
+fn a_burst_alone_says_the_ceiling_and_the_drain_not_a_zero_load() {
+    let mut s = sized();
+    if let Some(l) = s.load.as_mut() {
+        l.arrival = None;
+    }
+    // 4 at once, 1.05 attempts × 285 ms each: a ceiling of 13.3/s; the 500 drain in
+    // 500 ÷ 13.3 ≈ 37.5 s.
+    assert_eq!(
+        value(&s, FieldId::Capacity, Lang::En),
+        "no steady arrivals (a burst only); at 4 at once: throughput ceiling 13.3/s, bottleneck: the workers; a burst of 500 drains in ≈ 37.5 s (analytic)"
+    );
+    assert_eq!(
+        value(&s, FieldId::Capacity, Lang::Ja),
+        "定常の到着なし（バーストのみ）。同時4件でスループット上限 13.3件/秒、ボトルネック：ワーカー数。500件のバーストは約37.5秒で処理し終えます（解析）"
+    );
+}
+
 #[test]
 fn missing_numbers_leave_the_section_not_sized_yet() {
     let mut s = enqueue();

@@ -502,6 +502,21 @@ impl SizeAnswer {
             .recommendation
             .workers
             .unwrap_or_else(|| self.points.last().map_or(1, |p| p.workers));
+        // A burst with no steady arrivals offers no load: 0 Erlangs and 0 % say nothing.
+        if self.input.arrival_per_s <= 0.0 {
+            let (ceil, b) = (
+                rate(self.throughput_ceiling_per_s),
+                bottleneck_text(self.bottleneck, lang),
+            );
+            return match lang {
+                Lang::En => format!(
+                    "No steady arrivals (a burst only); at {rec} at once: throughput ceiling {ceil}/s ({b})."
+                ),
+                Lang::Ja => format!(
+                    "定常の到着なし（バーストのみ）。同時{rec}件でスループット上限 毎秒{ceil}件（{b}）。"
+                ),
+            };
+        }
         match lang {
             Lang::En => format!(
                 "Offered load {:.2} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: the workers' utilisation {:.0} %, throughput ceiling {}/s ({}).",

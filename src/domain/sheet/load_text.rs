@@ -368,7 +368,18 @@ pub fn capacity_text(sheet: &JobSheet, lang: Lang) -> String {
         Err(missing) => return not_sized_text(&missing, lang),
     };
     let e = en(lang);
-    let mut out = if e {
+    // A burst with no steady arrivals offers no load: 0 Erlangs and a utilisation of 0 % say
+    // nothing, the ceiling and the burst's drain do. Not on the embed page (its budget has no
+    // room for the words): it says the zero load.
+    let steady = cfg!(feature = "embed") || input.arrival_per_s > 0.0;
+    let mut out = if !steady {
+        (if e {
+            "no steady arrivals (a burst only)"
+        } else {
+            "定常の到着なし（バーストのみ）"
+        })
+        .to_owned()
+    } else if e {
         format!(
             "offered load {} Erlangs ({}/s × {} attempts × mean {})",
             num(input.offered_load()),
@@ -393,10 +404,16 @@ pub fn capacity_text(sheet: &JobSheet, lang: Lang) -> String {
                 (p.utilisation * 100.0).round(),
             );
             let (ceil, b) = (num(p.ceiling_per_s), bottleneck_text(p.bottleneck, lang));
+            // The utilisation only where arrivals are steady.
+            let u = match (steady, e) {
+                (false, _) => String::new(),
+                (true, true) => format!("the workers' utilisation {u} %, "),
+                (true, false) => format!("ワーカーの稼働率{u}%、"),
+            };
             out.push_str(&if e {
-                format!("; at {n} at once: the workers' utilisation {u} %, throughput ceiling {ceil}/s, bottleneck: {b}")
+                format!("; at {n} at once: {u}throughput ceiling {ceil}/s, bottleneck: {b}")
             } else {
-                format!("。同時{n}件でワーカーの稼働率{u}%、スループット上限 {ceil}件/秒、ボトルネック：{b}")
+                format!("。同時{n}件で{u}スループット上限 {ceil}件/秒、ボトルネック：{b}")
             });
             if !p.stable && input.arrival_per_s > 0.0 {
                 out.push_str(if e {
