@@ -147,6 +147,16 @@ impl ReadError {
             )
             .into_owned(),
             ReadError::Binary => t!("audit.error.binary", locale = l).into_owned(),
+            // The complaint in plain words where the reader knows its kind; else the
+            // parser's own (English) message.
+            ReadError::Syntax {
+                reason: Some(key), ..
+            } => t!(
+                "audit.error.syntax",
+                locale = l,
+                message = t!(key, locale = l)
+            )
+            .into_owned(),
             ReadError::Syntax { message, .. } => {
                 t!("audit.error.syntax", locale = l, message = message).into_owned()
             }

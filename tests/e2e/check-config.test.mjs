@@ -97,6 +97,10 @@ test('a pasted Terraform file becomes a new process with its findings; a broken 
   await check(page, 'main.tf', TERRAFORM);
   assert.match(await page.textContent('#check-config-found'), /ジョブが 1 件/);
   await screenshot(page, 'ja-check-config-1280');
+  // A YAML mistake is said in Japanese words, not the parser's English.
+  await check(page, 'job.yaml', 'apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: j\n');
+  await page.waitForFunction(() => /字下げにタブがあります/.test(document.querySelector('#check-config-error')?.textContent ?? ''));
+  assert.doesNotMatch(await page.textContent('#check-config-error'), /[Tt]ab|while/);
   await page.close();
 });
 

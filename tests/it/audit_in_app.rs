@@ -552,3 +552,58 @@ fn an_audit_record_out_of_its_limits_is_refused_naming_the_field() {
         .message(Lang::En)
         .contains("severity"));
 }
+
+/// A YAML file with a syntax error is refused in plain words in both languages, for the
+/// mistakes a hand-edited manifest has (a tab, a broken indentation, an unclosed bracket or
+/// quote, an alias without its anchor), not in the parser's English ("while parsing a block
+/// mapping, did not find expected key") in the Japanese refusal too.
+#[test]
+fn a_yaml_syntax_error_is_said_in_plain_words_in_both_languages() {
+    let head = "apiVersion: batch/v1\nkind: Job\nmetadata:\n";
+    let cases = [
+        (
+            format!("{head}\tname: j\n"),
+            "a tab in the indentation",
+            "字下げにタブ",
+        ),
+        (
+            format!("{head}  name: j\n labels: x\n"),
+            "indentation does not fit",
+            "字下げが属するマッピング",
+        ),
+        (
+            format!("{head}  name: j\nspec: {{backoffLimit: 2\n"),
+            "a [ ] or { } is not closed",
+            "閉じていない",
+        ),
+        (
+            format!("{head}  name: j\nspec: [1, 2}}\n"),
+            "a [ ] or { } is not closed",
+            "閉じていない",
+        ),
+        (
+            format!("{head}  name: \"j\n"),
+            "a quoted text is not closed",
+            "引用符で囲んだ文字列が閉じていない",
+        ),
+        (
+            format!("{head}  name: *nope\n"),
+            "an alias (*name) names no anchor",
+            "アンカー",
+        ),
+    ];
+    for (text, en_words, ja_words) in cases {
+        let ReadDone::AuditRefused { en, ja } =
+            ask(target_worker::handle, "job.yaml", &text, Lang::En)
+        else {
+            panic!("{text:?} is refused");
+        };
+        assert!(en.contains(en_words), "{text:?}: {en}");
+        assert!(!en.contains("while parsing"), "{text:?}: {en}");
+        assert!(ja.contains(ja_words), "{text:?}: {ja}");
+        assert!(
+            !ja.contains("while parsing") && !ja.contains("EOF"),
+            "{text:?}: {ja}"
+        );
+    }
+}

@@ -181,6 +181,11 @@ pub enum ReadError {
         at: Pos,
         /// The parser's message.
         message: String,
+        /// The locale key that says the parser's complaint in plain words, where the reader
+        /// knows its kind (YAML's `audit.yaml.*`, JSON's `import.json-*`); `None` (Terraform's
+        /// parser) shows `message`. Not in the JSON report, which keeps the parser's message.
+        #[serde(skip)]
+        reason: Option<&'static str>,
     },
     /// Nested deeper than [`MAX_DEPTH`], or more aliases / nodes than the reader accepts
     /// (a YAML bomb).

@@ -375,6 +375,7 @@ pub fn read(text: &str) -> Result<Vec<Found>, ReadError> {
             column: u32::try_from(e.location().column()).unwrap_or(u32::MAX),
         },
         message: e.message().to_owned(),
+        reason: None,
     })?;
     let conv = Conv::new(text);
     let resources: Vec<Resource> = body

@@ -6,7 +6,7 @@
 
 use super::found::{Pos, ReadError, MAX_DEPTH};
 use super::tree::{Kind, Node};
-use granit_parser::{Event, Options, Parser, ScanError};
+use granit_parser::{ErrorKind, Event, Options, Parser, ScanError};
 use std::collections::HashMap;
 
 /// The most nodes a file may hold, aliases counted expanded (a 5 MiB file of real
@@ -35,7 +35,52 @@ fn syntax(e: &ScanError) -> ReadError {
     ReadError::Syntax {
         at: pos(e.marker()),
         message: e.info().to_owned(),
+        reason: reason(e.kind()),
     }
+}
+
+/// The locale key (locales/worker/audit.yml) that says a YAML syntax error of this kind in
+/// plain words, for the kinds a hand-edited configuration runs into; `None` for the rest
+/// (directives, tags, input limits), which keep the parser's message.
+///
+/// Source: granit-parser 1's `ErrorKind`.
+fn reason(kind: &ErrorKind) -> Option<&'static str> {
+    Some(match kind {
+        ErrorKind::UnexpectedEofFlowSequence
+        | ErrorKind::UnexpectedEofFlowMapping
+        | ErrorKind::UnexpectedEofImplicitFlowMapping
+        | ErrorKind::UnexpectedEofBlockSequence
+        | ErrorKind::UnexpectedEofBlockMapping
+        | ErrorKind::UnexpectedEof => "audit.yaml.eof",
+        ErrorKind::ExpectedBlockMappingKey
+        | ErrorKind::InvalidIndentation
+        | ErrorKind::InvalidSimpleKey
+        | ErrorKind::SimpleKeyExpected => "audit.yaml.indent",
+        ErrorKind::ExpectedBlockSequenceEntry
+        | ErrorKind::BlockSequenceEntryNotAllowed
+        | ErrorKind::BlockEntryInFlowCollection
+        | ErrorKind::InvalidBlockEntryWhitespace => "audit.yaml.dash",
+        ErrorKind::ExpectedFlowMappingSeparator
+        | ErrorKind::ExpectedFlowSequenceSeparator
+        | ErrorKind::MisplacedFlowCollectionEnd
+        | ErrorKind::MismatchedFlowCollectionEnd { .. }
+        | ErrorKind::UnclosedFlowCollection { .. } => "audit.yaml.brackets",
+        ErrorKind::TabNotAllowed
+        | ErrorKind::TabInBlockIndentation
+        | ErrorKind::TabInIndentation
+        | ErrorKind::TabAtBlockScalarStart => "audit.yaml.tab",
+        ErrorKind::UnclosedQuotedScalar
+        | ErrorKind::InvalidTrailingSingleQuotedScalar
+        | ErrorKind::InvalidTrailingDoubleQuotedScalar
+        | ErrorKind::UnknownQuotedScalarEscape
+        | ErrorKind::InvalidQuotedScalarHexEscape
+        | ErrorKind::InvalidQuotedScalarIndent => "audit.yaml.quote",
+        ErrorKind::UnknownAnchor => "audit.yaml.anchor",
+        ErrorKind::UnexpectedCharacter { .. } | ErrorKind::ExpectedNodeContent => {
+            "audit.yaml.character"
+        }
+        _ => return None,
+    })
 }
 
 fn local_tag(tag: Option<&granit_parser::Tag>) -> Option<String> {
@@ -109,6 +154,7 @@ pub fn documents(text: &str) -> Result<Vec<Node>, ReadError> {
                 let node = anchors.get(&id).cloned().ok_or(ReadError::Syntax {
                     at,
                     message: "alias to an unknown anchor".to_owned(),
+                    reason: Some("audit.yaml.anchor"),
                 })?;
                 count = count.saturating_add(size(&node));
                 Some(node)

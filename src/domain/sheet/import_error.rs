@@ -90,7 +90,6 @@ impl std::error::Error for ImportError {}
 /// locales/page/sheet-import.yml; `None` for a message it does not know.
 ///
 /// Source: the messages of serde_json 1's `ErrorCode` (its `Display`).
-#[cfg(not(feature = "embed"))]
 pub fn json_reason(message: &str) -> Option<&'static str> {
     const REASONS: [(&str, &str); 18] = [
         ("EOF while parsing", "import.json-eof"),

@@ -57,12 +57,16 @@ fn json_depth_ok(text: &str) -> Result<(), ReadError> {
 
 fn json(text: &str) -> Result<Value, ReadError> {
     json_depth_ok(text)?;
-    serde_json::from_str(text).map_err(|e| ReadError::Syntax {
-        at: Pos {
-            line: u32::try_from(e.line()).unwrap_or(u32::MAX).max(1),
-            column: u32::try_from(e.column()).unwrap_or(u32::MAX).max(1),
-        },
-        message: e.to_string(),
+    serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        ReadError::Syntax {
+            at: Pos {
+                line: u32::try_from(e.line()).unwrap_or(u32::MAX).max(1),
+                column: u32::try_from(e.column()).unwrap_or(u32::MAX).max(1),
+            },
+            reason: crate::domain::sheet::import_error::json_reason(&message),
+            message,
+        }
     })
 }
 
