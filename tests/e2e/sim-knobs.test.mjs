@@ -391,6 +391,7 @@ test('the handler time is shown and editable beside the call, and the calls char
   await page.waitForSelector('.sim-result[data-scenario="config"] [data-chart="calls"] svg');
   // The chart draws the limit and says what the bucket lets through.
   assert.equal(await page.getAttribute('.sim-result [data-chart="calls"] line[data-rule="rate-limit"]', 'data-value'), '10');
+  assert.notEqual(await page.$eval('.sim-result [data-chart="calls"] line[data-rule="rate-limit"]', (l) => getComputedStyle(l).stroke), 'none', 'the limit line is drawn');
   const note = '.sim-result [data-chart="calls"] .chart-note';
   assert.equal(await page.getAttribute(note, 'data-most'), '11');
   assert.match(await page.textContent(note), /Its token bucket holds 1 calls: after an idle spell up to 11 calls can pass within one second/);

@@ -26,6 +26,8 @@ const callsChart = (page) => page.$eval('.sim-result figure[data-chart="calls"]'
   bars: [...f.querySelectorAll('rect.plot-bar')].map((r) => [r.dataset.series, Number(r.dataset.slot), Number(r.dataset.value)]),
   legend: [...f.querySelectorAll('.plot-legend [data-series]')].map((g) => [g.dataset.series, g.textContent]),
   rules: [...f.querySelectorAll('.plot-rule')].map((l) => [l.dataset.rule, Number(l.dataset.value)]),
+  // What the stylesheet draws each line with (a line without a stroke is not seen).
+  strokes: [...f.querySelectorAll('.plot-rule')].map((l) => getComputedStyle(l).stroke),
   note: f.querySelector('[data-our-limit]')?.textContent ?? null,
 }));
 
@@ -73,6 +75,7 @@ test('our limiter of 10/s reaches Your settings with its reason; the run is neve
   assert.ok(most <= 10, `a second with ${most} successful calls`);
   // The limiter's line is drawn, and the note under the chart says what it does.
   assert.deepEqual(paced.rules, [['our-limit', 10]]);
+  assert.ok(paced.strokes.every((c) => c !== 'none' && c !== ''), `the line is stroked: ${paced.strokes}`);
   assert.match(paced.note, /^The dashed line is our limiter: it paces the workers’ calls to at most 10 calls\/s across all workers, evenly spaced with no burst/);
   // The downstream's burst note no longer calls the line its own.
   assert.match(await page.textContent('.sim-result figure[data-chart="calls"] [data-rate-limit]'), /^The downstream’s rate limit is 10 calls\/s .* but our limiter never sends them that fast\.$/);
