@@ -587,6 +587,16 @@ fn a_yaml_syntax_error_is_said_in_plain_words_in_both_languages() {
             "引用符で囲んだ文字列が閉じていない",
         ),
         (
+            format!("{head}  name: x\n   labels: {{}}\n"),
+            "indentation does not fit",
+            "字下げが属するマッピング",
+        ),
+        (
+            "apiVersion: batch/v1\nkind: Job\nmetadata: name: x\n".to_owned(),
+            "two colons on a line",
+            "コロンが 2 つ",
+        ),
+        (
             format!("{head}  name: *nope\n"),
             "an alias (*name) names no anchor",
             "アンカー",

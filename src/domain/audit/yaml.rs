@@ -55,7 +55,9 @@ fn reason(kind: &ErrorKind) -> Option<&'static str> {
         ErrorKind::ExpectedBlockMappingKey
         | ErrorKind::InvalidIndentation
         | ErrorKind::InvalidSimpleKey
-        | ErrorKind::SimpleKeyExpected => "audit.yaml.indent",
+        | ErrorKind::SimpleKeyExpected
+        | ErrorKind::MappingValueNotAllowed
+        | ErrorKind::InvalidColonPlacement => "audit.yaml.indent",
         ErrorKind::ExpectedBlockSequenceEntry
         | ErrorKind::BlockSequenceEntryNotAllowed
         | ErrorKind::BlockEntryInFlowCollection
