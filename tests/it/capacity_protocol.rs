@@ -423,3 +423,35 @@ fn a_recommended_count_used_in_the_sheet_becomes_its_worker_processes() {
         Some(1_000)
     );
 }
+
+/// A burst with no steady arrivals: the points table has no ρ to give (a dash, not 0.00), and
+/// its intervals are written as the answer's sentence writes them (ja: 〜 in full-width
+/// brackets).
+#[test]
+fn a_burst_alone_shows_no_rho_and_the_japanese_intervals_as_the_sentence_writes_them() {
+    let burst_only = CapacityInput {
+        arrival_per_s: 0.0,
+        target_wait_p95_ms: None,
+        ..partner()
+    };
+    let last = WorkerState::new().handle(&request(burst_only, 2), 1_000, |_| {});
+    let view = match serde_json::from_str::<RunMessage>(&last).expect("a message") {
+        RunMessage::Sized { view, .. } => view,
+        other => panic!("not an answer: {other:?}"),
+    };
+    for html in &view.html {
+        let body = &html[html.find("<tbody>").expect("the points table")..];
+        let first_row = &body[..body.find("</tr>").expect("a row")];
+        let cells: Vec<&str> = first_row
+            .split("<td>")
+            .skip(1)
+            .map(|c| c.trim_end_matches("</td>"))
+            .collect();
+        assert_eq!(cells.first(), Some(&"—"), "ρ of a burst alone: {first_row}");
+    }
+    let ja = &view.html[1];
+    let body = &ja[ja.find("<tbody>").expect("the points table")..];
+    let body = &body[..body.find("</table>").expect("its end")];
+    assert!(body.contains("〜") && body.contains("（"), "{body}");
+    assert!(!body.contains("–"), "{body}");
+}

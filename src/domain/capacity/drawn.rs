@@ -222,19 +222,29 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
 
 fn row_cells(a: &SizeAnswer, p: &SimPoint, an: Option<&AnalyticPoint>, lang: Lang) -> Vec<String> {
     let dash = || "—".to_owned();
-    let range = |lo: f64, hi: f64| format!("{}–{}", ms(lo, lang), ms(hi, lang));
+    // "1.1 min–1.2 min" / "1.1分〜1.2分", as the answer's sentence writes an interval.
+    let range = |lo: f64, hi: f64| {
+        let sep = w(lang, "–", "〜");
+        format!("{}{sep}{}", ms(lo, lang), ms(hi, lang))
+    };
+    let with_ci = |v: f64, lo: f64, hi: f64| match lang {
+        Lang::En => format!("{} ({})", ms(v, lang), range(lo, hi)),
+        Lang::Ja => format!("{}（{}）", ms(v, lang), range(lo, hi)),
+    };
     vec![
-        an.map_or_else(dash, |x| format!("{:.2}", rho(a, x))),
+        // No steady arrivals (a burst only): no ρ to speak of, not 0.00.
+        an.filter(|_| a.input.arrival_per_s > 0.0)
+            .map_or_else(dash, |x| format!("{:.2}", rho(a, x))),
         p.wait_ms.map_or_else(dash, |x| ms(x.p50, lang)),
         match (p.wait_ms, p.wait_p95_ci_ms) {
-            (Some(x), Some([lo, hi])) => format!("{} ({})", ms(x.p95, lang), range(lo, hi)),
+            (Some(x), Some([lo, hi])) => with_ci(x.p95, lo, hi),
             _ => dash(),
         },
         p.wait_ms.map_or_else(dash, |x| ms(x.p99, lang)),
         an.and_then(|x| x.wait_p95_ms)
             .map_or_else(dash, |b| range(b.low, b.high)),
         match (p.drain_ms, p.drain_ci_ms) {
-            (Some(d), Some([lo, hi])) => format!("{} ({})", ms(d, lang), range(lo, hi)),
+            (Some(d), Some([lo, hi])) => with_ci(d, lo, hi),
             _ if p.undrained_runs > 0 => w(lang, "never drained", "消化しきれず").to_owned(),
             _ => dash(),
         },
