@@ -494,7 +494,14 @@ fn gaps(r: &RetrySpec, own: Option<Builtin>, lang: Lang) -> Vec<super::Gap> {
             FieldId::WaitStrategy,
             tr("wait"),
             Instead::Callback,
-            tr("wait-detail"),
+            // What the callback keeps between attempts matters only for decorrelated jitter.
+            tr(
+                if r.backoff.jitter == crate::domain::sheet::Jitter::Decorrelated {
+                    "wait-detail"
+                } else {
+                    "wait-detail-plain"
+                },
+            ),
         ));
     }
     g.push(gap(

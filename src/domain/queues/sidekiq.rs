@@ -487,7 +487,17 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super::Ga
             FieldId::WaitStrategy,
             tr("wait"),
             Instead::Callback,
-            tr(if old { "wait-detail-6" } else { "wait-detail" }),
+            // What the callback keeps between attempts matters only for decorrelated jitter.
+            tr(
+                match (
+                    r.backoff.jitter == crate::domain::sheet::Jitter::Decorrelated,
+                    old,
+                ) {
+                    (false, _) => "wait-detail-plain",
+                    (true, true) => "wait-detail-6",
+                    (true, false) => "wait-detail",
+                },
+            ),
         ));
     }
     g.push(gap(
