@@ -597,6 +597,11 @@ fn a_yaml_syntax_error_is_said_in_plain_words_in_both_languages() {
             "コロンが 2 つ",
         ),
         (
+            format!("{head}  name: j\nspec:\n  backoffLimit: 3\n  backoffLimit: 4\n"),
+            "a key is written twice in the same mapping",
+            "同じキーが 2 回",
+        ),
+        (
             format!("{head}  name: *nope\n"),
             "an alias (*name) names no anchor",
             "アンカー",

@@ -119,6 +119,19 @@ fn open(
     Ok(())
 }
 
+/// Where a key of a mapping is written a second time (the later place), if one is: YAML
+/// wants keys unique, Kubernetes' strict decoding refuses such a file and lenient readers
+/// keep only the last value, so the audit would read another value than the system runs.
+/// The merge key `<<` is left alone. Sorted, not compared pairwise, so a mapping of many
+/// keys costs `n log n`.
+fn duplicate_key(entries: &[(String, Pos, Node)]) -> Option<Pos> {
+    let mut keys: Vec<(&str, Pos)> = entries.iter().map(|(k, p, _)| (k.as_str(), *p)).collect();
+    keys.sort_unstable();
+    keys.windows(2)
+        .find(|w| w[0].0 == w[1].0 && w[0].0 != "<<")
+        .map(|w| w[1].1)
+}
+
 /// Every document of `text`, in order.
 ///
 /// # Errors
@@ -176,7 +189,16 @@ pub fn documents(text: &str) -> Result<Vec<Node>, ReadError> {
                     continue;
                 };
                 let kind = match f.map {
-                    Some(m) => Kind::Map(m),
+                    Some(m) => {
+                        if let Some(at) = duplicate_key(&m) {
+                            return Err(ReadError::Syntax {
+                                at,
+                                message: "duplicate key in a mapping".to_owned(),
+                                reason: Some("audit.yaml.duplicate"),
+                            });
+                        }
+                        Kind::Map(m)
+                    }
                     None => Kind::Seq(f.items),
                 };
                 let node = Node {
