@@ -127,6 +127,8 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.match(await page.textContent('#capacity [data-cap="reason"]'), new RegExp(`^${recommended} at once: p95 wait .* ≤ 5 s ✓; done within .* at p95; burst drained in .* ≤ 2 min ✓`));
   assert.match(await page.textContent('#capacity [data-cap="lease"]'), /Lease \/ visibility timeout: /);
   assert.equal(await page.locator(`#capacity table.cap-points tr[data-recommended="true"][data-workers="${recommended}"]`).count(), 1);
+  // The panel's heading is not a second "Capacity" under the load section's analytic row.
+  assert.equal((await page.textContent('#capacity h3')).trim(), 'Sizing by simulation');
   // The simulated drain says it is simulated (the catalog's column is the analytic one).
   assert.match(await page.textContent('#capacity table.cap-points thead'), /Burst drain, simulated \(95 % CI\)/);
   assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
@@ -201,6 +203,7 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   const statuses = await sizeIt(page);
   assert.ok(statuses.some((s) => /シミュレーション中：80回中\d+回が終わりました/.test(s)), `progress shown: ${statuses}`);
   assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件：待ち時間p95/);
+  assert.equal((await page.textContent('#capacity h3')).trim(), 'シミュレーションによる算定');
   await chartsWithTables(page);
   // Every legend label lies inside its chart (the Japanese names are wider than the English;
   // on a phone the chart keeps 640 units and scrolls sideways in its box).
