@@ -391,10 +391,11 @@ test('an import error follows a language switch', async () => {
   await decide(page, ENQUEUE);
   await page.setInputFiles('#import-json', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
   await page.waitForSelector('[data-notice="error"]');
-  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — .*not valid JSON/);
+  // Said in plain words (not the parser's "expected ident"), after a colon.
+  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — your sheet is unchanged: not valid JSON \(line 1, column 2\): a value is expected here/);
   await page.click('.lang button[data-lang="ja"]');
   await page.waitForSelector('html[lang="ja"]');
-  assert.match(await page.textContent('[data-notice="error"]'), /^読み込めませんでした.*JSON として読めません/);
+  assert.match(await page.textContent('[data-notice="error"]'), /^読み込めませんでした.*JSON として読めません（1行目、2列目）：ここには値が必要です/);
   await page.click('.lang button[data-lang="en"]');
   await page.waitForSelector('html[lang="en"]');
   assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — .*not valid JSON/);
