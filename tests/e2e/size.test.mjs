@@ -69,9 +69,11 @@ const EMBED_BUDGET = 155 * 1024;
  * instead of jiff's whole bundled database: 1,485.4 KB. The same evening, each model type's
  * JSON reader and writer compiled once per module (src/domain/json.rs: the document worker
  * read the model four ways and wrote it three): 1,442.6 KB; the document worker without the
- * texts of code it never links: 1,424.8 KB.
+ * texts of code it never links: 1,424.8 KB. That night, +5.3 KB for errors said in plain
+ * words in both languages (JSON and YAML syntax in the page's imports and the audit), the
+ * audit mark and labels: 1,430.1 KB — the budget moved by 3 KB for those texts, the goal not.
  */
-const WHOLE_BUDGET = 1430 * 1024;
+const WHOLE_BUDGET = 1433 * 1024;
 const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
 const SIM_UI_BUDGET = 380 * 1024;
@@ -102,8 +104,10 @@ const ON_DEMAND = {
   // and written one way (src/domain/json.rs: one path-naming reader over a JSON value, one
   // writer for both layouts; twiggy counted the model's readers four times, its writer three
   // times). 536.8 KB once it leaves out the texts of code it never links (18 files,
-  // tests/it/locale_keys.rs; the test at the end of this file). Budget: that + room.
-  'export-worker': 540 * 1024,
+  // tests/it/locale_keys.rs; the test at the end of this file). 539.9 KB once YAML and JSON
+  // syntax errors are said in plain words in both languages and a key written twice in a YAML
+  // mapping is refused (2026-12-04, night). Budget: that + room.
+  'export-worker': 542 * 1024,
   // The share card's and the share panel's stylesheets, fetched when sharing is first shown.
   'share-card.css': 4 * 1024,
   'share.css': 2 * 1024,
