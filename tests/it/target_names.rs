@@ -292,3 +292,40 @@ fn each_target_keeps_the_names_its_language_compares() {
     let celery = text_of(TargetId::Celery, Format::Python);
     assert!(celery.contains("(ValidationError,)"), "{celery}");
 }
+
+/// A sheet without a name in code or a trigger (both optional on the form): no export's
+/// header leaves empty brackets after the process's name ("# Scratch import ()") or a trigger
+/// line with nothing after its label, in either language.
+#[test]
+fn no_header_leaves_empty_brackets_or_an_empty_trigger() {
+    let mut bad_lines = Vec::new();
+    for lang in Lang::ALL {
+        let mut s = example(lang);
+        s.process.code_name = String::new();
+        s.process.trigger = String::new();
+        let name = s.process.process_name.clone();
+        for target in TargetId::ALL {
+            for &format in target.formats() {
+                let Ok(r) = report(&s, target, Some(format), lang) else {
+                    continue;
+                };
+                for line in r.built.text.lines() {
+                    let l = line.trim_end();
+                    let empty_brackets =
+                        l.contains(&format!("{name} ()")) || l.contains(&format!("{name}（）"));
+                    let empty_trigger = ["trigger:", "起点:", "Created when:", "起点："]
+                        .iter()
+                        .any(|label| l.ends_with(label));
+                    if empty_brackets || empty_trigger {
+                        bad_lines.push(format!(
+                            "{} {} {lang:?}: {l}",
+                            target.name(),
+                            format.name()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(bad_lines.is_empty(), "{}", bad_lines.join("\n"));
+}

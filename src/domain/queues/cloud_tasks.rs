@@ -199,8 +199,7 @@ fn header_lines(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) ->
     c(t!(
         "target.cloud-tasks.yaml.queue",
         locale = l,
-        name = &pr.process_name,
-        code = &pr.code_name
+        name = text::named(&pr.process_name, &pr.code_name, lang == Lang::Ja)
     )
     .into_owned());
     c(t!("target.cloud-tasks.yaml.read-by", locale = l).into_owned());

@@ -50,13 +50,20 @@ pub(crate) fn labelled(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<St
             target = target.label()
         )
         .into_owned(),
-        format!("{} ({})", comment(&p.process_name), comment(&p.code_name)),
-        format!(
+        // The name in code in brackets where the sheet gives one (no empty "()").
+        comment(&super::text::named(
+            &p.process_name,
+            &p.code_name,
+            lang == Lang::Ja,
+        )),
+    ];
+    if !p.trigger.trim().is_empty() {
+        lines.push(format!(
             "{}: {}",
             t!("target.rows.trigger", locale = l),
             comment(&p.trigger)
-        ),
-    ];
+        ));
+    }
     if let Some(r) = &sheet.retry {
         lines.push(format!(
             "{}: {} · {}: {} · {}: {} · {}: {}",
@@ -102,22 +109,31 @@ pub(crate) fn sentences(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<S
     let l = lang.code();
     let c = super::text::comment;
     let p = &sheet.process;
-    let mut lines = vec![
-        t!(
-            "target.kit.header.title",
-            locale = l,
-            name = c(&p.process_name),
-            code = c(&p.code_name),
-            target = target.label()
-        )
-        .into_owned(),
-        t!(
-            "target.kit.header.trigger",
-            locale = l,
-            trigger = c(&p.trigger)
-        )
-        .into_owned(),
-    ];
+    // The name in code in brackets where the sheet gives one (no empty "()"), the trigger
+    // where it is stated.
+    let title = if p.code_name.trim().is_empty() {
+        "target.kit.header.title-unnamed"
+    } else {
+        "target.kit.header.title"
+    };
+    let mut lines = vec![t!(
+        title,
+        locale = l,
+        name = c(&p.process_name),
+        code = c(&p.code_name),
+        target = target.label()
+    )
+    .into_owned()];
+    if !p.trigger.trim().is_empty() {
+        lines.push(
+            t!(
+                "target.kit.header.trigger",
+                locale = l,
+                trigger = c(&p.trigger)
+            )
+            .into_owned(),
+        );
+    }
     if let Some(r) = &sheet.retry {
         lines.push(
             t!(

@@ -69,6 +69,17 @@ pub fn sql_sq(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
+/// The process's name with its name in code in brackets, as the export's comments name it:
+/// "Send the mail (send_mail)", 「メール送信（send_mail）」; the name alone where the sheet
+/// gives no name in code (no empty brackets). Not made comment-safe: see [`comment`].
+pub fn named(process: &str, code: &str, ja: bool) -> String {
+    match (code.trim().is_empty(), ja) {
+        (true, _) => process.to_owned(),
+        (false, false) => format!("{process} ({code})"),
+        (false, true) => format!("{process}（{code}）"),
+    }
+}
+
 /// Text safe inside a one-line comment of any target (`#`, `//`, `--`): line breaks and other
 /// control characters become spaces, and `*/` becomes `* /` (so it cannot end a block
 /// comment either). Bidirectional controls are dropped.

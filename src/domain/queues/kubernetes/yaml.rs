@@ -196,8 +196,7 @@ fn header_lines(sheet: &JobSheet, kind: &str, lang: Lang) -> Vec<String> {
             "target.kubernetes.yaml.title",
             locale = l,
             kind = kind,
-            name = &p.process_name,
-            code = &p.code_name
+            name = super::super::text::named(&p.process_name, &p.code_name, lang == Lang::Ja)
         )
         .into_owned(),
     );

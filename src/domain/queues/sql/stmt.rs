@@ -202,8 +202,7 @@ fn header_lines(sheet: &JobSheet, r: &RetrySpec, d: Dialect, lang: Lang) -> Vec<
     c(t!(
         "target.sql.header.job",
         locale = l,
-        name = &p.process_name,
-        code = &p.code_name
+        name = crate::domain::queues::text::named(&p.process_name, &p.code_name, lang == Lang::Ja)
     )
     .into_owned());
     c(t!("target.sql.header.table", locale = l, what = what).into_owned());
