@@ -193,3 +193,33 @@ fn the_saved_examples_are_the_imported_short_examples() {
         }
     }
 }
+
+/// The job's name row without a name in code is the name alone (not " (name)"), and without
+/// a name the name in code alone; with both, "code (name)".
+#[test]
+fn the_job_name_row_leaves_out_what_is_not_given() {
+    let job_name = |code: &str, name: &str, lang| {
+        let mut s = example(lang);
+        s.process.code_name = code.to_owned();
+        s.process.process_name = name.to_owned();
+        rows(&s, lang)
+            .into_iter()
+            .find(|r| r.field == FieldId::JobName)
+            .map(|r| r.value)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        job_name("", "Check room availability", Lang::En),
+        "Check room availability"
+    );
+    assert_eq!(job_name("", "空室確認", Lang::Ja), "空室確認");
+    assert_eq!(job_name("check_rooms", "", Lang::En), "check_rooms");
+    assert_eq!(
+        job_name("check_rooms", "Check room availability", Lang::En),
+        "check_rooms (Check room availability)"
+    );
+    assert_eq!(
+        job_name("check_rooms", "空室確認", Lang::Ja),
+        "check_rooms（空室確認）"
+    );
+}

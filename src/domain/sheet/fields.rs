@@ -267,6 +267,8 @@ fn process_rows(out: &mut Rows, sheet: &JobSheet) {
     let (p, lang) = (&sheet.process, out.lang);
     let job_name = match (p.process_name.trim().is_empty(), lang) {
         (true, _) => p.code_name.trim().to_owned(),
+        // No name in code: the name alone, not " (name)".
+        _ if p.code_name.trim().is_empty() => p.process_name.trim().to_owned(),
         (false, Lang::En) => format!("{} ({})", p.code_name.trim(), p.process_name.trim()),
         (false, Lang::Ja) => format!("{}（{}）", p.code_name.trim(), p.process_name.trim()),
     };
