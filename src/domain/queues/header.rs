@@ -109,18 +109,13 @@ pub(crate) fn sentences(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<S
     let l = lang.code();
     let c = super::text::comment;
     let p = &sheet.process;
-    // The name in code in brackets where the sheet gives one (no empty "()"), the trigger
-    // where it is stated.
-    let title = if p.code_name.trim().is_empty() {
-        "target.kit.header.title-unnamed"
-    } else {
-        "target.kit.header.title"
-    };
+    // The name in code in brackets where the sheet gives one (no empty "()", as every
+    // header: `text::named`), the trigger where it is stated.
+    let named = super::text::named(&p.process_name, &p.code_name, lang == Lang::Ja);
     let mut lines = vec![t!(
-        title,
+        "target.kit.header.title",
         locale = l,
-        name = c(&p.process_name),
-        code = c(&p.code_name),
+        name = c(&named),
         target = target.label()
     )
     .into_owned()];
