@@ -130,7 +130,12 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   // The panel's heading is not a second "Capacity" under the load section's analytic row.
   assert.equal((await page.textContent('#capacity h3')).trim(), 'Sizing by simulation');
   // The simulated drain says it is simulated (the catalog's column is the analytic one).
-  assert.match(await page.textContent('#capacity table.cap-points thead'), /Burst drain, simulated \(95 % CI\)/);
+  assert.match(await page.textContent('#capacity table.cap-points thead'), /Burst drain, simulated \(95\s% CI\)/);
+  // The eight columns fit the sheet at 1280 px (the drain and the bottleneck needed a sideways
+  // scroll): a simulated figure's interval sits under it, read aloud as "205 ms (198 ms–212 ms)".
+  assert.ok(await page.$eval('#capacity table.cap-points', (t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1), 'the points table fits without a sideways scroll');
+  assert.match(await page.textContent(`#capacity table.cap-points tr[data-workers="${recommended}"] td:nth-of-type(3)`), /^\S+ m?s \(\S+ m?s–\S+ m?s\)$/);
+  assert.equal(await page.$eval(`#capacity table.cap-points tr[data-workers="${recommended}"] td:nth-of-type(3) .ci`, (e) => getComputedStyle(e).display), 'block');
   assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
   assert.equal(await page.locator('#capacity figure[data-chart="wait"] .plot-rule[data-rule="y"][data-at="5"]').count(), 1, 'the target as a line');
   assert.equal(await page.locator('#capacity figure[data-chart="backlog"] .plot-rule[data-rule="x"][data-at="120"]').count(), 1, 'the deadline marked');

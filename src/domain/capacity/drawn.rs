@@ -168,12 +168,16 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
         w(lang, "Workers (at once)", "同時実行数"),
         w(lang, "ρ (arrivals ÷ ceiling)", "ρ（到着 ÷ 上限）"),
         w(lang, "Wait p50", "待ち時間p50"),
-        w(lang, "Wait p95 (95 % CI)", "待ち時間p95（95%信頼区間）"),
+        w(
+            lang,
+            "Wait p95 (95\u{a0}% CI)",
+            "待ち時間p95（95%信頼区間）",
+        ),
         w(lang, "Wait p99", "待ち時間p99"),
         w(lang, "Analytic p95 band", "解析のp95帯"),
         w(
             lang,
-            "Burst drain, simulated (95 % CI)",
+            "Burst drain, simulated (95\u{a0}% CI)",
             "バースト消化・シミュレーション（95%信頼区間）",
         ),
         w(lang, "Bottleneck", "ボトルネック"),
@@ -205,14 +209,28 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
                 ""
             },
             p.workers,
+            // On its own line under the count (a block in `sim.css`).
             if rec {
-                escape(w(lang, " ← recommended", " ← 推奨"))
+                format!(
+                    r#"<span class="rec">{}</span>"#,
+                    escape(w(lang, " ← recommended", " ← 推奨"))
+                )
             } else {
                 String::new()
             }
         );
-        for c in cells {
-            let _ = write!(out, "<td>{}</td>", escape(&c));
+        // An interval goes on its own line under its value (a block in `sim.css`), so the
+        // eight columns fit the sheet at 1280 px; the text read aloud is unchanged.
+        for (value, interval) in cells {
+            let _ = match interval {
+                Some(i) => write!(
+                    out,
+                    r#"<td>{}<span class="ci">{}</span></td>"#,
+                    escape(&value),
+                    escape(&i)
+                ),
+                None => write!(out, "<td>{}</td>", escape(&value)),
+            };
         }
         out.push_str("</tr>");
     }
@@ -220,35 +238,49 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
     out
 }
 
-fn row_cells(a: &SizeAnswer, p: &SimPoint, an: Option<&AnalyticPoint>, lang: Lang) -> Vec<String> {
+/// A row's cells: each a value and, for a simulated figure, its 95 % interval in brackets.
+fn row_cells(
+    a: &SizeAnswer,
+    p: &SimPoint,
+    an: Option<&AnalyticPoint>,
+    lang: Lang,
+) -> Vec<(String, Option<String>)> {
     let dash = || "—".to_owned();
     // "1.1 min–1.2 min" / "1.1分〜1.2分", as the answer's sentence writes an interval.
     let range = |lo: f64, hi: f64| {
         let sep = w(lang, "–", "〜");
         format!("{}{sep}{}", ms(lo, lang), ms(hi, lang))
     };
-    let with_ci = |v: f64, lo: f64, hi: f64| match lang {
-        Lang::En => format!("{} ({})", ms(v, lang), range(lo, hi)),
-        Lang::Ja => format!("{}（{}）", ms(v, lang), range(lo, hi)),
+    let with_ci = |v: f64, lo: f64, hi: f64| {
+        let interval = match lang {
+            Lang::En => format!(" ({})", range(lo, hi)),
+            Lang::Ja => format!("（{}）", range(lo, hi)),
+        };
+        (ms(v, lang), Some(interval))
     };
+    let plain = |s: String| (s, None);
     vec![
         // No steady arrivals (a burst only): no ρ to speak of, not 0.00.
-        an.filter(|_| a.input.arrival_per_s > 0.0)
-            .map_or_else(dash, |x| format!("{:.2}", rho(a, x))),
-        p.wait_ms.map_or_else(dash, |x| ms(x.p50, lang)),
+        plain(
+            an.filter(|_| a.input.arrival_per_s > 0.0)
+                .map_or_else(dash, |x| format!("{:.2}", rho(a, x))),
+        ),
+        plain(p.wait_ms.map_or_else(dash, |x| ms(x.p50, lang))),
         match (p.wait_ms, p.wait_p95_ci_ms) {
             (Some(x), Some([lo, hi])) => with_ci(x.p95, lo, hi),
-            _ => dash(),
+            _ => plain(dash()),
         },
-        p.wait_ms.map_or_else(dash, |x| ms(x.p99, lang)),
-        an.and_then(|x| x.wait_p95_ms)
-            .map_or_else(dash, |b| range(b.low, b.high)),
+        plain(p.wait_ms.map_or_else(dash, |x| ms(x.p99, lang))),
+        plain(
+            an.and_then(|x| x.wait_p95_ms)
+                .map_or_else(dash, |b| range(b.low, b.high)),
+        ),
         match (p.drain_ms, p.drain_ci_ms) {
             (Some(d), Some([lo, hi])) => with_ci(d, lo, hi),
-            _ if p.undrained_runs > 0 => w(lang, "never drained", "消化しきれず").to_owned(),
-            _ => dash(),
+            _ if p.undrained_runs > 0 => plain(w(lang, "never drained", "消化しきれず").to_owned()),
+            _ => plain(dash()),
         },
-        an.map_or_else(dash, |x| bottleneck_text(x.bottleneck, lang).to_owned()),
+        plain(an.map_or_else(dash, |x| bottleneck_text(x.bottleneck, lang).to_owned())),
     ]
 }
 
