@@ -381,7 +381,7 @@ fn check_file(path: &Path, named: bool, lang: Lang, report: &mut Report) {
         }
     };
     let text = raw.strip_prefix('\u{feff}').unwrap_or(&raw);
-    let kind = match crate::domain::sheet::import::json_value(text) {
+    let kind = match crate::domain::sheet::import::file_value(text) {
         Ok(v) if v.get("catalog_version").is_some() => Some(Kind::Catalog),
         Ok(v) if v.get("schema_version").is_some() => Some(Kind::Sheet),
         Ok(_) => None,
@@ -403,8 +403,16 @@ fn check_file(path: &Path, named: bool, lang: Lang, report: &mut Report) {
             report.skipped.push((file, reason.into_owned()));
             return;
         }
+        // An empty file in a folder checked is no sheet: passed over, as other JSON is.
+        Err(ImportError::NotASheet { .. }) if !must => {
+            let reason = crate::text::t!("cli.check.skip-not-sheet", locale = l).into_owned();
+            report.skipped.push((file, reason));
+            return;
+        }
         Err(err) => {
-            report.problems.push(problem(err.message(lang), None, None));
+            report
+                .problems
+                .push(problem(err.message(lang), Some(1), Some(1)));
             return;
         }
     };
@@ -444,6 +452,7 @@ fn read_limited(path: &Path) -> Result<String, String> {
 fn import_problem(e: &ImportError, file: &str, index: &PositionIndex, lang: Lang) -> Problem {
     let (line, column) = match e {
         ImportError::InvalidJson { line, column, .. } => (*line, *column),
+        ImportError::NotASheet { .. } => (1, 1),
         ImportError::SchemaVersion { .. } => {
             let p = index.locate("schema_version");
             (p.line, p.column)

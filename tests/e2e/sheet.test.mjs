@@ -399,6 +399,20 @@ test('an import error follows a language switch', async () => {
   await page.click('.lang button[data-lang="en"]');
   await page.waitForSelector('html[lang="en"]');
   assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — .*not valid JSON/);
+  // A catalog file given to the sheet's import is named as one, with where it goes; an
+  // empty file as empty; the sheet is unchanged.
+  await page.fill('#code-name', 'kept_job');
+  await page.press('#code-name', 'Tab');
+  const catalog = readFileSync(path.join(root, 'static/examples/reservation-system.catalog.json'), 'utf8');
+  await page.setInputFiles('#import-json', { name: 'reservation-system.catalog.json', mimeType: 'application/json', buffer: Buffer.from(catalog) });
+  await page.waitForFunction(() => /catalog file/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
+  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — your sheet is unchanged: this is a catalog file \(several processes\), not one process's sheet: import it on the Catalog screen/);
+  await page.setInputFiles('#import-json', { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('') });
+  await page.waitForFunction(() => /file is empty/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
+  await page.click('.lang button[data-lang="ja"]');
+  await page.waitForSelector('html[lang="ja"]');
+  assert.match(await page.textContent('[data-notice="error"]'), /ファイルが空です。読み込むものがありません/);
+  assert.equal(await page.inputValue('#code-name'), 'kept_job', 'the sheet is unchanged');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -195,3 +195,51 @@ fn every_kind_of_import_error_crosses_unchanged() {
     assert!(ReadDone::from_reply(r#"["Field","only a path"]"#).is_err());
     assert!(ReadDone::from_reply(r#"["InvalidJson","x","1","m"]"#).is_err());
 }
+
+/// A file that is no sheet at all, given to the sheet's *Import JSON* through the worker as
+/// the page sends it, says what it is in the page's language: empty, a catalog file (and
+/// where a catalog is imported), or another kind of JSON value; the catalog's import says
+/// "empty" alike. `{}` is an object: its missing `schema_version` is named as before.
+#[test]
+fn a_file_that_is_no_sheet_says_what_it_is_in_both_languages() {
+    let refused = |r: ReadResult| match r {
+        Err(e) => (e.message(Lang::En), e.message(Lang::Ja)),
+        Ok(done) => panic!("imported: {done:?}"),
+    };
+    for text in ["", "  \n\t\n", "\u{feff}"] {
+        let (en, ja) = refused(read(&sheet_request(text, Lang::En)));
+        assert_eq!(en, "the file is empty: there is nothing to read");
+        assert_eq!(ja, "ファイルが空です。読み込むものがありません");
+        let (en, _) = refused(read(&catalog_request(text, Lang::En)));
+        assert_eq!(en, "the file is empty: there is nothing to read");
+    }
+    let (en, ja) = refused(read(&sheet_request(&example_text(), Lang::En)));
+    assert!(en.starts_with("this is a catalog file"), "{en}");
+    assert!(
+        en.contains("on the Catalog screen with “Import a catalog or sheet file…”"),
+        "{en}"
+    );
+    assert!(
+        ja.contains("カタログ画面の「カタログまたはジョブ定義書のファイルを読み込む…」"),
+        "{ja}"
+    );
+    for (text, en_kind, ja_kind) in [
+        ("[1, 2, 3]", "array", "配列"),
+        ("\"a sheet\"", "string", "文字列"),
+        ("42", "number", "数値"),
+        ("true", "boolean (true or false)", "真偽値"),
+        ("null", "null", "null"),
+    ] {
+        let (en, ja) = refused(read(&sheet_request(text, Lang::Ja)));
+        assert!(
+            en.starts_with(&format!("the file holds a JSON {en_kind}, not a sheet")),
+            "{en}"
+        );
+        assert!(
+            ja.starts_with(&format!("ファイルの中身はJSONの{ja_kind}で")),
+            "{ja}"
+        );
+    }
+    let (en, _) = refused(read(&sheet_request("{}", Lang::En)));
+    assert!(en.starts_with("schema_version: missing"), "{en}");
+}

@@ -47,10 +47,10 @@ pub static EXAMPLES: LazyLock<Vec<String>> = LazyLock::new(|| {
 });
 
 /// The path an error names (`schema_version` for a version error; `None`: a syntax error,
-/// which names its line and column instead).
+/// which names its line and column instead, or a text that is no sheet at all).
 pub fn import_path(e: &ImportError) -> Option<&str> {
     match e {
-        ImportError::InvalidJson { .. } => None,
+        ImportError::InvalidJson { .. } | ImportError::NotASheet { .. } => None,
         ImportError::SchemaVersion { .. } => Some("schema_version"),
         ImportError::Field { path, .. }
         | ImportError::OutOfRange { path, .. }

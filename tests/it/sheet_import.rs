@@ -85,9 +85,11 @@ fn check(v: Value, needles: &[&str]) {
 
 #[test]
 fn not_json_and_schema_version() {
-    check_text("", &["not valid JSON", "line 1"]);
+    check_text("", &["the file is empty"]);
+    check_text(" \n\t", &["the file is empty"]);
     check_text("{\"schema_version\": 1,\n", &["not valid JSON", "line 2"]);
-    check_text("[1, 2]", &["schema_version: missing; allowed: 1 to 3"]);
+    check_text("[1, 2]", &["the file holds a JSON array, not a sheet"]);
+    check_text("{}", &["schema_version: missing; allowed: 1 to 3"]);
     check(
         set(example_value(), "schema_version", None),
         &["schema_version: missing; allowed: 1 to 3"],
@@ -750,7 +752,7 @@ fn a_text_that_is_not_json_says_why_in_plain_words_in_both_languages() {
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     let cases: [(&str, &str, &str); 17] = [
         (
-            "",
+            "{\"a\":",
             "EOF while parsing a value",
             "the text ends before the JSON does",
         ),

@@ -50,7 +50,7 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
             allowed: format!("at most {} bytes", group_thousands(MAX_FILE_BYTES as u64)),
         });
     }
-    let value: Value = crate::domain::sheet::import::json_value(json)?;
+    let value: Value = crate::domain::sheet::import::file_value(json)?;
     match value.get("catalog_version") {
         Some(v) if v.as_u64() == Some(u64::from(CATALOG_VERSION)) => {}
         Some(v) => return Err(version_error(v.to_string())),

@@ -236,6 +236,8 @@ pub fn result_to_json(result: &ReadResult) -> String {
             column.to_string(),
             message.clone(),
         ],
+        #[cfg(not(feature = "embed"))]
+        Err(ImportError::NotASheet { found }) => vec!["NotASheet".into(), found.clone()],
         Err(ImportError::SchemaVersion { found }) => std::iter::once("SchemaVersion".to_owned())
             .chain(found.clone())
             .collect(),
@@ -325,6 +327,10 @@ impl ReadDone {
                 line: number(line)?,
                 column: number(column)?,
                 message: message.to_owned(),
+            }),
+            #[cfg(not(feature = "embed"))]
+            ["NotASheet", found] => refused(ImportError::NotASheet {
+                found: found.to_owned(),
             }),
             ["SchemaVersion"] => refused(ImportError::SchemaVersion { found: None }),
             ["SchemaVersion", found] => refused(ImportError::SchemaVersion {

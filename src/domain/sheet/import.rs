@@ -501,7 +501,9 @@ fn number_words(problem: &str) -> String {
 /// `schema_version`, a missing / unknown / mistyped field, a value out of range, or a
 /// decision that does not hold together.
 pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
-    let value = json_value(json)?;
+    let value = file_value(json)?;
+    #[cfg(not(feature = "embed"))]
+    not_a_sheet(&value)?;
     match value.get("schema_version") {
         Some(v)
             if v.as_u64().is_some_and(|n| {
@@ -577,6 +579,31 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
     Ok(sheet)
 }
 
+/// Refuses a value that is no sheet at all (a catalog file, a list, a bare value) before its
+/// fields are looked at, so the error says what the file is rather than naming
+/// `schema_version`.
+///
+/// # Errors
+/// [`ImportError::NotASheet`] with `catalog` or the JSON kind found.
+#[cfg(not(feature = "embed"))]
+fn not_a_sheet(value: &serde_json::Value) -> Result<(), ImportError> {
+    use serde_json::Value;
+    let found = match value {
+        Value::Object(o) if o.contains_key("catalog_version") || o.contains_key("processes") => {
+            "catalog"
+        }
+        Value::Object(_) => return Ok(()),
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+    };
+    Err(ImportError::NotASheet {
+        found: found.into(),
+    })
+}
+
 /// The outcome `answers` decide (the answers of a sheet's decision at JSON path `at`, e.g.
 /// `decision` or `processes[2].sheet.decision`).
 ///
@@ -610,12 +637,33 @@ pub(crate) fn decided_outcome(
     }
 }
 
+/// A file's text (a sheet or a catalog chosen or dropped) as a JSON value: an empty file is
+/// said to be empty rather than "the text ends before the JSON does".
+///
+/// # Errors
+/// [`ImportError::NotASheet`] with `empty` for a text of blanks only; else as [`json_value`].
+pub(crate) fn file_value(json: &str) -> Result<serde_json::Value, ImportError> {
+    #[cfg(not(feature = "embed"))]
+    if json
+        .strip_prefix('\u{feff}')
+        .unwrap_or(json)
+        .trim()
+        .is_empty()
+    {
+        return Err(ImportError::NotASheet {
+            found: "empty".into(),
+        });
+    }
+    json_value(json)
+}
+
 /// `json` (a leading byte-order mark, as some editors save JSON, skipped) as a JSON value.
 ///
 /// # Errors
 /// [`ImportError::InvalidJson`] with the 1-based line and column and the parser's message.
 pub(crate) fn json_value(json: &str) -> Result<serde_json::Value, ImportError> {
     let json = json.strip_prefix('\u{feff}').unwrap_or(json);
+
     serde_json::from_str(json).map_err(|e| ImportError::InvalidJson {
         line: e.line(),
         column: e.column().max(1),

@@ -18,6 +18,16 @@ pub enum ImportError {
         /// The parser's message.
         message: String,
     },
+    /// Not a sheet at all, so no field of it can be named. `found` says what the text is
+    /// instead: `empty` (nothing but blanks), `catalog` (a catalog file, `catalog_version` /
+    /// `processes`, given where one sheet is read), or the JSON kind it holds instead of an
+    /// object: `array`, `string`, `number`, `boolean` or `null`. Not on the embed page, which
+    /// reads no file (its budget).
+    #[cfg(not(feature = "embed"))]
+    NotASheet {
+        /// What the text is: one of the words above.
+        found: String,
+    },
     /// `schema_version` missing or not one this build reads
     /// ([`OLDEST_SCHEMA_VERSION`] to [`SCHEMA_VERSION`]).
     SchemaVersion {
@@ -60,6 +70,17 @@ impl fmt::Display for ImportError {
                 let reason = json_reason_text(message, Lang::En).unwrap_or_default();
                 write!(f, "not valid JSON (line {line}, column {column}): {reason}")
             }
+            #[cfg(not(feature = "embed"))]
+            ImportError::NotASheet { found } => match found.as_str() {
+                "empty" => f.write_str("the file is empty: there is nothing to read"),
+                "catalog" => f.write_str(
+                    "this is a catalog file (catalog_version, processes), not one process's sheet",
+                ),
+                kind => write!(
+                    f,
+                    "the file holds a JSON {kind}, not a sheet: a job definition sheet is a JSON object with schema_version, process and decision"
+                ),
+            },
             ImportError::SchemaVersion { found: None } => {
                 write!(f, "schema_version: missing; allowed: {}", versions())
             }
@@ -204,10 +225,24 @@ impl ImportError {
     /// Japanese the field path and values stay as they are (they are the file's own words),
     /// and a decoder's own detail is quoted in parentheses.
     pub fn message(&self, lang: Lang) -> String {
+        let l = lang.code();
+        // Said in both languages from the texts, which also name where a catalog is imported.
+        #[cfg(not(feature = "embed"))]
+        if let ImportError::NotASheet { found } = self {
+            return match found.as_str() {
+                "empty" => crate::text::t!("import.not-sheet-empty", locale = l),
+                "catalog" => crate::text::t!("import.not-sheet-catalog", locale = l),
+                kind => crate::text::t!(
+                    "import.not-sheet-kind",
+                    locale = l,
+                    kind = crate::text::t!(format!("import.json-kind.{kind}"), locale = l)
+                ),
+            }
+            .into_owned();
+        }
         if lang == Lang::En {
             return self.to_string();
         }
-        let l = lang.code();
         match self {
             ImportError::InvalidJson {
                 line,
@@ -273,6 +308,9 @@ impl ImportError {
                 problem = problem
             )
             .into_owned(),
+            // Said above, from the texts.
+            #[cfg(not(feature = "embed"))]
+            ImportError::NotASheet { .. } => self.to_string(),
         }
     }
 }
