@@ -68,12 +68,18 @@ pub enum FileKind {
 pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadError> {
     let text = found::readable_text(text)?;
     let lower = file_name.to_ascii_lowercase();
-    if lower.ends_with(".tf") || lower.ends_with(".hcl") {
+    // A name that says nothing (pasted text, "Empty: told from the text"): the text decides.
+    let unnamed = !code::knows(file_name)
+        && ![".tf", ".hcl", ".yaml", ".yml", ".template"]
+            .iter()
+            .any(|e| lower.ends_with(e));
+    if lower.ends_with(".tf") || lower.ends_with(".hcl") || unnamed && looks_like_hcl(text) {
         return terraform::read(text).map(|j| (FileKind::Terraform, j));
     }
     let structured = [".yaml", ".yml", ".json", ".template"]
         .iter()
         .any(|e| lower.ends_with(e));
+    let mut yaml_error = None;
     match yaml::documents(text) {
         Ok(docs) => {
             if docs.iter().any(cloudformation::is_template) {
@@ -99,11 +105,56 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
             }
         }
         Err(e) if structured => return Err(e),
-        Err(_) => {}
+        Err(e) => yaml_error = Some(e),
     }
     // A file none of the configuration readers recognises goes to the code scanners
     // (Celery, Sidekiq, Active Job, Oban, River, BullMQ, pg-boss, Temporal literals).
-    code::read(file_name, text).map(|j| (FileKind::Code, j))
+    match (code::read(file_name, text), yaml_error) {
+        // Unnamed text laid out as YAML or JSON that none of them knows: its syntax error
+        // (a mistake in a pasted manifest), not "not a configuration".
+        (Err(ReadError::Unrecognised), Some(e)) if unnamed && looks_structured(text) => Err(e),
+        (read, _) => read.map(|j| (FileKind::Code, j)),
+    }
+}
+
+/// Whether unnamed text reads as Terraform: a line opening one of its top-level blocks
+/// (`resource "…"`, `provider "…"`, `terraform {` …).
+fn looks_like_hcl(text: &str) -> bool {
+    const BLOCKS: [&str; 8] = [
+        "resource \"",
+        "data \"",
+        "provider \"",
+        "module \"",
+        "variable \"",
+        "output \"",
+        "terraform {",
+        "locals {",
+    ];
+    text.lines()
+        .any(|l| BLOCKS.iter().any(|b| l.trim_start().starts_with(b)))
+}
+
+/// Whether unnamed text is laid out as YAML or JSON: its first line that is neither blank
+/// nor a comment opens a document (`---`), an object or a list (`{`, `[`), or a mapping key
+/// (`name:`), which no code the scanners read begins with.
+fn looks_structured(text: &str) -> bool {
+    let Some(first) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    else {
+        return false;
+    };
+    if ["---", "{", "[", "- "].iter().any(|p| first.starts_with(p)) {
+        return true;
+    }
+    let key = first.split(':').next().unwrap_or_default();
+    first.contains(':')
+        && !key.is_empty()
+        && key
+            .trim_matches(|c| c == '"' || c == '\'')
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
 }
 
 /// The jobs of a file as bytes (the CLI's): refused when larger than [`MAX_FILE_BYTES`] or

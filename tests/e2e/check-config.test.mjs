@@ -101,6 +101,11 @@ test('a pasted Terraform file becomes a new process with its findings; a broken 
   await check(page, 'job.yaml', 'apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: j\n');
   await page.waitForFunction(() => /字下げにタブがあります/.test(document.querySelector('#check-config-error')?.textContent ?? ''));
   assert.doesNotMatch(await page.textContent('#check-config-error'), /[Tt]ab|while/);
+  // Pasted with no file name ("told from the text"): the same syntax error and its line,
+  // not "not a configuration the audit can read".
+  await check(page, '', 'apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: j\n');
+  await page.waitForFunction(() => /^貼り付けたテキスト.*4 行目.*字下げにタブがあります/.test(document.querySelector('#check-config-error')?.textContent ?? ''));
+  assert.doesNotMatch(await page.textContent('#check-config-error'), /確認できる設定ではありません/);
   await page.close();
 });
 

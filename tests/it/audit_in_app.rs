@@ -622,3 +622,56 @@ fn a_yaml_syntax_error_is_said_in_plain_words_in_both_languages() {
         );
     }
 }
+
+/// Pasted text with no file name ("Empty: told from the text"): Terraform is read as
+/// Terraform, and a broken manifest or Terraform file is refused with its syntax error and
+/// line, not as "not a configuration the audit can read"; text that is no configuration
+/// (prose, code without a job) still says what the audit reads.
+#[test]
+fn unnamed_text_is_told_from_its_text_and_a_broken_one_says_its_syntax_error() {
+    let ReadDone::Audited { catalog } = ask(target_worker::handle, "", TERRAFORM, Lang::En) else {
+        panic!("pasted Terraform is read");
+    };
+    assert_eq!(
+        catalog.processes[0]
+            .audit
+            .as_deref()
+            .map(|o| o.system.as_str()),
+        Some("sqs")
+    );
+
+    let manifest_with_a_tab = "apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: nightly\n";
+    let broken_tf = "resource \"aws_sqs_queue\" \"q\" {\n  visibility_timeout_seconds = \n";
+    let broken_json = "{\"Resources\": {\"Q\": {\"Type\": \"AWS::SQS::Queue\",}}";
+    for (text, lang) in [
+        (manifest_with_a_tab, Lang::En),
+        (broken_tf, Lang::En),
+        (broken_json, Lang::En),
+        (manifest_with_a_tab, Lang::Ja),
+    ] {
+        let ReadDone::AuditRefused { en, ja } = ask(target_worker::handle, "", text, lang) else {
+            panic!("a broken paste is refused: {text}");
+        };
+        // The paste's name is in the language it was read in.
+        let name = if lang == Lang::En {
+            "pasted text"
+        } else {
+            "貼り付けたテキスト"
+        };
+        assert!(en.starts_with(&format!("{name}, line ")), "{en}");
+        assert!(en.contains("syntax error"), "{en}");
+        assert!(!en.contains("not a configuration"), "{en}");
+        assert!(ja.contains("構文エラー"), "{ja}");
+    }
+
+    for text in [
+        "Hello, this is a note about our queue.\nNothing to read here.\n",
+        "import os\nprint(os.getcwd())\n",
+    ] {
+        let ReadDone::AuditRefused { en, .. } = ask(target_worker::handle, "", text, Lang::En)
+        else {
+            panic!("no configuration: {text}");
+        };
+        assert!(!en.contains("syntax error"), "{text}: {en}");
+    }
+}

@@ -104,6 +104,12 @@ pub fn out_of_range(fact: &str, expression: &str) -> bool {
         && !matches!(fact, "jitter" | "backoff-kind")
 }
 
+/// Whether `file_name`'s extension names a language the scanners read (`.py`, `.rb`, `.ex`,
+/// `.go`, `.ts`, `.js` … or `.json`).
+pub fn knows(file_name: &str) -> bool {
+    family(file_name).is_some()
+}
+
 fn family(file_name: &str) -> Option<Fam> {
     let ext = file_name.rsplit_once('.')?.1.to_ascii_lowercase();
     Some(match ext.as_str() {
