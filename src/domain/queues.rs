@@ -158,6 +158,16 @@ impl TargetId {
         }
     }
 
+    /// [`TargetId::label`] as a reader of `lang` sees it: the product names stay as their
+    /// makers write them; our own SQL table queues are described in Japanese.
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (TargetId::SqlSqlite, Lang::Ja) => "SQLテーブルのキュー（SQLite）",
+            (TargetId::SqlPostgres, Lang::Ja) => "SQLテーブルのキュー（PostgreSQL）",
+            _ => self.label(),
+        }
+    }
+
     /// The target named `name` (as [`TargetId::name`] writes it).
     ///
     /// # Errors
@@ -476,7 +486,7 @@ impl TargetError {
             ),
             (TargetError::NotApplicable { target, outcome }, Lang::Ja) => format!(
                 "{} には、結論が {outcome} の定義書で設定するものがありません",
-                target.label()
+                target.label_in(Lang::Ja)
             ),
             (
                 TargetError::OutOfRange {
@@ -503,7 +513,7 @@ impl TargetError {
             ) => format!(
                 "{}: 値は {value} です。{} で使えるのは {allowed} です",
                 field.id(),
-                target.label()
+                target.label_in(Lang::Ja)
             ),
         }
     }

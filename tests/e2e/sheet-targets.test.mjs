@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serve, launch, openPage, openSheet, screenshot, answer } from './harness.mjs';
+import { serve, launch, openPage, openSheet, screenshot, answer, showCatalog } from './harness.mjs';
 
 let server;
 let browser;
@@ -101,6 +101,15 @@ test('SQS: CloudFormation by default, Terraform on the format chooser, and back'
   // A target with one format has no format chooser.
   await choose(page, 'celery');
   assert.equal(await page.$('#target-panel [data-share-action^="format:"]'), null);
+  // The choice outlives a visit elsewhere (the catalog, the questions): back on the sheet, the
+  // bar still shows SQS in Terraform, its panel drawn.
+  await choose(page, 'sqs');
+  await page.click('[data-share-action="format:terraform"]');
+  await page.waitForSelector(`#target-panel .target-body[data-target="sqs"][data-format="terraform"]`);
+  await showCatalog(page);
+  await page.click('#catalog-table tbody tr .proc-name');
+  await page.waitForSelector('#target-panel .target-body[data-target="sqs"][data-format="terraform"]', { timeout: 60_000 });
+  assert.equal(await page.inputValue('#target-choose'), 'sqs');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

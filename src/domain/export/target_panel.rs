@@ -89,7 +89,7 @@ pub fn render_at(
 /// `downloaded` (the words shown after a click).
 pub fn panel(r: &TargetReport, lang: Lang) -> Panel {
     let l = lang.code();
-    let target = r.target.label();
+    let target = r.target.label_in(lang);
     let mut html = format!(
         "<h3 class=\"target-title\" id=\"target-title\">{}</h3>{}\
          <p class=\"hint target-file\">{}</p>",
@@ -223,7 +223,7 @@ pub fn refusal(e: &TargetError, lang: Lang) -> Panel {
             t!(
                 "target-ui.out-of-range",
                 locale = l,
-                target = target.label(),
+                target = target.label_in(lang),
                 field = field_name(*field, lang),
                 value = value,
                 allowed = allowed
@@ -291,7 +291,12 @@ fn mapping_html(r: &TargetReport, lang: Lang) -> String {
     let cols = [
         t!("target-ui.col-field", locale = l).into_owned(),
         t!("target-ui.col-sheet", locale = l).into_owned(),
-        t!("target-ui.col-key", locale = l, target = r.target.label()).into_owned(),
+        t!(
+            "target-ui.col-key",
+            locale = l,
+            target = r.target.label_in(lang)
+        )
+        .into_owned(),
         t!("target-ui.col-value", locale = l).into_owned(),
         t!("target-ui.col-note", locale = l).into_owned(),
     ];
@@ -329,7 +334,7 @@ fn mapping_html(r: &TargetReport, lang: Lang) -> String {
 /// What the target cannot express for this sheet, and what the export does instead.
 fn gaps_html(r: &TargetReport, lang: Lang) -> String {
     let l = lang.code();
-    let target = r.target.label();
+    let target = r.target.label_in(lang);
     let mut html = format!(
         "<h4>{}</h4>",
         t!("target-ui.gaps", locale = l, target = target)
@@ -430,7 +435,7 @@ fn attempts(s: &Schedule, lang: Lang) -> String {
 /// The sheet's schedule beside the one the target actually runs.
 fn schedule_html(r: &TargetReport, lang: Lang) -> String {
     let l = lang.code();
-    let target = r.target.label();
+    let target = r.target.label_in(lang);
     let (sheet, actual) = (&r.sheet_schedule, &r.built.actual);
     let cols = [
         t!("target-ui.col-step", locale = l).into_owned(),
@@ -512,7 +517,11 @@ fn defaults_html(target: TargetId, d: &DefaultPolicy, lang: Lang) -> String {
     }
     let mut html = format!(
         "<h4>{}</h4><div class=\"target-defaults\">",
-        t!("target-ui.defaults", locale = l, target = target.label())
+        t!(
+            "target-ui.defaults",
+            locale = l,
+            target = target.label_in(lang)
+        )
     );
     if !d.summary.is_empty() {
         let _ = write!(html, "<p>{}</p>", escape(&d.summary));

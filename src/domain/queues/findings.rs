@@ -25,7 +25,7 @@ pub fn target_findings(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<Fi
                 message: t!(
                     "sheet.finding.lease-under-target-factor",
                     locale = lang.code(),
-                    target = target.label(),
+                    target = target.label_in(lang),
                     k = k,
                     lease = human(r.lease_ms, lang),
                     timeout = human(r.attempt_timeout_ms, lang),
@@ -87,7 +87,7 @@ pub fn retention(
                 "sheet.finding.window-over-target-default-retention"
             },
             locale = lang.code(),
-            target = target.label(),
+            target = target.label_in(lang),
             window = human(window, lang),
             keep = human(keep, lang)
         )

@@ -43,11 +43,16 @@ pub(crate) fn labelled(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<St
     let l = lang.code();
     let p = &sheet.process;
     let mut lines = vec![
-        t!("target.rows.generated", locale = l, target = target.label()).into_owned(),
+        t!(
+            "target.rows.generated",
+            locale = l,
+            target = target.label_in(lang)
+        )
+        .into_owned(),
         t!(
             "target.rows.generated-report",
             locale = l,
-            target = target.label()
+            target = target.label_in(lang)
         )
         .into_owned(),
         // The name in code in brackets where the sheet gives one (no empty "()").
@@ -116,7 +121,7 @@ pub(crate) fn sentences(sheet: &JobSheet, target: TargetId, lang: Lang) -> Vec<S
         "target.kit.header.title",
         locale = l,
         name = c(&named),
-        target = target.label()
+        target = target.label_in(lang)
     )
     .into_owned()];
     if !p.trigger.trim().is_empty() {

@@ -124,7 +124,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
     let busy = use_state(|| false);
-    let choice = use_state(|| -> targets::Choice { None });
+    let choice = targets::use_choice();
     let outcome = props.sheet.decision.outcome;
     let (panel, target_status) = targets::use_target_panel(
         &ctx,

@@ -28,6 +28,22 @@ use yew::prelude::*;
 /// The chosen target, format (`None`: the target's first) and version (`None`: its newest).
 pub type Choice = Option<(TargetId, Option<Format>, Option<TargetVersion>)>;
 
+thread_local! {
+    /// The last choice made in any sheet's export bar: the bar is drawn anew each time the
+    /// sheet is (after the questions, the catalog, Simulate, another process), and a team
+    /// configures one queue system for all its processes.
+    static LAST: std::cell::Cell<Choice> = const { std::cell::Cell::new(None) };
+}
+
+/// The export bar's choice, starting from the last one made on this page and remembered as
+/// it changes.
+#[hook]
+pub fn use_choice() -> UseStateHandle<Choice> {
+    let choice = use_state(|| LAST.with(std::cell::Cell::get));
+    use_effect_with(*choice, |c| LAST.with(|last| last.set(*c)));
+    choice
+}
+
 /// The rendered panel for the choice, kept until the next one is back, and the words shown
 /// after a click on its buttons (cleared when the panel is asked for again).
 #[hook]
@@ -116,7 +132,7 @@ pub fn chooser(
             <select id="target-choose" {onchange} aria-controls={current.map(|_| "target-panel")}>
                 <option value="" selected={current.is_none()}>{ t!("sheet.targets.none", locale = l) }</option>
                 { for offered.iter().map(|t| html! {
-                    <option value={t.name()} selected={current == Some(*t)}>{ t.label() }</option>
+                    <option value={t.name()} selected={current == Some(*t)}>{ t.label_in(ctx.lang) }</option>
                 }) }
             </select>
         </div>
