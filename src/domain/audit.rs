@@ -208,7 +208,14 @@ impl ReadError {
                 message = t!(key, locale = l)
             )
             .into_owned(),
+            // Terraform's (hcl-edit's) messages are put into Japanese part by part; any
+            // other stays as its parser wrote it.
             ReadError::Syntax { message, .. } => {
+                let said = match lang {
+                    Lang::Ja => terraform::words_ja(message),
+                    Lang::En => None,
+                };
+                let message = said.as_deref().unwrap_or(message);
                 t!("audit.error.syntax", locale = l, message = message).into_owned()
             }
             ReadError::TooDeep { .. } => t!(

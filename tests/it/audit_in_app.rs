@@ -675,3 +675,71 @@ fn unnamed_text_is_told_from_its_text_and_a_broken_one_says_its_syntax_error() {
         assert!(!en.contains("syntax error"), "{text}: {en}");
     }
 }
+
+/// A Terraform file with a syntax error is refused in Japanese words in the Japanese message
+/// (hcl-edit writes "invalid expression; expected `"`, `[`, … letter or digit": the label
+/// and the expectations are translated, the characters kept), and as the parser wrote it in
+/// English. The parser's own message is checked first, so an hcl-edit that words them
+/// otherwise fails here, not on a user's screen.
+#[test]
+fn a_terraform_syntax_error_is_said_in_japanese_words_in_japanese() {
+    let cases = [
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  visibility_timeout_seconds = \n}\n",
+            "invalid expression; expected `\"`, `[`, `{`, `-`, `!`, `(`, `_`, `<`, letter or digit",
+            "式が正しくありません。`\"`・`[`・`{`・`-`・`!`・`(`・`_`・`<`・英字・数字のどれかが必要です",
+        ),
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  name \"x\"\n}\n",
+            "expected `{`",
+            "`{`が必要です",
+        ),
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  name = \"x\"\n",
+            "invalid block body; expected `}`, newline or identifier",
+            "ブロックの本体が正しくありません。`}`・改行・識別子のどれかが必要です",
+        ),
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  name = [1, 2\n}\n",
+            "expected `]`",
+            "`]`が必要です",
+        ),
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  name = \"\\q\"\n}\n",
+            "invalid escape sequence; expected `n`, `r`, `t`, `u`, `U`, `\\` or `\"`",
+            "エスケープシーケンスが正しくありません。",
+        ),
+        (
+            "resource \"aws_sqs_queue\" \"q\" {\n  name = 1 +\n}\n",
+            "invalid expression; expected",
+            "式が正しくありません。",
+        ),
+    ];
+    for (text, raw, ja_words) in cases {
+        let ReadDone::AuditRefused { en, ja } =
+            ask(target_worker::handle, "main.tf", text, Lang::En)
+        else {
+            panic!("{text:?} is refused");
+        };
+        let said_en = en
+            .split_once("syntax error: ")
+            .map_or("", |(_, s)| s)
+            .trim_end_matches(" Nothing was added to the catalog.");
+        assert!(said_en.starts_with(raw), "{text:?}: {en}");
+        let said = ja
+            .split_once("構文エラー：")
+            .map(|(_, s)| s)
+            .unwrap_or_else(|| panic!("{text:?}: {ja}"));
+        assert!(said.contains(ja_words), "{text:?}: {ja}");
+        // Outside the quoted characters (`=`), no English word is left.
+        let outside: String = said.split('`').step_by(2).collect();
+        assert!(
+            !outside.chars().any(|c| c.is_ascii_alphabetic()),
+            "{text:?}: {ja}"
+        );
+        assert!(
+            said.contains("が必要です") || said.contains("予期しない"),
+            "{ja}"
+        );
+    }
+}

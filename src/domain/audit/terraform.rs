@@ -363,6 +363,80 @@ fn mapping_settings(b: &Node, out: &mut Vec<Setting>) {
     }
 }
 
+/// hcl-edit's syntax `message` in Japanese: its form is "invalid LABEL; expected A, B or C",
+/// "invalid LABEL; unexpected token" or either part alone, optionally followed by "; CAUSE"
+/// (hcl-edit 0.10's `format_context_error`; each expectation is winnow's `StrContextValue` as
+/// displayed: `` `=` ``, "newline", a description). The label and the descriptions are
+/// translated, the characters kept; a cause stays in English in brackets. `None` for a
+/// message not of that form or with a word not known here (it is then shown as it is).
+pub fn words_ja(message: &str) -> Option<String> {
+    const WORDS: [(&str, &str); 19] = [
+        ("object item", "オブジェクトの要素"),
+        ("attribute", "属性"),
+        ("unicode 8-digit hex code", "8桁のUnicodeコード"),
+        ("unicode 4-digit hex code", "4桁のUnicodeコード"),
+        ("traversal operator", "参照の演算子"),
+        ("structure", "構造"),
+        ("object value assignment", "オブジェクトの値の代入"),
+        ("nesting depth", "入れ子の深さ"),
+        ("expression", "式"),
+        ("escape sequence", "エスケープシーケンス"),
+        ("block body", "ブロックの本体"),
+        ("binary operation", "二項演算"),
+        ("digit", "数字"),
+        ("unsigned integer", "符号なし整数"),
+        ("letter", "英字"),
+        ("identifier", "識別子"),
+        ("heredoc end delimiter", "ヒアドキュメントの終わりの区切り"),
+        ("eof", "ファイルの終わり"),
+        ("newline", "改行"),
+    ];
+    let word = |w: &str| -> Option<String> {
+        if w.len() > 2 && w.starts_with('`') && w.ends_with('`') || w == "'`'" {
+            return Some(w.to_owned());
+        }
+        WORDS
+            .iter()
+            .find(|(en, _)| *en == w)
+            .map(|(_, ja)| (*ja).to_owned())
+    };
+    let (label, rest) = match message.strip_prefix("invalid ") {
+        Some(r) => {
+            let (l, rest) = r.split_once("; ")?;
+            (Some(word(l)?), rest)
+        }
+        None => (None, message),
+    };
+    let (what, cause) = match rest.split_once("; ") {
+        Some((what, cause)) => (what, Some(cause)),
+        None => (rest, None),
+    };
+    let said = if what == "unexpected token" {
+        "予期しない記号があります".to_owned()
+    } else {
+        let list = what.strip_prefix("expected ")?;
+        let (head, last) = list.rsplit_once(" or ").unwrap_or(("", list));
+        let mut items = head
+            .split(", ")
+            .filter(|s| !s.is_empty())
+            .map(word)
+            .collect::<Option<Vec<_>>>()?;
+        items.push(word(last)?);
+        match items.len() {
+            1 => format!("{}が必要です", items[0]),
+            _ => format!("{}のどれかが必要です", items.join("・")),
+        }
+    };
+    let mut out = match label {
+        Some(l) => format!("{l}が正しくありません。{said}"),
+        None => said,
+    };
+    if let Some(c) = cause {
+        out.push_str(&format!("（{c}）"));
+    }
+    Some(out)
+}
+
 /// The jobs of a Terraform file: as CloudFormation's ([`super::cloudformation::read`]).
 ///
 /// # Errors

@@ -190,10 +190,16 @@ pub fn panel(share: &Share, base: &str, lang: Lang) -> Panel {
         l,
     ));
     if full.chars().count() > link::LONG_LINK_CHARS {
+        // The shorter link is advised only when it is short enough itself.
+        let key = if short.chars().count() > link::LONG_LINK_CHARS {
+            "share-ui.long-both"
+        } else {
+            "share-ui.long"
+        };
         html.push_str(&format!(
             "<p class=\"warn\" role=\"note\">{}</p>",
             t!(
-                "share-ui.long",
+                key,
                 locale = l,
                 max = group_thousands(link::LONG_LINK_CHARS as u64)
             )
