@@ -308,6 +308,10 @@ pub struct MappingRow {
     pub value: String,
     /// Why the value differs, or how it is meant (may be empty).
     pub note: String,
+    /// Whether the row is the timeout field's lease (the visibility timeout: how long a claim
+    /// holds before the job is given to another worker) rather than its attempt timeout;
+    /// both rows are the sheet's `timeout` field, told apart on screen by their names.
+    pub lease: bool,
 }
 
 /// What the export does about something the target cannot express.

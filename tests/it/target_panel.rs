@@ -91,6 +91,7 @@ fn hostile_report() -> TargetReport {
                     key: "retry".into(),
                     value: "4".into(),
                     note: format!("Sidekiq counts retries {HOSTILE}"),
+                    lease: false,
                 },
                 MappingRow {
                     field: FieldId::DeadLetter,
@@ -98,6 +99,7 @@ fn hostile_report() -> TargetReport {
                     key: HOSTILE.into(),
                     value: String::new(),
                     note: String::new(),
+                    lease: false,
                 },
             ],
             gaps: vec![
@@ -371,6 +373,55 @@ fn the_targets_offered_for_an_outcome_are_those_that_configure_it() {
                     built.err()
                 );
             }
+        }
+    }
+}
+
+/// The sheet's timeout field gives two rows in every target's mapping: its attempt timeout
+/// and its lease. The lease's row is named as the form names it ("Lease / visibility
+/// timeout"), so the mapping never shows two rows both called "Timeout" (seen by a newcomer's
+/// walk: "Timeout 30 s" and "Timeout 1 min" side by side in Sidekiq's, Celery's, SQS's …).
+#[test]
+fn the_lease_row_of_every_mapping_is_named_as_the_lease() {
+    for lang in Lang::ALL {
+        let (lease_name, timeout_name) = match lang {
+            Lang::En => ("Lease / visibility timeout", "Timeout"),
+            Lang::Ja => ("リース／可視性タイムアウト", "タイムアウト"),
+        };
+        let sheet = example(lang);
+        let r = sheet.retry.as_ref().expect("a queued job");
+        let lease_text = modality_advisor::domain::duration::exact(r.lease_ms, lang);
+        for target in TargetId::ALL
+            .into_iter()
+            .filter(|t| t.configures(sheet.decision.outcome))
+        {
+            let p = through_worker(target, None, lang);
+            checked(&p.html);
+            let names: Vec<String> = p
+                .html
+                .split("<tr data-field=\"timeout\"><th scope=\"row\"")
+                .skip(1)
+                .map(|row| {
+                    let name = row.split_once('>').map_or("", |(_, r)| r);
+                    name.split_once("</th>").map_or("", |(n, _)| n).to_owned()
+                })
+                .collect();
+            assert_eq!(
+                names.iter().filter(|n| *n == lease_name).count(),
+                1,
+                "{target:?} {lang:?}: {names:?}"
+            );
+            assert_eq!(
+                names.iter().filter(|n| *n == timeout_name).count(),
+                1,
+                "{target:?} {lang:?}: {names:?}"
+            );
+            let lease_row = p
+                .html
+                .split("<tr data-field=\"timeout\">")
+                .find(|row| row.contains(lease_name))
+                .expect("the lease's row");
+            assert!(lease_row.contains(&lease_text), "{target:?}: {lease_row}");
         }
     }
 }

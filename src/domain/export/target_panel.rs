@@ -320,7 +320,13 @@ fn mapping_html(r: &TargetReport, lang: Lang) -> String {
             "<tr data-field=\"{}\"><th scope=\"row\" data-label=\"{}\">{}</th>{}{}{}{}</tr>",
             row.field.id(),
             escape(&cols[0]),
-            escape(&field_name(row.field, lang)),
+            // The timeout field's two rows: its attempt timeout, and its lease by the
+            // form's own name for it.
+            escape(&if row.lease {
+                t!("sheet.ui.lease", locale = l).into_owned()
+            } else {
+                field_name(row.field, lang)
+            }),
             cell(&cols[1], &format!("<bdi>{}</bdi>", escape(&row.sheet))),
             cell(&cols[2], &format!("<code>{}</code>", escape(&row.key))),
             cell(&cols[3], &value),

@@ -446,8 +446,7 @@ impl<'a> Plan<'a> {
                 kit::secs_literal(r.attempt_timeout_ms),
                 self.tr("target.active-job.map.timeout"),
             ),
-            row(
-                FieldId::Timeout,
+            mapping::lease_row(
                 exact(r.lease_ms, l),
                 "",
                 String::new(),

@@ -348,13 +348,7 @@ fn mapping(
             String::new(),
             tr("timeout"),
         ),
-        row(
-            FieldId::Timeout,
-            s.lease,
-            "lockDuration",
-            r.lease_ms.to_string(),
-            tr("lease"),
-        ),
+        mapping::lease_row(s.lease, "lockDuration", r.lease_ms.to_string(), tr("lease")),
         row(
             FieldId::IdempotencyKey,
             r.idempotency_key.clone(),

@@ -414,8 +414,7 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::M
         ),
         tr("timeout"),
     ));
-    out.push(row(
-        FieldId::Timeout,
+    out.push(mapping::lease_row(
         s.lease,
         "broker_transport_options[\"visibility_timeout\"]",
         rows::ceil_s(r.lease_ms).to_string(),

@@ -365,13 +365,11 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, p: &RetryParams, lang: Lang) -> Vec<
             "target.cloud-tasks.note.timeout",
             lang,
         ),
-        row(
-            FieldId::Timeout,
+        mapping::lease_row(
             exact(r.lease_ms, lang),
             "",
             String::new(),
-            "target.cloud-tasks.note.lease",
-            lang,
+            tr("target.cloud-tasks.note.lease", lang),
         ),
         row(
             FieldId::IdempotencyKey,

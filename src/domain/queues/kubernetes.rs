@@ -198,8 +198,7 @@ fn retry_rows(
         ceil_s(r.attempt_timeout_ms).to_string(),
         t!("target.kubernetes.note.timeout", locale = l).into_owned(),
     ));
-    rows.push(row(
-        FieldId::Timeout,
+    rows.push(mapping::lease_row(
         exact(r.lease_ms, lang),
         "",
         String::new(),

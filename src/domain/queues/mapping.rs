@@ -21,6 +21,16 @@ pub(crate) fn row(
         key: key.to_owned(),
         value,
         note,
+        lease: false,
+    }
+}
+
+/// The lease row of the sheet's `timeout` field (the lease / visibility timeout, as text in
+/// `sheet`), with the target's `key`, `value` and `note` as in [`row`].
+pub(crate) fn lease_row(sheet: String, key: &str, value: String, note: String) -> MappingRow {
+    MappingRow {
+        lease: true,
+        ..row(FieldId::Timeout, sheet, key, value, note)
     }
 }
 

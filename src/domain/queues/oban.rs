@@ -372,8 +372,7 @@ impl<'a> Plan<'a> {
                 r.attempt_timeout_ms.to_string(),
                 self.tr("target.oban.map.timeout"),
             ),
-            row(
-                FieldId::Timeout,
+            mapping::lease_row(
                 exact(r.lease_ms, l),
                 "lifeline: rescue_after",
                 r.lease_ms.to_string(),

@@ -381,8 +381,7 @@ impl<'a> Plan<'a> {
                 kit::ceil_s(r.attempt_timeout_ms, 1).to_string(),
                 self.tr("target.pg-boss.map.timeout"),
             ),
-            row(
-                FieldId::Timeout,
+            mapping::lease_row(
                 exact(r.lease_ms, l),
                 "",
                 String::new(),

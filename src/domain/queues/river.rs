@@ -356,8 +356,7 @@ impl<'a> Plan<'a> {
                 kit::go_duration(r.attempt_timeout_ms),
                 self.tr("target.river.map.timeout"),
             ),
-            row(
-                FieldId::Timeout,
+            mapping::lease_row(
                 exact(r.lease_ms, l),
                 "Config.RescueStuckJobsAfter",
                 kit::go_duration(r.lease_ms),

@@ -405,7 +405,7 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super:
             String::new(),
             tr("timeout"),
         ),
-        row(FieldId::Timeout, s.lease, "", String::new(), tr("lease")),
+        mapping::lease_row(s.lease, "", String::new(), tr("lease")),
         row(
             FieldId::IdempotencyKey,
             r.idempotency_key.clone(),

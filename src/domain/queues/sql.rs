@@ -201,8 +201,7 @@ fn mapping(sheet: &JobSheet, r: &RetrySpec, dialect: Dialect, lang: Lang) -> Vec
             stmt::wait_expr(r, dialect),
             t!("target.sql.note.wait", locale = l).into_owned(),
         ),
-        row(
-            FieldId::Timeout,
+        mapping::lease_row(
             lease.clone(),
             claim_key,
             format!("locked_until = now + {lease}"),

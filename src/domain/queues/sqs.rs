@@ -441,8 +441,7 @@ fn mapping(
             v.function_timeout_s.to_string(),
             tr("timeout"),
         ),
-        row(
-            FieldId::Timeout,
+        mapping::lease_row(
             s.lease,
             "VisibilityTimeout",
             v.visibility_s.to_string(),

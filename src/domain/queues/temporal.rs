@@ -405,8 +405,7 @@ impl Plan<'_> {
                 dur(r.attempt_timeout_ms),
                 self.tr("target.temporal.map.timeout"),
             ),
-            row(
-                FieldId::Timeout,
+            mapping::lease_row(
                 exact(r.lease_ms, l),
                 &key("HeartbeatTimeout", "heartbeatTimeout"),
                 dur(r.lease_ms),
