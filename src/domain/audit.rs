@@ -79,6 +79,13 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
     let structured = [".yaml", ".yml", ".json", ".template"]
         .iter()
         .any(|e| lower.ends_with(e));
+    // JSON is read by the YAML reader, which takes what JSON refuses (a trailing comma): a
+    // JSON file, or unnamed text that opens as one, is held to JSON first, as AWS and
+    // Terraform hold it.
+    let opens_as_json = text.trim_start().starts_with(['{', '[']);
+    if lower.ends_with(".json") || unnamed && opens_as_json {
+        pins::structured::json(text)?;
+    }
     let mut yaml_error = None;
     match yaml::documents(text) {
         Ok(docs) => {

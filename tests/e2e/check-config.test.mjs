@@ -106,6 +106,10 @@ test('a pasted Terraform file becomes a new process with its findings; a broken 
   await check(page, '', 'apiVersion: batch/v1\nkind: Job\nmetadata:\n\tname: j\n');
   await page.waitForFunction(() => /^貼り付けたテキスト.*4 行目.*字下げにタブがあります/.test(document.querySelector('#check-config-error')?.textContent ?? ''));
   assert.doesNotMatch(await page.textContent('#check-config-error'), /確認できる設定ではありません/);
+  // Read without a name, the jobs found are named by the paste, not by an empty name (": …").
+  await check(page, '', TERRAFORM);
+  await page.waitForSelector('#check-config-found');
+  assert.match(await page.textContent('#check-config-found'), /^貼り付けたテキスト：ジョブが 1 件/);
   await page.close();
 });
 

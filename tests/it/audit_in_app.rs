@@ -743,3 +743,35 @@ fn a_terraform_syntax_error_is_said_in_japanese_words_in_japanese() {
         );
     }
 }
+
+/// JSON is held to JSON, not to the YAML reader's looser rules: a CloudFormation template
+/// with a trailing comma (which AWS refuses) is refused with its line and the mistake in
+/// plain words, named `.json` or pasted without a name; the same template without the comma
+/// is read.
+#[test]
+fn a_json_template_with_a_trailing_comma_is_refused_as_json_refuses_it() {
+    let template = |comma: &str| {
+        format!(
+            "{{\n  \"Resources\": {{\n    \"Orders\": {{\n      \"Type\": \"AWS::SQS::Queue\",\n      \"Properties\": {{\n        \"VisibilityTimeout\": 30{comma}\n      }}\n    }}\n  }}\n}}\n"
+        )
+    };
+    for name in ["template.json", ""] {
+        let ReadDone::AuditRefused { en, ja } =
+            ask(target_worker::handle, name, &template(","), Lang::En)
+        else {
+            panic!("{name}: a trailing comma is refused");
+        };
+        assert!(en.contains("line 7"), "{name}: {en}");
+        assert!(
+            en.contains("a comma before a closing bracket"),
+            "{name}: {en}"
+        );
+        assert!(ja.contains("閉じ括弧の直前にカンマ"), "{name}: {ja}");
+        let ReadDone::Audited { catalog } =
+            ask(target_worker::handle, name, &template(""), Lang::En)
+        else {
+            panic!("{name}: the template without the comma is read");
+        };
+        assert_eq!(catalog.processes.len(), 1, "{name}");
+    }
+}

@@ -366,6 +366,12 @@ fn result(ctx: &AppContext, outcome: &Outcome, state: &UseStateHandle<Option<Out
         })
     });
     let n = catalog.processes.len();
+    // Pasted without a name: the name the audit gave it ("pasted text", in the language the
+    // check ran in), as its errors say.
+    let file = match catalog.processes.first().and_then(|p| p.audit_record()) {
+        Some(a) if file.trim().is_empty() => a.file.clone(),
+        _ => file.clone(),
+    };
     let add = {
         let (ctx, state, catalog) = (ctx.clone(), state.clone(), catalog.clone());
         Callback::from(move |_| {

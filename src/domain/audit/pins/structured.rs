@@ -55,7 +55,13 @@ fn json_depth_ok(text: &str) -> Result<(), ReadError> {
     Ok(())
 }
 
-fn json(text: &str) -> Result<Value, ReadError> {
+/// `text` read as strict JSON (no trailing comma, no comment: what AWS, Terraform and npm
+/// read), its nesting bounded first.
+///
+/// # Errors
+/// [`ReadError::TooDeep`] past the nesting bound; [`ReadError::Syntax`] with the line, the
+/// column and the mistake in plain words where known (`json_reason`).
+pub(crate) fn json(text: &str) -> Result<Value, ReadError> {
     json_depth_ok(text)?;
     serde_json::from_str(text).map_err(|e| {
         let message = e.to_string();
