@@ -406,7 +406,7 @@ test('an import error follows a language switch', async () => {
   const catalog = readFileSync(path.join(root, 'static/examples/reservation-system.catalog.json'), 'utf8');
   await page.setInputFiles('#import-json', { name: 'reservation-system.catalog.json', mimeType: 'application/json', buffer: Buffer.from(catalog) });
   await page.waitForFunction(() => /catalog file/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
-  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — your sheet is unchanged: this is a catalog file \(several processes\), not one process's sheet: import it on the Catalog screen/);
+  assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — your sheet is unchanged: this is a catalog file, not one process's sheet: import it on the Catalog screen/);
   await page.setInputFiles('#import-json', { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('') });
   await page.waitForFunction(() => /file is empty/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
   await page.click('.lang button[data-lang="ja"]');

@@ -58,7 +58,17 @@ fn unknown_or_missing_version() {
         },
         &["catalog_version", "missing", "allowed: 1"],
     );
-    refused("[]", &["catalog_version", "missing"]);
+    // Not an object at all: said as what it is (it was "catalog_version: missing").
+    let e = read_catalog("[]").expect_err("a list is no catalog");
+    assert!(
+        e.message(Lang::En)
+            .starts_with("the file is not a JSON object but a list"),
+        "{e:?}"
+    );
+    assert!(
+        e.message(Lang::Ja).contains("JSONオブジェクトではなく"),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -223,22 +223,34 @@ fn a_file_that_is_no_sheet_says_what_it_is_in_both_languages() {
         ja.contains("カタログ画面の「カタログまたはジョブ定義書のファイルを読み込む…」"),
         "{ja}"
     );
-    for (text, en_kind, ja_kind) in [
-        ("[1, 2, 3]", "array", "配列"),
-        ("\"a sheet\"", "string", "文字列"),
-        ("42", "number", "数値"),
-        ("true", "boolean (true or false)", "真偽値"),
-        ("null", "null", "null"),
+    // A list or a single value: said to be no JSON object, for the sheet's import and the
+    // catalog screen's (a catalog or a sheet) alike; the JSON kind is kept in `found`.
+    for (text, kind) in [
+        ("[1, 2, 3]", "array"),
+        ("\"a sheet\"", "string"),
+        ("42", "number"),
+        ("true", "boolean"),
+        ("null", "null"),
     ] {
-        let (en, ja) = refused(read(&sheet_request(text, Lang::Ja)));
-        assert!(
-            en.starts_with(&format!("the file holds a JSON {en_kind}, not a sheet")),
-            "{en}"
-        );
-        assert!(
-            ja.starts_with(&format!("ファイルの中身はJSONの{ja_kind}で")),
-            "{ja}"
-        );
+        for request in [
+            sheet_request(text, Lang::Ja),
+            catalog_request(text, Lang::Ja),
+        ] {
+            let result = read(&request);
+            assert!(
+                matches!(&result, Err(ImportError::NotASheet { found }) if found == kind),
+                "{text}: {result:?}"
+            );
+            let (en, ja) = refused(result);
+            assert!(
+                en.starts_with("the file is not a JSON object but a list or a single value"),
+                "{en}"
+            );
+            assert!(
+                ja.starts_with("ファイルの中身がJSONオブジェクトではなく"),
+                "{ja}"
+            );
+        }
     }
     let (en, _) = refused(read(&sheet_request("{}", Lang::En)));
     assert!(en.starts_with("schema_version: missing"), "{en}");

@@ -88,7 +88,7 @@ fn not_json_and_schema_version() {
     check_text("", &["the file is empty"]);
     check_text(" \n\t", &["the file is empty"]);
     check_text("{\"schema_version\": 1,\n", &["not valid JSON", "line 2"]);
-    check_text("[1, 2]", &["the file holds a JSON array, not a sheet"]);
+    check_text("[1, 2]", &["the file is not a JSON object but a list"]);
     check_text("{}", &["schema_version: missing; allowed: 1 to 3"]);
     check(
         set(example_value(), "schema_version", None),

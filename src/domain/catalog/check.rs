@@ -51,6 +51,8 @@ pub fn read_catalog(json: &str) -> Result<Catalog, ImportError> {
         });
     }
     let value: Value = crate::domain::sheet::import::file_value(json)?;
+    #[cfg(not(feature = "embed"))]
+    crate::domain::sheet::import::not_an_object(&value)?;
     match value.get("catalog_version") {
         Some(v) if v.as_u64() == Some(u64::from(CATALOG_VERSION)) => {}
         Some(v) => return Err(version_error(v.to_string())),

@@ -587,11 +587,25 @@ pub fn import_json(json: &str, lang: Lang) -> Result<JobSheet, ImportError> {
 /// [`ImportError::NotASheet`] with `catalog` or the JSON kind found.
 #[cfg(not(feature = "embed"))]
 fn not_a_sheet(value: &serde_json::Value) -> Result<(), ImportError> {
+    match value.as_object() {
+        Some(o) if o.contains_key("catalog_version") || o.contains_key("processes") => {
+            Err(ImportError::NotASheet {
+                found: "catalog".into(),
+            })
+        }
+        _ => not_an_object(value),
+    }
+}
+
+/// Refuses a value that is not a JSON object (neither a sheet nor a catalog can be one).
+///
+/// # Errors
+/// [`ImportError::NotASheet`] with the JSON kind found: `array`, `string`, `number`,
+/// `boolean` or `null`.
+#[cfg(not(feature = "embed"))]
+pub(crate) fn not_an_object(value: &serde_json::Value) -> Result<(), ImportError> {
     use serde_json::Value;
     let found = match value {
-        Value::Object(o) if o.contains_key("catalog_version") || o.contains_key("processes") => {
-            "catalog"
-        }
         Value::Object(_) => return Ok(()),
         Value::Array(_) => "array",
         Value::String(_) => "string",

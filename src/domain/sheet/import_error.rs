@@ -70,17 +70,9 @@ impl fmt::Display for ImportError {
                 let reason = json_reason_text(message, Lang::En).unwrap_or_default();
                 write!(f, "not valid JSON (line {line}, column {column}): {reason}")
             }
+            // Its words are the texts' (one copy of them), in English.
             #[cfg(not(feature = "embed"))]
-            ImportError::NotASheet { found } => match found.as_str() {
-                "empty" => f.write_str("the file is empty: there is nothing to read"),
-                "catalog" => f.write_str(
-                    "this is a catalog file (catalog_version, processes), not one process's sheet",
-                ),
-                kind => write!(
-                    f,
-                    "the file holds a JSON {kind}, not a sheet: a job definition sheet is a JSON object with schema_version, process and decision"
-                ),
-            },
+            ImportError::NotASheet { .. } => f.write_str(&self.message(Lang::En)),
             ImportError::SchemaVersion { found: None } => {
                 write!(f, "schema_version: missing; allowed: {}", versions())
             }
@@ -232,11 +224,7 @@ impl ImportError {
             return match found.as_str() {
                 "empty" => crate::text::t!("import.not-sheet-empty", locale = l),
                 "catalog" => crate::text::t!("import.not-sheet-catalog", locale = l),
-                kind => crate::text::t!(
-                    "import.not-sheet-kind",
-                    locale = l,
-                    kind = crate::text::t!(format!("import.json-kind.{kind}"), locale = l)
-                ),
+                _ => crate::text::t!("import.not-sheet-kind", locale = l),
             }
             .into_owned();
         }
@@ -308,9 +296,9 @@ impl ImportError {
                 problem = problem
             )
             .into_owned(),
-            // Said above, from the texts.
+            // Said above, from the texts (never reached).
             #[cfg(not(feature = "embed"))]
-            ImportError::NotASheet { .. } => self.to_string(),
+            ImportError::NotASheet { found } => found.clone(),
         }
     }
 }
