@@ -80,35 +80,24 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
         .iter()
         .any(|e| lower.ends_with(e));
     // JSON is read by the YAML reader, which takes what JSON refuses (a trailing comma): a
-    // JSON file, or unnamed text that opens as one, is held to JSON first, as AWS and
-    // Terraform hold it.
-    let opens_as_json = text.trim_start().starts_with(['{', '[']);
-    if lower.ends_with(".json") || unnamed && opens_as_json {
+    // JSON file is held to JSON first, as AWS and Terraform hold it; unnamed text that opens
+    // as JSON is, once a configuration reader knows it (pasted code such as a BullMQ options
+    // object is not JSON and goes to the code scanners).
+    if lower.ends_with(".json") {
         pins::structured::json(text)?;
     }
+    let json_error = || -> Result<(), ReadError> {
+        if unnamed && text.trim_start().starts_with(['{', '[']) {
+            pins::structured::json(text)?;
+        }
+        Ok(())
+    };
     let mut yaml_error = None;
     match yaml::documents(text) {
         Ok(docs) => {
-            if docs.iter().any(cloudformation::is_template) {
-                let mut jobs = Vec::new();
-                for d in docs.iter().filter(|d| cloudformation::is_template(d)) {
-                    jobs.extend(cloudformation::read(d)?);
-                }
-                return Ok((FileKind::CloudFormation, jobs));
-            }
-            if docs.iter().any(kubernetes::is_manifest) {
-                return kubernetes::read(&docs).map(|j| (FileKind::Kubernetes, j));
-            }
-            if docs.iter().any(cloud_tasks::is_queue) {
-                return cloud_tasks::read(&docs).map(|j| (FileKind::CloudTasks, j));
-            }
-            if docs.iter().any(terraform_json::is_config) {
-                return terraform_json::read(&docs).map(|j| (FileKind::Terraform, j));
-            }
-            // Another Kubernetes object (a Deployment, a Service …): a manifest with no Job
-            // or CronJob in it, said as such rather than "not a configuration".
-            if docs.iter().any(kubernetes::is_other_object) {
-                return Ok((FileKind::Kubernetes, Vec::new()));
+            if let Some(read) = configuration(&docs) {
+                json_error()?;
+                return read;
             }
         }
         Err(e) if structured => return Err(e),
@@ -122,6 +111,35 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
         (Err(ReadError::Unrecognised), Some(e)) if unnamed && looks_structured(text) => Err(e),
         (read, _) => read.map(|j| (FileKind::Code, j)),
     }
+}
+
+/// The jobs of YAML or JSON documents a configuration reader knows (CloudFormation,
+/// Kubernetes, Cloud Tasks, Terraform JSON; a Kubernetes object that is no Job: none), and
+/// which reader read them; `None` when none knows them.
+fn configuration(docs: &[tree::Node]) -> Option<Result<(FileKind, Vec<Found>), ReadError>> {
+    if docs.iter().any(cloudformation::is_template) {
+        let jobs = docs
+            .iter()
+            .filter(|d| cloudformation::is_template(d))
+            .map(cloudformation::read)
+            .collect::<Result<Vec<_>, _>>()
+            .map(|j| (FileKind::CloudFormation, j.into_iter().flatten().collect()));
+        return Some(jobs);
+    }
+    if docs.iter().any(kubernetes::is_manifest) {
+        return Some(kubernetes::read(docs).map(|j| (FileKind::Kubernetes, j)));
+    }
+    if docs.iter().any(cloud_tasks::is_queue) {
+        return Some(cloud_tasks::read(docs).map(|j| (FileKind::CloudTasks, j)));
+    }
+    if docs.iter().any(terraform_json::is_config) {
+        return Some(terraform_json::read(docs).map(|j| (FileKind::Terraform, j)));
+    }
+    // Another Kubernetes object (a Deployment, a Service …): a manifest with no Job or CronJob
+    // in it, said as such rather than "not a configuration".
+    docs.iter()
+        .any(kubernetes::is_other_object)
+        .then(|| Ok((FileKind::Kubernetes, Vec::new())))
 }
 
 /// Whether unnamed text reads as Terraform: a line opening one of its top-level blocks

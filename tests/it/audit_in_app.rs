@@ -774,4 +774,10 @@ fn a_json_template_with_a_trailing_comma_is_refused_as_json_refuses_it() {
         };
         assert_eq!(catalog.processes.len(), 1, "{name}");
     }
+    // Pasted code that opens like JSON but is no configuration file (a BullMQ options
+    // object) is not held to JSON: the code scanners get it, as before.
+    let options = "{ attempts: 5, backoff: { type: 'exponential', delay: 1000 } }\n";
+    if let ReadDone::AuditRefused { en, .. } = ask(target_worker::handle, "", options, Lang::En) {
+        assert!(!en.contains("syntax error"), "{en}");
+    }
 }
