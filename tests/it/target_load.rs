@@ -327,7 +327,8 @@ fn the_mapping_functions_at_their_edges() {
         knobs::rate_text(per(1_000, Per::Minute), Lang::En),
         "1,000/min"
     );
-    assert_eq!(knobs::rate_text(per(5, Per::Hour), Lang::Ja), "5件/時");
+    // The sheet's words for a rate (one function since 2026-12-05; this copy wrote "5件/時").
+    assert_eq!(knobs::rate_text(per(5, Per::Hour), Lang::Ja), "5件/時間");
     assert_eq!(knobs::per_s_literal(per(90, Per::Minute)), "1.5");
     assert_eq!(knobs::per_s_literal(per(1, Per::Second)), "1");
     let sized = |workers, per_worker| knobs::Knobs {

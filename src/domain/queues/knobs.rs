@@ -67,18 +67,11 @@ impl Knobs {
     }
 }
 
-/// A rate in words: `10/s`, `600/min`, `5/h`; `10件/秒` in Japanese.
-pub fn rate_text(r: Rate, lang: Lang) -> String {
-    let n = group_thousands(r.count);
-    match (lang, r.per) {
-        (Lang::En, Per::Second) => format!("{n}/s"),
-        (Lang::En, Per::Minute) => format!("{n}/min"),
-        (Lang::En, Per::Hour) => format!("{n}/h"),
-        (Lang::Ja, Per::Second) => format!("{n}件/秒"),
-        (Lang::Ja, Per::Minute) => format!("{n}件/分"),
-        (Lang::Ja, Per::Hour) => format!("{n}件/時"),
-    }
-}
+/// A rate in words: `10/s`, `600/min`, `5/h`; `10件/秒` in Japanese: the sheet's own words
+/// for it ([`load_text::rate_text`](crate::domain::sheet::load_text::rate_text)), so a queue
+/// configuration's notes say a rate as the sheet's load section does (a copy here wrote
+/// `5件/時` where the sheet writes `5件/時間`).
+pub use crate::domain::sheet::load_text::rate_text;
 
 /// A rate as Celery's `rate_limit` and App Engine's queue.yaml `rate` write it: `10/s`,
 /// `10/m`, `10/h` (no digit grouping).
