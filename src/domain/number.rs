@@ -16,6 +16,24 @@ pub fn group_thousands(n: u64) -> String {
     out
 }
 
+/// A computed number for people (a rate, an offered load in Erlangs, a utilisation ρ): the
+/// whole number grouped from 100 (`1682.5` → `"1,683"`), one decimal from 10 (`"12.3"`),
+/// else two (`"3.00"`); `"∞"` when not finite. One formatter for the sheet's load section, its
+/// findings and the capacity answer (three copies before, and the answer's Erlangs were
+/// ungrouped: "1682.51").
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "∞".into();
+    }
+    if v >= 100.0 {
+        group_thousands(v.round() as u64)
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 /// [`group_thousands`] for a signed number: a leading minus sign (U+2212) when negative
 /// (`−1,900`).
 pub fn group_thousands_signed(v: i64) -> String {

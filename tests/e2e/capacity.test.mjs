@@ -187,6 +187,22 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /seeds: out of range; allowed: 1 to 50/);
   await page.fill('#capacity-seeds', '10');
 
+  // Processes of several jobs each: a recommended count that is not a multiple of them is
+  // offered rounded up to whole processes, and the button says so (it said "× 2 at once
+  // each = 2 at once" for a recommended 1, not the count recommended).
+  const per = Number(recommended) + 1;
+  await importLoad(page, { ...PARTNER, concurrency: per });
+  await page.waitForSelector('#capacity [data-capacity="stale"]');
+  // The same arrivals give the same answer (drawn the same: no new element), now current.
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity-use', { timeout: 120_000 });
+  const wanted = await answer.getAttribute('data-recommended');
+  assert.match(wanted, /^\d+$/);
+  assert.notEqual(Number(wanted) % per, 0, `${wanted} at once is not a multiple of ${per} a process`);
+  const processes = Math.ceil(Number(wanted) / per);
+  assert.equal((await page.textContent('#capacity-use')).trim(),
+    `Set Worker processes to ${processes} in the sheet (× ${per} at once each = ${processes * per} at once: the recommended ${wanted} rounded up to whole processes)`);
+
   // ρ ≥ 1: an answer, not an error — said, and the backlog shown growing.
   await importLoad(page, OVERLOAD);
   await sizeIt(page);
@@ -209,6 +225,12 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   assert.ok(statuses.some((s) => /シミュレーション中：80回中\d+回が終わりました/.test(s)), `progress shown: ${statuses}`);
   assert.match(await page.textContent('#capacity [data-cap="reason"]'), /^同時\d+件：待ち時間p95/);
   assert.equal((await page.textContent('#capacity h3')).trim(), 'シミュレーションによる算定');
+  // The runs-per-count field in Japanese words (it said 「（seeds）」).
+  assert.equal((await page.textContent('label[for="capacity-seeds"]')).trim(), 'ワーカー数ごとの実行回数（シード数）');
+  // The table scrolls sideways on a phone; its Japanese headings are wide enough to read
+  // (4.5em wide, the burst's heading stood 210 px tall, one or two characters a line).
+  const headRow = await page.$eval('#capacity table.cap-points thead tr', (r) => r.getBoundingClientRect().height);
+  assert.ok(headRow <= 140, `the heading row is ${headRow} px tall`);
   await chartsWithTables(page);
   // Every legend label lies inside its chart (the Japanese names are wider than the English;
   // on a phone the chart keeps 640 units and scrolls sideways in its box).

@@ -153,6 +153,47 @@ fn a_burst_alone_prints_no_zero_load() {
     assert!(ja.contains("定常の到着なし（バーストのみ）。同時"), "{ja}");
 }
 
+/// Far past the largest count: the offered load grouped as the page's numbers are ("1682.51
+/// Erlangs" was ungrouped) and the utilisation as ρ with what it means, not "841 %" (a worker
+/// cannot be busy more than all the time), in both languages.
+#[test]
+fn an_overload_reads_grouped_and_as_rho() {
+    let args = |lang: &'static str| {
+        [
+            "--arrival-per-s",
+            "2000",
+            "--handler",
+            "fixed",
+            "--mean-ms",
+            "841",
+            "--workers-max",
+            "200",
+            "--seeds",
+            "1",
+            "--jobs",
+            "500",
+            "--lang",
+            lang,
+        ]
+    };
+    let en = ok(&args("en"));
+    assert!(en.contains("Offered load 1,682 Erlangs"), "{en}");
+    assert!(en.contains("with retries 1,682 Erlangs of work"), "{en}");
+    assert!(
+        en.contains(
+            "the workers' utilisation ρ = 8.41 (1 or more: more work arrives than they can do)"
+        ),
+        "{en}"
+    );
+    assert!(!en.contains("841 %"), "{en}");
+    let ja = ok(&args("ja"));
+    assert!(ja.contains("提供負荷 1,682 アーラン"), "{ja}");
+    assert!(
+        ja.contains("ワーカーの稼働率ρ = 8.41（1以上：処理できる以上の仕事が届きます）"),
+        "{ja}"
+    );
+}
+
 #[test]
 fn japanese_text_and_markdown() {
     let ja = ok(&[

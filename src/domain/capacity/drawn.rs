@@ -14,7 +14,7 @@ use super::backlog::{Backlog, BacklogRun};
 use super::report::{bottleneck_text, AnalyticPoint, Reason, SimPoint, SizeAnswer};
 use crate::domain::duration::approx;
 use crate::domain::lang::Lang;
-use crate::domain::number::group_thousands;
+use crate::domain::number::{group_thousands, num};
 use crate::domain::plot::{self, escape, Axis, Band, Frame, Layers, Limits, Line, Points, Rule};
 use crate::domain::sim::results::chart_tables::{details_html, format_value, sample};
 use crate::domain::sim::results::charts::TimeUnit;
@@ -31,16 +31,6 @@ fn w<'a>(lang: Lang, en: &'a str, ja: &'a str) -> &'a str {
 
 fn ms(v: f64, lang: Lang) -> String {
     approx(v.max(0.0), lang)
-}
-
-fn rate(v: f64) -> String {
-    if v >= 100.0 {
-        group_thousands(v.round() as u64)
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
 }
 
 /// `ρ` of an analytic point: the arrivals over the throughput ceiling (≥ 1: the queue grows
@@ -118,11 +108,11 @@ fn grows_text(a: &SizeAnswer, lang: Lang) -> Option<String> {
         return Some(match lang {
             Lang::En => format!(
                 "ρ ≥ 1 at every count simulated ({}–{}): work arrives at {}/s and at most {}/s can be done ({b}), so the queue grows without end — the backlog chart shows it growing at {} at once.",
-                first.workers, last.workers, rate(a.input.arrival_per_s), rate(top.ceiling_per_s), last.workers
+                first.workers, last.workers, num(a.input.arrival_per_s), num(top.ceiling_per_s), last.workers
             ),
             Lang::Ja => format!(
                 "シミュレーションしたどの数（{}〜{}）でも ρ ≥ 1：仕事は毎秒{}件届き、こなせるのは最大毎秒{}件（{b}）なので、キューは際限なく伸びます。バックログの図は同時{}件で伸び続ける様子です。",
-                first.workers, last.workers, rate(a.input.arrival_per_s), rate(top.ceiling_per_s), last.workers
+                first.workers, last.workers, num(a.input.arrival_per_s), num(top.ceiling_per_s), last.workers
             ),
         });
     }
@@ -489,14 +479,14 @@ fn backlog_figure(a: &SizeAnswer, backlog: Option<&Backlog>, lang: Lang) -> Stri
             format!(
                 "Rows waiting in the queue while {} jobs arrive at {}/s: more arrive than can be done, so the line only climbs.",
                 group_thousands(super::backlog::GROWING_JOBS),
-                rate(a.input.arrival_per_s)
+                num(a.input.arrival_per_s)
             ),
         ),
         (BacklogRun::Growing, Lang::Ja) => (
             format!("同時{}件で伸び続けるバックログ（ρ ≥ 1）", b.workers),
             format!(
                 "毎秒{}件で{}件が届く間のキューの待ち行数：こなせる以上に届くため、線は上がり続けます。",
-                rate(a.input.arrival_per_s),
+                num(a.input.arrival_per_s),
                 group_thousands(super::backlog::GROWING_JOBS)
             ),
         ),

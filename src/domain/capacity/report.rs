@@ -5,7 +5,7 @@
 use super::{Bottleneck, CapacityInput};
 use crate::domain::duration::approx;
 use crate::domain::lang::Lang;
-use crate::domain::number::group_thousands;
+use crate::domain::number::{group_thousands, num};
 use serde::{Deserialize, Serialize};
 
 mod json;
@@ -192,16 +192,6 @@ fn versus(hi: f64, t: u64, lang: Lang) -> String {
     }
 }
 
-fn rate(v: f64) -> String {
-    if v >= 100.0 {
-        group_thousands(v.round() as u64)
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
 /// The bottleneck in words.
 pub fn bottleneck_text(b: Bottleneck, lang: Lang) -> &'static str {
     match (b, lang) {
@@ -247,18 +237,18 @@ impl SizeAnswer {
                 r.workers.unwrap_or(0)
             ),
             (Reason::Unstable, Lang::En) => format!(
-                "No count up to {} keeps up: the arrivals ({}/s, with retries {:.2} Erlangs of work) exceed the ceiling ({}/s, {b}); utilisation ρ ≥ 1, the queue grows without end.",
+                "No count up to {} keeps up: the arrivals ({}/s, with retries {} Erlangs of work) exceed the ceiling ({}/s, {b}); utilisation ρ ≥ 1, the queue grows without end.",
                 self.input.workers_max,
-                rate(self.input.arrival_per_s),
-                self.offered_load,
-                rate(self.throughput_ceiling_per_s)
+                num(self.input.arrival_per_s),
+                num(self.offered_load),
+                num(self.throughput_ceiling_per_s)
             ),
             (Reason::Unstable, Lang::Ja) => format!(
-                "{}件までのどの数でも追いつきません：到着（毎秒{}件、再試行込みで{:.2}アーランの仕事）が上限（毎秒{}件、{b}）を超えます。稼働率ρ ≥ 1で、キューは際限なく伸びます。",
+                "{}件までのどの数でも追いつきません：到着（毎秒{}件、再試行込みで{}アーランの仕事）が上限（毎秒{}件、{b}）を超えます。稼働率ρ ≥ 1で、キューは際限なく伸びます。",
                 self.input.workers_max,
-                rate(self.input.arrival_per_s),
-                self.offered_load,
-                rate(self.throughput_ceiling_per_s)
+                num(self.input.arrival_per_s),
+                num(self.offered_load),
+                num(self.throughput_ceiling_per_s)
             ),
             (Reason::LimitedElsewhere, _) => self.limited_elsewhere(lang),
             (Reason::OverMax, Lang::En) => format!(
@@ -324,7 +314,7 @@ impl SizeAnswer {
         match (lang, self.input.burst, floor) {
             (Lang::En, Some(burst), Some(f)) => format!(
                 "No worker count can: {bt} ({}/s) needs ≥ {} for {} jobs whatever the workers{}.",
-                rate(ceiling),
+                num(ceiling),
                 ms(f, lang),
                 group_thousands(burst.jobs()),
                 self.input
@@ -333,7 +323,7 @@ impl SizeAnswer {
             ),
             (Lang::Ja, Some(burst), Some(f)) => format!(
                 "ワーカー数では解決しません：{bt}（毎秒{}件）では、{}件に{}以上かかります{}。",
-                rate(ceiling),
+                num(ceiling),
                 group_thousands(burst.jobs()),
                 ms(f, lang),
                 self.input
@@ -342,11 +332,11 @@ impl SizeAnswer {
             ),
             (Lang::En, _, _) => format!(
                 "No worker count can: {bt} caps the throughput at {}/s; more workers only wait.",
-                rate(ceiling)
+                num(ceiling)
             ),
             (Lang::Ja, _, _) => format!(
                 "ワーカー数では解決しません：{bt}がスループットを毎秒{}件に抑えています。増やしても待つだけです。",
-                rate(ceiling)
+                num(ceiling)
             ),
         }
     }
@@ -505,7 +495,7 @@ impl SizeAnswer {
         // A burst with no steady arrivals offers no load: 0 Erlangs and 0 % say nothing.
         if self.input.arrival_per_s <= 0.0 {
             let (ceil, b) = (
-                rate(self.throughput_ceiling_per_s),
+                num(self.throughput_ceiling_per_s),
                 bottleneck_text(self.bottleneck, lang),
             );
             return match lang {
@@ -519,25 +509,44 @@ impl SizeAnswer {
         }
         match lang {
             Lang::En => format!(
-                "Offered load {:.2} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: the workers' utilisation {:.0} %, throughput ceiling {}/s ({}).",
-                self.offered_load,
-                rate(self.input.arrival_per_s),
+                "Offered load {} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: the workers' utilisation {}, throughput ceiling {}/s ({}).",
+                num(self.offered_load),
+                num(self.input.arrival_per_s),
                 self.expected_attempts,
                 ms(self.input.handler.mean_ms(), lang),
-                self.utilisation * 100.0,
-                rate(self.throughput_ceiling_per_s),
+                self.utilisation_text(lang),
+                num(self.throughput_ceiling_per_s),
                 bottleneck_text(self.bottleneck, lang)
             ),
             Lang::Ja => format!(
-                "提供負荷 {:.2} アーラン（λ 毎秒{}件 × 試行{:.3}回 × 平均{}）。同時{rec}件でワーカーの稼働率{:.0}%、スループット上限 毎秒{}件（{}）。",
-                self.offered_load,
-                rate(self.input.arrival_per_s),
+                "提供負荷 {} アーラン（λ 毎秒{}件 × 試行{:.3}回 × 平均{}）。同時{rec}件でワーカーの稼働率{}、スループット上限 毎秒{}件（{}）。",
+                num(self.offered_load),
+                num(self.input.arrival_per_s),
                 self.expected_attempts,
                 ms(self.input.handler.mean_ms(), lang),
-                self.utilisation * 100.0,
-                rate(self.throughput_ceiling_per_s),
+                self.utilisation_text(lang),
+                num(self.throughput_ceiling_per_s),
                 bottleneck_text(self.bottleneck, lang)
             ),
+        }
+    }
+
+    /// The workers' utilisation ρ at the recommended count: "80 %" below 1; from 1 on, where a
+    /// percentage would read as a worker busy more than all the time ("841 %" past 200
+    /// workers), ρ itself and what it means: "ρ = 8.41 (over 1: more work arrives than they
+    /// can do)".
+    fn utilisation_text(&self, lang: Lang) -> String {
+        let rho = self.utilisation;
+        if rho < 1.0 {
+            return match lang {
+                Lang::En => format!("{:.0} %", rho * 100.0),
+                Lang::Ja => format!("{:.0}%", rho * 100.0),
+            };
+        }
+        let rho = num(rho);
+        match lang {
+            Lang::En => format!("ρ = {rho} (1 or more: more work arrives than they can do)"),
+            Lang::Ja => format!("ρ = {rho}（1以上：処理できる以上の仕事が届きます）"),
         }
     }
 

@@ -76,19 +76,7 @@ pub fn rate_text(r: Rate, lang: Lang) -> String {
     }
 }
 
-/// A computed number for people: grouped whole numbers from 100, else 1 or 2 decimals.
-pub fn num(v: f64) -> String {
-    if !v.is_finite() {
-        return "∞".into();
-    }
-    if v >= 100.0 {
-        group_thousands(v.round() as u64)
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
+pub use crate::domain::number::num;
 
 fn or_not_stated(v: Option<String>, lang: Lang) -> String {
     v.unwrap_or_else(|| not_stated(lang))

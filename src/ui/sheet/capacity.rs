@@ -255,16 +255,27 @@ fn use_line(
         };
     };
     let processes = next.workers.unwrap_or(0);
+    let at_once = next.slots().unwrap_or(0);
     let label = if per == 1 {
         t!("capacity.use", locale = l, processes = processes)
-    } else {
-        let at_once = next.slots().unwrap_or(0);
+    } else if at_once == slots {
         t!(
             "capacity.use-slots",
             locale = l,
             processes = processes,
             per = per,
             slots = at_once
+        )
+    } else {
+        // The sheet holds processes of `per` jobs each: the recommended count is not a
+        // multiple of it, so the button says the count it sets is rounded up.
+        t!(
+            "capacity.use-rounded",
+            locale = l,
+            processes = processes,
+            per = per,
+            slots = at_once,
+            wanted = slots
         )
     };
     let onclick = {

@@ -9,7 +9,7 @@ use crate::domain::capacity::sweep::{analytic_point, drain_floor_ms};
 use crate::domain::capacity::{Bottleneck, CapacityInput};
 use crate::domain::duration::{approx, exact};
 use crate::domain::lang::Lang;
-use crate::domain::number::group_thousands;
+use crate::domain::number::{group_thousands, num};
 use crate::domain::sheet::{FieldId, JobSheet};
 
 fn rate(v: f64) -> String {
@@ -116,22 +116,22 @@ pub(super) fn load_findings(out: &mut Findings, sheet: &JobSheet) {
             FieldId::Workers,
             match lang {
                 Lang::En => format!(
-                    "With {} at once the queue grows without end: {}/s arrive (with retries {:.2} Erlangs of work) but {} lets through at most {}/s (ρ = arrivals ÷ ceiling = {:.2} ≥ 1).",
+                    "With {} at once the queue grows without end: {}/s arrive (with retries {} Erlangs of work) but {} lets through at most {}/s (ρ = arrivals ÷ ceiling = {} ≥ 1).",
                     slots,
                     rate(input.arrival_per_s),
-                    input.offered_load(),
+                    num(input.offered_load()),
                     bottleneck_text(p.bottleneck, lang),
                     rate(p.ceiling_per_s),
-                    input.arrival_per_s / p.ceiling_per_s.max(1e-12)
+                    num(input.arrival_per_s / p.ceiling_per_s.max(1e-12))
                 ),
                 Lang::Ja => format!(
-                    "同時{}件ではキューが際限なく伸びます。到着は毎秒{}件（再試行込みで{:.2}アーラン）ですが、{}が通すのは毎秒{}件までです（ρ = 到着 ÷ 上限 = {:.2} ≥ 1）。",
+                    "同時{}件ではキューが際限なく伸びます。到着は毎秒{}件（再試行込みで{}アーラン）ですが、{}が通すのは毎秒{}件までです（ρ = 到着 ÷ 上限 = {} ≥ 1）。",
                     slots,
                     rate(input.arrival_per_s),
-                    input.offered_load(),
+                    num(input.offered_load()),
                     bottleneck_text(p.bottleneck, lang),
                     rate(p.ceiling_per_s),
-                    input.arrival_per_s / p.ceiling_per_s.max(1e-12)
+                    num(input.arrival_per_s / p.ceiling_per_s.max(1e-12))
                 ),
             },
         );
