@@ -94,7 +94,8 @@ pub struct SizeArgs {
     /// Calls the downstream serves at once (1 to 10 000).
     #[arg(long, value_name = "K", value_parser = count::<u32, 1, 10_000>, allow_negative_numbers = true)]
     downstream_concurrency: Option<u32>,
-    /// The largest worker count (jobs at once) to consider (1 to 1 000; default 200).
+    /// The largest worker count (jobs at once) to consider (1 to 1 000; default 200, or the
+    /// sheet's count, raised where the offered load needs more: `1.5·a + 4·√a + 2`).
     #[arg(long, value_name = "M", value_parser = count::<u32, 1, 1_000>, allow_negative_numbers = true)]
     workers_max: Option<u32>,
     /// Runs per worker count (1 to 50).
@@ -304,7 +305,7 @@ fn input(a: &SizeArgs, lang: Lang) -> Result<CapacityInput, String> {
         (None, Some((r, b))) => Some((r, a.downstream_burst.unwrap_or(b))),
         (None, None) => None,
     };
-    Ok(CapacityInput {
+    let input = CapacityInput {
         arrival_per_s: arrival.unwrap_or(0.0),
         handler,
         failure_p: a.failure_rate.unwrap_or(base.failure_p),
@@ -317,6 +318,11 @@ fn input(a: &SizeArgs, lang: Lang) -> Result<CapacityInput, String> {
         downstream_concurrency: a.downstream_concurrency.or(base.downstream_concurrency),
         workers_max: a.workers_max.unwrap_or(base.workers_max),
         ..base
+    };
+    // Without --workers-max the counts considered follow the load, as the page's do.
+    Ok(match a.workers_max {
+        Some(_) => input,
+        None => input.with_room_for_load(),
     })
 }
 

@@ -257,6 +257,9 @@ impl Default for RetryWaits {
 /// The workers considered at most when nothing says otherwise.
 pub const DEFAULT_WORKERS_MAX: u32 = 200;
 
+/// The largest `workers_max` a sizing accepts (jobs at once).
+pub const WORKERS_LIMIT: u32 = 1_000;
+
 impl CapacityInput {
     /// The input of `arrival_per_s` steady arrivals and `handler` alone: no failures, one
     /// attempt (default retry waits), no burst, no target, no limit but the workers (up to
@@ -321,11 +324,39 @@ impl CapacityInput {
             our_limit_per_s: load.our_limit.map(|r| r.per_s()),
             downstream_concurrency: load.downstream.concurrency,
             lock: load.downstream.exclusive_lock,
-            workers_max: DEFAULT_WORKERS_MAX.max(load.slots().unwrap_or(0)),
+            // The sheet's own count, within the sweep's range (a sheet of 50 × 25 at once was
+            // refused as "workers_max: out of range"); the sweep adds room for the load
+            // ([`CapacityInput::with_room_for_load`]).
+            workers_max: DEFAULT_WORKERS_MAX
+                .max(load.slots().unwrap_or(0))
+                .min(WORKERS_LIMIT),
             attempt_timeout_ms: retry.map(|r| r.attempt_timeout_ms),
             lease_ms: retry.map(|r| r.lease_ms),
             chosen: load.slots(),
         })
+    }
+
+    /// This input with `workers_max` raised where the load needs more than it: to the
+    /// offered load `a` with room for a wait target (`1.5·a + 4·√a + 2`: square-root staffing's
+    /// `a + β·√a` with β well above the 1–3 a p95 target takes, and half again for bottlenecks
+    /// the formula does not see), at most [`WORKERS_LIMIT`]. What the page's "Size it" and the
+    /// CLI without `--workers-max` sweep: before, 200 (or the sheet's count) stood whatever the
+    /// load, and 2,000/s of a 285 ms handler (570 Erlangs) was "no count up to 200 keeps up"
+    /// where 571 at once does. Only the sweep calls it, so the page's first load and the embed
+    /// page do not carry it.
+    pub fn with_room_for_load(self) -> CapacityInput {
+        let a = self.offered_load();
+        let room = if a.is_finite() {
+            (1.5 * a + 4.0 * a.sqrt() + 2.0)
+                .ceil()
+                .min(f64::from(WORKERS_LIMIT)) as u32
+        } else {
+            WORKERS_LIMIT
+        };
+        CapacityInput {
+            workers_max: self.workers_max.max(room).min(WORKERS_LIMIT),
+            ..self
+        }
     }
 
     /// Expected attempts per job, `(1 − pᵐ) / (1 − p)`.
@@ -419,7 +450,7 @@ impl CapacityInput {
         );
         bad(
             "workers_max",
-            (1..=1_000).contains(&self.workers_max),
+            (1..=WORKERS_LIMIT).contains(&self.workers_max),
             "1 to 1,000",
         );
         let handler_ok = match self.handler {

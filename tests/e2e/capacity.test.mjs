@@ -180,11 +180,13 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   });
   assert.match(await page.textContent('#capacity [data-capacity-status="cancelled"]'), /Cancelled: nothing was sized/);
 
-  // Runs per count over the sweep's budget or its range: named, in the page's language.
+  // Runs per count out of their range: named by the field's label (it said the request's
+  // "seeds: out of range"), the field marked invalid, nothing sent to the worker.
   await page.fill('#capacity-seeds', '0');
   await page.click('#capacity-size');
   await page.waitForSelector('#capacity [data-capacity-status="failed"]');
-  assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /seeds: out of range; allowed: 1 to 50/);
+  assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /^Could not size it:\s*Runs per worker count \(seeds\): a whole number from 1 to 50\.$/);
+  assert.equal(await page.getAttribute('#capacity-seeds', 'aria-invalid'), 'true');
   await page.fill('#capacity-seeds', '10');
 
   // Processes of several jobs each: a recommended count that is not a multiple of them is
@@ -257,6 +259,15 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   assert.match(await page.textContent('#capacity [data-cap="grows"]'), /キューは際限なく伸びます/);
   assert.match(await page.textContent('#capacity figure[data-chart="backlog"] figcaption strong'), /伸び続けるバックログ/);
   await screenshot(page, 'capacity-grows-ja-390');
+
+  // The largest burst the section allows with the default 10 runs is over the sweep's budget:
+  // said with the field's label, the range first (it read 「seeds：範囲外です。指定できるのは
+  // この数値では1〜8」), the field marked invalid.
+  await importLoad(page, { ...PARTNER, burst: { 'at-once': { count: 100000 } } });
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity [data-capacity-status="failed"]');
+  assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /ワーカー数ごとの実行回数（シード数）：1〜\d+（この数値の場合。シミュレーションの上限は20,000,000件のジョブ/);
+  assert.equal(await page.getAttribute('#capacity-seeds', 'aria-invalid'), 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -72,8 +72,13 @@ const EMBED_BUDGET = 155 * 1024;
  * texts of code it never links: 1,424.8 KB. That night, +5.3 KB for errors said in plain
  * words in both languages (JSON and YAML syntax in the page's imports and the audit), the
  * audit mark and labels: 1,430.1 KB — the budget moved by 3 KB for those texts, the goal not.
+ * 2026-12-05: the capacity answer's fixes (the counts considered follow the load — it said no
+ * count keeps up where 571 do —, the runs' refusals by the field's label, ρ instead of
+ * "841 %", a count rounded up to whole processes said) paid in part by formatters and
+ * texts written once (three number formatters, two rate texts):
+ * 1,433.7 KB — the budget moved by 1 KB for those fixes, the goal not.
  */
-const WHOLE_BUDGET = 1433 * 1024;
+const WHOLE_BUDGET = 1434 * 1024;
 const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
 const SIM_UI_BUDGET = 380 * 1024;

@@ -283,7 +283,11 @@ fn refused_requests_name_the_field_in_both_languages() {
             ),
             &[
                 ("seeds", "seeds"),
-                ("1 to 8 with these numbers", "この数値では1〜8"),
+                // The range first in Japanese too (it read 「指定できるのは この数値では1〜8」).
+                (
+                    "1 to 8 with these numbers",
+                    "指定できるのは 1〜8（この数値の場合",
+                ),
                 ("20,000,000 simulated jobs", "20,000,000"),
             ],
         ),
@@ -454,4 +458,60 @@ fn a_burst_alone_shows_no_rho_and_the_japanese_intervals_as_the_sentence_writes_
     let body = &body[..body.find("</table>").expect("its end")];
     assert!(body.contains("〜") && body.contains("（"), "{body}");
     assert!(!body.contains("–"), "{body}");
+}
+
+/// The largest count the sheet's sizing considers follows the load (it stood at 200, or the
+/// sheet's own count): 2,000/s of a handler of 200 / 800 ms (570 Erlangs) was "no count up to
+/// 200 keeps up" with the sheet's count unset and "571 at once" with 100 × 7; a sheet of
+/// 50 × 25 at once was refused as "workers_max: out of range". Through the page's request.
+#[test]
+fn the_counts_considered_follow_the_load_not_only_the_sheets_count() {
+    let heavy = LoadSpec {
+        arrival: Some(Rate {
+            count: 2_000,
+            per: Per::Second,
+        }),
+        handler: Some(HandlerTime::Lognormal {
+            p50_ms: 200,
+            p95_ms: 800,
+        }),
+        target_wait_p95_ms: Some(5_000),
+        ..LoadSpec::default()
+    };
+    let answer = |load: LoadSpec| {
+        // As the page's "Size it" sends it.
+        let input = CapacityInput::from_sheet(&example_with(Some(load)))
+            .expect("sized")
+            .with_room_for_load();
+        let last = WorkerState::new().handle(&request(input, 1), 1_000, |_| {});
+        match serde_json::from_str::<RunMessage>(&last).expect("a message") {
+            RunMessage::Sized { view, .. } => (input, view),
+            other => panic!("not sized: {other:?}"),
+        }
+    };
+    let (input, view) = answer(heavy);
+    let a = input.offered_load();
+    assert!((560.0..580.0).contains(&a), "{a} Erlangs");
+    assert!(input.workers_max > 600, "{}", input.workers_max);
+    let workers = view.workers.unwrap_or_else(|| panic!("{}", view.html[0]));
+    assert!(f64::from(workers) > a, "{workers} at once for {a} Erlangs");
+    assert!(!view.grows);
+    assert!(!view.html[0].contains("No count up to"), "{}", view.html[0]);
+
+    // A fleet of 50 processes × 25 threads: sized, the largest count capped at 1,000.
+    let fleet = LoadSpec {
+        workers: Some(50),
+        concurrency: Some(25),
+        ..heavy
+    };
+    let (input, view) = answer(fleet);
+    assert_eq!(input.workers_max, 1_000);
+    assert_eq!(input.chosen, Some(1_250));
+    assert!(view.workers.is_some(), "{}", view.html[0]);
+
+    // A light load keeps the default 200.
+    let input = CapacityInput::from_sheet(&example_with(Some(partner_load())))
+        .expect("sized")
+        .with_room_for_load();
+    assert_eq!(input.workers_max, 200);
 }

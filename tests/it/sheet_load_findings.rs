@@ -115,6 +115,8 @@ fn load_messages_carry_the_numbers_in_both_languages() {
                 "50.0/s",
                 "5.00 Erlangs",
                 "ρ = arrivals ÷ ceiling = 1.25",
+                // It said "but the workers lets through at most 40.0/s".
+                "but at most 40.0/s get through (the workers; ρ",
             ],
         ),
         (
@@ -124,6 +126,7 @@ fn load_messages_carry_the_numbers_in_both_languages() {
                 "毎秒50.0件",
                 "5.00アーラン",
                 "ρ = 到着 ÷ 上限 = 1.25",
+                "ワーカー数が通すのは毎秒40.0件まで",
             ],
         ),
     ] {
@@ -135,6 +138,24 @@ fn load_messages_carry_the_numbers_in_both_languages() {
         for w in words {
             assert!(f.contains(w), "{lang:?}: {f:?} lacks {w:?}");
         }
+    }
+    // A large fleet's numbers grouped as the page's others are (it said "With 1000 at once").
+    let s = sheet(
+        r#"{"arrival": {"count": 20000, "per": "second"}, "handler": {"exponential": {"mean_ms": 100}}, "workers": 1000}"#,
+        60_000,
+    );
+    let f = validate(&s, Lang::En)
+        .into_iter()
+        .find(|f| f.code == "workers-cannot-keep-up")
+        .map(|f| f.message)
+        .unwrap_or_default();
+    for w in [
+        "With 1,000 at once",
+        "20,000/s arrive",
+        "2,000 Erlangs",
+        "at most 10,000/s get through",
+    ] {
+        assert!(f.contains(w), "{f:?} lacks {w:?}");
     }
 }
 

@@ -66,14 +66,23 @@ impl SweepError {
             crate::domain::lang::Lang::En => {
                 format!("{}: out of range; allowed: {}", self.field, self.allowed)
             }
-            crate::domain::lang::Lang::Ja => {
-                let ja = if self.allowed_ja.is_empty() {
-                    super::allowed_ja(&self.allowed)
-                } else {
-                    self.allowed_ja.clone()
-                };
-                format!("{}：範囲外です。指定できるのは {ja}", self.field)
+            crate::domain::lang::Lang::Ja => format!(
+                "{}：範囲外です。指定できるのは {}",
+                self.field,
+                self.allowed_in(lang)
+            ),
+        }
+    }
+
+    /// What is allowed, in `lang`: "1 to 50" / 「1〜50」; the page puts it after the field's
+    /// own label.
+    pub fn allowed_in(&self, lang: crate::domain::lang::Lang) -> String {
+        match lang {
+            crate::domain::lang::Lang::En => self.allowed.clone(),
+            crate::domain::lang::Lang::Ja if self.allowed_ja.is_empty() => {
+                super::allowed_ja(&self.allowed)
             }
+            crate::domain::lang::Lang::Ja => self.allowed_ja.clone(),
         }
     }
 }
@@ -108,13 +117,13 @@ fn check_options(input: &CapacityInput, o: &SweepOptions) -> Result<(), SweepErr
         return Err(SweepError {
             field: "seeds".into(),
             allowed: format!(
-                "1 to {} with these numbers (the sweep's budget is {} simulated jobs{}; or fewer jobs per run, or a smaller burst)",
+                "1 to {} with these numbers (the sweep's budget is {} simulated jobs{}; or a smaller burst, or with the CLI fewer jobs per run: --jobs)",
                 g(most.min(50)),
                 g(MAX_SWEEP_JOBS),
                 burst_part.as_ref().map_or(String::new(), |b| format!(", and a burst of {b} is run with its background arrivals in every run"))
             ),
             allowed_ja: format!(
-                "この数値では1〜{}（シミュレーションの上限は{}件のジョブ{}。1回あたりのジョブ数かバーストを減らしても構いません）",
+                "1〜{}（この数値の場合。シミュレーションの上限は{}件のジョブ{}。バーストを小さくするか、CLIなら1回あたりのジョブ数（--jobs）を減らしても構いません）",
                 g(most.min(50)),
                 g(MAX_SWEEP_JOBS),
                 burst_part.as_ref().map_or(String::new(), |b| format!("。{b}件のバーストは実行ごとに背景の到着と一緒に走ります"))

@@ -12,7 +12,7 @@ use crate::domain::session::simulator::SimulatorSays;
 use crate::domain::sheet::load_text::load_of;
 use crate::domain::sheet::JobSheet;
 use crate::domain::sim::results::drawn::pick;
-use crate::domain::sim::runner::{CapacityRequest, CapacityView, PAGE_SEEDS};
+use crate::domain::sim::runner::{CapacityError, CapacityRequest, CapacityView, PAGE_SEEDS};
 use crate::text::t;
 use crate::ui::simulate::charts::raw;
 use crate::ui::simulate::labels::{live_region, Said};
@@ -34,7 +34,7 @@ enum Status {
 #[derive(Debug, Clone, PartialEq)]
 enum Failure {
     Seeds,
-    Worker(crate::domain::sim::runner::CapacityError),
+    Worker(CapacityError),
     Page(crate::ui::simulate::labels::Problem),
 }
 
@@ -42,6 +42,12 @@ impl Failure {
     fn text(&self, lang: Lang) -> String {
         match self {
             Failure::Seeds => t!("capacity.seeds-error", locale = lang.code()).into_owned(),
+            // The runs over the sweep's budget: the field's label, not the request's name.
+            Failure::Worker(CapacityError::Sweep(e)) if e.field == "seeds" => {
+                let colon = if lang == Lang::Ja { "：" } else { ": " };
+                let label = t!("capacity.seeds", locale = lang.code());
+                format!("{label}{colon}{}", e.allowed_in(lang))
+            }
             Failure::Worker(e) => e.message(lang),
             Failure::Page(p) => p.text(lang),
         }
@@ -99,12 +105,16 @@ fn size_callback(
 ) -> Callback<MouseEvent> {
     let p = p.clone();
     Callback::from(move |_| {
-        let Some(seeds) = parse_whole(&p.seeds_raw).and_then(|n| u32::try_from(n).ok()) else {
+        // 1 to 50 runs per count (the sweep's own range, said here with the field's label).
+        let seeds = parse_whole(&p.seeds_raw)
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| (1..=50).contains(n));
+        let Some(seeds) = seeds else {
             return p.status.set(Status::Failed(Failure::Seeds));
         };
         let request = CapacityRequest {
             id: 0,
-            input,
+            input: input.with_room_for_load(),
             seed,
             seeds,
             jobs: None,
@@ -326,7 +336,11 @@ fn controls(
             raw.set(e.target_unchecked_into::<HtmlInputElement>().value())
         })
     };
-    let bad = matches!(*p.status, Status::Failed(Failure::Seeds));
+    let bad = match &*p.status {
+        Status::Failed(Failure::Seeds) => true,
+        Status::Failed(Failure::Worker(CapacityError::Sweep(e))) => e.field == "seeds",
+        _ => false,
+    };
     html! {
         <div class="cap-controls">
             <div class="sfield" data-field="capacity-seeds">

@@ -116,17 +116,17 @@ pub(super) fn load_findings(out: &mut Findings, sheet: &JobSheet) {
             FieldId::Workers,
             match lang {
                 Lang::En => format!(
-                    "With {} at once the queue grows without end: {}/s arrive (with retries {} Erlangs of work) but {} lets through at most {}/s (ρ = arrivals ÷ ceiling = {} ≥ 1).",
-                    slots,
+                    "With {} at once the queue grows without end: {}/s arrive (with retries {} Erlangs of work) but at most {}/s get through ({}; ρ = arrivals ÷ ceiling = {} ≥ 1).",
+                    group_thousands(u64::from(slots)),
                     rate(input.arrival_per_s),
                     num(input.offered_load()),
-                    bottleneck_text(p.bottleneck, lang),
                     rate(p.ceiling_per_s),
+                    bottleneck_text(p.bottleneck, lang),
                     num(input.arrival_per_s / p.ceiling_per_s.max(1e-12))
                 ),
                 Lang::Ja => format!(
                     "同時{}件ではキューが際限なく伸びます。到着は毎秒{}件（再試行込みで{}アーラン）ですが、{}が通すのは毎秒{}件までです（ρ = 到着 ÷ 上限 = {} ≥ 1）。",
-                    slots,
+                    group_thousands(u64::from(slots)),
                     rate(input.arrival_per_s),
                     num(input.offered_load()),
                     bottleneck_text(p.bottleneck, lang),
