@@ -101,6 +101,15 @@ fn load_findings_fire_and_stay_quiet() {
     );
 }
 
+/// The message of the sheet's "workers-cannot-keep-up" finding in `lang` (empty: none).
+fn cannot_keep_up(s: &JobSheet, lang: Lang) -> String {
+    validate(s, lang)
+        .into_iter()
+        .find(|f| f.code == "workers-cannot-keep-up")
+        .map(|f| f.message)
+        .unwrap_or_default()
+}
+
 #[test]
 fn load_messages_carry_the_numbers_in_both_languages() {
     let s = sheet(
@@ -130,11 +139,7 @@ fn load_messages_carry_the_numbers_in_both_languages() {
             ],
         ),
     ] {
-        let f = validate(&s, lang)
-            .into_iter()
-            .find(|f| f.code == "workers-cannot-keep-up")
-            .map(|f| f.message)
-            .unwrap_or_default();
+        let f = cannot_keep_up(&s, lang);
         for w in words {
             assert!(f.contains(w), "{lang:?}: {f:?} lacks {w:?}");
         }
@@ -144,11 +149,7 @@ fn load_messages_carry_the_numbers_in_both_languages() {
         r#"{"arrival": {"count": 20000, "per": "second"}, "handler": {"exponential": {"mean_ms": 100}}, "workers": 1000}"#,
         60_000,
     );
-    let f = validate(&s, Lang::En)
-        .into_iter()
-        .find(|f| f.code == "workers-cannot-keep-up")
-        .map(|f| f.message)
-        .unwrap_or_default();
+    let f = cannot_keep_up(&s, Lang::En);
     for w in [
         "With 1,000 at once",
         "20,000/s arrive",
