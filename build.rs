@@ -396,7 +396,7 @@ fn move_labels_off_nodes(layout: &mut Layout, lang: &str) {
 }
 
 /// The features that choose a module's texts, in the order they decide (the first one on wins).
-const TEXT_FEATURES: [&str; 4] = ["page", "simui", "embed", "export"];
+const TEXT_FEATURES: [&str; 3] = ["page", "simui", "embed"];
 
 /// The texts this build embeds, as paths under `locales/` (`page/app.yml`, or `page/` for every
 /// file directly in that folder), read from `locales/modules.txt`'s section of the first

@@ -1,6 +1,6 @@
 // Starts the simulation worker: the simulator module (sim-ui, already fetched by the screen that
-// starts a run) loaded again in a Web Worker, where its `main` runs the queue engine instead of
-// drawing (src/bin/sim-ui.rs). The page starts it as `new Worker('./sim-worker-start.js')`
-// (src/ui/browser/workers.rs).
+// starts a run) loaded again in a Web Worker, where it runs the queue engine instead of drawing
+// (`serve_simulations` in src/bin/sim-ui.rs). The page starts it as
+// `new Worker('./sim-worker-start.js')` (src/ui/browser/workers.rs).
 importScripts('./sim-ui.js');
-wasm_bindgen({ module_or_path: './sim-ui_bg.wasm' });
+wasm_bindgen({ module_or_path: './sim-ui_bg.wasm' }).then(() => wasm_bindgen.serve_simulations());

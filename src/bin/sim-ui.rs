@@ -5,13 +5,17 @@
 //! module only: the page, its processes and its storage go on, and the screen says the
 //! simulator stopped.
 //!
-//! The same module is the simulation Web Worker (`static/sim-worker-start.js` loads it in a
-//! worker; `main` tells the two apart by the global scope): it receives a `RunRequest` as JSON
-//! text, runs the queue engine, posts progress and the result back in the compact form
-//! `runner::wire` writes, and keeps the last run's event log for the page's slice requests.
-//! One module since issue 28: a separate worker carried its own standard library, serde code,
-//! domain and texts (176.8 KB brotli), and the screen that starts a run has always loaded this
-//! module first, so the worker now reuses the file the browser already holds.
+//! The same module is both Web Workers the page starts (`mod workers`; a start script loads it
+//! in the worker and calls one of its two serve functions): the simulation worker
+//! (`static/sim-worker-start.js`: the queue engine, its progress and result in the compact form
+//! `runner::wire` writes, the last run's event log for the page's slice requests) and the
+//! document worker (`static/doc-worker-start.js`: exports, imported files, share panels, the
+//! queue targets' configurations, the audit). One module since issue 28: a separate simulation
+//! worker carried its own standard library, serde code, domain and texts (176.8 KB brotli), and
+//! the separate document worker its own copy of them besides (the whole app −100 KB brotli
+//! when it joined on 2026-12-05: docs/PERFORMANCE.md). The screen that starts a run has
+//! always loaded this module first, and a sheet, where exports start, loads it too, so a
+//! worker reuses the file the browser already holds.
 
 #[cfg(target_arch = "wasm32")]
 mod simulator {
@@ -161,39 +165,78 @@ mod simulator {
     }
 }
 
-/// The simulation worker's loop (this module started in a Web Worker). All logic is in
-/// `modality_advisor::domain::sim::runner`; this only moves strings.
+/// The workers this module serves (started in a Web Worker by a start script, which calls one
+/// of these once the wasm has loaded). All logic is in the domain; these only move strings.
 #[cfg(target_arch = "wasm32")]
-fn run_as_worker(scope: web_sys::DedicatedWorkerGlobalScope) {
-    use modality_advisor::domain::sim::runner::{WorkerState, WORKER_READY};
+mod workers {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    let post_scope = scope.clone();
-    // The last finished run's event log lives here, answering the page's slice requests.
-    // Runs are timed with the worker's wall clock (the page says how long the computation took).
-    let mut state = WorkerState::with_clock(js_sys::Date::now);
-    let onmessage =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            let post = |s: String| {
-                let _ = post_scope.post_message(&JsValue::from_str(&s));
-            };
+
+    /// The worker's scope, or `None` on the page (where these must not run).
+    fn scope() -> Option<web_sys::DedicatedWorkerGlobalScope> {
+        js_sys::global().dyn_into().ok()
+    }
+
+    /// Answers each message with `handle` (its text in, the texts it posts out), then tells the
+    /// page that requests can come (`ready`: the page holds them until then).
+    fn serve(
+        scope: web_sys::DedicatedWorkerGlobalScope,
+        ready: &str,
+        mut handle: impl FnMut(String, &dyn Fn(String)) + 'static,
+    ) {
+        let post_scope = scope.clone();
+        let onmessage =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let text = e.data().as_string().unwrap_or_default();
+                let post = |s: String| {
+                    let _ = post_scope.post_message(&JsValue::from_str(&s));
+                };
+                handle(text, &post);
+            });
+        scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        // The handler lives as long as the worker.
+        onmessage.forget();
+        let _ = scope.post_message(&JsValue::from_str(ready));
+    }
+
+    /// The simulation worker (`static/sim-worker-start.js`): receives a `RunRequest` as JSON
+    /// text, runs the queue engine, posts progress and the result back in the compact form
+    /// `runner::wire` writes, and keeps the last run's event log for the page's slice requests
+    /// (`modality_advisor::domain::sim::runner`). Runs are timed with the worker's wall clock.
+    #[wasm_bindgen]
+    pub fn serve_simulations() {
+        use modality_advisor::domain::sim::runner::{WorkerState, WORKER_READY};
+        let Some(scope) = scope() else { return };
+        let mut state = WorkerState::with_clock(js_sys::Date::now);
+        serve(scope, WORKER_READY, move |text, post| {
             let done = state.handle_wire(&text, 20_000, post);
-            let _ = post_scope.post_message(&JsValue::from_str(&done));
+            post(done);
         });
-    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    // The handler lives as long as the worker.
-    onmessage.forget();
-    // Tell the page that requests can come (it holds them until then).
-    let _ = scope.post_message(&JsValue::from_str(WORKER_READY));
+    }
+
+    /// The document worker (`static/doc-worker-start.js`): receives an `ExportRequest` or a
+    /// `ReadRequest` as JSON text and posts the reply: the sheet and catalog documents, the
+    /// queue targets' configurations, imported files read and checked, share panels, the
+    /// audit (`modality_advisor::domain::export::doc_worker`).
+    #[wasm_bindgen]
+    pub fn serve_documents() {
+        use modality_advisor::domain::export::{doc_worker, protocol};
+        let Some(scope) = scope() else { return };
+        serve(scope, protocol::EXPORT_WORKER_READY, |text, post| {
+            post(doc_worker::handle(&text));
+        });
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use wasm_bindgen::JsCast;
-    match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
-        Ok(scope) => run_as_worker(scope),
-        Err(_) => simulator::start(),
+    // In a worker the start script calls `serve_simulations` or `serve_documents`.
+    if js_sys::global()
+        .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()
+        .is_err()
+    {
+        simulator::start();
     }
 }
 

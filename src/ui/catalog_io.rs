@@ -1,6 +1,6 @@
 //! The whole catalog in and out: export (copy or download as Markdown, CSV with or without a
-//! BOM, TSV, JSON — rendered by the export worker, loaded on the first export) and import (a
-//! catalog file or a single sheet file, read in the export worker too: a preview of what is
+//! BOM, TSV, JSON — rendered by the document worker, loaded on the first export) and import (a
+//! catalog file or a single sheet file, read in the document worker too: a preview of what is
 //! added or replaced, then merge or replace; a bad file changes nothing and names the field).
 
 use crate::domain::app_state::{CatalogAction, CatalogNotice};
@@ -56,7 +56,7 @@ struct Pending {
     file: String,
 }
 
-/// Reads `text` in the export worker as a catalog file (it has `catalog_version`) or a sheet
+/// Reads `text` in the document worker as a catalog file (it has `catalog_version`) or a sheet
 /// file, checked whole: the catalog and whether it was a single sheet, or the message (the
 /// file's problem naming the field, or why the worker could not read it) in `lang`.
 async fn read(ctx: &AppContext, text: String, lang: Lang) -> Result<(Catalog, bool), String> {

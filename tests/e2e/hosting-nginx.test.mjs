@@ -144,7 +144,7 @@ test('(a) headers: the policy, framing, caching and types', async () => {
     }
   }
   for (const f of ['index.html', 'embed.html', 'sim-ui.js', 'sim-ui_bg.wasm', 'sim-ui-start.js', 'sim-worker-start.js',
-    'export-worker.js', 'export-worker_bg.wasm', 'export-worker_loader.js', 'sim.css']) {
+    'doc-worker-start.js', 'sim.css']) {
     assert.ok(reused.includes(f), `${f} is revalidated (no-cache), not cached for a year`);
   }
   // Compressed on the fly for a browser that asks.

@@ -1,6 +1,7 @@
-// The sheet's exports go through the export worker, which the page fetches only on the first
-// export press (it is not part of the first load), keeps for the next presses, and whose
-// failure to load shows a notice instead of doing nothing.
+// The sheet's exports go through the document worker (the simulator module started in a
+// worker by doc-worker-start.js), which the page starts only on the first export press (it is
+// not part of the first load), keeps for the next presses, and whose failure to load shows a
+// notice instead of doing nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
 const FORMATS = ['markdown', 'tsv', 'csv', 'json'];
-const workerFiles = (urls) => urls.filter((u) => /export-worker/.test(u)).map((u) => u.replace(/^.*\//, ''));
+const workerFiles = (urls) => urls.filter((u) => /doc-worker-start/.test(u)).map((u) => u.replace(/^.*\//, ''));
 
 test('no export before the first press; then every format goes through one kept worker', async () => {
   const page = await openPage(browser, server.url);
@@ -22,7 +23,7 @@ test('no export before the first press; then every format goes through one kept 
   await openSheet(page);
   await page.click('#load-example');
   await page.waitForTimeout(300);
-  assert.deepEqual(workerFiles(urls), [], 'the export worker is not fetched before an export');
+  assert.deepEqual(workerFiles(urls), [], 'the document worker is not started before an export');
 
   const copied = {};
   for (const format of FORMATS) {
@@ -35,8 +36,7 @@ test('no export before the first press; then every format goes through one kept 
     await page.waitForSelector(`[data-format="${format}"] [data-action="copy"]:not([disabled])`);
   }
   const fetched = workerFiles(urls);
-  assert.ok(fetched.some((f) => /^export-worker_loader\.js/.test(f)), `loader fetched: ${fetched}`);
-  assert.equal(fetched.filter((f) => /_bg\.wasm/.test(f)).length, 1, `the worker's wasm is fetched once: ${fetched}`);
+  assert.deepEqual(fetched, ['doc-worker-start.js'], `one worker started for the four formats: ${fetched}`);
   assert.match(copied.markdown, /^# send\\_reservation\\_mail/m);
   assert.match(copied.markdown, /```mermaid\nflowchart TD/);
   assert.deepEqual(copied.tsv.split('\n')[0].split('\t'), ['Item', 'What to write', "This job's value"]);
@@ -57,22 +57,22 @@ test('no export before the first press; then every format goes through one kept 
       assert.equal(text, copied[format], `${format}: the file is the copied text`);
     }
   }
-  assert.equal(workerFiles(urls).filter((f) => /_bg\.wasm/.test(f)).length, 1, 'the worker is kept');
+  assert.deepEqual(workerFiles(urls), ['doc-worker-start.js'], 'the worker is kept');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
-test('an export worker that cannot load: a notice in the page language, and the next press tries again', async () => {
+test('a document worker that cannot load: a notice in the page language, and the next press tries again', async () => {
   const page = await openPage(browser, server.url, { locale: 'ja' });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.route(/export-worker/, (route) => route.abort());
+  await page.route(/doc-worker-start/, (route) => route.abort());
   await openSheet(page);
   await page.click('#load-example');
   await page.click('[data-format="markdown"] [data-action="copy"]');
   await page.waitForSelector('[data-notice="error"]');
   assert.match(await page.textContent('[data-notice="error"]'), /書き出しモジュールを読み込めませんでした/);
   await screenshot(page, 'ja-sheet-export-worker-blocked');
-  await page.unroute(/export-worker/);
+  await page.unroute(/doc-worker-start/);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.click('[data-format="json"] [data-action="download"]'),

@@ -41,11 +41,12 @@ test('Sidekiq for the worked example: retry: 4, the actual schedule, the default
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const urls = [];
   page.context().on('request', (r) => urls.push(r.url()));
-  // One document worker (export-worker) since issue 28: the targets, exports and the audit.
-  assert.ok(!urls.some((u) => /export-worker/.test(u)), 'the document worker is not fetched before a target is chosen');
+  // One document worker since issue 28 (the simulator module in a worker since 2026-12-05):
+  // the targets, exports and the audit.
+  assert.ok(!urls.some((u) => /doc-worker-start/.test(u)), 'the document worker is not started before a target is chosen');
   const sel = await choose(page, 'sidekiq');
   assert.ok(urls.some((u) => /target\.css$/.test(u)), 'the panel stylesheet is fetched on demand');
-  assert.ok(urls.some((u) => /export-worker_loader\.js$/.test(u)), `the document worker is fetched on demand: ${urls}`);
+  assert.ok(urls.some((u) => /doc-worker-start\.js$/.test(u)), `the document worker is started on demand: ${urls}`);
   assert.ok(!urls.some((u) => /target-worker/.test(u)), 'no second worker for the targets');
   const code = await page.textContent(`${sel} pre.target-text code`);
   assert.match(code, /sidekiq_options retry: 4\b/);

@@ -1,5 +1,5 @@
 //! The document worker's handler (`domain::export::doc_worker::handle`, what
-//! `src/bin/export-worker.rs` runs on every message since the export and target workers became
+//! `serve_documents` in `src/bin/sim-ui.rs` runs on every message since the export and target workers became
 //! one module, issue 28): each kind of request the page posts reaches the handler that answers
 //! it — a queue target's panel and an existing configuration's audit the target handler's
 //! answer, exports and file reads the export protocol's — and a request it cannot read gets an

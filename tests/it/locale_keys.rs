@@ -234,7 +234,7 @@ fn no_key_is_defined_twice() {
 fn the_page_never_names_a_text_it_does_not_carry() {
     // The page is built with only `locales/page/` (the `page` feature): a key of
     // `locales/worker/` named by code the page runs would show as the bare key. Those keys may
-    // be named only by the modules that render in the export worker, the embed page or the CLI,
+    // be named only by the modules that render in the document worker, the embed page or the CLI,
     // and the page's own code (src/ui) reaches none of those modules' text functions.
     let worker = keys_of(&locale_files("worker"));
     let page = keys_of(&locale_files("page"));
@@ -258,12 +258,12 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/share/embed.rs",
         "src/domain/catalog/export/markdown.rs",
         "src/domain/catalog/export/table.rs",
-        // The system picture: drawn in the export worker, the page inserts the HTML.
+        // The system picture: drawn in the document worker, the page inserts the HTML.
         "src/domain/catalog/system/draw.rs",
         "src/domain/catalog/system/findings.rs",
         "src/domain/catalog/system/editor.rs",
         "src/domain/catalog/system/words.rs",
-        // The sheet's exports (the page asks the export worker for them).
+        // The sheet's exports (the page asks the document worker for them).
         "src/domain/export/markdown.rs",
         "src/domain/export/tsv.rs",
         // Daylight-saving findings (the time zone database): workers and the CLI only.
@@ -274,10 +274,10 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // Existing configurations read back (`audit`): the CLI, and the target worker later.
         "src/domain/audit.rs",
         "src/domain/audit/",
-        // Exports to real queue systems: the export worker and the CLI only.
+        // Exports to real queue systems: the document worker and the CLI only.
         "src/domain/queues.rs",
         "src/domain/queues/",
-        // The configuration panel for a real queue system, rendered in the export worker.
+        // The configuration panel for a real queue system, rendered in the document worker.
         "src/domain/export/target_panel.rs",
         "src/domain/export/target_worker.rs",
         // Drawn in the simulation worker; the page inserts the finished HTML.
@@ -374,206 +374,35 @@ pub fn module_texts(feature: &str) -> BTreeSet<String> {
     files
 }
 
-/// The document worker (`export-worker`: exports, imports, shares, the queue targets and the
-/// audit; one module since issue 28) carries every text but the CLI's: a locale file added
-/// without its line in `locales/modules.txt` would leave the worker showing keys.
-#[test]
-fn the_workers_module_lists_cover_their_texts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
-    let all: BTreeSet<String> = locale_files("")
-        .iter()
-        .filter_map(|p| p.strip_prefix(&root).ok())
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    // The rule catalogue's texts are read only by the CLI (`check`, docs/FINDINGS.md): no
-    // worker shows them, so none carries them — but their titles (worker/rule-titles.yml),
-    // which the audit's notes name rules by.
-    // The same for `simulate`'s text report and the usage errors (`cli-simulate.yml`).
-    let cli_only = |f: &str| f == "worker/rules.yml" || f == "worker/cli-simulate.yml";
-    // The screens' own texts, shown by the page or the simulator module only (no code the
-    // worker runs names them: `no_code_the_document_worker_runs_names_a_screens_text`).
-    // And the texts of domain code the worker's wasm never links (checked on the built worker
-    // by tests/e2e/size.test.mjs: none of their keys, whole or as the start of a key built at
-    // run time, is in it).
-    let export: BTreeSet<String> = all
-        .iter()
-        .filter(|f| {
-            !cli_only(f)
-                && !SCREENS_ONLY.contains(&f.as_str())
-                && !NOT_LINKED_BY_THE_DOCUMENT_WORKER.contains(&f.as_str())
-        })
-        .cloned()
-        .collect();
-    assert_eq!(
-        module_texts("export"),
-        export,
-        "modules.txt [export] must list exactly these"
-    );
-}
-
-/// The audit's notes, written in the document worker, name a rule by its title
-/// (`Rule::title`, "Cannot check “…” (MA-…)"): the worker carries every rule's title in both
-/// languages, though not the rest of the rule catalogue (why, how to fix: the CLI's).
-#[test]
-fn the_document_worker_carries_every_rules_title() {
-    use modality_advisor::domain::rules::{AUDIT_RULES, RULES};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
-    let files: Vec<std::path::PathBuf> = module_texts("export")
-        .iter()
-        .map(|f| root.join(f))
-        .collect();
-    let keys = keys_of(&files);
-    for r in RULES.iter().chain(AUDIT_RULES.iter()) {
-        let key = format!("rule.{}.title", r.code);
-        let langs = keys
-            .get(&key)
-            .unwrap_or_else(|| panic!("{key} not in [export]"));
-        assert!(
-            langs.contains("en") && langs.contains("ja"),
-            "{key}: {langs:?}"
-        );
-    }
-    // The rest of the catalogue (why, how to fix) stays the CLI's.
-    assert!(!module_texts("export").contains("worker/rules.yml"));
-    let cli = keys_of(&[root.join("worker/rules.yml")]);
-    assert!(
-        cli.keys().all(|k| !k.ends_with(".title")),
-        "titles live in rule-titles.yml"
-    );
-}
-
-/// Locale files named by domain code that the document worker's wasm does not link: the
-/// simulation's log, presets, charts, run results, timeline and comparison (the simulator
-/// module draws them), the catalog screen's rows, import plan, keep-both merge and system
-/// editor (the page), the sheet's form (but three words the documents use, in
-/// page/sheet-shared.yml), the CLI's own words and its audit's reasons for unresolved settings.
-/// Kept out of `[export]`; `tests/e2e/size.test.mjs` ("the document worker names none of the
-/// texts it does not carry") holds on the built wasm that none of their keys is named there.
-const NOT_LINKED_BY_THE_DOCUMENT_WORKER: [&str; 18] = [
-    "page/catalog-io.yml",
-    "page/catalog-screen.yml",
-    "page/catalog-ui.yml",
-    "page/duration.yml",
-    "page/keep.yml",
-    "page/sheet-form.yml",
-    "page/share.yml",
-    "page/sim-config.yml",
-    "page/system.yml",
-    "simulator/sim-log.yml",
-    "simulator/sim-presets.yml",
-    "worker/audit-code.yml",
-    "worker/cli.yml",
-    "worker/sim-chart-hints.yml",
-    "worker/sim-charts.yml",
-    "worker/sim-compare.yml",
-    "worker/sim-run.yml",
-    "worker/sim-timeline.yml",
-];
-
-/// The locale files only the page's screens and the simulator module show, which the document
-/// worker leaves out (`locales/modules.txt` [export]).
-const SCREENS_ONLY: [&str; 8] = [
+/// The locale files the simulator module (`[simui]`: the simulator screen, the sheet's capacity
+/// panel, the simulation worker and the document worker) leaves out: the catalog's "Check an
+/// existing configuration" form, which only the page's catalog screen shows, and the CLI's own
+/// words (the rule catalogue's why and how to fix, `simulate`'s text report and usage errors,
+/// the reasons the CLI's audit gives for unresolved settings). `tests/e2e/size.test.mjs` ("the
+/// simulator module names none of the texts it does not carry") holds on the built wasm that
+/// none of their keys is named there.
+const NOT_IN_THE_SIMULATOR_MODULE: [&str; 5] = [
     "page/check-config.yml",
-    "page/sheet-targets.yml",
-    "page/simulator-host.yml",
-    "simulator/capacity.yml",
-    "simulator/sim-compare.yml",
-    "simulator/sim-job-states.yml",
-    "simulator/sim-step.yml",
-    "simulator/sim.yml",
+    "worker/audit-code.yml",
+    "worker/cli-simulate.yml",
+    "worker/cli.yml",
+    "worker/rules.yml",
 ];
 
-/// Every `.rs` file under `dir`, with its text.
-fn sources(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).expect("a source file");
-                out.push((path, text));
-            }
-        }
-    }
-    out
-}
-
-/// The document worker runs the domain (`src/domain/`, through `src/bin/export-worker.rs`),
-/// never the screens (`src/ui/`) nor the simulator module: a key of a file it leaves out,
-/// named there as a literal (`"capacity.title"`) or as the start of a built one
-/// (`format!("capacity.{id}")`), would show as the bare key in a document.
+/// The simulator module carries every text but those above: a locale file added without its
+/// line in `locales/modules.txt` would leave a screen or a document showing keys. The check
+/// form's keys are named only by its own screen, so a page text added later reaches the module
+/// unless it is that form's.
 #[test]
-fn no_code_the_document_worker_runs_names_a_screens_text() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files: Vec<std::path::PathBuf> = SCREENS_ONLY
-        .iter()
-        .map(|f| root.join("locales").join(f))
-        .collect();
-    let keys = keys_of(&files);
-    assert!(keys.len() > 50, "{}", keys.len());
-    let mut code = sources(&root.join("src/domain"));
-    code.extend(
-        sources(&root.join("src/bin"))
-            .into_iter()
-            .filter(|(p, _)| p.file_name().is_some_and(|n| n == "export-worker.rs")),
-    );
-    code.push((
-        root.join("src/text.rs"),
-        std::fs::read_to_string(root.join("src/text.rs")).expect("text.rs"),
-    ));
-    let mut named = Vec::new();
-    for key in keys.keys() {
-        let mut shapes = vec![format!("\"{key}\"")];
-        let mut at = 0;
-        while let Some(dot) = key[at..].find('.') {
-            at += dot + 1;
-            shapes.push(format!("\"{}{{", &key[..at]));
-        }
-        for (path, text) in &code {
-            if let Some(shape) = shapes.iter().find(|s| text.contains(s.as_str())) {
-                named.push(format!("{key} as {shape} in {}", path.display()));
-            }
-        }
-    }
-    assert!(
-        named.is_empty(),
-        "named by code the document worker runs: {named:#?}"
-    );
-    // And the check finds what it looks for: the page's own code names them.
-    let ui = sources(&root.join("src/ui"));
-    assert!(ui.iter().any(|(_, t)| t.contains("\"capacity.title\"")));
-}
-
-/// The simulator module (`[simui]`) carries the page's texts and the simulator's, but the
-/// catalog's "Check an existing configuration" form (page/check-config.yml): only the page's
-/// catalog screen shows it, and only that screen's file names its keys, so a page text added
-/// later reaches the module unless it is that form's.
-#[test]
-fn the_simulator_module_carries_every_page_text_but_the_checks_form() {
+fn the_simulator_module_carries_every_text_but_the_clis_and_the_checks_form() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
     let all: BTreeSet<String> = locale_files("")
         .iter()
         .filter_map(|p| p.strip_prefix(&root).ok())
         .map(|p| p.to_string_lossy().into_owned())
-        .filter(|f| f.starts_with("page/") || f.starts_with("simulator/"))
-        .filter(|f| f != "page/check-config.yml")
-        // The module is also the simulation worker: the texts it draws the charts, Compare's
-        // tables and the worker timeline with (tests/it/sim_timeline.rs holds that they are
-        // every key that drawing names).
-        .chain(
-            [
-                "sim-chart-hints",
-                "sim-charts",
-                "sim-compare",
-                "sim-run",
-                "sim-timeline",
-            ]
-            .map(|f| format!("worker/{f}.yml")),
-        )
+        .filter(|f| !NOT_IN_THE_SIMULATOR_MODULE.contains(&f.as_str()))
         .collect();
+    assert!(all.len() > 60, "{}", all.len());
     assert_eq!(module_texts("simui"), all, "modules.txt [simui]");
     let form = keys_of(&[root.join("page/check-config.yml")]);
     assert!(form.len() > 10);
@@ -594,4 +423,51 @@ fn the_simulator_module_carries_every_page_text_but_the_checks_form() {
             );
         }
     }
+}
+
+/// The audit's notes, written in the document worker, name a rule by its title
+/// (`Rule::title`, "Cannot check “…” (MA-…)"): the worker carries every rule's title in both
+/// languages, though not the rest of the rule catalogue (why, how to fix: the CLI's).
+#[test]
+fn the_document_worker_carries_every_rules_title() {
+    use modality_advisor::domain::rules::{AUDIT_RULES, RULES};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("locales");
+    let files: Vec<std::path::PathBuf> =
+        module_texts("simui").iter().map(|f| root.join(f)).collect();
+    let keys = keys_of(&files);
+    for r in RULES.iter().chain(AUDIT_RULES.iter()) {
+        let key = format!("rule.{}.title", r.code);
+        let langs = keys
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key} not in [simui]"));
+        assert!(
+            langs.contains("en") && langs.contains("ja"),
+            "{key}: {langs:?}"
+        );
+    }
+    // The rest of the catalogue (why, how to fix) stays the CLI's.
+    assert!(!module_texts("simui").contains("worker/rules.yml"));
+    let cli = keys_of(&[root.join("worker/rules.yml")]);
+    assert!(
+        cli.keys().all(|k| !k.ends_with(".title")),
+        "titles live in rule-titles.yml"
+    );
+}
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                out.push((path, text));
+            }
+        }
+    }
+    out
 }

@@ -77,9 +77,8 @@ fn the_domain_knows_nothing_of_the_browser() {
 }
 
 #[test]
-fn the_worker_and_the_cli_do_not_import_the_page() {
+fn the_embed_page_and_the_cli_do_not_import_the_page() {
     for bin in [
-        "src/bin/export-worker.rs",
         "src/bin/embed.rs",
         "src/bin/modality-advisor.rs",
         "src/cli.rs",
@@ -87,6 +86,15 @@ fn the_worker_and_the_cli_do_not_import_the_page() {
         let code = code_of(&fs::read_to_string(root().join(bin)).unwrap());
         assert!(!code.contains("::ui::"), "{bin} imports from ui");
     }
+    // The workers the simulator module serves (its `mod workers`) run the domain only.
+    let sim_ui = code_of(&fs::read_to_string(root().join("src/bin/sim-ui.rs")).unwrap());
+    let workers = sim_ui
+        .split_once("mod workers {")
+        .and_then(|(_, rest)| rest.split_once("\n}\n"))
+        .map(|(inside, _)| inside)
+        .expect("src/bin/sim-ui.rs has its `mod workers`");
+    assert!(workers.contains("doc_worker::handle"), "{workers}");
+    assert!(!workers.contains("::ui::"), "the workers import from ui");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The document worker's handler (`src/bin/export-worker.rs`, one Web Worker for every document
+//! The document worker's handler (`serve_documents` in `src/bin/sim-ui.rs`: the simulator module started in a Web Worker by `static/doc-worker-start.js`, one worker for every document
 //! the page asks for): a queue target's configuration panel and an existing configuration to
 //! audit go to [`target_worker::handle`](super::target_worker::handle), everything else —
 //! exports, file reads, share panels — to [`protocol::handle`](super::protocol::handle).

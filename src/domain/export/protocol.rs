@@ -1,4 +1,4 @@
-//! The messages between the page and the export Web Worker (`src/bin/export-worker.rs`),
+//! The messages between the page and the document Web Worker (`serve_documents` in `src/bin/sim-ui.rs`),
 //! JSON strings over `postMessage`. The exporters (this module's siblings and
 //! [`catalog::export`]) and the file readers ([`super::read`]) run only in the worker, so the
 //! page's first load does not carry them; the page sends what to export (or a file's text)

@@ -1,4 +1,4 @@
-//! The queue targets' handler in the document worker (`src/bin/export-worker.rs`, routed by
+//! The queue targets' handler in the document worker (`serve_documents` in `src/bin/sim-ui.rs`, routed by
 //! [`doc_worker`](super::doc_worker)): reads an export request whose
 //! subject is a queue target and answers with the configuration panel
 //! ([`target_panel`](super::target_panel)), or a read request of an existing configuration

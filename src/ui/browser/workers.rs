@@ -229,8 +229,9 @@ impl ExportShared {
     }
 }
 
-/// The document Web Worker (`export-worker`, built by Trunk: exports, imported files, share
-/// panels, queue targets, the audit), started on the first request and kept for the next ones. Requests sent before it
+/// The document Web Worker (the simulator module `sim-ui` started in a worker by
+/// `static/doc-worker-start.js`: exports, imported files, share panels, queue targets, the
+/// audit), started on the first request and kept for the next ones. Requests sent before it
 /// has loaded are held until it says `ready`; if it fails to load (blocked, offline,
 /// [`EXPORT_LOAD_TIMEOUT_MS`] passed) every waiting request gets a message and the next one
 /// starts a new worker.
@@ -246,9 +247,10 @@ thread_local! {
     static EXPORT_WORKER: RefCell<Option<Rc<ExportWorker>>> = const { RefCell::new(None) };
 }
 
-/// The document worker's loader script (`export-worker`: exports, file reads, share panels,
-/// the queue targets' configurations and the audit, one module since issue 28).
-const EXPORT_WORKER_SCRIPT: &str = "./export-worker_loader.js";
+/// The document worker's start script: the simulator module in a worker, serving documents
+/// (exports, file reads, share panels, the queue targets' configurations and the audit; one
+/// module with the simulator since 2026-12-05, docs/PERFORMANCE.md).
+const EXPORT_WORKER_SCRIPT: &str = "./doc-worker-start.js";
 
 impl ExportWorker {
     fn spawn(lang: Lang, words: Words) -> Result<ExportWorker, String> {

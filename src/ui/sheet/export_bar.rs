@@ -1,7 +1,7 @@
 //! The export bar: copy to the clipboard or download the sheet in each format, or its
 //! configuration for a real queue system ([`targets`]).
 //!
-//! The documents are rendered by the export worker ([`browser::export`], loaded on the first
+//! The documents are rendered by the document worker ([`browser::export`], loaded on the first
 //! press): a press sends the sheet as it is at that moment, the bar's buttons are disabled
 //! until the text is back, then the text is copied or downloaded; a failure shows a notice.
 
@@ -184,7 +184,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     }
 }
 
-/// Renders `request` in the export worker, then copies the text (`for_file` false) or
+/// Renders `request` in the document worker, then copies the text (`for_file` false) or
 /// downloads it as `file` (name, MIME type). The notice to show: `Copied` after a copy, none
 /// after a download, the message of whatever failed.
 async fn deliver(
