@@ -337,6 +337,9 @@ pub struct Gap {
     pub instead: Instead,
     /// How, in words (may be empty).
     pub detail: String,
+    /// Whether the gap is about the timeout field's lease (the visibility timeout) rather than
+    /// its attempt timeout, as [`MappingRow::lease`]: shown under the lease's name.
+    pub lease: bool,
 }
 
 /// A target's default policy: what it does when nothing is configured.

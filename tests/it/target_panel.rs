@@ -108,12 +108,14 @@ fn hostile_report() -> TargetReport {
                     what: format!("no cap {HOSTILE}"),
                     instead: Instead::Callback,
                     detail: HOSTILE.into(),
+                    lease: false,
                 },
                 Gap {
                     field: FieldId::RetryableErrors,
                     what: "error names".into(),
                     instead: Instead::Comment,
                     detail: String::new(),
+                    lease: false,
                 },
             ],
             actual: Schedule::bounded((0..12).map(|i| d(f64::from(i), 12.0, 30.0)).collect()),
@@ -422,6 +424,37 @@ fn the_lease_row_of_every_mapping_is_named_as_the_lease() {
                 .find(|row| row.contains(lease_name))
                 .expect("the lease's row");
             assert!(lease_row.contains(&lease_text), "{target:?}: {lease_row}");
+        }
+    }
+}
+
+/// What a target cannot do about the lease is listed under the lease's name, as its mapping
+/// row is, not under "Timeout" beside the attempt timeout's gap (seen by a newcomer's walk:
+/// Sidekiq's "No lease in Sidekiq OSS" filed under "Timeout:").
+#[test]
+fn a_gap_about_the_lease_is_named_as_the_lease() {
+    for lang in Lang::ALL {
+        let (lease_name, timeout_name) = match lang {
+            Lang::En => ("Lease / visibility timeout", "Timeout"),
+            Lang::Ja => ("リース／可視性タイムアウト", "タイムアウト"),
+        };
+        for target in [TargetId::Sidekiq, TargetId::ActiveJob] {
+            let p = through_worker(target, None, lang);
+            let gaps: Vec<&str> = p
+                .html
+                .split("<li data-field=\"timeout\" data-instead=\"")
+                .skip(1)
+                .map(|li| {
+                    let name = li.split_once("<strong>").map_or("", |(_, r)| r);
+                    name.split_once("</strong>").map_or("", |(n, _)| n)
+                })
+                .collect();
+            assert_eq!(gaps.len(), 2, "{target:?} {lang:?}: {gaps:?}");
+            assert!(gaps.contains(&lease_name), "{target:?} {lang:?}: {gaps:?}");
+            assert!(
+                gaps.contains(&timeout_name),
+                "{target:?} {lang:?}: {gaps:?}"
+            );
         }
     }
 }

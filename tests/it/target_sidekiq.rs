@@ -160,3 +160,26 @@ fn the_expected_waits_are_the_mean_of_sidekiqs_own_draws() {
         }
     }
 }
+
+/// Sidekiq's and Active Job's class names end in `Job` once, as Rails' job generator writes
+/// them: an empty "Name in code" read `class JobJob`, and `send_mail_job` `SendMailJobJob`.
+#[test]
+fn the_class_ends_in_job_once_as_rails_names_it() {
+    for (code, class) in [
+        ("", "Job"),
+        ("send_mail_job", "SendMailJob"),
+        ("send_mail", "SendMailJob"),
+    ] {
+        let mut s = example(Lang::En);
+        s.process.code_name = code.to_owned();
+        for target in [TargetId::Sidekiq, TargetId::ActiveJob] {
+            let text = report(&s, target, Lang::En).built.text;
+            assert!(
+                text.contains(&format!("\nclass {class}\n"))
+                    || text.contains(&format!("\nclass {class} < ApplicationJob\n")),
+                "{target:?} for {code:?}: {text}"
+            );
+            assert!(!text.contains("JobJob"), "{target:?} for {code:?}");
+        }
+    }
+}

@@ -375,7 +375,12 @@ fn gaps_html(r: &TargetReport, lang: Lang) -> String {
             "<li data-field=\"{}\" data-instead=\"{id}\"><strong>{}</strong>{colon}{}{sp}\
              <span class=\"target-instead\">{}</span>{detail}</li>",
             g.field.id(),
-            escape(&field_name(g.field, lang)),
+            // A gap about the lease under the lease's name, as its mapping row.
+            escape(&if g.lease {
+                t!("sheet.ui.lease", locale = l).into_owned()
+            } else {
+                field_name(g.field, lang)
+            }),
             escape(&g.what),
             t!(key, locale = l, target = target),
         );

@@ -308,9 +308,9 @@ impl<'a> Plan<'a> {
             ),
             header::sentences(self.sheet, TARGET, self.lang),
         ));
-        let class = text::camel_ident(&self.sheet.process.code_name);
+        let class = text::job_class(&self.sheet.process.code_name);
         o.push_str(&format!(
-            "\nclass {class}Job < ApplicationJob\n  queue_as :{}\n\n",
+            "\nclass {class} < ApplicationJob\n  queue_as :{}\n\n",
             text::snake_ident(&self.sheet.process.code_name)
         ));
         o.push_str(&format!(
@@ -554,9 +554,8 @@ impl<'a> Plan<'a> {
             Instead::Comment,
             String::new(),
         ));
-        g.push(gap(
-            FieldId::Timeout,
-            "target.active-job.gap.lease",
+        g.push(mapping::lease_gap(
+            self.tr("target.active-job.gap.lease"),
             Instead::Nothing,
             String::new(),
         ));

@@ -526,8 +526,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, m: Mode, lang: Lang) -> Vec<super::Gap>
         .iter()
         .fold(0.0f64, |a, d| a.max(d.max_s));
     if longest > rows::ceil_s(r.lease_ms) as f64 {
-        g.push(gap(
-            FieldId::Timeout,
+        g.push(mapping::lease_gap(
             t!(
                 "target.celery.gap.countdown-over-lease",
                 locale = l,

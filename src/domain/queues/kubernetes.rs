@@ -396,11 +396,11 @@ fn gaps(sheet: &JobSheet, lang: Lang) -> Vec<Gap> {
             lang,
         ));
         if r.lease_ms > r.attempt_timeout_ms {
-            out.push(gap(
-                FieldId::Timeout,
-                "target.kubernetes.gap.lease",
+            let what = "target.kubernetes.gap.lease";
+            out.push(mapping::lease_gap(
+                tr(what, lang),
                 Instead::Nothing,
-                lang,
+                tr(&format!("{what}-detail"), lang),
             ));
         }
         out.push(gap(

@@ -42,6 +42,16 @@ pub(crate) fn gap(field: FieldId, what: String, instead: Instead, detail: String
         what,
         instead,
         detail,
+        lease: false,
+    }
+}
+
+/// A gap about the timeout field's lease (the visibility timeout: how long a claim holds),
+/// shown under the lease's name rather than the attempt timeout's.
+pub(crate) fn lease_gap(what: String, instead: Instead, detail: String) -> Gap {
+    Gap {
+        lease: true,
+        ..gap(FieldId::Timeout, what, instead, detail)
     }
 }
 

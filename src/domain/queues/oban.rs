@@ -477,8 +477,7 @@ impl<'a> Plan<'a> {
                 kit::list_text(&self.permanent.1, self.lang),
             ));
         }
-        g.push(mapping::gap(
-            FieldId::Timeout,
+        g.push(mapping::lease_gap(
             self.tr("target.oban.gap.lease"),
             Instead::Nothing,
             String::new(),

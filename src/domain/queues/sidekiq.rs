@@ -199,7 +199,7 @@ fn whole_mean_of_uniform(lo: f64, hi: f64) -> f64 {
 }
 
 fn class_name(sheet: &JobSheet) -> String {
-    format!("{}Job", text::camel_ident(&sheet.process.code_name))
+    text::job_class(&sheet.process.code_name)
 }
 
 fn ruby_list(items: &[String]) -> String {
@@ -506,8 +506,7 @@ fn gaps(sheet: &JobSheet, r: &RetrySpec, old: bool, lang: Lang) -> Vec<super::Ga
         Instead::Comment,
         String::new(),
     ));
-    g.push(gap(
-        FieldId::Timeout,
+    g.push(mapping::lease_gap(
         tr("lease"),
         Instead::Nothing,
         String::new(),

@@ -189,6 +189,18 @@ pub fn camel_ident(name: &str) -> String {
     camel(&snake_ident(name))
 }
 
+/// A job class name for Sidekiq and Active Job: [`camel_ident`] ending in `Job` once, as
+/// Rails' job generator names it (it drops a trailing `_job` before adding the suffix):
+/// `send_mail` and `send_mail_job` give `SendMailJob`, an empty code name `Job` (not `JobJob`).
+pub fn job_class(name: &str) -> String {
+    let camel = camel_ident(name);
+    if camel.ends_with("Job") {
+        camel
+    } else {
+        camel + "Job"
+    }
+}
+
 /// `snake` (ASCII letters, digits, `_`) in `CamelCase`.
 pub fn camel(snake: &str) -> String {
     snake
