@@ -233,6 +233,51 @@ fn rho_at_or_above_one_is_an_answer_the_queue_grows_without_end() {
     );
 }
 
+/// ρ is never rounded onto or across 1: a count at 0.999 keeps up and one at 1.004 does not,
+/// and the table said "1.00" for both (seen by a newcomer's walk of the sizing).
+#[test]
+fn rho_near_one_is_not_rounded_onto_it() {
+    for (arrival, shown, grows) in [(0.999, "0.999", false), (1.004, "1.004", true)] {
+        let near = CapacityInput {
+            arrival_per_s: arrival,
+            downstream_rate: None,
+            burst: None,
+            drain_within_ms: None,
+            handler: HandlerTime::Fixed { ms: 1_000 },
+            chosen: Some(1),
+            ..partner()
+        };
+        let cell = format!("<td>{shown}</td>");
+        // Below 1 nothing grows; above 1 the sentence about the sheet's count says ρ the same.
+        let grows_said = [
+            format!("1 at once, ρ = {shown} ≥ 1: the queue grows"),
+            format!("定義書の同時1件では ρ = {shown} ≥ 1"),
+        ];
+        for (page, said) in sized_html(&request(near, 2)).iter().zip(&grows_said) {
+            let row = page
+                .split(r#"<tr data-workers="1""#)
+                .nth(1)
+                .and_then(|r| r.split("</tr>").next())
+                .unwrap_or_else(|| panic!("a row for 1 at once: {page}"));
+            assert!(row.contains(&cell), "{arrival}: {row}");
+            assert!(!row.contains("<td>1.00</td>"), "{arrival}: {row}");
+            assert_eq!(page.contains(said.as_str()), grows, "{arrival}: {page}");
+            // A row at ρ ≥ 1 says its simulated figures are a finite run's.
+            assert_eq!(row.starts_with(r#" data-grows="true""#), grows, "{row}");
+            assert_eq!(row.contains("ρ ≥ 1"), grows, "{row}");
+        }
+    }
+}
+
+/// The drawn answer's HTML in both languages for `request` (panics on a refusal).
+fn sized_html(request: &str) -> Vec<String> {
+    let last = WorkerState::new().handle(request, 1_000, |_| {});
+    match serde_json::from_str::<RunMessage>(&last) {
+        Ok(RunMessage::Sized { view, .. }) => view.html.to_vec(),
+        other => panic!("not sized: {other:?}"),
+    }
+}
+
 #[test]
 fn the_page_sizes_the_sheets_own_numbers() {
     let load = partner_load();

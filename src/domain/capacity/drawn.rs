@@ -39,6 +39,22 @@ pub fn rho(a: &SizeAnswer, p: &AnalyticPoint) -> f64 {
     a.input.arrival_per_s / p.ceiling_per_s.max(1e-12)
 }
 
+/// ρ as the table writes it: two decimals, but never rounded onto or across 1 — near 1, three
+/// decimals rounded away from it ("0.999" stays below, "1.005" above; both read "1.00" before,
+/// where one count keeps up and the other does not). Exactly 1 is "1.00".
+pub fn rho_text(r: f64) -> String {
+    let two = format!("{r:.2}");
+    if two != "1.00" || r == 1.0 {
+        return two;
+    }
+    let away = if r < 1.0 {
+        (r * 1000.0).floor()
+    } else {
+        (r * 1000.0).ceil()
+    };
+    format!("{:.3}", away / 1000.0)
+}
+
 /// Whether no simulated worker count keeps up with the steady arrivals (ρ ≥ 1 at each).
 pub fn grows_without_end(a: &SizeAnswer) -> bool {
     a.input.arrival_per_s > 0.0
@@ -120,12 +136,12 @@ fn grows_text(a: &SizeAnswer, lang: Lang) -> Option<String> {
     let p = a.analytic.iter().find(|p| p.workers == chosen)?;
     (!p.stable && a.input.arrival_per_s > 0.0).then(|| match lang {
         Lang::En => format!(
-            "With the sheet's {chosen} at once, ρ = {:.2} ≥ 1: the queue grows without end.",
-            rho(a, p)
+            "With the sheet's {chosen} at once, ρ = {} ≥ 1: the queue grows without end.",
+            rho_text(rho(a, p))
         ),
         Lang::Ja => format!(
-            "定義書の同時{chosen}件では ρ = {:.2} ≥ 1：キューは際限なく伸びます。",
-            rho(a, p)
+            "定義書の同時{chosen}件では ρ = {} ≥ 1：キューは際限なく伸びます。",
+            rho_text(rho(a, p))
         ),
     })
 }
@@ -188,22 +204,38 @@ fn points_table(a: &SizeAnswer, lang: Lang) -> String {
     for p in &a.points {
         let an = a.analytic.iter().find(|x| x.workers == p.workers);
         let rec = Some(p.workers) == a.recommendation.workers;
+        // ρ ≥ 1 with steady arrivals: the simulated figures are those of a finite run (its
+        // jobs arrive in a limited time), where the queue itself grows without end.
+        let grows = a.input.arrival_per_s > 0.0 && an.is_some_and(|x| !x.stable);
         let cells = row_cells(a, p, an, lang);
         let _ = write!(
             out,
-            r#"<tr data-workers="{}"{}><th scope="row">{}{}</th>"#,
+            r#"<tr data-workers="{}"{}{}><th scope="row">{}{}{}</th>"#,
             p.workers,
             if rec {
                 r#" data-recommended="true""#
             } else {
                 ""
             },
+            if grows { r#" data-grows="true""# } else { "" },
             p.workers,
             // On its own line under the count (a block in `sim.css`).
             if rec {
                 format!(
                     r#"<span class="rec">{}</span>"#,
                     escape(w(lang, " ← recommended", " ← 推奨"))
+                )
+            } else {
+                String::new()
+            },
+            if grows {
+                format!(
+                    r#"<span class="rec grows">{}</span>"#,
+                    escape(w(
+                        lang,
+                        "ρ ≥ 1: grows without end; the figures are a finite run's",
+                        "ρ ≥ 1：際限なく伸びます。数値は有限の実行のもの",
+                    ))
                 )
             } else {
                 String::new()
@@ -253,7 +285,7 @@ fn row_cells(
         // No steady arrivals (a burst only): no ρ to speak of, not 0.00.
         plain(
             an.filter(|_| a.input.arrival_per_s > 0.0)
-                .map_or_else(dash, |x| format!("{:.2}", rho(a, x))),
+                .map_or_else(dash, |x| rho_text(rho(a, x))),
         ),
         plain(p.wait_ms.map_or_else(dash, |x| ms(x.p50, lang))),
         match (p.wait_ms, p.wait_p95_ci_ms) {
