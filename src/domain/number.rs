@@ -18,20 +18,26 @@ pub fn group_thousands(n: u64) -> String {
 
 /// A computed number for people (a rate, an offered load in Erlangs, a utilisation ρ): the
 /// whole number grouped from 100 (`1682.5` → `"1,683"`), one decimal from 10 (`"12.3"`),
-/// else two (`"3.00"`); `"∞"` when not finite. One formatter for the sheet's load section, its
-/// findings and the capacity answer (three copies before, and the answer's Erlangs were
-/// ungrouped: "1682.51").
+/// two from 0.01 (`"3.00"`), and below that two significant digits (`0.0042` → `"0.0042"`,
+/// not `"0.00"`: a ceiling of a job every few minutes is no ceiling of nothing); `"∞"` when
+/// not finite. One formatter for the sheet's load section, its findings and the capacity
+/// answer (three copies before, and the answer's Erlangs were ungrouped: "1682.51").
 pub fn num(v: f64) -> String {
     if !v.is_finite() {
         return "∞".into();
     }
     if v >= 100.0 {
-        group_thousands(v.round() as u64)
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
+        return group_thousands(v.round() as u64);
     }
+    // One decimal from 10, two below; under 0.01 one more for each place the first
+    // significant digit is further right.
+    let mut decimals = if v >= 10.0 { 1 } else { 2 };
+    let mut x = v * 100.0;
+    while v < 0.01 && x > 0.0 && x < 10.0 && decimals < 12 {
+        x *= 10.0;
+        decimals += 1;
+    }
+    format!("{v:.decimals$}")
 }
 
 /// [`group_thousands`] for a signed number: a leading minus sign (U+2212) when negative

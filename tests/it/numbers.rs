@@ -45,6 +45,27 @@ fn thousands_are_grouped_with_commas() {
     signed(i64::MAX, "9,223,372,036,854,775,807");
 }
 
+/// The computed numbers' formatter: grouped from 100, one decimal from 10, two below, and two
+/// significant digits under 0.01 (a tiny rate is not "0.00").
+#[test]
+fn computed_numbers_keep_two_significant_digits_when_tiny() {
+    use modality_advisor::domain::number::num;
+    for (v, text) in [
+        (1682.5, "1,683"),
+        (12.34, "12.3"),
+        (3.0, "3.00"),
+        (0.5, "0.50"),
+        (0.01, "0.01"),
+        (0.0042, "0.0042"),
+        (0.009, "0.0090"),
+        (1.0 / 3600.0, "0.00028"),
+        (0.0, "0.00"),
+        (f64::INFINITY, "∞"),
+    ] {
+        assert_eq!(num(v), text, "{v}");
+    }
+}
+
 #[test]
 fn durations_group_with_commas_in_both_languages() {
     let check = |ms: u64, en: &str, ja: &str| {

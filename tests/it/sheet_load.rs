@@ -190,6 +190,51 @@ fn a_limit_below_the_workers_is_the_bottleneck_and_a_burst_can_never_drain() {
     );
 }
 
+/// Workers too few for the load: their utilisation from 1 on is ρ, not a share of time past
+/// 100 % (a fresh walk read "the workers' utilisation 238 %"), and the queue grows.
+#[test]
+fn workers_too_few_read_as_rho_not_a_share_past_100_percent() {
+    let mut s = sized();
+    let l = s.load.as_mut().expect("a load section");
+    (l.workers, l.concurrency) = (Some(1), Some(1));
+    // 10/s × 1.05 attempts × 285 ms at 1 at once: ρ = 3.00.
+    let en = value(&s, FieldId::Capacity, Lang::En);
+    assert!(
+        en.contains("; at 1 at once: the workers' utilisation ρ = 3.00, throughput ceiling 3.33/s, bottleneck: the workers — the queue grows without end"),
+        "{en}"
+    );
+    assert!(!en.contains('%'), "{en}");
+    let ja = value(&s, FieldId::Capacity, Lang::Ja);
+    assert!(
+        ja.contains("。同時1件でワーカーの稼働率ρ = 3.00、スループット上限 3.33件/秒"),
+        "{ja}"
+    );
+    // Below 1 still a share of their time.
+    let l = s.load.as_mut().expect("a load section");
+    l.concurrency = Some(4);
+    assert!(value(&s, FieldId::Capacity, Lang::En).contains("the workers' utilisation 75 %, "));
+}
+
+/// A partner that takes one call an hour caps the jobs at 0.00026/s: said with its significant
+/// digits, not "at most 0.00/s" (a ceiling of nothing).
+#[test]
+fn a_tiny_ceiling_keeps_its_significant_digits() {
+    let mut s = sized();
+    let l = s.load.as_mut().expect("a load section");
+    l.downstream.rate = Some(Rate {
+        count: 1,
+        per: Per::Hour,
+    });
+    // 1/h = 0.000278 calls/s, over 1.05 attempts a job: 0.000265 jobs/s.
+    let en = value(&s, FieldId::Capacity, Lang::En);
+    assert!(
+        en.contains("throughput ceiling 0.00026/s, bottleneck: the downstream's rate limit"),
+        "{en}"
+    );
+    let ja = value(&s, FieldId::Capacity, Lang::Ja);
+    assert!(ja.contains("スループット上限 0.00026件/秒"), "{ja}");
+}
+
 /// Reads `raws` into `part` of an empty section: the section, or each refused input's
 /// (index, message) in English.
 fn read(

@@ -387,16 +387,21 @@ pub fn capacity_text(sheet: &JobSheet, lang: Lang) -> String {
     match input.chosen {
         Some(c) => {
             let p = sweep::analytic_point(&input, c);
-            let (n, u) = (
-                group_thousands(u64::from(c)),
-                (p.utilisation * 100.0).round(),
-            );
+            let n = group_thousands(u64::from(c));
+            // A share of the workers' time below 1; from 1 on ρ, as the capacity answer
+            // writes it ("238 %" is no share of time: more work arrives than they can do).
+            let u = if p.utilisation < 1.0 {
+                let pct = (p.utilisation * 100.0).round() as u64;
+                format!("{pct}{}", if e { " %" } else { "%" })
+            } else {
+                format!("ρ = {}", num(p.utilisation))
+            };
             let (ceil, b) = (num(p.ceiling_per_s), bottleneck_text(p.bottleneck, lang));
             // The utilisation only where arrivals are steady.
             let u = match (steady, e) {
                 (false, _) => String::new(),
-                (true, true) => format!("the workers' utilisation {u} %, "),
-                (true, false) => format!("ワーカーの稼働率{u}%、"),
+                (true, true) => format!("the workers' utilisation {u}, "),
+                (true, false) => format!("ワーカーの稼働率{u}、"),
             };
             out.push_str(&if e {
                 format!("; at {n} at once: {u}throughput ceiling {ceil}/s, bottleneck: {b}")
