@@ -14,15 +14,44 @@ const LANG_KEY: &str = "modality-advisor.lang";
 const SESSION_KEY: &str = "modality-advisor.session";
 const CATALOG_KEY: &str = "modality-advisor.catalog";
 const OPEN_KEY: &str = "modality-advisor.open";
+/// The local storage key of the queue system last chosen under "Configuration for" (its
+/// name, e.g. `sidekiq`).
+const TARGET_KEY: &str = "modality-advisor.target";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+/// Local storage (`local`: kept across visits) or this tab's session storage, where the
+/// browser gives it.
+fn store_of(local: bool) -> Option<web_sys::Storage> {
+    let w = web_sys::window()?;
+    if local {
+        w.local_storage()
+    } else {
+        w.session_storage()
+    }
+    .ok()
+    .flatten()
+}
+
+/// The text kept under `key` in local or session storage ([`store_of`]); `None` when there
+/// is none or storage is unavailable.
+fn kept(local: bool, key: &str) -> Option<String> {
+    store_of(local)?.get_item(key).ok().flatten()
+}
+
+/// Keeps `value` under `key` in local or session storage ([`store_of`]), or forgets it
+/// (`None`); silently nothing where storage is unavailable or refuses.
+fn keep(local: bool, key: &str, value: Option<&str>) {
+    if let Some(s) = store_of(local) {
+        let _ = match value {
+            Some(v) => s.set_item(key, v),
+            None => s.remove_item(key),
+        };
+    }
 }
 
 /// The language to start in: the one remembered from an earlier visit, else the browser's
 /// preference (`navigator.languages`), else English.
 pub fn initial_lang() -> Lang {
-    if let Some(saved) = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten()) {
+    if let Some(saved) = kept(true, LANG_KEY) {
         if let Ok(lang) = Lang::parse(&saved) {
             return lang;
         }
@@ -43,9 +72,7 @@ pub fn initial_lang() -> Lang {
 /// Remembers `lang` for the next visit and sets `<html lang>` and the page title. Silently
 /// does nothing where storage is unavailable.
 pub fn remember_lang(lang: Lang) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(LANG_KEY, lang.code());
-    }
+    keep(true, LANG_KEY, Some(lang.code()));
     if let Some(d) = web_sys::window().and_then(|w| w.document()) {
         d.set_title(&crate::text::t!("ui.page-title", locale = lang.code()));
     }
@@ -133,7 +160,7 @@ pub fn print() {
 /// The single-process session saved by builds before the catalog (kept where it is: the
 /// catalog is written under its own key, so going back to an older build loses nothing).
 pub fn saved_session_text() -> Option<String> {
-    storage()?.get_item(SESSION_KEY).ok().flatten()
+    kept(true, SESSION_KEY)
 }
 
 /// Why local storage cannot be used, in the browser's words (blocked in a cross-site frame,
@@ -178,9 +205,7 @@ pub fn write_catalog_text(text: &str) -> Result<(), String> {
 /// Keeps a stored catalog this build cannot read (another version, damaged) under a key of its
 /// own before anything is written over it, so nothing a user had is destroyed.
 pub fn set_aside_catalog_text(text: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&format!("{CATALOG_KEY}.unreadable"), text);
-    }
+    keep(true, &format!("{CATALOG_KEY}.unreadable"), Some(text));
 }
 
 /// The session storage key the browser tests set to provoke a panic through the page
@@ -189,12 +214,9 @@ pub const TEST_PANIC_KEY: &str = "modality-advisor:test-panic";
 
 /// Whether session storage's [`TEST_PANIC_KEY`] holds `value`; if so the key is removed.
 pub fn take_test_panic(value: &str) -> bool {
-    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
-        return false;
-    };
-    let armed = s.get_item(TEST_PANIC_KEY).ok().flatten().as_deref() == Some(value);
+    let armed = kept(false, TEST_PANIC_KEY).as_deref() == Some(value);
     if armed {
-        let _ = s.remove_item(TEST_PANIC_KEY);
+        keep(false, TEST_PANIC_KEY, None);
     }
     armed
 }
@@ -213,13 +235,7 @@ pub fn remove_boot() {
 /// The process this tab had open (session storage: a reload of this tab opens it again, a
 /// new tab starts from the catalog).
 pub fn open_process_id() -> Option<String> {
-    web_sys::window()?
-        .session_storage()
-        .ok()
-        .flatten()?
-        .get_item(OPEN_KEY)
-        .ok()
-        .flatten()
+    kept(false, OPEN_KEY)
 }
 
 /// A listener of one window event (`storage`, `popstate`, `resize`, `beforeunload`),
@@ -280,14 +296,21 @@ pub fn ask_before_leaving(ask: bool) {
     });
 }
 
+/// The queue system last chosen under "Configuration for" on this browser (its name as
+/// written by [`remember_target`]; `None` when none or storage is unavailable).
+pub fn remembered_target() -> Option<String> {
+    kept(true, TARGET_KEY)
+}
+
+/// Remembers the queue system chosen under "Configuration for" (`None`: none chosen) for the
+/// next visit. Silently does nothing where storage is unavailable.
+pub fn remember_target(name: Option<&str>) {
+    keep(true, TARGET_KEY, name);
+}
+
 /// Remembers the process this tab has open (nothing where session storage is refused).
 pub fn remember_open_process(id: Option<&str>) {
-    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
-        let _ = match id {
-            Some(id) => s.set_item(OPEN_KEY, id),
-            None => s.remove_item(OPEN_KEY),
-        };
-    }
+    keep(false, OPEN_KEY, id);
 }
 
 /// Calls `on_change` whenever another tab writes the catalog, until dropped.

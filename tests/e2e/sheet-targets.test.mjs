@@ -243,3 +243,28 @@ test('"Configuration for" offers only the systems that configure the decision: K
   await call.close();
   await page.close();
 });
+
+test('"Configuration for" is kept across a reload and the next visit; choosing none is kept too', async () => {
+  const page = await exampleSheet('en', 1280);
+  await choose(page, 'celery');
+  await page.reload();
+  await page.waitForSelector('section.sheet');
+  assert.equal(await page.inputValue('#target-choose'), 'celery', 'a reload keeps the system chosen');
+  await page.waitForSelector('#target-panel .target-body[data-target="celery"]', { timeout: 60_000 });
+  // A new tab of the same browser (the next visit) starts from it as well.
+  const next = await page.context().newPage();
+  await next.goto(server.url);
+  await next.waitForSelector('section.sheet, section.catalog, form.question, article.result');
+  await next.goto(`${server.url}${new URL(page.url()).hash}`);
+  await next.waitForSelector('section.sheet');
+  assert.equal(await next.inputValue('#target-choose'), 'celery');
+  await next.close();
+  // None chosen: no panel after a reload either.
+  await page.selectOption('#target-choose', '');
+  await page.reload();
+  await page.waitForSelector('section.sheet');
+  assert.equal(await page.inputValue('#target-choose'), '');
+  assert.equal(await page.$('#target-panel'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

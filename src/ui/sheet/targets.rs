@@ -31,16 +31,32 @@ pub type Choice = Option<(TargetId, Option<Format>, Option<TargetVersion>)>;
 thread_local! {
     /// The last choice made in any sheet's export bar: the bar is drawn anew each time the
     /// sheet is (after the questions, the catalog, Simulate, another process), and a team
-    /// configures one queue system for all its processes.
+    /// configures one queue system for all its processes. Its system is kept in storage
+    /// too, for a reload or the next visit ([`browser::remember_target`]).
     static LAST: std::cell::Cell<Choice> = const { std::cell::Cell::new(None) };
 }
 
-/// The export bar's choice, starting from the last one made on this page and remembered as
-/// it changes.
+/// The target named `name` ([`TargetId::name`]), if any.
+fn named(name: &str) -> Option<TargetId> {
+    TargetId::ALL.into_iter().find(|t| t.name() == name)
+}
+
+/// The export bar's choice, starting from the last one made on this page, else the system
+/// chosen on an earlier visit (its first format, its newest version), and remembered as it
+/// changes.
 #[hook]
 pub fn use_choice() -> UseStateHandle<Choice> {
-    let choice = use_state(|| LAST.with(std::cell::Cell::get));
-    use_effect_with(*choice, |c| LAST.with(|last| last.set(*c)));
+    let choice = use_state(|| {
+        LAST.with(std::cell::Cell::get).or_else(|| {
+            browser::remembered_target()
+                .and_then(|n| named(&n))
+                .map(|t| (t, None, None))
+        })
+    });
+    use_effect_with(*choice, |c| {
+        LAST.with(|last| last.set(*c));
+        browser::remember_target(c.map(|(t, _, _)| t.name()));
+    });
     choice
 }
 
@@ -122,7 +138,7 @@ pub fn chooser(
         let choice = choice.clone();
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let target = TargetId::ALL.into_iter().find(|t| t.name() == value);
+            let target = named(&value);
             choice.set(target.map(|t| (t, None, pin.filter(|v| v.target() == t))));
         })
     };
