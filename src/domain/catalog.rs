@@ -98,11 +98,16 @@ pub struct Process {
     pub sheet: Option<JobSheet>,
     /// The simulator's choices (`None`: the defaults). A convenience, read leniently: parts
     /// that no longer check out take their defaults ([`SimChoice::from_value`]) and never
-    /// make the process, or the catalog, unreadable.
-    #[serde(
-        default,
-        deserialize_with = "crate::domain::session::lenient_sim",
-        skip_serializing_if = "Option::is_none"
+    /// make the process, or the catalog, unreadable. The embed page's build reads over them
+    /// ([`skipped_sim`](crate::domain::session::skipped_sim)): its card shows none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        not(feature = "embed"),
+        serde(deserialize_with = "crate::domain::session::lenient_sim")
+    )]
+    #[cfg_attr(
+        feature = "embed",
+        serde(deserialize_with = "crate::domain::session::skipped_sim")
     )]
     pub sim: Option<SimChoice>,
     /// What triggers this process and what it triggers ([`system::Link`]), in the order

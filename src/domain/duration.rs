@@ -214,22 +214,32 @@ pub fn parse(raw: &str, default_unit_ms: u64) -> Result<u64, DurationParseError>
     if !frac.bytes().all(|b| b.is_ascii_digit()) || number.ends_with('.') {
         return Err(DurationParseError::NotANumber(number.into()));
     }
-    let int_part: u128 = match int_digits.trim_start_matches('0') {
+    // In u64 with checked steps (a whole number past u64 is too large however it ends: said
+    // after the fraction's own errors, as before); no u128 arithmetic, whose division the
+    // page's first load would carry for this alone.
+    let int_part: Option<u64> = match int_digits.trim_start_matches('0') {
         d if d.len() > 30 => return Err(DurationParseError::TooLarge),
-        "" => 0,
-        d => d.parse().map_err(|_| DurationParseError::TooLarge)?,
+        "" => Some(0),
+        d => d.parse().ok(),
     };
     // Past 10 decimals no unit here gives whole milliseconds (86 400 000 = 2¹⁰·3³·5⁵).
     if frac.len() > 10 {
         return Err(DurationParseError::NotWholeMs(text.clone()));
     }
-    let scale = 10u128.pow(frac.len() as u32);
-    let frac_ms = frac.parse::<u128>().unwrap_or(0) * u128::from(size);
+    let scale = 10u64.pow(frac.len() as u32);
+    // < 10¹⁰ × a unit of at most a day: within u64.
+    let frac_ms = frac
+        .parse::<u64>()
+        .unwrap_or(0)
+        .checked_mul(size)
+        .ok_or(DurationParseError::TooLarge)?;
     if frac_ms % scale != 0 {
         return Err(DurationParseError::NotWholeMs(text.clone()));
     }
-    let total = int_part * u128::from(size) + frac_ms / scale;
-    u64::try_from(total).map_err(|_| DurationParseError::TooLarge)
+    int_part
+        .and_then(|i| i.checked_mul(size))
+        .and_then(|ms| ms.checked_add(frac_ms / scale))
+        .ok_or(DurationParseError::TooLarge)
 }
 
 #[cfg(test)]

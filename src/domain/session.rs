@@ -52,6 +52,18 @@ pub(crate) fn lenient_sim<'de, D: serde::Deserializer<'de>>(
     Ok((!v.is_null()).then(|| SimChoice::from_value(&v)))
 }
 
+/// Skips saved simulator choices (the embed page's build: its card shows none of them, and
+/// its "Open in the app" link passes the share on as it was given, choices included): the
+/// value is read over, whatever it is, and none kept. Spares that page the choices' lenient
+/// reader (a JSON value, written again and read as the choices).
+#[cfg(feature = "embed")]
+pub(crate) fn skipped_sim<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<SimChoice>, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(None)
+}
+
 /// The preset id of "Your settings" (a config built from the sheet and the knobs).
 pub const CUSTOM_PRESET: &str = "custom";
 

@@ -240,3 +240,20 @@ fn embed_fixtures_are_current() {
         "{path} is stale: run UPDATE_EMBED_FIXTURES=1 cargo test --locked --test it embed_fixtures"
     );
 }
+
+/// The catalog fragments the browser tests embed carry simulator choices, which the embed
+/// page's build reads over without keeping (`session::skipped_sim`): tests/e2e/embed.test.mjs
+/// renders those fragments, so a reader that stumbled on the choices would fail there.
+#[test]
+fn the_embedded_catalog_carries_simulator_choices() {
+    let fixtures: serde_json::Value =
+        serde_json::from_str(&fixtures_json()).expect("the fixtures are JSON");
+    for key in ["catalog_en", "catalog_ja"] {
+        let fragment = fixtures[key]["fragment"].as_str().expect("a fragment");
+        let share = decode(fragment).expect("the fragment decodes");
+        assert!(
+            share.processes().iter().any(|p| p.sim.is_some()),
+            "{key}: no process with simulator choices"
+        );
+    }
+}
