@@ -212,6 +212,12 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.equal(await answer.getAttribute('data-recommended'), 'none');
   assert.match(await page.textContent('#capacity [data-cap="grows"]'), /ρ ≥ 1 at every count simulated .* the queue grows without end/);
   assert.match(await page.textContent('#capacity figure[data-chart="backlog"] figcaption strong'), /Backlog growing at \d+ at once \(ρ ≥ 1\)/);
+  // Each row says its simulated figures are a finite run's, on lines of its own under the
+  // count: the count's column stays narrow (the note on one line made it 360 px wide).
+  const growing = page.locator('#capacity table.cap-points tbody tr[data-grows="true"] th');
+  assert.equal(await growing.count(), await page.locator('#capacity table.cap-points tbody tr').count());
+  assert.match(await growing.first().textContent(), /ρ ≥ 1: grows without end; the figures are a finite run's/);
+  assert.ok((await growing.first().boundingBox()).width <= 200, 'the note wraps under the count');
   await chartsWithTables(page);
   await screenshot(page, 'capacity-grows-en-1280');
   assert.deepEqual(page.errors, []);
