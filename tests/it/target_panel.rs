@@ -379,6 +379,15 @@ fn the_targets_offered_for_an_outcome_are_those_that_configure_it() {
     }
 }
 
+/// The timeout field's two names on screen: its lease's (the form's own name for it) and its
+/// attempt timeout's.
+fn timeout_names(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => ("Lease / visibility timeout", "Timeout"),
+        Lang::Ja => ("リース／可視性タイムアウト", "タイムアウト"),
+    }
+}
+
 /// The sheet's timeout field gives two rows in every target's mapping: its attempt timeout
 /// and its lease. The lease's row is named as the form names it ("Lease / visibility
 /// timeout"), so the mapping never shows two rows both called "Timeout" (seen by a newcomer's
@@ -386,10 +395,7 @@ fn the_targets_offered_for_an_outcome_are_those_that_configure_it() {
 #[test]
 fn the_lease_row_of_every_mapping_is_named_as_the_lease() {
     for lang in Lang::ALL {
-        let (lease_name, timeout_name) = match lang {
-            Lang::En => ("Lease / visibility timeout", "Timeout"),
-            Lang::Ja => ("リース／可視性タイムアウト", "タイムアウト"),
-        };
+        let (lease_name, timeout_name) = timeout_names(lang);
         let sheet = example(lang);
         let r = sheet.retry.as_ref().expect("a queued job");
         let lease_text = modality_advisor::domain::duration::exact(r.lease_ms, lang);
@@ -434,10 +440,7 @@ fn the_lease_row_of_every_mapping_is_named_as_the_lease() {
 #[test]
 fn a_gap_about_the_lease_is_named_as_the_lease() {
     for lang in Lang::ALL {
-        let (lease_name, timeout_name) = match lang {
-            Lang::En => ("Lease / visibility timeout", "Timeout"),
-            Lang::Ja => ("リース／可視性タイムアウト", "タイムアウト"),
-        };
+        let (lease_name, timeout_name) = timeout_names(lang);
         for target in [TargetId::Sidekiq, TargetId::ActiveJob] {
             let p = through_worker(target, None, lang);
             let gaps: Vec<&str> = p
