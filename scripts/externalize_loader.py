@@ -6,9 +6,10 @@ file of its own (boot-<hash>.js), so the page runs under a strict Content-Securi
 Reads and rewrites $TRUNK_STAGING_DIR/index.html (or the page named by the first argument, e.g.
 `embed.html` for the embed page's build). Fails loudly if the script is not found,
 so a Trunk upgrade that changes the output cannot slip through silently. (2) Drop the `integrity`
-attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give every
-worker's loader shim (`*_loader.js`: simulation, document) the non-deprecated
-wasm-bindgen init call.
+attribute Chromium ignores (and warns about) on the wasm's fetch preload. (3) Give any
+worker loader shim Trunk writes (`*_loader.js`, for a `data-loader-shim` module; none since
+the workers are the simulator module started by static/sim-worker-start.js and
+static/doc-worker-start.js) the non-deprecated wasm-bindgen init call.
 """
 import hashlib
 import os
