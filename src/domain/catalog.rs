@@ -99,7 +99,7 @@ pub struct Process {
     /// The simulator's choices (`None`: the defaults). A convenience, read leniently: parts
     /// that no longer check out take their defaults ([`SimChoice::from_value`]) and never
     /// make the process, or the catalog, unreadable. The embed page's build reads over them
-    /// ([`skipped_sim`](crate::domain::session::skipped_sim)): its card shows none.
+    /// (`session::skipped_sim`, built for that page only): its card shows none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         not(feature = "embed"),
