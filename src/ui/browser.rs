@@ -128,14 +128,21 @@ pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String>
 /// Copies `text` to the clipboard.
 ///
 /// # Errors
-/// A message when the clipboard is unavailable or permission is refused.
-pub async fn copy_text(text: String) -> Result<(), String> {
-    let window = web_sys::window().ok_or_else(|| "no window".to_owned())?;
+/// A message in `lang` when the clipboard is unavailable or refused ([`clipboard_refused`]).
+pub async fn copy_text(text: String, lang: Lang) -> Result<(), String> {
+    let window = web_sys::window().ok_or_else(|| clipboard_refused(lang))?;
     let promise = window.navigator().clipboard().write_text(&text);
     wasm_bindgen_futures::JsFuture::from(promise)
         .await
         .map(|_| ())
-        .map_err(|_| "the browser refused access to the clipboard".to_owned())
+        .map_err(|_| clipboard_refused(lang))
+}
+
+/// Why a copy did not happen, in `lang`: the browser refused the clipboard, most often because
+/// the text took a few seconds to prepare (the document module loading on a slow network) and
+/// the press no longer counts as the user's; a second press copies.
+pub fn clipboard_refused(lang: Lang) -> String {
+    crate::text::t!("sheet.ui.copy-refused", locale = lang.code()).into_owned()
 }
 
 /// Reads a chosen file as UTF-8 text.

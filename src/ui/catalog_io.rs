@@ -114,7 +114,7 @@ pub fn CatalogIo() -> Html {
                     };
                     let done = match browser::export(request).await {
                         // Worded at display time, so a language switch rewords them.
-                        Ok(text) if copy => browser::copy_text(text)
+                        Ok(text) if copy => browser::copy_text(text, lang)
                             .await
                             .map(|()| CatalogNotice::Copied(label.to_owned())),
                         Ok(text) => {

@@ -139,10 +139,11 @@ pub fn on_click(
         browser::ShareClick::Copy(key) => {
             let text = word(&key);
             let plain = (key == "rich").then(|| word("rich-plain"));
+            let lang = ctx.lang;
             wasm_bindgen_futures::spawn_local(async move {
                 let done = match plain {
-                    Some(plain) => browser::copy_html(text, plain).await,
-                    None => browser::copy_text(text).await,
+                    Some(plain) => browser::copy_html(text, plain, lang).await,
+                    None => browser::copy_text(text, lang).await,
                 };
                 status.set(done.map_or_else(|e| e, |()| word("copied")));
             });

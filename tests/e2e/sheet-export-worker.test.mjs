@@ -81,3 +81,24 @@ test('a document worker that cannot load: a notice in the page language, and the
   assert.equal(JSON.parse(readFileSync(await download.path(), 'utf8')).process.code_name, 'send_reservation_mail');
   await page.context().close();
 });
+
+test('a copy the browser refuses says why in the page language and that a second press copies', async () => {
+  for (const [locale, words] of [['ja', /^コピーできませんでした：ブラウザーがクリップボードへの書き込みを拒否しました。.*もう一度「コピー」を押してください/],
+    ['en-US', /^Not copied: the browser refused the clipboard\. .*press Copy again \(it is ready now\)\.$/]]) {
+    const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+    // The browser refuses the write, as it does when the press no longer counts as the
+    // user's (the text took a few seconds to prepare on a slow network).
+    await context.addInitScript(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+    });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('form.question');
+    await openSheet(page);
+    await page.click('#load-example');
+    await page.click('[data-format="markdown"] [data-action="copy"]');
+    await page.waitForSelector('[data-notice="error"]');
+    assert.match((await page.textContent('[data-notice="error"] p')).trim(), words);
+    await context.close();
+  }
+});

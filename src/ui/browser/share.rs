@@ -82,9 +82,13 @@ pub fn share_click(e: &web_sys::MouseEvent) -> Option<ShareClick> {
 ///
 /// # Errors
 /// A message when the clipboard is unavailable or permission is refused.
-pub async fn copy_html(html: String, plain: String) -> Result<(), String> {
-    let refused = |_| "the browser refused access to the clipboard".to_owned();
-    let window = web_sys::window().ok_or_else(|| "no window".to_owned())?;
+pub async fn copy_html(
+    html: String,
+    plain: String,
+    lang: crate::domain::Lang,
+) -> Result<(), String> {
+    let refused = |_| super::clipboard_refused(lang);
+    let window = web_sys::window().ok_or_else(|| super::clipboard_refused(lang))?;
     let record = js_sys::Object::new();
     for (mime, text) in [("text/html", html), ("text/plain", plain)] {
         let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));

@@ -193,6 +193,7 @@ async fn deliver(
     for_file: bool,
     (name, mime): (String, &'static str),
 ) -> Option<SheetNotice> {
+    let lang = request.lang;
     let text = match browser::export(request).await {
         Ok(text) => text,
         Err(e) => return Some(SheetNotice::Browser(e)),
@@ -202,7 +203,7 @@ async fn deliver(
             .err()
             .map(SheetNotice::Browser)
     } else {
-        Some(match browser::copy_text(text).await {
+        Some(match browser::copy_text(text, lang).await {
             Ok(()) => SheetNotice::Copied(f.label()),
             Err(e) => SheetNotice::Browser(e),
         })
