@@ -202,6 +202,74 @@ fn a_broken_or_empty_file_is_refused_naming_the_file_and_line() {
 }
 
 #[test]
+fn a_value_the_system_takes_but_a_sheet_cannot_hold_keeps_the_file_and_says_so() {
+    // SQS takes a visibility timeout of 0 s (the message is visible again at once); a
+    // sheet's lease is at least 1 ms. The whole file was refused for it ("retry.lease_ms: 0
+    // is out of range"), its other queue with it.
+    let text = r#"resource "aws_sqs_queue" "orders" {
+  name                       = "orders"
+  visibility_timeout_seconds = 0
+}
+
+resource "aws_sqs_queue" "mail" {
+  name                       = "mail"
+  visibility_timeout_seconds = 60
+}
+
+resource "aws_lambda_function" "ship" {
+  function_name = "ship"
+  timeout       = 3
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.ship.arn
+}
+
+resource "aws_lambda_event_source_mapping" "mail" {
+  event_source_arn = aws_sqs_queue.mail.arn
+  function_name    = aws_lambda_function.ship.arn
+}
+"#;
+    for lang in [Lang::En, Lang::Ja] {
+        let done = ask(target_worker::handle, "main.tf", text, lang);
+        let ReadDone::Audited { catalog } = done else {
+            panic!("both queues are added: {done:?}");
+        };
+        check_catalog(&catalog).expect("a catalog the page keeps");
+        let names: Vec<&str> = catalog.processes.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["orders (main.tf)", "mail (main.tf)"]);
+        let orders = &catalog.processes[0];
+        let lease = orders
+            .sheet
+            .as_ref()
+            .and_then(|s| s.retry.as_ref())
+            .map(|r| r.lease_ms);
+        assert_eq!(lease, Some(1), "the nearest lease a sheet holds");
+        let n = orders.audit.as_deref().expect("the audit's record");
+        assert_eq!(
+            n.en[0],
+            "Lease / visibility timeout (retry.lease_ms): the file's 0 s is outside what a sheet \
+             holds (1 ms to 1 d); the sheet holds 1 ms. The findings are about the file's 0 s."
+        );
+        assert!(
+            n.ja[0].starts_with("リース")
+                && n.ja[0].contains("ファイルの0秒は定義書で扱える範囲（1ミリ秒〜1日）の外です"),
+            "{}",
+            n.ja[0]
+        );
+        // The findings are the file's: Lambda refuses a visibility timeout of 0 s under the
+        // function's 3 s.
+        let en = n.en.join("\n");
+        assert!(en.contains("the visibility timeout (0 s, line 3)"), "{en}");
+        assert_eq!(n.errors, 1, "{en}");
+        // The other queue's notes say nothing of it.
+        let mail = catalog.processes[1].audit.as_deref().expect("its record");
+        assert!(!mail.en.join("\n").contains("outside what a sheet holds"));
+    }
+}
+
+#[test]
 fn code_pasted_without_a_name_is_read_from_its_text() {
     let celery = "from celery import Celery\napp = Celery('shop')\n\n@app.task(max_retries=4, retry_backoff=True)\ndef ship(order_id):\n    pass\n";
     let ReadDone::Audited { catalog } = ask(target_worker::handle, "", celery, Lang::En) else {

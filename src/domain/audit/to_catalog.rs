@@ -139,6 +139,15 @@ pub fn read(
         let job = if lang == Lang::Ja { job_ja } else { job_en };
         let mut sheet = job.sheet.clone();
         sheet.process.process_name = process_name(job, &file);
+        // A value the system takes but a sheet cannot hold (SQS's visibility timeout of 0 s)
+        // is brought to the nearest one it holds and said first; the findings keep the
+        // file's value.
+        let fitted = fit(&mut sheet);
+        let first: Vec<(String, String)> = fitted
+            .iter()
+            .map(|f| (f.note(Lang::En), f.note(Lang::Ja)))
+            .chain(unread.iter().cloned())
+            .collect();
         let json = crate::domain::json::compact(&sheet);
         let process = match read_sheet_as_process(&json, lang, id.clone(), now_ms) {
             Ok(p) => p,
@@ -157,10 +166,86 @@ pub fn read(
             }
         };
         let mut process = process;
-        process.audit = hold(origin(&file, job_en, job_ja, &unread));
+        process.audit = hold(origin(&file, job_en, job_ja, &first));
         catalog.processes.push(process);
     }
     ReadDone::Audited { catalog }
+}
+
+/// A number of the file the sheet holds at another value: its path, the file's value, the
+/// sheet's range and the value the sheet holds (milliseconds).
+struct Fitted {
+    path: &'static str,
+    from: u64,
+    range: (u64, u64),
+    to: u64,
+}
+
+impl Fitted {
+    /// The note saying so, first among the job's notes.
+    fn note(&self, lang: Lang) -> String {
+        let ms = |v| crate::domain::duration::exact(v, lang);
+        t!(
+            "audit-note.fitted",
+            locale = lang.code(),
+            field = field_words(self.path, lang),
+            from = ms(self.from),
+            min = ms(self.range.0),
+            max = ms(self.range.1),
+            to = ms(self.to)
+        )
+        .into_owned()
+    }
+}
+
+/// Brings the sheet's durations into the ranges a sheet holds
+/// ([`limits`](crate::domain::sheet::import::limits)): a system can take values a sheet
+/// cannot (SQS a visibility timeout of 0 s: the message is visible again at once; the
+/// sheet's lease is at least 1 ms), and one such value must not refuse the file's other
+/// jobs. Returns what moved, in the order the sheet's check reads the fields (the cap after
+/// the base it must reach).
+fn fit(sheet: &mut crate::domain::sheet::JobSheet) -> Vec<Fitted> {
+    use crate::domain::sheet::import::limits;
+    use crate::domain::sheet::BackoffKind;
+    let mut out = Vec::new();
+    let mut one = |path: &'static str, v: &mut u64, range: (u64, u64)| {
+        let to = (*v).clamp(range.0, range.1);
+        if to != *v {
+            out.push(Fitted {
+                path,
+                from: *v,
+                range,
+                to,
+            });
+            *v = to;
+        }
+    };
+    if let Some(r) = sheet.retry.as_mut() {
+        let base = match r.backoff.kind {
+            BackoffKind::Polynomial(_) => limits::POLY_BASE_MS,
+            BackoffKind::Fixed | BackoffKind::Exponential => limits::BASE_MS,
+        };
+        one("retry.backoff.base_ms", &mut r.backoff.base_ms, base);
+        let cap = (r.backoff.base_ms.max(limits::CAP_MS.0), limits::CAP_MS.1);
+        one("retry.backoff.cap_ms", &mut r.backoff.cap_ms, cap);
+        one(
+            "retry.attempt_timeout_ms",
+            &mut r.attempt_timeout_ms,
+            limits::TIMEOUT_MS,
+        );
+        one("retry.lease_ms", &mut r.lease_ms, limits::TIMEOUT_MS);
+        if let Some(ms) = r.queue_retention_ms.as_mut() {
+            one("retry.queue_retention_ms", ms, limits::QUEUE_RETENTION_MS);
+        }
+    }
+    if let Some(b) = sheet.batch.as_mut() {
+        one(
+            "batch.run_timeout_ms",
+            &mut b.run_timeout_ms,
+            limits::RUN_TIMEOUT_MS,
+        );
+    }
+    out
 }
 
 /// The process's name: the job's name as the file writes it and the file, e.g.
