@@ -365,14 +365,21 @@ impl Timeline {
         n
     }
 
-    /// The time axis' range (s): from the first claim to the end of the last run or lease,
-    /// so a run whose jobs wait (the documents' clock starts at 1 000 s) is not a sliver.
-    fn range(&self) -> (f64, f64) {
+    /// The time axis' range (s): from the first claim to the run's end, the end of the last
+    /// run, or the end of a crashed run's lease (when its job can be claimed again), so a
+    /// run whose jobs wait (the documents' clock starts at 1 000 s) is not a sliver. The
+    /// lease of a run that ended otherwise is drawn up to the axis' end: a 0.4 s run under
+    /// a 30 s lease is not drawn on a 30 s axis (its lease's end is in the window's tip).
+    pub fn axis_s(&self) -> (f64, f64) {
         let lo = self.runs.first().map_or(0.0, |r| r.from.as_secs_f64());
         let hi = self
             .runs
             .iter()
-            .map(|r| r.to.max(r.lease_until).as_secs_f64())
+            .map(|r| match r.end {
+                RunEnd::Crashed => r.to.max(r.lease_until),
+                _ => r.to,
+            })
+            .map(SimTime::as_secs_f64)
             .fold(self.end.as_secs_f64(), f64::max)
             .max(lo + 1.0);
         // A little room on the left, so marks at the first claim clear the axis.
@@ -505,14 +512,14 @@ impl Timeline {
             },
             lanes: &lanes,
             strips: &strips,
-            range: self.range(),
+            range: self.axis_s(),
             legend: &legend,
         })
     }
 
     /// The rows' status strips: `job#N` with a bar per status stretch.
     fn strips(&self, l: &str) -> Vec<Lane> {
-        let end = self.range().1;
+        let end = self.axis_s().1;
         self.rows
             .iter()
             .map(|(job, changes)| Lane {
