@@ -195,6 +195,28 @@ fn fixtures_json() -> String {
         .expect("the example's undecided process");
     let mut card_only = mail.clone();
     card_only.sheet = None;
+    // The tallest a process card grows: every number of the load section stated, so all its
+    // rows show (the frame height is recommended for them too).
+    let mut loaded = mail.clone();
+    if let Some(sheet) = loaded.sheet.as_mut() {
+        sheet.schema_version = modality_advisor::domain::sheet::SCHEMA_VERSION;
+        sheet.load = Some(
+            serde_json::from_value(serde_json::json!({
+                "arrival": { "count": 2, "per": "second" },
+                "peak": { "count": 20, "per": "second" },
+                "burst": { "at-once": { "count": 500 } },
+                "handler": { "lognormal": { "p50_ms": 80, "p95_ms": 300 } },
+                "failure_bp": 250,
+                "downstream": { "rate": { "count": 10, "per": "second" }, "rate_burst": 20, "concurrency": 5 },
+                "our_limit": { "count": 8, "per": "second" },
+                "target_wait_p95_ms": 5000,
+                "drain_within_ms": 120_000,
+                "workers": 4,
+                "concurrency": 2
+            }))
+            .expect("a load section"),
+        );
+    }
     let entry = |share: &Share| {
         let titles: Vec<String> = share
             .processes()
@@ -214,6 +236,8 @@ fn fixtures_json() -> String {
         "process_en": entry(&process_share(mail, Lang::En)),
         "process_ja": entry(&process_share(mail, Lang::Ja)),
         "card_only_en": entry(&process_share(&card_only, Lang::En)),
+        "loaded_en": entry(&process_share(&loaded, Lang::En)),
+        "loaded_ja": entry(&process_share(&loaded, Lang::Ja)),
         "undecided_en": entry(&process_share(undecided, Lang::En)),
         "catalog_en": entry(&Share { lang: Lang::En, content: Shared::Catalog(catalog.clone()) }),
         "catalog_ja": entry(&Share { lang: Lang::Ja, content: Shared::Catalog(catalog) }),

@@ -32,36 +32,40 @@ pub const SANDBOX: &str =
     "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 
 /// The smallest and largest height [`recommended_height`] gives, CSS px. Both a process card
-/// with its sheet (2 999 px measured at 800 px) and a catalog (the example's seven processes,
-/// 19 831 px) get the height of their content, so the frame does not scroll inside itself; only
+/// with its sheet (3 209 px measured at 700 px) and a catalog (the example's seven processes,
+/// 23 200 px) get the height of their content, so the frame does not scroll inside itself; only
 /// a catalog of well over a hundred processes reaches the largest.
 pub const HEIGHT_RANGE: std::ops::RangeInclusive<u32> = 320..=30_000;
 
-/// Heights measured in Chromium on the embed page in frames 800 and 984 px wide (a wiki's
-/// content column; CSS px, English; Japanese ran 4–6 % shorter), from the fixtures of
-/// `tests/e2e/links/` (2026-12-03): the example's mail process with its sheet and untouched
-/// load section 2 999 px at 800 (2 664 at 984), without its sheet 1 678 (1 550), the
-/// undecided process 1 385 (1 333), the seven-process catalog 19 831 (18 343). The wider
-/// frame is the shorter one, so the 800 px heights are the ones a fixed height must hold.
+/// Heights measured in Chromium on the embed page in a frame 700 px wide (CSS px, English;
+/// Japanese runs 5–13 % shorter), from the fixtures of `tests/e2e/links/` (2026-12-05): the
+/// example's mail process with its sheet and untouched load section 3 209 px (2 999 at 800,
+/// 3 393 at 640), with every number of its load section stated 4 773 (4 148 at 800), without
+/// its sheet 1 703, the undecided process 1 385, the seven-process catalog 23 200 (19 831 at
+/// 800). 700 px is the narrowest content column of the usual wikis (Notion's default page is
+/// 708 px wide; Confluence's fixed width about 760, GitHub's and MediaWiki's wider): a frame
+/// there does not scroll inside itself, and a wider one has blank space below the card
+/// (`tests/e2e/embed.test.mjs` holds the fixtures to both).
 mod measured {
     /// A decided process: the link bar, the outcome, the reasons, the trade-offs and the lit
     /// flowchart.
-    pub const PROCESS_CARD: u32 = 1_680;
-    /// What the job sheet (its table and findings) adds below the card.
-    pub const SHEET: u32 = 1_200;
-    /// An untouched load section's one row ("not sized yet: needs …"), and a stated
-    /// section's nine rows: estimated from the nine rows of "not stated" measured at 988 px
-    /// (2026-12-03), with room for longer values.
+    pub const PROCESS_CARD: u32 = 1_720;
+    /// What the job sheet (its table and findings) adds below the card, its load section
+    /// aside.
+    pub const SHEET: u32 = 1_380;
+    /// An untouched load section's one row ("not sized yet: needs …").
     pub const LOAD_UNTOUCHED: u32 = 140;
-    /// A stated load section's nine rows (see [`LOAD_UNTOUCHED`]).
-    pub const LOAD_STATED: u32 = 1_100;
+    /// A stated load section's rows (every number stated: 1 704 px measured).
+    pub const LOAD_STATED: u32 = 1_720;
     /// A process whose walk is incomplete: the answers so far and the partly lit flowchart,
     /// no outcome.
     pub const UNDECIDED: u32 = 1_390;
     /// A catalog: its heading, the summary table's head and the link bar.
     pub const CATALOG_BASE: u32 = 250;
-    /// Each row of the catalog's summary table (each process's section comes on top).
-    pub const CATALOG_ROW: u32 = 45;
+    /// Each process of a catalog besides its card and sheet: its row of the summary table
+    /// and its section's heading and spacing (the seven-process catalog: 146 px each at
+    /// 700 px).
+    pub const CATALOG_ROW: u32 = 160;
 }
 
 /// One process's section: the card, plus the sheet when it has one.
@@ -85,8 +89,8 @@ fn process_height(p: &crate::domain::catalog::Process) -> u32 {
 /// The frame height to recommend for `share`, CSS px, within [`HEIGHT_RANGE`]: a process
 /// card with its flowchart (plus the sheet when it has one, and its load section's rows); a catalog's summary table by its
 /// row count plus each process's section (so any catalog of a decided process reaches the
-/// largest height and scrolls). Calibrated from the embed page at 800 px width, the narrower
-/// and taller of a wiki's usual content widths (`measured`), rounded up to 20 px.
+/// largest height and scrolls). Calibrated from the embed page at 700 px width, the narrowest
+/// of a wiki's usual content widths and so the tallest (`measured`), rounded up to 20 px.
 pub fn recommended_height(share: &Share) -> u32 {
     let raw = match &share.content {
         Shared::Process(p) => process_height(p),
