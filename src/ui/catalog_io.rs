@@ -73,6 +73,8 @@ async fn read(ctx: &AppContext, text: String, lang: Lang) -> Result<(Catalog, bo
     };
     match browser::read_file_in_worker(request).await? {
         Ok(ReadDone::Catalog { catalog, sheet }) => Ok((catalog, sheet)),
+        // A file the worker names (the simulator's configuration), in its words.
+        Ok(ReadDone::Refused { en, ja }) => Err(if lang == Lang::Ja { ja } else { en }),
         // A catalog request is answered with a catalog: anything else is a bad reply.
         Ok(_) => Err(t!(
             "import.worker.bad-reply",

@@ -207,7 +207,7 @@ pub fn open_link(ctx: &AppContext, fragment: String) {
     wasm_bindgen_futures::spawn_local(async move {
         let action = match browser::read_file_in_worker(request).await {
             Ok(Ok(ReadDone::Shared(share))) => ShareAction::Opened(share),
-            Ok(Ok(ReadDone::LinkRefused { en, ja })) => ShareAction::Failed { en, ja },
+            Ok(Ok(ReadDone::Refused { en, ja })) => ShareAction::Failed { en, ja },
             Ok(Err(e)) => ShareAction::Failed {
                 en: e.message(crate::domain::Lang::En),
                 ja: e.message(crate::domain::Lang::Ja),

@@ -160,6 +160,9 @@ fn import(ctx: &AppContext) -> Callback<Event> {
                             ctx.dispatch(Action::LoadSheet(s));
                             SheetNotice::Imported
                         }
+                        Ok(Ok(ReadDone::Refused { en, ja })) => {
+                            SheetNotice::Browser(if lang == Lang::Ja { ja } else { en })
+                        }
                         // A sheet request is answered with a sheet: nothing else is loaded.
                         Ok(Ok(_)) => return,
                         Ok(Err(err)) => SheetNotice::ImportFailed(err),

@@ -263,6 +263,12 @@ test('import: a preview first, then merge; undo puts the catalog back; a bad fil
   assert.match(await page.textContent('#catalog-notice'), /bad\.catalog\.json was not imported \(nothing changed\): .*processes\[1\]\.id/);
   assert.deepEqual(await rowNames(page), ['My own process']);
   assert.equal(await page.locator('.import-preview').count(), 0);
+  // The command-line simulator's configuration (static/examples/ holds both kinds): named for
+  // what it is and where it runs (it said "catalog_version: missing").
+  await page.setInputFiles('#catalog-import', path.join(root, 'static', 'examples', 'queue-retry.config.json'));
+  await page.waitForFunction(() => /queue-retry\.config\.json/.test(document.querySelector('#catalog-notice.error-notice')?.textContent ?? ''));
+  assert.match(await page.textContent('#catalog-notice'), /queue-retry\.config\.json was not imported \(nothing changed\): This is a configuration of the command-line simulator .*modality-advisor simulate --config FILE/);
+  assert.deepEqual(await rowNames(page), ['My own process']);
   // A single sheet file adds one process (merge only).
   const sheet = path.join(root, 'static', 'examples', 'reservation-mail.en.json');
   await page.setInputFiles('#catalog-import', sheet);

@@ -407,6 +407,10 @@ test('an import error follows a language switch', async () => {
   await page.setInputFiles('#import-json', { name: 'reservation-system.catalog.json', mimeType: 'application/json', buffer: Buffer.from(catalog) });
   await page.waitForFunction(() => /catalog file/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
   assert.match(await page.textContent('[data-notice="error"]'), /^Not imported — your sheet is unchanged: this is a catalog file, not one process's sheet: import it on the Catalog screen/);
+  // The command-line simulator's configuration: named for what it is and where it runs.
+  await page.setInputFiles('#import-json', path.join(root, 'static/examples/queue-retry.config.json'));
+  await page.waitForFunction(() => /command-line simulator/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
+  assert.match(await page.textContent('[data-notice="error"]'), /This is a configuration of the command-line simulator \(seed, kinds, arrivals, workers\), not a catalog or a sheet/);
   await page.setInputFiles('#import-json', { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('') });
   await page.waitForFunction(() => /file is empty/.test(document.querySelector('[data-notice="error"]')?.textContent ?? ''));
   await page.click('.lang button[data-lang="ja"]');

@@ -90,6 +90,63 @@ fn a_configuration_is_audited_and_a_sheet_file_read() {
 }
 
 #[test]
+fn the_simulators_configuration_given_as_a_catalog_or_sheet_is_named_with_where_it_runs() {
+    // static/examples/ holds both kinds of file; the command-line simulator's configuration
+    // dropped on the catalog's import said "catalog_version: missing".
+    let config = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/examples/queue-retry.config.json"
+    ))
+    .expect("the example configuration");
+    for read in [
+        ReadAs::Sheet,
+        ReadAs::CatalogOrSheet {
+            catalog_name: "Shop".to_owned(),
+            id: modality_advisor::domain::catalog::ProcessId("p-1".into()),
+            now_ms: 1_700_000_000_000,
+        },
+    ] {
+        let request = ReadRequest {
+            id: 6,
+            lang: Lang::Ja,
+            text: config.clone(),
+            read,
+        };
+        let reply =
+            ExportReply::from_json(&doc_worker::handle(&request.to_json())).expect("a reply");
+        let done = ReadDone::from_reply(&reply.result.expect("an answer")).expect("read");
+        let Ok(ReadDone::Refused { en, ja }) = done else {
+            panic!("named, not read as a catalog: {done:?}");
+        };
+        assert!(
+            en.starts_with("This is a configuration of the command-line simulator")
+                && en.contains("modality-advisor simulate --config FILE"),
+            "{en}"
+        );
+        assert!(ja.contains("コマンドラインのシミュレーターの設定"), "{ja}");
+    }
+    // A catalog that names kinds and arrivals in a process's text is still a catalog.
+    let catalog = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/examples/reservation-system.catalog.json"
+    ))
+    .expect("the example catalog");
+    let request = ReadRequest {
+        id: 7,
+        lang: Lang::En,
+        text: catalog,
+        read: ReadAs::CatalogOrSheet {
+            catalog_name: "Shop".to_owned(),
+            id: modality_advisor::domain::catalog::ProcessId("p-1".into()),
+            now_ms: 1_700_000_000_000,
+        },
+    };
+    let reply = ExportReply::from_json(&doc_worker::handle(&request.to_json())).expect("a reply");
+    let done = ReadDone::from_reply(&reply.result.expect("an answer")).expect("read");
+    assert!(matches!(done, Ok(ReadDone::Catalog { .. })), "{done:?}");
+}
+
+#[test]
 fn an_unreadable_request_gets_an_error_reply() {
     for text in [
         "",

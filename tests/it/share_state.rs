@@ -26,7 +26,7 @@ fn opened(fragment: &str) -> ShareAction {
     let reply = result_to_json(&request.run());
     match ReadDone::from_reply(&reply).expect("the page reads the worker's reply") {
         Ok(ReadDone::Shared(share)) => ShareAction::Opened(share),
-        Ok(ReadDone::LinkRefused { en, ja }) => ShareAction::Failed { en, ja },
+        Ok(ReadDone::Refused { en, ja }) => ShareAction::Failed { en, ja },
         other => panic!("unexpected reply {other:?}"),
     }
 }

@@ -108,9 +108,11 @@ pub enum ReadDone {
         /// The message in Japanese.
         ja: String,
     },
-    /// A share link that cannot be opened: why, in English and in Japanese
-    /// ([`LinkError::message`](crate::domain::share::link::LinkError::message)).
-    LinkRefused {
+    /// A text the worker refuses with its own words, in English and in Japanese: a share
+    /// link that cannot be opened
+    /// ([`LinkError::message`](crate::domain::share::link::LinkError::message)), or the
+    /// command-line simulator's configuration given as a catalog or a sheet.
+    Refused {
         /// The message in English.
         en: String,
         /// The message in Japanese.
@@ -134,6 +136,9 @@ impl ReadRequest {
     /// What [`import_json`], [`read_catalog`] or [`read_sheet_as_process`] refuse.
     pub fn run(&self) -> ReadResult {
         match &self.read {
+            _ if super::doc_worker::is_simulator_config(&self.text) => {
+                Ok(super::doc_worker::simulator_config_refused())
+            }
             ReadAs::Sheet => import_json(&self.text, self.lang).map(|s| ReadDone::Sheet(s.into())),
             ReadAs::CatalogOrSheet {
                 catalog_name,
@@ -163,7 +168,7 @@ impl ReadRequest {
             }
             ReadAs::ShareLink => Ok(match crate::domain::share::link::decode(&self.text) {
                 Ok(share) => ReadDone::Shared(Box::new(share)),
-                Err(e) => ReadDone::LinkRefused {
+                Err(e) => ReadDone::Refused {
                     en: e.message(Lang::En),
                     ja: e.message(Lang::Ja),
                 },
@@ -217,8 +222,8 @@ pub fn result_to_json(result: &ReadResult) -> String {
                 json(&catalog),
             ]
         }
-        Ok(ReadDone::LinkRefused { en, ja }) => {
-            vec!["LinkRefused".into(), en.clone(), ja.clone()]
+        Ok(ReadDone::Refused { en, ja }) => {
+            vec!["Refused".into(), en.clone(), ja.clone()]
         }
         Ok(ReadDone::Audited { catalog }) => {
             vec!["Audited".into(), json(catalog)]
@@ -319,7 +324,7 @@ impl ReadDone {
                 en: en.to_owned(),
                 ja: ja.to_owned(),
             })),
-            ["LinkRefused", en, ja] => Ok(Ok(ReadDone::LinkRefused {
+            ["Refused", en, ja] => Ok(Ok(ReadDone::Refused {
                 en: en.to_owned(),
                 ja: ja.to_owned(),
             })),
