@@ -105,24 +105,13 @@ impl SheetNotice {
             SheetNotice::Refused(e) => e.message(lang),
             SheetNotice::Browser(m) => m.clone(),
             SheetNotice::FieldsRefused(out, ids) => {
-                let sep = if lang == Lang::Ja { "、" } else { ", " };
-                let fields = ids
-                    .iter()
-                    .map(|id| inputs::label_of(id, lang))
-                    .collect::<Vec<_>>()
-                    .join(sep);
                 let head = match out {
                     Output::Copy => t!("sheet.refused.not-copied", locale = l),
                     Output::Download => t!("sheet.refused.not-downloaded", locale = l),
                     Output::Print => t!("sheet.refused.not-printed", locale = l),
                     Output::Simulate => t!("sheet.refused.not-simulated", locale = l),
                 };
-                let key = if ids.len() > 1 {
-                    "sheet.refused.fields"
-                } else {
-                    "sheet.refused.field"
-                };
-                format!("{head}{}", t!(key, locale = l, fields = fields))
+                format!("{head}{}", inputs::refused_text(ids, lang))
             }
         }
     }

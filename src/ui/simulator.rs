@@ -36,6 +36,11 @@ fn told(ctx: &AppContext) -> Callback<String> {
     })
 }
 
+/// The sheet's inputs showing a value they refused (DOM ids): sizing waits for them.
+fn refused_ids(ctx: &AppContext) -> Vec<String> {
+    ctx.sheet_refused().into_iter().map(|(id, _)| id).collect()
+}
+
 /// How far fetching the module got.
 #[derive(Debug, Clone, PartialEq)]
 enum Fetch {
@@ -59,6 +64,7 @@ pub fn SimulatorHost() -> Html {
             sheet: c.sheet.clone(),
             sim: c.sim.clone(),
             outcome: crate::domain::evaluate(&c.answers).outcome(),
+            refused: refused_ids(c),
         }
         .to_json()
     });
@@ -214,17 +220,18 @@ pub fn CapacityHost(props: &CapacityHostProps) -> Html {
     let slot = use_node_ref();
     let failed = use_state(|| None::<String>);
     let loading = use_state(|| false);
+    let ctx = use_context::<AppContext>();
     let view = SimulatorView {
         lang: props.lang,
         sheet: Some((*props.sheet).clone()),
         sim: SimChoice::default(),
         // The panel sizes the sheet it is given; the decision is the sheet's own.
         outcome: Some(props.sheet.decision.outcome),
+        refused: ctx.as_ref().map(refused_ids).unwrap_or_default(),
     }
     .to_json();
     let latest = use_mut_ref(String::new);
     *latest.borrow_mut() = view.clone();
-    let ctx = use_context::<AppContext>();
     {
         let (slot, keep, latest) = (slot.clone(), props.keep.clone(), latest.clone());
         let (failed, loading) = (failed.clone(), loading.clone());

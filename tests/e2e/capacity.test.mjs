@@ -189,6 +189,19 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.equal(await page.getAttribute('#capacity-seeds', 'aria-invalid'), 'true');
   await page.fill('#capacity-seeds', '10');
 
+  // A load field showing a value it refused: the sheet holds the last accepted rate, so
+  // "Size it" refuses and names the field, as Copy does (it sized the old 2/s, 80 runs).
+  await page.fill('#arrival', 'abc');
+  await page.locator('#arrival').blur();
+  await page.waitForSelector('#arrival[aria-invalid="true"]');
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity [data-capacity-status="failed"]');
+  assert.match(await page.textContent('#capacity [data-capacity-status="failed"]'), /^Could not size it:\s*Mean arrival rate: the field shows a value it refused, .* Correct it first\.$/);
+  assert.equal(await page.locator('#capacity [data-capacity-status="running"]').count(), 0, 'nothing sent to the worker');
+  await page.fill('#arrival', '2');
+  await page.locator('#arrival').blur();
+  await page.waitForSelector('#arrival[aria-invalid="false"]');
+
   // Processes of several jobs each: a recommended count that is not a multiple of them is
   // offered rounded up to whole processes, and the button says so (it said "× 2 at once
   // each = 2 at once" for a recommended 1, not the count recommended).
@@ -204,6 +217,15 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   const processes = Math.ceil(Number(wanted) / per);
   assert.equal((await page.textContent('#capacity-use')).trim(),
     `Set Worker processes to ${processes} in the sheet (× ${per} at once each = ${processes * per} at once: the recommended ${wanted} rounded up to whole processes)`);
+  // Used and sized again: the sheet holds more at once than recommended, and the line says
+  // it is the recommended count rounded up (it said "already uses this count: … (N at
+  // once)" above a smaller recommended count).
+  await page.click('#capacity-use');
+  await page.waitForSelector('#capacity [data-capacity="stale"]');
+  await page.click('#capacity-size');
+  await page.waitForSelector('#capacity [data-capacity="in-sheet"]', { timeout: 120_000 });
+  assert.equal((await page.textContent('#capacity [data-capacity="in-sheet"]')).trim(),
+    `The sheet already holds the recommended ${wanted} at once, rounded up to whole processes: Worker processes ${processes} (× ${per} at once each = ${processes * per} at once).`);
 
   // ρ ≥ 1: an answer, not an error — said, and the backlog shown growing.
   await importLoad(page, OVERLOAD);

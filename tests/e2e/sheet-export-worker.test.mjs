@@ -102,3 +102,39 @@ test('a copy the browser refuses says why in the page language and that a second
     await context.close();
   }
 });
+
+test('on a slow network the bar says it is preparing until the text or the configuration is back', async () => {
+  // The document module took 14 s at 1.6 Mbit/s and nothing near Copy or "Configuration
+  // for" said so (the buttons only went grey). Its start script is held back 2 s here.
+  for (const [locale, words] of [['en-US', /^Preparing… \(the first time takes longer\)$/],
+    ['ja', /^準備中…（初回は時間がかかります）$/]]) {
+    const page = await openPage(browser, server.url, { locale });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const slow = async (route) => { await new Promise((r) => setTimeout(r, 2_000)); await route.continue(); };
+    await page.route(/doc-worker-start/, slow);
+    await openSheet(page);
+    await page.click('#load-example');
+    const busy = page.locator('.export-bar .export-busy[role="status"]');
+    await page.click('[data-format="markdown"] [data-action="copy"]');
+    await busy.waitFor({ state: 'visible', timeout: 1_500 });
+    assert.match((await busy.textContent()).trim(), words);
+    if (locale === 'ja') await screenshot(page, 'ja-sheet-export-preparing');
+    await page.waitForFunction(() => /Markdown/.test(document.querySelector('[data-notice="info"]')?.textContent ?? ''));
+    assert.equal(await busy.count(), 0, 'gone once copied');
+    await page.context().close();
+
+    // "Configuration for" first: the same words until the panel is there.
+    const next = await openPage(browser, server.url, { locale });
+    await next.route(/doc-worker-start/, slow);
+    await openSheet(next);
+    await next.click('#load-example');
+    await next.selectOption('#target-choose', 'sidekiq');
+    const waiting = next.locator('.export-bar .export-busy[role="status"]');
+    await waiting.waitFor({ state: 'visible', timeout: 1_500 });
+    assert.match((await waiting.textContent()).trim(), words);
+    await next.waitForSelector('#target-panel');
+    assert.equal(await waiting.count(), 0, 'gone once the panel is shown');
+    assert.deepEqual(next.errors, []);
+    await next.context().close();
+  }
+});

@@ -258,8 +258,25 @@ fn the_form_refuses_a_value_naming_the_field_and_the_range() {
         &["lognormal", "200", "100", "", ""],
         &[(
             2,
-            "Handler p95: 100 ms is out of range; allowed 200 ms – 1 d.",
+            "Handler p95: 100 ms is below the median (p50) 200 ms; a p95 is at least the median.",
         )],
+    );
+    // Past the top the range is said, from the median.
+    refused(
+        Part::Handler,
+        &["lognormal", "200", "2d", "", ""],
+        &[(2, "Handler p95: 2 d is out of range; allowed 200 ms – 1 d.")],
+    );
+    let raws: Vec<String> = ["lognormal", "200", "100", "", ""].map(String::from).into();
+    let ja = Part::Handler.read(&raws, &LoadSpec::default(), None, Lang::Ja);
+    let Err(ja) = ja else {
+        panic!("refused in Japanese too")
+    };
+    assert!(
+        ja[0]
+            .1
+            .contains("100ミリ秒は中央値（p50）200ミリ秒より小さくなっています"),
+        "{ja:?}"
     );
     refused(
         Part::Arrival,

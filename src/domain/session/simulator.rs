@@ -25,6 +25,12 @@ pub struct SimulatorView {
     /// a queued job whose sheet was never opened from an undecided process, a call or a batch.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// The sheet's inputs (DOM ids, page order) that show a value they refused
+    /// ([`AppState::sheet_refused`](crate::domain::app_state::AppState::sheet_refused)): the
+    /// sheet holds the last accepted value there, so "Size it" refuses, naming them, as Copy
+    /// and Simulate do.
+    #[serde(default)]
+    pub refused: Vec<String>,
 }
 
 impl SimulatorView {
@@ -96,6 +102,7 @@ mod tests {
             sheet: None,
             sim: sim.clone(),
             outcome: Some(Outcome::Batch),
+            refused: vec!["arrival".into(), "handler-p95".into()],
         };
         assert_eq!(SimulatorView::from_json(&view.to_json()), Ok(view.clone()));
         // Not decided yet: the decision reads back as none.

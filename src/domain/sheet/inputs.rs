@@ -207,6 +207,25 @@ impl SheetInput {
     }
 }
 
+/// Why an output waits for the inputs `ids` (DOM ids, page order) that show a value they
+/// refused, naming them by their labels ([`label_of`]): "Mean arrival rate: the field shows a
+/// value it refused, … Correct it first." Said after Copy's, Download's, Print's and
+/// Simulate's own words, and under "Could not size it:".
+pub fn refused_text(ids: &[String], lang: Lang) -> String {
+    let sep = if lang == Lang::Ja { "、" } else { ", " };
+    let fields = ids
+        .iter()
+        .map(|id| label_of(id, lang))
+        .collect::<Vec<_>>()
+        .join(sep);
+    let key = if ids.len() > 1 {
+        "sheet.refused.fields"
+    } else {
+        "sheet.refused.field"
+    };
+    t!(key, locale = lang.code(), fields = fields).into_owned()
+}
+
 /// The label of the input with DOM id `id` in `lang`; the id itself when the sheet form has no
 /// such input.
 pub fn label_of(id: &str, lang: Lang) -> String {

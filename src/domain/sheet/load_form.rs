@@ -365,6 +365,17 @@ impl Reader<'_> {
                 let range = format!("{} – {}", exact(min, self.lang), exact(max, self.lang));
                 match duration::parse(&raw, unit) {
                     Ok(ms) if (min..=max).contains(&ms) => return Some(ms),
+                    // The range starts at the median: say so, not only where it starts.
+                    Ok(ms) if p50.is_some_and(|m| ms < m) => {
+                        let m = t!(
+                            "sheet.ui.load-p95-below-p50",
+                            locale = l,
+                            field = field,
+                            value = exact(ms, self.lang),
+                            p50 = exact(min, self.lang)
+                        );
+                        self.refuse(i, m.into_owned());
+                    }
                     Ok(ms) => {
                         let m = t!(
                             "sheet.ui.duration-range-error",

@@ -34,6 +34,9 @@ enum Status {
 #[derive(Debug, Clone, PartialEq)]
 enum Failure {
     Seeds,
+    /// The sheet's inputs (DOM ids) showing a value they refused: the sheet holds the last
+    /// accepted one, which is not what the screen shows.
+    Fields(Vec<String>),
     Worker(CapacityError),
     Page(crate::ui::simulate::labels::Problem),
 }
@@ -42,6 +45,7 @@ impl Failure {
     fn text(&self, lang: Lang) -> String {
         match self {
             Failure::Seeds => t!("capacity.seeds-error", locale = lang.code()).into_owned(),
+            Failure::Fields(ids) => crate::domain::sheet::inputs::refused_text(ids, lang),
             // The runs over the sweep's budget: the field's label, not the request's name.
             Failure::Worker(CapacityError::Sweep(e)) if e.field == "seeds" => {
                 let colon = if lang == Lang::Ja { "：" } else { ": " };
@@ -99,12 +103,20 @@ fn listen(p: &Capacity, lang: Lang) {
 /// "Size it": reads the runs per count, then starts the request in the panel's worker.
 fn size_callback(
     p: &Capacity,
-    input: CapacityInput,
-    seed: u64,
+    (input, seed): (CapacityInput, u64),
+    refused: &[String],
     lang: Lang,
 ) -> Callback<MouseEvent> {
     let p = p.clone();
+    let refused = refused.to_vec();
     Callback::from(move |_| {
+        // Not with a refused value on screen: the sheet holds the last accepted one (as Copy
+        // and "Simulate these settings" refuse).
+        if !refused.is_empty() {
+            return p
+                .status
+                .set(Status::Failed(Failure::Fields(refused.clone())));
+        }
         // 1 to 50 runs per count (the sweep's own range, said here with the field's label).
         let seeds = parse_whole(&p.seeds_raw)
             .and_then(|n| u32::try_from(n).ok())
@@ -199,12 +211,14 @@ impl Place {
 
 /// The capacity panel (see the module docs) of `sheet` with state `p`, in `lang`, sized from
 /// `seed`, its element ids those of `place`. With `tell` (the page's [`SimulatorSays`]
-/// channel), a current answer with a recommended count offers to use it in the sheet.
+/// channel), a current answer with a recommended count offers to use it in the sheet. While
+/// any of the sheet's inputs in `refused` (DOM ids) shows a value it refused, "Size it" says
+/// so, naming them, and does not run.
 pub fn capacity_panel(
     p: &Capacity,
     sheet: &JobSheet,
     (lang, seed, place): (Lang, u64, Place),
-    tell: Option<&Callback<String>>,
+    (tell, refused): (Option<&Callback<String>>, &[String]),
 ) -> Html {
     let l = lang.code();
     let ids = place.ids();
@@ -214,7 +228,7 @@ pub fn capacity_panel(
         Err(missing) => html! {
             <p class="cap-missing" data-capacity="not-sized">{ not_sized_text(missing, lang) }</p>
         },
-        Ok(input) => controls(p, (*input, seed), running, (lang, ids)),
+        Ok(input) => controls(p, (*input, seed), (running, refused), (lang, ids)),
     };
     let answer = (*p.answer).clone().map(|(view, input)| {
         let stale = current.as_ref().ok() != Some(&input);
@@ -260,8 +274,27 @@ fn use_line(
     let per = load.concurrency.unwrap_or(1).max(1);
     let Some(next) = load.with_slots(slots) else {
         let (processes, at_once) = (load.workers.unwrap_or(0), load.slots().unwrap_or(0));
+        // Processes of `per` jobs each hold more at once than recommended when the count is
+        // not a multiple of `per`: said, not "this count".
+        let text = if at_once <= slots {
+            t!(
+                "capacity.in-sheet",
+                locale = l,
+                processes = processes,
+                slots = at_once
+            )
+        } else {
+            t!(
+                "capacity.in-sheet-rounded",
+                locale = l,
+                processes = processes,
+                per = per,
+                slots = at_once,
+                wanted = slots
+            )
+        };
         return html! {
-            <p class="hint" data-capacity="in-sheet">{ t!("capacity.in-sheet", locale = l, processes = processes, slots = at_once) }</p>
+            <p class="hint" data-capacity="in-sheet">{ text }</p>
         };
     };
     let processes = next.workers.unwrap_or(0);
@@ -311,11 +344,11 @@ fn use_line(
 fn controls(
     p: &Capacity,
     (input, seed): (CapacityInput, u64),
-    running: bool,
+    (running, refused): (bool, &[String]),
     (lang, ids): (Lang, &'static Ids),
 ) -> Html {
     let l = lang.code();
-    let size = size_callback(p, input, seed, lang);
+    let size = size_callback(p, (input, seed), refused, lang);
     let cancel = {
         let (status, session, said, asked) = (
             p.status.clone(),

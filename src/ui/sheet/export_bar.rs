@@ -126,7 +126,7 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
     let busy = use_state(|| false);
     let choice = targets::use_choice();
     let outcome = props.sheet.decision.outcome;
-    let (panel, target_status) = targets::use_target_panel(
+    let (panel, target_status, target_waiting) = targets::use_target_panel(
         &ctx,
         props.sheet.clone(),
         targets::applicable(*choice, outcome),
@@ -178,6 +178,12 @@ pub fn ExportBar(props: &ExportBarProps) -> Html {
                 { for buttons }
                 <button type="button" class="small" id="print" onclick={print}>{ t!("sheet.ui.print", locale = l) }</button>
                 { targets::chooser(&ctx, &choice, props.pin, outcome) }
+                // A copy, a download or a configuration on its way (the first waits for the
+                // document module, seconds on a slow network): said in the bar, shown only
+                // when it takes a moment (style.css `.export-busy`).
+                if *busy || target_waiting {
+                    <span class="export-busy" role="status">{ t!("sheet.ui.preparing", locale = l) }</span>
+                }
             </div>
             { targets::panel(&ctx, (&choice, outcome), (panel, &target_status), allowed) }
         </>

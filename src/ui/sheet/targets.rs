@@ -60,25 +60,30 @@ pub fn use_choice() -> UseStateHandle<Choice> {
     choice
 }
 
-/// The rendered panel for the choice, kept until the next one is back, and the words shown
-/// after a click on its buttons (cleared when the panel is asked for again).
+/// The rendered panel for the choice, kept until the next one is back, the words shown
+/// after a click on its buttons (cleared when the panel is asked for again), and whether an
+/// answer is awaited (the first one waits for the document module to load).
 #[hook]
 pub fn use_target_panel(
     ctx: &AppContext,
     sheet: Rc<JobSheet>,
     choice: Choice,
-) -> (Option<Rc<Panel>>, UseStateHandle<String>) {
+) -> (Option<Rc<Panel>>, UseStateHandle<String>, bool) {
     let lang = ctx.lang;
     let panel = use_state(|| None::<Rc<Panel>>);
     let status = use_state(String::new);
+    let waiting = use_state(|| false);
     {
         let (panel, ctx, status) = (panel.clone(), ctx.clone(), status.clone());
+        let waiting = waiting.clone();
         use_effect_with((sheet, choice, lang), move |(sheet, choice, lang)| {
             status.set(String::new());
             let Some((target, format, version)) = *choice else {
                 panel.set(None);
+                waiting.set(false);
                 return;
             };
+            waiting.set(true);
             browser::load_stylesheet("./target.css");
             let request = ExportRequest {
                 id: 0,
@@ -94,17 +99,18 @@ pub fn use_target_panel(
                 now_ms: i64::try_from(browser::now_ms()).ok(),
             };
             wasm_bindgen_futures::spawn_local(async move {
-                match browser::export(request)
+                let answer = browser::export(request)
                     .await
-                    .and_then(|t| Panel::from_json(&t))
-                {
+                    .and_then(|t| Panel::from_json(&t));
+                waiting.set(false);
+                match answer {
                     Ok(p) => panel.set(Some(Rc::new(p))),
                     Err(e) => ctx.dispatch(Action::Notice(Some(SheetNotice::Browser(e)))),
                 }
             });
         });
     }
-    ((*panel).clone(), status)
+    ((*panel).clone(), status, *waiting)
 }
 
 /// The bar's choice where its target configures something for a sheet whose decision is
