@@ -84,11 +84,17 @@ const EMBED_BUDGET = 155 * 1024;
  * and the duration reader left u128 arithmetic (its division: −1.3 KB from the first load),
  * beside the fixes they paid for (ρ from 1 on in the sheet's load row, tiny rates with their
  * digits, "Configuration for" kept across visits): 1,325.8 KB.
+ * 2026-12-05 (later), eight fixes from the evening walk, in both languages (the simulator
+ * module +2.6 KB, 1.5 KB of it their texts; the page +0.3 KB): "Size it" refuses while a
+ * field shows a refused value, the bar says "Preparing…" while the document module loads, an
+ * audited value a sheet cannot hold is brought into range and said instead of refusing the
+ * file, the simulator's configuration named on import, a p95 under its median says why, a
+ * rounded-up count said as such: 1,329.6 KB — the budget moved by 3 KB for them, the goal not.
  */
-const WHOLE_BUDGET = 1328 * 1024;
+const WHOLE_BUDGET = 1331 * 1024;
 const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
-const SIM_UI_BUDGET = 822 * 1024;
+const SIM_UI_BUDGET = 824 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   // The simulator screen and the sheet's capacity panel (src/bin/sim-ui.rs, with its start
