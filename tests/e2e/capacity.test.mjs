@@ -137,6 +137,7 @@ test('the sheet sizes its load section: progress, the recommendation, both chart
   assert.match(await page.textContent(`#capacity table.cap-points tr[data-workers="${recommended}"] td:nth-of-type(3)`), /^\S+ m?s \(\S+ m?s–\S+ m?s\)$/);
   assert.equal(await page.$eval(`#capacity table.cap-points tr[data-workers="${recommended}"] td:nth-of-type(3) .ci`, (e) => getComputedStyle(e).display), 'block');
   assert.equal(await chartsWithTables(page), 8, 'eight worker counts simulated');
+  assert.equal(await page.isVisible('#capacity .capacity-answer [data-scroll-hint="charts"]'), false, 'no scroll hint at 1280 px');
   assert.equal(await page.locator('#capacity figure[data-chart="wait"] .plot-rule[data-rule="y"][data-at="5"]').count(), 1, 'the target as a line');
   assert.equal(await page.locator('#capacity figure[data-chart="backlog"] .plot-rule[data-rule="x"][data-at="120"]').count(), 1, 'the deadline marked');
   assert.ok(await page.locator('#capacity figure[data-chart="wait"] .plot-band').count() >= 1, 'the analytic band');
@@ -262,6 +263,10 @@ test('Japanese, on a phone, and as Simulate\'s Capacity view', async () => {
   const headRow = await page.$eval('#capacity table.cap-points thead tr', (r) => r.getBoundingClientRect().height);
   assert.ok(headRow <= 140, `the heading row is ${headRow} px tall`);
   await chartsWithTables(page);
+  // On a phone each chart keeps its width and scrolls sideways: the charts say so, as the
+  // simulator's do (the sizing charts had no hint).
+  assert.match(await page.textContent('#capacity .capacity-answer [data-scroll-hint="charts"]'), /横にスクロール/);
+  assert.ok(await page.isVisible('#capacity .capacity-answer [data-scroll-hint="charts"]'), 'the hint shows at 390 px');
   // Every legend label lies inside its chart (the Japanese names are wider than the English;
   // on a phone the chart keeps 640 units and scrolls sideways in its box).
   assert.deepEqual(await legendOverflow(page), [], 'legend labels inside their charts');

@@ -178,6 +178,8 @@ fn an_overload_reads_grouped_and_as_rho() {
     };
     let en = ok(&args("en"));
     assert!(en.contains("Offered load 1,682 Erlangs"), "{en}");
+    // The attempts as the sheet's load row writes them ("1.00", not "1.000").
+    assert!(en.contains("× 1.00 attempts ×"), "{en}");
     assert!(en.contains("with retries 1,682 Erlangs of work"), "{en}");
     assert!(
         en.contains(
@@ -188,6 +190,7 @@ fn an_overload_reads_grouped_and_as_rho() {
     assert!(!en.contains("841 %"), "{en}");
     let ja = ok(&args("ja"));
     assert!(ja.contains("提供負荷 1,682 アーラン"), "{ja}");
+    assert!(ja.contains("× 試行1.00回 ×"), "{ja}");
     assert!(
         ja.contains("ワーカーの稼働率ρ = 8.41（1以上：処理できる以上の仕事が届きます）"),
         "{ja}"

@@ -289,6 +289,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         "src/domain/sim/results/compare_html.rs",
         "src/domain/sim/results/run_html.rs",
         "src/domain/sim/results/timeline.rs",
+        // The sizing answer, drawn in the simulation worker like the simulator's charts.
+        "src/domain/capacity/drawn.rs",
     ];
     let prefixes: BTreeSet<String> = worker
         .keys()

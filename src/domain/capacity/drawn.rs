@@ -19,6 +19,7 @@ use crate::domain::plot::{self, escape, Axis, Band, Frame, Layers, Limits, Line,
 use crate::domain::sim::results::chart_tables::{details_html, format_value, sample};
 use crate::domain::sim::results::charts::TimeUnit;
 use crate::domain::sim::results::drawn::Both;
+use crate::text::t;
 use std::fmt::Write as _;
 
 /// `en` or `ja` by `lang`.
@@ -106,7 +107,12 @@ fn one(a: &SizeAnswer, backlog: Option<&Backlog>, lang: Lang) -> String {
     para(&mut out, "load", &a.load_text(lang));
     para(&mut out, "lease", &a.lease_text(lang));
     out.push_str(&points_table(a, lang));
-    out.push_str(r#"<div class="charts-grid">"#);
+    // Shown on a phone only (style.css), where each chart keeps its width and scrolls.
+    let _ = write!(
+        out,
+        r#"<p class="scroll-hint" data-scroll-hint="charts">{}</p><div class="charts-grid">"#,
+        escape(&t!("hints.scroll", locale = lang.code()))
+    );
     out.push_str(&wait_figure(a, lang));
     out.push_str(&backlog_figure(a, backlog, lang));
     out.push_str("</div>");

@@ -509,20 +509,21 @@ impl SizeAnswer {
         }
         match lang {
             Lang::En => format!(
-                "Offered load {} Erlangs (λ {}/s × {:.3} attempts × mean {}); at {rec} at once: the workers' utilisation {}, throughput ceiling {}/s ({}).",
+                "Offered load {} Erlangs (λ {}/s × {} attempts × mean {}); at {rec} at once: the workers' utilisation {}, throughput ceiling {}/s ({}).",
                 num(self.offered_load),
                 num(self.input.arrival_per_s),
-                self.expected_attempts,
+                // As the sheet's load row writes it ("1.05", not "1.053").
+                num(self.expected_attempts),
                 ms(self.input.handler.mean_ms(), lang),
                 self.utilisation_text(lang),
                 num(self.throughput_ceiling_per_s),
                 bottleneck_text(self.bottleneck, lang)
             ),
             Lang::Ja => format!(
-                "提供負荷 {} アーラン（λ 毎秒{}件 × 試行{:.3}回 × 平均{}）。同時{rec}件でワーカーの稼働率{}、スループット上限 毎秒{}件（{}）。",
+                "提供負荷 {} アーラン（λ 毎秒{}件 × 試行{}回 × 平均{}）。同時{rec}件でワーカーの稼働率{}、スループット上限 毎秒{}件（{}）。",
                 num(self.offered_load),
                 num(self.input.arrival_per_s),
-                self.expected_attempts,
+                num(self.expected_attempts),
                 ms(self.input.handler.mean_ms(), lang),
                 self.utilisation_text(lang),
                 num(self.throughput_ceiling_per_s),
