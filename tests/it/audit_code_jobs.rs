@@ -247,6 +247,59 @@ fn what_the_sheet_cannot_hold_is_said_at_its_line() {
     importable(&job);
 }
 
+#[test]
+fn celerys_app_wide_task_defaults_are_read_and_a_tasks_own_option_wins() {
+    // A settings file without a task: its time limit was reported "not stated: no limit"
+    // while the file says 300 s.
+    let settings = "from celery import Celery\n\napp = Celery('shop')\napp.conf.update(\n    task_acks_late=True,\n    worker_concurrency=8,\n    task_time_limit=300,\n    broker_transport_options={'visibility_timeout': 3600},\n)\n";
+    let job = one("celeryconfig.py", settings, Lang::En);
+    let r = job.sheet.retry.as_ref().expect("a retry section");
+    assert_eq!((r.attempt_timeout_ms, r.lease_ms), (300_000, 3_600_000));
+    assert!(
+        !job.not_stated
+            .iter()
+            .any(|n| n.path == "retry.attempt_timeout_ms"),
+        "stated by task_time_limit: {:?}",
+        job.not_stated
+    );
+    // acks_late=True is what the sheet assumes: no "not in the sheet" finding for it.
+    assert!(
+        !job.findings
+            .iter()
+            .any(|f| f.code == "setting-not-in-sheet"),
+        "{:#?}",
+        job.findings
+    );
+    // Written `app.conf.task_time_limit = …` beside a task that sets its own: the task's wins;
+    // a task without one gets the app's; `task_acks_late = False` is said at its own line.
+    let tasks = "from celery import Celery\napp = Celery('shop')\napp.conf.task_time_limit = 120\napp.conf.task_acks_late = False\n\n@app.task(time_limit=30)\ndef ship(order_id):\n    pass\n\n@app.task\ndef mail(order_id):\n    pass\n";
+    let (_, found) = audit::read("tasks.py", tasks).expect("reads");
+    let jobs: Vec<AuditJob> = found
+        .iter()
+        .map(|f| audit::audit_job("tasks.py", f, Lang::En))
+        .collect();
+    let timeouts: Vec<(String, u64)> = jobs
+        .iter()
+        .map(|j| {
+            let r = j.sheet.retry.as_ref().expect("retries");
+            (j.name.clone(), r.attempt_timeout_ms)
+        })
+        .collect();
+    assert_eq!(
+        timeouts,
+        [("ship".to_owned(), 30_000), ("mail".to_owned(), 120_000)]
+    );
+    for j in &jobs {
+        let acks = j
+            .findings
+            .iter()
+            .find(|f| f.code == "setting-not-in-sheet")
+            .unwrap_or_else(|| panic!("{}: acks_late=False said", j.name));
+        assert_eq!(acks.line, 4, "{}", j.name);
+        assert!(acks.message.contains("task_acks_late"), "{}", acks.message);
+    }
+}
+
 /// Whether two schedules agree to a microsecond.
 fn same(a: &Schedule, b: &Schedule) -> bool {
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);

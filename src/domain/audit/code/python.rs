@@ -1,6 +1,9 @@
 //! Celery (`brief/QUEUES.md` §3): `@app.task(…)`, `@shared_task(…)`, `@celery.task(…)`
 //! options, `self.retry(countdown=…)` in a task's body, and the app's
-//! `broker_transport_options = {"visibility_timeout": N}` (the lease of every task).
+//! `broker_transport_options = {"visibility_timeout": N}` (the lease of every task) and
+//! task defaults ([`APP_WIDE`]: `task_time_limit`, `task_acks_late`), written as
+//! `app.conf.x = …`, `x=…` in `app.conf.update(…)` or a settings module's `x = …`; a
+//! task's own option wins over them.
 //!
 //! - `max_retries` counts **retries**: `max_retries=3` → 4 attempts; `None` → unlimited.
 //! - `retry_backoff=True` → exponential from 1 s; a number → exponential from
@@ -16,12 +19,34 @@ use crate::domain::audit::found::{Fact, Found, Setting, Value};
 use crate::domain::queues::TargetId;
 use crate::domain::sheet::{BackoffKind, Jitter};
 
-/// Every Celery task the file defines, with the app's lease added to each.
+/// The app's settings that are task defaults, and the task option each stands for
+/// (celery/app/defaults.py L267, L315–320).
+const APP_WIDE: [(&str, &str); 2] = [
+    ("task_time_limit", "time_limit"),
+    ("task_acks_late", "acks_late"),
+];
+
+/// Every Celery task the file defines, with the app's lease and task defaults added to each
+/// (a file of settings alone, without a task, is one job of them).
 pub fn scan(cx: &Cx) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
     let mut lease: Vec<Setting> = Vec::new();
+    let mut defaults: Vec<Setting> = Vec::new();
     let mut i = 0;
     while i < cx.toks.len() {
+        let app_wide = APP_WIDE.iter().find(|(k, _)| cx.word(i, k));
+        if let (Some(&(key, as_task)), true) = (app_wide, cx.p(i + 1, '=')) {
+            let end = cx.expr_end(i + 2, true);
+            let mut read = Vec::new();
+            option(as_task, &cx.item(i + 2, end), &mut read);
+            // Named as the file writes it.
+            defaults.extend(read.into_iter().map(|s| Setting {
+                key: key.to_owned(),
+                ..s
+            }));
+            i = end;
+            continue;
+        }
         if cx.p(i, '@') {
             if let Some((f, next)) = decorator(cx, i) {
                 out.push(f);
@@ -60,11 +85,15 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
         }
         i += 1;
     }
-    if out.is_empty() && !lease.is_empty() {
-        let at = lease[0].at;
-        out.push(job(TargetId::Celery, "", at));
+    if out.is_empty() {
+        if let Some(at) = lease.iter().chain(&defaults).map(|s| s.at).min() {
+            out.push(job(TargetId::Celery, "", at));
+        }
     }
     for f in &mut out {
+        // The app's defaults first: the last stated fact wins, so a task's own option does.
+        let own = std::mem::take(&mut f.settings);
+        f.settings = defaults.iter().cloned().chain(own).collect();
         f.settings.extend(lease.iter().cloned());
     }
     out
