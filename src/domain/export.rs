@@ -27,6 +27,7 @@ pub mod csv;
 pub mod doc_worker;
 pub mod json;
 pub mod markdown;
+pub mod not_read;
 pub mod protocol;
 pub mod read;
 pub mod target_panel;

@@ -280,8 +280,8 @@ fn the_page_never_names_a_text_it_does_not_carry() {
         // The configuration panel for a real queue system, rendered in the document worker.
         "src/domain/export/target_panel.rs",
         "src/domain/export/target_worker.rs",
-        // The document worker's entry, and what it says of a file it will not read.
-        "src/domain/export/doc_worker.rs",
+        // What the document worker says of a file it will not read (from `ReadRequest::run`).
+        "src/domain/export/not_read.rs",
         // Drawn in the simulation worker; the page inserts the finished HTML.
         "src/domain/sim/results/charts.rs",
         "src/domain/sim/results/chart_tables.rs",

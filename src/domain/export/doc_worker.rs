@@ -24,29 +24,3 @@ fn asks_for_targets(text: &str) -> bool {
         v.pointer("/subject/Target").is_some() || v.pointer("/read/Configuration").is_some()
     })
 }
-
-/// The command-line simulator's configuration (`simulate --config`, as in
-/// `static/examples/*.config.json`): a JSON object with `kinds` and `arrivals` and neither a
-/// catalog's nor a sheet's version. Read as a catalog it was refused as "catalog_version:
-/// missing", which does not say what the file is.
-pub(super) fn is_simulator_config(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
-        .ok()
-        .is_some_and(|v| {
-            v.get("kinds").is_some()
-                && v.get("arrivals").is_some()
-                && v.get("schema_version").is_none()
-                && v.get("catalog_version").is_none()
-        })
-}
-
-/// What such a file is and where it runs, in both languages (its text is the worker's: this
-/// is called by [`ReadRequest::run`](super::read::ReadRequest::run) in the document worker
-/// only).
-pub(super) fn simulator_config_refused() -> super::read::ReadDone {
-    let say = |l: &str| crate::text::t!("import.simulator-config", locale = l).into_owned();
-    super::read::ReadDone::Refused {
-        en: say("en"),
-        ja: say("ja"),
-    }
-}

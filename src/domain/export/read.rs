@@ -135,10 +135,11 @@ impl ReadRequest {
     /// # Errors
     /// What [`import_json`], [`read_catalog`] or [`read_sheet_as_process`] refuse.
     pub fn run(&self) -> ReadResult {
+        let as_file = matches!(self.read, ReadAs::Sheet | ReadAs::CatalogOrSheet { .. });
+        if let (true, Some((en, ja))) = (as_file, super::not_read::simulator_config(&self.text)) {
+            return Ok(ReadDone::Refused { en, ja });
+        }
         match &self.read {
-            _ if super::doc_worker::is_simulator_config(&self.text) => {
-                Ok(super::doc_worker::simulator_config_refused())
-            }
             ReadAs::Sheet => import_json(&self.text, self.lang).map(|s| ReadDone::Sheet(s.into())),
             ReadAs::CatalogOrSheet {
                 catalog_name,
