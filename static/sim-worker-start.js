@@ -3,4 +3,9 @@
 // (`serve_simulations` in src/bin/sim-ui.rs). The page starts it as
 // `new Worker('./sim-worker-start.js')` (src/ui/browser/workers.rs).
 importScripts('./sim-ui.js');
-wasm_bindgen({ module_or_path: './sim-ui_bg.wasm' }).then(() => wasm_bindgen.serve_simulations());
+// A module that cannot be fetched or compiled is thrown again outside the promise, so the page's
+// `error` listener hears it at once (a rejected promise alone is silent there: the page waited
+// for its 30 s load limit).
+wasm_bindgen({ module_or_path: './sim-ui_bg.wasm' })
+  .then(() => wasm_bindgen.serve_simulations())
+  .catch((e) => setTimeout(() => { throw e; }));

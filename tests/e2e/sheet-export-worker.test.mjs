@@ -82,6 +82,22 @@ test('a document worker that cannot load: a notice in the page language, and the
   await page.context().close();
 });
 
+test('a module that cannot be fetched in the worker is said at once, not after the 30 s load limit', async () => {
+  // The start script loads, the wasm does not: its rejected promise was silent to the page,
+  // which said nothing and showed "Preparing…" for 30 s.
+  const page = await openPage(browser, server.url);
+  await page.route(/sim-ui_bg\.wasm/, (route) => route.abort());
+  await openSheet(page);
+  await page.click('#load-example');
+  const started = Date.now();
+  await page.click('[data-format="markdown"] [data-action="copy"]');
+  await page.waitForSelector('[data-notice="error"]', { timeout: 10_000 });
+  assert.ok(Date.now() - started < 10_000, 'said within seconds');
+  assert.match(await page.textContent('[data-notice="error"]'), /export module did not load/);
+  assert.equal(await page.locator('.export-bar .export-busy').count(), 0, 'no longer preparing');
+  await page.context().close();
+});
+
 test('a copy the browser refuses says why in the page language and that a second press copies', async () => {
   for (const [locale, words] of [['ja', /^コピーできませんでした：ブラウザーがクリップボードへの書き込みを拒否しました。.*もう一度「コピー」を押してください/],
     ['en-US', /^Not copied: the browser refused the clipboard\. .*press Copy again \(it is ready now\)\.$/]]) {

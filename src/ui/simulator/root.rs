@@ -4,7 +4,7 @@
 
 use crate::domain::lang::Lang;
 use crate::domain::session::simulator::{SimulatorSays, SimulatorView};
-use crate::ui::simulate::{FromPage, SimTell, SimulateScreen};
+use crate::ui::simulate::{OpenOutcome, SimTell, SimulateScreen};
 use crate::ui::state::{Action, AppContext, AppState, Screen};
 use yew::prelude::*;
 
@@ -28,31 +28,20 @@ fn first_state(view: Option<&SimulatorView>) -> AppState {
     s
 }
 
-/// What the Simulate screen reads of `view` besides the state it mirrors.
-fn from_page(view: &SimulatorView) -> FromPage {
-    FromPage {
-        outcome: view.outcome,
-        refused: std::rc::Rc::new(view.refused.clone()),
-    }
-}
-
 /// The simulator screen, in step with the page.
 #[component]
 pub fn Root(props: &RootProps) -> Html {
     let first = SimulatorView::from_json(&props.view).ok();
     let state = use_reducer(|| first_state(first.as_ref()));
-    let page = use_state(|| first.as_ref().map(from_page).unwrap_or_default());
+    let outcome = use_state(|| OpenOutcome(first.as_ref().and_then(|v| v.outcome)));
     // The choices the page holds as far as the module knows: the page's own change (e.g.
     // "Simulate this sheet") replaces the module's; an echo of the module's does not.
     let known = use_mut_ref(|| first.map(|v| v.sim));
     {
-        let (state, known, page) = (state.clone(), known.clone(), page.clone());
+        let (state, known, outcome) = (state.clone(), known.clone(), outcome.clone());
         use_effect_with(props.view.clone(), move |text| {
             if let Ok(view) = SimulatorView::from_json(text) {
-                let told = from_page(&view);
-                if *page != told {
-                    page.set(told);
-                }
+                outcome.set(OpenOutcome(view.outcome));
                 let page_changed = known.borrow().as_ref() != Some(&view.sim);
                 *known.borrow_mut() = Some(view.sim.clone());
                 state.dispatch(Action::Mirror(Box::new(view), page_changed));
@@ -71,9 +60,9 @@ pub fn Root(props: &RootProps) -> Html {
     html! {
         <ContextProvider<AppContext> context={state}>
             <ContextProvider<SimTell> context={SimTell(props.tell.clone())}>
-                <ContextProvider<FromPage> context={(*page).clone()}>
+                <ContextProvider<OpenOutcome> context={*outcome}>
                     <SimulateScreen />
-                </ContextProvider<FromPage>>
+                </ContextProvider<OpenOutcome>>
             </ContextProvider<SimTell>>
         </ContextProvider<AppContext>>
     }
@@ -89,13 +78,12 @@ pub fn CapacityRoot(props: &RootProps) -> Html {
         Ok(SimulatorView {
             lang,
             sheet: Some(sheet),
-            refused,
             ..
         }) => crate::ui::sheet::capacity::capacity_panel(
             &capacity,
             &sheet,
             (lang, 1, crate::ui::sheet::capacity::Place::Sheet),
-            (Some(&props.tell), &refused),
+            Some(&props.tell),
         ),
         _ => Html::default(),
     }
