@@ -267,6 +267,26 @@ resource "aws_lambda_event_source_mapping" "mail" {
         let mail = catalog.processes[1].audit.as_deref().expect("its record");
         assert!(!mail.en.join("\n").contains("outside what a sheet holds"));
     }
+    // Stated attempts past the sheet's 100: held at 100, and said (the preview said 1,000
+    // and the sheet held 100 without a word).
+    let many = TERRAFORM.replace("maxReceiveCount     = 5", "maxReceiveCount     = 1000");
+    let ReadDone::Audited { catalog } = ask(target_worker::handle, "main.tf", &many, Lang::En)
+    else {
+        panic!("audited");
+    };
+    let p = &catalog.processes[0];
+    let attempts = p
+        .sheet
+        .as_ref()
+        .and_then(|s| s.retry.as_ref())
+        .map(|r| r.max_attempts);
+    assert_eq!(attempts, Some(100));
+    let n = p.audit.as_deref().expect("the audit's record");
+    assert_eq!(
+        n.en[0],
+        "Max attempts (retry.max_attempts): the file's 1,000 is outside what a sheet holds (1 to \
+         100); the sheet holds 100. The findings are about the file's 1,000."
+    );
 }
 
 #[test]

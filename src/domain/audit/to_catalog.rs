@@ -142,7 +142,28 @@ pub fn read(
         // A value the system takes but a sheet cannot hold (SQS's visibility timeout of 0 s)
         // is brought to the nearest one it holds and said first; the findings keep the
         // file's value.
-        let fitted = fit(&mut sheet);
+        let mut fitted = fit(&mut sheet);
+        // Attempts past the sheet's 100 are held at 100 while the job is built (its schedule
+        // keeps the file's count): said when the file states them (SQS `maxReceiveCount =
+        // 1000`), as a "not stated" note says it for a default.
+        let stated = !job
+            .not_stated
+            .iter()
+            .any(|n| n.path == "retry.max_attempts");
+        if let (Some(n), Some(r), true) = (job.schedule.attempts, sheet.retry.as_ref(), stated) {
+            if n > r.max_attempts {
+                use crate::domain::sheet::import::limits::MAX_ATTEMPTS;
+                fitted.insert(
+                    0,
+                    Fitted {
+                        path: "retry.max_attempts",
+                        from: u64::from(n),
+                        range: MAX_ATTEMPTS,
+                        to: u64::from(r.max_attempts),
+                    },
+                );
+            }
+        }
         let first: Vec<(String, String)> = fitted
             .iter()
             .map(|f| (f.note(Lang::En), f.note(Lang::Ja)))
@@ -182,9 +203,13 @@ struct Fitted {
 }
 
 impl Fitted {
-    /// The note saying so, first among the job's notes.
+    /// The note saying so, first among the job's notes (attempts as a count, the rest as
+    /// durations).
     fn note(&self, lang: Lang) -> String {
-        let ms = |v| crate::domain::duration::exact(v, lang);
+        let ms = |v: u64| match self.path {
+            "retry.max_attempts" => crate::domain::number::group_thousands(v),
+            _ => crate::domain::duration::exact(v, lang),
+        };
         t!(
             "audit-note.fitted",
             locale = lang.code(),
