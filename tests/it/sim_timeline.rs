@@ -387,18 +387,17 @@ fn the_axis_ends_with_the_runs_not_with_leases_they_no_longer_hold() {
     // The documents' retries: six attempts within 0.4 s under a 30 s lease. The axis ran to
     // the last lease's end (30.4 s), so the runs were slivers at its left edge.
     let t = timeline("retry-dead-letter", "seed");
-    assert_eq!(
-        t.axis_s(),
-        (0.0, 1.0),
-        "0.4 s of runs, on the axis' shortest span"
-    );
+    assert_eq!(t.axis_s().1, 0.4, "0.4 s of runs on a 0.4 s axis");
     let svg = t.svg(Lang::En);
     let ticks: Vec<f64> = svg
         .split(r#"class="plot-tick""#)
         .filter(|p| p.contains(r#"text-anchor="middle">"#))
         .filter_map(|p| p.split('>').nth(1)?.split('<').next()?.parse().ok())
         .collect();
-    assert_eq!(ticks.last(), Some(&1.0), "the time axis' ticks: {ticks:?}");
+    assert!(
+        ticks.last().is_some_and(|t| (0.4..0.5).contains(t)),
+        "the time axis' ticks: {ticks:?}"
+    );
     // Every preset: the axis holds every run and every crashed run's lease (its job can be
     // claimed again only then), and ends no later than they do and the run does.
     use modality_advisor::domain::sim::setup::scenario::Scenario;
@@ -416,7 +415,7 @@ fn the_axis_ends_with_the_runs_not_with_leases_they_no_longer_hold() {
                 .map(SimTime::as_secs_f64)
                 .fold(t.end.as_secs_f64(), f64::max);
             let first = t.runs.first().map_or(0.0, |r| r.from.as_secs_f64());
-            assert_eq!(hi, needed.max(first + 1.0), "{} {v}", s.id());
+            assert_eq!(hi, needed.max(first + 0.01), "{} {v}", s.id());
             assert!(lo <= first, "{} {v}", s.id());
         }
     }

@@ -381,7 +381,8 @@ impl Timeline {
             })
             .map(SimTime::as_secs_f64)
             .fold(self.end.as_secs_f64(), f64::max)
-            .max(lo + 1.0);
+            // Some span when every run is instantaneous; runs of 0.4 s get a 0.4 s axis.
+            .max(lo + 0.01);
         // A little room on the left, so marks at the first claim clear the axis.
         ((lo - (hi - lo) * 0.03).max(0.0), hi)
     }
