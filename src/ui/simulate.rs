@@ -228,24 +228,18 @@ fn sheet_settings(ctx: &AppContext) -> (CustomRun, Option<AttrValue>) {
 #[derive(Clone, PartialEq)]
 pub struct SimTell(pub Callback<String>);
 
-/// What the page last told the simulator module about the open process, besides its sheet
-/// (provided by the module's root): its decision (`None`: not decided yet), by which the
-/// Capacity view words the case of a process without a sheet, and the sheet's inputs showing
-/// a value they refused (DOM ids), for which "Size it" waits.
-#[derive(Clone, Default, PartialEq)]
-pub struct FromPage {
-    /// The open process's decision.
-    pub outcome: Option<crate::domain::Outcome>,
-    /// The sheet's inputs showing a refused value.
-    pub refused: std::rc::Rc<Vec<String>>,
-}
+/// The open process's decision as the page last told the simulator module (`None`: not
+/// decided yet), provided by the module's root: the Capacity view words the case of a
+/// process without a sheet by it.
+#[derive(Clone, Copy, PartialEq)]
+pub struct OpenOutcome(pub Option<crate::domain::Outcome>);
 
 /// The simulator screen. Its stylesheet (`static/sim.css`) is fetched when it is first shown.
 #[component]
 pub fn SimulateScreen() -> Html {
     let ctx = use_context::<AppContext>();
     let tell = use_context::<SimTell>();
-    let page = use_context::<FromPage>().unwrap_or_default();
+    let outcome = use_context::<OpenOutcome>().and_then(|o| o.0);
     let screen = use_screen(ctx.as_ref());
     let capacity =
         crate::ui::sheet::capacity::use_capacity(ctx.as_ref().map_or(Lang::En, |c| c.lang));
@@ -263,7 +257,7 @@ pub fn SimulateScreen() -> Html {
     };
     let (scenario, variant) = chosen(choice);
     if scenario == CAPACITY_PRESET {
-        return capacity_view(&ctx, &capacity, scenario, (&edit, tell.as_ref(), &page));
+        return capacity_view(&ctx, &capacity, scenario, (&edit, tell.as_ref(), outcome));
     }
     let seed = parse_whole(&screen.seed_raw);
     let is_custom = scenario == CUSTOM_PRESET;
@@ -368,7 +362,7 @@ fn capacity_view(
     ctx: &AppContext,
     capacity: &crate::ui::sheet::capacity::Capacity,
     scenario: &str,
-    (edit, tell, page): (&Callback<SimEdit>, Option<&SimTell>, &FromPage),
+    (edit, tell, outcome): (&Callback<SimEdit>, Option<&SimTell>, Option<Outcome>),
 ) -> Html {
     let lang = ctx.lang;
     let l = lang.code();
@@ -384,11 +378,13 @@ fn capacity_view(
                 ctx.sim.seed,
                 crate::ui::sheet::capacity::Place::Simulate,
             ),
-            (tell.map(|t| &t.0), &page.refused),
+            // No refused field to wait for here: leaving the sheet puts each field back to the
+            // value the sheet holds, which is what this panel sizes.
+            (tell.map(|t| &t.0), &[]),
         ),
         // No sheet: a queued job whose sheet was never opened is asked to open it; a call or a
         // batch has no queue to size; an undecided process is asked to decide first.
-        None => match page.outcome {
+        None => match outcome {
             Some(Outcome::AsyncEnqueue | Outcome::AsyncTicket) => {
                 html! { <p class="hint" data-capacity="no-sheet">{ t!("capacity.no-sheet", locale = l) }</p> }
             }

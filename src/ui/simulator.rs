@@ -36,7 +36,7 @@ fn told(ctx: &AppContext) -> Callback<String> {
     })
 }
 
-/// The sheet's inputs showing a value they refused (DOM ids): sizing waits for them.
+/// The sheet's inputs showing a value they refused (DOM ids): "Size it" waits for them.
 fn refused_ids(ctx: &AppContext) -> Vec<String> {
     ctx.sheet_refused().into_iter().map(|(id, _)| id).collect()
 }
@@ -64,7 +64,8 @@ pub fn SimulatorHost() -> Html {
             sheet: c.sheet.clone(),
             sim: c.sim.clone(),
             outcome: crate::domain::evaluate(&c.answers).outcome(),
-            refused: refused_ids(c),
+            // The sheet's form is not on screen here, so none of its fields shows a value.
+            refused: Vec::new(),
         }
         .to_json()
     });

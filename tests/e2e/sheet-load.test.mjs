@@ -18,7 +18,7 @@ const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
 const WORDS = {
   en: {
     wait: '10 min',
-    p95Error: 'Handler p95: 100 ms is below the median (p50) 200 ms; a p95 is at least the median.',
+    p95Error: 'Handler p95: 100 ms is below the median (p50) 200 ms; enter a p95 of at least the median.',
     notSized: "not sized yet: needs the handler's time",
     refused: /^Not copied — Handler p95: /,
     handlerRow: '| Handler time | how long one run takes: median and 95th percentile, or fixed | p50 200 ms, p95 800 ms (lognormal) |',
@@ -27,7 +27,7 @@ const WORDS = {
   },
   ja: {
     wait: '10分',
-    p95Error: '処理時間のp95：100ミリ秒は中央値（p50）200ミリ秒より小さくなっています。p95は中央値以上です。',
+    p95Error: '処理時間のp95：100ミリ秒は中央値（p50）200ミリ秒より小さくなっています。p95には中央値以上の値を入力してください。',
     notSized: '未見積もり：処理時間が必要です',
     refused: /^コピーしませんでした。処理時間のp95：/,
     handlerRow: '| 処理時間 | 1回の実行にかかる時間。中央値と95パーセンタイル、または固定 | p50 200ミリ秒、p95 800ミリ秒（対数正規） |',

@@ -258,7 +258,7 @@ fn the_form_refuses_a_value_naming_the_field_and_the_range() {
         &["lognormal", "200", "100", "", ""],
         &[(
             2,
-            "Handler p95: 100 ms is below the median (p50) 200 ms; a p95 is at least the median.",
+            "Handler p95: 100 ms is below the median (p50) 200 ms; enter a p95 of at least the median.",
         )],
     );
     // Past the top the range is said, from the median.

@@ -78,12 +78,13 @@ pub fn CapacityRoot(props: &RootProps) -> Html {
         Ok(SimulatorView {
             lang,
             sheet: Some(sheet),
+            refused,
             ..
         }) => crate::ui::sheet::capacity::capacity_panel(
             &capacity,
             &sheet,
             (lang, 1, crate::ui::sheet::capacity::Place::Sheet),
-            Some(&props.tell),
+            (Some(&props.tell), &refused),
         ),
         _ => Html::default(),
     }
