@@ -82,6 +82,23 @@ fn the_snippet_is_one_iframe_whose_src_decodes_back_to_the_share() {
 }
 
 #[test]
+fn a_catalog_without_a_name_is_titled_as_its_card_names_it() {
+    let mut catalog = example_catalog();
+    catalog.name = "  ".into();
+    for (lang, want) in [
+        (Lang::En, "Shared processes ("),
+        (Lang::Ja, "共有されたプロセス（"),
+    ] {
+        let share = Share {
+            lang,
+            content: Shared::Catalog(catalog.clone()),
+        };
+        let title = frame_title(&share, lang);
+        assert!(title.starts_with(want), "{title}");
+    }
+}
+
+#[test]
 fn hostile_names_stay_inside_the_title_attribute() {
     let mut catalog = example_catalog();
     let hostile = r#""><script>alert(1)</script><img src=x onerror='alert(2)'> & co"#;

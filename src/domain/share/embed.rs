@@ -115,13 +115,21 @@ pub fn frame_title(share: &Share, lang: Lang) -> String {
             Some(o) => format!("{}: {}", p.name, o.title(lang)),
             None => p.name.clone(),
         },
-        Shared::Catalog(c) => crate::text::t!(
-            "embed.title.catalog",
-            locale = l,
-            name = c.name,
-            count = c.processes.len()
-        )
-        .into_owned(),
+        Shared::Catalog(c) => {
+            // A catalog without a system name is named as the card names it (the title
+            // started with a space: " (8 processes) — …").
+            let name = match c.name.trim() {
+                "" => crate::text::t!("share.card.untitled", locale = l),
+                name => name.into(),
+            };
+            crate::text::t!(
+                "embed.title.catalog",
+                locale = l,
+                name = name,
+                count = c.processes.len()
+            )
+            .into_owned()
+        }
     };
     crate::text::t!("embed.title.frame", locale = l, what = what).into_owned()
 }
