@@ -142,29 +142,7 @@ pub fn read(
         // A value the system takes but a sheet cannot hold (SQS's visibility timeout of 0 s)
         // is brought to the nearest one it holds and said first; the findings keep the
         // file's value.
-        let mut fitted = fit(&mut sheet);
-        // Attempts past the sheet's 100 are held at 100 while the job is built (its schedule
-        // keeps the file's count): said when the file states them (SQS `maxReceiveCount =
-        // 1000`), as a "not stated" note says it for a default.
-        let stated = !job
-            .not_stated
-            .iter()
-            .any(|n| n.path == "retry.max_attempts");
-        if let (Some(n), Some(r), true) = (job.schedule.attempts, sheet.retry.as_ref(), stated) {
-            if n > r.max_attempts {
-                use crate::domain::sheet::import::limits::MAX_ATTEMPTS;
-                fitted.insert(
-                    0,
-                    Fitted {
-                        path: "retry.max_attempts",
-                        from: u64::from(n),
-                        range: MAX_ATTEMPTS,
-                        to: u64::from(r.max_attempts),
-                    },
-                );
-            }
-        }
-        let first: Vec<(String, String)> = fitted
+        let first: Vec<(String, String)> = fitted(job, &mut sheet)
             .iter()
             .map(|f| (f.note(Lang::En), f.note(Lang::Ja)))
             .chain(unread.iter().cloned())
@@ -191,6 +169,34 @@ pub fn read(
         catalog.processes.push(process);
     }
     ReadDone::Audited { catalog }
+}
+
+/// What `sheet` (the sheet of `job`) holds at another value than the file states: its
+/// durations brought into range ([`fit`]), and first the attempts past the sheet's 100, which
+/// the job's sheet already holds at 100 while its schedule keeps the file's count — said when
+/// the file states them (SQS `maxReceiveCount = 1000`), as a "not stated" note says it for a
+/// default.
+fn fitted(job: &AuditJob, sheet: &mut crate::domain::sheet::JobSheet) -> Vec<Fitted> {
+    let mut out = fit(sheet);
+    let stated = !job
+        .not_stated
+        .iter()
+        .any(|n| n.path == "retry.max_attempts");
+    if let (Some(n), Some(r), true) = (job.schedule.attempts, sheet.retry.as_ref(), stated) {
+        if n > r.max_attempts {
+            use crate::domain::sheet::import::limits::MAX_ATTEMPTS;
+            out.insert(
+                0,
+                Fitted {
+                    path: "retry.max_attempts",
+                    from: u64::from(n),
+                    range: MAX_ATTEMPTS,
+                    to: u64::from(r.max_attempts),
+                },
+            );
+        }
+    }
+    out
 }
 
 /// A number of the file the sheet holds at another value: its path, the file's value, the
