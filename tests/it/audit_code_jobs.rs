@@ -300,6 +300,68 @@ fn celerys_app_wide_task_defaults_are_read_and_a_tasks_own_option_wins() {
     }
 }
 
+#[test]
+fn a_bullmq_job_added_to_a_queue_gets_the_queues_defaults_and_its_workers_lease() {
+    // The job `add` puts on queue `mail` ran with the Worker's lockDuration of 5 min, but the
+    // audit gave it BullMQ's default 30 s (and a lease shorter than the timeout the sheet
+    // prefills from it). Its own `backoff` replaces the queue's whole `backoff`, as BullMQ
+    // merges options one level deep: the queue's full jitter does not reach it.
+    let file = "import { Queue, Worker } from 'bullmq';\nconst mail = new Queue('mail', {\n  defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 2000, jitter: 1 }, removeOnFail: 100 },\n});\nawait mail.add('receipt', { id: 1 }, { backoff: { type: 'fixed', delay: 500 } });\nawait mail.add('welcome', { id: 2 }, { attempts: 2 });\nnew Worker('mail', async (job) => {}, { lockDuration: 300000, concurrency: 8 });\n";
+    let (_, found) = audit::read("mail.ts", file).expect("reads");
+    let jobs: Vec<AuditJob> = found
+        .iter()
+        .map(|f| audit::audit_job("mail.ts", f, Lang::En))
+        .collect();
+    let shown: Vec<(String, u32, u64, BackoffKind, u64)> = jobs
+        .iter()
+        .map(|j| {
+            let r = j.sheet.retry.as_ref().expect("retries");
+            (
+                j.name.clone(),
+                r.max_attempts,
+                r.lease_ms,
+                r.backoff.kind,
+                r.backoff.base_ms,
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "mail".to_owned(),
+                4,
+                300_000,
+                BackoffKind::Exponential,
+                2_000
+            ),
+            ("receipt".to_owned(), 4, 300_000, BackoffKind::Fixed, 500),
+            (
+                "welcome".to_owned(),
+                2,
+                300_000,
+                BackoffKind::Exponential,
+                2_000
+            ),
+        ]
+    );
+    let receipt = &jobs[1];
+    assert_eq!(
+        receipt.sheet.retry.as_ref().map(|r| r.backoff.jitter),
+        Some(modality_advisor::domain::sheet::Jitter::None),
+        "the queue's jitter is not the job's: {:#?}",
+        receipt.sheet.retry
+    );
+    for j in &jobs {
+        assert!(
+            !j.not_stated.iter().any(|n| n.path == "retry.lease_ms"),
+            "{}: the Worker states the lease: {:?}",
+            j.name,
+            j.not_stated
+        );
+    }
+}
+
 /// Whether two schedules agree to a microsecond.
 fn same(a: &Schedule, b: &Schedule) -> bool {
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);
