@@ -649,3 +649,81 @@ fn an_out_of_range_literal_is_a_finding_and_a_setting_is_unresolved_once() {
         "{text}"
     );
 }
+
+/// An SQS stack whose values AWS itself refuses: a visibility timeout past 12 h, a retention
+/// past 14 days, a `maxReceiveCount` past 1,000 and a Lambda timeout of 0 (each deploy
+/// fails). They passed the gate without a word; each is now an error at its line naming
+/// what AWS accepts, in the run's language, and the gate fails on them.
+const PAST_AWS_LIMITS: &str = r#"
+resource "aws_sqs_queue" "jobs" {
+  name                       = "jobs"
+  visibility_timeout_seconds = 86400
+  message_retention_seconds  = 2000000
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.dlq.arn
+    maxReceiveCount     = 1001
+  })
+}
+resource "aws_sqs_queue" "dlq" {
+  name = "jobs-dlq"
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 0
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.jobs.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+"#;
+
+#[test]
+fn values_past_aws_limits_are_errors_at_their_lines() {
+    let v = audit_json_of(&[("queue.tf", PAST_AWS_LIMITS)], &[]);
+    let jobs = v["jobs"].as_array().expect("jobs");
+    let over: Vec<(u64, String)> = jobs
+        .iter()
+        .flat_map(|j| j["findings"].as_array().into_iter().flatten())
+        .filter(|f| f["rule"] == "MA-value-out-of-range")
+        .map(|f| {
+            assert_eq!(f["severity"], "error", "{f}");
+            (
+                f["line"].as_u64().unwrap_or_default(),
+                f["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let lines: Vec<u64> = over.iter().map(|(l, _)| *l).collect();
+    assert_eq!(lines, [4, 5, 8, 16], "{over:#?}");
+    for (want, (_, m)) in [
+        "visibility_timeout_seconds = 1 d is outside what AWS accepts (0 s – 12 h)",
+        "message_retention_seconds = 2,000,000 s is outside what AWS accepts (1 min – 14 d)",
+        "redrive_policy.maxReceiveCount = 1,001 is outside what AWS accepts (1 – 1,000)",
+        "timeout = 0 s is outside what AWS accepts (1 s – 15 min)",
+    ]
+    .iter()
+    .zip(&over)
+    {
+        assert!(m.starts_with(want), "{m}\nwanted: {want}");
+    }
+    // The gate: `--fail-level error` fails on them.
+    let dir = crate::check_cli::tempdir("audit-aws-limits");
+    let file = dir.path().join("queue.tf");
+    std::fs::write(&file, PAST_AWS_LIMITS).expect("write");
+    let path = file.to_str().expect("UTF-8");
+    let (_, _, code) = audit(&[path, "--fail-level", "error"]);
+    assert_eq!(code, 1);
+    let (text, _, _) = audit(&[path, "--fail-level", "none", "--lang", "ja"]);
+    assert!(
+        text.contains("timeout = 0秒 は AWS が受け付ける範囲（1秒〜15分）の外です"),
+        "{text}"
+    );
+    // Within the limits (12 h, 14 d, 1,000, 15 min): no such error.
+    let within = PAST_AWS_LIMITS
+        .replace("86400", "43200")
+        .replace("2000000", "1209600")
+        .replace("1001", "1000")
+        .replace("timeout       = 0", "timeout       = 900");
+    let v = audit_json_of(&[("within.tf", &within)], &[]);
+    assert!(!v.to_string().contains("outside what AWS accepts"), "{v:#}");
+}

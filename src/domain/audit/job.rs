@@ -624,7 +624,10 @@ fn judge(
         .into_iter()
         .chain(wait_unknown);
     let mut evaluated = evaluated;
-    for f in release.chain(out_of_range(found, lang)) {
+    for f in release
+        .chain(out_of_range(found, lang))
+        .chain(traps::over_aws_limits(found, lang))
+    {
         if f.code == "value-out-of-range" && !evaluated.iter().any(|e| e == "MA-value-out-of-range")
         {
             evaluated.push("MA-value-out-of-range".to_owned());

@@ -2,13 +2,15 @@
 //! state (attempts, waits, timeouts, lease, retention, dead letter, a batch's schedule), the
 //! target's findings ([`crate::domain::queues::findings`]) and each system's traps
 //! (`brief/AUDIT.md`): Cloud Tasks retrying until BOTH `maxAttempts` and `maxRetryDuration`
-//! are reached, and an SQS queue without a dead-letter queue. Each is placed at the setting
+//! are reached, an SQS queue without a dead-letter queue, and a value past AWS's own limits. Each is placed at the setting
 //! it concerns, or at the job when the value is the system's default.
 
-use super::found::{Fact, Found};
+use super::found::{Fact, Found, Value};
 use super::record::{AuditFinding, Build, Facts};
 use super::unchecked::{ms_words, LEASE_FACT, RETENTION_FACT};
-use crate::domain::duration::human;
+use crate::domain::duration::{exact, human};
+use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
 use crate::domain::queues::{findings as target, Schedule, TargetId};
 use crate::domain::rules::json_path;
 use crate::domain::sheet::check::{validate, Finding, Severity};
@@ -297,6 +299,84 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
         column: at.column,
         stated: true,
     });
+}
+
+/// SQS's and Lambda's own limits on what the sheet reads from a stack (brief/QUEUES.md §1: the
+/// SQS `SetQueueAttributes` and `CreateQueue` references, the `RedrivePolicy`'s
+/// `maxReceiveCount`, Lambda's function `Timeout`): each fact, its range in its own unit
+/// (ms, or deliveries), and the sheet's field.
+const AWS_LIMITS: [(&str, u64, u64, &str); 4] = [
+    ("lease", 0, 43_200_000, "retry.lease_ms"),
+    (
+        "retention",
+        60_000,
+        1_209_600_000,
+        "retry.queue_retention_ms",
+    ),
+    ("timeout", 1_000, 900_000, "retry.attempt_timeout_ms"),
+    ("receives", 1, 1_000, "retry.max_attempts"),
+];
+
+/// A value an SQS stack states past AWS's own limit (a visibility timeout over 12 h, a
+/// retention over 14 days, a Lambda timeout of 0): the deploy is refused, so an error at its
+/// line naming the range AWS accepts (`value-out-of-range`). The sheet and the schedule keep
+/// the file's value (brought into the sheet's range by `to_catalog` where it must be).
+pub(super) fn over_aws_limits(found: &Found, lang: Lang) -> Vec<AuditFinding> {
+    if found.system != TargetId::Sqs {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for s in &found.settings {
+        let (limit, value) = match &s.value {
+            Value::Stated(Fact::LeaseMs(v)) => ("lease", *v),
+            Value::Stated(Fact::RetentionMs(v)) => ("retention", *v),
+            Value::Stated(Fact::AttemptTimeoutMs(v)) => ("timeout", *v),
+            Value::Stated(Fact::MaxReceiveCount(v)) => ("receives", u64::from(*v)),
+            _ => continue,
+        };
+        let Some(&(_, low, high, field)) = AWS_LIMITS.iter().find(|l| l.0 == limit) else {
+            continue;
+        };
+        if (low..=high).contains(&value) {
+            continue;
+        }
+        let (shown, allowed) = if limit == "receives" {
+            (
+                group_thousands(value),
+                (group_thousands(low), group_thousands(high)),
+            )
+        } else {
+            // As exact as the file states it (`2,000,000 s`, not `23 d 3 h 33 min`).
+            let shown = if value == 0 {
+                human(0, lang)
+            } else {
+                exact(value, lang)
+            };
+            (shown, (human(low, lang), human(high, lang)))
+        };
+        out.push(AuditFinding {
+            code: "value-out-of-range",
+            severity: Severity::Error,
+            message: t!(
+                "audit.finding.over-aws-limit",
+                locale = lang.code(),
+                key = &s.key,
+                value = shown,
+                allowed = t!(
+                    "audit.range.between",
+                    locale = lang.code(),
+                    low = allowed.0,
+                    high = allowed.1
+                )
+            )
+            .into_owned(),
+            field: field.to_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            stated: true,
+        });
+    }
+    out
 }
 
 #[cfg(test)]
