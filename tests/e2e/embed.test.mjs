@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
+import { deflateSync, inflateSync } from 'node:zlib';
 import path from 'node:path';
 import { launch, serveDist, serveHost, shots, root } from './harness.mjs';
 
@@ -317,6 +318,38 @@ test('a tampered or missing fragment shows the message and a link to the app', a
     assert.equal(await frame.getAttribute('html', 'lang'), locale.slice(0, 2));
     assert.equal(await frame.$eval('.embed-error a', (a) => a.href), app.url);
     await page.waitForFunction(() => window.heights.length > 0, null, { timeout: 10_000 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+/** `fragment` (a share link's) with its JSON changed by `edit`, packed as the app packs it
+ * (`share-v1:` + base64url(zlib(JSON))). */
+function repacked(fragment, edit) {
+  const prefix = 'share-v1:';
+  assert.ok(fragment.startsWith(prefix), 'a v1 fragment');
+  const json = JSON.parse(inflateSync(Buffer.from(fragment.slice(prefix.length), 'base64url')).toString('utf8'));
+  edit(json);
+  return prefix + deflateSync(Buffer.from(JSON.stringify(json)), { level: 9 }).toString('base64url');
+}
+
+test('a link whose sheet does not check out says why in words, in both languages, never a key', async () => {
+  // The reason comes from the sheet's checks (`import.range`); the embed page carried none
+  // of their texts and showed the bare key.
+  for (const [fx, locale, words] of [
+    [fixtures.process_en, 'en-US', /out of range; allowed/],
+    [fixtures.process_ja, 'ja-JP', /範囲外です/],
+  ]) {
+    const broken = repacked(fx.fragment, (share) => {
+      const sheet = share.content?.process?.sheet;
+      assert.ok(sheet?.retry, `the fixture has a sheet with retries: ${Object.keys(share)}`);
+      sheet.retry.max_attempts = 0;
+    });
+    const { page, frame } = await openHost(`${app.url}embed.html#${broken}`, 'allow-scripts allow-same-origin', { locale });
+    await frame.waitForSelector('.embed-error', { timeout: 20_000 });
+    const said = await frame.innerText('.embed-error');
+    assert.match(said, words);
+    assert.doesNotMatch(said, /\bimport\.[a-z-]+/, 'no bare key');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

@@ -314,37 +314,63 @@ function keysOfFile(file) {
     .filter((k) => k && k !== '_version');
 }
 
-test('the simulator module names none of the texts it does not carry', () => {
-  // The module (the simulator screen, the capacity panel, the simulation worker and the
-  // document worker) is built with `[simui]` of locales/modules.txt: a key of another file
-  // that its code names would show as the bare key. Named whole: the key as a string literal.
-  // Built at run time (`format!("charts.{}", …)`): the start of the key up to a dot, as rustc
-  // stores a format string's literal piece (its length in the byte before it) — unless a key
-  // the module carries starts the same way (what it builds may be that key).
-  const wasm = readFileSync(path.join(dist, 'sim-ui_bg.wasm'));
+/**
+ * The keys of other locale files that the built module `wasm` (built with `[feature]` of
+ * locales/modules.txt) names: a key of a file it leaves out would show as the bare key. Named
+ * whole: the key as a string literal. Built at run time (`format!("charts.{}", …)`): the start
+ * of the key up to a dot, as rustc stores a format string's literal piece (its length in the
+ * byte before it) — unless a key the module carries starts the same way (what it builds may be
+ * that key). `runtime` is a piece the module is known to build keys from: the check finds what
+ * it looks for.
+ */
+function namedButNotCarried(wasm, feature, runtime) {
   const root = path.join(dist, '..', 'locales');
-  const carriedFiles = new Set(moduleFiles(root, 'simui'));
-  assert.ok(carriedFiles.size > 50, `[simui] must be read (${carriedFiles.size} files)`);
+  const carriedFiles = new Set(moduleFiles(root, feature));
   const allFiles = ['page', 'simulator', 'worker'].flatMap((d) => readdirSync(path.join(root, d)).filter((f) => f.endsWith('.yml')).map((f) => `${d}/${f}`));
   const carried = new Set([...carriedFiles].flatMap((f) => keysOfFile(path.join(root, f))));
   const others = allFiles.filter((f) => !carriedFiles.has(f))
     .flatMap((f) => keysOfFile(path.join(root, f)).map((k) => ({ k, f })))
     .filter(({ k }) => !carried.has(k));
-  // The check form's, the rule catalogue's, the CLI's words and its audit's reasons.
-  assert.ok(others.length > 150, `the keys the module leaves out must be read (${others.length})`);
+  assert.ok(others.length > 150, `the keys [${feature}] leaves out must be read (${others.length})`);
   const all = [...carried, ...others.map(({ k }) => k)];
   const piece = (p) => wasm.includes(Buffer.concat([Buffer.from([p.length]), Buffer.from(p)]));
   const prefixes = (k) => [...k.matchAll(/\./g)].map((m) => k.slice(0, m.index + 1));
-  // The check finds what it looks for: a key the module builds at run time (`rule.{code}.title`,
-  // the audit's notes) shows as its piece.
-  assert.ok(piece('rule.'), 'the module\'s own run-time keys are seen (`rule.`): rustc\'s layout of format strings changed?');
+  assert.ok(piece(runtime), `the module's own run-time keys are seen (\`${runtime}\`): rustc's layout of format strings changed?`);
   const startsCarried = (p) => [...carried].some((c) => c.startsWith(p));
-  const named = others.filter(({ k }) => {
-    const longer = all.filter((l) => l.length > k.length && l.startsWith(k));
-    for (let at = wasm.indexOf(k); at >= 0; at = wasm.indexOf(k, at + 1)) {
-      if (!longer.some((l) => wasm.toString('latin1', at, at + l.length) === l)) return true;
-    }
-    return prefixes(k).some((p) => piece(p) && !startsCarried(p));
-  }).map(({ k, f }) => `${k} (${f})`);
+  // The module's own table of keys (build.rs: sorted, joined by NUL) is no naming: a key of
+  // another file may be the end of a carried one (`ui.back` of `sheet.ui.back`).
+  const table = Buffer.from([...carried].sort().join('\0'));
+  const tableAt = wasm.indexOf(table);
+  assert.ok(tableAt >= 0, `the module's table of the [${feature}] keys is found`);
+  const inTable = (at) => at >= tableAt && at < tableAt + table.length;
+  return {
+    files: carriedFiles.size,
+    named: others.filter(({ k }) => {
+      const longer = all.filter((l) => l.length > k.length && l.startsWith(k));
+      for (let at = wasm.indexOf(k); at >= 0; at = wasm.indexOf(k, at + 1)) {
+        if (!inTable(at) && !longer.some((l) => wasm.toString('latin1', at, at + l.length) === l)) return true;
+      }
+      return prefixes(k).some((p) => piece(p) && !startsCarried(p));
+    }).map(({ k, f }) => `${k} (${f})`),
+  };
+}
+
+test('the simulator module names none of the texts it does not carry', () => {
+  // The module (the simulator screen, the capacity panel, the simulation worker and the
+  // document worker) is built with `[simui]`; the check form's, the page's own screens', the
+  // rule catalogue's, the CLI's words and its audit's reasons are left out. A key it builds at
+  // run time: `rule.{code}.title`, the audit's notes.
+  const { files, named } = namedButNotCarried(readFileSync(path.join(dist, 'sim-ui_bg.wasm')), 'simui', 'rule.');
+  assert.ok(files > 50, `[simui] must be read (${files} files)`);
   assert.deepEqual(named, [], 'the simulator module names texts it does not carry');
+});
+
+test('the embed page names none of the texts it does not carry', () => {
+  // Built with `[embed]`: only the texts its card shows (its budget). A key it builds at run
+  // time: `sheet.field.{id}.item`, the card's rows.
+  const file = readdirSync(dist).find((f) => /^embed-[0-9a-f]+_bg\.wasm$/.test(f));
+  assert.ok(file, 'dist/ must hold the embed page\'s wasm');
+  const { files, named } = namedButNotCarried(readFileSync(path.join(dist, file)), 'embed', 'sheet.field.');
+  assert.ok(files >= 5, `[embed] must be read (${files} files)`);
+  assert.deepEqual(named, [], 'the embed page names texts it does not carry');
 });

@@ -382,19 +382,25 @@ pub fn module_texts(feature: &str) -> BTreeSet<String> {
 /// panel, the simulation worker and the document worker) leaves out: the catalog's "Check an
 /// existing configuration" form, which only the page's catalog screen shows; the page's own
 /// screens and messages (the catalog screen, its import and export messages, the keep-both
-/// merge, the target chooser's words, the system editor's), whose code the module does not
-/// link; and the CLI's own words (the rule catalogue's why and how to fix, `simulate`'s text report and usage errors,
+/// merge, the target chooser's words, the system editor's, the page's frame, the wizard's
+/// controls, the sheet's reasons and its screen-only words), whose code the module does not
+/// link; and the CLI's own words (its audit's text report among them) (the rule catalogue's why and how to fix, `simulate`'s text report and usage errors,
 /// the reasons the CLI's audit gives for unresolved settings). `tests/e2e/size.test.mjs` ("the
 /// simulator module names none of the texts it does not carry") holds on the built wasm that
 /// none of their keys is named there.
-const NOT_IN_THE_SIMULATOR_MODULE: [&str; 10] = [
+const NOT_IN_THE_SIMULATOR_MODULE: [&str; 15] = [
     "page/catalog-io.yml",
     "page/catalog-screen.yml",
     "page/check-config.yml",
+    "page/frame.yml",
     "page/keep.yml",
+    "page/sheet-page.yml",
+    "page/sheet-reasons.yml",
     "page/sheet-targets.yml",
     "page/system.yml",
+    "page/wizard.yml",
     "worker/audit-code.yml",
+    "worker/audit-text.yml",
     "worker/cli-simulate.yml",
     "worker/cli.yml",
     "worker/rules.yml",

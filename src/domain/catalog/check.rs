@@ -248,6 +248,9 @@ fn check_process(at: &str, p: &Process) -> Result<(), ImportError> {
     if let Some(s) = &p.sheet {
         sheet(&format!("{at}.sheet"), s)?;
     }
+    // The embed page's build keeps no simulator choices (`session::skipped_sim`): nothing to
+    // check, and its wasm does not carry the simulator's checks and their texts.
+    #[cfg(not(feature = "embed"))]
     if let Some(s) = &p.sim {
         sim(&format!("{at}.sim"), s)?;
     }
