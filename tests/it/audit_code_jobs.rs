@@ -362,6 +362,86 @@ fn a_bullmq_job_added_to_a_queue_gets_the_queues_defaults_and_its_workers_lease(
     }
 }
 
+/// Each BullMQ job of `file` as (name, line, attempts, lease ms); `None` where not resolved.
+fn bullmq_jobs(file: &str) -> Vec<(String, u32, Option<u32>, Option<u64>)> {
+    let (_, found) = audit::read("queue.ts", file).expect("reads");
+    found
+        .iter()
+        .map(|f| {
+            let j = audit::audit_job("queue.ts", f, Lang::En);
+            let unresolved = |path: &str| j.unresolved.iter().any(|u| u.path == Some(path));
+            let r = j.sheet.retry.as_ref().expect("retries");
+            (
+                j.name.clone(),
+                j.line,
+                (!unresolved("retry.max_attempts")).then_some(r.max_attempts),
+                (!unresolved("retry.lease_ms")).then_some(r.lease_ms),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_bullmq_job_runs_on_the_queue_its_add_names_and_stays_a_job_of_its_own() {
+    // A name bound twice: the nearest binding before the `add` is its queue (it took the first).
+    let shadowed = "import { Queue, Worker } from 'bullmq';\nfunction mailQueue() {\n  const q = new Queue('mail', { defaultJobOptions: { attempts: 5 } });\n  return q;\n}\nexport async function sms(data) {\n  const q = new Queue('sms', { defaultJobOptions: { attempts: 9 } });\n  await q.add('otp', data, { backoff: { type: 'fixed', delay: 2000 } });\n}\nnew Worker('mail', mailProc, { lockDuration: 120000 });\nnew Worker('sms', smsProc, { lockDuration: 45000 });\n";
+    let otp = bullmq_jobs(shadowed)
+        .into_iter()
+        .find(|j| j.0 == "otp")
+        .expect("the otp job");
+    assert_eq!((otp.2, otp.3), (Some(9), Some(45_000)));
+    // A job named like another queue, or like its own: a job of its own at its `add`; the
+    // queues keep their own defaults and Workers.
+    let named = "import { Queue, Worker } from 'bullmq';\nconst mail = new Queue('mail', { defaultJobOptions: { attempts: 5 } });\nconst sms = new Queue('sms', { defaultJobOptions: { attempts: 9 } });\nnew Worker('sms', smsProc, { lockDuration: 45000 });\nnew Worker('mail', mailProc, { lockDuration: 120000 });\nexport async function go(data) {\n  await mail.add('sms', data, { backoff: { type: 'fixed', delay: 3000 } });\n  await mail.add('mail', data, { attempts: 2 });\n}\n";
+    assert_eq!(
+        bullmq_jobs(named),
+        [
+            ("mail".to_owned(), 2, Some(5), Some(120_000)),
+            ("sms".to_owned(), 3, Some(9), Some(45_000)),
+            ("sms".to_owned(), 7, Some(5), Some(120_000)),
+            ("mail".to_owned(), 8, Some(2), Some(120_000)),
+        ]
+    );
+    // `addBulk` merges each element's `opts` over the queue's defaults as `add` does; a queue
+    // bound to `this.queue`, or named by a constant, is found the same way.
+    let bulk = "import { Queue, Worker } from 'bullmq';\nconst MAIL = 'mail';\nclass Mailer {\n  constructor() {\n    this.queue = new Queue(MAIL, { defaultJobOptions: { attempts: 5, backoff: { type: 'fixed', delay: 1000 } } });\n  }\n  async send(data) {\n    await this.queue.addBulk([\n      { name: 'receipt', data, opts: { backoff: { type: 'fixed', delay: 3000 } } },\n    ]);\n    await this.queue.add('welcome', data, { attempts: 2 });\n  }\n}\nnew Worker(MAIL, async (job) => send(job.data), { lockDuration: 120000 });\n";
+    let jobs = bullmq_jobs(bulk);
+    let find = |n: &str| {
+        jobs.iter()
+            .find(|j| j.0 == n)
+            .unwrap_or_else(|| panic!("{n}: {jobs:?}"))
+    };
+    assert_eq!(
+        (find("receipt").2, find("receipt").3),
+        (Some(5), Some(120_000))
+    );
+    assert_eq!(
+        (find("welcome").2, find("welcome").3),
+        (Some(2), Some(120_000))
+    );
+    // Defaults the reader cannot evaluate leave the added job's attempts not resolved, as
+    // the queue's own, instead of BullMQ's one attempt and a "no retries" warning.
+    let unread = "import { Queue, Worker } from 'bullmq';\nconst q = new Queue('mail', { defaultJobOptions: jobDefaults });\nconst r = new Queue('sms', queueOpts);\nawait q.add('receipt', data, { backoff: { type: 'fixed', delay: 3000 } });\nawait r.add('otp', data, { backoff: { type: 'fixed', delay: 3000 } });\n";
+    let jobs = bullmq_jobs(unread);
+    for name in ["receipt", "otp"] {
+        let j = jobs
+            .iter()
+            .find(|j| j.0 == name)
+            .unwrap_or_else(|| panic!("{name}: {jobs:?}"));
+        assert_eq!(j.2, None, "{name}: attempts not resolved: {jobs:?}");
+    }
+    let (_, found) = audit::read("queue.ts", unread).expect("reads");
+    for f in &found {
+        let j = audit::audit_job("queue.ts", f, Lang::En);
+        assert!(
+            !j.findings.iter().any(|x| x.code == "bullmq-no-retries"),
+            "{}: {:?}",
+            j.name,
+            j.findings
+        );
+    }
+}
+
 /// Whether two schedules agree to a microsecond.
 fn same(a: &Schedule, b: &Schedule) -> bool {
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-6 * x.abs().max(1.0);

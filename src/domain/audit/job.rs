@@ -624,6 +624,10 @@ fn judge(
         .into_iter()
         .chain(wait_unknown);
     let mut evaluated = evaluated;
+    // AWS's limits are checked on every value an SQS stack states: a passing case too.
+    if found.system == TargetId::Sqs && !evaluated.iter().any(|e| e == "MA-value-out-of-range") {
+        evaluated.push("MA-value-out-of-range".to_owned());
+    }
     for f in release
         .chain(out_of_range(found, lang))
         .chain(traps::over_aws_limits(found, lang))

@@ -19,6 +19,8 @@
 //!   maximumAttempts (0 = unlimited), nonRetryableErrorTypes}`; durations as ms-style
 //!   strings (`'1 minute'`, `'10s'`), numbers of ms, or protobuf JSON (`"1.5s"`).
 
+mod queues;
+
 use super::golang::coefficient;
 use super::lex::{Fam, K};
 use super::value::{Cx, Entry, Item, Val};
@@ -26,6 +28,7 @@ use super::{duration, error_list, job, stated, unresolved, whole};
 use crate::domain::audit::found::{Fact, Found, Pos, Setting};
 use crate::domain::queues::TargetId;
 use crate::domain::sheet::{BackoffKind, Jitter};
+use queues::{added_on, over_defaults, queue_bindings, worker_options};
 
 const BULLMQ: &[&str] = &[
     "attempts",
@@ -102,9 +105,10 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
     } else {
         Vec::new()
     };
-    let mut out = Vec::new();
-    // The jobs an `add` puts on a queue of the file, with that queue's name.
-    let mut added_to: Vec<(String, String)> = Vec::new();
+    let mut out: Vec<Found> = Vec::new();
+    // For each job of `out`: the queue of the file an `add` put it on (`None`: a job read
+    // from its own options, a Queue's or a Worker's).
+    let mut added_to: Vec<Option<String>> = Vec::new();
     let mut i = 0;
     while i < cx.toks.len() {
         if !cx.p(i, '{') {
@@ -119,29 +123,34 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
         };
         match system(entries, &imported, cx.fam) {
             Some(sys) => {
-                let (name, at) = context(cx, i, &open_of);
-                let mut f = job(sys, &name, at);
-                let queue = (sys == TargetId::Bullmq)
+                let added = (sys == TargetId::Bullmq)
                     .then(|| added_on(cx, i, &open_of, &queues))
                     .flatten();
-                match (sys, queue) {
-                    (TargetId::Bullmq, Some((queue, defaults))) => {
-                        bullmq(&over_defaults(defaults, entries), &mut f.settings);
-                        if queue != name {
-                            added_to.push((name.clone(), queue.to_owned()));
-                        }
+                let (name, at) = match &added {
+                    Some(a) => (a.name.clone(), a.at),
+                    None => context(cx, i, &open_of),
+                };
+                let mut f = job(sys, &name, at);
+                match (sys, &added) {
+                    (TargetId::Bullmq, Some(a)) => {
+                        bullmq(&over_defaults(&a.queue.defaults, entries), &mut f.settings);
                     }
                     (TargetId::Bullmq, None) => bullmq(entries, &mut f.settings),
                     (TargetId::PgBoss, _) => pg_boss(entries, &mut f.settings),
                     _ => temporal(entries, &mut f.settings),
                 }
-                // A Queue and its Worker (or several calls) with the same queue name are one job.
-                match out
-                    .iter_mut()
-                    .find(|o: &&mut Found| o.system == sys && !name.is_empty() && o.name == name)
-                {
-                    Some(o) => o.settings.append(&mut f.settings),
-                    None if !f.settings.is_empty() => out.push(f),
+                let queue = added.map(|a| a.queue.name.clone());
+                // A Queue and its Worker (or several calls) with the same queue name are one
+                // job; so are two `add`s of one job name on one queue. A job added to a queue
+                // is never the queue's own job, whatever its name.
+                match out.iter_mut().zip(&added_to).find(|(o, q)| {
+                    o.system == sys && !name.is_empty() && o.name == name && **q == queue
+                }) {
+                    Some((o, _)) => o.settings.append(&mut f.settings),
+                    None if !f.settings.is_empty() => {
+                        out.push(f);
+                        added_to.push(queue);
+                    }
                     None => {}
                 }
                 i = end;
@@ -154,104 +163,6 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
         bare_bullmq(cx, &mut out);
     }
     out
-}
-
-/// A Worker's options, which are its queue's and not a job's (QUEUES.md §5: `lockDuration`,
-/// `concurrency`, `limiter`).
-const WORKER: [&str; 3] = ["lockDuration", "concurrency", "limiter"];
-
-/// The file's `const q = new Queue('name', { defaultJobOptions: {…} })`: each binding's name,
-/// its queue's name, and the queue's job defaults (empty when it states none).
-fn queue_bindings(cx: &Cx) -> Vec<(String, String, Vec<Entry>)> {
-    let mut found = Vec::new();
-    for i in 0..cx.toks.len() {
-        if !(cx.p(i, '=') && cx.word(i + 1, "new") && cx.word(i + 2, "Queue") && cx.p(i + 3, '(')) {
-            continue;
-        }
-        let Some(K::Str {
-            value,
-            interp: false,
-        }) = cx.toks.get(i + 4).map(|t| &t.k)
-        else {
-            continue;
-        };
-        let Some((binding, _)) = binding(cx, i) else {
-            continue;
-        };
-        let defaults = if cx.p(i + 5, ',') && cx.p(i + 6, '{') {
-            match cx.item(i + 6, cx.after(i + 6)).get("defaultJobOptions") {
-                Some(Item {
-                    val: Val::Map(d), ..
-                }) => d.clone(),
-                _ => Vec::new(),
-            }
-        } else {
-            Vec::new()
-        };
-        found.push((binding, value.clone(), defaults));
-    }
-    found
-}
-
-/// When the options object at `i` is the third argument of `q.add('job', data, {…})` on a
-/// queue bound in the file: that queue's name and job defaults.
-fn added_on<'q>(
-    cx: &Cx,
-    i: usize,
-    open_of: &[Option<usize>],
-    queues: &'q [(String, String, Vec<Entry>)],
-) -> Option<(&'q str, &'q [Entry])> {
-    // Back over the data argument to the call's `(`, as `context` walks.
-    let mut k = i;
-    let open = loop {
-        let prev = k.checked_sub(1)?;
-        match cx.toks[prev].k {
-            K::P(')' | ']' | '}') => k = open_of.get(prev).copied().flatten().unwrap_or(prev),
-            K::P('(') => break prev,
-            K::P('[' | '{' | ';') => return None,
-            _ => k = prev,
-        }
-    };
-    if !(open >= 3 && cx.word(open - 1, "add") && cx.p(open - 2, '.')) {
-        return None;
-    }
-    let receiver = cx.text(open - 3);
-    queues
-        .iter()
-        .find(|(b, _, _)| b == receiver)
-        .map(|(_, q, d)| (q.as_str(), d.as_slice()))
-}
-
-/// A job's options over its queue's `defaultJobOptions`, as BullMQ merges them: one level
-/// deep, so a job's `backoff` replaces the queue's whole `backoff` (taskforcesh/bullmq
-/// src/classes/queue.ts `add`: `{ ...this.jobsOpts, ...opts }`).
-fn over_defaults(defaults: &[Entry], own: &[Entry]) -> Vec<Entry> {
-    defaults
-        .iter()
-        .filter(|d| !own.iter().any(|o| o.key == d.key))
-        .chain(own)
-        .cloned()
-        .collect()
-}
-
-/// Each job added to a queue of the file runs on that queue's Worker: its `lockDuration`,
-/// `concurrency` and `limiter` are the job's too.
-fn worker_options(added_to: &[(String, String)], out: &mut [Found]) {
-    for (job_name, queue) in added_to {
-        let inherited: Vec<Setting> = out
-            .iter()
-            .filter(|o| o.system == TargetId::Bullmq && o.name == *queue)
-            .flat_map(|o| &o.settings)
-            .filter(|s| WORKER.contains(&s.key.as_str()))
-            .cloned()
-            .collect();
-        if let Some(f) = out
-            .iter_mut()
-            .find(|o| o.system == TargetId::Bullmq && o.name == *job_name)
-        {
-            f.settings.extend(inherited);
-        }
-    }
 }
 
 /// BullMQ's `new Worker('name', …)` and `queue.add('name', data)` that state nothing about
