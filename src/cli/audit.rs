@@ -112,10 +112,12 @@ fn items(job: &AuditJob, lang: Lang) -> Vec<Item> {
             let rule = rule_of(f.code)?;
             let mut message = f.message.clone();
             if !f.stated {
-                message = format!(
-                    "{message} ({})",
-                    t!("audit.text.finding-default", locale = lang.code())
-                );
+                let note = t!("audit.text.finding-default", locale = lang.code());
+                message = match lang {
+                    Lang::En => format!("{message} ({note})"),
+                    // Japanese sentences take full-width parentheses, without a space.
+                    Lang::Ja => format!("{message}（{note}）"),
+                };
             }
             Some(Item {
                 rule,
