@@ -90,11 +90,17 @@ const EMBED_BUDGET = 155 * 1024;
  * audited value a sheet cannot hold is brought into range and said instead of refusing the
  * file, the simulator's configuration named on import, a p95 under its median says why, a
  * rounded-up count said as such: 1,329.6 KB — the budget moved by 3 KB for them, the goal not.
+ * 2026-12-05 (the next session): the sections no browser reads dropped, each module's texts
+ * only where they are named (the simulator module −5.0 KB, the embed page −5.6 KB), the
+ * audit's BullMQ queues and AWS limits (+2.0 KB): 1,320.1 KB; the budgets follow down (the
+ * whole 1,331 → 1,323 KB, the simulator module 824 → 822 KB), so the bytes saved are not
+ * spent without a decision. No build step reaches the goal (docs/PERFORMANCE.md: one program
+ * of the page and the module weighs 965.6 KB by itself).
  */
-const WHOLE_BUDGET = 1331 * 1024;
+const WHOLE_BUDGET = 1323 * 1024;
 const WHOLE_GOAL = 800 * 1024;
 /** The simulator module's budget (see ON_DEMAND). */
-const SIM_UI_BUDGET = 824 * 1024;
+const SIM_UI_BUDGET = 822 * 1024;
 /** Modules loaded on demand: file name prefix → budget in bytes, brotli. */
 const ON_DEMAND = {
   // The simulator screen and the sheet's capacity panel (src/bin/sim-ui.rs, with its start
