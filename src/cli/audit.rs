@@ -266,6 +266,18 @@ pub fn gather(files: &[PathBuf], flags: &[TargetVersion], lang: Lang) -> Audited
                     audit: Some(scope(&jobs, lang)),
                 };
                 checked.items.sort_by_key(|i| (i.at.line, i.at.column));
+                // One setting shared by two jobs (a Worker's limiter, a function consuming two
+                // queues) is one finding of the file: said once in SARIF, GitHub's annotations
+                // and JUnit's counts; each job's own list keeps it.
+                let mut seen: Vec<(usize, usize, &str, String)> = Vec::new();
+                checked.items.retain(|i| {
+                    let key = (i.at.line, i.at.column, i.rule.code, i.message.clone());
+                    let new = !seen.contains(&key);
+                    if new {
+                        seen.push(key);
+                    }
+                    new
+                });
                 out.report.checked.push(checked);
                 out.jobs.extend(jobs);
             }

@@ -727,3 +727,65 @@ fn values_past_aws_limits_are_errors_at_their_lines() {
     let v = audit_json_of(&[("within.tf", &within)], &[]);
     assert!(!v.to_string().contains("outside what AWS accepts"), "{v:#}");
 }
+
+#[test]
+fn a_setting_two_jobs_share_is_one_finding_of_the_file() {
+    // One function consuming two queues, its timeout past AWS's limit: each job lists the
+    // error, but GitHub's annotations, SARIF and the summary count it once (it was annotated
+    // twice at the same line).
+    let tf = r#"
+resource "aws_sqs_queue" "a" {
+  name                       = "a"
+  visibility_timeout_seconds = 6000
+}
+resource "aws_sqs_queue" "b" {
+  name                       = "b"
+  visibility_timeout_seconds = 6000
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 901
+}
+resource "aws_lambda_event_source_mapping" "ma" {
+  event_source_arn = aws_sqs_queue.a.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+resource "aws_lambda_event_source_mapping" "mb" {
+  event_source_arn = aws_sqs_queue.b.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+"#;
+    let dir = crate::check_cli::tempdir("audit-shared");
+    let file = dir.path().join("twoq.tf");
+    std::fs::write(&file, tf).expect("write");
+    let path = file.to_str().expect("UTF-8");
+    let (github, _, _) = audit(&[path, "--format", "github", "--fail-level", "none"]);
+    assert_eq!(
+        github.matches("MA-value-out-of-range").count(),
+        1,
+        "{github}"
+    );
+    let (sarif, _, _) = audit(&[path, "--format", "sarif", "--fail-level", "none"]);
+    let v: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF");
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(
+        results
+            .iter()
+            .filter(|r| r["ruleId"] == "MA-value-out-of-range")
+            .count(),
+        1,
+        "{results:#?}"
+    );
+    let (text, _, _) = audit(&[path, "--fail-level", "none"]);
+    assert!(text.contains("errors: 1,"), "{text}");
+    let (json, _, _) = audit(&[path, "--format", "json", "--fail-level", "none"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    for job in v["jobs"].as_array().expect("jobs") {
+        assert!(
+            job["findings"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|x| x["rule"] == "MA-value-out-of-range")),
+            "each job keeps it: {job}"
+        );
+    }
+}
