@@ -430,6 +430,15 @@ fn a_bullmq_job_runs_on_the_queue_its_add_names_and_stays_a_job_of_its_own() {
             .unwrap_or_else(|| panic!("{name}: {jobs:?}"));
         assert_eq!(j.2, None, "{name}: attempts not resolved: {jobs:?}");
     }
+    // A spread in a job's options may carry its attempts and backoff: not resolved, unless a
+    // key after it states them; a Worker's spread carries neither.
+    let spread = "import { Queue, Worker } from 'bullmq';\nconst q = new Queue('mail', { defaultJobOptions: { attempts: 5 } });\nawait q.add('a', data, { ...retryOpts, removeOnComplete: true });\nawait q.add('b', data, { ...retryOpts, attempts: 3 });\nawait q.add('c', data, { attempts: 3, ...retryOpts });\nnew Worker('mail', proc, { ...workerOpts, lockDuration: 60000 });\n";
+    let jobs = bullmq_jobs(spread);
+    let attempts: Vec<(&str, Option<u32>)> = jobs.iter().map(|j| (j.0.as_str(), j.2)).collect();
+    assert_eq!(
+        attempts,
+        [("mail", Some(5)), ("a", None), ("b", Some(3)), ("c", None)]
+    );
     let (_, found) = audit::read("queue.ts", unread).expect("reads");
     for f in &found {
         let j = audit::audit_job("queue.ts", f, Lang::En);

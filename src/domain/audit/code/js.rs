@@ -133,9 +133,13 @@ pub fn scan(cx: &Cx) -> Vec<Found> {
                 let mut f = job(sys, &name, at);
                 match (sys, &added) {
                     (TargetId::Bullmq, Some(a)) => {
-                        bullmq(&over_defaults(&a.queue.defaults, entries), &mut f.settings);
+                        bullmq(
+                            &over_defaults(&a.queue.defaults, entries),
+                            true,
+                            &mut f.settings,
+                        );
                     }
-                    (TargetId::Bullmq, None) => bullmq(entries, &mut f.settings),
+                    (TargetId::Bullmq, None) => bullmq(entries, false, &mut f.settings),
                     (TargetId::PgBoss, _) => pg_boss(entries, &mut f.settings),
                     _ => temporal(entries, &mut f.settings),
                 }
@@ -292,13 +296,26 @@ fn binding(cx: &Cx, eq: usize) -> Option<(String, Pos)> {
     Some((cx.text(c + 1).to_owned(), at))
 }
 
-fn bullmq(entries: &[Entry], out: &mut Vec<Setting>) {
-    for e in entries {
+/// The BullMQ options `entries` as settings; `job`: they are a job's options (an `add`'s, a
+/// queue's `defaultJobOptions`), where a spread (`{ ...retryOpts, jobId }`) may carry the
+/// attempts and the backoff: those it may set, and no key after it states, are not resolved
+/// (a Worker's options carry neither).
+fn bullmq(entries: &[Entry], job: bool, out: &mut Vec<Setting>) {
+    for (n, e) in entries.iter().enumerate() {
         let (k, v) = (e.key.as_str(), &e.item);
+        let later = |key: &str| entries.iter().skip(n + 1).any(|x| x.key == key);
         match k {
+            "..." if job => {
+                if !later("attempts") {
+                    out.push(unresolved(k, v, "attempts"));
+                }
+                if !later("backoff") {
+                    out.push(unresolved(k, v, "base-ms"));
+                }
+            }
             "defaultJobOptions" | "opts" => {
                 if let Val::Map(inner) = &v.val {
-                    bullmq(inner, out);
+                    bullmq(inner, true, out);
                 } else {
                     out.push(unresolved(k, v, "attempts"));
                 }
