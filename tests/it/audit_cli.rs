@@ -789,3 +789,60 @@ resource "aws_lambda_event_source_mapping" "mb" {
         );
     }
 }
+
+#[test]
+fn a_dead_letter_queue_past_aws_limits_is_an_error_at_its_line() {
+    // The dead-letter queue is no job of its own, so its values went unchecked (exit 0);
+    // AWS refuses a retention over 14 days there as anywhere.
+    let tf = r#"resource "aws_sqs_queue" "dlq" {
+  name                       = "jobs-dlq"
+  message_retention_seconds  = 1209601
+  visibility_timeout_seconds = 50000
+}
+resource "aws_sqs_queue" "jobs" {
+  name                       = "jobs"
+  visibility_timeout_seconds = 180
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+}
+"#;
+    let cfn = "Resources:\n  Dlq:\n    Type: AWS::SQS::Queue\n    Properties:\n      MessageRetentionPeriod: 1209601\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 180\n      RedrivePolicy:\n        deadLetterTargetArn: !GetAtt Dlq.Arn\n        maxReceiveCount: 5\n";
+    for (name, text, want) in [
+        (
+            "dlq.tf",
+            tf,
+            vec![
+                (
+                    3,
+                    "aws_sqs_queue.dlq.message_retention_seconds = 1,209,601 s",
+                ),
+                (4, "aws_sqs_queue.dlq.visibility_timeout_seconds = 50,000 s"),
+            ],
+        ),
+        (
+            "dlq.yaml",
+            cfn,
+            vec![(5, "Dlq.MessageRetentionPeriod = 1,209,601 s")],
+        ),
+    ] {
+        let v = audit_json_of(&[(name, text)], &[]);
+        let over: Vec<(u64, String)> = v["jobs"]
+            .as_array()
+            .expect("jobs")
+            .iter()
+            .flat_map(|j| j["findings"].as_array().into_iter().flatten())
+            .filter(|f| f["rule"] == "MA-value-out-of-range")
+            .map(|f| {
+                (
+                    f["line"].as_u64().unwrap_or_default(),
+                    f["message"].as_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(over.len(), want.len(), "{name}: {over:#?}");
+        for ((line, start), (l, m)) in want.iter().zip(&over) {
+            assert_eq!(l, line, "{name}: {m}");
+            assert!(m.starts_with(start), "{name}: {m}");
+        }
+        assert_eq!(v["summary"]["exit_code"], 0, "--fail-level none");
+    }
+}

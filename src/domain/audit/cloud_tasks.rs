@@ -212,6 +212,7 @@ fn found(name: &str, at: Pos, mut settings: Vec<Setting>) -> Found {
         at,
         settings,
         version: None,
+        elsewhere: Vec::new(),
     }
 }
 

@@ -308,8 +308,43 @@ pub fn read(doc: &Node) -> Result<Vec<Found>, ReadError> {
         queue_settings(q, &mut settings);
         jobs.push(found(q.id, q.at, settings));
     }
+    for j in &mut jobs {
+        j.elsewhere = dead_letter_queue(&j.settings, &resources);
+    }
     jobs.sort_by_key(|j| j.at);
     Ok(jobs)
+}
+
+/// The visibility timeout and retention the job's dead-letter queue states, when it is a
+/// queue of this template (`!GetAtt Dlq.Arn`), keyed by the resource
+/// (`Dlq.MessageRetentionPeriod`): AWS refuses them out of its limits there too.
+fn dead_letter_queue(settings: &[Setting], resources: &[Resource]) -> Vec<Setting> {
+    let Some(id) = settings.iter().find_map(|s| match &s.value {
+        super::found::Value::Stated(Fact::DeadLetter(d)) => Some(d.as_str()),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let Some(dlq) = resources
+        .iter()
+        .find(|r| r.id == id && r.kind == "AWS::SQS::Queue")
+    else {
+        return Vec::new();
+    };
+    let mut own = Vec::new();
+    queue_settings(dlq, &mut own);
+    own.into_iter()
+        .filter(|s| {
+            matches!(
+                s.value,
+                super::found::Value::Stated(Fact::LeaseMs(_) | Fact::RetentionMs(_))
+            )
+        })
+        .map(|s| Setting {
+            key: format!("{id}.{}", s.key),
+            ..s
+        })
+        .collect()
 }
 
 fn found(name: &str, at: Pos, mut settings: Vec<Setting>) -> Found {
@@ -320,5 +355,6 @@ fn found(name: &str, at: Pos, mut settings: Vec<Setting>) -> Found {
         at,
         settings,
         version: None,
+        elsewhere: Vec::new(),
     }
 }

@@ -158,6 +158,7 @@ fn job(system: TargetId, name: &str, at: Pos) -> Found {
         at,
         settings: Vec::new(),
         version: None,
+        elsewhere: Vec::new(),
     }
 }
 

@@ -162,6 +162,11 @@ pub struct Found {
     /// Version the file itself states, as written (a Kubernetes manifest's `apiVersion`);
     /// the release a project pins is in its lock files, read by [`super::pins`].
     pub version: Option<String>,
+    /// Settings of another resource of the file the job relies on (an SQS queue's
+    /// dead-letter queue), keyed `resource.key` as written: not the job's facts, held only to
+    /// the system's own limits ([`super::traps`]). Empty for most jobs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<Setting>,
 }
 
 /// Why a file could not be read. Every reader returns this, never panics.

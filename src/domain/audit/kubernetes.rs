@@ -154,6 +154,7 @@ pub fn read(docs: &[Node]) -> Result<Vec<Found>, ReadError> {
                 .get("apiVersion")
                 .and_then(Node::text)
                 .map(str::to_owned),
+            elsewhere: Vec::new(),
         });
     }
     Ok(jobs)

@@ -535,8 +535,43 @@ pub(super) fn assemble(resources: &[Resource]) -> Vec<Found> {
         queue_settings(q, &mut settings);
         jobs.push(found(q.name.clone(), q.at, settings));
     }
+    for j in &mut jobs {
+        j.elsewhere = dead_letter_queue(&j.settings, resources);
+    }
     jobs.sort_by_key(|j| j.at);
     jobs
+}
+
+/// The visibility timeout and retention the job's dead-letter queue states, when it is a
+/// queue of this file (`aws_sqs_queue.dlq`), keyed by the resource (`aws_sqs_queue.dlq.
+/// message_retention_seconds`): AWS refuses them out of its limits there too.
+fn dead_letter_queue(settings: &[Setting], resources: &[Resource]) -> Vec<Setting> {
+    let Some(id) = settings.iter().find_map(|s| match &s.value {
+        Value::Stated(Fact::DeadLetter(d)) => Some(d.as_str()),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let Some(dlq) = resources
+        .iter()
+        .find(|r| r.kind == "aws_sqs_queue" && format!("aws_sqs_queue.{}", r.name) == id)
+    else {
+        return Vec::new();
+    };
+    let mut own = Vec::new();
+    queue_settings(dlq, &mut own);
+    own.into_iter()
+        .filter(|s| {
+            matches!(
+                s.value,
+                Value::Stated(Fact::LeaseMs(_) | Fact::RetentionMs(_))
+            )
+        })
+        .map(|s| Setting {
+            key: format!("{id}.{}", s.key),
+            ..s
+        })
+        .collect()
 }
 
 fn found(name: String, at: Pos, mut settings: Vec<Setting>) -> Found {
@@ -547,5 +582,6 @@ fn found(name: String, at: Pos, mut settings: Vec<Setting>) -> Found {
         at,
         settings,
         version: None,
+        elsewhere: Vec::new(),
     }
 }

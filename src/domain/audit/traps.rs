@@ -326,7 +326,7 @@ pub(super) fn over_aws_limits(found: &Found, lang: Lang) -> Vec<AuditFinding> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for s in &found.settings {
+    for s in found.settings.iter().chain(&found.elsewhere) {
         let (limit, value) = match &s.value {
             Value::Stated(Fact::LeaseMs(v)) => ("lease", *v),
             Value::Stated(Fact::RetentionMs(v)) => ("retention", *v),
