@@ -695,6 +695,17 @@ fn values_past_aws_limits_are_errors_at_their_lines() {
         .collect();
     let lines: Vec<u64> = over.iter().map(|(l, _)| *l).collect();
     assert_eq!(lines, [4, 5, 8, 16], "{over:#?}");
+    // The sheet holds 100 of the 1,001 deliveries: said at the setting (its schedule counted
+    // 1,001 and its findings 100 without a word).
+    let kept = jobs
+        .iter()
+        .flat_map(|j| j["findings"].as_array().into_iter().flatten())
+        .find(|f| f["rule"] == "MA-setting-not-in-sheet" && f["line"] == 8)
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(
+        kept["message"],
+        "redrive_policy.maxReceiveCount = 1,001: the sheet holds 1 – 100, so it keeps 100."
+    );
     for (want, (_, m)) in [
         "visibility_timeout_seconds = 1 d is outside what AWS accepts (0 s – 12 h)",
         "message_retention_seconds = 2,000,000 s is outside what AWS accepts (1 min – 14 d)",

@@ -83,7 +83,13 @@ fn not_stated(b: &mut Build, f: &Facts, path: &'static str, facts: &[&str], defa
 }
 
 /// A `setting-not-in-sheet` finding at `at`, the message `audit.finding.not-in-sheet.{kind}`.
-fn not_in_sheet(b: &mut Build, path: &str, at: Pos, kind: &str, args: &[(&str, String)]) {
+pub(super) fn not_in_sheet(
+    b: &mut Build,
+    path: &str,
+    at: Pos,
+    kind: &str,
+    args: &[(&str, String)],
+) {
     let l = b.lang.code();
     let key = format!("audit.finding.not-in-sheet.{kind}");
     let mut message = t!(key.as_str(), locale = l).into_owned();

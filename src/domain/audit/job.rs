@@ -130,6 +130,27 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         Fact::MaxReceiveCount(v) => Some(*v),
         _ => None,
     });
+    // Past the sheet's 100 attempts the sheet keeps 100 (its findings count those), while
+    // the schedule counts the file's deliveries: said at the setting, as for a code job.
+    if let Some((n, at)) = receives.filter(|(n, _)| *n > POLICY_ATTEMPTS.1 as u32) {
+        let key = f
+            .settings
+            .iter()
+            .find(|s| s.at == at)
+            .map_or_else(String::new, |s| s.key.clone());
+        super::code_job::not_in_sheet(
+            b,
+            "retry.max_attempts",
+            at,
+            "clamped",
+            &[
+                ("key", key),
+                ("value", group_thousands(u64::from(n))),
+                ("allowed", format!("1 – {}", POLICY_ATTEMPTS.1)),
+                ("kept", POLICY_ATTEMPTS.1.to_string()),
+            ],
+        );
+    }
     let dead = f.get(|x| match x {
         Fact::DeadLetter(v) => Some(v.clone()),
         _ => None,

@@ -178,10 +178,16 @@ pub fn read(
 /// default.
 fn fitted(job: &AuditJob, sheet: &mut crate::domain::sheet::JobSheet) -> Vec<Fitted> {
     let mut out = fit(sheet);
+    // Stated, and not already said by the job's own finding (SQS's `maxReceiveCount` past
+    // 100 is one: its words are the CLI's too).
     let stated = !job
         .not_stated
         .iter()
-        .any(|n| n.path == "retry.max_attempts");
+        .any(|n| n.path == "retry.max_attempts")
+        && !job
+            .findings
+            .iter()
+            .any(|f| f.code == "setting-not-in-sheet" && f.field == "retry.max_attempts");
     if let (Some(n), Some(r), true) = (job.schedule.attempts, sheet.retry.as_ref(), stated) {
         if n > r.max_attempts {
             use crate::domain::sheet::import::limits::MAX_ATTEMPTS;
