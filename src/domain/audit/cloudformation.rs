@@ -7,7 +7,7 @@
 //! template's `Globals.Function.Timeout` is the timeout of its SAM functions that set none.
 
 use super::found::{Fact, Found, Pos, ReadError, Setting};
-use super::setting::{seconds, stated, unresolved, whole};
+use super::setting::{dead_letter_limits, dead_letter_of, seconds, stated, unresolved, whole};
 use super::tree::{Kind, Node};
 use crate::domain::queues::TargetId;
 
@@ -319,32 +319,17 @@ pub fn read(doc: &Node) -> Result<Vec<Found>, ReadError> {
 /// queue of this template (`!GetAtt Dlq.Arn`), keyed by the resource
 /// (`Dlq.MessageRetentionPeriod`): AWS refuses them out of its limits there too.
 fn dead_letter_queue(settings: &[Setting], resources: &[Resource]) -> Vec<Setting> {
-    let Some(id) = settings.iter().find_map(|s| match &s.value {
-        super::found::Value::Stated(Fact::DeadLetter(d)) => Some(d.as_str()),
-        _ => None,
-    }) else {
-        return Vec::new();
-    };
-    let Some(dlq) = resources
-        .iter()
-        .find(|r| r.id == id && r.kind == "AWS::SQS::Queue")
-    else {
+    let Some(id) = dead_letter_of(settings) else {
         return Vec::new();
     };
     let mut own = Vec::new();
-    queue_settings(dlq, &mut own);
-    own.into_iter()
-        .filter(|s| {
-            matches!(
-                s.value,
-                super::found::Value::Stated(Fact::LeaseMs(_) | Fact::RetentionMs(_))
-            )
-        })
-        .map(|s| Setting {
-            key: format!("{id}.{}", s.key),
-            ..s
-        })
-        .collect()
+    if let Some(dlq) = resources
+        .iter()
+        .find(|r| r.id == id && r.kind == "AWS::SQS::Queue")
+    {
+        queue_settings(dlq, &mut own);
+    }
+    dead_letter_limits(own, id)
 }
 
 fn found(name: &str, at: Pos, mut settings: Vec<Setting>) -> Found {

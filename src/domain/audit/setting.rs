@@ -65,3 +65,29 @@ pub fn whole(key: &str, node: &Node, name: &'static str, fact: fn(u32) -> Fact) 
         None => unresolved(key, node.at, name, &node.shown()),
     }
 }
+
+/// The dead-letter queue `settings` name (a resource's id as the reader writes it:
+/// `aws_sqs_queue.dlq`, `Dlq`), if they state one.
+pub fn dead_letter_of(settings: &[Setting]) -> Option<&str> {
+    settings.iter().find_map(|s| match &s.value {
+        Value::Stated(Fact::DeadLetter(d)) => Some(d.as_str()),
+        _ => None,
+    })
+}
+
+/// What a job's dead-letter queue `id` states that AWS limits — its visibility timeout and
+/// retention — keyed `id.key` ([`super::found::Found::elsewhere`]).
+pub fn dead_letter_limits(own: Vec<Setting>, id: &str) -> Vec<Setting> {
+    own.into_iter()
+        .filter(|s| {
+            matches!(
+                s.value,
+                Value::Stated(Fact::LeaseMs(_) | Fact::RetentionMs(_))
+            )
+        })
+        .map(|s| Setting {
+            key: format!("{id}.{}", s.key),
+            ..s
+        })
+        .collect()
+}

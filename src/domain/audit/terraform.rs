@@ -6,7 +6,7 @@
 //! function of the same file (`aws_sqs_queue.jobs.arn`) joins the mapping to them.
 
 use super::found::{Fact, Found, Pos, ReadError, Setting, Value};
-use super::setting::{seconds, stated, unresolved, whole};
+use super::setting::{dead_letter_limits, dead_letter_of, seconds, stated, unresolved, whole};
 use super::tree::{Kind, Lines, Node};
 use crate::domain::queues::TargetId;
 use hcl_edit::expr::{Expression, ObjectKey};
@@ -546,32 +546,17 @@ pub(super) fn assemble(resources: &[Resource]) -> Vec<Found> {
 /// queue of this file (`aws_sqs_queue.dlq`), keyed by the resource (`aws_sqs_queue.dlq.
 /// message_retention_seconds`): AWS refuses them out of its limits there too.
 fn dead_letter_queue(settings: &[Setting], resources: &[Resource]) -> Vec<Setting> {
-    let Some(id) = settings.iter().find_map(|s| match &s.value {
-        Value::Stated(Fact::DeadLetter(d)) => Some(d.as_str()),
-        _ => None,
-    }) else {
-        return Vec::new();
-    };
-    let Some(dlq) = resources
-        .iter()
-        .find(|r| r.kind == "aws_sqs_queue" && format!("aws_sqs_queue.{}", r.name) == id)
-    else {
+    let Some(id) = dead_letter_of(settings) else {
         return Vec::new();
     };
     let mut own = Vec::new();
-    queue_settings(dlq, &mut own);
-    own.into_iter()
-        .filter(|s| {
-            matches!(
-                s.value,
-                Value::Stated(Fact::LeaseMs(_) | Fact::RetentionMs(_))
-            )
-        })
-        .map(|s| Setting {
-            key: format!("{id}.{}", s.key),
-            ..s
-        })
-        .collect()
+    if let Some(dlq) = resources
+        .iter()
+        .find(|r| r.kind == "aws_sqs_queue" && format!("aws_sqs_queue.{}", r.name) == id)
+    {
+        queue_settings(dlq, &mut own);
+    }
+    dead_letter_limits(own, id)
 }
 
 fn found(name: String, at: Pos, mut settings: Vec<Setting>) -> Found {
