@@ -108,6 +108,11 @@ pub fn read(file_name: &str, text: &str) -> Result<(FileKind, Vec<Found>), ReadE
     match (code::read(file_name, text), yaml_error) {
         // Unnamed text laid out as YAML or JSON that none of them knows: its syntax error
         // (a mistake in a pasted manifest), not "not a configuration".
+        (Err(ReadError::Unrecognised), _)
+            if crate::domain::export::not_read::is_simulator_config(text) =>
+        {
+            Err(ReadError::SimulatorConfig)
+        }
         (Err(ReadError::Unrecognised), Some(e)) if unnamed && looks_structured(text) => Err(e),
         (read, _) => read.map(|j| (FileKind::Code, j)),
     }
@@ -251,6 +256,9 @@ impl ReadError {
             )
             .into_owned(),
             ReadError::Unrecognised => t!("audit.error.unrecognised", locale = l).into_owned(),
+            ReadError::SimulatorConfig => {
+                t!("audit.error.simulator-config", locale = l).into_owned()
+            }
         }
     }
 

@@ -857,3 +857,19 @@ resource "aws_sqs_queue" "jobs" {
         assert_eq!(v["summary"]["exit_code"], 0, "--fail-level none");
     }
 }
+
+#[test]
+fn the_simulators_configuration_is_named_for_what_it_is_and_exits_2() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/examples/queue-retry.config.json"
+    );
+    let (out, err, code) = audit(&[path]);
+    assert_eq!(code, 2, "{out}{err}");
+    let said = format!("{out}{err}");
+    assert!(
+        said.contains("the command-line simulator's configuration")
+            && said.contains("simulate --config FILE"),
+        "{said}"
+    );
+}

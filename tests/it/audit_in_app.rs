@@ -880,3 +880,32 @@ fn a_json_template_with_a_trailing_comma_is_refused_as_json_refuses_it() {
         assert!(!en.contains("syntax error"), "{en}");
     }
 }
+
+#[test]
+fn the_simulators_configuration_is_named_for_what_it_is() {
+    // "Check an existing configuration" with static/examples/queue-retry.config.json: it said
+    // "not a configuration the audit can read", as for any other file.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/examples/queue-retry.config.json"
+    ))
+    .expect("the example");
+    let ReadDone::AuditRefused { en, ja } = ask(
+        target_worker::handle,
+        "queue-retry.config.json",
+        &text,
+        Lang::En,
+    ) else {
+        panic!("refused");
+    };
+    assert!(
+        en.contains("the command-line simulator's configuration")
+            && en.contains("modality-advisor simulate --config FILE"),
+        "{en}"
+    );
+    assert!(ja.contains("シミュレーターの設定"), "{ja}");
+    assert!(
+        !en.contains("not a configuration the audit can read"),
+        "{en}"
+    );
+}

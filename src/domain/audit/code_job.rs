@@ -18,7 +18,7 @@
 
 use super::code_defaults::{defaults, Defaults};
 use super::found::{Fact, Pos, Value};
-use super::record::{sheet_for, AuditFinding, Build, Facts, NotStated};
+use super::record::{not_in_sheet, sheet_for, AuditFinding, Build, Facts, NotStated};
 use crate::domain::duration::human;
 use crate::domain::queues::schedule::of_sheet;
 use crate::domain::queues::{
@@ -80,31 +80,6 @@ fn not_stated(b: &mut Build, f: &Facts, path: &'static str, facts: &[&str], defa
     if !facts.iter().any(|x| unresolved(f, x)) {
         b.not_stated.push(NotStated { path, default });
     }
-}
-
-/// A `setting-not-in-sheet` finding at `at`, the message `audit.finding.not-in-sheet.{kind}`.
-pub(super) fn not_in_sheet(
-    b: &mut Build,
-    path: &str,
-    at: Pos,
-    kind: &str,
-    args: &[(&str, String)],
-) {
-    let l = b.lang.code();
-    let key = format!("audit.finding.not-in-sheet.{kind}");
-    let mut message = t!(key.as_str(), locale = l).into_owned();
-    for (name, value) in args {
-        message = message.replace(&format!("%{{{name}}}"), value);
-    }
-    b.extra.push(AuditFinding {
-        code: "setting-not-in-sheet",
-        severity: Severity::Warning,
-        message,
-        field: path.to_owned(),
-        line: at.line,
-        column: at.column,
-        stated: true,
-    });
 }
 
 /// `value` kept within `lo ..= hi`, with a finding at `at` when it was not.

@@ -201,6 +201,9 @@ pub enum ReadError {
     /// No reader recognises the file (not a CloudFormation template, Terraform file,
     /// Kubernetes manifest, Cloud Tasks queue or a known call shape).
     Unrecognised,
+    /// The command-line simulator's own configuration (`simulate --config`,
+    /// `static/examples/*.config.json`), which no queue system reads: said as what it is.
+    SimulatorConfig,
 }
 
 /// The largest file a reader accepts: 5 MiB (real configurations are far smaller; a 50 MB

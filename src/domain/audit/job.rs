@@ -5,7 +5,7 @@
 //! the system's traps, each at the line of the setting it concerns; and the settings not
 //! resolved.
 
-use super::found::{Fact, Found, Value};
+use super::found::{Fact, Found, Pos, Value};
 use super::job_version::{job_version, outside_finding, wait_finding, Asker, JobVersion};
 use super::pins::{choose, Choice};
 use super::record::{sheet_for, Build, Facts};
@@ -130,27 +130,7 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
         Fact::MaxReceiveCount(v) => Some(*v),
         _ => None,
     });
-    // Past the sheet's 100 attempts the sheet keeps 100 (its findings count those), while
-    // the schedule counts the file's deliveries: said at the setting, as for a code job.
-    if let Some((n, at)) = receives.filter(|(n, _)| *n > POLICY_ATTEMPTS.1 as u32) {
-        let key = f
-            .settings
-            .iter()
-            .find(|s| s.at == at)
-            .map_or_else(String::new, |s| s.key.clone());
-        super::code_job::not_in_sheet(
-            b,
-            "retry.max_attempts",
-            at,
-            "clamped",
-            &[
-                ("key", key),
-                ("value", group_thousands(u64::from(n))),
-                ("allowed", format!("1 – {}", POLICY_ATTEMPTS.1)),
-                ("kept", POLICY_ATTEMPTS.1.to_string()),
-            ],
-        );
-    }
+    past_sheet_attempts(f, b, receives);
     let dead = f.get(|x| match x {
         Fact::DeadLetter(v) => Some(v.clone()),
         _ => None,
@@ -215,6 +195,31 @@ fn sqs_job(f: &Facts, b: &mut Build) -> (JobSheet, Schedule) {
     schedule.window_s.expected = Some(total);
     schedule.window_s.max = Some(total);
     (sheet, schedule)
+}
+
+/// SQS's `maxReceiveCount` past the sheet's 100 attempts: the sheet keeps 100 (its findings
+/// count those) while the schedule counts the file's deliveries, said at the setting as for
+/// a code job.
+fn past_sheet_attempts(f: &Facts, b: &mut Build, receives: Option<(u32, Pos)>) {
+    if let Some((n, at)) = receives.filter(|(n, _)| *n > POLICY_ATTEMPTS.1 as u32) {
+        let key = f
+            .settings
+            .iter()
+            .find(|s| s.at == at)
+            .map_or_else(String::new, |s| s.key.clone());
+        super::record::not_in_sheet(
+            b,
+            "retry.max_attempts",
+            at,
+            "clamped",
+            &[
+                ("key", key),
+                ("value", group_thousands(u64::from(n))),
+                ("allowed", format!("1 – {}", POLICY_ATTEMPTS.1)),
+                ("kept", POLICY_ATTEMPTS.1.to_string()),
+            ],
+        );
+    }
 }
 
 fn b_default(system: TargetId, ms: u64, lang: Lang) -> String {
@@ -650,7 +655,7 @@ fn judge(
         evaluated.push("MA-value-out-of-range".to_owned());
     }
     for f in release
-        .chain(out_of_range(found, lang))
+        .chain(super::unchecked::out_of_range(found, lang))
         .chain(traps::over_aws_limits(found, lang))
     {
         if f.code == "value-out-of-range" && !evaluated.iter().any(|e| e == "MA-value-out-of-range")
@@ -667,49 +672,4 @@ fn judge(
         unchecked,
         evaluated,
     }
-}
-
-/// A number written out of its range (Celery `max_retries=-3`): known and wrong, so an error
-/// naming the setting and the range allowed, once per setting. The field stays unknown to
-/// the sheet and the schedule (what the system does with it is not the file's to say).
-fn out_of_range(found: &Found, lang: Lang) -> Vec<AuditFinding> {
-    let mut out: Vec<AuditFinding> = Vec::new();
-    for s in &found.settings {
-        let Value::Unresolved { fact, expression } = &s.value else {
-            continue;
-        };
-        if !super::code::out_of_range(fact, expression)
-            || out
-                .iter()
-                .any(|f| (f.line, f.column) == (s.at.line, s.at.column))
-        {
-            continue;
-        }
-        let range = if fact.ends_with("-ms") {
-            "audit.range.duration"
-        } else {
-            "audit.range.count"
-        };
-        out.push(AuditFinding {
-            code: "value-out-of-range",
-            severity: crate::domain::sheet::check::Severity::Error,
-            message: t!(
-                "audit.finding.value-out-of-range",
-                locale = lang.code(),
-                key = &s.key,
-                value = show(expression, Shown::Text),
-                allowed = t!(
-                    range,
-                    locale = lang.code(),
-                    most = group_thousands(u64::from(u32::MAX))
-                )
-            )
-            .into_owned(),
-            field: path_of(fact).unwrap_or("retry").to_owned(),
-            line: s.at.line,
-            column: s.at.column,
-            stated: true,
-        });
-    }
-    out
 }

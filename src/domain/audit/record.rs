@@ -155,3 +155,22 @@ pub fn sheet_for(name: &str, batch: bool, lang: Lang) -> JobSheet {
     };
     prefill(facts, decision, lang)
 }
+
+/// A `setting-not-in-sheet` finding at `at`, the message `audit.finding.not-in-sheet.{kind}`.
+pub fn not_in_sheet(b: &mut Build, path: &str, at: Pos, kind: &str, args: &[(&str, String)]) {
+    let l = b.lang.code();
+    let key = format!("audit.finding.not-in-sheet.{kind}");
+    let mut message = t!(key.as_str(), locale = l).into_owned();
+    for (name, value) in args {
+        message = message.replace(&format!("%{{{name}}}"), value);
+    }
+    b.extra.push(AuditFinding {
+        code: "setting-not-in-sheet",
+        severity: Severity::Warning,
+        message,
+        field: path.to_owned(),
+        line: at.line,
+        column: at.column,
+        stated: true,
+    });
+}

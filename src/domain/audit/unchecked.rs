@@ -6,8 +6,10 @@
 
 use super::found::{Found, Value};
 use super::record::AuditFinding;
+use crate::domain::bidi::{show, Shown};
 use crate::domain::duration::human;
 use crate::domain::lang::Lang;
+use crate::domain::number::group_thousands;
 use crate::domain::queues::{Schedule, TargetId};
 use crate::domain::rules::rule_of;
 use crate::text::t;
@@ -333,4 +335,49 @@ pub fn ms_words(found: &Found, fact: &str, ms: u64, lang: Lang) -> String {
         .into_owned(),
         None => human(ms, lang),
     }
+}
+
+/// A number written out of its range (Celery `max_retries=-3`): known and wrong, so an error
+/// naming the setting and the range allowed, once per setting. The field stays unknown to
+/// the sheet and the schedule (what the system does with it is not the file's to say).
+pub(super) fn out_of_range(found: &Found, lang: Lang) -> Vec<AuditFinding> {
+    let mut out: Vec<AuditFinding> = Vec::new();
+    for s in &found.settings {
+        let Value::Unresolved { fact, expression } = &s.value else {
+            continue;
+        };
+        if !super::code::out_of_range(fact, expression)
+            || out
+                .iter()
+                .any(|f| (f.line, f.column) == (s.at.line, s.at.column))
+        {
+            continue;
+        }
+        let range = if fact.ends_with("-ms") {
+            "audit.range.duration"
+        } else {
+            "audit.range.count"
+        };
+        out.push(AuditFinding {
+            code: "value-out-of-range",
+            severity: crate::domain::sheet::check::Severity::Error,
+            message: t!(
+                "audit.finding.value-out-of-range",
+                locale = lang.code(),
+                key = &s.key,
+                value = show(expression, Shown::Text),
+                allowed = t!(
+                    range,
+                    locale = lang.code(),
+                    most = group_thousands(u64::from(u32::MAX))
+                )
+            )
+            .into_owned(),
+            field: path_of(fact).unwrap_or("retry").to_owned(),
+            line: s.at.line,
+            column: s.at.column,
+            stated: true,
+        });
+    }
+    out
 }

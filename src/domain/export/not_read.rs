@@ -12,11 +12,17 @@ use crate::text::t;
 /// `None` for any other text. Read as a catalog it was refused as "catalog_version: missing",
 /// which does not say what the file is.
 pub fn simulator_config(text: &str) -> Option<(String, String)> {
-    let v = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')).ok()?;
-    let is = v.get("kinds").is_some()
-        && v.get("arrivals").is_some()
-        && v.get("schema_version").is_none()
-        && v.get("catalog_version").is_none();
     let say = |l: &str| t!("import.simulator-config", locale = l).into_owned();
-    is.then(|| (say("en"), say("ja")))
+    is_simulator_config(text).then(|| (say("en"), say("ja")))
+}
+
+/// Whether `text` is the command-line simulator's configuration ([`simulator_config`]'s
+/// test), for a reader that words it itself (the audit: `ReadError::SimulatorConfig`).
+pub fn is_simulator_config(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')).is_ok_and(|v| {
+        v.get("kinds").is_some()
+            && v.get("arrivals").is_some()
+            && v.get("schema_version").is_none()
+            && v.get("catalog_version").is_none()
+    })
 }
