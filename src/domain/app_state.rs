@@ -437,6 +437,11 @@ pub fn reduce(state: &AppState, action: Action) -> Option<AppState> {
         Action::Catalog(a) => catalog::reduce_catalog(&mut s, a),
         Action::Share(a) => share::reduce_share(&mut s, a),
     }
+    // The share panel is about what it was opened for: another process, or the catalog
+    // screen in place of a process (and back), closes it.
+    if s.open != state.open || s.share_scope() != state.share_scope() {
+        s.share_panel = None;
+    }
     Some(s)
 }
 

@@ -202,3 +202,35 @@ fn the_share_button_offers_the_open_process_or_the_catalog() {
     let whole = s.share_of(PanelScope::Catalog).expect("always");
     assert_eq!(whole.processes().len(), example_catalog().processes.len());
 }
+
+#[test]
+fn the_share_panel_closes_when_what_it_shares_is_no_longer_open() {
+    // A process's panel stayed open on the catalog screen ("Share “Process 1”" above the
+    // catalog) and on every process opened after it.
+    let ids: Vec<_> = example_catalog()
+        .processes
+        .iter()
+        .map(|p| p.id.clone())
+        .collect();
+    let s = AppState::on_catalog(Lang::En, example_catalog(), None)
+        .after(Action::Catalog(CatalogAction::Open(ids[2].clone())))
+        .after(Action::Share(ShareAction::Panel(Some(PanelScope::Process))));
+    assert_eq!(s.share_panel, Some(PanelScope::Process));
+    // Back to the catalog: closed.
+    let back = s.clone().after(Action::Catalog(CatalogAction::Show));
+    assert_eq!(back.screen, Screen::Catalog);
+    assert_eq!(back.share_panel, None);
+    // Another process: closed.
+    let other = s
+        .clone()
+        .after(Action::Catalog(CatalogAction::Open(ids[3].clone())));
+    assert_eq!(other.share_panel, None);
+    // The same process on another of its screens: kept (it shares the same process).
+    let sim = s.after(Action::ShowSimulate);
+    assert_eq!(sim.share_panel, Some(PanelScope::Process));
+    // The catalog's panel on the catalog screen: kept while the catalog is shown.
+    let cat = back
+        .after(Action::Share(ShareAction::Panel(Some(PanelScope::Catalog))))
+        .after(Action::SetLang(Lang::Ja));
+    assert_eq!(cat.share_panel, Some(PanelScope::Catalog));
+}
