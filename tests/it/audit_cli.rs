@@ -515,7 +515,7 @@ fn the_text_is_in_words_and_junit_lists_only_the_rules_evaluated() {
         text.contains("retry.backoff = fixed wait of 20 s"),
         "{text}"
     );
-    assert!(text.contains("batch.overlap = forbid: skip the new run while one is running"));
+    assert!(text.contains("batch.overlap = forbid: skip the new run while one runs"));
     assert!(text.contains("window: 2.5 min"), "{text}");
     let (junit, _, _) = audit(&["sqs.tf", "--format", "junit", "--fail-level", "none"]);
     // No key in a queue configuration: the key's rules were not evaluated.

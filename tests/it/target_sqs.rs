@@ -99,10 +99,12 @@ fn values_sqs_cannot_hold_are_refused_naming_field_and_range() {
             with_retry(|r| {
                 r.lease_ms = 13 * 3_600_000;
             }),
+            // The Timeout row holds two values: the one refused is named ("Timeout (13 h)"
+            // did not say it was the lease).
             FieldId::Timeout,
-            "13 h",
+            "Lease / visibility timeout 13 h",
             "0 s to 12 h",
-            "13時間",
+            "リース／可視性タイムアウト 13時間",
         ),
         (
             with_retry(|r| {
@@ -110,9 +112,9 @@ fn values_sqs_cannot_hold_are_refused_naming_field_and_range() {
                 r.lease_ms = 7_200_000;
             }),
             FieldId::Timeout,
-            "16 min",
+            "Attempt timeout 16 min",
             "1 s to 15 min",
-            "16分",
+            "1回のタイムアウト 16分",
         ),
         (
             with_retry(|r| {

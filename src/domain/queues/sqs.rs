@@ -63,6 +63,11 @@ fn range(lo_ms: u64, hi_ms: u64, lang: Lang) -> String {
     }
 }
 
+/// One value of a row that holds two, with its own label: "Lease / visibility timeout 1 d".
+fn part(label: &str, ms: u64, lang: Lang) -> String {
+    format!("{} {}", t!(label, locale = lang.code()), exact(ms, lang))
+}
+
 fn out_of_range(field: FieldId, value: String, allowed: String) -> TargetError {
     TargetError::OutOfRange {
         target: TargetId::Sqs,
@@ -84,9 +89,11 @@ fn values(sheet: &JobSheet, lang: Lang) -> Result<(Values, &RetrySpec), TargetEr
     }
     let visibility_s = ceil_s(r.lease_ms);
     if visibility_s > VISIBILITY_MAX_S {
+        // The Timeout row holds two values: which one is said ("Timeout (1 d)" named the
+        // row, not the lease).
         return Err(out_of_range(
             FieldId::Timeout,
-            exact(r.lease_ms, lang),
+            part("sheet.ui.lease", r.lease_ms, lang),
             range(0, VISIBILITY_MAX_S * 1000, lang),
         ));
     }
@@ -94,7 +101,7 @@ fn values(sheet: &JobSheet, lang: Lang) -> Result<(Values, &RetrySpec), TargetEr
     if function_timeout_s > LAMBDA_TIMEOUT_MAX_S {
         return Err(out_of_range(
             FieldId::Timeout,
-            exact(r.attempt_timeout_ms, lang),
+            part("sheet.ui.attempt-timeout", r.attempt_timeout_ms, lang),
             range(1000, LAMBDA_TIMEOUT_MAX_S * 1000, lang),
         ));
     }
