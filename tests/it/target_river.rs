@@ -105,6 +105,13 @@ fn bad_input_names_the_field_and_range() {
     });
     let err = report(&s, T, None, Lang::En).expect_err("a lease under the timeout");
     assert_out_of_range(err, T, FieldId::Timeout);
+    // Which of the row's two values, in the message's language (the Japanese said "lease").
+    let ja = report(&s, T, None, Lang::Ja)
+        .expect_err("a lease under the timeout")
+        .message(Lang::Ja);
+    assert!(ja.contains("リース／可視性タイムアウト 20秒"), "{ja}");
+    assert!(ja.contains("JobTimeout") && ja.contains("30秒"), "{ja}");
+    assert!(!ja.contains("lease"), "{ja}");
     let s = with_retry(|r| r.max_attempts = 0);
     let err = report(&s, T, None, Lang::En).expect_err("0 attempts");
     assert_out_of_range(err, T, FieldId::MaxAttempts);

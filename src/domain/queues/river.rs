@@ -63,7 +63,7 @@ pub fn defaults(lang: Lang) -> DefaultPolicy {
 /// 0 attempts (River reads 0 as "the default, 25") or a lease shorter than the attempt
 /// timeout (River refuses `RescueStuckJobsAfter < JobTimeout`).
 pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, TargetError> {
-    let r = checked(sheet)?;
+    let r = checked(sheet, lang)?;
     let plan = Plan::new(sheet, r, lang);
     Ok(Built {
         text: plan.text(),
@@ -74,15 +74,20 @@ pub fn build(sheet: &JobSheet, _format: Format, lang: Lang) -> Result<Built, Tar
     })
 }
 
-fn checked(sheet: &JobSheet) -> Result<&RetrySpec, TargetError> {
+fn checked(sheet: &JobSheet, lang: Lang) -> Result<&RetrySpec, TargetError> {
     let r = kit::retry_of(sheet, TARGET)?;
     kit::check_attempts(r, TARGET)?;
     if r.lease_ms < r.attempt_timeout_ms {
         return Err(TargetError::OutOfRange {
             target: TARGET,
             field: FieldId::Timeout,
-            value: format!("lease {}", exact(r.lease_ms, Lang::En)),
-            allowed: format!("≥ JobTimeout ({})", exact(r.attempt_timeout_ms, Lang::En)),
+            // Which of the Timeout row's two values, in the message's language.
+            value: format!(
+                "{} {}",
+                t!("sheet.ui.lease", locale = lang.code()),
+                exact(r.lease_ms, lang)
+            ),
+            allowed: format!("≥ JobTimeout ({})", exact(r.attempt_timeout_ms, lang)),
         });
     }
     Ok(r)
@@ -93,7 +98,7 @@ fn checked(sheet: &JobSheet) -> Result<&RetrySpec, TargetError> {
 /// # Errors
 /// As [`build`].
 pub fn sample(sheet: &JobSheet, u: &mut dyn FnMut() -> f64) -> Result<Vec<f64>, TargetError> {
-    let r = checked(sheet)?;
+    let r = checked(sheet, Lang::En)?;
     Ok(kit::sheet_run_ms(&r.backoff, r.max_attempts - 1, u)
         .into_iter()
         .map(|ms| ms / 1000.0)
