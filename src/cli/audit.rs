@@ -36,7 +36,6 @@ use crate::domain::queues::TargetVersion;
 use crate::domain::rules::rule_of;
 use crate::domain::sheet::check::Severity;
 use crate::domain::sheet::fields::describe_backoff;
-use crate::domain::sheet::{MissedRun, Overlap};
 use crate::domain::Lang;
 use crate::text::t;
 use clap::Args;
@@ -433,15 +432,8 @@ fn sheet_lines(job: &AuditJob, lang: Lang, out: &mut String) {
         }
     }
     if let Some(b) = &job.sheet.batch {
-        let overlap = match b.overlap {
-            Overlap::Forbid => "sheet.overlap.forbid",
-            Overlap::Replace => "sheet.overlap.replace",
-            Overlap::Allow => "sheet.overlap.allow",
-        };
-        let missed = match b.missed_run {
-            MissedRun::RunOnce => "sheet.missed.run-once",
-            MissedRun::Skip => "sheet.missed.skip",
-        };
+        let overlap = b.overlap.text_key();
+        let missed = b.missed_run.text_key();
         line("batch.schedule", b.schedule.clone());
         line("batch.time_zone", b.time_zone.clone());
         line("batch.overlap", t!(overlap, locale = l).into_owned());

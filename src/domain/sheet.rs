@@ -367,6 +367,17 @@ pub enum Overlap {
     Allow,
 }
 
+impl Overlap {
+    /// The key of its words in the sheet (`locales/page/sheet.yml`).
+    pub fn text_key(self) -> &'static str {
+        match self {
+            Overlap::Forbid => "sheet.overlap.forbid",
+            Overlap::Replace => "sheet.overlap.replace",
+            Overlap::Allow => "sheet.overlap.allow",
+        }
+    }
+}
+
 /// What happens to a run that was missed (machine down at the scheduled time).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -375,6 +386,16 @@ pub enum MissedRun {
     RunOnce,
     /// Skip it; the next run picks up the work.
     Skip,
+}
+
+impl MissedRun {
+    /// The key of its words in the sheet (`locales/page/sheet.yml`).
+    pub fn text_key(self) -> &'static str {
+        match self {
+            MissedRun::RunOnce => "sheet.missed.run-once",
+            MissedRun::Skip => "sheet.missed.skip",
+        }
+    }
 }
 
 /// Schedule and run policy of a scheduled batch.

@@ -349,7 +349,7 @@ fn batch_rows(b: &crate::domain::sheet::BatchSpec, rows: &mut Vec<MappingRow>, l
     ));
     rows.push(row(
         FieldId::Overlap,
-        format!("{:?}", b.overlap).to_lowercase(),
+        t!(b.overlap.text_key(), locale = l).into_owned(),
         "spec.concurrencyPolicy",
         yaml::concurrency(b.overlap).to_owned(),
         t!("target.kubernetes.note.overlap", locale = l).into_owned(),
@@ -363,7 +363,7 @@ fn batch_rows(b: &crate::domain::sheet::BatchSpec, rows: &mut Vec<MappingRow>, l
     };
     rows.push(row(
         FieldId::MissedRun,
-        format!("{:?}", b.missed_run).to_lowercase(),
+        t!(b.missed_run.text_key(), locale = l).into_owned(),
         "spec.startingDeadlineSeconds",
         value,
         t!(note, locale = l).into_owned(),

@@ -7,7 +7,7 @@ use crate::domain::lang::Lang;
 use crate::domain::number::group_thousands;
 use crate::domain::sheet::{
     BackoffKind, BackoffPolicy, BatchSpec, CallEffect, ExternalCall, FieldId, Jitter, JobSheet,
-    Keep, KeyVia, LastErrorOnDone, LayerKind, MissedRun, Overlap, Resolve, RetrySpec,
+    Keep, KeyVia, LastErrorOnDone, LayerKind, Resolve, RetrySpec,
 };
 use crate::text::t;
 
@@ -415,27 +415,8 @@ fn batch_rows(out: &mut Rows, b: &BatchSpec) {
     let lang = out.lang;
     out.push(FieldId::Schedule, Some(b.schedule.trim().to_owned()));
     out.push(FieldId::TimeZone, Some(b.time_zone.trim().to_owned()));
-    out.push(
-        FieldId::Overlap,
-        Some(tr(
-            match b.overlap {
-                Overlap::Forbid => "sheet.overlap.forbid",
-                Overlap::Replace => "sheet.overlap.replace",
-                Overlap::Allow => "sheet.overlap.allow",
-            },
-            lang,
-        )),
-    );
-    out.push(
-        FieldId::MissedRun,
-        Some(tr(
-            match b.missed_run {
-                MissedRun::RunOnce => "sheet.missed.run-once",
-                MissedRun::Skip => "sheet.missed.skip",
-            },
-            lang,
-        )),
-    );
+    out.push(FieldId::Overlap, Some(tr(b.overlap.text_key(), lang)));
+    out.push(FieldId::MissedRun, Some(tr(b.missed_run.text_key(), lang)));
     out.push(FieldId::RunTimeout, Some(exact(b.run_timeout_ms, lang)));
     out.push(
         FieldId::PartialFailure,
