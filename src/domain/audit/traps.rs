@@ -301,22 +301,6 @@ fn both_limits(facts: &Facts, schedule: &Schedule, b: &Build, out: &mut Vec<Audi
     });
 }
 
-/// SQS's and Lambda's own limits on what the sheet reads from a stack (brief/QUEUES.md §1: the
-/// SQS `SetQueueAttributes` and `CreateQueue` references, the `RedrivePolicy`'s
-/// `maxReceiveCount`, Lambda's function `Timeout`): each fact, its range in its own unit
-/// (ms, or deliveries), and the sheet's field.
-const AWS_LIMITS: [(&str, u64, u64, &str); 4] = [
-    ("lease", 0, 43_200_000, "retry.lease_ms"),
-    (
-        "retention",
-        60_000,
-        1_209_600_000,
-        "retry.queue_retention_ms",
-    ),
-    ("timeout", 1_000, 900_000, "retry.attempt_timeout_ms"),
-    ("receives", 1, 1_000, "retry.max_attempts"),
-];
-
 /// A value an SQS stack states past AWS's own limit (a visibility timeout over 12 h, a
 /// retention over 14 days, a Lambda timeout of 0): the deploy is refused, so an error at its
 /// line naming the range AWS accepts (`value-out-of-range`). The sheet and the schedule keep
@@ -327,20 +311,27 @@ pub(super) fn over_aws_limits(found: &Found, lang: Lang) -> Vec<AuditFinding> {
     }
     let mut out = Vec::new();
     for s in found.settings.iter().chain(&found.elsewhere) {
-        let (limit, value) = match &s.value {
-            Value::Stated(Fact::LeaseMs(v)) => ("lease", *v),
-            Value::Stated(Fact::RetentionMs(v)) => ("retention", *v),
-            Value::Stated(Fact::AttemptTimeoutMs(v)) => ("timeout", *v),
-            Value::Stated(Fact::MaxReceiveCount(v)) => ("receives", u64::from(*v)),
+        // AWS's own limits (brief/QUEUES.md §1: the SQS `SetQueueAttributes` and
+        // `CreateQueue` references, the `RedrivePolicy`'s `maxReceiveCount`, Lambda's
+        // function `Timeout`): the value, its range in its own unit (ms, or deliveries), the
+        // sheet's field, and whether it is a count.
+        let (value, low, high, field, count) = match &s.value {
+            Value::Stated(Fact::LeaseMs(v)) => (*v, 0, 43_200_000, "retry.lease_ms", false),
+            Value::Stated(Fact::RetentionMs(v)) => {
+                (*v, 60_000, 1_209_600_000, "retry.queue_retention_ms", false)
+            }
+            Value::Stated(Fact::AttemptTimeoutMs(v)) => {
+                (*v, 1_000, 900_000, "retry.attempt_timeout_ms", false)
+            }
+            Value::Stated(Fact::MaxReceiveCount(v)) => {
+                (u64::from(*v), 1, 1_000, "retry.max_attempts", true)
+            }
             _ => continue,
-        };
-        let Some(&(_, low, high, field)) = AWS_LIMITS.iter().find(|l| l.0 == limit) else {
-            continue;
         };
         if (low..=high).contains(&value) {
             continue;
         }
-        let (shown, allowed) = if limit == "receives" {
+        let (shown, allowed) = if count {
             (
                 group_thousands(value),
                 (group_thousands(low), group_thousands(high)),
